@@ -1,0 +1,5 @@
+"""`python -m aquarelle`."""
+
+from aquarelle.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,248 @@
+"""Executing a style's pass graph: programs, uniforms, samplers, ping-pong and history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import moderngl
+
+from .glsl import build_program
+from .params import ParamValue
+from .style import SOURCE, InputSpec, PassSpec, RepeatSpec, StyleSpec
+from .targets import TargetPool
+
+VERTEX_SHADER = "common/fullscreen.vert"
+MAX_REPEAT = 64
+
+
+@dataclass
+class FrameInfo:
+    """Per-frame values the graph passes to every shader."""
+
+    source: moderngl.Texture
+    work_size: tuple[int, int]
+    seed: int
+    frame: int
+    scale: float
+
+
+@dataclass
+class _Compiled:
+    spec: PassSpec
+    program: moderngl.Program
+    vao: moderngl.VertexArray
+    uniforms: dict[str, moderngl.Uniform]
+    samplers: dict[str, int]  # input name -> texture unit
+
+
+class PassGraph:
+    """A style's passes compiled for one GL context, ready to run frame after frame."""
+
+    def __init__(self, ctx: moderngl.Context, style: StyleSpec,
+                 shader_root: Path | None = None) -> None:
+        self.ctx = ctx
+        self.style = style
+        self.pool = TargetPool(ctx)
+        self._samplers: dict[tuple[str, str], moderngl.Sampler] = {}
+        self._compiled: dict[str, _Compiled] = {}
+        try:
+            for p in style.passes():
+                self._compiled[p.name] = self._compile(p, shader_root)
+        except Exception:
+            self.release()
+            raise
+        self._bound: dict[str, moderngl.Texture] = {}
+        self._prev: dict[str, moderngl.Texture] = {}
+        self._history_valid = False
+        self._blank: moderngl.Texture | None = None
+        self._timers: dict[str, moderngl.Query] = {}
+        self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
+        self.profile = False
+
+    # -- set-up ---------------------------------------------------------------------------
+    def _compile(self, p: PassSpec, root: Path | None) -> _Compiled:
+        prog = build_program(self.ctx, VERTEX_SHADER, p.shader, root)
+        vao = self.ctx.vertex_array(prog, [])
+        uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
+        samplers = {}
+        for unit, name in enumerate(p.inputs):
+            if name in uniforms:
+                uniforms.pop(name).value = unit
+                samplers[name] = unit
+        return _Compiled(p, prog, vao, uniforms, samplers)
+
+    def _sampler(self, inp: InputSpec) -> moderngl.Sampler:
+        key = (inp.filter, inp.wrap)
+        s = self._samplers.get(key)
+        if s is None:
+            f = moderngl.NEAREST if inp.filter == "nearest" else moderngl.LINEAR
+            rep = inp.wrap == "repeat"
+            s = self.ctx.sampler(filter=(f, f), repeat_x=rep, repeat_y=rep)
+            self._samplers[key] = s
+        return s
+
+    # -- running --------------------------------------------------------------------------
+    def target_size(self, name: str, frame: FrameInfo) -> tuple[int, int]:
+        t = self.style.targets[name]
+        base = frame.source.size if t.relative_to == "source" else frame.work_size
+        return (max(1, round(base[0] * t.scale)), max(1, round(base[1] * t.scale)))
+
+    def reset_history(self) -> None:
+        """Forget the previous frame (scene cut, seek, new source)."""
+        self._history_valid = False
+
+    def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
+        """Render one frame through every pass."""
+        self._bound = {SOURCE: frame.source}
+        if self.profile:
+            self.pass_ns = {}
+        sizes_before = {n: self.target_size(n, frame) for n in self._prev}
+        history = self._history_valid and all(
+            self._prev[n].size == s for n, s in sizes_before.items())
+        for node in self.style.graph:
+            if isinstance(node, RepeatSpec):
+                count = min(MAX_REPEAT, max(0, int(params[node.count])))
+                for _ in range(count):
+                    for p in node.passes:
+                        self._run_pass(p, frame, params, history)
+            else:
+                self._run_pass(node, frame, params, history)
+        for name, spec in self.style.targets.items():
+            if spec.persistent and name in self._bound:
+                self._prev[name] = self._bound[name]
+        self._history_valid = True
+
+    def output(self, name: str | None = None) -> moderngl.Texture:
+        """The texture a target holds after the last run (the style's output by default)."""
+        return self._bound[name or self.style.output]
+
+    def has(self, name: str) -> bool:
+        """Whether the last run produced `name`."""
+        return name in self._bound
+
+    def _input_texture(self, target: str, history: bool) -> moderngl.Texture:
+        if target.endswith(".prev"):
+            base = target[:-5]
+            if history and base in self._prev:
+                return self._prev[base]
+            return self._bound.get(base) or self._blank_texture()
+        return self._bound[target]
+
+    def _blank_texture(self) -> moderngl.Texture:
+        if self._blank is None:
+            self._blank = self.ctx.texture((1, 1), 4, bytes(4))
+        return self._blank
+
+    def _run_pass(self, p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
+                  history: bool) -> None:
+        if p.when is not None and not _condition(p.when, frame, params):
+            self._skip(p, frame)
+            return
+        c = self._compiled[p.name]
+        inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
+        busy = {t.glo for t in inputs.values()}
+        if p.output in self._prev:
+            busy.add(self._prev[p.output].glo)
+        spec = self.style.targets[p.output]
+        size = self.target_size(p.output, frame)
+        out = self.pool.free_slot(spec, size, busy)
+        for name, unit in c.samplers.items():
+            inputs[name].use(unit)
+            self._sampler(p.inputs[name]).use(unit)
+        self._set_uniforms(c, inputs, size, frame, params, history, spec.scale)
+        fbo = self.pool.framebuffer(out)
+        fbo.use()
+        if self.profile:
+            q = self._timers.get(p.name)
+            if q is None:
+                q = self._timers[p.name] = self.ctx.query(time=True)
+            with q:
+                c.vao.render(moderngl.TRIANGLES, vertices=3)
+            self.pass_ns[p.name] = self.pass_ns.get(p.name, 0) + q.elapsed
+        else:
+            c.vao.render(moderngl.TRIANGLES, vertices=3)
+        for unit in c.samplers.values():
+            self.ctx.clear_samplers(unit, unit + 1)
+        self._bound[p.output] = out
+
+    def _skip(self, p: PassSpec, frame: FrameInfo) -> None:
+        if p.bypass is not None:
+            self._bound[p.output] = self._bound[p.inputs[p.bypass].target]
+            return
+        spec = self.style.targets[p.output]
+        out = self.pool.free_slot(spec, self.target_size(p.output, frame), set())
+        fbo = self.pool.framebuffer(out)
+        fbo.use()
+        value = tuple(p.clear) if p.clear is not None else (0.0, 0.0, 0.0, 0.0)
+        fbo.clear(*(tuple(value) + (0.0,) * 4)[:4])
+        self._bound[p.output] = out
+
+    def _set_uniforms(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
+                      size: tuple[int, int], frame: FrameInfo,
+                      params: Mapping[str, ParamValue], history: bool,
+                      target_scale: float) -> None:
+        builtins: dict[str, Any] = {
+            "u_resolution": (float(size[0]), float(size[1])),
+            "u_texel": (1.0 / size[0], 1.0 / size[1]),
+            "u_seed": int(frame.seed) & 0x7FFFFFFF,
+            "u_frame": int(frame.frame),
+            "u_scale": float(frame.scale),
+            "u_history": int(history),
+            "u_target_scale": float(target_scale),
+        }
+        for name, uni in c.uniforms.items():
+            value = _lookup(name, builtins, c.spec.uniforms, params, inputs)
+            if value is not None:
+                uni.value = value
+
+    # -- clean-up -------------------------------------------------------------------------
+    def release(self) -> None:
+        """Release all GL objects of the graph."""
+        for c in self._compiled.values():
+            c.vao.release()
+            c.program.release()
+        self._compiled.clear()
+        for s in self._samplers.values():
+            s.release()
+        self._samplers.clear()
+        self._timers.clear()  # queries have no explicit release; the context frees them
+        if self._blank is not None:
+            self._blank.release()
+            self._blank = None
+        self.pool.release()
+        self._bound.clear()
+        self._prev.clear()
+
+
+def _condition(name: str, frame: FrameInfo, params: Mapping[str, ParamValue]) -> bool:
+    """A pass's `when`: a parameter's truth, or a built-in flag of the frame."""
+    if name == "resampling":  # the work size differs from the source size
+        return frame.work_size != frame.source.size
+    return bool(params[name])
+
+
+def _lookup(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],
+            params: Mapping[str, ParamValue], inputs: Mapping[str, moderngl.Texture]) -> Any:
+    if name in builtins:
+        return builtins[name]
+    if name in constants:
+        v = constants[name]
+        if isinstance(v, str) and v.startswith("$"):  # a parameter's value
+            v = params[v[1:]]
+        return tuple(float(x) for x in v) if isinstance(v, list) else v
+    if name.startswith("u_") and name[2:] in params:
+        v = params[name[2:]]
+        return int(v) if isinstance(v, bool) else v
+    for suffix, fn in _INPUT_UNIFORMS.items():
+        if name.endswith(suffix) and name[: -len(suffix)] in inputs:
+            return fn(inputs[name[: -len(suffix)]])
+    return None
+
+
+_INPUT_UNIFORMS: dict[str, Callable[[moderngl.Texture], Any]] = {
+    "_size": lambda t: (float(t.width), float(t.height)),
+    "_texel": lambda t: (1.0 / t.width, 1.0 / t.height),
+}

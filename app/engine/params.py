@@ -1,0 +1,205 @@
+"""Parameter declarations and validated parameter values.
+
+A style declares its parameters once (name, label, type, range, default, step, group, help);
+the declarations drive the GUI sliders, presets, the command line and validation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ParamError
+
+ParamValue = float | int | bool | tuple[float, float, float]
+PARAM_TYPES = ("float", "int", "bool", "color")
+_HEX = re.compile(r"^#?([0-9a-fA-F]{6})$")
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One declared parameter of a style."""
+
+    name: str
+    label: str
+    type: str
+    default: ParamValue
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    group: str = "General"
+    help: str = ""
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ParamSpec:
+        kind = d.get("type", "float")
+        if kind not in PARAM_TYPES:
+            raise ParamError(f"parameter {d.get('name')!r}: unknown type {kind!r}")
+        spec = cls(
+            name=d["name"],
+            label=d.get("label", d["name"].replace("_", " ").capitalize()),
+            type=kind,
+            default=_coerce_raw(kind, d["default"], d["name"]),
+            min=d.get("min"),
+            max=d.get("max"),
+            step=d.get("step"),
+            group=d.get("group", "General"),
+            help=d.get("help", ""),
+        )
+        if kind in ("float", "int") and (spec.min is None or spec.max is None):
+            raise ParamError(f"parameter {spec.name!r}: numeric parameters need min and max")
+        return spec
+
+    def coerce(self, value: Any) -> tuple[ParamValue, str | None]:
+        """Convert and clamp a value (or its command-line text).
+
+        Returns the value and a warning when it was clamped. Raises ParamError when the value
+        is of the wrong type.
+        """
+        val = _coerce_raw(self.type, value, self.name)
+        if self.type in ("float", "int"):
+            lo, hi = self.min, self.max
+            assert lo is not None and hi is not None
+            if val < lo or val > hi:
+                clamped = type(val)(min(max(val, lo), hi))
+                return clamped, f"{self.name}={_fmt(val)} is out of range [{_fmt(lo)}, " \
+                    f"{_fmt(hi)}]; clamped to {_fmt(clamped)}"
+        return val, None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The declaration as plain data (for JSON and the `params` command)."""
+        return {
+            "name": self.name, "label": self.label, "type": self.type,
+            "default": list(self.default) if isinstance(self.default, tuple) else self.default,
+            "min": self.min, "max": self.max, "step": self.step, "group": self.group,
+            "help": self.help,
+        }
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _coerce_raw(kind: str, value: Any, name: str) -> ParamValue:
+    try:
+        if kind == "float":
+            if isinstance(value, bool):
+                raise ValueError
+            out = float(value)
+            if out != out or out in (float("inf"), float("-inf")):
+                raise ValueError
+            return out
+        if kind == "int":
+            if isinstance(value, bool):
+                raise ValueError
+            if isinstance(value, float):
+                if not value.is_integer():
+                    raise ValueError
+                return int(value)
+            return int(str(value).strip())
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if kind == "color":
+            return _parse_color(value)
+    except (ValueError, TypeError):
+        pass
+    expected = {"float": "a number", "int": "a whole number", "bool": "true or false",
+                "color": "a colour like #f4ecd8 or 0.96,0.93,0.85"}[kind]
+    raise ParamError(f"{name}: {value!r} is not {expected}")
+
+
+def _parse_color(value: Any) -> tuple[float, float, float]:
+    if isinstance(value, str):
+        m = _HEX.match(value.strip())
+        if m:
+            h = m.group(1)
+            return tuple(int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+        value = value.split(",")
+    comps = [float(c) for c in value]
+    if len(comps) != 3 or any(not 0.0 <= c <= 1.0 for c in comps):
+        raise ValueError
+    return (comps[0], comps[1], comps[2])
+
+
+def color_to_hex(rgb: tuple[float, float, float]) -> str:
+    """Format a colour parameter as #rrggbb."""
+    return "#" + "".join(f"{round(c * 255):02x}" for c in rgb)
+
+
+class ParamSet:
+    """Current values of a style's parameters, always valid and within range."""
+
+    def __init__(self, specs: Iterable[ParamSpec]) -> None:
+        self.specs: dict[str, ParamSpec] = {s.name: s for s in specs}
+        self._values: dict[str, ParamValue] = {n: s.default for n, s in self.specs.items()}
+        self.revision = 0  # bumped on every change, so views can tell when to re-render
+
+    def spec(self, name: str) -> ParamSpec:
+        """The declaration of `name`; an unknown name lists the valid ones."""
+        try:
+            return self.specs[name]
+        except KeyError:
+            valid = ", ".join(sorted(self.specs))
+            raise ParamError(f"unknown parameter {name!r}; valid names: {valid}") from None
+
+    def __getitem__(self, name: str) -> ParamValue:
+        self.spec(name)
+        return self._values[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.specs
+
+    def set(self, name: str, value: Any) -> str | None:
+        """Set one value (clamped); returns a warning if it was clamped."""
+        val, warning = self.spec(name).coerce(value)
+        if self._values[name] != val:
+            self._values[name] = val
+            self.revision += 1
+        return warning
+
+    def update(self, values: Mapping[str, Any]) -> list[str]:
+        """Set several values after validating all of them; returns clamp warnings."""
+        coerced = {}
+        warnings = []
+        for name, value in values.items():
+            val, warning = self.spec(name).coerce(value)
+            coerced[name] = val
+            if warning:
+                warnings.append(warning)
+        for name, val in coerced.items():
+            if self._values[name] != val:
+                self._values[name] = val
+                self.revision += 1
+        return warnings
+
+    def reset(self, name: str | None = None) -> None:
+        """Reset one parameter, or all of them, to the default."""
+        names = [name] if name else list(self.specs)
+        for n in names:
+            self.set(n, self.spec(n).default)
+
+    def values(self) -> dict[str, ParamValue]:
+        """A copy of all current values."""
+        return dict(self._values)
+
+    def as_json_values(self) -> dict[str, Any]:
+        """Current values in a JSON-friendly form (colours as #rrggbb)."""
+        return {n: color_to_hex(v) if isinstance(v, tuple) else v for n, v in self._values.items()}
+
+    def groups(self) -> dict[str, list[ParamSpec]]:
+        """Declarations by group, in declaration order."""
+        out: dict[str, list[ParamSpec]] = {}
+        for s in self.specs.values():
+            out.setdefault(s.group, []).append(s)
+        return out

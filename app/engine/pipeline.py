@@ -1,0 +1,172 @@
+"""The public face of the engine: frames in, stylized textures or arrays out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import moderngl
+import numpy as np
+
+from .errors import AquarelleError
+from .graph import FrameInfo, PassGraph
+from .params import ParamSet
+from .style import StyleSpec, load_style
+
+MIN_SCALE, MAX_SCALE = 0.1, 1.0
+
+
+class FrameError(AquarelleError, ValueError):
+    """A frame that the engine cannot take (wrong shape, type or size)."""
+
+
+class Pipeline:
+    """Stylizes frames with one style on one GL context.
+
+    Call only from the thread that owns the context. Frames are uint8 (or uint16, float32 in
+    [0,1]) numpy arrays of shape (H, W), (H, W, 3) or (H, W, 4) in RGB or BGR order, or an
+    RGB(A) texture already on the GPU. Same input, parameters and seed give the same output.
+    """
+
+    def __init__(self, ctx: moderngl.Context, style: str | StyleSpec = "watercolor", *,
+                 seed: int = 0, scale: float = 1.0, shader_root: Path | None = None) -> None:
+        self.ctx = ctx
+        self.style = style if isinstance(style, StyleSpec) else load_style(style)
+        self.params = ParamSet(self.style.params)
+        self.graph = PassGraph(ctx, self.style, shader_root)
+        self.seed = seed
+        self._scale = 1.0
+        self.scale = scale
+        self.frame_index = 0
+        self._source: moderngl.Texture | None = None
+        self._source_key: tuple[int, int, int, str] | None = None
+        self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
+
+    # -- settings -------------------------------------------------------------------------
+    @property
+    def scale(self) -> float:
+        """Processing scale: the style renders at this fraction of the source size."""
+        return self._scale
+
+    @scale.setter
+    def scale(self, value: float) -> None:
+        value = float(value)
+        if not MIN_SCALE <= value <= MAX_SCALE:
+            raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
+        self._scale = value
+
+    def set_params(self, values: Mapping[str, Any]) -> list[str]:
+        """Validate and set parameters; returns warnings for clamped values."""
+        return self.params.update(values)
+
+    @property
+    def profile(self) -> bool:
+        """When true, every pass is timed with GL timer queries (see `pass_times_ms`)."""
+        return self.graph.profile
+
+    @profile.setter
+    def profile(self, on: bool) -> None:
+        self.graph.profile = on
+
+    def pass_times_ms(self) -> dict[str, float]:
+        """GPU milliseconds per pass of the last frame (needs `profile = True`)."""
+        return {k: v / 1e6 for k, v in self.graph.pass_ns.items()}
+
+    def reset_history(self) -> None:
+        """Forget temporal state (call on seeks, scene cuts and new sources)."""
+        self.graph.reset_history()
+        self.frame_index = 0
+
+    # -- frames ---------------------------------------------------------------------------
+    def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
+        """Copy a frame to the (reused) source texture."""
+        arr = _as_rgb(frame)
+        h, w = arr.shape[:2]
+        if w > self._max_size or h > self._max_size:
+            raise FrameError(f"frame {w}x{h} exceeds the GPU's texture limit {self._max_size}")
+        dtype = "f1" if arr.dtype == np.uint8 else "f4"
+        key = (w, h, arr.shape[2], dtype)
+        if self._source is None or self._source_key != key:
+            if self._source is not None:
+                self._source.release()
+            self._source = self.ctx.texture((w, h), arr.shape[2], dtype=dtype, alignment=1)
+            self._source_key = key
+        self._source.swizzle = "BGRA" if order == "bgr" else "RGBA"
+        self._source.write(np.ascontiguousarray(arr), alignment=1)
+        return self._source
+
+    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb") -> moderngl.Texture:
+        """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
+
+        The texture belongs to the pipeline and is overwritten by the next call.
+        """
+        src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
+        w, h = src.size
+        work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
+        info = FrameInfo(source=src, work_size=work, seed=self.seed, frame=self.frame_index,
+                         scale=self._scale)
+        self.graph.run(info, self.params.values())
+        self.frame_index += 1
+        return self.graph.output()
+
+    def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
+        """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
+        return self.read(self.render(frame, order), order)
+
+    def read(self, tex: moderngl.Texture, order: str = "rgb") -> np.ndarray:
+        """Read an RGBA8 texture back as a uint8 (H, W, 3) array."""
+        data = tex.read(alignment=1)
+        out = np.frombuffer(data, np.uint8).reshape(tex.height, tex.width, tex.components)
+        out = out[..., :3]
+        if order == "bgr":
+            out = out[..., ::-1]
+        return np.ascontiguousarray(out)
+
+    def target(self, name: str) -> moderngl.Texture:
+        """An intermediate target of the last frame (for debug views and tests)."""
+        if not self.graph.has(name):
+            raise AquarelleError(f"target {name!r} was not rendered in the last frame")
+        return self.graph.output(name)
+
+    def read_target(self, name: str) -> np.ndarray:
+        """An intermediate target as float32 (H, W, C) (for tests and debugging)."""
+        tex = self.target(name)
+        dtype = {"f1": np.uint8, "f2": np.float16, "f4": np.float32}[tex.dtype]
+        data = np.frombuffer(tex.read(alignment=1), dtype)
+        arr = data.reshape(tex.height, tex.width, tex.components).astype(np.float32)
+        return arr / 255.0 if tex.dtype == "f1" else arr
+
+    def release(self) -> None:
+        """Release every GL object the pipeline owns."""
+        self.graph.release()
+        if self._source is not None:
+            self._source.release()
+            self._source = None
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _as_rgb(frame: np.ndarray) -> np.ndarray:
+    """Normalize a frame to (H, W, 3) uint8 or float32 in [0,1]."""
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
+    if frame.ndim == 2:
+        frame = frame[:, :, None]
+    if frame.ndim != 3 or frame.shape[2] not in (1, 3, 4) or 0 in frame.shape[:2]:
+        raise FrameError(f"a frame must be (H, W), (H, W, 3) or (H, W, 4), got {frame.shape}")
+    if frame.shape[2] == 1:
+        frame = np.repeat(frame, 3, axis=2)
+    elif frame.shape[2] == 4:
+        frame = frame[:, :, :3]
+    if frame.dtype == np.uint8:
+        return frame
+    if frame.dtype == np.uint16:
+        return frame.astype(np.float32) / 65535.0
+    if frame.dtype in (np.float32, np.float64):
+        return np.clip(frame, 0.0, 1.0).astype(np.float32)
+    raise FrameError(f"unsupported frame type {frame.dtype}")

@@ -1,0 +1,113 @@
+"""Presets: JSON files holding a style name and parameter values.
+
+Built-in presets live in assets/presets/STYLE/; user presets in the user's config folder
+(`user_presets_dir()`), written by the desktop app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..resources import assets_dir
+from .errors import StyleError
+
+
+@dataclass
+class Preset:
+    """A named set of parameter values for one style."""
+
+    name: str
+    style: str
+    values: dict[str, Any]
+    description: str = ""
+    builtin: bool = False
+    path: Path | None = field(default=None, compare=False)
+
+    def to_json(self) -> str:
+        data = {"name": self.name, "style": self.style, "description": self.description,
+                "values": self.values}
+        return json.dumps(data, indent=2, sort_keys=False) + "\n"
+
+
+def builtin_presets_dir(style: str) -> Path:
+    return assets_dir() / "presets" / style
+
+
+def user_presets_dir(style: str) -> Path:
+    """Where user presets of `style` are kept (XDG config folder)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "aquarelle" / "presets" / style
+
+
+def _read(path: Path, builtin: bool) -> Preset:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not isinstance(data.get("values"), dict):
+            raise ValueError("expected an object with 'style' and 'values'")
+        return Preset(name=str(data.get("name", path.stem)), style=str(data["style"]),
+                      values=dict(data["values"]), description=str(data.get("description", "")),
+                      builtin=builtin, path=path)
+    except (OSError, ValueError, KeyError) as e:
+        raise StyleError(f"cannot read preset {path}: {e}") from None
+
+
+def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
+    """Built-in presets (in a fixed order) followed by the user's, for one style."""
+    out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
+    udir = user_dir or user_presets_dir(style)
+    if udir.is_dir():
+        for p in sorted(udir.glob("*.json")):
+            try:
+                out.append(_read(p, False))
+            except StyleError:
+                continue  # a broken user file must not hide the others
+    return out
+
+
+def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = None) -> Preset:
+    """A preset by name (built-in or user) or from a JSON file path."""
+    path = Path(name_or_file)
+    if path.suffix == ".json" or path.is_file():
+        if not path.is_file():
+            raise StyleError(f"preset file not found: {path}")
+        preset = _read(path, False)
+    else:
+        presets = {p.name: p for p in list_presets(style, user_dir)}
+        stems = {p.path.stem: p for p in presets.values() if p.path is not None}
+        preset = presets.get(str(name_or_file)) or stems.get(str(name_or_file))
+        if preset is None:
+            names = ", ".join(presets) or "none"
+            raise StyleError(f"unknown preset {str(name_or_file)!r}; available: {names}")
+    if preset.style != style:
+        raise StyleError(f"preset {preset.name!r} is for style {preset.style!r}, not {style!r}")
+    return preset
+
+
+def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
+    """Write a user preset atomically; returns its path."""
+    udir = user_dir or user_presets_dir(preset.style)
+    udir.mkdir(parents=True, exist_ok=True)
+    safe = "".join(c if c.isalnum() or c in "-_ " else "_" for c in preset.name).strip() or "preset"
+    path = udir / f"{safe}.json"
+    fd, tmp = tempfile.mkstemp(dir=udir, prefix=".preset-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(preset.to_json())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    preset.path = path
+    return path
+
+
+def delete_preset(preset: Preset) -> None:
+    """Delete a user preset (built-ins cannot be deleted)."""
+    if preset.builtin or preset.path is None:
+        raise StyleError(f"preset {preset.name!r} is built in and cannot be deleted")
+    preset.path.unlink(missing_ok=True)

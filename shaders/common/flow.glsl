@@ -1,0 +1,46 @@
+// Flow-field helpers shared by the passes that walk along the tangent flow map (TFM).
+// The TFM holds the unit tangent in .xy and the anisotropy in .z; sample it with NEAREST
+// filtering, since neighbouring tangents may point opposite ways.
+
+vec2 flow_at(sampler2D tfm, vec2 p_px) {
+    return texture(tfm, p_px / vec2(textureSize(tfm, 0))).xy;
+}
+
+float gauss(float x, float sigma) {
+    return exp(-(x * x) / (2.0 * sigma * sigma));
+}
+
+const int LIC_MAX_STEPS = 24;
+
+// Line integral convolution (Cabral & Leedom): Gaussian-weighted mean of `img` along the
+// streamline through p_px (pixels), two RK2 walkers with sign fix, 1 px steps, arc length 2
+// sigma. Also returns the sum of squared normalized weights (for contrast renormalization).
+vec4 lic(sampler2D img, sampler2D tfm, vec2 p_px, float sigma, out float w2_norm) {
+    vec2 size = vec2(textureSize(tfm, 0));
+    vec4 sum = texture(img, p_px / size);
+    float w_sum = 1.0;
+    float w2_sum = 1.0;
+    float reach = 2.0 * sigma;
+    vec2 t0 = flow_at(tfm, p_px);
+    for (int side = 0; side < 2; side++) {
+        vec2 v = side == 0 ? t0 : -t0;
+        vec2 p = p_px;
+        for (int i = 1; i <= LIC_MAX_STEPS; i++) {
+            float s = float(i);
+            if (s > reach) break;
+            // RK2 with the previous midpoint direction standing in for the tangent at p
+            // (one flow lookup per step instead of two).
+            vec2 tm = flow_at(tfm, p + 0.5 * v);
+            if (dot(tm, v) < 0.0) tm = -tm;
+            p += tm;
+            if (any(lessThan(p, vec2(0.0))) || any(greaterThanEqual(p, size))) break;
+            v = tm;
+            float w = gauss(s, sigma);
+            sum += w * texture(img, p / size);
+            w_sum += w;
+            w2_sum += w * w;
+        }
+    }
+    w2_norm = w2_sum / (w_sum * w_sum);
+    return sum / w_sum;
+}

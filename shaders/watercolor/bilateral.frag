@@ -1,0 +1,44 @@
+#version 330 core
+// Orientation-aligned bilateral filter (Kyprianidis & Döllner 2008), one of its two 1-D
+// passes: across the flow (along the gradient) or along it. Works in CIELab.
+#include "common/flow.glsl"
+out vec4 frag;
+uniform sampler2D src;   // Lab
+uniform sampler2D tfm;   // nearest
+uniform int u_axis;      // 0: along the gradient, 1: along the tangent
+uniform float u_sigma_d;
+uniform float u_sigma_r;
+
+const int MAX_STEPS = 32;
+
+void main() {
+    vec2 size = vec2(textureSize(src, 0));
+    vec2 p = gl_FragCoord.xy;
+    vec2 t = flow_at(tfm, p);
+    vec2 dir = u_axis == 0 ? vec2(t.y, -t.x) : t;
+    // Step so that each sample advances one texel along the dominant axis.
+    float ds = 1.0 / max(abs(dir.x), abs(dir.y));
+    vec3 c0 = texture(src, p / size).xyz;
+    vec3 sum = c0;
+    float norm = 1.0;
+    float reach = 2.0 * u_sigma_d;
+    float inv_r = 1.0 / (2.0 * u_sigma_r * u_sigma_r);
+    // Spatial weights exp(-s^2 / 2 sigma_d^2) at s = i ds by recurrence: kd_i = kd_(i-1) q_i,
+    // q_i = q_(i-1) r^2, r = exp(-ds^2 / 2 sigma_d^2) (saves an exp per step).
+    float r = gauss(ds, u_sigma_d);
+    float q = r;
+    float kd = 1.0;
+    for (int i = 1; i <= MAX_STEPS; i++) {
+        float s = float(i) * ds;
+        if (s > reach) break;
+        kd *= q;
+        q *= r * r;
+        vec3 c1 = texture(src, (p + s * dir) / size).xyz;
+        vec3 c2 = texture(src, (p - s * dir) / size).xyz;
+        float k1 = kd * exp(-dot(c1 - c0, c1 - c0) * inv_r);
+        float k2 = kd * exp(-dot(c2 - c0, c2 - c0) * inv_r);
+        sum += k1 * c1 + k2 * c2;
+        norm += k1 + k2;
+    }
+    frag = vec4(sum / norm, 1.0);
+}

@@ -1,0 +1,53 @@
+#version 330 core
+// Watercolor composite at source resolution: wobble, then pigment densities from turbulence,
+// dispersion, stroke texture, paper grain and wet edges (Bousseau's model), granulation
+// (MNPR), dry brush, outlines, and finally the paper colour (pigment is transparent).
+#include "common/noise.glsl"
+#include "common/pigment.glsl"
+out vec4 frag;
+uniform sampler2D smoothed;  // flow-smoothed abstraction, sRGB values
+uniform sampler2D strokes;   // LIC of noise, mean 0.5
+uniform sampler2D wet;       // wet-edge mask
+uniform sampler2D edges;     // XDoG, 1 = paper, 0 = ink
+uniform sampler2D paper;     // paper height, source resolution
+uniform int u_seed;
+uniform float u_wobble;
+uniform float u_turbulence;
+uniform float u_turbulence_scale;
+uniform float u_dispersion;
+uniform float u_stroke_strength;
+uniform float u_paper_grain;
+uniform float u_edge_darkening;
+uniform float u_granulation;
+uniform float u_dry_brush;
+uniform float u_outline_strength;
+uniform vec3 u_paper_color;
+
+void main() {
+    vec2 size = vec2(textureSize(paper, 0));
+    vec2 p = gl_FragCoord.xy;
+    // Hand tremor: displace the lookup by smooth low-frequency noise.
+    vec2 q = p / 48.0;
+    vec2 wob = vec2(value_noise(q, u_seed, 401), value_noise(q, u_seed, 402)) - 0.5;
+    vec2 uv = (p + 2.0 * u_wobble * wob) / size;
+
+    vec3 c = texture(smoothed, uv).rgb;
+    float h = texelFetch(paper, ivec2(p), 0).r;
+    float turb = fbm(p / max(u_turbulence_scale, 1.0), 6, u_seed, 201);
+    float disp = value_noise(p / 3.0, u_seed, 301);
+    float stroke = texture(strokes, uv).r;
+
+    c = pigment(c, density(turb, u_turbulence));
+    c = pigment(c, density(disp, u_dispersion));
+    c = pigment(c, density(stroke, u_stroke_strength));
+    c = pigment(c, density(1.0 - h, u_paper_grain));
+    c = pigment(c, 1.0 + u_edge_darkening * texture(wet, uv).r);
+    // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
+    c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
+    // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.
+    float thr = 0.6 * u_dry_brush;
+    float bare = u_dry_brush > 0.0 ? 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5)) : 0.0;
+    c = mix(c, vec3(1.0), bare);
+    c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+    frag = vec4(c * u_paper_color, 1.0);
+}
