@@ -1,0 +1,54 @@
+"""Options shared by the commands that stylize (style, preset, parameters, seed, scale)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..engine.errors import ParamError
+from ..engine.pipeline import MAX_SCALE, MIN_SCALE
+from ..engine.presets import load_preset
+from ..engine.style import StyleSpec, load_style
+
+
+def add_style_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--style", default="watercolor", help="style name (see `aquarelle styles`)")
+    p.add_argument("--preset", metavar="NAME|FILE", help="built-in or user preset, or a JSON file")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a parameter (repeatable; see `aquarelle params STYLE`)")
+    p.add_argument("--seed", type=int, default=0, help="noise seed (default 0)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help=f"processing scale {MIN_SCALE}..{MAX_SCALE}: render the style at this "
+                        "fraction of the input size, then upsample (faster, less detail)")
+
+
+def parse_sets(sets: list[str]) -> dict[str, str]:
+    """`NAME=VALUE` strings to a dict; a malformed one is a ParamError."""
+    out = {}
+    for item in sets:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ParamError(f"--set expects NAME=VALUE, got {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def resolve_style(args: argparse.Namespace) -> tuple[StyleSpec, dict[str, object]]:
+    """The style and the parameter values (preset, then --set) the options ask for.
+
+    Values are validated against the style here, before any GL work or file is touched;
+    clamped values are reported as warnings on stderr.
+    """
+    from ..engine.params import ParamSet
+
+    style = load_style(args.style)
+    if not MIN_SCALE <= args.scale <= MAX_SCALE:
+        raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")
+    values: dict[str, object] = {}
+    if args.preset:
+        values.update(load_preset(args.preset, style.name).values)
+    values.update(parse_sets(args.sets))
+    check = ParamSet(style.params)
+    for warning in check.update(values):
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
+    return style, check.values()

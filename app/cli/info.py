@@ -1,0 +1,46 @@
+"""`aquarelle styles` and `aquarelle params STYLE`: what can be set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..engine.params import color_to_hex
+from ..engine.presets import list_presets
+from ..engine.style import list_styles, load_style
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("styles", help="list the styles and their presets")
+    p.set_defaults(func=run_styles)
+    p = sub.add_parser("params", help="list a style's parameters")
+    p.add_argument("style", nargs="?", default="watercolor")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run_params)
+
+
+def run_styles(args: argparse.Namespace) -> int:
+    for name in list_styles():
+        style = load_style(name)
+        presets = ", ".join(p.name for p in list_presets(name))
+        print(f"{name:14s} {style.label}: {style.description}")
+        print(f"{'':14s} presets: {presets or '-'}")
+    return 0
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, tuple):
+        return color_to_hex(v)  # type: ignore[arg-type]
+    return "-" if v is None else f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def run_params(args: argparse.Namespace) -> int:
+    style = load_style(args.style)
+    if args.json:
+        print(json.dumps([p.as_dict() for p in style.params], indent=2))
+        return 0
+    print(f"{'name':22s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  group        help")
+    for p in style.params:
+        print(f"{p.name:22s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
+              f"{_fmt(p.default):>8s}  {p.group:12s} {p.help}")
+    return 0

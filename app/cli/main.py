@@ -1,0 +1,50 @@
+"""The `aquarelle` command line: subcommands render, styles, params, bench."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..engine.errors import AquarelleError
+from . import bench, info, render
+
+COMMANDS = (render, info, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="aquarelle",
+        description="Watercolor stylization of images, videos and webcams on the GPU. "
+                    "Without a command, opens the desktop app.")
+    parser.add_argument("--version", action="version", version=f"aquarelle {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (2 for bad input, 130 when interrupted)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _open_app(parser, args)
+    try:
+        return int(args.func(args) or 0)
+    except AquarelleError as e:
+        print(f"aquarelle: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("aquarelle: cancelled", file=sys.stderr)
+        return 130
+
+
+def _open_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        from ..ui import app as ui_app
+    except ImportError:
+        parser.print_help()
+        return 0
+    return ui_app.run(args)

@@ -1,0 +1,120 @@
+"""Reading and writing still images: EXIF orientation, grayscale, alpha, 16-bit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..engine.errors import AquarelleError
+from .atomic import atomic_output
+
+IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".bmp"}
+_EXIF_ORIENTATION = 0x0112
+
+
+class ImageError(AquarelleError):
+    """An image that cannot be read or written."""
+
+
+@dataclass
+class Image:
+    """A decoded image: RGB pixels (uint8 or uint16), optional alpha of the same depth."""
+
+    rgb: np.ndarray
+    alpha: np.ndarray | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.rgb.shape[1], self.rgb.shape[0]
+
+
+def is_image_path(path: str | Path) -> bool:
+    """Whether the file name has an image extension we read and write."""
+    return Path(path).suffix.lower() in IMAGE_EXTENSIONS
+
+
+def read_image(path: str | Path) -> Image:
+    """Decode an image file upright (EXIF orientation applied) as RGB (+ alpha)."""
+    path = Path(path)
+    if not path.exists():
+        raise ImageError(f"no such file: {path}")
+    if not path.is_file():
+        raise ImageError(f"not a file: {path}")
+    data = np.fromfile(path, dtype=np.uint8)
+    arr = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    if arr is None:
+        raise ImageError(f"not a readable image: {path}")
+    if arr.dtype not in (np.uint8, np.uint16):
+        if arr.dtype == np.float32:
+            arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
+        else:
+            raise ImageError(f"unsupported pixel type {arr.dtype} in {path}")
+    alpha = None
+    if arr.ndim == 2:
+        rgb = np.repeat(arr[:, :, None], 3, axis=2)
+    elif arr.shape[2] == 4:
+        rgb, alpha = arr[:, :, 2::-1], arr[:, :, 3]
+    elif arr.shape[2] == 2:  # grey + alpha
+        rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
+    else:
+        rgb = arr[:, :, 2::-1]
+    orientation = _exif_orientation(path)
+    rgb = _orient(rgb, orientation)
+    alpha = _orient(alpha, orientation) if alpha is not None else None
+    return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha))
+
+
+def _exif_orientation(path: Path) -> int:
+    try:
+        from PIL import Image as PILImage
+
+        with PILImage.open(path) as im:
+            return int(im.getexif().get(_EXIF_ORIENTATION, 1))
+    except Exception:  # no EXIF, or a format Pillow cannot open: upright as decoded
+        return 1
+
+
+def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
+    """Apply an EXIF orientation (1..8) to an image array."""
+    ops = {
+        2: lambda x: x[:, ::-1],
+        3: lambda x: x[::-1, ::-1],
+        4: lambda x: x[::-1],
+        5: lambda x: np.swapaxes(x, 0, 1),
+        6: lambda x: np.swapaxes(x, 0, 1)[:, ::-1],
+        7: lambda x: np.swapaxes(x, 0, 1)[::-1, ::-1],
+        8: lambda x: np.swapaxes(x, 0, 1)[::-1],
+    }
+    return ops[orientation](a) if orientation in ops else a
+
+
+def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None) -> None:
+    """Encode RGB (+ alpha) to `path` atomically; the format follows the extension."""
+    path = Path(path)
+    ext = path.suffix.lower()
+    if ext not in IMAGE_EXTENSIONS:
+        raise ImageError(f"unsupported image format {ext or '(none)'} for {path}; "
+                         f"use one of {', '.join(sorted(IMAGE_EXTENSIONS))}")
+    if not path.parent.is_dir() if str(path.parent) else False:
+        raise ImageError(f"output folder does not exist: {path.parent}")
+    bgr = rgb[:, :, ::-1]
+    if alpha is not None and ext in (".png", ".webp", ".tif", ".tiff"):
+        if alpha.dtype != bgr.dtype:
+            alpha = (alpha >> 8).astype(np.uint8) if alpha.dtype == np.uint16 else alpha
+        bgr = np.dstack([bgr, alpha])
+    params: list[int] = []
+    if ext in (".jpg", ".jpeg"):
+        params = [cv2.IMWRITE_JPEG_QUALITY, 95]
+    elif ext == ".webp":
+        params = [cv2.IMWRITE_WEBP_QUALITY, 95]
+    ok, buf = cv2.imencode(ext, np.ascontiguousarray(bgr), params)
+    if not ok:
+        raise ImageError(f"could not encode {path}")
+    try:
+        with atomic_output(path) as tmp:
+            tmp.write_bytes(buf.tobytes())
+    except OSError as e:
+        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None
