@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from functools import cache
 from pathlib import Path
 
@@ -10,14 +11,15 @@ from pathlib import Path
 def _data_dir(package: str, folder: str) -> Path:
     # Installed (wheel or editable): the folders are the data packages aquarelle._shaders and
     # aquarelle._assets. Fallback for running straight from a checkout without installing.
+    # The data packages have no __init__.py (namespace packages): ask the import system
+    # where they live, which works for wheels and for editable installs' path mappings.
     try:
-        import importlib.resources as ir
-
-        path = Path(str(ir.files(package)))
-        if path.is_dir():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if Path(location).is_dir():
+            return Path(location)
     path = Path(__file__).resolve().parent.parent / folder
     if not path.is_dir():
         raise FileNotFoundError(f"Aquarelle data folder '{folder}' not found (broken install?)")

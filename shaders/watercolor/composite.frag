@@ -12,6 +12,7 @@ uniform sampler2D edges;     // XDoG, 1 = paper, 0 = ink
 uniform sampler2D paper;     // paper height, source resolution
 uniform int u_seed;
 uniform float u_wobble;
+uniform float u_dilution;
 uniform float u_turbulence;
 uniform float u_turbulence_scale;
 uniform float u_dispersion;
@@ -31,7 +32,8 @@ void main() {
     vec2 wob = vec2(value_noise(q, u_seed, 401), value_noise(q, u_seed, 402)) - 0.5;
     vec2 uv = (p + 2.0 * u_wobble * wob) / size;
 
-    vec3 c = texture(smoothed, uv).rgb;
+    // Watercolor is thinned, transparent paint: the paper shows through every wash.
+    vec3 c = 1.0 - (1.0 - texture(smoothed, uv).rgb) * (1.0 - u_dilution);
     float h = texelFetch(paper, ivec2(p), 0).r;
     float turb = fbm(p / max(u_turbulence_scale, 1.0), 6, u_seed, 201);
     float disp = value_noise(p / 3.0, u_seed, 301);

@@ -7,7 +7,7 @@ uniform float u_paper_scale;
 
 void main() {
     vec2 p = gl_FragCoord.xy / u_paper_scale;
-    float grain = fbm(p / 2.5, 3, u_seed, 101);
+    float grain = fbm(p / 3.5, 3, u_seed, 101);
     float bumps = fbm(p / 24.0, 3, u_seed, 131);
     frag = vec4(clamp(0.7 * grain + 0.3 * bumps, 0.0, 1.0), 0.0, 0.0, 1.0);
 }
