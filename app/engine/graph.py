@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,9 @@ class FrameInfo:
     seed: int
     frame: int
     scale: float
+    externals: dict[str, moderngl.Texture] = field(default_factory=dict)  # e.g. optical flow
+    uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
+    history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
 
 
 @dataclass
@@ -96,11 +99,11 @@ class PassGraph:
 
     def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
         """Render one frame through every pass."""
-        self._bound = {SOURCE: frame.source}
+        self._bound = {SOURCE: frame.source, **frame.externals}
         if self.profile:
             self.pass_ns = {}
         sizes_before = {n: self.target_size(n, frame) for n in self._prev}
-        history = self._history_valid and all(
+        history = frame.history and self._history_valid and all(
             self._prev[n].size == s for n, s in sizes_before.items())
         for node in self.style.graph:
             if isinstance(node, RepeatSpec):
@@ -192,6 +195,7 @@ class PassGraph:
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_target_scale": float(target_scale),
+            **frame.uniforms,
         }
         for name, uni in c.uniforms.items():
             value = _lookup(name, builtins, c.spec.uniforms, params, inputs)

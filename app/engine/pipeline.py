@@ -11,6 +11,7 @@ import numpy as np
 
 from .errors import AquarelleError
 from .graph import FrameInfo, PassGraph
+from .motion import MotionEstimator
 from .params import ParamSet
 from .style import StyleSpec, load_style
 
@@ -42,6 +43,10 @@ class Pipeline:
         self._source: moderngl.Texture | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
+        motion = self.style.motion
+        self._motion = MotionEstimator(motion.max_width) if motion else None
+        self._flow: moderngl.Texture | None = None
+        self._canvas_offset = (0.0, 0.0)
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -77,6 +82,9 @@ class Pipeline:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
         self.frame_index = 0
+        if self._motion is not None:
+            self._motion.reset()
+        self._canvas_offset = (0.0, 0.0)
 
     # -- frames ---------------------------------------------------------------------------
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
@@ -106,9 +114,43 @@ class Pipeline:
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         info = FrameInfo(source=src, work_size=work, seed=self.seed, frame=self.frame_index,
                          scale=self._scale)
+        if self.style.motion is not None:
+            self._track_motion(frame, order, info)
         self.graph.run(info, self.params.values())
         self.frame_index += 1
         return self.graph.output()
+
+    def _track_motion(self, frame: np.ndarray | moderngl.Texture, order: str,
+                      info: FrameInfo) -> None:
+        """Estimate motion from the previous frame; feed the flow and canvas offset to the graph.
+
+        Without motion (first frame, a cut, temporal features off, or a texture given instead
+        of an array) the graph renders without history, exactly like a still image.
+        """
+        assert self.style.motion is not None and self._motion is not None
+        motion = None
+        if self.params[self.style.motion.enable] and isinstance(frame, np.ndarray):
+            rgb = frame[..., ::-1] if order == "bgr" and frame.ndim == 3 else frame
+            motion = self._motion.update(rgb)
+        else:
+            self._motion.reset()
+        if motion is None:
+            self._canvas_offset = (0.0, 0.0)
+            info.history = False
+            flow = np.zeros((1, 1, 2), np.float32)
+        else:
+            dx, dy = motion.shift_px
+            self._canvas_offset = (self._canvas_offset[0] + dx, self._canvas_offset[1] + dy)
+            flow = motion.flow_uv
+        fh, fw = flow.shape[:2]
+        if self._flow is None or self._flow.size != (fw, fh):
+            if self._flow is not None:
+                self._flow.release()
+            self._flow = self.ctx.texture((fw, fh), 2, dtype="f4")
+            self._flow.repeat_x = self._flow.repeat_y = False
+        self._flow.write(flow)
+        info.externals[self.style.motion.input] = self._flow
+        info.uniforms["u_canvas_offset"] = self._canvas_offset
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
@@ -140,6 +182,9 @@ class Pipeline:
     def release(self) -> None:
         """Release every GL object the pipeline owns."""
         self.graph.release()
+        if self._flow is not None:
+            self._flow.release()
+            self._flow = None
         if self._source is not None:
             self._source.release()
             self._source = None

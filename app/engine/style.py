@@ -79,6 +79,16 @@ Node = PassSpec | RepeatSpec
 
 
 @dataclass(frozen=True)
+class MotionSpec:
+    """Optical flow a style asks for: an external input texture (RG32F, backward flow in UV
+    units: current pixel uv came from uv + flow), computed while the `enable` parameter is on."""
+
+    input: str
+    enable: str
+    max_width: int = 320
+
+
+@dataclass(frozen=True)
 class StyleSpec:
     """A complete style description."""
 
@@ -91,6 +101,7 @@ class StyleSpec:
     output: str
     debug_views: dict[str, str]
     path: Path
+    motion: MotionSpec | None = None
 
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
@@ -160,7 +171,13 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
                                     passes=tuple(_parse_pass(p) for p in node["passes"])))
         else:
             graph.append(_parse_pass(node))
+    motion = None
+    if "motion" in data:
+        m = data["motion"]
+        motion = MotionSpec(input=m["input"], enable=m["enable"],
+                            max_width=int(m.get("max_width", 320)))
     style = StyleSpec(
+        motion=motion,
         name=data["name"], label=data.get("label", data["name"]),
         description=data.get("description", ""), params=params, targets=targets,
         graph=tuple(graph), output=data["output"], debug_views=dict(data.get("debug_views", {})),
@@ -174,6 +191,10 @@ def _check(style: StyleSpec) -> None:
     param_names = {p.name for p in style.params}
     known = set(style.targets) | {SOURCE} | {f"{n}.prev" for n, t in style.targets.items()
                                               if t.persistent}
+    if style.motion is not None:
+        known.add(style.motion.input)
+        if style.motion.enable not in param_names:
+            raise ValueError(f"motion: 'enable' names unknown parameter {style.motion.enable!r}")
     for node in style.graph:
         if isinstance(node, RepeatSpec) and node.count not in param_names:
             raise ValueError(f"repeat count {node.count!r} is not a parameter")

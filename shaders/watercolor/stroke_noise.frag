@@ -1,15 +1,33 @@
 #version 330 core
-// Seeded white noise (uniform in [0,1]) on cells of u_stroke_grain pixels: the raw material
-// of the brush-stroke texture.
+// Seeded white noise (uniform in [0,1]) on cells of u_stroke_grain source pixels: the raw
+// material of the brush-stroke texture. With the temporal canvas on, the cells are looked up
+// through the advected coordinates, so strokes move with the content.
 #include "common/noise.glsl"
+#include "common/canvas.glsl"
 out vec4 frag;
+uniform sampler2D canvas0;
+uniform sampler2D canvas1;
 uniform int u_seed;
+uniform int u_temporal;
+uniform int u_history;
 uniform float u_stroke_grain;
 uniform float u_scale;
 uniform float u_target_scale;
+uniform vec2 u_resolution;
+
+float cell_noise(vec2 p_src) {
+    return hash2(ivec2(floor(p_src / u_stroke_grain)), u_seed, 11);
+}
 
 void main() {
-    // Cells are sized in source pixels so the grain looks the same at any processing scale.
-    vec2 p = gl_FragCoord.xy / (u_scale * u_target_scale * u_stroke_grain);
-    frag = vec4(vec3(hash2(ivec2(floor(p)), u_seed, 11)), 1.0);
+    if (u_temporal == 0 || u_history == 0) {
+        frag = vec4(vec3(cell_noise(gl_FragCoord.xy / (u_scale * u_target_scale))), 1.0);
+        return;
+    }
+    vec2 uv = gl_FragCoord.xy / u_resolution;
+    vec4 a = texture(canvas0, uv);
+    vec4 b = texture(canvas1, uv);
+    float n = canvas_blend(cell_noise(a.xy), cell_noise(b.xy), canvas_weight(a),
+                           canvas_weight(b), cell_rho(a.xy - b.xy, u_stroke_grain));
+    frag = vec4(vec3(n), 1.0);
 }

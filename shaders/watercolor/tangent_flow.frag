@@ -14,9 +14,12 @@ void main() {
     float root = sqrt((E - G) * (E - G) + 4.0 * F * F);
     float l1 = 0.5 * (E + G + root);
     float l2 = 0.5 * (E + G - root);
-    vec2 t = vec2(l1 - E, -F);
+    // Minor eigenvector, from whichever of its two equivalent forms is well conditioned:
+    // (l1 - E, -F) loses all precision when E > G and F is tiny (l1 - E cancels to rounding
+    // noise of E's size, which then outweighs F: axis-aligned structure got random tangents);
+    // (F, G - l1) is exact there. Both vanish only for an isotropic tensor: then vertical.
+    vec2 t = E >= G ? vec2(F, G - l1) : vec2(l1 - E, -F);
     float len = length(t);
-    // l1 - E and F both vanish for a gradient along x only: the tangent is then vertical.
     t = len > 0.0 ? t / len : vec2(0.0, 1.0);
     float A = (l1 + l2) > 0.0 ? (l1 - l2) / (l1 + l2) : 0.0;
     frag = vec4(t, A, 1.0);

@@ -1,0 +1,72 @@
+"""Optical flow between consecutive frames, shared by every temporal feature of a style.
+
+DIS optical flow (OpenCV) on a downscaled grey frame is cheap on the CPU and uploaded as a
+small float texture; shaders sample it linearly. The flow is *backward*: a pixel at uv in the
+current frame came from uv + flow(uv) in the previous one, which is what warping the previous
+frame's state into the current frame needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CUT_THRESHOLD = 0.18  # mean absolute grey difference (0..1) beyond which a frame is a new shot
+
+
+@dataclass
+class Motion:
+    """The motion from the previous frame to the current one."""
+
+    flow_uv: np.ndarray  # (h, w, 2) float32, backward flow in UV units
+    shift_px: tuple[float, float]  # global (median) motion of the content, source pixels
+
+
+class MotionEstimator:
+    """Keeps the previous frame and estimates motion to each new one."""
+
+    def __init__(self, max_width: int = 320) -> None:
+        self.max_width = max_width
+        self._dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_FAST)
+        self._prev: np.ndarray | None = None
+        self._prev_size: tuple[int, int] | None = None
+
+    def reset(self) -> None:
+        """Forget the previous frame (new source, seek)."""
+        self._prev = None
+
+    def update(self, frame: np.ndarray) -> Motion | None:
+        """Feed the next frame (RGB/BGR (H, W, 3) or grey); returns None at a cut or start."""
+        grey = _small_grey(frame, self.max_width)
+        size = (frame.shape[1], frame.shape[0])
+        prev, self._prev = self._prev, grey
+        prev_size, self._prev_size = self._prev_size, size
+        if prev is None or prev.shape != grey.shape or prev_size != size or min(grey.shape) < 16:
+            return None  # nothing to compare with, or too small for DIS
+        if float(np.mean(cv2.absdiff(prev, grey))) / 255.0 > CUT_THRESHOLD:
+            return None
+        flow = self._dis.calc(grey, prev, None)  # current -> previous, in small pixels
+        h, w = grey.shape
+        flow_uv = flow / np.array([w, h], np.float32)
+        median = np.median(flow.reshape(-1, 2), axis=0)
+        # The content moved by -median (flow points back to where it came from).
+        shift = (-float(median[0]) * size[0] / w, -float(median[1]) * size[1] / h)
+        return Motion(np.ascontiguousarray(flow_uv, np.float32), shift)
+
+
+def _small_grey(frame: np.ndarray, max_width: int) -> np.ndarray:
+    if frame.ndim == 3:
+        frame = frame[:, :, :3]
+        if frame.dtype != np.uint8:
+            frame = (np.clip(frame.astype(np.float32) / (65535.0 if frame.dtype == np.uint16
+                                                          else 1.0), 0, 1) * 255).astype(np.uint8)
+        grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY)
+    else:
+        grey = frame if frame.dtype == np.uint8 else (frame / frame.max() * 255).astype(np.uint8)
+    h, w = grey.shape
+    if w > max_width:
+        nh = max(8, round(h * max_width / w))
+        grey = cv2.resize(grey, (max_width, nh), interpolation=cv2.INTER_AREA)
+    return grey

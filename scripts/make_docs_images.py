@@ -1,0 +1,50 @@
+"""Render the README's before/after pictures: scikit-image's public-domain photos, each preset.
+
+Run: .venv/bin/python scripts/make_docs_images.py  (writes docs/before_after/*.jpg)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import skimage.data
+
+from aquarelle.engine import Pipeline, create_headless_context, list_presets
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "before_after"
+PHOTOS = ("coffee", "astronaut", "chelsea")
+TILE_HEIGHT = 300
+
+
+def _label(img: np.ndarray, text: str) -> np.ndarray:
+    img = img.copy()
+    cv2.rectangle(img, (0, 0), (8 + 9 * len(text), 22), (255, 255, 255), -1)
+    cv2.putText(img, text, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
+    return img
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    ctx = create_headless_context()
+    presets = list_presets("watercolor")
+    for name in PHOTOS:
+        photo = getattr(skimage.data, name)()
+        tiles = [_label(photo, "original")]
+        for preset in presets:
+            with Pipeline(ctx) as pipeline:
+                pipeline.set_params(preset.values)
+                tiles.append(_label(pipeline.render_array(photo), preset.name))
+        scale = TILE_HEIGHT / photo.shape[0]
+        tiles = [cv2.resize(t, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                 for t in tiles]
+        grid = np.hstack(tiles)
+        path = OUT / f"{name}.jpg"
+        cv2.imwrite(str(path), grid[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
+        print(path, grid.shape[1], "x", grid.shape[0])
+    ctx.release()
+
+
+if __name__ == "__main__":
+    main()
