@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .. import __version__
 from ..engine.errors import AquarelleError
-from . import bench, info, render
+from . import bench, eval_cmd, info, render
 
-COMMANDS = (render, info, bench)
+COMMANDS = (render, info, bench, eval_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,8 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, 130 when interrupted)."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    file = _app_file(parser, argv)
+    if file is not None:  # `aquarelle FILE` opens the desktop app on FILE
+        return _open_app(parser, argparse.Namespace(command=None, file=file))
     args = parser.parse_args(argv)
     if args.command is None:
+        args.file = None
         return _open_app(parser, args)
     try:
         return int(args.func(args) or 0)
@@ -39,6 +45,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("aquarelle: cancelled", file=sys.stderr)
         return 130
+
+
+def _app_file(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """The FILE of `aquarelle FILE`: one argument that is a file or no known command."""
+    if len(argv) != 1 or argv[0].startswith("-"):
+        return None
+    commands: set[str] = set()
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        commands.update(getattr(action, "choices", None) or {})
+    arg = argv[0]
+    return arg if Path(arg).is_file() or arg not in commands else None
 
 
 def _open_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

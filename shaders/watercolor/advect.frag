@@ -9,7 +9,8 @@ uniform sampler2D prev;   // this layer last frame
 uniform sampler2D flow;   // backward flow, UV units
 uniform int u_history;
 uniform int u_layer;
-uniform float u_scale;    // processing scale: source px = work px / u_scale
+uniform float u_scale;          // processing scale: source px = work px / u_scale
+uniform float u_target_scale;   // this layer's size relative to the work size
 
 const float BUDGET = 0.6;  // re-seed when |J - I| exceeds this
 
@@ -18,21 +19,21 @@ vec4 warped(vec2 x, vec2 size) {
     vec2 p = (uv + texture(flow, uv).xy) * size;
     vec2 inside = clamp(p, vec2(0.5), size - 0.5);
     vec4 st = texture(prev, inside / size);
-    return vec4(st.xy + (p - inside) / u_scale, st.zw);
+    return vec4(st.xy + (p - inside) / (u_scale * u_target_scale), st.zw);
 }
 
 // One column of the coordinate map's Jacobian: the one-sided difference closer to the
 // identity, so a seam between a re-seeded and an old region does not count as distortion.
 vec2 jacobian_column(vec2 c, vec2 plus, vec2 minus, vec2 unit) {
-    vec2 fwd = (plus - c) * u_scale;
-    vec2 bwd = (c - minus) * u_scale;
+    vec2 fwd = (plus - c) * (u_scale * u_target_scale);
+    vec2 bwd = (c - minus) * (u_scale * u_target_scale);
     return length(fwd - unit) < length(bwd - unit) ? fwd : bwd;
 }
 
 void main() {
     vec2 size = vec2(textureSize(prev, 0));
     vec2 x = gl_FragCoord.xy;
-    vec2 ident = x / u_scale;
+    vec2 ident = x / (u_scale * u_target_scale);
     float budget_first = u_layer == 1 ? 0.5 * BUDGET : BUDGET;
     if (u_history == 0) {
         // Fresh canvas: both layers at the identity, fully visible; layer 1 marked as in its

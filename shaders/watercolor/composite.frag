@@ -44,7 +44,7 @@ void main() {
     float ts = max(u_turbulence_scale, 1.0);
     float turb, disp;
     if (u_temporal == 0 || u_history == 0) {
-        turb = fbm(p / ts, 6, u_seed, 201);
+        turb = fbm(p / ts, 4, u_seed, 201);
         disp = value_noise(p / 3.0, u_seed, 301);
     } else {
         // Noise looked up through the advected canvas: it moves with the content.
@@ -52,7 +52,7 @@ void main() {
         vec4 b = texture(canvas1, uv);
         float wa = canvas_weight(a), wb = canvas_weight(b);
         vec2 d = a.xy - b.xy;
-        turb = canvas_blend(fbm(a.xy / ts, 6, u_seed, 201), fbm(b.xy / ts, 6, u_seed, 201),
+        turb = canvas_blend(fbm(a.xy / ts, 4, u_seed, 201), fbm(b.xy / ts, 4, u_seed, 201),
                             wa, wb, smooth_rho(d, ts));
         disp = canvas_blend(value_noise(a.xy / 3.0, u_seed, 301),
                             value_noise(b.xy / 3.0, u_seed, 301), wa, wb, smooth_rho(d, 3.0));

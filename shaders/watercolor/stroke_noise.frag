@@ -1,5 +1,5 @@
 #version 330 core
-// Seeded white noise (uniform in [0,1]) on cells of u_stroke_grain source pixels: the raw
+// Seeded noise in [0,1] with features of u_stroke_grain source pixels: the raw
 // material of the brush-stroke texture. With the temporal canvas on, the cells are looked up
 // through the advected coordinates, so strokes move with the content.
 #include "common/noise.glsl"
@@ -15,8 +15,10 @@ uniform float u_scale;
 uniform float u_target_scale;
 uniform vec2 u_resolution;
 
+// Value noise (smoothly interpolated), so sub-pixel motion moves it smoothly, rescaled to
+// roughly the contrast of white noise.
 float cell_noise(vec2 p_src) {
-    return hash2(ivec2(floor(p_src / u_stroke_grain)), u_seed, 11);
+    return clamp(0.5 + 1.6 * (value_noise(p_src / u_stroke_grain, u_seed, 11) - 0.5), 0.0, 1.0);
 }
 
 void main() {
@@ -28,6 +30,6 @@ void main() {
     vec4 a = texture(canvas0, uv);
     vec4 b = texture(canvas1, uv);
     float n = canvas_blend(cell_noise(a.xy), cell_noise(b.xy), canvas_weight(a),
-                           canvas_weight(b), cell_rho(a.xy - b.xy, u_stroke_grain));
+                           canvas_weight(b), smooth_rho(a.xy - b.xy, u_stroke_grain));
     frag = vec4(vec3(n), 1.0);
 }

@@ -1,0 +1,1 @@
+"""Quality measurements of stylized video (temporal coherence)."""
