@@ -57,14 +57,13 @@ class MotionEstimator:
 
 
 def _small_grey(frame: np.ndarray, max_width: int) -> np.ndarray:
-    if frame.ndim == 3:
-        frame = frame[:, :, :3]
-        if frame.dtype != np.uint8:
-            frame = (np.clip(frame.astype(np.float32) / (65535.0 if frame.dtype == np.uint16
-                                                          else 1.0), 0, 1) * 255).astype(np.uint8)
-        grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY)
-    else:
-        grey = frame if frame.dtype == np.uint8 else (frame / frame.max() * 255).astype(np.uint8)
+    if frame.ndim == 3:  # (H, W, 1) is grey; (H, W, 4) drops alpha
+        frame = frame[:, :, :3] if frame.shape[2] >= 3 else frame[:, :, 0]
+    if frame.dtype != np.uint8:  # same value ranges as the engine: uint16, or floats in [0,1]
+        frame = (np.clip(frame.astype(np.float32) / (65535.0 if frame.dtype == np.uint16
+                                                      else 1.0), 0, 1) * 255).astype(np.uint8)
+    grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY) if frame.ndim == 3 \
+        else frame
     h, w = grey.shape
     if w > max_width:
         nh = max(8, round(h * max_width / w))

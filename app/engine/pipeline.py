@@ -47,6 +47,7 @@ class Pipeline:
         self._motion = MotionEstimator(motion.max_width) if motion else None
         self._flow: moderngl.Texture | None = None
         self._canvas_offset = (0.0, 0.0)
+        self._revision = self.params.revision
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -116,6 +117,11 @@ class Pipeline:
                          scale=self._scale)
         if self.style.motion is not None:
             self._track_motion(frame, order, info)
+        if self.params.revision != self._revision:
+            # New parameter values: what the previous frame left behind was made with the old
+            # ones; blending it in would make the picture lag behind the sliders.
+            info.history = False
+            self._revision = self.params.revision
         self.graph.run(info, self.params.values())
         self.frame_index += 1
         return self.graph.output()
@@ -130,7 +136,8 @@ class Pipeline:
         assert self.style.motion is not None and self._motion is not None
         motion = None
         if self.params[self.style.motion.enable] and isinstance(frame, np.ndarray):
-            rgb = frame[..., ::-1] if order == "bgr" and frame.ndim == 3 else frame
+            # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
+            rgb = frame[..., 2::-1] if order == "bgr" and frame.ndim == 3 else frame
             motion = self._motion.update(rgb)
         else:
             self._motion.reset()

@@ -1,0 +1,105 @@
+"""The E_warp metric itself, and `aquarelle eval flicker` on files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+import skimage.data
+
+from aquarelle.eval.flicker import flow_to_pair, pair_error, warping_errors
+
+W, H = 96, 64
+
+
+def _integer_pan(n: int, dx: int = 2) -> list[np.ndarray]:
+    """A pan whose true flow is exactly (dx, 0) px per frame: content moves left by dx."""
+    photo = cv2.resize(skimage.data.chelsea(), (W + dx * n + 8, H), interpolation=cv2.INTER_AREA)
+    # Keep values away from 0 and 255 so injected offsets are not clipped.
+    photo = (40 + photo.astype(np.float32) * (175 / 255)).astype(np.uint8)
+    return [np.ascontiguousarray(photo[:, dx * t:dx * t + W]) for t in range(n)]
+
+
+def test_known_pan_has_zero_error_with_true_flow() -> None:
+    frames = _integer_pan(2, dx=2)
+    fw = np.zeros((H, W, 2), np.float32)
+    fw[..., 0] = -2.0  # pixel x at t is at x - 2 at t+1
+    bw = -fw
+    pair = flow_to_pair(fw, bw)
+    assert pair.mask[:, :2].sum() == 0  # flowing out of the frame is masked
+    assert pair.mask[:, 2:].all()
+    assert pair_error(frames[0], frames[1], pair) < 1e-10
+
+
+def test_estimated_flow_recovers_a_pan() -> None:
+    frames = _integer_pan(5)
+    res = warping_errors(frames)
+    assert res.e_warp("input") < 2e-4
+    assert len(res.errors["input"]) == 4
+
+
+def test_injected_flicker_is_measured() -> None:
+    frames = _integer_pan(6)
+    delta = 0.04
+    flicker = [np.clip(f.astype(np.float32) + 255 * delta * (1 if t % 2 else -1), 0, 255)
+               .astype(np.uint8) for t, f in enumerate(frames)]
+    res = warping_errors(frames, flicker=flicker)
+    expected = 3 * (2 * delta) ** 2  # every channel jumps by 2 delta between frames
+    assert abs(res.e_warp("flicker") - res.e_warp("input") - expected) < 0.15 * expected
+
+
+def test_occluded_pixels_are_masked() -> None:
+    fw = np.zeros((H, W, 2), np.float32)
+    bw = np.zeros((H, W, 2), np.float32)
+    fw[10:20, 10:20, 0] = 5.0  # forward says "moved", backward says "still": inconsistent
+    pair = flow_to_pair(fw, bw)
+    assert pair.mask[10:20, 10:20].sum() == 0
+    assert pair.mask[40:, 40:].all()
+
+
+def _write_lossless(path: Path, frames: list[np.ndarray]) -> None:
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("ffv1", rate=24)
+        stream.width, stream.height, stream.pix_fmt = W, H, "bgr0"
+        for f in frames:
+            for pkt in stream.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
+                out.mux(pkt)
+        for pkt in stream.encode():
+            out.mux(pkt)
+
+
+def _eval(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "aquarelle", "eval", "flicker", *args],
+                          capture_output=True, text=True)
+
+
+def test_cli_reports_input_and_stylized(tmp_path: Path) -> None:
+    frames = _integer_pan(6)
+    flicker = [np.clip(f.astype(int) + (12 if t % 2 else -12), 0, 255).astype(np.uint8)
+               for t, f in enumerate(frames)]
+    src, out = tmp_path / "in.mkv", tmp_path / "out.mkv"
+    _write_lossless(src, frames)
+    _write_lossless(out, flicker)
+    res = _eval(str(src), str(out))
+    assert res.returncode == 0, res.stderr
+    values = {line.split(":")[0]: float(line.split(":")[1].split()[0])
+              for line in res.stdout.splitlines() if "E_warp" in line}
+    assert values["input E_warp"] < 2e-4
+    assert abs(values["stylized E_warp"] - 3 * (24 / 255) ** 2) < 0.002
+
+
+def test_cli_bad_inputs(tmp_path: Path) -> None:
+    src = tmp_path / "in.mkv"
+    _write_lossless(src, _integer_pan(3))
+    bogus = tmp_path / "bogus.mp4"
+    bogus.write_text("not a video")
+    for args in ([str(src), str(tmp_path / "missing.mp4")], [str(src), str(bogus)]):
+        res = _eval(*args)
+        assert res.returncode == 2
+        assert "Traceback" not in res.stderr
+        assert res.stderr.startswith("aquarelle: error:")
+        assert len(res.stderr.strip().splitlines()) == 1
