@@ -38,7 +38,7 @@ class ShaderSource:
         except OSError:
             raise ShaderCompileError(name, None, "shader file not found") from None
         idx = self._file_index(name)
-        out: list[str] = []
+        out: list[str] = [f"#line 1 {idx}"] if stack else []
         for number, line in enumerate(lines, start=1):
             m = _INCLUDE.match(line)
             if m:

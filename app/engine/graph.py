@@ -51,12 +51,6 @@ class PassGraph:
         self.pool = TargetPool(ctx)
         self._samplers: dict[tuple[str, str], moderngl.Sampler] = {}
         self._compiled: dict[str, _Compiled] = {}
-        try:
-            for p in style.passes():
-                self._compiled[p.name] = self._compile(p, shader_root)
-        except Exception:
-            self.release()
-            raise
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
         self._history_valid = False
@@ -64,6 +58,12 @@ class PassGraph:
         self._timers: dict[str, moderngl.Query] = {}
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
         self.profile = False
+        try:
+            for p in style.passes():
+                self._compiled[p.name] = self._compile(p, shader_root)
+        except Exception:
+            self.release()
+            raise
 
     # -- set-up ---------------------------------------------------------------------------
     def _compile(self, p: PassSpec, root: Path | None) -> _Compiled:

@@ -1,0 +1,77 @@
+"""Shader compile errors name the file and line; a style with new shaders needs no Python."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aquarelle.engine import Pipeline, ShaderCompileError, load_style
+from aquarelle.resources import shaders_dir
+
+
+def _style(tmp_path: Path, shader: str) -> Path:
+    spec = {
+        "name": "tint", "label": "Tint",
+        "params": [{"name": "amount", "type": "float", "min": 0, "max": 1, "default": 0.5}],
+        "targets": {"out": {"format": "rgba8", "relative_to": "source"}},
+        "passes": [{"name": "tint", "shader": shader, "inputs": {"src": "source"},
+                    "output": "out"}],
+        "output": "out",
+    }
+    path = tmp_path / "tint.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def _shader_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "shaders"
+    shutil.copytree(shaders_dir(), root)
+    return root
+
+
+def test_new_style_is_data_plus_shader(gl_ctx, tmp_path: Path) -> None:
+    root = _shader_tree(tmp_path)
+    (root / "tint.frag").write_text(
+        "#version 330 core\nin vec2 v_uv;\nout vec4 frag;\nuniform sampler2D src;\n"
+        "uniform float u_amount;\n#include \"common/color.glsl\"\n"
+        "void main() { vec3 c = texture(src, v_uv).rgb;\n"
+        "  frag = vec4(mix(c, vec3(luma(c)), u_amount), 1.0); }\n")
+    with Pipeline(gl_ctx, load_style(_style(tmp_path, "tint.frag")), shader_root=root) as p:
+        p.set_params({"amount": 1.0})
+        out = p.render_array(np.array([[[255, 0, 0], [0, 0, 255]]], np.uint8))
+    # Full desaturation: grey values equal to the Rec. 709 luma of red and blue.
+    assert out.shape == (1, 2, 3)
+    assert np.all(out[0, 0] == out[0, 0, 0]) and abs(int(out[0, 0, 0]) - 54) <= 1
+    assert np.all(out[0, 1] == out[0, 1, 0]) and abs(int(out[0, 1, 0]) - 18) <= 1
+
+
+def test_compile_error_names_file_and_line(gl_ctx, tmp_path: Path) -> None:
+    root = _shader_tree(tmp_path)
+    (root / "broken.frag").write_text(
+        "#version 330 core\n#include \"common/noise.glsl\"\nout vec4 frag;\n"
+        "void main() {\n  frag = vec4(undefined_thing, 1.0);\n}\n")
+    with pytest.raises(ShaderCompileError) as err:
+        Pipeline(gl_ctx, load_style(_style(tmp_path, "broken.frag")), shader_root=root)
+    assert err.value.path == "broken.frag"
+    assert err.value.line == 5
+    assert "undefined_thing" in str(err.value)
+
+
+def test_error_inside_an_include_names_the_include(gl_ctx, tmp_path: Path) -> None:
+    root = _shader_tree(tmp_path)
+    (root / "common" / "bad.glsl").write_text("float f() {\n  return nope;\n}\n")
+    (root / "uses_bad.frag").write_text(
+        "#version 330 core\n#include \"common/bad.glsl\"\nout vec4 frag;\n"
+        "void main() { frag = vec4(f()); }\n")
+    with pytest.raises(ShaderCompileError) as err:
+        Pipeline(gl_ctx, load_style(_style(tmp_path, "uses_bad.frag")), shader_root=root)
+    assert (err.value.path, err.value.line) == ("common/bad.glsl", 2)
+
+
+def test_missing_shader_file(gl_ctx, tmp_path: Path) -> None:
+    with pytest.raises(ShaderCompileError, match="not found"):
+        Pipeline(gl_ctx, load_style(_style(tmp_path, "nowhere.frag")))
