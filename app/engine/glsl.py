@@ -16,6 +16,11 @@ _MESA_ERR = re.compile(r"^(\d+):(\d+)\(\d+\):\s*(?:error|warning):\s*(.*)$", re.
 _NV_ERR = re.compile(r"^(\d+)\((\d+)\)\s*:\s*(?:error|warning)\s*\w*:\s*(.*)$", re.M)
 
 
+# Each file's lines are renumbered as FILE_STRIDE * file_index + line: some drivers (Mesa)
+# do not report the source-string number of `#line N S` reliably, but all report N.
+FILE_STRIDE = 100000
+
+
 class ShaderSource:
     """A shader with its includes expanded; `#line` directives keep file and line numbers."""
 
@@ -38,16 +43,17 @@ class ShaderSource:
         except OSError:
             raise ShaderCompileError(name, None, "shader file not found") from None
         idx = self._file_index(name)
-        out: list[str] = [f"#line 1 {idx}"] if stack else []
+        base = FILE_STRIDE * idx
+        out: list[str] = [f"#line {base + 1}"] if stack else []
         for number, line in enumerate(lines, start=1):
             m = _INCLUDE.match(line)
             if m:
                 out.append(self._expand(m.group(1), stack | {name}))
-                out.append(f"#line {number + 1} {idx}")
+                out.append(f"#line {base + number + 1}")
             else:
                 out.append(line)
                 if number == 1 and line.startswith("#version"):
-                    out.append(f"#line 2 {idx}")
+                    out.append(f"#line {base + 2}")
         return "\n".join(out)
 
     def locate(self, log: str) -> tuple[str, int | None, str]:
@@ -55,7 +61,8 @@ class ShaderSource:
         for pattern in (_MESA_ERR, _NV_ERR):
             m = pattern.search(log)
             if m:
-                idx, line, msg = int(m.group(1)), int(m.group(2)), m.group(3).strip()
+                coded, msg = int(m.group(2)), m.group(3).strip()
+                idx, line = divmod(coded, FILE_STRIDE)
                 name = self.files[idx] if idx < len(self.files) else self.files[0]
                 return name, line, msg
         first = next((ln.strip() for ln in log.splitlines() if ln.strip()), "compile failed")
