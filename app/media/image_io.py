@@ -11,6 +11,10 @@ import numpy as np
 from ..engine.errors import AquarelleError
 from .atomic import atomic_output
 
+# OpenCV's decoders print warnings (e.g. on a truncated PNG) straight to stderr; our own
+# one-line error says what went wrong.
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".bmp"}
 _EXIF_ORIENTATION = 0x0112
 

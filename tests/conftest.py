@@ -1,0 +1,120 @@
+"""Shared fixtures: one headless EGL context per session, pipelines, synthetic test images."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import moderngl
+import numpy as np
+import pytest
+
+from aquarelle.engine import Pipeline, create_headless_context
+
+# Every composite effect off: the result is the flow-smoothed colour under white paper.
+EFFECTS_OFF: dict[str, Any] = {
+    "turbulence": 0.0,
+    "dispersion": 0.0,
+    "stroke_strength": 0.0,
+    "paper_grain": 0.0,
+    "granulation": 0.0,
+    "wobble": 0.0,
+    "dry_brush": 0.0,
+    "outline_strength": 0.0,
+    "edge_darkening": 0.0,
+    "dilution": 0.0,
+    "paper_color": "#ffffff",
+}
+
+
+@pytest.fixture(scope="session")
+def gl_ctx() -> Iterator[moderngl.Context]:
+    """A headless OpenGL 3.3 core context (EGL; Mesa llvmpipe without a GPU).
+
+    Without one the engine cannot be tested at all, so this fails (never skips).
+    """
+    try:
+        ctx = create_headless_context()
+    except Exception as e:  # noqa: BLE001 - any failure here must fail the tests, loudly
+        pytest.fail(f"no headless OpenGL context: {e}", pytrace=False)
+    yield ctx
+    ctx.release()
+
+
+PipelineFactory = Callable[..., Pipeline]
+
+
+@pytest.fixture
+def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
+    """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)`.
+
+    Every pipeline it makes is released at the end of the test.
+    """
+    made: list[Pipeline] = []
+
+    def make(params: dict[str, Any] | None = None, style: str = "watercolor",
+             seed: int = 0, scale: float = 1.0) -> Pipeline:
+        p = Pipeline(gl_ctx, style, seed=seed, scale=scale)
+        made.append(p)
+        if params:
+            warnings = p.set_params(params)
+            assert not warnings, f"test parameters were clamped: {warnings}"
+        return p
+
+    yield make
+    for p in made:
+        p.release()
+
+
+# -- synthetic images ---------------------------------------------------------------------
+# All helpers return float32 RGB images in [0,1] of shape (h, w, 3) unless noted; row 0 of
+# an array is row 0 (y = 0) of the texture.
+
+def _grey(a: np.ndarray) -> np.ndarray:
+    return np.repeat(a[:, :, None], 3, axis=2).astype(np.float32)
+
+
+def rings(h: int, w: int, period: float = 12.0,
+          center: tuple[float, float] | None = None) -> np.ndarray:
+    """Concentric cosine rings around `center` (x, y in pixel-index units)."""
+    cx, cy = center if center is not None else ((w - 1) / 2.0, (h - 1) / 2.0)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    r = np.hypot(x - cx, y - cy)
+    return _grey(0.5 + 0.45 * np.cos(2.0 * np.pi * r / period))
+
+
+def step_edge(h: int, w: int, x0: int | None = None, lo: float = 0.2,
+              hi: float = 0.8) -> np.ndarray:
+    """A vertical step edge: columns < x0 are `lo`, the others `hi`."""
+    x0 = w // 2 if x0 is None else x0
+    a = np.full((h, w), lo, np.float64)
+    a[:, x0:] = hi
+    return _grey(a)
+
+
+def noise(h: int, w: int, seed: int = 0, channels: int = 3) -> np.ndarray:
+    """Uniform white noise in [0,1]."""
+    rng = np.random.default_rng(seed)
+    return rng.random((h, w, channels)).astype(np.float32)
+
+
+def smooth_noise(h: int, w: int, seed: int = 0, sigma: float = 1.5) -> np.ndarray:
+    """Colour noise low-passed a little: gradients of every direction and size."""
+    import cv2
+
+    a = noise(h, w, seed)
+    return np.clip(cv2.GaussianBlur(a, (0, 0), sigma), 0.0, 1.0).astype(np.float32)
+
+
+def stripes(h: int, w: int, period: float = 8.0, angle_deg: float = 0.0) -> np.ndarray:
+    """Cosine stripes whose crests run along `angle_deg` (0: vertical stripes varying in x,
+    i.e. the flow is along y; the gradient direction is (cos a, sin a))."""
+    a = np.radians(angle_deg)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    u = x * np.cos(a) + y * np.sin(a)
+    return _grey(0.5 + 0.4 * np.cos(2.0 * np.pi * u / period))
+
+
+def to_u8(img: np.ndarray) -> np.ndarray:
+    """float [0,1] -> uint8 with rounding."""
+    return np.clip(np.round(img * 255.0), 0, 255).astype(np.uint8)

@@ -1,0 +1,255 @@
+"""Independent numpy/OpenCV references for the watercolor passes (see
+/work/shared/reference/watercolor-algorithms.md). Images are float arrays (H, W, C); row 0
+of an array is row 0 (y = 0) of the texture."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+# -- structure tensor -----------------------------------------------------------------------
+
+def sobel_tensor(img: np.ndarray) -> np.ndarray:
+    """(E, F, G) = sum over channels of (gx*gx, gx*gy, gy*gy), Sobel/4, replicated borders.
+
+    Returns float64 (H, W, 3).
+    """
+    img = np.asarray(img, np.float64)
+    e = np.zeros(img.shape[:2])
+    f = np.zeros(img.shape[:2])
+    g = np.zeros(img.shape[:2])
+    for c in range(img.shape[2]):
+        ch = img[:, :, c]
+        gx = cv2.Sobel(ch, cv2.CV_64F, 1, 0, ksize=3, borderType=cv2.BORDER_REPLICATE) / 4.0
+        gy = cv2.Sobel(ch, cv2.CV_64F, 0, 1, ksize=3, borderType=cv2.BORDER_REPLICATE) / 4.0
+        e += gx * gx
+        f += gx * gy
+        g += gy * gy
+    return np.dstack([e, f, g])
+
+
+def gauss_ksize(sigma: float) -> int:
+    """The kernel size of the separable blur: radius ceil(2.45 sigma)."""
+    return 2 * math.ceil(2.45 * sigma) + 1
+
+
+def gaussian_blur(a: np.ndarray, sigma: float) -> np.ndarray:
+    """Normalized Gaussian blur with the shader's radius and replicated borders."""
+    k = gauss_ksize(sigma)
+    return cv2.GaussianBlur(np.asarray(a, np.float64), (k, k), sigmaX=sigma, sigmaY=sigma,
+                            borderType=cv2.BORDER_REPLICATE)
+
+
+def tensor_tangent(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit tangent (minor eigenvector, closed form phi = atan2(-2F, G-E)/2) and anisotropy
+    of a tensor image (..., 3); the tangent's sign is arbitrary."""
+    e, f, g = (np.asarray(t[..., i], np.float64) for i in range(3))
+    phi = 0.5 * np.arctan2(-2.0 * f, g - e)
+    root = np.sqrt((e - g) ** 2 + 4.0 * f * f)
+    l1, l2 = 0.5 * (e + g + root), 0.5 * (e + g - root)
+    s = l1 + l2
+    aniso = np.divide(l1 - l2, s, out=np.zeros_like(s), where=s > 0)
+    return np.stack([np.cos(phi), np.sin(phi)], axis=-1), aniso
+
+
+# -- colour -------------------------------------------------------------------------------
+
+M_RGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
+                         [0.2126729, 0.7151522, 0.0721750],
+                         [0.0193339, 0.1191920, 0.9503041]])
+D65 = np.array([0.95047, 1.0, 1.08883])
+
+
+def srgb_to_linear(c: np.ndarray) -> np.ndarray:
+    c = np.clip(np.asarray(c, np.float64), 0.0, 1.0)
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(c: np.ndarray) -> np.ndarray:
+    c = np.clip(np.asarray(c, np.float64), 0.0, 1.0)
+    return np.where(c <= 0.0031308, c * 12.92, 1.055 * c ** (1.0 / 2.4) - 0.055)
+
+
+def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """sRGB [0,1] -> linear -> XYZ (D65) -> CIELab, L in 0..100."""
+    xyz = srgb_to_linear(rgb) @ M_RGB_TO_XYZ.T / D65
+    d = 6.0 / 29.0
+    f = np.where(xyz > d ** 3, np.cbrt(xyz), xyz / (3 * d * d) + 4.0 / 29.0)
+    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]),
+                     200.0 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+def lab_to_srgb(lab: np.ndarray) -> np.ndarray:
+    """CIELab -> sRGB values clamped to [0,1]."""
+    lab = np.asarray(lab, np.float64)
+    d = 6.0 / 29.0
+    fy = (lab[..., 0] + 16.0) / 116.0
+    f = np.stack([fy + lab[..., 1] / 500.0, fy, fy - lab[..., 2] / 200.0], axis=-1)
+    xyz = np.where(f > d, f ** 3, 3 * d * d * (f - 4.0 / 29.0)) * D65
+    return linear_to_srgb(xyz @ np.linalg.inv(M_RGB_TO_XYZ).T)
+
+
+# -- abstraction --------------------------------------------------------------------------
+
+def smoothstep(e0: float, e1: float, x: np.ndarray) -> np.ndarray:
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3.0 - 2.0 * t)
+
+
+def soft_quantize(lum: np.ndarray, n: int, phi: float) -> np.ndarray:
+    """Winnemöller 2006 soft quantization of L in 0..100: qn = floor(L n + .5) / n,
+    q = qn + (smoothstep(-2, 2, phi 100 (L - qn)) - .5) / n (on L/100); returns 0..100."""
+    x = np.asarray(lum, np.float64) / 100.0
+    qn = np.floor(x * n + 0.5) / n
+    q = qn + (smoothstep(-2.0, 2.0, phi * 100.0 * (x - qn)) - 0.5) / n
+    return np.clip(q, 0.0, 1.0) * 100.0
+
+
+# -- pigment model ------------------------------------------------------------------------
+
+def pigment(c: np.ndarray, d: np.ndarray | float) -> np.ndarray:
+    """Bousseau 2006: C' = C (1 - (1 - C)(d - 1)), clamped to [0,1]."""
+    c = np.asarray(c, np.float64)
+    d = np.asarray(d, np.float64)
+    if d.ndim == c.ndim - 1:
+        d = d[..., None]
+    return np.clip(c * (1.0 - (1.0 - c) * (d - 1.0)), 0.0, 1.0)
+
+
+def density(tex: np.ndarray, beta: float) -> np.ndarray:
+    """The density a grey texture T with weight beta contributes: 1 + beta (T - 0.5)."""
+    return 1.0 + beta * (np.asarray(tex, np.float64) - 0.5)
+
+
+# -- line integral convolution --------------------------------------------------------------
+
+def lic_straight(img: np.ndarray, t: tuple[float, float], sigma: float,
+                 work_size: tuple[int, int], out_shape: tuple[int, int],
+                 renormalize: bool = False, max_steps: int = 24) -> np.ndarray:
+    """LIC along a constant flow `t` (unit (x, y)): Gaussian weights exp(-s^2 / 2 sigma^2) at
+    whole steps s <= 2 sigma (centre weight 1), walking in work pixels from the output pixel's
+    centre and stopping at the work image's border; `img` sampled bilinearly (clamp to edge).
+    With `renormalize`, the deviation from 0.5 is scaled by 0.5 / sqrt(sum w^2 / (sum w)^2).
+    """
+    img = np.asarray(img, np.float64)
+    ww, wh = work_size
+    oh, ow = out_shape
+    ih, iw = img.shape[:2]
+    ox, oy = pixel_centres(oh, ow)
+    x0, y0 = ox * ww / ow, oy * wh / oh  # output pixel centre in work pixels
+
+    def sample(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return bilinear(img, x * iw / ww, y * ih / wh)
+
+    total = sample(x0, y0)
+    wsum = np.ones((oh, ow))
+    w2sum = np.ones((oh, ow))
+    reach = min(max_steps, int(math.floor(2.0 * sigma)))
+    for sign in (1.0, -1.0):
+        alive = np.ones((oh, ow), bool)
+        for s in range(1, reach + 1):
+            x = x0 + sign * s * t[0]
+            y = y0 + sign * s * t[1]
+            alive &= (x >= 0) & (y >= 0) & (x < ww) & (y < wh)
+            w = math.exp(-s * s / (2.0 * sigma * sigma)) * alive
+            total += w[..., None] * sample(x, y)
+            wsum += w
+            w2sum += w * w
+    out = total / wsum[..., None]
+    if renormalize:
+        w2 = (w2sum / (wsum * wsum))[..., None]
+        out = np.clip(0.5 + (out - 0.5) / np.sqrt(w2) * 0.5, 0.0, 1.0)
+    return out
+
+
+def autocorrelation(a: np.ndarray, dy: int, dx: int) -> float:
+    """Pearson correlation of a 2-D array with itself shifted by (dy, dx) (overlap only)."""
+    a = np.asarray(a, np.float64)
+    h, w = a.shape
+    y0, y1 = max(0, -dy), min(h, h - dy)
+    x0, x1 = max(0, -dx), min(w, w - dx)
+    p = a[y0:y1, x0:x1].ravel()
+    q = a[y0 + dy:y1 + dy, x0 + dx:x1 + dx].ravel()
+    return float(np.corrcoef(p, q)[0, 1])
+
+
+def bilinear(img: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """GL `texture()` with LINEAR filtering and CLAMP_TO_EDGE at pixel coordinates (px, py)
+    (texel centres at +0.5). img (H, W, C); px, py broadcastable (H', W')."""
+    img = np.asarray(img, np.float64)
+    h, w = img.shape[:2]
+    x = np.asarray(px, np.float64) - 0.5
+    y = np.asarray(py, np.float64) - 0.5
+    x0, y0 = np.floor(x), np.floor(y)
+    fx, fy = (x - x0)[..., None], (y - y0)[..., None]
+    x0i, y0i = x0.astype(int), y0.astype(int)
+    xa, xb = np.clip(x0i, 0, w - 1), np.clip(x0i + 1, 0, w - 1)
+    ya, yb = np.clip(y0i, 0, h - 1), np.clip(y0i + 1, 0, h - 1)
+    top = img[ya, xa] * (1 - fx) + img[ya, xb] * fx
+    bot = img[yb, xa] * (1 - fx) + img[yb, xb] * fx
+    return top * (1 - fy) + bot * fy
+
+
+def pixel_centres(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """gl_FragCoord.xy of every pixel of an (h, w) target: (x + .5, y + .5)."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    return x + 0.5, y + 0.5
+
+
+def bilateral_1d(lab: np.ndarray, axis: int, sigma_d: float, sigma_r: float,
+                 max_steps: int = 32) -> np.ndarray:
+    """One 1-D pass of the bilateral filter along an image axis (0: y, 1: x), unit steps out to
+    2 sigma_d, replicated borders; weight exp(-s^2/2 sd^2) exp(-|c - c0|^2 / 2 sr^2)."""
+    lab = np.asarray(lab, np.float64)
+    n = lab.shape[axis]
+    reach = 2.0 * sigma_d
+    total = lab.copy()
+    norm = np.ones(lab.shape[:2])
+    idx = np.arange(n)
+    for s in range(1, max_steps + 1):
+        if s > reach:
+            break
+        kd = math.exp(-s * s / (2.0 * sigma_d * sigma_d))
+        for sign in (1, -1):
+            j = np.clip(idx + sign * s, 0, n - 1)
+            c = lab[j] if axis == 0 else lab[:, j]
+            k = kd * np.exp(-((c - lab) ** 2).sum(-1) / (2.0 * sigma_r * sigma_r))
+            total += k[..., None] * c
+            norm += k
+    return total / norm[..., None]
+
+
+def gauss_1d_replicate(a: np.ndarray, axis: int, sigma: float, reach: float) -> np.ndarray:
+    """Normalized Gaussian of a 2-D array along an axis at unit steps s <= reach, replicated
+    borders."""
+    a = np.asarray(a, np.float64)
+    n = a.shape[axis]
+    total = a.copy()
+    norm = 1.0
+    idx = np.arange(n)
+    s = 1
+    while s <= reach:
+        w = math.exp(-s * s / (2.0 * sigma * sigma))
+        for sign in (1, -1):
+            j = np.clip(idx + sign * s, 0, n - 1)
+            total += w * (a[j] if axis == 0 else a[:, j])
+        norm += 2 * w
+        s += 1
+    return total / norm
+
+
+def flow_dog(lum: np.ndarray, axis: int, sigma: float, k: float, p: float) -> np.ndarray:
+    """D = (1 + p) G_sigma - p G_(k sigma) across a constant flow (along `axis`), both
+    Gaussians sampled out to 2 k sigma."""
+    reach = 2.0 * k * sigma
+    g1 = gauss_1d_replicate(lum, axis, sigma, reach)
+    g2 = gauss_1d_replicate(lum, axis, k * sigma, reach)
+    return (1.0 + p) * g1 - p * g2
+
+
+def xdog_threshold(d: np.ndarray, eps: float, phi: float) -> np.ndarray:
+    """T = 1 if D >= eps else 1 + tanh(phi (D - eps)), clamped to [0,1]."""
+    d = np.asarray(d, np.float64)
+    return np.clip(np.where(d >= eps, 1.0, 1.0 + np.tanh(phi * (d - eps))), 0.0, 1.0)

@@ -1,0 +1,502 @@
+"""Each pass of the watercolor style against an independent numpy/OpenCV reference.
+
+The real pipeline runs on small images; intermediate targets are read back with
+`Pipeline.read_target` and compared with tests/reference.py at tolerances that only leave
+room for the targets' storage formats (float16 targets: ~1e-3 relative; rgba8: rounding).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import reference as ref
+from conftest import EFFECTS_OFF, smooth_noise, to_u8
+
+from aquarelle.engine import AquarelleError
+
+# Tolerance of a value stored in a float16 target: its rounding (and llvmpipe truncates).
+F16_REL = 2.0 ** -10
+
+
+def f16_tol(expected: np.ndarray, floor: float = 1e-4) -> np.ndarray:
+    return np.maximum(np.abs(expected) * F16_REL, floor) + 1e-6
+
+
+def assert_close_f16(actual, expected, floor: float = 1e-4, what: str = "") -> None:
+    actual = np.asarray(actual, np.float64)
+    expected = np.asarray(expected, np.float64)
+    assert actual.shape == expected.shape, what
+    err = np.abs(actual - expected)
+    bad = err > f16_tol(expected, floor)
+    assert not bad.any(), (f"{what}: {bad.sum()} of {bad.size} values off, worst "
+                           f"{err.max():.3g} at {np.unravel_index(err.argmax(), err.shape)}")
+
+
+def colour_image(h: int = 40, w: int = 56, seed: int = 3) -> np.ndarray:
+    """uint8 colour noise, smoothed: gradients of every size and direction."""
+    return to_u8(smooth_noise(h, w, seed=seed, sigma=1.0))
+
+
+def straight_flow_image(h: int = 40, w: int = 48, vertical: bool = True) -> np.ndarray:
+    """uint8 image whose flow is exactly axis aligned: red and green vary only across the
+    flow (strong stripes), blue only along it (weak, irregular). Each channel varies in one
+    direction only, so F = 0 and the tangent is exactly (0, +-1) (vertical) or (+-1, 0)."""
+    rng = np.random.default_rng(5)
+    n_along = h if vertical else w
+    n_across = w if vertical else h
+    across = np.arange(n_across, dtype=np.float64)
+    along = np.convolve(rng.random(n_along + 4), np.ones(3) / 3, mode="same")[2:-2]
+    along = (along - along.min()) / (along.max() - along.min())
+    r = 0.5 + 0.4 * np.cos(2 * np.pi * across / 8.0)
+    g = 0.5 + 0.3 * np.cos(2 * np.pi * across / 8.0 + 1.0)
+    b = 0.3 + 0.4 * along
+    if vertical:  # rows = y = along the flow
+        img = np.dstack([np.tile(r, (h, 1)), np.tile(g, (h, 1)), np.tile(b[:, None], (1, w))])
+    else:
+        img = np.dstack([np.tile(r[:, None], (1, w)), np.tile(g[:, None], (1, w)),
+                         np.tile(b, (h, 1))])
+    return to_u8(img)
+
+
+def flow_axis(vertical: bool) -> tuple[tuple[float, float], int]:
+    """Tangent (x, y) of the straight flow image, and the image axis across the flow."""
+    return ((0.0, 1.0), 1) if vertical else ((1.0, 0.0), 0)
+
+
+# -- source and work image ------------------------------------------------------------------
+
+def test_image_target_is_the_input(pipeline):
+    img = colour_image()
+    p = pipeline()
+    p.render_array(img)
+    np.testing.assert_array_equal(p.read_target("image")[..., :3], img / np.float32(255.0))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "uint8"])
+def test_prepare_downsamples_with_a_box_filter(pipeline, dtype):
+    img = colour_image(40, 56)
+    f = img.astype(np.float64) / 255.0
+    p = pipeline(scale=0.5)
+    out = p.render_array(img if dtype == "uint8" else f.astype(np.float32))
+    assert out.shape == img.shape  # output at the source size
+    work = p.read_target("image")
+    assert work.shape[:2] == (20, 28)
+    box = f.reshape(20, 2, 28, 2, 3).mean(axis=(1, 3))
+    if dtype == "float32":
+        assert_close_f16(work[..., :3], box, what="half-size image")
+    else:
+        # Filtering an 8-bit texture may return 8-bit results (llvmpipe does): one level.
+        np.testing.assert_allclose(work[..., :3], box, atol=1.0 / 255 + 1e-3)
+
+
+# -- structure tensor -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+def test_structure_tensor_matches_sobel(pipeline, dtype):
+    img = colour_image()
+    frame = img if dtype == "uint8" else (img / 255.0).astype(np.float32)
+    p = pipeline({"flat_threshold": 0.0})
+    p.render_array(frame)
+    raw = p.read_target("tensor_raw")
+    expected = ref.sobel_tensor(img / 255.0)
+    assert raw.shape == (40, 56, 4)
+    np.testing.assert_allclose(raw[..., :3], expected, rtol=1e-5, atol=1e-7)
+    assert (raw[..., 3] == 1.0).all()  # everything valid without a threshold
+
+
+def test_structure_tensor_row_zero_is_texture_row_zero(pipeline):
+    # A horizontal edge near the top only: the tensor must be non-zero near row 0.
+    img = np.zeros((24, 20, 3), np.uint8)
+    img[:3] = 255
+    p = pipeline({"flat_threshold": 0.0})
+    p.render_array(img)
+    g = p.read_target("tensor_raw")[..., 2]
+    np.testing.assert_allclose(g, ref.sobel_tensor(img / 255.0)[..., 2], atol=1e-7)
+    assert g[2:4].min() > 0.5 and g[8:].max() == 0.0
+
+
+def test_flat_threshold_masks_weak_gradients(pipeline):
+    # Low contrast: gradients on both sides of the threshold.
+    img = to_u8(smooth_noise(40, 56, seed=4, sigma=2.0))
+    tau = 0.05
+    p = pipeline({"flat_threshold": tau})
+    p.render_array(img)
+    raw = p.read_target("tensor_raw")
+    expected = ref.sobel_tensor(img / 255.0)
+    mag2 = expected[..., 0] + expected[..., 2]
+    valid = mag2 >= tau * tau
+    # Leave out values within float rounding of the threshold.
+    sure = np.abs(mag2 - tau * tau) > 1e-6
+    assert 0.1 < valid.mean() < 0.9, "the test image should have both kinds of pixels"
+    np.testing.assert_array_equal(raw[..., 3][sure], valid[sure].astype(np.float32))
+    np.testing.assert_allclose(raw[..., :3][sure], (expected * valid[..., None])[sure],
+                               rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("sigma_c", [0.5, 2.0, 3.3, 8.0])
+def test_tensor_smoothing_is_a_gaussian(pipeline, sigma_c):
+    img = colour_image()
+    p = pipeline({"flat_threshold": 0.0, "sigma_c": sigma_c})
+    p.render_array(img)
+    raw = ref.sobel_tensor(img / 255.0)
+    expected = ref.gaussian_blur(np.dstack([raw, np.ones(raw.shape[:2])]), sigma_c)
+    smoothed = p.read_target("tensor_s")
+    np.testing.assert_allclose(smoothed[..., :3], expected[..., :3], rtol=1e-4,
+                               atol=1e-6 * raw.max())
+    np.testing.assert_allclose(smoothed[..., 3], 1.0, atol=1e-6)
+
+
+# -- tangent flow map -----------------------------------------------------------------------
+
+def test_tangent_flow_is_the_minor_eigenvector(pipeline):
+    img = colour_image()
+    p = pipeline({"flat_threshold": 0.0})
+    p.render_array(img)
+    tensor = p.read_target("tensor_s").astype(np.float64)
+    tfm = p.read_target("tfm")
+    t_ref, a_ref = ref.tensor_tangent(tensor)
+    length = np.linalg.norm(tfm[..., :2], axis=-1)
+    np.testing.assert_allclose(length, 1.0, atol=2e-3)
+    t = tfm[..., :2] / length[..., None]
+    cos = np.abs((t * t_ref).sum(-1))  # the tangent's sign is arbitrary
+    # Only where the orientation is defined well above float32 rounding of the tensor.
+    defined = a_ref > 1e-3
+    assert defined.mean() > 0.95
+    angle = np.degrees(np.arccos(np.clip(cos[defined], 0.0, 1.0)))
+    assert angle.max() < 0.1, f"tangent off by up to {angle.max():.3f} deg"
+    np.testing.assert_allclose(tfm[..., 2], a_ref, atol=1e-3)
+
+
+@pytest.mark.parametrize("vertical", [True, False])
+def test_axis_aligned_flow_is_exact(pipeline, vertical):
+    # F is zero up to float rounding here; the tangent must not pick up a random direction
+    # from that rounding noise (the l1 - E cancellation when E > G).
+    p = pipeline({"flat_threshold": 0.0})
+    p.render_array(straight_flow_image(vertical=vertical))
+    tfm = p.read_target("tfm")
+    (tx, ty), _ = flow_axis(vertical)
+    np.testing.assert_allclose(np.abs(tfm[..., 0]), tx, atol=1e-6)
+    np.testing.assert_allclose(np.abs(tfm[..., 1]), ty, atol=1e-6)
+
+
+def test_constant_image_gets_a_default_direction(pipeline):
+    p = pipeline()
+    p.render_array(np.full((16, 24, 3), 90, np.uint8))
+    tfm = p.read_target("tfm")
+    assert np.isfinite(tfm).all()
+    np.testing.assert_allclose(np.linalg.norm(tfm[..., :2], axis=-1), 1.0, atol=2e-3)
+    np.testing.assert_array_equal(tfm[..., 2], 0.0)  # no anisotropy
+
+
+# -- colour ---------------------------------------------------------------------------------
+
+def test_lab_conversion_matches_numpy(pipeline):
+    img = colour_image()
+    # Include black, white and the primaries.
+    img[0, :8] = [[0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 255, 0], [0, 0, 255],
+                  [1, 2, 3], [128, 128, 128], [10, 200, 90]]
+    p = pipeline({"abstraction_iterations": 0})
+    p.render_array(img)
+    lab = p.read_target("abstract")[..., :3]
+    np.testing.assert_allclose(lab, ref.srgb_to_lab(img / 255.0), atol=2e-3)
+
+
+def test_lab_conversion_matches_skimage(pipeline):
+    from skimage.color import rgb2lab
+
+    img = colour_image(seed=11)
+    p = pipeline({"abstraction_iterations": 0})
+    p.render_array(img)
+    lab = p.read_target("abstract")[..., :3]
+    # skimage rounds the sRGB matrix to 6 digits: a few thousandths of a Lab unit apart.
+    np.testing.assert_allclose(lab, rgb2lab(img / 255.0), atol=0.01)
+
+
+def test_lab_round_trip(pipeline):
+    img = colour_image()
+    p = pipeline({"abstraction_iterations": 0, "quantize_levels": 0})
+    p.render_array(img)
+    assert_close_f16(p.read_target("abstract_rgb")[..., :3], img / 255.0, floor=2e-4,
+                     what="sRGB -> Lab -> sRGB")
+
+
+# -- quantization ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("levels, sharpness", [(8, 3.4), (4, 1.0), (12, 10.0), (1, 0.5)])
+def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness):
+    h, w = 32, 48
+    y, x = np.mgrid[0:h, 0:w]
+    ramp = np.dstack([x / (w - 1), y / (h - 1), np.full((h, w), 0.5)]).astype(np.float32)
+    p = pipeline({"abstraction_iterations": 0, "quantize_levels": levels,
+                  "quantize_sharpness": sharpness})
+    p.render_array(ramp)
+    lab = p.read_target("abstract").astype(np.float64)
+    q = p.read_target("quantized")
+    assert_close_f16(q[..., 0], ref.soft_quantize(lab[..., 0], levels, sharpness),
+                     what="quantized L")
+    assert_close_f16(q[..., 1:3], lab[..., 1:3], what="quantized a, b")
+    # ... and back to sRGB
+    assert_close_f16(p.read_target("abstract_rgb")[..., :3], ref.lab_to_srgb(q[..., :3]),
+                     floor=2e-4, what="lab_to_srgb")
+
+
+def test_quantization_off_passes_lab_through(pipeline):
+    p = pipeline({"quantize_levels": 0})
+    p.render_array(colour_image())
+    np.testing.assert_array_equal(p.read_target("quantized"), p.read_target("abstract"))
+
+
+def test_quantization_reduces_tones(pipeline):
+    h, w = 8, 200
+    ramp = np.repeat(np.linspace(0, 1, w)[None, :, None], 3, axis=2)
+    ramp = np.repeat(ramp, h, axis=0).astype(np.float32)
+    p = pipeline({"abstraction_iterations": 0, "quantize_levels": 4, "quantize_sharpness": 10.0})
+    p.render_array(ramp)
+    lum = p.read_target("quantized")[4, :, 0]
+    # Sharp steps at k/n: the ramp sits on the n plateaus (k + 1/2) 100 / n.
+    levels = (np.arange(4) + 0.5) * 25.0
+    near = np.min(np.abs(lum[:, None] - levels[None, :]), axis=1) < 2.0
+    assert near.mean() > 0.8
+    assert all(np.any(np.abs(lum - v) < 2.0) for v in levels)  # every plateau is used
+    assert np.all(np.diff(lum) >= -0.1)  # still monotonic
+
+
+# -- bilateral filter -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("vertical", [True, False])
+@pytest.mark.parametrize("sigma_d, sigma_r", [(2.5, 4.25), (1.0, 10.0), (4.0, 2.0)])
+def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
+    img = straight_flow_image(vertical=vertical)
+    _, across = flow_axis(vertical)
+    along = 1 - across
+    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "sigma_d": sigma_d,
+                  "sigma_r": sigma_r})
+    p.render_array(img)
+    lab0 = p.read_target("abstract")[..., :3].astype(np.float64)
+    expected = lab0
+    for iterations in (1, 2):
+        # one iteration: first across the flow (along the gradient), then along it
+        expected = ref.bilateral_1d(ref.bilateral_1d(expected, across, sigma_d, sigma_r),
+                                    along, sigma_d, sigma_r)
+        p.set_params({"abstraction_iterations": iterations})
+        p.reset_history()  # a still image again, not the next frame of a video
+        p.render_array(img)
+        lab = p.read_target("abstract")[..., :3]
+        assert np.abs(lab - lab0).max() > 0.5  # the filter did something
+        np.testing.assert_allclose(lab, expected, atol=2e-3)
+
+
+# -- line integral convolution ----------------------------------------------------------------
+
+@pytest.mark.parametrize("vertical", [True, False])
+@pytest.mark.parametrize("sigma", [1.0, 2.5, 6.3])
+def test_lic_of_colour_matches_reference(pipeline, vertical, sigma):
+    img = straight_flow_image(vertical=vertical)
+    t, _ = flow_axis(vertical)
+    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "lic_sigma": sigma})
+    p.render_array(img)
+    src = p.read_target("abstract_rgb")[..., :3]
+    h, w = src.shape[:2]
+    expected = ref.lic_straight(src, t, sigma, (w, h), (h, w))
+    smooth = p.read_target("smooth")[..., :3]
+    assert np.abs(smooth - src).max() > 0.02  # smoothing happened
+    assert_close_f16(smooth, expected, floor=2e-4, what="LIC of colour")
+
+
+def test_lic_sigma_zero_bypasses(pipeline):
+    p = pipeline({"lic_sigma": 0.0})
+    p.render_array(colour_image())
+    np.testing.assert_array_equal(p.read_target("smooth"), p.read_target("abstract_rgb"))
+
+
+@pytest.mark.parametrize("vertical", [True, False])
+def test_stroke_lic_matches_reference(pipeline, vertical):
+    img = straight_flow_image(vertical=vertical)
+    t, _ = flow_axis(vertical)
+    sigma = 4.0
+    p = pipeline({"flat_threshold": 0.0, "stroke_sigma": sigma, "stroke_grain": 1.0})
+    p.render_array(img)
+    noise_tex = p.read_target("noise")
+    strokes = p.read_target("strokes")
+    h, w = img.shape[:2]
+    assert strokes.shape == (h // 2, w // 2, 1)
+    expected = ref.lic_straight(noise_tex, t, sigma, (w, h), strokes.shape[:2],
+                                renormalize=True)
+    assert_close_f16(strokes, expected, floor=2e-4, what="stroke LIC")
+
+
+@pytest.mark.parametrize("grain", [2.0, 4.0, 8.0])
+def test_stroke_noise_has_features_of_the_grain_size(pipeline, grain):
+    h, w = 128, 128
+    p = pipeline({"stroke_grain": grain})
+    p.render_array(np.zeros((h, w, 3), np.uint8))
+    n = p.read_target("noise")[..., 0]
+    assert n.shape == (h // 2, w // 2)  # half size: a feature is grain / 2 noise pixels
+    assert n.min() >= 0.0 and n.max() <= 1.0
+    assert abs(n.mean() - 0.5) < 0.05 and n.std() > 0.15
+    cell = grain / 2
+    # no structure beyond a couple of features, in either direction
+    lag = int(2 * cell)
+    assert abs(ref.autocorrelation(n, 0, lag)) < 0.2
+    assert abs(ref.autocorrelation(n, lag, 0)) < 0.2
+    # ... and smooth within one: neighbours agree more for a coarser grain
+    if grain >= 4:
+        assert ref.autocorrelation(n, 0, 1) > 0.5 and ref.autocorrelation(n, 1, 0) > 0.5
+
+
+def test_stroke_noise_depends_on_the_seed(pipeline):
+    img = np.zeros((32, 32, 3), np.uint8)
+    a, b = pipeline(seed=1), pipeline(seed=2)
+    a.render_array(img)
+    b.render_array(img)
+    na, nb = a.read_target("noise")[..., 0], b.read_target("noise")[..., 0]
+    assert abs(np.corrcoef(na.ravel(), nb.ravel())[0, 1]) < 0.3
+
+
+# -- outlines ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("vertical", [True, False])
+def test_dog_and_xdog_match_reference(pipeline, vertical):
+    img = straight_flow_image(vertical=vertical)
+    t, across = flow_axis(vertical)
+    prm = {"flat_threshold": 0.0, "abstraction_iterations": 0, "outline_strength": 1.0,
+           "outline_sigma": 1.4, "outline_k": 1.6, "outline_p": 21.7, "outline_eps": 40.0,
+           "outline_phi": 0.05, "outline_smoothing": 3.0}
+    p = pipeline(prm)
+    p.render_array(img)
+    lum = p.read_target("abstract")[..., 0].astype(np.float64)
+    dog = p.read_target("dog")[..., 0]
+    expected = ref.flow_dog(lum, across, 1.4, 1.6, 21.7)
+    assert_close_f16(dog, expected, floor=1e-3, what="DoG")
+    h, w = dog.shape
+    smoothed = ref.lic_straight(dog[..., None], t, 3.0, (w, h), (h, w))[..., 0]
+    edges = p.read_target("edges")[..., 0]
+    np.testing.assert_allclose(edges, ref.xdog_threshold(smoothed, 40.0, 0.05), atol=1e-3)
+    assert edges.min() < 0.2 and edges.max() == 1.0  # both ink and paper
+
+
+def test_outlines_off_clears_targets(pipeline):
+    p = pipeline({"outline_strength": 0.0})
+    p.render_array(colour_image())
+    assert (p.read_target("edges") == 1.0).all()
+    assert (p.read_target("dog") == 0.0).all()
+
+
+# -- wet edges --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", [0.5, 1.0, 1.5, 2.3])
+def test_wet_edge_mask_matches_reference(pipeline, width):
+    img = colour_image()
+    p = pipeline({"edge_width": width})
+    p.render_array(img)
+    src = p.read_target("abstract_rgb")[..., :3]
+    x, y = ref.pixel_centres(*src.shape[:2])
+    dx = ref.bilinear(src, x + width, y) - ref.bilinear(src, x - width, y)
+    dy = ref.bilinear(src, x, y + width) - ref.bilinear(src, x, y - width)
+    expected = np.sqrt((dx * dx).sum(-1) + (dy * dy).sum(-1))
+    # llvmpipe filters with 8-bit sub-texel weights: allow 1/256 of the local contrast.
+    wet = p.read_target("wet")[..., 0]
+    tol = f16_tol(expected, 2e-4) + np.abs(dx).sum(-1) / 256 + np.abs(dy).sum(-1) / 256
+    assert (np.abs(wet - expected) <= tol).all()
+
+
+# -- composite: the pigment-density model ---------------------------------------------------------
+
+def composite_input(p, name: str) -> np.ndarray:
+    """The target the composite pass reads as `name` (as wired in the style's graph)."""
+    composite = next(q for q in p.style.passes() if q.output == p.style.output)
+    return p.read_target(composite.inputs[name].target)
+
+
+def composite_reference(p, prm: dict) -> np.ndarray:
+    """The composite (without turbulence, dispersion and wobble) from the pipeline's targets,
+    in the order of composite.frag, as 0..255 floats."""
+    smooth = composite_input(p, "smoothed")[..., :3].astype(np.float64)
+    wet = composite_input(p, "wet")[..., 0].astype(np.float64)
+    paper = composite_input(p, "paper")[..., 0].astype(np.float64)
+    strokes = composite_input(p, "strokes")
+    edges = composite_input(p, "edges")
+    h, w = paper.shape
+    x, y = ref.pixel_centres(h, w)
+    sh, sw = smooth.shape[:2]
+    # uv = p / source size: work-size targets are sampled at the same relative position.
+    c = ref.bilinear(smooth, x * sw / w, y * sh / h)
+    wet = ref.bilinear(wet[..., None], x * sw / w, y * sh / h)[..., 0]
+    stroke = ref.bilinear(strokes, x * strokes.shape[1] / w, y * strokes.shape[0] / h)[..., 0]
+    edge = ref.bilinear(edges, x * edges.shape[1] / w, y * edges.shape[0] / h)[..., 0]
+    c = 1.0 - (1.0 - c) * (1.0 - prm["dilution"])
+    c = ref.pigment(c, ref.density(stroke, prm["stroke_strength"]))
+    c = ref.pigment(c, ref.density(1.0 - paper, prm["paper_grain"]))
+    c = ref.pigment(c, 1.0 + prm["edge_darkening"] * wet)
+    c = c ** (1.0 + 5.0 * prm["granulation"] * (1.0 - (0.8 + 0.2 * paper)))[..., None]
+    if prm["dry_brush"] > 0:
+        thr = 0.6 * prm["dry_brush"]
+        bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.3 * (stroke - 0.5))
+        c = c * (1.0 - bare[..., None]) + bare[..., None]
+    c = c * (1.0 + (edge - 1.0) * prm["outline_strength"])[..., None]
+    paper_rgb = np.array([int(prm["paper_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    return c * paper_rgb * 255.0
+
+
+def composite_image() -> np.ndarray:
+    img = smooth_noise(32, 48, seed=1, sigma=2.0)
+    img[:, 24:] *= 0.5  # a colour edge for the wet-edge mask
+    return to_u8(img)
+
+
+@pytest.mark.parametrize("effects", [
+    {},
+    {"edge_darkening": 2.0},
+    {"edge_darkening": 4.0, "edge_width": 3.0},
+    {"paper_grain": 1.5},
+    {"stroke_strength": 2.0},
+    {"granulation": 1.0},
+    {"dilution": 0.4},
+    {"paper_color": "#c08040"},
+    {"outline_strength": 0.7, "outline_eps": 60.0, "outline_phi": 0.1},
+    {"dry_brush": 0.8, "stroke_strength": 0.5},
+    {"edge_darkening": 1.0, "paper_grain": 1.0, "granulation": 0.7, "stroke_strength": 1.0,
+     "dilution": 0.2, "paper_color": "#f7f2e6", "outline_strength": 0.5},
+], ids=lambda e: "+".join(e) or "plain")
+def test_composite_follows_the_pigment_model(pipeline, effects):
+    prm = dict(EFFECTS_OFF)
+    prm.update(effects)
+    p = pipeline(prm)
+    result = p.render_array(composite_image()).astype(np.float64)
+    expected = composite_reference(p, prm)
+    err = np.abs(result - expected)
+    assert err.max() <= 0.6, f"off by {err.max():.2f} of 255 (8-bit rounding allows 0.5)"
+    if effects and "paper_color" not in effects:
+        # the effect under test changed the picture
+        plain = np.clip(np.round(p.read_target("smooth")[..., :3] * 255), 0, 255)
+        assert np.abs(result - plain).max() >= 3
+
+
+def test_edge_darkening_density_directly(pipeline):
+    # The brief's check, spelled out: C' = C (1 - (1 - C)(d - 1)), d = 1 + k * wet.
+    k = 2.5
+    prm = dict(EFFECTS_OFF, edge_darkening=k)
+    p = pipeline(prm)
+    result = p.render_array(composite_image()).astype(np.float64) / 255.0
+    c = composite_input(p, "smoothed")[..., :3].astype(np.float64)
+    d = 1.0 + k * composite_input(p, "wet")[..., 0].astype(np.float64)
+    expected = np.clip(c * (1.0 - (1.0 - c) * (d[..., None] - 1.0)), 0.0, 1.0)
+    assert np.abs(result - expected).max() <= 0.6 / 255
+    assert (result <= c + 0.6 / 255).all()  # d >= 1 only ever darkens
+
+
+def test_paper_height_is_in_range_and_seeded(pipeline):
+    a = pipeline(seed=1)
+    b = pipeline(seed=2)
+    img = np.zeros((40, 40, 3), np.uint8)
+    a.render_array(img)
+    b.render_array(img)
+    pa, pb = a.read_target("paper"), b.read_target("paper")
+    assert pa.min() >= 0.0 and pa.max() <= 1.0 and pa.std() > 0.02
+    assert np.abs(pa - pb).max() > 0.1
+
+
+def test_unrendered_target_is_an_error(pipeline):
+    p = pipeline()
+    with pytest.raises(AquarelleError):
+        p.read_target("tfm")
