@@ -118,3 +118,15 @@ def stripes(h: int, w: int, period: float = 8.0, angle_deg: float = 0.0) -> np.n
 def to_u8(img: np.ndarray) -> np.ndarray:
     """float [0,1] -> uint8 with rounding."""
     return np.clip(np.round(img * 255.0), 0, 255).astype(np.uint8)
+
+
+# -- no silent skips ----------------------------------------------------------------------
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """A test that cannot run fails: a skip (missing display, library, ...) becomes a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"skipped tests are not allowed here: {reason}"
