@@ -1,0 +1,82 @@
+"""Starting the desktop app: OpenGL format, QApplication, main window, initial source."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from PyQt6.QtCore import Qt
+from PyQt6.QtGui import QSurfaceFormat
+from PyQt6.QtWidgets import QApplication
+
+from .settings import APPLICATION, ORGANIZATION
+
+
+def configure_opengl() -> None:
+    """OpenGL 3.3 core (4.1 on macOS) for every widget; must run before the QApplication."""
+    fmt = QSurfaceFormat()
+    if sys.platform == "darwin":
+        fmt.setVersion(4, 1)
+    else:
+        fmt.setVersion(3, 3)
+    fmt.setProfile(QSurfaceFormat.OpenGLContextProfile.CoreProfile)
+    fmt.setDepthBufferSize(0)
+    fmt.setStencilBufferSize(0)
+    fmt.setSwapInterval(1)
+    QSurfaceFormat.setDefaultFormat(fmt)
+    QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication, configured for Aquarelle (reuses one that already exists)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    configure_opengl()
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("Aquarelle")
+    return app
+
+
+def run(args: argparse.Namespace | None = None) -> int:
+    """Open the window on FILE (args.file), else the first camera, else the demo clip."""
+    file = getattr(args, "file", None) if args is not None else None
+    if file is not None and not Path(file).exists():
+        print(f"aquarelle: error: no such file: {file}", file=sys.stderr)
+        return 2
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                  or os.environ.get("WAYLAND_DISPLAY")):
+        print("aquarelle: error: no display (set DISPLAY, or run under Xvfb); the command-line "
+              "tools work without one: see `aquarelle --help`", file=sys.stderr)
+        return 2
+    app = create_application()
+    from .main_window import MainWindow
+
+    window = MainWindow()
+    install_excepthook(window)
+    window.show()
+    window.open_initial(file)
+    return int(app.exec())
+
+
+def install_excepthook(window: object) -> None:
+    """Report an unexpected error in a slot as a dialog instead of aborting (PyQt's default)."""
+    from PyQt6.QtWidgets import QMessageBox, QWidget
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        traceback.print_exception(kind, value, tb)
+        if issubclass(kind, KeyboardInterrupt):
+            QApplication.quit()
+            return
+        parent = window if isinstance(window, QWidget) else None
+        QMessageBox.critical(parent, "Unexpected error",
+                             f"{kind.__name__}: {value}\n\nThe app keeps running; details "
+                             "were printed to the terminal.")
+
+    sys.excepthook = hook

@@ -1,0 +1,95 @@
+"""Drawing textures into the viewport's framebuffer: aspect fit, zoom, split, debug mapping.
+
+Pure moderngl (no Qt): the viewport widget calls it from paintGL with its context current.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import moderngl
+
+from ..engine.glsl import build_program
+from .view_transform import Rect
+
+BACKGROUND = (0.12, 0.12, 0.13)
+DIVIDER_COLOR = (0.95, 0.95, 0.95, 1.0)  # opaque: the widget is composited with alpha
+
+
+class DisplayMode(IntEnum):
+    """How texture values become colours (matches u_mode in shaders/ui/display.frag)."""
+
+    COLOR = 0
+    GRAY = 1
+    FLOW = 2
+    TENSOR = 3
+    SOLID = 4
+    COORDS = 5
+
+
+def display_mode_for(target: str, tex: moderngl.Texture) -> DisplayMode:
+    """The mapping that makes an intermediate target readable."""
+    if target.startswith("tfm"):
+        return DisplayMode.FLOW
+    if target.startswith(("tensor", "pyr", "fill")):
+        return DisplayMode.TENSOR
+    if target.startswith("canvas"):
+        return DisplayMode.COORDS
+    if tex.components == 1:
+        return DisplayMode.GRAY
+    return DisplayMode.COLOR
+
+
+class DisplayRenderer:
+    """Owns the display program and samplers; draws textures as image-space quads."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self.program = build_program(ctx, "ui/display.vert", "ui/display.frag")
+        self.vao = ctx.vertex_array(self.program, [])
+        self.program["u_tex"].value = 0
+        self._linear = ctx.sampler(filter=(moderngl.LINEAR, moderngl.LINEAR),
+                                   repeat_x=False, repeat_y=False)
+        self._nearest = ctx.sampler(filter=(moderngl.NEAREST, moderngl.NEAREST),
+                                    repeat_x=False, repeat_y=False)
+
+    def begin(self, fbo: moderngl.Framebuffer, size: tuple[int, int]) -> None:
+        """Bind the target framebuffer, set the viewport and clear to the background."""
+        fbo.use()
+        self.ctx.viewport = (0, 0, size[0], size[1])
+        self.ctx.disable(moderngl.BLEND | moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        self.ctx.scissor = None
+        fbo.clear(*BACKGROUND, 1.0)
+
+    def draw(self, tex: moderngl.Texture, rect: Rect, view: tuple[int, int], *,
+             offset_x: int = 0, mode: DisplayMode = DisplayMode.COLOR,
+             crop: tuple[float, float] = (0.0, 1.0), gain: float = 1000.0,
+             pixelated: bool = False) -> None:
+        """Draw `tex` over `rect` of a view of size `view` placed at `offset_x`."""
+        self.ctx.viewport = (offset_x, 0, view[0], view[1])
+        p = self.program
+        p["u_rect"].value = rect.to_ndc(view[0], view[1])
+        p["u_mode"].value = int(mode)
+        p["u_crop"].value = crop
+        p["u_gain"].value = gain
+        tex.use(0)
+        sampler = self._nearest if pixelated else self._linear
+        sampler.use(0)
+        self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4)
+        self.ctx.clear_samplers(0, 1)
+
+    def fill(self, rect: Rect, view: tuple[int, int], color: tuple[float, float, float, float],
+             offset_x: int = 0) -> None:
+        """A solid rectangle (the split divider)."""
+        self.ctx.viewport = (offset_x, 0, view[0], view[1])
+        p = self.program
+        p["u_rect"].value = rect.to_ndc(view[0], view[1])
+        p["u_mode"].value = int(DisplayMode.SOLID)
+        p["u_crop"].value = (0.0, 1.0)
+        p["u_color"].value = color
+        self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4)
+
+    def release(self) -> None:
+        """Release the program, vertex array and samplers."""
+        for obj in (self.vao, self.program, self._linear, self._nearest):
+            obj.release()

@@ -1,0 +1,771 @@
+"""The main window: viewport, side panel, transport, menus, status bar; wires them together."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PyQt6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeyEvent,
+    QKeySequence,
+)
+from PyQt6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QScrollArea,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..engine.errors import AquarelleError, ShaderCompileError
+from ..engine.presets import Preset
+from ..engine.style import list_styles, load_style
+from ..media.image_io import write_image
+from ..media.source import FrameSource
+from . import playback
+from .param_panel import ParamPanel
+from .presets_panel import PresetsPanel
+from .render_state import RenderState
+from .settings import Settings
+from .shortcuts import SHORTCUTS, ShortcutsDialog
+from .source_controls import SourcePanel, TransportBar
+from .sources import SourceSpec, demo_path, list_cameras, open_source
+from .stats import PassTimesDock
+from .view_transform import CompareMode
+from .viewport import Viewport
+
+POLL_MS = 8  # how often the newest frame is taken from the source (~120 Hz)
+STATS_MS = 500
+SAVE_DELAY_MS = 1000
+MAX_SEED = 2**31 - 1
+
+
+def _error_text(e: BaseException) -> str:
+    if isinstance(e, ShaderCompileError):
+        where = f"{e.path}, line {e.line}" if e.line is not None else e.path
+        return f"A shader failed to compile.\n\nFile: {where}\n{e.message}"
+    return str(e) or type(e).__name__
+
+
+class MainWindow(QMainWindow):
+    """The Aquarelle desktop window."""
+
+    exportFinished = pyqtSignal(object)  # the ExportJob, when it ends (done, failed, cancelled)
+
+    def __init__(self, settings: Settings | None = None, preset_dir: Path | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.setWindowTitle("Aquarelle")
+        self.setAcceptDrops(True)
+        self.source: FrameSource | None = None
+        self.source_spec: SourceSpec | None = None
+        self.snapshot_dir: Path | None = None  # None: the last folder used, else Pictures
+        self.recorder: Any = None
+        self.export_job: Any = None
+        self.export_dialog_widget: Any = None
+        self._fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
+        self._frames_seen = 0
+        self._last_gl_error: str | None = None
+        self._actions: dict[str, QAction] = {}
+
+        self.state = self._initial_state()
+        self.viewport = Viewport(self.state, self)
+        self.viewport.pipelineFailed.connect(self._pipeline_failed)
+        self.transport = TransportBar(self)
+        self.transport.set_enabled_for(False, False)
+        central = QWidget(self)
+        cl = QVBoxLayout(central)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.viewport, 1)
+        cl.addWidget(self.transport)
+        self.setCentralWidget(central)
+
+        self._build_side_panel(preset_dir)
+        self.pass_dock = PassTimesDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.pass_dock)
+        self.pass_dock.hide()
+        self.pass_dock.visibilityChanged.connect(self._pass_dock_visible)
+        self._build_status_bar()
+        self._build_menus()
+        self._connect()
+
+        self._poll = QTimer(self)
+        self._poll.setTimerType(Qt.TimerType.PreciseTimer)
+        self._poll.timeout.connect(self.poll_source)
+        self._poll.start(POLL_MS)
+        self._stats_timer = QTimer(self)
+        self._stats_timer.timeout.connect(self.update_stats)
+        self._stats_timer.start(STATS_MS)
+        self._save_timer = QTimer(self)  # settings are saved shortly after a change, too
+        self._save_timer.setSingleShot(True)
+        self._save_timer.timeout.connect(self.save_render_settings)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+        self.resize(1100, 700)
+        geometry = self.settings.geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        docks = self.settings.window_state()
+        if docks is not None:
+            self.restoreState(docks)
+        self.pass_dock.hide()  # on demand only
+
+    # -- construction ----------------------------------------------------------------------
+    def _initial_state(self) -> RenderState:
+        name = self.settings.style()
+        try:
+            state = RenderState(name)
+        except AquarelleError:
+            state = RenderState("watercolor")
+        state.apply_values(self.settings.params(state.style.name))
+        state.set_seed(self.settings.seed())
+        state.set_scale(self.settings.scale())
+        try:
+            self._initial_compare = CompareMode(self.settings.compare())
+        except ValueError:
+            self._initial_compare = CompareMode.OFF
+        return state
+
+    def _build_side_panel(self, preset_dir: Path | None) -> None:
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+
+        source_box = QGroupBox("Source", body)
+        self.source_panel = SourcePanel(source_box)
+        self.source_panel.cameras.addItem("cameras: press \u27f3 to look", None)
+        QVBoxLayout(source_box).addWidget(self.source_panel)
+        layout.addWidget(source_box)
+
+        style_box = QGroupBox("Style", body)
+        form = QFormLayout(style_box)
+        form.setContentsMargins(6, 4, 6, 4)
+        self.style_combo = QComboBox(style_box)
+        for name in list_styles():
+            self.style_combo.addItem(name, name)
+        self.style_combo.setCurrentIndex(max(0, self.style_combo.findData(self.state.style.name)))
+        self.style_combo.setToolTip("The rendering style")
+        form.addRow("Style", self.style_combo)
+        self.presets = PresetsPanel(self.state.params.as_json_values, style_box, preset_dir)
+        self.presets.set_style(self.state.style.name)
+        form.addRow("Preset", self.presets)
+        seed_row = QHBoxLayout()
+        self.seed_spin = QSpinBox(style_box)
+        self.seed_spin.setRange(0, MAX_SEED)
+        self.seed_spin.setValue(self.state.seed)
+        self.seed_spin.setKeyboardTracking(False)
+        self.seed_spin.setToolTip("Seed of the paper and pigment noise")
+        new_seed = QToolButton(style_box)
+        new_seed.setText("New")
+        new_seed.setToolTip("A new random seed (N)")
+        new_seed.clicked.connect(self.new_seed)
+        seed_row.addWidget(self.seed_spin, 1)
+        seed_row.addWidget(new_seed)
+        form.addRow("Seed", seed_row)
+        self.scale_spin = QDoubleSpinBox(style_box)
+        self.scale_spin.setRange(0.1, 1.0)
+        self.scale_spin.setSingleStep(0.05)
+        self.scale_spin.setDecimals(2)
+        self.scale_spin.setValue(self.state.scale)
+        self.scale_spin.setKeyboardTracking(False)
+        self.scale_spin.setToolTip("Processing scale: render the style at this fraction of the "
+                                   "source size (faster, less detail)")
+        form.addRow("Processing scale", self.scale_spin)
+        self.compare_combo = QComboBox(style_box)
+        for mode in CompareMode:
+            self.compare_combo.addItem(mode.value, mode)
+        self.compare_combo.setToolTip("Show the original next to the result (C); hold O to see "
+                                      "the original")
+        form.addRow("Compare", self.compare_combo)
+        self.debug_combo = QComboBox(style_box)
+        self.debug_combo.setToolTip("Show an intermediate target instead of the result (D)")
+        form.addRow("View", self.debug_combo)
+        self._fill_debug_views()
+        layout.addWidget(style_box)
+
+        params_box = QGroupBox("Parameters", body)
+        self.param_panel = ParamPanel(params_box)
+        self.param_panel.bind(self.state.params)
+        QVBoxLayout(params_box).addWidget(self.param_panel)
+        layout.addWidget(params_box)
+        layout.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setWidget(body)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(340)
+        self.side_dock = QDockWidget("Controls", self)
+        self.side_dock.setObjectName("controlsDock")
+        self.side_dock.setWidget(scroll)
+        self.side_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                   | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.side_dock)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        assert bar is not None
+        self.fps_label = QLabel("-- fps")
+        self.frame_label = QLabel("-- ms")
+        self.res_label = QLabel("no source")
+        self.dropped_label = QLabel("dropped 0")
+        self.rec_label = QLabel("")
+        self.rec_label.setStyleSheet("color: #d33; font-weight: bold;")
+        for w in (self.rec_label, self.res_label, self.fps_label, self.frame_label,
+                  self.dropped_label):
+            bar.addPermanentWidget(w)
+        self.fps_label.setToolTip("Source frames stylized and shown per second")
+        self.frame_label.setToolTip("Median time to render and draw a frame (CPU side)")
+
+    def _build_menus(self) -> None:
+        handlers: dict[str, Callable[[], object]] = {
+            "open": self.open_file_dialog, "demo": self.open_demo, "camera": self.next_camera,
+            "snapshot": self.snapshot, "snapshot_as": self.snapshot_as,
+            "record": self.toggle_record, "export": self.export_dialog, "quit": self.close,
+            "play": self.toggle_play, "step": lambda: self.step(1),
+            "step_back": lambda: self.step(-1), "rewind": lambda: self.seek(0.0),
+            "loop": lambda: self.transport.loop.toggle(), "compare": self.cycle_compare,
+            "debug": self.cycle_debug_view, "fit": self.viewport.fit,
+            "actual": self.viewport.actual_pixels, "zoom_in": lambda: self.viewport.zoom_by(1.25),
+            "zoom_out": lambda: self.viewport.zoom_by(0.8),
+            "fullscreen": self.toggle_fullscreen,
+            "panel": lambda: self.side_dock.setVisible(not self.side_dock.isVisible()),
+            "pass_times": lambda: self.pass_dock.setVisible(not self.pass_dock.isVisible()),
+            "reset_all": self.param_panel.reset_all, "next_preset": lambda: self.presets.step(1),
+            "prev_preset": lambda: self.presets.step(-1),
+            "save_preset": self.presets.save_dialog, "new_seed": self.new_seed,
+            "reload_shaders": self.reload_shaders, "help": self.show_shortcuts,
+        }
+        menubar = self.menuBar()
+        assert menubar is not None
+        menus: dict[str, QMenu] = {}
+        for s in SHORTCUTS:
+            if s.action not in handlers:
+                continue  # hold-to-see-original is handled as a key event, not an action
+            menu = menus.get(s.menu)
+            if menu is None:
+                menu = menus[s.menu] = menubar.addMenu(s.menu)  # type: ignore[assignment]
+                assert menu is not None
+            label = s.text.split(" (")[0]
+            action = QAction(label, self)
+            action.setShortcuts([QKeySequence(k) for k in s.keys])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            fn = handlers[s.action]
+            action.triggered.connect(lambda _=False, fn=fn: fn())
+            menu.addAction(action)
+            self.addAction(action)  # keeps shortcuts working in fullscreen (menu bar hidden)
+            self._actions[s.action] = action
+            if s.action in ("quit", "loop", "fullscreen", "panel", "reset_all", "rewind"):
+                menu.addSeparator()
+        self.recent_menu = QMenu("Open recent", self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        menus["File"].insertMenu(self._actions["demo"], self.recent_menu)
+        about = QAction("About Aquarelle", self)
+        about.triggered.connect(self._about)
+        menus["Help"].addAction(about)
+        self._actions["play"].setStatusTip("Play / pause")
+        self._actions["loop"].setCheckable(True)
+
+    def _connect(self) -> None:
+        self.param_panel.changed.connect(self._param_changed)
+        self.presets.presetChosen.connect(self.apply_preset)
+        self.presets.message.connect(self.status)
+        self.style_combo.activated.connect(
+            lambda i: self.set_style(str(self.style_combo.itemData(i))))
+        self.seed_spin.valueChanged.connect(self._seed_changed)
+        self.scale_spin.valueChanged.connect(self._scale_changed)
+        self.compare_combo.currentIndexChanged.connect(
+            lambda i: self.set_compare(self.compare_combo.itemData(i)))
+        self.debug_combo.currentIndexChanged.connect(self._debug_changed)
+        self.source_panel.cameraChosen.connect(
+            lambda ident: self.open_spec(SourceSpec("camera", ident)))
+        self.source_panel.openRequested.connect(self.open_file_dialog)
+        self.source_panel.demoRequested.connect(self.open_demo)
+        self.source_panel.refreshRequested.connect(self.refresh_cameras)
+        self.transport.playToggled.connect(self.toggle_play)
+        self.transport.stepRequested.connect(self.step)
+        self.transport.seekRequested.connect(self.seek)
+        self.transport.loopToggled.connect(self._loop_toggled)
+        self.transport.loop.setChecked(self.settings.loop())
+        self.set_compare(self._initial_compare)
+
+    # -- messages --------------------------------------------------------------------------
+    def status(self, text: str, ms: int = 6000) -> None:
+        """A transient status-bar message."""
+        bar = self.statusBar()
+        if bar is not None:
+            bar.showMessage(text, ms)
+
+    def error(self, title: str, text: str) -> None:
+        """Tell the user about a problem (dialog + status bar); never raises."""
+        self.status(f"{title}: {text.splitlines()[0] if text else ''}", 10000)
+        QMessageBox.warning(self, title, text)
+
+    def _pipeline_failed(self, e: AquarelleError) -> None:
+        text = _error_text(e)
+        if text == self._last_gl_error:  # the same failure again (next frame): no new dialog
+            self.status(f"Rendering problem: {text.splitlines()[0]}", 10000)
+            return
+        self._last_gl_error = text
+        kept = self.viewport.pipeline is not None
+        suffix = "\n\nThe last working shaders stay in use." if kept else ""
+        self.error("Rendering problem", text + suffix)
+
+    # -- sources ---------------------------------------------------------------------------
+    def refresh_cameras(self) -> list[tuple[str, str]]:
+        cams = list_cameras()
+        self.source_panel.set_cameras(cams)
+        return cams
+
+    def open_initial(self, file: str | None = None) -> None:
+        """What the app opens at start: FILE, else the first camera, else the demo clip."""
+        cams = self.refresh_cameras()
+        if file:
+            self.open_spec(SourceSpec("file", str(Path(file).resolve())))
+        elif cams:
+            if not self.open_spec(SourceSpec("camera", cams[0][0]), quiet=True):
+                self.open_demo()
+        elif demo_path() is not None:
+            self.open_demo()
+        else:
+            self.status("No camera and no demo clip: open a file (Ctrl+O) or drop one here")
+
+    def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
+        """Open and start a source; on failure keep the current one and say why."""
+        try:
+            src = open_source(spec, loop=self.transport.loop.isChecked())
+            src.start()
+        except AquarelleError as e:
+            if not quiet:
+                self.error("Cannot open source", f"{spec.label}: {e}")
+            return False
+        except Exception as e:  # a source bug must not take the app down
+            if not quiet:
+                self.error("Cannot open source", f"{spec.label}: {type(e).__name__}: {e}")
+            return False
+        self._close_source()
+        self.source, self.source_spec = src, spec
+        self._fallback_to_demo = quiet and spec.kind == "camera"
+        self._frames_seen = 0
+        self.viewport.new_source()
+        self.viewport.fit()
+        self.settings.set_last_source(str(spec))
+        self.source_panel.current.setText(f"Showing: {spec.label}")
+        self._show_resolution(src)
+        self.transport.set_enabled_for(src.seekable, playback.can_play(src))
+        self.transport.set_playing(playback.is_playing(src))
+        self.status(f"Opened {spec.label}")
+        self._actions["export"].setEnabled(spec.kind in ("file", "demo"))
+        return True
+
+    def open_file(self, path: str | Path) -> bool:
+        """Open an image or video file."""
+        return self.open_spec(SourceSpec("file", str(Path(path).resolve())))
+
+    def open_demo(self) -> bool:
+        if demo_path() is None:
+            self.error("Demo", "The demo clip is not installed (assets/demo/demo.mp4).")
+            return False
+        return self.open_spec(SourceSpec("demo"))
+
+    def next_camera(self) -> None:
+        cams = self.refresh_cameras()
+        if not cams:
+            self.error("Camera", "No camera was found.")
+            return
+        ids = [c[0] for c in cams]
+        current = self.source_spec.ref if self.source_spec and \
+            self.source_spec.kind == "camera" else None
+        nxt = ids[(ids.index(current) + 1) % len(ids)] if current in ids else ids[0]
+        self.open_spec(SourceSpec("camera", nxt))
+
+    def open_file_dialog(self) -> None:
+        folder = self.settings.last_dir("open")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open image or video", folder,
+            "Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
+            "*.tif *.tiff *.bmp);;All files (*)")
+        if path:
+            self.settings.set_last_dir("open", str(Path(path).parent))
+            self.open_file(path)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_files():
+            action = self.recent_menu.addAction(path)
+            assert action is not None
+            action.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        if self.recent_menu.isEmpty():
+            empty = self.recent_menu.addAction("(none)")
+            assert empty is not None
+            empty.setEnabled(False)
+
+    def _close_source(self) -> None:
+        src, self.source = self.source, None
+        if src is not None:
+            with contextlib.suppress(Exception):  # stopping must never fail the app
+                src.stop()
+
+    def poll_source(self) -> None:
+        """Take the newest frame (never a queue: live sources keep no latency)."""
+        src = self.source
+        if src is None:
+            return
+        try:
+            frame = src.latest()
+        except Exception as e:
+            src.error = src.error or f"{type(e).__name__}: {e}"
+            frame = None
+        if frame is not None:
+            self._frames_seen += 1
+            self.viewport.show_frame(frame)
+        if src.error:
+            self._source_failed(src)
+
+    def _source_failed(self, src: FrameSource) -> None:
+        spec = self.source_spec
+        message = src.error or "the source stopped"
+        self._close_source()
+        self.transport.set_enabled_for(False, False)
+        if spec is not None and spec.kind == "camera" and self._fallback_to_demo \
+                and self._frames_seen == 0 and demo_path() is not None:
+            self.status(f"Camera {spec.ref} did not start ({message}); showing the demo clip",
+                        15000)
+            self.open_demo()
+            return
+        if spec is not None and spec.kind == "camera":
+            self.status(f"Camera lost: {message}", 15000)
+            if demo_path() is None:
+                QMessageBox.warning(self, "Camera", f"The camera stopped: {message}")
+                return
+            answer = QMessageBox.question(
+                self, "Camera", f"The camera stopped: {message}\n\nShow the demo clip instead?")
+            if answer == QMessageBox.StandardButton.Yes:
+                self.open_demo()
+            return
+        label = spec.label if spec is not None else "source"
+        self.error("Playback stopped", f"{label}: {message}")
+
+    # -- transport -------------------------------------------------------------------------
+    def toggle_play(self) -> None:
+        if not playback.can_play(self.source):
+            return
+        playing = not playback.is_playing(self.source)
+        if playing and self.source is not None and self.source.finished:
+            playback.seek(self.source, 0.0)
+        playback.set_playing(self.source, playing)
+        self.transport.set_playing(playing)
+
+    def step(self, frames: int) -> None:
+        playback.step(self.source, frames)
+        self.transport.set_playing(False)
+
+    def seek(self, seconds: float) -> None:
+        if self.source is not None and self.source.seekable:
+            playback.seek(self.source, seconds)
+            self.viewport.new_source()
+
+    def _loop_toggled(self, on: bool) -> None:
+        playback.set_loop(self.source, on)
+        self.settings.set_loop(on)
+        self._actions["loop"].setChecked(on)
+
+    # -- rendering settings ----------------------------------------------------------------
+    def _param_changed(self, name: str) -> None:
+        self._save_timer.start(SAVE_DELAY_MS)
+        self.presets.mark_custom()
+        if self.param_panel.warning:
+            self.status(self.param_panel.warning)
+        self.viewport.request_render()
+
+    def apply_preset(self, preset: Preset) -> None:
+        warnings = self.state.apply_values(preset.values, reset_others=True)
+        self.param_panel.refresh()
+        self.viewport.request_render()
+        self.status(f"Preset {preset.name}" + (f" ({'; '.join(warnings)})" if warnings else ""))
+
+    def set_style(self, name: str) -> bool:
+        """Switch style; a style whose shaders fail keeps the current one."""
+        if name == self.state.style.name:
+            return True
+        try:
+            spec = load_style(name)
+            self.viewport.build_pipeline(spec)
+        except AquarelleError as e:
+            self.error("Cannot use style", _error_text(e))
+            self.style_combo.setCurrentIndex(self.style_combo.findData(self.state.style.name))
+            return False
+        self.settings.set_params(self.state.style.name, self.state.params.as_json_values())
+        self.state.set_style(spec, self.settings.params(spec.name))
+        self.param_panel.bind(self.state.params)
+        self.presets.set_style(spec.name)
+        self._fill_debug_views()
+        self.viewport.request_render()
+        return True
+
+    def reload_shaders(self) -> bool:
+        """Recompile the current style from disk; a failure keeps the working shaders."""
+        try:
+            self.viewport.build_pipeline(self.state.style)
+        except AquarelleError as e:
+            self.error("Shader error", _error_text(e) + "\n\nThe last working shaders stay "
+                       "in use.")
+            return False
+        self.status("Shaders reloaded")
+        return True
+
+    def _seed_changed(self, value: int) -> None:
+        self.state.set_seed(value)
+        self._save_timer.start(SAVE_DELAY_MS)
+        self.viewport.request_render()
+
+    def new_seed(self) -> None:
+        self.seed_spin.setValue(random.randint(0, 99999))
+
+    def _scale_changed(self, value: float) -> None:
+        self.state.set_scale(value)
+        self._save_timer.start(SAVE_DELAY_MS)
+        self.viewport.request_render()
+
+    def set_compare(self, mode: CompareMode) -> None:
+        self.viewport.set_compare(mode)
+        index = self.compare_combo.findData(mode)
+        if index != self.compare_combo.currentIndex():
+            self.compare_combo.setCurrentIndex(index)
+
+    def cycle_compare(self) -> None:
+        self.set_compare(self.viewport.compare.next())
+        self.status(f"Compare: {self.viewport.compare.value}", 2000)
+
+    def _fill_debug_views(self) -> None:
+        self.debug_combo.blockSignals(True)
+        self.debug_combo.clear()
+        self.debug_combo.addItem("result", None)
+        for label in self.state.style.debug_views:
+            self.debug_combo.addItem(label, label)
+        self.debug_combo.setCurrentIndex(max(0, self.debug_combo.findData(self.state.debug_view)))
+        self.debug_combo.blockSignals(False)
+
+    def _debug_changed(self, index: int) -> None:
+        self.state.set_debug_view(self.debug_combo.itemData(index))
+        self.viewport.update()
+
+    def set_debug_view(self, label: str | None) -> None:
+        """Show a debug view by label (None: the result)."""
+        self.debug_combo.setCurrentIndex(max(0, self.debug_combo.findData(label)))
+
+    def cycle_debug_view(self) -> None:
+        n = self.debug_combo.count()
+        if n:
+            self.debug_combo.setCurrentIndex((self.debug_combo.currentIndex() + 1) % n)
+            self.status(f"View: {self.debug_combo.currentText()}", 2000)
+
+    def _pass_dock_visible(self, visible: bool) -> None:
+        self.viewport.set_profile(visible)
+
+    # -- view ------------------------------------------------------------------------------
+    def toggle_fullscreen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+            self.menuBar().setVisible(True)  # type: ignore[union-attr]
+        else:
+            self.menuBar().setVisible(False)  # type: ignore[union-attr]
+            self.showFullScreen()
+
+    def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
+        """Hold O to see the original; Esc leaves fullscreen."""
+        if event is None or not isinstance(obj, QWidget) or obj.window() is not self:
+            return False
+        kind = event.type()
+        if kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            assert isinstance(event, QKeyEvent)
+            focus = QApplication.focusWidget()
+            if isinstance(focus, QLineEdit | QAbstractSpinBox) or event.isAutoRepeat():
+                return False
+            if event.key() == Qt.Key.Key_O and event.modifiers() in (
+                    Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier):
+                self.viewport.set_show_original(kind == QEvent.Type.KeyPress)
+                return True
+            if event.key() == Qt.Key.Key_Escape and kind == QEvent.Type.KeyPress \
+                    and self.isFullScreen():
+                self.toggle_fullscreen()
+                return True
+        return False
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self).exec()
+
+    def _about(self) -> None:
+        from .. import __version__
+
+        QMessageBox.about(self, "About Aquarelle",
+                          f"Aquarelle {__version__}\nLive watercolor painting on the GPU.\n\n"
+                          f"OpenGL: {self.viewport.gl_info or 'not initialized'}")
+
+    # -- status ----------------------------------------------------------------------------
+    def update_stats(self) -> None:
+        """Refresh the status-bar numbers and the pass-times dock."""
+        stats = self.viewport.stats
+        self.fps_label.setText(f"{stats.fps():.1f} fps")
+        ms = stats.frame_ms()
+        self.frame_label.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
+        src = self.source
+        if src is not None:
+            self._show_resolution(src)
+            self.dropped_label.setText(f"dropped {src.dropped}")
+            self.transport.set_position(playback.position(src), playback.duration(src))
+            self.transport.set_playing(playback.is_playing(src))
+        if self.pass_dock.isVisible():
+            self.pass_dock.show_times(self.viewport.last_pass_times)
+        if self.recorder is not None:
+            self.rec_label.setText(f"\u25cf REC {self.recorder.frames}")
+
+    def _show_resolution(self, src: FrameSource) -> None:
+        w, h = src.size
+        self.res_label.setText(f"{w}\u00d7{h}" if w and h else "starting\u2026")
+
+    # -- snapshot --------------------------------------------------------------------------
+    def default_dir(self, kind: str, standard: QStandardPaths.StandardLocation) -> Path:
+        """The folder last used for `kind`, else the platform's folder for it, else home."""
+        last = self.settings.last_dir(kind)
+        if last and Path(last).is_dir():
+            return Path(last)
+        folder = QStandardPaths.writableLocation(standard)
+        return Path(folder) if folder and Path(folder).is_dir() else Path.home()
+
+    def snapshot(self) -> Path | None:
+        """Save the stylized frame (full source resolution) as a PNG next to the last one."""
+        folder = self.snapshot_dir or self.default_dir(
+            "snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+        name = time.strftime("aquarelle-%Y%m%d-%H%M%S")
+        path = folder / f"{name}.png"
+        n = 1
+        while path.exists():
+            path = folder / f"{name}-{n}.png"
+            n += 1
+        return path if self.save_snapshot(path) else None
+
+    def snapshot_as(self) -> None:
+        folder = self.default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+        path, _ = QFileDialog.getSaveFileName(self, "Save snapshot",
+                                              str(folder / "aquarelle.png"),
+                                              "PNG (*.png);;JPEG (*.jpg);;All files (*)")
+        if path:
+            self.save_snapshot(Path(path))
+
+    def save_snapshot(self, path: Path) -> bool:
+        """Write the stylized frame to `path`; errors become a dialog."""
+        try:
+            rgb = self.viewport.snapshot()
+            if not path.suffix:
+                path = path.with_suffix(".png")
+            write_image(path, rgb)
+        except (AquarelleError, OSError) as e:
+            self.error("Snapshot failed", str(e))
+            return False
+        except Exception as e:  # e.g. a GL error while reading back: report, keep running
+            self.error("Snapshot failed", f"{type(e).__name__}: {e}")
+            return False
+        self.settings.set_last_dir("snapshot", str(path.parent))
+        self.status(f"Snapshot saved: {path} ({rgb.shape[1]}\u00d7{rgb.shape[0]})")
+        return True
+
+    # -- record and export (see recorder.py / export_job.py) ------------------------------
+    def toggle_record(self) -> None:
+        from .recorder import toggle_record
+
+        toggle_record(self)
+
+    def export_dialog(self) -> None:
+        from .export_job import export_dialog
+
+        export_dialog(self)
+
+    # -- drag and drop ---------------------------------------------------------------------
+    def dragEnterEvent(self, e: QDragEnterEvent | None) -> None:
+        if e is None:
+            return
+        mime = e.mimeData()
+        if mime is not None and mime.hasUrls() and any(u.isLocalFile() for u in mime.urls()):
+            e.acceptProposedAction()
+
+    def dropEvent(self, e: QDropEvent | None) -> None:
+        if e is None:
+            return
+        mime = e.mimeData()
+        files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime else []
+        if files:
+            e.acceptProposedAction()
+            self.open_file(files[0])
+
+    # -- closing ---------------------------------------------------------------------------
+    def save_render_settings(self) -> None:
+        """Style, parameter values, seed, scale and compare mode to the settings file."""
+        s = self.settings
+        s.set_style(self.state.style.name)
+        s.set_params(self.state.style.name, self.state.params.as_json_values())
+        s.set_seed(self.state.seed)
+        s.set_scale(self.state.scale)
+        s.set_compare(self.viewport.compare.value)
+        s.sync()
+
+    def save_settings(self) -> None:
+        """Everything that persists, window geometry included."""
+        s = self.settings
+        s.set_geometry(self.saveGeometry())
+        s.set_window_state(self.saveState())
+        s.set_loop(self.transport.loop.isChecked())
+        self.save_render_settings()
+
+    def closeEvent(self, e: QCloseEvent | None) -> None:
+        job = self.export_job
+        if job is not None and job.running:
+            answer = QMessageBox.question(
+                self, "Export running", "An export is still running. Cancel it and quit?")
+            if answer != QMessageBox.StandardButton.Yes:
+                if e is not None:
+                    e.ignore()
+                return
+            job.cancel()
+            job.wait(10.0)
+        if self.recorder is not None:
+            self.toggle_record()
+        self._poll.stop()
+        self._stats_timer.stop()
+        self._save_timer.stop()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        if self.isFullScreen():
+            self.showNormal()
+        self.save_settings()
+        self._close_source()
+        self.viewport.release_gl()
+        if e is not None:
+            e.accept()

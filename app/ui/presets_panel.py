@@ -1,0 +1,183 @@
+"""Preset chooser with save / rename / delete of user presets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PyQt6.QtCore import pyqtSignal
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..engine.errors import AquarelleError
+from ..engine.presets import Preset, delete_preset, list_presets, save_preset
+
+CUSTOM = "(custom)"
+
+
+class PresetsPanel(QWidget):
+    """Lists the built-in and user presets of one style; emits the chosen preset."""
+
+    presetChosen = pyqtSignal(object)  # Preset
+    message = pyqtSignal(str)  # status-bar text
+
+    def __init__(self, values: Callable[[], dict[str, Any]],
+                 parent: QWidget | None = None, user_dir: Path | None = None) -> None:
+        super().__init__(parent)
+        self._values = values  # current parameter values, JSON-friendly
+        self.user_dir = user_dir  # None: the XDG config folder
+        self.style = "watercolor"
+        self.presets: list[Preset] = []
+        self.combo = QComboBox(self)
+        self.combo.setToolTip("Built-in and user presets of this style")
+        self.combo.activated.connect(self._chosen)
+        self.save_button = QPushButton("Save\u2026", self)
+        self.save_button.setToolTip("Save the current parameters as a user preset")
+        self.rename_button = QPushButton("Rename\u2026", self)
+        self.delete_button = QPushButton("Delete", self)
+        self.save_button.clicked.connect(self.save_dialog)
+        self.rename_button.clicked.connect(self.rename_dialog)
+        self.delete_button.clicked.connect(self.delete_current)
+        buttons = QHBoxLayout()
+        for b in (self.save_button, self.rename_button, self.delete_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.combo)
+        layout.addLayout(buttons)
+
+    def _dir(self) -> Path | None:
+        return self.user_dir / self.style if self.user_dir is not None else None
+
+    def set_style(self, style: str) -> None:
+        """Show the presets of `style`."""
+        self.style = style
+        self.refresh()
+
+    def refresh(self, select: str | None = None) -> None:
+        """Re-read the preset folders; select `select` (a name) or "(custom)"."""
+        try:
+            self.presets = list_presets(self.style, self._dir())
+        except AquarelleError as e:
+            self.presets = []
+            self.message.emit(str(e))
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        self.combo.addItem(CUSTOM)
+        for p in self.presets:
+            self.combo.addItem(p.name if p.builtin else f"{p.name} (user)")
+        index = next((i + 1 for i, p in enumerate(self.presets) if p.name == select), 0)
+        self.combo.setCurrentIndex(index)
+        self.combo.blockSignals(False)
+        self._update_buttons()
+
+    def current(self) -> Preset | None:
+        """The selected preset, or None for "(custom)"."""
+        i = self.combo.currentIndex() - 1
+        return self.presets[i] if 0 <= i < len(self.presets) else None
+
+    def mark_custom(self) -> None:
+        """The parameters were edited: the selection no longer describes them."""
+        if self.combo.currentIndex() != 0:
+            self.combo.setCurrentIndex(0)
+            self._update_buttons()
+
+    def select(self, name: str) -> Preset | None:
+        """Select and emit the preset called `name`."""
+        for i, p in enumerate(self.presets):
+            if p.name == name:
+                self.combo.setCurrentIndex(i + 1)
+                self._chosen(i + 1)
+                return p
+        return None
+
+    def step(self, delta: int) -> None:
+        """Choose the next (+1) or previous (-1) preset."""
+        if not self.presets:
+            return
+        i = (max(0, self.combo.currentIndex() - 1) + delta) % len(self.presets)
+        self.combo.setCurrentIndex(i + 1)
+        self._chosen(i + 1)
+
+    def _chosen(self, index: int) -> None:
+        self._update_buttons()
+        preset = self.current()
+        if preset is not None:
+            self.presetChosen.emit(preset)
+
+    def _update_buttons(self) -> None:
+        p = self.current()
+        user = p is not None and not p.builtin
+        self.rename_button.setEnabled(user)
+        self.delete_button.setEnabled(user)
+
+    # -- user presets ----------------------------------------------------------------------
+    def save_as(self, name: str) -> Preset:
+        """Save the current values as user preset `name` (replacing one of that name)."""
+        name = name.strip()
+        if not name:
+            raise AquarelleError("a preset needs a name")
+        preset = Preset(name=name, style=self.style, values=self._values())
+        save_preset(preset, self._dir())
+        self.refresh(select=name)
+        self.message.emit(f"Saved preset {name!r}")
+        return preset
+
+    def rename(self, preset: Preset, new_name: str) -> Preset:
+        """Rename a user preset (written under the new name, then the old file removed)."""
+        new_name = new_name.strip()
+        if preset.builtin:
+            raise AquarelleError(f"preset {preset.name!r} is built in and cannot be renamed")
+        if not new_name:
+            raise AquarelleError("a preset needs a name")
+        renamed = Preset(name=new_name, style=preset.style, values=dict(preset.values),
+                         description=preset.description)
+        old_path = preset.path
+        new_path = save_preset(renamed, self._dir())
+        if old_path is not None and old_path != new_path:
+            delete_preset(preset)
+        self.refresh(select=new_name)
+        return renamed
+
+    def save_dialog(self) -> None:
+        current = self.current()
+        suggestion = current.name if current is not None and not current.builtin else ""
+        name, ok = QInputDialog.getText(self, "Save preset", "Preset name:",
+                                        QLineEdit.EchoMode.Normal, suggestion)
+        if ok:
+            self._guard(lambda: self.save_as(name))
+
+    def rename_dialog(self) -> None:
+        preset = self.current()
+        if preset is None or preset.builtin:
+            return
+        name, ok = QInputDialog.getText(self, "Rename preset", "New name:",
+                                        QLineEdit.EchoMode.Normal, preset.name)
+        if ok and name.strip() and name.strip() != preset.name:
+            self._guard(lambda: self.rename(preset, name))
+
+    def delete_current(self) -> None:
+        preset = self.current()
+        if preset is None or preset.builtin:
+            return
+        answer = QMessageBox.question(self, "Delete preset",
+                                      f"Delete the preset {preset.name!r}?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self._guard(lambda: delete_preset(preset))
+            self.refresh()
+            self.message.emit(f"Deleted preset {preset.name!r}")
+
+    def _guard(self, fn: Callable[[], object]) -> None:
+        try:
+            fn()
+        except (AquarelleError, OSError) as e:
+            QMessageBox.warning(self, "Preset", str(e))

@@ -1,0 +1,147 @@
+"""Recording the live stylized output to a video file (H.264 via PyAV, in a writer thread).
+
+The viewport hands every rendered frame (read back only while recording) to `push`; the
+encoder runs in its own thread behind a small queue, and frames that arrive while it is
+behind are dropped and counted rather than building up memory or latency.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import av
+import numpy as np
+from PyQt6.QtCore import QStandardPaths
+
+from ..engine.errors import AquarelleError
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+QUEUE_FRAMES = 8
+TIME_BASE = Fraction(1, 1000)
+
+
+class Recorder:
+    """Encodes frames with wall-clock timestamps into an MP4 (written to PATH.part first)."""
+
+    def __init__(self, path: str | Path, fps: float = 30.0) -> None:
+        self.path = Path(path)
+        if not self.path.parent.is_dir():
+            raise AquarelleError(f"folder does not exist: {self.path.parent}")
+        self.fps = fps
+        self.frames = 0
+        self.dropped = 0
+        self.error: str | None = None
+        self._queue: queue.Queue[tuple[np.ndarray, float] | None] = queue.Queue(QUEUE_FRAMES)
+        self._part = self.path.with_name(self.path.name + ".part")
+        try:
+            self._container = av.open(str(self._part), "w", format="mp4")
+        except (OSError, av.FFmpegError) as e:
+            raise AquarelleError(f"cannot write {self.path}: {e}") from None
+        self._stream: av.video.stream.VideoStream | None = None
+        self._t0: float | None = None
+        self._last_pts = -1
+        self._thread = threading.Thread(target=self._run, name="aquarelle-recorder", daemon=True)
+        self._thread.start()
+
+    def push(self, rgb: np.ndarray) -> None:
+        """Queue one frame (uint8 RGB); drops it when the encoder is behind."""
+        now = time.perf_counter()
+        if self._t0 is None:
+            self._t0 = now
+        try:
+            self._queue.put_nowait((rgb, now - self._t0))
+        except queue.Full:
+            self.dropped += 1
+
+    def _run(self) -> None:
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    break
+                if self.error is None:
+                    self._encode(*item)
+            if self._stream is not None and self.error is None:
+                for packet in self._stream.encode(None):
+                    self._container.mux(packet)
+        except Exception as e:  # an encoder failure ends the recording, never the app
+            self.error = f"recording failed: {e}"
+        finally:
+            try:
+                self._container.close()
+            except Exception as e:
+                self.error = self.error or f"recording failed: {e}"
+
+    def _encode(self, rgb: np.ndarray, t: float) -> None:
+        h, w = rgb.shape[0] & ~1, rgb.shape[1] & ~1  # yuv420p needs even sizes
+        if self._stream is None:
+            stream = self._container.add_stream("libx264", rate=round(self.fps))
+            stream.width, stream.height = w, h
+            stream.pix_fmt = "yuv420p"
+            stream.time_base = TIME_BASE
+            stream.codec_context.time_base = TIME_BASE
+            stream.options = {"crf": "20", "preset": "veryfast"}
+            self._stream = stream
+            self._size = (w, h)
+        if (w, h) != self._size:
+            return  # the source changed size: keep the first size's frames only
+        pts = max(self._last_pts + 1, round(t / TIME_BASE))
+        self._last_pts = pts
+        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb[:h, :w]), format="rgb24")
+        frame.pts = pts
+        frame.time_base = TIME_BASE
+        for packet in self._stream.encode(frame):
+            self._container.mux(packet)
+        self.frames += 1
+
+    def stop(self, timeout: float = 30.0) -> Path | None:
+        """Finish the file; returns its path, or None when nothing (valid) was recorded."""
+        self._queue.put(None)
+        self._thread.join(timeout)
+        if self.error is None and self.frames > 0 and self._part.exists():
+            self._part.replace(self.path)
+            return self.path
+        self._part.unlink(missing_ok=True)
+        return None
+
+
+def default_record_path(window: MainWindow) -> Path:
+    """A new file name in the last recording folder (else the Videos folder)."""
+    folder = window.default_dir("record", QStandardPaths.StandardLocation.MoviesLocation)
+    name = time.strftime("aquarelle-rec-%Y%m%d-%H%M%S")
+    return folder / f"{name}.mp4"
+
+
+def toggle_record(window: MainWindow, path: Path | None = None) -> None:
+    """Start recording the stylized output, or stop and finish the file."""
+    rec: Recorder | None = window.recorder
+    if rec is None:
+        target = path or default_record_path(window)
+        fps = (window.source.fps if window.source is not None else None) or 30.0
+        try:
+            rec = Recorder(target, fps)
+        except AquarelleError as e:
+            window.error("Cannot record", str(e))
+            return
+        window.recorder = rec
+        window.viewport.frame_sink = rec.push
+        window.rec_label.setText("\u25cf REC")
+        window.status(f"Recording to {target}")
+        return
+    window.viewport.frame_sink = None
+    window.recorder = None
+    window.rec_label.setText("")
+    saved = rec.stop()
+    if saved is not None:
+        window.settings.set_last_dir("record", str(saved.parent))
+        extra = f", {rec.dropped} dropped" if rec.dropped else ""
+        window.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
+    else:
+        window.error("Recording", rec.error or "No frame was recorded.")

@@ -1,0 +1,85 @@
+"""What the user chose to render: style, parameter values, seed, processing scale, debug view.
+
+Plain Python (no Qt, no GL): the panels write it, the viewport reads it in paintGL and
+applies it to whichever pipeline currently works, so the values survive pipeline rebuilds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..engine.params import ParamSet
+from ..engine.pipeline import MAX_SCALE, MIN_SCALE
+from ..engine.style import StyleSpec, load_style
+
+
+class RenderState:
+    """The render settings, with a revision counter bumped on every change."""
+
+    def __init__(self, style: str | StyleSpec = "watercolor") -> None:
+        self.style = style if isinstance(style, StyleSpec) else load_style(style)
+        self.params = ParamSet(self.style.params)
+        self.seed = 0
+        self.scale = 1.0
+        self.debug_view: str | None = None  # a label of style.debug_views, or None
+        self._revision = 0
+
+    @property
+    def revision(self) -> tuple[int, int, int]:
+        """Changes whenever anything that affects the rendered image changes."""
+        return (self._revision, id(self.params), self.params.revision)
+
+    def touch(self) -> None:
+        """Mark the state changed (for changes made outside the setters)."""
+        self._revision += 1
+
+    def set_style(self, style: str | StyleSpec, values: Mapping[str, Any] | None = None) -> None:
+        """Switch style; parameters start at their defaults, then `values` (unknown ignored)."""
+        self.style = style if isinstance(style, StyleSpec) else load_style(style)
+        self.params = ParamSet(self.style.params)
+        if values:
+            self.apply_values(values)
+        if self.debug_view not in self.style.debug_views:
+            self.debug_view = None
+        self.touch()
+
+    def apply_values(self, values: Mapping[str, Any], reset_others: bool = False) -> list[str]:
+        """Set the known parameters among `values`; returns warnings (clamped or invalid)."""
+        if reset_others:
+            self.params.reset()
+        warnings = []
+        for name, value in values.items():
+            if name not in self.params:
+                warnings.append(f"unknown parameter {name!r} ignored")
+                continue
+            try:
+                w = self.params.set(name, value)
+            except ValueError as e:  # ParamError
+                warnings.append(str(e))
+                continue
+            if w:
+                warnings.append(w)
+        self.touch()
+        return warnings
+
+    def set_seed(self, seed: int) -> None:
+        """The noise seed."""
+        self.seed = int(seed)
+        self.touch()
+
+    def set_scale(self, scale: float) -> None:
+        """The processing scale, clamped to the engine's range."""
+        self.scale = min(MAX_SCALE, max(MIN_SCALE, float(scale)))
+        self.touch()
+
+    def set_debug_view(self, label: str | None) -> None:
+        """Show an intermediate target (a debug view label) instead of the result."""
+        if label is not None and label not in self.style.debug_views:
+            raise KeyError(label)
+        self.debug_view = label  # only what is drawn changes: no re-render needed
+
+    @property
+    def debug_target(self) -> str | None:
+        """The target name of the current debug view."""
+        return self.style.debug_views.get(self.debug_view) if self.debug_view else None

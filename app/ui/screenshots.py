@@ -1,0 +1,148 @@
+"""Docs screenshots of the real window, and the live-preview frame time (needs a display).
+
+    python -m aquarelle.ui.screenshots docs/screenshots          # screenshots + timing
+    python -m aquarelle.ui.screenshots --bench-only              # timing only
+
+Run it under Xvfb on a machine without a screen:
+    xvfb-run -a -s "-screen 0 1280x800x24" python -m aquarelle.ui.screenshots docs/screenshots
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..media.source import Frame
+from .app import create_application
+
+WINDOW = (1100, 700)
+MAX_PNG_BYTES = 400_000
+
+
+def _wait(app: object, done: Callable[[], bool], timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        app.processEvents()  # type: ignore[attr-defined]
+        if time.monotonic() > end:
+            raise TimeoutError("the window did not render in time")
+        time.sleep(0.005)
+
+
+def save_small_png(image: object, path: Path) -> int:
+    """Save a QImage as PNG, reduced to 256 colours if needed to stay under the size limit."""
+    from PIL import Image
+    from PyQt6.QtCore import QBuffer, QIODevice
+
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buf, "PNG")  # type: ignore[attr-defined]
+    data = bytes(buf.data().data())
+    if len(data) > MAX_PNG_BYTES:
+        pil = Image.open(io.BytesIO(data)).convert("RGB")
+        out = io.BytesIO()
+        pil.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                     dither=Image.Dither.FLOYDSTEINBERG).save(out, "PNG", optimize=True)
+        data = out.getvalue()
+    path.write_bytes(data)
+    return len(data)
+
+
+def measure_frame_time(window: object, frame: np.ndarray, frames: int = 30) -> float:
+    """Median ms to upload, stylize and draw a new frame (glFinish included), default params."""
+    from .main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    vp = window.viewport
+    vp.sync_timing = True
+    shifted = np.roll(frame, 2, axis=1)  # alternate two frames so motion estimation works
+    times: list[float] = []
+    for i in range(frames + 3):
+        vp.show_frame(Frame(frame if i % 2 else shifted, i, None))
+        t0 = time.perf_counter()
+        vp.makeCurrent()  # what a paint does, without waiting for the window system
+        vp.paintGL()
+        vp.doneCurrent()
+        if i >= 3:  # warm-up: allocation of targets, shader caches
+            times.append((time.perf_counter() - t0) * 1000.0)
+    vp.sync_timing = False
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m aquarelle.ui.screenshots")
+    parser.add_argument("out", nargs="?", default="docs/screenshots", help="output folder")
+    parser.add_argument("--source", help="image or video to show (default: the demo clip)")
+    parser.add_argument("--bench-only", action="store_true", help="only measure frame times")
+    args = parser.parse_args(argv)
+    app = create_application()
+    from .main_window import MainWindow
+    from .settings import Settings
+    from .sources import SourceSpec, demo_path
+    from .view_transform import CompareMode
+
+    tmp = Path(tempfile.mkdtemp(prefix="aquarelle-shots-"))
+    window = MainWindow(Settings(tmp / "settings.ini"), preset_dir=tmp / "presets")
+    window.resize(*WINDOW)
+    window.show()
+    _wait(app, lambda: window.viewport.gl_info != "" or window.viewport.gl_error is not None)
+    window.refresh_cameras()
+    if args.source:
+        opened = window.open_file(args.source)
+    elif demo_path() is not None:
+        opened = window.open_spec(SourceSpec("demo"))
+    else:
+        print("no demo clip; pass --source FILE", file=sys.stderr)
+        return 2
+    if not opened:
+        return 2
+    _wait(app, lambda: window.viewport.stats.renders > 0)
+    if window.source is not None and not window.source.still:
+        _wait(app, lambda: window.viewport.stats.renders > 15)  # let the temporal state settle
+        window.toggle_play()  # pause so every picture shows the same frame
+        before = window.viewport.stats.renders
+        window.seek(1.0)  # a frame of the coffee shot (no cross-fade)
+        _wait(app, lambda: window.viewport.stats.renders > before)
+    print(f"OpenGL: {window.viewport.gl_info}")
+    if not args.bench_only:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        shots: list[tuple[str, Callable[[], None]]] = [
+            ("default.png", lambda: None),
+            ("split-compare.png", lambda: window.set_compare(CompareMode.SPLIT)),
+            ("debug-flow.png", lambda: (window.set_compare(CompareMode.OFF),
+                                        window.set_debug_view("flow"))),
+        ]
+        for name, setup in shots:
+            setup()
+            for _ in range(5):
+                app.processEvents()  # type: ignore[attr-defined]
+            window.viewport.repaint()  # paints (and renders) now
+            window.update_stats()
+            size = save_small_png(window.grab().toImage(), out / name)
+            print(f"{out / name}: {size // 1024} KB")
+        window.set_debug_view(None)
+    base = window.viewport.current_image
+    if window.source is not None:
+        window.source.stop()
+        window.source = None
+    if base is not None:
+        for w, h in ((640, 360), (1280, 720)):
+            frame = cv2.resize(base, (w, h), interpolation=cv2.INTER_AREA)
+            ms = measure_frame_time(window, frame)
+            print(f"live preview {w}x{h}: {ms:.1f} ms per frame (median, render + draw, "
+                  f"window {window.viewport.width()}x{window.viewport.height()})")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Persistent settings (QSettings): window geometry, sources, style, parameter values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from PyQt6.QtCore import QByteArray, QSettings
+
+ORGANIZATION = "Aquarelle"
+APPLICATION = "Aquarelle"
+MAX_RECENT = 8
+
+
+class Settings:
+    """Typed access to the app's QSettings.
+
+    `path` names an INI file (tests point it at a temporary folder); without it the
+    platform's usual location for Aquarelle is used.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is not None:
+            self.q = QSettings(str(path), QSettings.Format.IniFormat)
+        else:
+            self.q = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                               ORGANIZATION, APPLICATION)
+
+    @property
+    def path(self) -> str:
+        return self.q.fileName()
+
+    def sync(self) -> None:
+        """Write pending changes to disk."""
+        self.q.sync()
+
+    # -- generic ---------------------------------------------------------------------------
+    def _get(self, key: str, default: Any, kind: type) -> Any:
+        value = self.q.value(key, default)
+        if value is None:
+            return default
+        try:
+            if kind is bool:
+                return value if isinstance(value, bool) else str(value).lower() in ("1", "true")
+            return kind(value)
+        except (TypeError, ValueError):
+            return default
+
+    # -- window ----------------------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        value = self.q.value("window/geometry")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_geometry(self, data: QByteArray) -> None:
+        self.q.setValue("window/geometry", data)
+
+    def window_state(self) -> QByteArray | None:
+        value = self.q.value("window/state")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_window_state(self, data: QByteArray) -> None:
+        self.q.setValue("window/state", data)
+
+    # -- sources ---------------------------------------------------------------------------
+    def last_source(self) -> str | None:
+        """"camera:ID", "file:PATH" or "demo"."""
+        value = self._get("source/last", "", str)
+        return value or None
+
+    def set_last_source(self, spec: str) -> None:
+        self.q.setValue("source/last", spec)
+        if spec.startswith("file:"):
+            recent = [r for r in self.recent_files() if r != spec[5:]]
+            self.q.setValue("source/recent", json.dumps([spec[5:]] + recent[:MAX_RECENT - 1]))
+
+    def recent_files(self) -> list[str]:
+        try:
+            value = json.loads(self._get("source/recent", "[]", str))
+        except ValueError:
+            return []
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def loop(self) -> bool:
+        return self._get("playback/loop", True, bool)
+
+    def set_loop(self, on: bool) -> None:
+        self.q.setValue("playback/loop", on)
+
+    def last_dir(self, kind: str) -> str:
+        """The folder last used for `kind` ("open", "snapshot", "record", "export")."""
+        return self._get(f"dirs/{kind}", "", str)
+
+    def set_last_dir(self, kind: str, folder: str | Path) -> None:
+        self.q.setValue(f"dirs/{kind}", str(folder))
+
+    # -- rendering -------------------------------------------------------------------------
+    def style(self) -> str:
+        return self._get("render/style", "watercolor", str)
+
+    def set_style(self, name: str) -> None:
+        self.q.setValue("render/style", name)
+
+    def params(self, style: str) -> dict[str, Any]:
+        """Saved parameter values of `style` (JSON-friendly: colours as #rrggbb)."""
+        try:
+            value = json.loads(self._get(f"params/{style}", "{}", str))
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def set_params(self, style: str, values: dict[str, Any]) -> None:
+        self.q.setValue(f"params/{style}", json.dumps(values, sort_keys=True))
+
+    def seed(self) -> int:
+        return self._get("render/seed", 0, int)
+
+    def set_seed(self, seed: int) -> None:
+        self.q.setValue("render/seed", int(seed))
+
+    def scale(self) -> float:
+        return self._get("render/scale", 1.0, float)
+
+    def set_scale(self, scale: float) -> None:
+        self.q.setValue("render/scale", float(scale))
+
+    def compare(self) -> str:
+        return self._get("view/compare", "off", str)
+
+    def set_compare(self, mode: str) -> None:
+        self.q.setValue("view/compare", mode)

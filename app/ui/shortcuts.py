@@ -1,0 +1,82 @@
+"""Every keyboard shortcut of the app in one table (menus, the Help dialog and docs use it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PyQt6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidget, QTreeWidgetItem, QVBoxLayout
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """An action id, its keys (Qt key-sequence text; the first is primary) and what it does."""
+
+    action: str
+    keys: tuple[str, ...]
+    text: str
+    menu: str
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut("open", ("Ctrl+O",), "Open an image or video file", "File"),
+    Shortcut("demo", ("Ctrl+D",), "Open the demo clip", "File"),
+    Shortcut("camera", ("Ctrl+K",), "Open the next camera", "File"),
+    Shortcut("snapshot", ("S",), "Save a snapshot (PNG, full source resolution)", "File"),
+    Shortcut("snapshot_as", ("Shift+S",), "Save a snapshot as\u2026", "File"),
+    Shortcut("record", ("R",), "Start / stop recording the stylized output", "File"),
+    Shortcut("export", ("Ctrl+E",), "Export the stylized video file\u2026", "File"),
+    Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
+    Shortcut("play", ("Space",), "Play / pause", "Playback"),
+    Shortcut("step", (".",), "Next frame (pauses)", "Playback"),
+    Shortcut("step_back", (",",), "Previous frame (pauses)", "Playback"),
+    Shortcut("rewind", ("Home",), "Back to the start", "Playback"),
+    Shortcut("loop", ("L",), "Loop playback on / off", "Playback"),
+    Shortcut("compare", ("C",), "Cycle compare: off / split / side by side", "View"),
+    Shortcut("original", ("O",), "Hold to see the original", "View"),
+    Shortcut("debug", ("D",), "Cycle debug views (intermediate targets)", "View"),
+    Shortcut("fit", ("0", "Ctrl+0"), "Fit to window", "View"),
+    Shortcut("actual", ("1",), "Actual pixels (1:1)", "View"),
+    Shortcut("zoom_in", ("+", "="), "Zoom in", "View"),
+    Shortcut("zoom_out", ("-",), "Zoom out", "View"),
+    Shortcut("fullscreen", ("F", "F11"), "Fullscreen on / off (Esc leaves)", "View"),
+    Shortcut("panel", ("F9",), "Show / hide the side panel", "View"),
+    Shortcut("pass_times", ("P",), "Show / hide GPU pass times", "View"),
+    Shortcut("reset_all", ("Ctrl+R",), "Reset all parameters", "Style"),
+    Shortcut("next_preset", ("PgDown",), "Next preset", "Style"),
+    Shortcut("prev_preset", ("PgUp",), "Previous preset", "Style"),
+    Shortcut("save_preset", ("Ctrl+S",), "Save the parameters as a preset\u2026", "Style"),
+    Shortcut("new_seed", ("N",), "New random seed", "Style"),
+    Shortcut("reload_shaders", ("F5",), "Reload shaders from disk", "Style"),
+    Shortcut("help", ("F1",), "Keyboard shortcuts", "Help"),
+)
+
+BY_ACTION = {s.action: s for s in SHORTCUTS}
+
+
+def shortcut_table_markdown() -> str:
+    """The table for the README."""
+    lines = ["| Keys | Action |", "| --- | --- |"]
+    for s in SHORTCUTS:
+        lines.append(f"| {' / '.join(s.keys)} | {s.text} |")
+    return "\n".join(lines)
+
+
+class ShortcutsDialog(QDialog):
+    """The Help > Keyboard shortcuts list."""
+
+    def __init__(self, parent: object = None) -> None:
+        super().__init__(parent)  # type: ignore[arg-type]
+        self.setWindowTitle("Keyboard shortcuts")
+        tree = QTreeWidget(self)
+        tree.setColumnCount(2)
+        tree.setHeaderLabels(["Keys", "Action"])
+        tree.setRootIsDecorated(False)
+        for s in SHORTCUTS:
+            tree.addTopLevelItem(QTreeWidgetItem([" / ".join(s.keys), s.text]))
+        tree.resizeColumnToContents(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tree)
+        layout.addWidget(buttons)
+        self.resize(480, 560)

@@ -1,0 +1,165 @@
+"""Source chooser (cameras, open file, demo) and the transport bar for files."""
+
+from __future__ import annotations
+
+from PyQt6.QtCore import Qt, pyqtSignal
+from PyQt6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+SEEK_STEPS = 1000
+
+
+def format_time(seconds: float | None) -> str:
+    """m:ss.s (or h:mm:ss) for the transport's time label."""
+    if seconds is None or seconds != seconds:
+        return "--:--"
+    seconds = max(0.0, seconds)
+    m, s = divmod(seconds, 60)
+    if m >= 60:
+        h, m = divmod(int(m), 60)
+        return f"{h}:{m:02d}:{int(s):02d}"
+    return f"{int(m)}:{s:04.1f}"
+
+
+class SourcePanel(QWidget):
+    """Camera list, Open file and Demo buttons."""
+
+    cameraChosen = pyqtSignal(str)  # camera id
+    openRequested = pyqtSignal()
+    demoRequested = pyqtSignal()
+    refreshRequested = pyqtSignal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cameras = QComboBox(self)
+        self.cameras.setToolTip("Cameras found on this computer")
+        self.cameras.activated.connect(self._camera_activated)
+        refresh = QToolButton(self)
+        refresh.setText("\u27f3")
+        refresh.setToolTip("Look for cameras again")
+        refresh.clicked.connect(self.refreshRequested)
+        self.open_button = QPushButton("Open file\u2026", self)
+        self.open_button.setToolTip("Open an image or video (or drop a file on the window)")
+        self.open_button.clicked.connect(self.openRequested)
+        self.demo_button = QPushButton("Demo", self)
+        self.demo_button.setToolTip("Play the bundled demo clip")
+        self.demo_button.clicked.connect(self.demoRequested)
+        self.current = QLabel("no source", self)
+        self.current.setWordWrap(True)
+        row1 = QHBoxLayout()
+        row1.addWidget(self.cameras, 1)
+        row1.addWidget(refresh)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.open_button, 1)
+        row2.addWidget(self.demo_button, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row1)
+        layout.addLayout(row2)
+        layout.addWidget(self.current)
+
+    def set_cameras(self, cameras: list[tuple[str, str]]) -> None:
+        """Fill the camera list with (id, name) pairs."""
+        self.cameras.clear()
+        if not cameras:
+            self.cameras.addItem("no camera found", None)
+            self.cameras.setEnabled(False)
+            return
+        self.cameras.setEnabled(True)
+        self.cameras.addItem("choose a camera\u2026", None)
+        for ident, name in cameras:
+            self.cameras.addItem(name, ident)
+
+    def _camera_activated(self, index: int) -> None:
+        ident = self.cameras.itemData(index)
+        if ident is not None:
+            self.cameraChosen.emit(str(ident))
+
+
+class TransportBar(QWidget):
+    """Play/pause, frame step, seek bar, time and loop for file sources."""
+
+    playToggled = pyqtSignal()
+    stepRequested = pyqtSignal(int)  # +1 / -1 frames
+    seekRequested = pyqtSignal(float)  # seconds
+    loopToggled = pyqtSignal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        style = self.style()
+        assert style is not None
+        self._icons = (style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay),
+                       style.standardIcon(QStyle.StandardPixmap.SP_MediaPause))
+        self.play_button = QToolButton(self)
+        self.play_button.setToolTip("Play / pause (Space)")
+        self.play_button.clicked.connect(self.playToggled)
+        self.back_button = QToolButton(self)
+        self.back_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekBackward))
+        self.back_button.setToolTip("Previous frame (,)")
+        self.back_button.clicked.connect(lambda: self.stepRequested.emit(-1))
+        self.step_button = QToolButton(self)
+        self.step_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekForward))
+        self.step_button.setToolTip("Next frame (.)")
+        self.step_button.clicked.connect(lambda: self.stepRequested.emit(1))
+        self.seek = QSlider(Qt.Orientation.Horizontal, self)
+        self.seek.setRange(0, SEEK_STEPS)
+        self.seek.setToolTip("Seek")
+        self.seek.sliderReleased.connect(self._seek_released)
+        self.seek.sliderMoved.connect(self._seek_moved)
+        self.seek.actionTriggered.connect(self._seek_action)
+        self.time = QLabel("--:-- / --:--", self)
+        self.loop = QCheckBox("Loop", self)
+        self.loop.setToolTip("Start again at the end (L)")
+        self.loop.toggled.connect(self.loopToggled)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        for w in (self.back_button, self.play_button, self.step_button):
+            layout.addWidget(w)
+        layout.addWidget(self.seek, 1)
+        layout.addWidget(self.time)
+        layout.addWidget(self.loop)
+        self.duration: float | None = None
+        self.set_playing(False)
+
+    def set_playing(self, playing: bool) -> None:
+        self.play_button.setIcon(self._icons[1 if playing else 0])
+
+    def set_enabled_for(self, seekable: bool, playable: bool) -> None:
+        """Enable what makes sense for the current source."""
+        for w in (self.play_button, self.step_button, self.back_button, self.loop):
+            w.setEnabled(playable)
+        self.seek.setEnabled(seekable)
+        self.setVisible(playable)
+
+    def set_position(self, seconds: float | None, duration: float | None) -> None:
+        """Show the playback position unless the user is dragging the seek bar."""
+        self.duration = duration
+        self.time.setText(f"{format_time(seconds)} / {format_time(duration)}")
+        if self.seek.isSliderDown() or not duration or seconds is None:
+            return
+        self.seek.blockSignals(True)
+        self.seek.setValue(round(SEEK_STEPS * min(1.0, max(0.0, seconds / duration))))
+        self.seek.blockSignals(False)
+
+    def _seconds(self, value: int) -> float:
+        return (self.duration or 0.0) * value / SEEK_STEPS
+
+    def _seek_moved(self, value: int) -> None:
+        self.seekRequested.emit(self._seconds(value))
+
+    def _seek_released(self) -> None:
+        self.seekRequested.emit(self._seconds(self.seek.value()))
+
+    def _seek_action(self, action: int) -> None:
+        if not self.seek.isSliderDown():  # page clicks and keys
+            self.seekRequested.emit(self._seconds(self.seek.sliderPosition()))

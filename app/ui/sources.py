@@ -1,0 +1,66 @@
+"""What the user can open (camera, file, demo clip), mapped onto the media layer's sources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.errors import AquarelleError
+from ..media import sources as media_sources
+from ..media.source import FrameSource
+from ..media.webcam import CameraSource
+from ..media.webcam import list_cameras as _list_cameras
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """What to open: ("camera", id), ("file", path) or ("demo", "")."""
+
+    kind: str
+    ref: str = ""
+
+    def __str__(self) -> str:
+        return self.kind if self.kind == "demo" else f"{self.kind}:{self.ref}"
+
+    @classmethod
+    def parse(cls, text: str) -> SourceSpec | None:
+        """The inverse of str(); None for anything unrecognised."""
+        kind, _, ref = text.partition(":")
+        if kind == "demo":
+            return cls("demo")
+        if kind in ("camera", "file") and ref:
+            return cls(kind, ref)
+        return None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "camera":
+            return f"camera {self.ref}"
+        if self.kind == "file":
+            return Path(self.ref).name
+        return "demo clip"
+
+
+def demo_path() -> Path | None:
+    """The bundled demo clip, if this install has it."""
+    path = media_sources.demo_path()
+    return path if path.is_file() else None
+
+
+def list_cameras() -> list[tuple[str, str]]:
+    """(id, name) of the cameras present; empty when none or when listing fails."""
+    try:
+        return [(cam.id, cam.name) for cam in _list_cameras()]
+    except Exception:  # listing must never stop the app from starting
+        return []
+
+
+def open_source(spec: SourceSpec, loop: bool = True) -> FrameSource:
+    """Create (not start) the source for `spec`; raises AquarelleError with a clear message."""
+    if spec.kind == "file":
+        return media_sources.open_source(spec.ref, paced=True, loop=loop)
+    if spec.kind == "demo":
+        return media_sources.demo_source(paced=True, loop=loop)
+    if spec.kind == "camera":
+        return CameraSource(spec.ref)
+    raise AquarelleError(f"unknown source {spec}")

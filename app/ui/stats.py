@@ -1,0 +1,83 @@
+"""Frame statistics for the status bar, and the dock that lists GPU time per pass."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import deque
+
+from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+
+class FrameStats:
+    """Rolling counters: displayed source frames per second and paint (render + draw) time."""
+
+    def __init__(self, window_s: float = 1.0) -> None:
+        self.window_s = window_s
+        self._frames: deque[float] = deque()
+        self._paint_ms: deque[float] = deque(maxlen=60)
+        self.renders = 0  # pipeline renders since start (tests count coalescing with it)
+
+    def frame_shown(self, now: float | None = None) -> None:
+        """A new source frame was stylized and drawn."""
+        now = time.perf_counter() if now is None else now
+        self._frames.append(now)
+        self._trim(now)
+
+    def paint_time(self, ms: float) -> None:
+        """Record how long one paint took (render + draw, CPU side)."""
+        self._paint_ms.append(ms)
+
+    def _trim(self, now: float) -> None:
+        while self._frames and now - self._frames[0] > self.window_s:
+            self._frames.popleft()
+
+    def fps(self, now: float | None = None) -> float:
+        """Source frames shown per second over the last window."""
+        now = time.perf_counter() if now is None else now
+        self._trim(now)
+        return len(self._frames) / self.window_s
+
+    def frame_ms(self) -> float | None:
+        """Median paint time of recent frames in milliseconds."""
+        return statistics.median(self._paint_ms) if self._paint_ms else None
+
+    def reset(self) -> None:
+        """Forget everything (new source)."""
+        self._frames.clear()
+        self._paint_ms.clear()
+
+
+class PassTimesDock(QDockWidget):
+    """GPU milliseconds per pass of the last frame (from GL timer queries)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("GPU pass times", parent)
+        self.setObjectName("passTimesDock")
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.total = QLabel("no frame rendered yet", body)
+        self.tree = QTreeWidget(body)
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["pass", "ms"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setColumnWidth(0, 160)
+        layout.addWidget(self.total)
+        layout.addWidget(self.tree)
+        self.setWidget(body)
+        self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea
+                             | Qt.DockWidgetArea.RightDockWidgetArea
+                             | Qt.DockWidgetArea.BottomDockWidgetArea)
+
+    def show_times(self, times: dict[str, float]) -> None:
+        """Replace the list with `times` (pass name -> ms)."""
+        if not times:
+            return
+        self.tree.clear()
+        for name, ms in times.items():
+            item = QTreeWidgetItem([name, f"{ms:.2f}"])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
+            self.tree.addTopLevelItem(item)
+        self.total.setText(f"total {sum(times.values()):.2f} ms over {len(times)} passes")

@@ -1,0 +1,87 @@
+"""Zoom, pan and fit of an image in a viewport, in device pixels (no Qt, no GL)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
+
+
+class CompareMode(Enum):
+    """How the original is shown next to the stylized frame."""
+
+    OFF = "off"
+    SPLIT = "split"
+    SIDE_BY_SIDE = "side by side"
+
+    def next(self) -> CompareMode:
+        """The next mode in the cycle off -> split -> side by side -> off."""
+        modes = list(CompareMode)
+        return modes[(modes.index(self) + 1) % len(modes)]
+
+
+@dataclass
+class Rect:
+    """An axis-aligned rectangle in pixels, y down."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def to_ndc(self, view_w: float, view_h: float) -> tuple[float, float, float, float]:
+        """(x0, y_top, x1, y_bottom) in normalized device coordinates of a view."""
+        return (2.0 * self.x / view_w - 1.0, 1.0 - 2.0 * self.y / view_h,
+                2.0 * (self.x + self.w) / view_w - 1.0, 1.0 - 2.0 * (self.y + self.h) / view_h)
+
+
+@dataclass
+class ViewTransform:
+    """Zoom relative to "fit" (1 = the whole image fits) and pan of the image centre (px)."""
+
+    zoom: float = 1.0
+    pan_x: float = 0.0
+    pan_y: float = 0.0
+
+    def fit(self) -> None:
+        """Show the whole image, centred."""
+        self.zoom, self.pan_x, self.pan_y = 1.0, 0.0, 0.0
+
+    @property
+    def is_fit(self) -> bool:
+        return self.zoom == 1.0 and self.pan_x == 0.0 and self.pan_y == 0.0
+
+    @staticmethod
+    def fit_scale(view: tuple[float, float], image: tuple[int, int]) -> float:
+        """Image pixels to view pixels when the image fits the view, aspect kept."""
+        if image[0] <= 0 or image[1] <= 0 or view[0] <= 0 or view[1] <= 0:
+            return 1.0
+        return min(view[0] / image[0], view[1] / image[1])
+
+    def image_rect(self, view: tuple[float, float], image: tuple[int, int]) -> Rect:
+        """Where the image lies in a view of size `view` (both in device pixels)."""
+        s = self.fit_scale(view, image) * self.zoom
+        w, h = image[0] * s, image[1] * s
+        cx, cy = view[0] / 2 + self.pan_x, view[1] / 2 + self.pan_y
+        return Rect(cx - w / 2, cy - h / 2, w, h)
+
+    def zoom_at(self, view: tuple[float, float], point: tuple[float, float],
+                factor: float) -> None:
+        """Zoom by `factor`, keeping the image point under `point` (view pixels) in place."""
+        new_zoom = min(MAX_ZOOM, max(MIN_ZOOM, self.zoom * factor))
+        f = new_zoom / self.zoom
+        cx, cy = view[0] / 2 + self.pan_x, view[1] / 2 + self.pan_y
+        ncx, ncy = point[0] - (point[0] - cx) * f, point[1] - (point[1] - cy) * f
+        self.pan_x, self.pan_y = ncx - view[0] / 2, ncy - view[1] / 2
+        self.zoom = new_zoom
+
+    def actual_pixels(self, view: tuple[float, float], image: tuple[int, int]) -> None:
+        """One image pixel per device pixel, centred."""
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, 1.0 / self.fit_scale(view, image)))
+        self.pan_x = self.pan_y = 0.0
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the image by (dx, dy) view pixels."""
+        self.pan_x += dx
+        self.pan_y += dy

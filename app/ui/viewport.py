@@ -1,0 +1,474 @@
+"""The OpenGL viewport: stylizes the newest frame and draws the engine's texture directly.
+
+All GL work happens on the GUI thread, inside paintGL or between makeCurrent/doneCurrent.
+Changes only mark the view dirty and call update(); Qt merges a burst of update() calls into
+one paint, so a slider drag costs one render per displayed frame.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import moderngl
+import numpy as np
+from PyQt6.QtCore import QPointF, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QMouseEvent, QWheelEvent
+from PyQt6.QtOpenGLWidgets import QOpenGLWidget
+from PyQt6.QtWidgets import QWidget
+
+from ..engine.context import renderer_string, wrap_current_context
+from ..engine.errors import AquarelleError
+from ..engine.pipeline import Pipeline
+from ..engine.style import StyleSpec
+from ..media.source import Frame
+from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
+from .render_state import RenderState
+from .stats import FrameStats
+from .view_transform import CompareMode, Rect, ViewTransform
+
+DIVIDER_GRAB_PX = 6  # logical pixels either side of the split divider that start a drag
+WHEEL_STEP = 1.2  # zoom factor per wheel notch
+
+
+def collect_garbage(ctx: moderngl.Context) -> int:
+    """Release GL objects that Python collected (gc_mode "context_gc"), on this thread.
+
+    Like ctx.gc(), but skips objects released explicitly before they were collected
+    (moderngl 5.13 queues those as InvalidObject, which ctx.gc() fails on).
+    """
+    count = 0
+    objects = ctx.objects
+    while objects:
+        obj = objects.popleft()
+        release = getattr(obj, "release", None)
+        if release is not None:
+            release()
+            count += 1
+    return count
+
+
+class Viewport(QOpenGLWidget):
+    """Shows the stylized frame (or a debug view) with zoom, pan and compare modes."""
+
+    rendered = pyqtSignal()  # the pipeline rendered a frame (new frame or changed settings)
+    pipelineFailed = pyqtSignal(object)  # an AquarelleError (e.g. ShaderCompileError)
+    viewChanged = pyqtSignal()  # zoom, pan, compare or split changed
+
+    def __init__(self, state: RenderState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.transform = ViewTransform()
+        self.compare = CompareMode.OFF
+        self.split = 0.5  # divider position as a fraction of the widget width
+        self.show_original = False
+        self.stats = FrameStats()
+        self.profile = False
+        self.sync_timing = False  # glFinish before timing a paint (benchmarks only)
+        self.frame_sink: Callable[[np.ndarray], None] | None = None  # gets rendered frames
+        self.shader_root: Path | None = None
+        self.last_pass_times: dict[str, float] = {}
+        self.gl_info = ""
+        self.gl_error: str | None = None
+        self._ctx: moderngl.Context | None = None
+        self._display: DisplayRenderer | None = None
+        self._pipeline: Pipeline | None = None
+        self._want_style: StyleSpec | None = state.style
+        self._own_tex: moderngl.Texture | None = None  # the frame, when no pipeline works
+        self._orig: moderngl.Texture | None = None  # the frame on the GPU (original view)
+        self._result: moderngl.Texture | None = None
+        self._pending: Frame | None = None
+        self._image: np.ndarray | None = None  # the frame on screen
+        self._fresh = False  # _image has not been given to the current pipeline yet
+        self._applied: object = None
+        self._drag: str | None = None
+        self._last_pos = QPointF()
+        self.setMinimumSize(160, 90)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+    # -- public API ------------------------------------------------------------------------
+    @property
+    def pipeline(self) -> Pipeline | None:
+        """The working pipeline, if any."""
+        return self._pipeline
+
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        """(width, height) of the frame on screen."""
+        img = self._pending.image if self._pending is not None else self._image
+        return None if img is None else (img.shape[1], img.shape[0])
+
+    @property
+    def current_image(self) -> np.ndarray | None:
+        """The source frame on screen (uint8 RGB), if any."""
+        return self._pending.image if self._pending is not None else self._image
+
+    @property
+    def has_frame(self) -> bool:
+        return self._image is not None or self._pending is not None
+
+    def show_frame(self, frame: Frame) -> None:
+        """Queue a frame; only the newest queued frame is ever rendered."""
+        self._pending = frame
+        self.update()
+
+    def clear_frame(self) -> None:
+        """Forget the frame on screen (source closed)."""
+        self._pending = None
+        self._image = None
+        self._orig = self._result = None
+        self.update()
+
+    def request_render(self) -> None:
+        """Re-render with the current settings at the next paint (coalesced)."""
+        self.update()
+
+    def new_source(self) -> None:
+        """Forget temporal history and statistics (a new source or a seek)."""
+        if self._pipeline is not None:
+            self._pipeline.reset_history()
+        self.stats.reset()
+
+    def set_compare(self, mode: CompareMode) -> None:
+        self.compare = mode
+        self.viewChanged.emit()
+        self.update()
+
+    def set_split(self, fraction: float) -> None:
+        self.split = min(1.0, max(0.0, fraction))
+        self.viewChanged.emit()
+        self.update()
+
+    def set_show_original(self, on: bool) -> None:
+        if on != self.show_original:
+            self.show_original = on
+            self.update()
+
+    def fit(self) -> None:
+        """Fit the image to the window."""
+        self.transform.fit()
+        self.viewChanged.emit()
+        self.update()
+
+    def actual_pixels(self) -> None:
+        """One image pixel per screen pixel."""
+        if self.frame_size:
+            self.transform.actual_pixels(self._view_size(), self.frame_size)
+            self.viewChanged.emit()
+            self.update()
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom around the centre of the view."""
+        w, h = self._view_size()
+        self.transform.zoom_at((w, h), (w / 2, h / 2), factor)
+        self.viewChanged.emit()
+        self.update()
+
+    def build_pipeline(self, style: StyleSpec) -> None:
+        """Compile `style` and make it the working pipeline.
+
+        Raises AquarelleError (e.g. ShaderCompileError) and keeps the old pipeline when it
+        fails. Before the GL context exists the build is deferred to initializeGL.
+        """
+        if self._ctx is None:
+            self._want_style = style
+            return
+        self.makeCurrent()
+        try:
+            new = self._new_pipeline(style)
+            if self._pipeline is not None:
+                self._pipeline.release()
+            self._adopt(new)
+        finally:
+            self.doneCurrent()
+        self.update()
+
+    def set_profile(self, on: bool) -> None:
+        """Time every pass with GL timer queries (the pass-times dock)."""
+        self.profile = on
+        if self._pipeline is not None:
+            self._pipeline.profile = on
+        self._applied = None
+        self.update()
+
+    def snapshot(self) -> np.ndarray:
+        """The stylized frame at source resolution as uint8 RGB (renders first if needed)."""
+        if self._ctx is None:
+            raise AquarelleError(self.gl_error or "the OpenGL view is not ready yet")
+        self.makeCurrent()
+        try:
+            self._consume_pending()
+            self._render_if_needed()
+            if self._result is None or self._pipeline is None:
+                raise AquarelleError("there is no stylized frame to save yet")
+            return self._pipeline.read(self._result)
+        finally:
+            self.doneCurrent()
+
+    def release_gl(self) -> None:
+        """Release every GL object (closing, or the context is about to go away)."""
+        if self._ctx is None:
+            return
+        self.makeCurrent()
+        try:
+            if self._pipeline is not None:
+                self._pipeline.release()
+            if self._display is not None:
+                self._display.release()
+            if self._own_tex is not None:
+                self._own_tex.release()
+            collect_garbage(self._ctx)
+        finally:
+            self._pipeline = self._display = self._own_tex = None
+            self._orig = self._result = None
+            self._fresh = self._image is not None
+            self._want_style = self.state.style
+            self._ctx = None
+            self._applied = None
+            self.doneCurrent()
+
+    # -- GL --------------------------------------------------------------------------------
+    def initializeGL(self) -> None:
+        try:
+            ctx = wrap_current_context()
+            ctx.gc_mode = "context_gc"
+            self._ctx = ctx
+            self.gl_info = renderer_string(ctx)
+            self._display = DisplayRenderer(ctx)
+        except AquarelleError as e:
+            self._ctx = None
+            self.gl_error = str(e)
+            self._report(e)
+            return
+        context = self.context()
+        if context is not None:
+            context.aboutToBeDestroyed.connect(self.release_gl)
+        self._build_wanted()
+
+    def _new_pipeline(self, style: StyleSpec) -> Pipeline:
+        """Compile a pipeline; every failure becomes an AquarelleError."""
+        assert self._ctx is not None
+        try:
+            return Pipeline(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
+                            shader_root=self.shader_root)
+        except AquarelleError:
+            raise
+        except Exception as e:
+            # A failure while cleaning up after a compile error hides the real error in
+            # __context__: report that one (it names the shader file and line).
+            cause: BaseException | None = e.__context__
+            while cause is not None and not isinstance(cause, AquarelleError):
+                cause = cause.__context__
+            if cause is not None:
+                raise cause from None
+            raise AquarelleError(f"cannot build the {style.name} pipeline: "
+                                 f"{type(e).__name__}: {e}") from None
+
+    def _report(self, error: AquarelleError) -> None:
+        """Emit pipelineFailed after paintGL returns (a dialog must not open inside it)."""
+        QTimer.singleShot(0, lambda: self.pipelineFailed.emit(error))
+
+    def _build_wanted(self) -> None:
+        style, self._want_style = self._want_style, None
+        if style is None or self._ctx is None:
+            return
+        try:
+            new = self._new_pipeline(style)
+        except AquarelleError as e:
+            self._report(e)
+            return
+        if self._pipeline is not None:
+            self._pipeline.release()
+        self._adopt(new)
+
+    def _adopt(self, new: Pipeline) -> None:
+        self._pipeline = new
+        new.profile = self.profile
+        self._orig = self._result = None
+        self._fresh = self._image is not None  # the new pipeline gets the frame as an array
+        self._applied = None
+
+    def paintGL(self) -> None:
+        ctx = self._ctx
+        if ctx is None or self._display is None:
+            return
+        t0 = time.perf_counter()
+        try:
+            new_frame = self._consume_pending()
+            rendered = self._render_if_needed()
+            fbo = ctx.detect_framebuffer(self.defaultFramebufferObject())
+            size = fbo.size if fbo.size[0] > 0 else self._view_size()
+            self._display.begin(fbo, size)
+            self._draw(size)
+            if rendered and self.sync_timing:
+                ctx.finish()
+            collect_garbage(ctx)
+        except (AquarelleError, moderngl.Error) as e:  # never let paintGL raise into Qt
+            self._applied = self.state.revision  # do not retry the same failure every paint
+            self._report(AquarelleError(str(e)))
+            return
+        if rendered:
+            self.stats.paint_time((time.perf_counter() - t0) * 1000.0)
+            if new_frame:
+                self.stats.frame_shown()
+            self.rendered.emit()
+
+    def _consume_pending(self) -> bool:
+        frame, self._pending = self._pending, None
+        if frame is None:
+            return False
+        self._image = np.ascontiguousarray(frame.image[:, :, :3], dtype=np.uint8)
+        self._fresh = True
+        return True
+
+    def _upload_own(self, img: np.ndarray) -> moderngl.Texture:
+        assert self._ctx is not None
+        h, w = img.shape[:2]
+        if self._own_tex is None or self._own_tex.size != (w, h):
+            if self._own_tex is not None:
+                self._own_tex.release()
+            self._own_tex = self._ctx.texture((w, h), 3, alignment=1)
+        self._own_tex.write(img, alignment=1)
+        return self._own_tex
+
+    def _render_if_needed(self) -> bool:
+        if self._want_style is not None:
+            self._build_wanted()
+        p = self._pipeline
+        img = self._image
+        if img is None or self._ctx is None:
+            return False
+        if p is None or p.style.name != self.state.style.name:
+            # No working pipeline for the chosen style: show the original.
+            if self._fresh or self._orig is None:
+                self._orig = self._upload_own(img)
+                self._fresh = False
+            self._result = None
+            return False
+        revision = self.state.revision
+        if not self._fresh and self._applied == revision and self._result is not None:
+            return False
+        p.params.update(self.state.params.values())
+        p.seed = self.state.seed
+        p.scale = self.state.scale
+        if self._fresh or self._orig is None:
+            # A new frame goes in as an array, so the engine can track motion between frames.
+            self._result = p.render(img)
+            self._orig = p.target("source")
+            self._fresh = False
+        else:
+            self._result = p.render(self._orig)  # same frame, new settings
+        self._applied = revision
+        self.stats.renders += 1
+        if self.profile:
+            self.last_pass_times = p.pass_times_ms()
+        if self.frame_sink is not None:
+            self.frame_sink(p.read(self._result))
+        return True
+
+    def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:
+        if self.show_original or self._result is None or self._pipeline is None:
+            return self._orig, DisplayMode.COLOR
+        target = self.state.debug_target
+        if target is not None:
+            try:
+                tex = self._pipeline.target(target)
+            except AquarelleError:
+                return self._result, DisplayMode.COLOR
+            return tex, display_mode_for(target, tex)
+        return self._result, DisplayMode.COLOR
+
+    def _draw(self, size: tuple[int, int]) -> None:
+        display = self._display
+        src = self._orig
+        image = self.frame_size
+        if display is None or src is None or image is None:
+            return
+        main, mode = self._shown_texture()
+        if main is None:
+            return
+        dpr = self.devicePixelRatioF()
+        if self.compare is CompareMode.SIDE_BY_SIDE:
+            half = (max(1, size[0] // 2), size[1])
+            rect = self.transform.image_rect(half, image)
+            pix = rect.w / image[0] > 2.0
+            display.draw(src, rect, half, pixelated=pix)
+            display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
+            return
+        rect = self.transform.image_rect(size, image)
+        pix = rect.w / image[0] > 2.0
+        if self.compare is CompareMode.SPLIT:
+            x = self.split * size[0]
+            u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
+            display.draw(src, rect, size, crop=(0.0, u), pixelated=pix)
+            display.draw(main, rect, size, mode=mode, crop=(u, 1.0), pixelated=pix)
+            line = max(1.0, round(dpr))
+            display.fill(Rect(x - line, 0, 2 * line, size[1]), size, DIVIDER_COLOR)
+            return
+        display.draw(main, rect, size, mode=mode, pixelated=pix)
+
+    def _view_size(self) -> tuple[int, int]:
+        dpr = self.devicePixelRatioF()
+        return (max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
+
+    # -- mouse -----------------------------------------------------------------------------
+    def _near_divider(self, pos: QPointF) -> bool:
+        return (self.compare is CompareMode.SPLIT
+                and abs(pos.x() - self.split * self.width()) <= DIVIDER_GRAB_PX)
+
+    def mousePressEvent(self, e: QMouseEvent | None) -> None:
+        if e is None:
+            return
+        if e.button() == Qt.MouseButton.LeftButton:
+            self._drag = "divider" if self._near_divider(e.position()) else "pan"
+            self._last_pos = e.position()
+            if self._drag == "pan":
+                self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            e.accept()
+            return
+        super().mousePressEvent(e)
+
+    def mouseMoveEvent(self, e: QMouseEvent | None) -> None:
+        if e is None:
+            return
+        pos = e.position()
+        if self._drag == "divider":
+            self.set_split(pos.x() / max(1, self.width()))
+        elif self._drag == "pan":
+            dpr = self.devicePixelRatioF()
+            d = pos - self._last_pos
+            self.transform.pan(d.x() * dpr, d.y() * dpr)
+            self.viewChanged.emit()
+            self.update()
+        elif self._near_divider(pos):
+            self.setCursor(Qt.CursorShape.SplitHCursor)
+        else:
+            self.unsetCursor()
+        self._last_pos = pos
+
+    def mouseReleaseEvent(self, e: QMouseEvent | None) -> None:
+        if e is not None and e.button() == Qt.MouseButton.LeftButton:
+            self._drag = None
+            self.unsetCursor()
+
+    def mouseDoubleClickEvent(self, e: QMouseEvent | None) -> None:
+        self.fit()
+
+    def wheelEvent(self, e: QWheelEvent | None) -> None:
+        if e is None:
+            return
+        steps = e.angleDelta().y() / 120.0
+        if steps == 0:
+            return
+        dpr = self.devicePixelRatioF()
+        w, h = self._view_size()
+        x, y = e.position().x() * dpr, e.position().y() * dpr
+        if self.compare is CompareMode.SIDE_BY_SIDE:
+            w = max(1, w // 2)
+            x = x % w
+        self.transform.zoom_at((w, h), (x, y), WHEEL_STEP ** steps)
+        self.viewChanged.emit()
+        self.update()
+        e.accept()

@@ -1,0 +1,659 @@
+"""The desktop app under Xvfb (pytest-xvfb) with pytest-qt: real window, real GL (Mesa).
+
+Frames are tiny (160x90) so the whole file stays fast on llvmpipe. Dialogs are patched so
+nothing modal blocks; synchronization is by signals and qtbot.waitUntil, never sleeps.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import cv2
+import numpy as np
+import pytest
+from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PyQt6.QtGui import QDropEvent, QImage
+from PyQt6.QtWidgets import QMessageBox
+
+from aquarelle.engine.errors import ShaderCompileError
+from aquarelle.media.source import Frame, FrameSource
+from aquarelle.resources import shaders_dir
+from aquarelle.ui import main_window as mw
+from aquarelle.ui.app import configure_opengl
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.settings import Settings
+from aquarelle.ui.sources import SourceSpec
+from aquarelle.ui.view_transform import CompareMode, ViewTransform
+
+configure_opengl()  # before pytest-qt creates the QApplication
+pytestmark = pytest.mark.gui
+W, H = 160, 90
+TIMEOUT = 20000  # ms; llvmpipe on a busy 2-core machine
+
+
+# -- media ---------------------------------------------------------------------------------
+def scene(w: int = W, h: int = H, t: float = 0.0) -> np.ndarray:
+    """A small RGB picture with flat regions and edges (something to paint)."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    img = np.zeros((h, w, 3), np.float32)
+    img[..., 0] = 40 + 150 * x / w
+    img[..., 1] = 70 + 120 * y / h
+    img[..., 2] = 170
+    cx = w * (0.3 + 0.3 * t)
+    disk = (x - cx) ** 2 + (y - h / 2) ** 2 < (h / 3) ** 2
+    img[disk] = (230, 200, 40)
+    img[int(h * 0.65):, int(w * 0.6):int(w * 0.85)] = (30, 30, 60)
+    return img.astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An image, a 12-frame H.264 clip and a corrupt 'video'."""
+    root = tmp_path_factory.mktemp("media")
+    image = root / "scene.png"
+    cv2.imwrite(str(image), scene()[:, :, ::-1])
+    clip = root / "clip.mp4"
+    with av.open(str(clip), "w") as out:
+        stream = out.add_stream("libx264", rate=12)
+        stream.width, stream.height, stream.pix_fmt = W, H, "yuv420p"
+        stream.time_base = Fraction(1, 12)
+        for i in range(12):
+            frame = av.VideoFrame.from_ndarray(scene(t=i / 11), format="rgb24")
+            frame.pts = i
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    bad = root / "corrupt.mp4"
+    bad.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 8)
+    bad_png = root / "corrupt.png"
+    bad_png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"garbage" * 20)
+    return {"image": image, "clip": clip, "corrupt": bad, "corrupt_png": bad_png}
+
+
+# -- dialogs -------------------------------------------------------------------------------
+class Dialogs:
+    """Records QMessageBox calls; `answer` is what question() returns."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, str]] = []
+        self.answer = QMessageBox.StandardButton.No
+
+    def kinds(self) -> list[str]:
+        return [c[0] for c in self.calls]
+
+
+@pytest.fixture
+def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
+    d = Dialogs()
+
+    def record(kind: str) -> Any:
+        def fn(parent: Any, title: str, text: str, *args: Any, **kw: Any) -> Any:
+            d.calls.append((kind, title, text))
+            return d.answer if kind == "question" else QMessageBox.StandardButton.Ok
+        return fn
+
+    for kind in ("warning", "critical", "information", "question", "about"):
+        monkeypatch.setattr(QMessageBox, kind, staticmethod(record(kind)))
+    return d
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Settings file and user presets under tmp_path, never the user's own."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(mw, "list_cameras", lambda: [])
+    return tmp_path / "settings.ini"
+
+
+def make_window(qtbot: Any, settings_path: Path, resize: bool = True) -> MainWindow:
+    win = MainWindow(Settings(settings_path))
+    qtbot.addWidget(win)
+    if resize:
+        win.resize(760, 500)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def window(qtbot: Any, config: Path, dialogs: Dialogs) -> Iterator[MainWindow]:
+    win = make_window(qtbot, config)
+    yield win
+    if win.isVisible():
+        win.close()
+
+
+def open_and_render(qtbot: Any, win: MainWindow, path: Path) -> None:
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        assert win.open_file(path)
+
+
+def grab(win: MainWindow) -> np.ndarray:
+    """The viewport's pixels as an (H, W, 3) uint8 array (device pixels)."""
+    img = win.viewport.grabFramebuffer().convertToFormat(QImage.Format.Format_RGB888)
+    ptr = img.constBits()
+    assert ptr is not None
+    ptr.setsize(img.sizeInBytes())
+    arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
+    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
+
+
+def image_region(win: MainWindow, pixels: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the image inside the grabbed viewport, inset by 2 px."""
+    h, w = pixels.shape[:2]
+    rect = win.viewport.transform.image_rect((w, h), (W, H))
+    x0, y0 = int(np.ceil(rect.x)) + 2, int(np.ceil(rect.y)) + 2
+    return x0, y0, int(rect.x + rect.w) - 2, int(rect.y + rect.h) - 2
+
+
+def source_as_shown(win: MainWindow, pixels: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """The source resampled to where the viewport draws it."""
+    h, w = pixels.shape[:2]
+    rect = win.viewport.transform.image_rect((w, h), (W, H))
+    big = cv2.resize(src, (round(rect.w), round(rect.h)), interpolation=cv2.INTER_LINEAR)
+    out = np.zeros_like(pixels)
+    x, y = round(rect.x), round(rect.y)
+    out[y:y + big.shape[0], x:x + big.shape[1]] = big[: h - y, : w - x]
+    return out
+
+
+def mean_diff(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.abs(a.astype(np.float32) - b.astype(np.float32)).mean())
+
+
+# -- tests ---------------------------------------------------------------------------------
+def test_window_opens_on_file_and_stylizes(qtbot: Any, window: MainWindow,
+                                           media: dict[str, Path]) -> None:
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.open_initial(str(media["image"]))
+    assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))
+    pixels = grab(window)
+    x0, y0, x1, y1 = image_region(window, pixels)
+    shown = source_as_shown(window, pixels, scene())
+    assert mean_diff(pixels[y0:y1, x0:x1], shown[y0:y1, x0:x1]) > 8.0  # stylized
+    assert window.res_label.text() == f"{W}\u00d7{H}"
+
+
+def test_window_opens_on_demo_without_camera(qtbot: Any, window: MainWindow) -> None:
+    assert mw.demo_path() is not None, "the bundled demo clip is missing"
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.open_initial(None)
+    assert window.source_spec == SourceSpec("demo")
+    assert window.transport.isVisible() and window.source is not None
+    assert not window.source.live and window.source.size == (640, 360)
+    assert window.source_panel.cameras.currentText() == "no camera found"
+
+
+def count_frames(path: Path) -> int:
+    with av.open(str(path)) as c:
+        return sum(1 for _ in c.decode(video=0))
+
+
+def wait_position(qtbot: Any, win: MainWindow, done: Any) -> None:
+    qtbot.waitUntil(lambda: win.source is not None and win.source.position is not None
+                    and done(win.source.position), timeout=TIMEOUT)
+
+
+def test_file_transport_pause_step_seek(qtbot: Any, window: MainWindow,
+                                        media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    src = window.source
+    assert src is not None and src.seekable
+    window.toggle_play()
+    assert src.paused
+    window.seek(0.0)
+    wait_position(qtbot, window, lambda t: t == 0.0)
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.step(1)  # the next frame is stylized while paused
+    wait_position(qtbot, window, lambda t: t == pytest.approx(1 / 12))
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.step(-1)
+    wait_position(qtbot, window, lambda t: t == 0.0)
+    renders = window.viewport.stats.renders
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("granulation", 2.0)  # paused: still re-renders
+    assert window.viewport.stats.renders > renders
+    window.transport.loop.setChecked(False)
+    assert getattr(src, "loop", None) is False
+
+
+def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                         media: dict[str, Path], tmp_path: Path) -> None:
+    from aquarelle.ui.export_job import start_export
+
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_play()  # paused: the preview does not compete with the export
+    dst = tmp_path / "out.mp4"
+    with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
+        job = start_export(window, dst)
+        assert job is not None and window.export_dialog_widget is not None
+        assert window.isEnabled()  # the window stays usable during the export
+    assert blocker.args[0] is job
+    assert job.error is None and not job.cancelled, job.error
+    assert job.result is not None and job.result.frames == 12
+    assert count_frames(dst) == 12
+    assert dialogs.calls == []
+    open_and_render(qtbot, window, media["image"])
+    assert start_export(window, tmp_path / "still.mp4") is None  # images: a message
+    assert dialogs.kinds() == ["warning"]
+
+
+def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Path],
+                            tmp_path: Path) -> None:
+    from aquarelle.ui.recorder import toggle_record
+
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_play()
+    dst = tmp_path / "rec.mp4"
+    toggle_record(window, dst)
+    assert window.recorder is not None
+    for _ in range(3):
+        with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+            window.step(1)
+    toggle_record(window)
+    assert window.recorder is None and dst.is_file()
+    assert count_frames(dst) >= 3
+
+
+def test_slider_change_rerenders_once_per_frame(qtbot: Any, window: MainWindow,
+                                                media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    before = grab(window)
+    renders = window.viewport.stats.renders
+    row = window.param_panel.rows["edge_darkening"]
+    assert row.slider is not None
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        for pos in range(10, row.slider.maximum() + 1, 10):  # a burst of slider moves
+            row.slider.setValue(pos)
+    assert window.state.params["edge_darkening"] == pytest.approx(4.0)
+    assert window.viewport.stats.renders == renders + 1  # coalesced into one render
+    after = grab(window)
+    assert mean_diff(before, after) > 0.5
+
+
+def test_split_compare_shows_original_left(qtbot: Any, window: MainWindow,
+                                           media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    window.set_compare(CompareMode.SPLIT)
+    window.viewport.set_split(0.5)
+    pixels = grab(window)
+    x0, y0, x1, y1 = image_region(window, pixels)
+    shown = source_as_shown(window, pixels, scene())
+    mid = pixels.shape[1] // 2
+    left = (slice(y0, y1), slice(x0, mid - 4))
+    right = (slice(y0, y1), slice(mid + 4, x1))
+    assert mean_diff(pixels[left], shown[left]) < 4.0
+    assert mean_diff(pixels[right], shown[right]) > 8.0
+    window.cycle_compare()
+    assert window.viewport.compare is CompareMode.SIDE_BY_SIDE
+    assert window.compare_combo.currentData() is CompareMode.SIDE_BY_SIDE
+
+
+def test_hold_key_shows_original(qtbot: Any, window: MainWindow,
+                                 media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    qtbot.keyPress(window.viewport, Qt.Key.Key_O)
+    assert window.viewport.show_original
+    pixels = grab(window)
+    x0, y0, x1, y1 = image_region(window, pixels)
+    shown = source_as_shown(window, pixels, scene())
+    assert mean_diff(pixels[y0:y1, x0:x1], shown[y0:y1, x0:x1]) < 4.0
+    qtbot.keyRelease(window.viewport, Qt.Key.Key_O)
+    assert not window.viewport.show_original
+
+
+def test_debug_view_flow(qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("outline_strength", 0.6)  # outlines are off by default
+    result = grab(window)
+    renders = window.viewport.stats.renders
+    window.set_debug_view("flow")
+    assert window.state.debug_target == "tfm"
+    flow = grab(window)
+    assert mean_diff(result, flow) > 8.0
+    x0, y0, x1, y1 = image_region(window, flow)
+    for label in window.state.style.debug_views:  # every view shows a picture
+        window.set_debug_view(label)
+        view = grab(window)[y0:y1, x0:x1]
+        assert view.std() > 1.0, label
+    assert window.viewport.stats.renders == renders  # switching views needs no re-render
+    window.cycle_debug_view()
+    assert window.state.debug_view is None  # back to the result after the last view
+
+
+def test_zoom_pan_fit(qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    vp = window.viewport
+    c = vp.rect().center()
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=c)
+    qtbot.mouseMove(vp, QPoint(c.x() + 30, c.y() + 10))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=QPoint(c.x() + 30, c.y() + 10))
+    dpr = vp.devicePixelRatioF()
+    assert (vp.transform.pan_x, vp.transform.pan_y) == (30 * dpr, 10 * dpr)
+    vp.zoom_by(2.0)
+    assert not vp.transform.is_fit
+    vp.fit()
+    assert vp.transform.is_fit
+    t = ViewTransform()
+    t.zoom_at((200, 100), (50, 50), 2.0)  # the point under the cursor stays put
+    r = t.image_rect((200, 100), (200, 100))
+    assert (50 - r.x) / r.w == pytest.approx(0.25)
+
+
+def test_preset_save_load_rename_delete(qtbot: Any, window: MainWindow, config: Path,
+                                        dialogs: Dialogs) -> None:
+    panel = window.param_panel
+    panel.set_value("edge_darkening", 3.5)
+    panel.set_value("paper_color", "#102030")
+    presets = window.presets
+    preset = presets.save_as("Mine")
+    assert preset.path is not None and preset.path.is_file()
+    assert preset.path.parent == config.parent / "config" / "aquarelle" / "presets" / \
+        "watercolor"
+    panel.reset_all()
+    assert window.state.params["edge_darkening"] != 3.5
+    assert presets.select("Mine") is not None
+    assert window.state.params["edge_darkening"] == 3.5
+    assert window.state.params["paper_color"] == pytest.approx((16 / 255, 32 / 255, 48 / 255))
+    renamed = presets.rename(presets.current(), "Ours")  # type: ignore[arg-type]
+    assert renamed.path is not None and renamed.path.is_file() and not preset.path.exists()
+    assert [p.name for p in presets.presets if not p.builtin] == ["Ours"]
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    presets.delete_current()
+    assert not renamed.path.exists()
+    assert all(p.builtin for p in presets.presets)
+
+
+def test_snapshot_png_at_source_size(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                     media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["image"])
+    window.viewport.resize(300, 120)  # the snapshot does not depend on the view
+    window.snapshot_dir = tmp_path
+    path = window.snapshot()
+    assert path is not None and path.suffix == ".png"
+    saved = cv2.imread(str(path))
+    assert saved.shape == (H, W, 3)
+    assert window.save_snapshot(tmp_path / "missing" / "dir" / "x.png") is False
+    assert dialogs.kinds() == ["warning"] and "Snapshot" in dialogs.calls[0][1]
+
+
+def test_corrupt_file_shows_error_and_keeps_running(qtbot: Any, window: MainWindow,
+                                                    dialogs: Dialogs,
+                                                    media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    shown = window.source_spec
+    for bad in ("corrupt", "corrupt_png"):
+        assert window.open_file(media[bad]) is False
+    assert dialogs.kinds() == ["warning", "warning"]
+    assert "corrupt" in dialogs.calls[0][2]
+    assert window.source_spec == shown and window.isVisible()
+    assert window.open_file(media["image"].parent / "nope.mp4") is False
+    # the window still renders
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("wobble", 2.0)
+
+
+def test_shader_error_keeps_last_pipeline(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                          media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["image"])
+    working = window.viewport.pipeline
+    root = tmp_path / "shaders"
+    shutil.copytree(shaders_dir(), root)
+    bad = root / "watercolor" / "composite.frag"
+    lines = bad.read_text().splitlines()
+    lines.insert(3, "this is not glsl;")
+    bad.write_text("\n".join(lines) + "\n")
+    window.viewport.shader_root = root
+    assert window.reload_shaders() is False
+    assert window.viewport.pipeline is working
+    kind, title, text = dialogs.calls[-1]
+    assert kind == "warning" and "watercolor/composite.frag" in text and "line 4" in text
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("wobble", 2.0)  # still renders with the old shaders
+    window.viewport.shader_root = None
+    assert window.reload_shaders() is True
+    assert isinstance(ShaderCompileError("a", 1, "b"), Exception)
+
+
+def test_drop_file_opens_it(qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(media["image"]))])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.dropEvent(event)
+    assert window.source_spec is not None and window.source_spec.ref.endswith("scene.png")
+
+
+class FakeCamera(FrameSource):
+    """A live source that delivers one frame, then 'is unplugged'."""
+
+    live = True
+
+    def __init__(self, unplug: bool = True) -> None:
+        super().__init__()
+        self.sent = False
+        self.stopped = False
+        self.unplug = unplug
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (W, H)
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def latest(self) -> Frame | None:
+        if not self.sent:
+            self.sent = True
+            return Frame(scene(), 0, None)
+        if self.unplug:
+            self.error = "device disconnected"
+        return None
+
+
+def test_camera_unplugged_offers_demo(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    cam = FakeCamera()
+    real_open = mw.open_source
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam if spec.kind == "camera"
+                        else real_open(spec, loop))
+    assert window.open_spec(SourceSpec("camera", "0"))
+    dialogs.answer = QMessageBox.StandardButton.Yes  # "show the demo clip instead?"
+    qtbot.waitUntil(lambda: cam.stopped, timeout=TIMEOUT)
+    assert dialogs.kinds() == ["question"] and "disconnected" in dialogs.calls[0][2]
+    assert window.source_spec == SourceSpec("demo") and window.isVisible()
+
+
+def test_close_during_export_asks_first(qtbot: Any, window: MainWindow,
+                                        dialogs: Dialogs) -> None:
+    class Job:
+        running = True
+        cancelled = False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+        def wait(self, timeout: float | None = None) -> bool:
+            return True
+
+    job = Job()
+    window.export_job = job
+    dialogs.answer = QMessageBox.StandardButton.No
+    window.close()
+    assert window.isVisible() and not job.cancelled
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    window.close()
+    assert not window.isVisible() and job.cancelled
+    assert dialogs.kinds() == ["question", "question"]
+
+
+def test_settings_survive_restart(qtbot: Any, config: Path, dialogs: Dialogs,
+                                  media: dict[str, Path]) -> None:
+    win = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    win.param_panel.set_value("turbulence", 2.25)
+    win.seed_spin.setValue(42)
+    win.scale_spin.setValue(0.5)
+    win.set_compare(CompareMode.SPLIT)
+    win.resize(700, 450)
+    win.close()
+    again = make_window(qtbot, config, resize=False)
+    assert again.state.params["turbulence"] == 2.25
+    assert again.state.seed == 42 and again.state.scale == 0.5
+    assert again.viewport.compare is CompareMode.SPLIT
+    assert again.param_panel.rows["turbulence"].spin.value() == 2.25  # type: ignore[union-attr]
+    assert again.settings.last_source() == f"file:{media['image'].resolve()}"
+    assert again.settings.recent_files() == [str(media["image"].resolve())]
+    assert (again.width(), again.height()) == (700, 450)
+    again.close()
+
+
+def test_cli_opens_app_on_file(monkeypatch: pytest.MonkeyPatch, media: dict[str, Path]) -> None:
+    from aquarelle.cli import main as cli
+    from aquarelle.ui import app as ui_app
+
+    seen: list[Any] = []
+    monkeypatch.setattr(ui_app, "run", lambda args: seen.append(args) or 0)
+    assert cli.main([str(media["image"])]) == 0
+    assert cli.main([]) == 0
+    assert seen[0].file == str(media["image"]) and seen[1].file is None
+
+
+def test_quit_releases_camera_and_gl(qtbot: Any, config: Path, dialogs: Dialogs,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    cam = FakeCamera(unplug=False)
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam)
+    win = make_window(qtbot, config)
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        assert win.open_spec(SourceSpec("camera", "0"))
+    assert not win.transport.isVisible()  # no transport for live sources
+    win.close()
+    assert cam.stopped and win.source is None
+    assert win.viewport.pipeline is None and win.viewport.gl_info  # GL objects released
+    assert dialogs.calls == []
+
+
+def test_pass_times_dock_and_status_bar(qtbot: Any, window: MainWindow,
+                                        media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    window._actions["pass_times"].trigger()
+    assert window.pass_dock.isVisible() and window.viewport.profile
+    qtbot.waitUntil(lambda: bool(window.viewport.last_pass_times), timeout=TIMEOUT)
+    window.update_stats()
+    assert window.pass_dock.tree.topLevelItemCount() == len(window.viewport.last_pass_times)
+    assert "composite" in window.viewport.last_pass_times
+    assert window.res_label.text() == f"{W}\u00d7{H}"
+    assert window.fps_label.text().endswith("fps") and window.frame_label.text().endswith("ms")
+    assert window.dropped_label.text().startswith("dropped")
+    window._actions["pass_times"].trigger()
+    assert not window.viewport.profile
+
+
+def test_help_lists_every_shortcut(window: MainWindow) -> None:
+    from aquarelle.ui.shortcuts import SHORTCUTS, ShortcutsDialog, shortcut_table_markdown
+
+    dialog = ShortcutsDialog(window)
+    tree = dialog.findChild(type(window.pass_dock.tree))
+    assert tree is not None and tree.topLevelItemCount() == len(SHORTCUTS)
+    keys = {a.shortcut().toString() for a in window._actions.values()}
+    for required in ("Space", "S", "C", "F", "Ctrl+O", "Ctrl+E", "Ctrl+Q"):
+        assert required in keys
+    assert "| Space | Play / pause |" in shortcut_table_markdown()
+
+
+def test_keyboard_shortcuts_drive_the_window(qtbot: Any, window: MainWindow,
+                                             media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    with qtbot.waitActive(window, timeout=TIMEOUT):
+        window.activateWindow()
+    window.viewport.setFocus()
+    handle = window.windowHandle()  # key events through the window system: shortcuts apply
+    assert handle is not None
+    qtbot.keyClick(handle, Qt.Key.Key_C)
+    assert window.viewport.compare is CompareMode.SPLIT
+    src = window.source
+    assert src is not None and not src.paused
+    qtbot.keyClick(handle, Qt.Key.Key_Space)
+    assert src.paused
+    qtbot.keyPress(handle, Qt.Key.Key_O)
+    assert window.viewport.show_original
+    qtbot.keyRelease(handle, Qt.Key.Key_O)
+    assert not window.viewport.show_original
+    qtbot.keyClick(handle, Qt.Key.Key_F)
+    qtbot.waitUntil(window.isFullScreen, timeout=TIMEOUT)
+    qtbot.keyClick(handle, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=TIMEOUT)
+
+
+def test_param_panel_entry_reset_colour_tooltips(qtbot: Any, window: MainWindow,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from PyQt6.QtGui import QColor
+    from PyQt6.QtWidgets import QColorDialog
+
+    params = window.state.params
+    row = window.param_panel.rows["sigma_r"]
+    assert row.spin is not None and row.slider is not None
+    assert row.slider.toolTip() == params.spec("sigma_r").help
+    row.spin.setValue(12.5)  # numeric entry
+    assert params["sigma_r"] == 12.5
+    assert row.slider.value() == round((12.5 - 0.5) / 0.25)
+    qtbot.mouseClick(row.reset_button, Qt.MouseButton.LeftButton)  # per-parameter reset
+    assert params["sigma_r"] == params.spec("sigma_r").default
+    assert row.spin.value() == params.spec("sigma_r").default
+    color = window.param_panel.rows["paper_color"]
+    assert color.color_button is not None
+    monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda *a: QColor("#204060")))
+    qtbot.mouseClick(color.color_button, Qt.MouseButton.LeftButton)
+    assert params["paper_color"] == pytest.approx((32 / 255, 64 / 255, 96 / 255))
+    assert color.color_button.text() == "#204060"
+    window.param_panel.set_value("wobble", 99.0)  # clamped, with a warning in the status bar
+    assert params["wobble"] == 8.0 and "clamped" in (window.param_panel.warning or "")
+    qtbot.mouseClick(window.param_panel.findChild(type(color.color_button), "resetAll"),
+                     Qt.MouseButton.LeftButton)
+    assert params.values() == {s.name: s.default for s in params.specs.values()}
+
+
+def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                   media: dict[str, Path], tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from aquarelle.ui.export_job import ExportJob, start_export
+
+    gate = threading.Event()
+    original = ExportJob._on_progress
+
+    def held(self: ExportJob, p: Any) -> None:  # hold the worker after its first frame
+        original(self, p)
+        gate.wait(TIMEOUT / 1000)
+
+    monkeypatch.setattr(ExportJob, "_on_progress", held)
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_play()
+    out = tmp_path / "out"
+    out.mkdir()
+    dst = out / "cancelled.mp4"
+    with qtbot.waitSignal(window.exportFinished, timeout=120000):
+        job = start_export(window, dst)
+        assert job is not None
+        qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
+        from PyQt6.QtWidgets import QPushButton
+
+        cancel = window.export_dialog_widget.findChild(QPushButton)
+        assert cancel is not None and cancel.text() == "Cancel"
+        qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
+        gate.set()
+    assert job.cancelled and not dst.exists()
+    assert list(out.iterdir()) == []  # no partial file either
+    assert dialogs.calls == []
