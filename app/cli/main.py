@@ -9,9 +9,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..engine.errors import AquarelleError
-from . import bench, eval_cmd, info, render
+from . import bench, bench_export, eval_cmd, info, render
 
-COMMANDS = (render, info, bench, eval_cmd)
+COMMANDS = (render, info, bench, eval_cmd, bench_export)
 
 
 def build_parser() -> argparse.ArgumentParser:

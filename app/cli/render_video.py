@@ -1,22 +1,183 @@
-"""`aquarelle render` for videos and batches (placeholder until the video export lands)."""
+"""`aquarelle render` for videos and batches: options, one export, a folder of files."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.errors import MediaError
+from ..media.export import ExportOptions, ExportResult, export_video, same_path
+from ..media.image_io import is_image_path
+from ..media.progress import ProgressPrinter
+from ..media.video_reader import is_video_path
+from ..media.video_writer import CODECS, EXTENSION_FOR_CODEC, output_format
+from .common import resolve_style
+
+VIDEO_HELP = """\
+Videos: every frame is stylized and written with its original timestamp (variable frame
+rates are kept), upright (rotation metadata applied), with the audio streams copied
+unchanged, or transcoded (AAC; Opus for .webm) when the output format cannot hold their
+codec. Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv; prores in
+.mov/.mkv) and .webm (vp9). Odd sizes: H.264/H.265/VP9 store 4:2:0 colour and ProRes 4:2:2,
+which need an even width (and height for 4:2:0), so an odd-sized picture is padded by
+repeating its last column/row (e.g. 641x361 is written as 642x362; no pixel is lost). A
+video whose end is corrupt or truncated is rendered up to the last decodable frame, with a
+warning saying how many frames are missing (exit status 0). Several inputs or a folder with
+-o FOLDER render each file, continue past failures, print a summary, and exit with status
+2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output is
+removed."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Video-only options of `render`."""
+    g = p.add_argument_group("video options")
+    g.add_argument("--codec", metavar="{" + ",".join(CODECS) + "}",
+                   help="video codec (default: h264, vp9 for .webm)")
+    g.add_argument("--crf", type=int, metavar="N",
+                   help="constant quality: lower is better and bigger (default 18 for h264, "
+                        "22 for h265, 31 for vp9; not used by prores)")
+    g.add_argument("--size", metavar="WxH",
+                   help="output size; -1 for one side keeps the aspect ratio (e.g. 1280x-1)")
+    g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
+    g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
+    g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
+    p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def parse_time(text: str | None, option: str) -> float | None:
+    """Seconds from `12.5`, `1:02.5` or `1:00:02`; a malformed value is an error."""
+    if text is None:
+        return None
+    parts = text.strip().split(":")
+    try:
+        if len(parts) > 3 or any(not p.strip() for p in parts):
+            raise ValueError
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise AquarelleError(f"{option} expects seconds or [HH:]MM:SS, got {text!r}") from None
+    seconds = 0.0
+    for v in values:
+        seconds = seconds * 60 + v
+    if seconds < 0:
+        raise AquarelleError(f"{option} must not be negative, got {text!r}")
+    return seconds
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    """(W, H) from `WxH`; -1 keeps the aspect ratio."""
+    if text is None:
+        return None
+    w, sep, h = text.lower().partition("x")
+    try:
+        size = (int(w), int(h))
+        if not sep or any(v == 0 or v < -1 for v in size) or size == (-1, -1):
+            raise ValueError
+    except ValueError:
+        raise AquarelleError(f"--size expects WIDTHxHEIGHT (e.g. 1280x720 or 1280x-1), "
+                             f"got {text!r}") from None
+    return size
+
+
+def export_options(args: argparse.Namespace) -> ExportOptions:
+    """The ExportOptions the command line asks for."""
+    start = parse_time(getattr(args, "start", None), "--start") or 0.0
+    end = parse_time(getattr(args, "end", None), "--end")
+    return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
+                         size=parse_size(getattr(args, "size", None)), start=start, end=end,
+                         audio=not getattr(args, "no_audio", False), seed=args.seed,
+                         scale=args.scale)
+
+
+def default_name(src: Path, codec: str | None) -> str:
+    """Output file name for a video rendered into a folder."""
+    return src.stem + EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
 
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
-    if not src.exists():
-        raise AquarelleError(f"no such file: {src}")
-    raise AquarelleError(f"{src}: not an image format aquarelle reads")
+    """Render one video file to `output` (a file, or a folder to put it in)."""
+    style, values = resolve_style(args)
+    opts = export_options(args)
+    if output.is_dir():
+        output = output / default_name(src, opts.codec)
+    output_format(output, opts.codec)  # bad extension or codec: fail before decoding
+    printer = ProgressPrinter(src.name, quiet=args.quiet)
+    try:
+        result = export_video(src, output, style, values, opts, progress=printer)
+    finally:
+        printer.finish()
+    for warning in result.warnings:
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
+    if not args.quiet:
+        print(summary(src, result), file=sys.stderr)
+    return 0
+
+
+def summary(src: Path, r: ExportResult) -> str:
+    """One line saying what an export wrote."""
+    audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
+    return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec}{audio}; "
+            f"{r.elapsed:.1f} s, {r.fps:.1f} fps)")
+
+
+def collect_inputs(inputs: list[Path], output: Path) -> list[Path]:
+    """The files to render: explicit files as given, folders expanded to their media files."""
+    files: list[Path] = []
+    for p in inputs:
+        if p.is_dir():
+            if same_path(p, output):
+                raise AquarelleError(f"output folder {output} is the input folder {p}; "
+                                     "choose another one")
+            found = sorted(f for f in p.iterdir()
+                           if f.is_file() and not f.name.startswith(".")
+                           and (is_image_path(f) or is_video_path(f)))
+            if not found:
+                raise AquarelleError(f"no images or videos in {p}")
+            files.extend(found)
+        else:
+            files.append(p)
+    return files
 
 
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
-    raise AquarelleError("batch rendering is not available yet")
+    """Render several files into the folder `output`; continue past failures."""
+    from .render import render_image
+
+    resolve_style(args)  # a bad style or value fails once, before any file
+    opts = export_options(args)
+    if opts.codec is not None:
+        output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
+    if output.exists() and not output.is_dir():
+        raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
+    files = collect_inputs(inputs, output)
+    try:
+        output.mkdir(exist_ok=True)
+    except OSError as e:
+        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
+    used: set[str] = set()
+    failed: list[tuple[Path, str]] = []
+    for n, src in enumerate(files, 1):
+        name = src.name if is_image_path(src) else default_name(src, opts.codec)
+        if name in used:
+            name = f"{src.stem}_{src.suffix.lstrip('.')}{Path(name).suffix}"
+        used.add(name)
+        dst = output / name
+        if not args.quiet:
+            print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
+        try:
+            if is_image_path(src):
+                render_image(args, src, dst)
+            else:
+                run(args, src, dst)
+        except AquarelleError as e:
+            print(f"aquarelle: error: {e}", file=sys.stderr)
+            failed.append((src, str(e)))
+    ok = len(files) - len(failed)
+    line = f"batch: {ok} of {len(files)} rendered into {output}"
+    if failed:
+        line += f", {len(failed)} failed: " + ", ".join(str(s) for s, _ in failed)
+    if failed or not args.quiet:
+        print(line, file=sys.stderr)
+    return 2 if failed else 0

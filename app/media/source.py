@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -29,11 +30,63 @@ class FrameSource(ABC):
     name: str = "source"
     live: bool = False
     seekable: bool = False
+    paced: bool = True  # latest-only delivery at the source's own rate (False: every frame)
+    still: bool = False  # a single still image
 
     def __init__(self) -> None:
         self.error: str | None = None
         self.dropped = 0
         self.finished = False
+        self.ended = threading.Event()  # set once the source finished or failed
+        self._paused = False
+
+    # -- optional controls (file sources implement them; the defaults do nothing) ----------
+    @property
+    def paused(self) -> bool:
+        """Whether delivery is paused."""
+        return self._paused
+
+    def pause(self) -> None:
+        """Stop delivering new frames until `resume()` (no-op where it makes no sense)."""
+        self._paused = True
+
+    def resume(self) -> None:
+        """Continue after `pause()`."""
+        self._paused = False
+
+    @property
+    def position(self) -> float | None:
+        """Time in seconds of the newest frame delivered, if the source has a timeline."""
+        return None
+
+    @property
+    def duration(self) -> float | None:
+        """Length in seconds, if known."""
+        return None
+
+    def wait_frame(self, timeout: float | None = None) -> bool:
+        """Block until `latest()` has a frame (True), the source ends, or `timeout` passes.
+
+        Sources without a frame slot return at once with False.
+        """
+        slot = getattr(self, "_slot", None)
+        if isinstance(slot, LatestSlot):
+            return slot.wait(timeout, self.ended)
+        return False
+
+    def _fail(self, message: str) -> None:
+        """Worker threads: record a failure (one line) and end the source; never raises."""
+        if self.error is None:
+            self.error = message
+        self._finish()
+
+    def _finish(self) -> None:
+        """Worker threads: the source delivered its last frame."""
+        self.finished = True
+        self.ended.set()
+        slot = getattr(self, "_slot", None)
+        if isinstance(slot, LatestSlot):
+            slot.wake()
 
     @property
     @abstractmethod
@@ -76,3 +129,42 @@ class FrameSource(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class LatestSlot:
+    """A one-frame mailbox for live and paced sources: a new frame replaces an unread one."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._frame: Frame | None = None
+
+    def put(self, frame: Frame) -> bool:
+        """Store the newest frame; True if it replaced (dropped) one never taken."""
+        with self._cond:
+            dropped = self._frame is not None
+            self._frame = frame
+            self._cond.notify_all()
+        return dropped
+
+    def take(self) -> Frame | None:
+        """The stored frame (once), or None."""
+        with self._cond:
+            frame, self._frame = self._frame, None
+        return frame
+
+    def wait(self, timeout: float | None = None, ended: threading.Event | None = None) -> bool:
+        """Block until a frame is stored (True) or `timeout` passes or `ended` is set."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._frame is not None or (ended is not None and ended.is_set()),
+                timeout) and self._frame is not None
+
+    def wake(self) -> None:
+        """Wake waiters (the source ended)."""
+        with self._cond:
+            self._cond.notify_all()
+
+    def clear(self) -> None:
+        """Forget an unread frame (after a seek)."""
+        with self._cond:
+            self._frame = None

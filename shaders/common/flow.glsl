@@ -17,11 +17,13 @@ const int LIC_MAX_STEPS = 24;
 // sigma. Also returns the sum of squared normalized weights (for contrast renormalization).
 vec4 lic(sampler2D img, sampler2D tfm, vec2 p_px, float sigma, out float w2_norm) {
     vec2 size = vec2(textureSize(tfm, 0));
-    vec4 sum = texture(img, p_px / size);
+    vec2 inv = 1.0 / size;
+    vec4 sum = texture(img, p_px * inv);
     float w_sum = 1.0;
     float w2_sum = 1.0;
     float reach = 2.0 * sigma;
-    vec2 t0 = flow_at(tfm, p_px);
+    float inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
+    vec2 t0 = texture(tfm, p_px * inv).xy;
     for (int side = 0; side < 2; side++) {
         vec2 v = side == 0 ? t0 : -t0;
         vec2 p = p_px;
@@ -30,13 +32,13 @@ vec4 lic(sampler2D img, sampler2D tfm, vec2 p_px, float sigma, out float w2_norm
             if (s > reach) break;
             // RK2 with the previous midpoint direction standing in for the tangent at p
             // (one flow lookup per step instead of two).
-            vec2 tm = flow_at(tfm, p + 0.5 * v);
+            vec2 tm = texture(tfm, (p + 0.5 * v) * inv).xy;
             if (dot(tm, v) < 0.0) tm = -tm;
             p += tm;
             if (any(lessThan(p, vec2(0.0))) || any(greaterThanEqual(p, size))) break;
             v = tm;
-            float w = gauss(s, sigma);
-            sum += w * texture(img, p / size);
+            float w = exp(-s * s * inv_two_sigma2);
+            sum += w * texture(img, p * inv);
             w_sum += w;
             w2_sum += w * w;
         }

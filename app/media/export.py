@@ -1,0 +1,492 @@
+"""Exporting a stylized video: decode -> GL render -> readback -> encode, pipelined.
+
+Three stages overlap: a decoder thread (PyAV demux/decode, RGB conversion, resize), the
+calling thread (the only one that touches GL: upload, render, and an asynchronous readback
+into one of two pixel-pack buffers, so frame k renders while frame k-1's pixels are mapped),
+and an encoder thread (YUV conversion, encode, mux, audio copy/transcode). Bounded queues
+between them keep memory flat. The output is written atomically: on any error or cancel
+nothing is left at the destination.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import chain
+from pathlib import Path
+from typing import Any
+
+import av
+import cv2
+import moderngl
+import numpy as np
+
+from ..engine.context import create_headless_context
+from ..engine.pipeline import Pipeline
+from ..engine.style import StyleSpec
+from .atomic import atomic_output
+from .audio import can_copy, sample_packets
+from .errors import ExportCancelled, MediaError, ffmpeg_reason
+from .video_reader import AudioItem, DecodedFrame, VideoReader
+from .video_writer import CODECS, VideoWriter, output_format
+
+
+@dataclass
+class ExportOptions:
+    """What to export: codec (None: by extension), quality, size, time range, audio."""
+
+    codec: str | None = None
+    crf: int | None = None
+    size: tuple[int, int] | None = None  # upright (W, H); -1 in one of them keeps the aspect
+    start: float = 0.0  # seconds from the video's start
+    end: float | None = None
+    audio: bool = True
+    seed: int = 0
+    scale: float = 1.0
+    pipelined: bool = True
+    queue_size: int = 4
+
+
+@dataclass
+class ExportProgress:
+    """Where an export stands; passed to the progress callback on the calling thread."""
+
+    done: int  # frames encoded
+    total: int | None  # frames expected, if known
+    elapsed: float  # seconds since the first frame was decoded
+
+    @property
+    def fps(self) -> float:
+        """Average frames per second so far."""
+        return self.done / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the average rate, if the total is known."""
+        if not self.total or not self.done:
+            return None
+        return max(0.0, (self.total - self.done) / self.fps)
+
+
+@dataclass
+class ExportResult:
+    """What an export wrote."""
+
+    output: Path
+    frames: int
+    lost: int  # frames of the range that could not be decoded (corrupt or truncated input)
+    size: tuple[int, int]  # encoded (W, H)
+    codec: str
+    audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
+    elapsed: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    # Seconds each stage was busy: decode (demux, decode, RGB, resize), render (upload,
+    # passes, readback), encode (YUV, encode, mux, audio). Pipelined, they overlap.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def fps(self) -> float:
+        """Export throughput in frames per second."""
+        return self.frames / self.elapsed if self.elapsed > 0 else 0.0
+
+
+ProgressCallback = Callable[[ExportProgress], None]
+
+
+@dataclass
+class _Rendered:
+    image: np.ndarray  # (H, W, 4) RGBA uint8
+    pts: int
+    duration: int | None
+
+
+_END = object()
+
+
+class _Stopped(Exception):
+    """Another stage failed or the export was cancelled: unwind quietly."""
+
+
+def same_path(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name the same file."""
+    a, b = Path(a), Path(b)
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def resolve_size(size: tuple[int, int] | None, source: tuple[int, int]) -> tuple[int, int]:
+    """The upright content size: `size` with -1 meaning 'keep the aspect' (rounded to even)."""
+    if size is None:
+        return source
+    w, h = size
+    sw, sh = source
+    if w <= 0 and h <= 0:
+        return source
+    if w <= 0:
+        w = max(2, round(sw * h / sh / 2) * 2)
+    if h <= 0:
+        h = max(2, round(sh * w / sw / 2) * 2)
+    return int(w), int(h)
+
+
+class RenderStage:
+    """The GL stage: stylize frames and read them back, optionally ping-ponged.
+
+    With `pingpong`, each rendered texture is copied into one of two pixel-pack buffers
+    (`Texture.read_into`) and the previous frame's buffer is mapped only after the next frame
+    was submitted, so the GPU works on frame k while frame k-1 is read. Calls from the thread
+    that owns the context only.
+    """
+
+    def __init__(self, pipeline: Pipeline, size: tuple[int, int], pingpong: bool = True) -> None:
+        self.pipeline = pipeline
+        self.size = size
+        self.pingpong = pingpong
+        w, h = size
+        self._buffers: list[moderngl.Buffer] = (
+            [pipeline.ctx.buffer(reserve=w * h * 4) for _ in range(2)] if pingpong else [])
+        self._pending: deque[tuple[DecodedFrame, int]] = deque()
+        self._count = 0
+        self.busy = 0.0  # seconds spent in push/flush
+
+    def push(self, frame: DecodedFrame) -> list[_Rendered]:
+        """Render a frame; returns the frames whose pixels are ready (0 or 1 of them)."""
+        t = time.perf_counter()
+        try:
+            return self._push(frame)
+        finally:
+            self.busy += time.perf_counter() - t
+
+    def _push(self, frame: DecodedFrame) -> list[_Rendered]:
+        tex = self.pipeline.render(frame.image)
+        if not self.pingpong:
+            data = tex.read(alignment=1)
+            return [self._wrap(frame, data)]
+        slot = self._count % 2
+        self._count += 1
+        tex.read_into(self._buffers[slot], alignment=1)
+        ready = [self._collect()] if self._pending else []
+        self._pending.append((frame, slot))
+        return ready
+
+    def flush(self) -> list[_Rendered]:
+        """The frames still waiting in the buffers."""
+        t = time.perf_counter()
+        ready = [self._collect() for _ in range(len(self._pending))]
+        self.busy += time.perf_counter() - t
+        return ready
+
+    def _collect(self) -> _Rendered:
+        frame, slot = self._pending.popleft()
+        return self._wrap(frame, self._buffers[slot].read())
+
+    def _wrap(self, frame: DecodedFrame, data: bytes) -> _Rendered:
+        w, h = self.size
+        image = np.frombuffer(data, np.uint8).reshape(h, w, 4)
+        return _Rendered(image, frame.pts, frame.duration)
+
+    def release(self) -> None:
+        """Release the readback buffers."""
+        for b in self._buffers:
+            b.release()
+        self._buffers = []
+
+
+class _Counters:
+    def __init__(self) -> None:
+        self.encoded = 0
+        self.started = time.perf_counter()
+        self.busy = {"decode": 0.0, "encode": 0.0}
+
+
+def export_video(src: str | Path, dst: str | Path, style: str | StyleSpec = "watercolor",
+                 values: Mapping[str, Any] | None = None, options: ExportOptions | None = None,
+                 *, progress: ProgressCallback | None = None,
+                 cancel: threading.Event | None = None,
+                 ctx: moderngl.Context | None = None) -> ExportResult:
+    """Stylize every frame of `src` into the video file `dst`.
+
+    Frame-exact: the output holds the decodable frames of the range with their source
+    timestamps (variable frame rates kept), upright, and the audio streams (copied, or
+    transcoded when the container does not take their codec). `progress` is called on this
+    thread after each frame; raising from it (e.g. KeyboardInterrupt) or setting `cancel`
+    stops the export, and nothing is written. Errors are MediaError with a one-line message.
+    """
+    opts = options or ExportOptions()
+    src, dst = Path(src), Path(dst)
+    fmt, spec = output_format(dst, opts.codec)
+    _check_options(opts, spec.name)
+    if same_path(src, dst):
+        raise MediaError(f"output {dst} is the input; choose another name")
+    if str(dst.parent) and not dst.parent.is_dir():
+        raise MediaError(f"output folder does not exist: {dst.parent}")
+
+    reader = VideoReader(src, audio=opts.audio)
+    try:
+        samples = sample_packets(src, [s.index for s in reader.audio_streams])
+        transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
+                              if not can_copy(fmt, s, samples.get(s.index)))
+        reader.transcode_audio = transcode
+        items = reader.items(opts.start, opts.end)
+        head, first = _prime(items, reader, src)
+        size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
+        total = reader.expected
+        own_ctx = ctx is None
+        gl = create_headless_context() if own_ctx else ctx
+        try:
+            with gl:  # make it current: other contexts may have been made since it was
+                return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
+                               gl, style, values, opts, total, progress, cancel)
+        finally:
+            if own_ctx:
+                gl.release()
+    finally:
+        reader.close()
+
+
+def _check_options(opts: ExportOptions, codec: str) -> None:
+    spec = CODECS[codec]
+    if opts.crf is not None and spec.default_crf is not None \
+            and not 0 <= opts.crf <= spec.max_crf:
+        raise MediaError(f"--crf for {codec} must be between 0 and {spec.max_crf}, "
+                         f"got {opts.crf}")
+    if opts.start < 0:
+        raise MediaError(f"--start must not be negative, got {opts.start:g}")
+    if opts.end is not None and opts.end <= opts.start:
+        raise MediaError(f"--end ({opts.end:g}) must be after --start ({opts.start:g})")
+    if opts.size is not None and any(v == 0 or v < -1 or v > 16384 for v in opts.size):
+        raise MediaError(f"--size must be WIDTHxHEIGHT in pixels (-1 keeps the aspect), "
+                         f"got {opts.size[0]}x{opts.size[1]}")
+
+
+def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: Path
+           ) -> tuple[list[DecodedFrame | AudioItem], DecodedFrame]:
+    """Walk up to the first video frame (proves the file decodes before anything is written)."""
+    head: list[DecodedFrame | AudioItem] = []
+    for item in items:
+        head.append(item)
+        if isinstance(item, DecodedFrame):
+            return head, item
+    why = f" ({reader.failure})" if reader.failure else ""
+    if reader.trimmed:
+        raise MediaError(f"{src}: no video frames between the --start and --end times{why}")
+    raise MediaError(f"{src}: no decodable video frames{why}")
+
+
+def _fit(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
+            size: tuple[int, int], dst: Path, fmt: str, spec: Any, transcode: frozenset[int],
+            ctx: moderngl.Context, style: str | StyleSpec, values: Mapping[str, Any] | None,
+            opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
+            cancel: threading.Event | None) -> ExportResult:
+    trimmed = opts.start > 0 or opts.end is not None
+    offset = reader.start_time + opts.start if trimmed else 0.0
+    shift = round(Fraction(offset).limit_denominator(10**9) / reader.time_base)
+
+    counters = _Counters()
+
+    def decoded() -> Iterator[DecodedFrame | AudioItem]:
+        it = iter(items)
+        while True:
+            t = time.perf_counter()
+            item = next(it, None)
+            if item is None:
+                return
+            if isinstance(item, DecodedFrame):
+                item.image = _fit(item.image, size)
+            counters.busy["decode"] += time.perf_counter() - t
+            yield item
+
+    with Pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+        if values:
+            pipeline.set_params(values)
+        stage = RenderStage(pipeline, size, pingpong=opts.pipelined)
+        try:
+            with _atomic(dst) as tmp:
+                writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=size,
+                                     time_base=reader.time_base, fps=reader.fps, crf=opts.crf)
+                try:
+                    audio = [writer.add_audio(s, offset, transcode=i in transcode)
+                             for i, s in enumerate(reader.audio_streams)]
+
+                    def encode(item: _Rendered | AudioItem) -> None:
+                        t = time.perf_counter()
+                        if isinstance(item, AudioItem):
+                            writer.write_audio(item.stream, item.data)
+                        else:
+                            writer.write_frame(item.image, item.pts - shift, item.duration)
+                            counters.encoded += 1
+                        counters.busy["encode"] += time.perf_counter() - t
+
+                    def finish() -> None:
+                        t = time.perf_counter()
+                        writer.close()
+                        counters.busy["encode"] += time.perf_counter() - t
+
+                    def report() -> None:
+                        if cancel is not None and cancel.is_set():
+                            raise ExportCancelled()
+                        if progress is not None:
+                            progress(ExportProgress(counters.encoded, total,
+                                                    time.perf_counter() - counters.started))
+
+                    run = _run_pipelined if opts.pipelined else _run_sequential
+                    try:
+                        run(decoded(), stage, encode, finish, report, opts.queue_size)
+                    except av.error.FFmpegError as e:
+                        raise MediaError(f"cannot encode {dst}: {ffmpeg_reason(e)}") from None
+                except BaseException:
+                    writer.abort()
+                    raise
+                if writer.frames == 0:
+                    raise MediaError(f"{reader.path}: no decodable video frames")
+                elapsed = time.perf_counter() - counters.started
+                if progress is not None:  # the last word; raising here still discards
+                    progress(ExportProgress(counters.encoded, counters.encoded, elapsed))
+        finally:
+            stage.release()
+    result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
+                          [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
+                           for t in audio], elapsed,
+                          stage_seconds={**counters.busy, "render": stage.busy})
+    if result.lost:
+        why = f": {reader.failure}" if reader.failure else ""
+        result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
+                               f"and are missing from the output{why}")
+    if reader.unusable_audio:
+        result.warnings.append(f"{reader.path}: {reader.unusable_audio} audio stream(s) "
+                               "could not be read and were left out")
+    if opts.crf is not None and spec.default_crf is None:
+        result.warnings.append(f"--crf does not apply to {spec.name} and was ignored")
+    if writer.size != size:
+        result.warnings.append(f"odd size {size[0]}x{size[1]} padded to "
+                               f"{writer.size[0]}x{writer.size[1]} (last column/row repeated)")
+    return result
+
+
+class _atomic:
+    """atomic_output with OS errors turned into one-line MediaErrors."""
+
+    def __init__(self, dst: Path) -> None:
+        self.dst = dst
+        self._cm = atomic_output(dst)
+
+    def __enter__(self) -> Path:
+        try:
+            return self._cm.__enter__()
+        except OSError as e:
+            raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
+
+    def __exit__(self, *exc: Any) -> bool:
+        try:
+            return bool(self._cm.__exit__(*exc))
+        except OSError as e:
+            raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
+
+
+def _run_sequential(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
+                    encode: Callable[[Any], None], finish: Callable[[], None],
+                    report: Callable[[], None], queue_size: int) -> None:
+    """decode -> render -> read -> encode, one frame at a time on this thread."""
+    for item in items:
+        if isinstance(item, DecodedFrame):
+            for out in stage.push(item):
+                encode(out)
+            report()
+        else:
+            encode(item)
+    for out in stage.flush():
+        encode(out)
+    finish()
+
+
+def _run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
+                   encode: Callable[[Any], None], finish: Callable[[], None],
+                   report: Callable[[], None], queue_size: int) -> None:
+    """Decoder thread -> queue -> GL (this thread) -> queue -> encoder thread."""
+    stop = threading.Event()
+    errors: list[BaseException] = []
+    decoded: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
+    rendered: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
+
+    def guard(fn: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                fn()
+            except _Stopped:
+                pass
+            except BaseException as e:  # handed to the GL thread, which re-raises it
+                errors.append(e)
+                stop.set()
+        return run
+
+    def decode() -> None:
+        for item in items:
+            _put(decoded, item, stop)
+        _put(decoded, _END, stop)
+
+    def encoder() -> None:
+        while (item := _get(rendered, stop)) is not _END:
+            encode(item)
+        finish()
+
+    threads = [threading.Thread(target=guard(decode), name="aquarelle-decode", daemon=True),
+               threading.Thread(target=guard(encoder), name="aquarelle-encode", daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        while (item := _get(decoded, stop)) is not _END:
+            if isinstance(item, DecodedFrame):
+                for out in stage.push(item):
+                    _put(rendered, out, stop)
+                report()
+            else:
+                _put(rendered, item, stop)
+        for out in stage.flush():
+            _put(rendered, out, stop)
+        _put(rendered, _END, stop)
+        while threads[1].is_alive():
+            threads[1].join(0.05)
+            report()
+    except _Stopped:
+        pass
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    if errors:
+        raise errors[0]
+
+
+def _put(q: queue.Queue[Any], item: Any, stop: threading.Event) -> None:
+    while True:
+        if stop.is_set():
+            raise _Stopped
+        try:
+            q.put(item, timeout=0.05)
+            return
+        except queue.Full:
+            continue
+
+
+def _get(q: queue.Queue[Any], stop: threading.Event) -> Any:
+    while True:
+        if stop.is_set():
+            raise _Stopped
+        try:
+            return q.get(timeout=0.05)
+        except queue.Empty:
+            if stop.is_set():
+                raise _Stopped from None

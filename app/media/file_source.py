@@ -1,0 +1,286 @@
+"""A video file as a FrameSource: PyAV decoding in a worker thread, paced or unpaced.
+
+Paced (preview): frames are delivered at their presentation times on the wall clock into a
+one-frame slot (`latest()`); frames the consumer did not take, or that decoding delivered
+too late, are dropped and counted. Pause, resume, step, seek and loop are supported.
+Unpaced (export, tests): every frame in order through `read()`, from a bounded queue.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import MediaError, ffmpeg_reason
+from .source import Frame, FrameSource, LatestSlot
+from .video_reader import DecodedFrame, VideoReader
+
+_END = object()
+MAX_LATE_SKIPS = 4  # a paced source never skips more than this many late frames in a row
+
+
+class VideoFileSource(FrameSource):
+    """Frames of a video file, upright RGB; see the module docstring for the two modes."""
+
+    name = "video"
+    live = False
+    seekable = True
+
+    def __init__(self, path: str | Path, *, paced: bool = True, loop: bool = False,
+                 size: tuple[int, int] | None = None, queue_size: int = 8) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.paced = paced
+        self.loop = loop
+        self._reader = VideoReader(self.path, size=size)  # MediaError for a bad file
+        self._walk: Iterator[DecodedFrame] = self._reader.frames()
+        first = next(self._walk, None)
+        if first is None:
+            self._reader.close()
+            why = f" ({self._reader.failure})" if self._reader.failure else ""
+            raise MediaError(f"{self.path}: no decodable video frames{why}")
+        self._first: DecodedFrame | None = first
+        self._size = (first.image.shape[1], first.image.shape[0])
+        self._fps = self._reader.fps
+        self._count = self._reader.frame_count
+        self._duration = self._reader.duration
+        self._t0 = self._reader.start_time
+        self._slot = LatestSlot()
+        self._queue: queue.Queue[tuple[int, object]] = queue.Queue(maxsize=queue_size)
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._seek_to: float | None = None
+        self._step_by = 0
+        self._generation = 0
+        self._position: float | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- facts ----------------------------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    @property
+    def frame_count(self) -> int | None:
+        return self._count
+
+    @property
+    def duration(self) -> float | None:
+        return self._duration
+
+    @property
+    def position(self) -> float | None:
+        return self._position
+
+    @property
+    def lost(self) -> int:
+        """Frames of the file that could not be decoded so far (corrupt or truncated)."""
+        return self._reader.lost
+
+    # -- control --------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name=f"aquarelle-{self.name}",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+        if self._thread is None or not self._thread.is_alive():
+            self._reader.close()
+
+    def pause(self) -> None:
+        super().pause()
+        self._wake.set()
+
+    def resume(self) -> None:
+        super().resume()
+        self._wake.set()
+
+    def seek(self, seconds: float) -> None:
+        """Jump to the first frame at or after `seconds` (from the start of the video)."""
+        with self._lock:
+            self._seek_to = max(0.0, float(seconds))
+            self._step_by = 0
+            self._generation += 1
+        self._slot.clear()
+        self._drain()
+        self._wake.set()
+
+    def step(self, frames: int) -> None:
+        """Pause and move by `frames` (negative: back); the new frame is delivered."""
+        self.pause()
+        if frames < 0:
+            fps = self._fps or 30.0
+            here = self._position if self._position is not None else 0.0
+            self.seek(max(0.0, here + frames / fps))
+            return
+        with self._lock:
+            self._step_by += frames
+        self._wake.set()
+
+    # -- delivery -------------------------------------------------------------------------
+    def latest(self) -> Frame | None:
+        if not self.paced:
+            return self._next(block=False)
+        return self._slot.take()
+
+    def read(self, timeout: float | None = None) -> Frame | None:
+        if self.paced:
+            raise NotImplementedError("a paced VideoFileSource delivers only the latest frame; "
+                                      "open it with paced=False to read every frame")
+        return self._next(block=True, timeout=timeout)
+
+    def _next(self, block: bool, timeout: float | None = None) -> Frame | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                if block:
+                    gen, item = self._queue.get(timeout=remaining)
+                else:
+                    gen, item = self._queue.get_nowait()
+            except queue.Empty:
+                return None
+            if gen != self._generation:
+                continue  # from before a seek
+            if item is _END:
+                self._queue.put((gen, _END))  # later reads see the end too
+                return None
+            assert isinstance(item, Frame)
+            self._position = item.pts
+            return item
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                return
+
+    # -- worker ---------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            self._work()
+        except Exception as e:  # never raise in the worker: report through `error`
+            self._fail(f"{self.path.name}: {ffmpeg_reason(e)}")
+            self._push_end()
+        finally:
+            if self._stop.is_set():
+                self._reader.close()
+
+    def _work(self) -> None:
+        pending = self._first
+        self._first = None
+        walk = self._walk
+        index = 0
+        anchor: tuple[float, float] | None = None  # (wall clock, media time) pairing
+        skips = 0
+        while not self._stop.is_set():
+            with self._lock:
+                target, self._seek_to = self._seek_to, None
+                gen = self._generation
+            if target is not None:
+                walk = self._restart(target)
+                pending, anchor, skips = None, None, 0
+                index = -1
+                self.finished = False
+                self.ended.clear()
+            if pending is None:
+                pending = next(walk, None)
+                if pending is None:
+                    if self._reader.failure:
+                        self._fail(f"{self.path.name}: {self._reader.failure}")
+                        self._push_end()
+                        return
+                    if self.loop:
+                        walk, anchor = self._restart(0.0), None
+                        index = -1
+                        continue
+                    self._finish()
+                    self._push_end()
+                    self._idle()
+                    continue
+                if index < 0:
+                    index = round((pending.time - self._t0) * (self._fps or 30.0))
+            frame = Frame(pending.image, index, pending.time)
+            if not self.paced:
+                if not self._put(gen, frame):
+                    continue  # a seek or stop happened while waiting for room
+            else:
+                force = target is not None
+                with self._lock:
+                    stepping = self._step_by > 0
+                    if stepping:
+                        self._step_by -= 1
+                    passing = stepping and self._step_by > 0
+                if passing:  # a step of several frames shows only the last one
+                    pending = None
+                    index += 1
+                    continue
+                if self.paused and not (force or stepping):
+                    self._wake.wait(0.5)
+                    self._wake.clear()
+                    anchor = None
+                    continue
+                if anchor is None or force or stepping:
+                    anchor = (time.monotonic(), pending.time)
+                due = anchor[0] + (pending.time - anchor[1])
+                wait = due - time.monotonic()
+                if wait > 0:
+                    self._wake.clear()
+                    if self._wake.wait(wait):
+                        continue  # paused, seek, step or stop: re-evaluate
+                interval = 1.0 / (self._fps or 30.0)
+                if -wait > 2 * interval and skips < MAX_LATE_SKIPS and not self.paused:
+                    skips += 1
+                    self.dropped += 1  # decoding fell behind the clock: skip to catch up
+                else:
+                    skips = 0
+                    if self._slot.put(frame):
+                        self.dropped += 1
+                    self._position = pending.time
+            pending = None
+            index += 1
+
+    def _restart(self, seconds: float) -> Iterator[DecodedFrame]:
+        if seconds <= 0:
+            self._reader.rewind()
+            return self._reader.frames()
+        return self._reader.frames(start=seconds)
+
+    def _put(self, gen: int, frame: Frame) -> bool:
+        while not self._stop.is_set():
+            if gen != self._generation:
+                return False
+            try:
+                self._queue.put((gen, frame), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _push_end(self) -> None:
+        if not self.paced:
+            self._put(self._generation, _END)  # type: ignore[arg-type]
+
+    def _idle(self) -> None:
+        """At the end: wait for a seek (or stop) instead of exiting."""
+        while not self._stop.is_set():
+            with self._lock:
+                if self._seek_to is not None:
+                    return
+            self._wake.wait(0.5)
+            self._wake.clear()

@@ -1,0 +1,258 @@
+"""The simple sources (still image, synthetic test pattern), the demo clip, and a factory.
+
+Video files: `file_source.VideoFileSource`; cameras: `webcam.CameraSource`.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..resources import assets_dir
+from .errors import MediaError
+from .file_source import VideoFileSource
+from .image_io import is_image_path, read_image
+from .source import Frame, FrameSource, LatestSlot
+from .webcam import CameraSource
+
+
+class StillImageSource(FrameSource):
+    """A still image (file or array): one frame, delivered once after `start()` and again
+    after `seek(0)`."""
+
+    name = "image"
+    still = True
+
+    def __init__(self, image: str | Path | np.ndarray) -> None:
+        super().__init__()
+        if isinstance(image, np.ndarray):
+            rgb = image
+            self.path: Path | None = None
+        else:
+            self.path = Path(image)
+            rgb = read_image(self.path).rgb  # ImageError for a bad file
+        if rgb.dtype == np.uint16:
+            rgb = (rgb >> 8).astype(np.uint8)
+        if rgb.ndim == 2:
+            rgb = np.repeat(rgb[:, :, None], 3, axis=2)
+        self.image = np.ascontiguousarray(rgb[:, :, :3])
+        self._lock = threading.Lock()
+        self._fresh = False
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.shape[1], self.image.shape[0]
+
+    @property
+    def frame_count(self) -> int | None:
+        return 1
+
+    def start(self) -> None:
+        with self._lock:
+            self._fresh = True
+
+    def stop(self) -> None:
+        with self._lock:
+            self._fresh = False
+        self._finish()
+
+    def seek(self, seconds: float) -> None:
+        """Deliver the image again."""
+        self.start()
+
+    def latest(self) -> Frame | None:
+        with self._lock:
+            if not self._fresh:
+                return None
+            self._fresh = False
+        self._finish()
+        return Frame(self.image, 0, None)
+
+    def wait_frame(self, timeout: float | None = None) -> bool:
+        return self._fresh
+
+    def read(self, timeout: float | None = None) -> Frame | None:
+        return self.latest()
+
+
+def synthetic_pattern(k: int, width: int, height: int) -> np.ndarray:
+    """Frame k of the synthetic source: a turning colour gradient, a moving disc, and a
+    white bar whose length encodes k (mod width)."""
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    phase = k * 0.25
+    img = np.stack([128 + 100 * np.sin(x / max(width, 1) * 6.28 + phase),
+                    128 + 100 * np.sin(y / max(height, 1) * 6.28 + phase * 1.3),
+                    128 + 100 * np.cos((x + y) / max(width + height, 1) * 6.28 - phase)],
+                   axis=2)
+    cx = width * (0.5 + 0.35 * np.cos(phase))
+    cy = height * (0.5 + 0.35 * np.sin(phase))
+    img[(x - cx) ** 2 + (y - cy) ** 2 < (min(width, height) * 0.12) ** 2] = 240
+    img[-max(1, height // 16):, : k % (width + 1)] = 255
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+class SyntheticSource(FrameSource):
+    """Generated frames, for tests and demos without media.
+
+    `live=True`: a worker produces frames at `fps` (as fast as it can when fps is None)
+    into a one-frame slot, dropping unread ones, like a camera. `live=False`: every frame
+    in order through `read()` (and `latest()`, non-blocking); seekable.
+    """
+
+    name = "synthetic"
+
+    def __init__(self, size: tuple[int, int] = (64, 48), fps: float | None = 30.0,
+                 frame_count: int | None = None, *, live: bool = False) -> None:
+        super().__init__()
+        self._size = size
+        self._fps = fps
+        self._count = frame_count
+        self.live = live
+        self.paced = live
+        self.seekable = not live
+        self._slot = LatestSlot()
+        self._queue: queue.Queue[tuple[int, Frame | None]] = queue.Queue(maxsize=8)
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._next_index = 0
+        self._generation = 0
+        self._thread: threading.Thread | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    @property
+    def frame_count(self) -> int | None:
+        return self._count
+
+    def frame(self, k: int) -> Frame:
+        """Frame k as the source delivers it."""
+        pts = None if self.live or not self._fps else k / self._fps
+        return Frame(synthetic_pattern(k, *self._size), k, pts)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="aquarelle-synthetic",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=3.0)
+
+    def seek(self, seconds: float) -> None:
+        if self.live:
+            raise NotImplementedError("a live synthetic source cannot seek")
+        with self._lock:
+            self._next_index = max(0, round(seconds * (self._fps or 30.0)))
+            self._generation += 1
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        self.finished = False
+        self.ended.clear()
+
+    def latest(self) -> Frame | None:
+        if self.live:
+            return self._slot.take()
+        return self._take(block=False)
+
+    def read(self, timeout: float | None = None) -> Frame | None:
+        if self.live:
+            raise NotImplementedError("a live source delivers only the latest frame")
+        return self._take(block=True, timeout=timeout)
+
+    def _take(self, block: bool, timeout: float | None = None) -> Frame | None:
+        while True:
+            try:
+                gen, frame = (self._queue.get(timeout=timeout) if block
+                              else self._queue.get_nowait())
+            except queue.Empty:
+                return None
+            if gen != self._generation:
+                continue
+            if frame is None:
+                self._queue.put((gen, None))
+                return None
+            return frame
+
+    def _run(self) -> None:
+        try:
+            start = time.monotonic()
+            while not self._stop.is_set():
+                with self._lock:
+                    k, gen = self._next_index, self._generation
+                    self._next_index += 1
+                done = self._count is not None and k >= self._count
+                if self.live:
+                    if done:
+                        self._finish()
+                        return
+                    if self._fps:
+                        delay = start + k / self._fps - time.monotonic()
+                        if delay > 0 and self._stop.wait(delay):
+                            return
+                    if self._slot.put(self.frame(k)):
+                        self.dropped += 1
+                    continue
+                item = None if done else self.frame(k)
+                while not self._stop.is_set():
+                    if gen != self._generation:
+                        break
+                    try:
+                        self._queue.put((gen, item), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if done and gen == self._generation:
+                    self._finish()
+                    while not self._stop.is_set() and gen == self._generation:
+                        self._stop.wait(0.1)  # idle at the end until a seek or stop
+        except Exception as e:  # never raise in the worker
+            self._fail(f"synthetic source: {e}")
+
+
+def demo_path() -> Path:
+    """The bundled demo clip (assets/demo/demo.mp4)."""
+    return assets_dir() / "demo" / "demo.mp4"
+
+
+def demo_source(*, paced: bool = True, loop: bool = True) -> VideoFileSource:
+    """The bundled demo clip as a (looping, paced) file source."""
+    path = demo_path()
+    if not path.is_file():
+        raise MediaError(f"the demo clip is missing ({path}); run scripts/make_demo.py")
+    src = VideoFileSource(path, paced=paced, loop=loop)
+    src.name = "demo"
+    return src
+
+
+def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSource:
+    """A source from a string: `demo`, `synthetic`, `camera:N`, `/dev/videoN`, or a path to
+    an image or video file. The source is created, not started."""
+    if spec == "demo":
+        return demo_source(paced=paced, loop=True)
+    if spec == "synthetic":
+        return SyntheticSource(live=paced)
+    if spec.startswith("camera:"):
+        return CameraSource(spec.partition(":")[2] or 0)
+    if spec.startswith("/dev/video"):
+        return CameraSource(spec)
+    path = Path(spec)
+    if not path.exists():
+        raise MediaError(f"no such file: {path}")
+    if is_image_path(path):
+        return StillImageSource(path)
+    return VideoFileSource(path, paced=paced, loop=loop)

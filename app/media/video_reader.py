@@ -1,0 +1,391 @@
+"""Decoding a video file with PyAV: clean open errors, upright RGB frames, kept timestamps.
+
+`VideoReader.items()` walks the file in demux order and yields `DecodedFrame`s (video) and
+`AudioItem`s (audio packets to copy, or decoded audio frames to transcode), trimmed to a time
+range. Decoding problems never raise from `items()`: a packet that fails to decode is counted
+in `decode_errors`, and a file that becomes unreadable midway ends the walk with `failure` set,
+so a video with a corrupt tail yields every frame that can be decoded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import av.error
+import numpy as np
+
+from .errors import MediaError, ffmpeg_reason
+
+VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
+                    ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
+
+
+def is_video_path(path: str | Path) -> bool:
+    """Whether the file name has a video extension (the content decides in the end)."""
+    return Path(path).suffix.lower() in VIDEO_EXTENSIONS
+
+
+@dataclass
+class DecodedFrame:
+    """One decoded video frame, upright RGB, with its source timestamp."""
+
+    image: np.ndarray  # (H, W, 3) uint8 RGB, rotation applied, resized if asked
+    pts: int  # in `time_base` units, as in the source (made increasing if it was not)
+    time_base: Fraction
+    index: int  # 0-based among the frames yielded by this walk
+    duration: int | None = None  # in `time_base` units, if the container knows it
+
+    @property
+    def time(self) -> float:
+        """Presentation time in seconds."""
+        return float(self.pts * self.time_base)
+
+
+@dataclass
+class AudioItem:
+    """An audio packet (to copy) or a decoded audio frame (to transcode) of one stream."""
+
+    stream: int  # position of the audio stream among the file's audio streams
+    data: av.Packet | av.AudioFrame
+
+
+def open_input(path: str | Path) -> av.container.InputContainer:
+    """Open a media file for reading; missing, empty or unreadable files raise MediaError."""
+    p = Path(path)
+    if not p.exists():
+        raise MediaError(f"no such file: {p}")
+    if p.is_dir():
+        raise MediaError(f"{p} is a folder, not a video file")
+    try:
+        if p.stat().st_size == 0:
+            raise MediaError(f"{p} is empty")
+        return av.open(str(p), mode="r", metadata_errors="ignore")
+    except MediaError:
+        raise
+    except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
+        raise MediaError(f"{p}: not a readable video ({ffmpeg_reason(e)})") from None
+
+
+def rotation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) -> int:
+    """Counter-clockwise display rotation in degrees (0, 90, 180 or 270) of a frame.
+
+    The display matrix travels on the frame in FFmpeg 7 (`frame.rotation`); older files and
+    builds put a clockwise `rotate` tag on the stream instead. Flips are not applied.
+    """
+    degrees = 0.0
+    try:
+        degrees = float(frame.rotation or 0.0)
+    except (AttributeError, TypeError, ValueError):
+        degrees = 0.0
+    if not degrees:
+        tag = stream.metadata.get("rotate")
+        try:
+            degrees = -float(tag) if tag else 0.0
+        except ValueError:
+            degrees = 0.0
+    return int(round(degrees / 90.0)) % 4 * 90
+
+
+def upright(image: np.ndarray, rotation: int) -> np.ndarray:
+    """Rotate an (H, W, C) image counter-clockwise by `rotation` degrees (multiple of 90)."""
+    k = (rotation // 90) % 4
+    return np.ascontiguousarray(np.rot90(image, k)) if k else image
+
+
+def _main_video_stream(container: av.container.InputContainer) -> av.video.stream.VideoStream:
+    """The first video stream that is a real video, not a cover picture."""
+    skip = av.stream.Disposition.attached_pic | av.stream.Disposition.still_image
+    for stream in container.streams.video:
+        if not stream.disposition & skip:
+            return stream
+    return container.streams.video[0]
+
+
+def _parse_clock(text: str | None) -> float | None:
+    """Seconds from `HH:MM:SS.fraction` (Matroska DURATION tags)."""
+    if not text:
+        return None
+    try:
+        h, m, sec = text.split(":")
+        return int(h) * 3600 + int(m) * 60 + float(sec)
+    except ValueError:
+        return None
+
+
+class VideoReader:
+    """The first video stream of a file (and optionally its audio streams), decoded in order.
+
+    Not thread-safe; it may be handed from one thread to another between calls.
+    """
+
+    def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
+                 audio: bool = False, transcode_audio: frozenset[int] = frozenset()) -> None:
+        self.path = Path(path)
+        self.container = open_input(self.path)
+        if not self.container.streams.video:
+            self.container.close()
+            raise MediaError(f"{self.path} has no video stream")
+        self.video = _main_video_stream(self.container)
+        self.video.thread_type = "AUTO"
+        streams = list(self.container.streams.audio) if audio else []
+        # A stream FFmpeg has no decoder parameters for cannot be copied or transcoded.
+        self.audio_streams = [s for s in streams if s.codec_context is not None]
+        self.unusable_audio = len(streams) - len(self.audio_streams)
+        self.transcode_audio = transcode_audio
+        self.size = size  # upright output size (W, H), or None for the source size
+        self.decoded = 0  # frames yielded in the asked range
+        self.decode_errors = 0  # packets the decoder rejected
+        self.failure: str | None = None  # why the walk ended early, if it did
+        self._trimmed = False
+        self._expected: int | None = None
+        self._range_start = 0.0
+        self._range_end: float | None = None
+        self._last_end: float | None = None  # end time (s) of the last frame yielded
+        self._last_pts: int | None = None
+
+    # -- stream facts ---------------------------------------------------------------------
+    @property
+    def time_base(self) -> Fraction:
+        """Time base of the video stream's timestamps."""
+        return self.video.time_base or Fraction(1, 90000)
+
+    @property
+    def fps(self) -> float | None:
+        """Average (or guessed) frame rate."""
+        rate = self.video.average_rate or self.video.guessed_rate or self.video.base_rate
+        return float(rate) if rate else None
+
+    @property
+    def start_time(self) -> float:
+        """Start of the video stream in seconds (usually 0)."""
+        st = self.video.start_time
+        return float(st * self.time_base) if st is not None else 0.0
+
+    @property
+    def duration(self) -> float | None:
+        """Duration of the video stream in seconds, if the container says."""
+        if self.video.duration:
+            return float(self.video.duration * self.time_base)
+        tag = _parse_clock(self.video.metadata.get("DURATION"))  # Matroska's per-track tag
+        if tag:
+            return tag
+        if self.container.duration:
+            return self.container.duration / av.time_base
+        return None
+
+    @property
+    def frame_count(self) -> int | None:
+        """Number of frames from the container's index, or estimated from duration and fps."""
+        if self.video.frames:
+            return int(self.video.frames)
+        if self.duration and self.fps:
+            return max(1, round(self.duration * self.fps))
+        return None
+
+    def expected_frames(self, start: float = 0.0, end: float | None = None) -> int | None:
+        """How many frames the range [start, end) should hold (exact if the index says)."""
+        if start <= 0 and end is None and self.video.frames:
+            return int(self.video.frames)
+        if not self.fps:
+            return None
+        stop = self.duration if end is None else min(end, self.duration or end)
+        if stop is None:
+            return None
+        return max(0, round((stop - max(0.0, start)) * self.fps))
+
+    @property
+    def trimmed(self) -> bool:
+        """Whether the current walk covers only part of the file (--start/--end)."""
+        return self._trimmed
+
+    @property
+    def expected(self) -> int | None:
+        """Frames expected in the range of the current walk (see `expected_frames`)."""
+        return self._expected
+
+    @property
+    def lost(self) -> int:
+        """Frames of the walked range that could not be decoded (an estimate unless the
+        container indexes every frame)."""
+        if not self._trimmed and self.video.frames:
+            missing = max(0, int(self.video.frames) - self.decoded)
+        else:
+            missing = self._missing_at_end()
+        if self.failure or self.decode_errors:
+            return max(self.decode_errors, missing, 1 if self.failure else 0)
+        return missing
+
+    def _missing_at_end(self) -> int:
+        """Frames missing between the last decoded frame and the end of the range, estimated
+        from the time gap (a file cut short ends early without any error)."""
+        fps = self.fps or 30.0
+        duration = self.duration
+        if duration is None:
+            return 0
+        end = self.start_time + duration
+        if self._range_end is not None:
+            end = min(end, self._range_end)
+        covered = self._last_end if self._last_end is not None else self._range_start
+        gap = end - covered
+        return round(gap * fps) if gap > 1.5 / fps else 0
+
+    # -- walking --------------------------------------------------------------------------
+    def frames(self, start: float = 0.0, end: float | None = None) -> Iterator[DecodedFrame]:
+        """Only the video frames of `items()`."""
+        for item in self.items(start, end):
+            if isinstance(item, DecodedFrame):
+                yield item
+
+    def items(self, start: float = 0.0, end: float | None = None
+              ) -> Iterator[DecodedFrame | AudioItem]:
+        """Frames with start <= time < end (seconds from the video's start), audio alongside."""
+        self._trimmed = start > 0 or end is not None
+        self._expected = self.expected_frames(start, end)
+        tb = self.time_base
+        t0 = self.start_time
+        start_abs = t0 + max(0.0, start)
+        end_abs = None if end is None else t0 + end
+        self._range_start, self._range_end = start_abs, end_abs
+        if start > 0:
+            self._seek(start_abs)
+        audio_index = {s.index: i for i, s in enumerate(self.audio_streams)}
+        audio_done = dict.fromkeys(audio_index, False)
+        video_done = False
+        streams = [self.video, *self.audio_streams]
+        try:
+            for packet in self.container.demux(streams):
+                if packet.stream.index in audio_index:
+                    i = audio_index[packet.stream.index]
+                    for item in self._audio(i, packet, start_abs if start > 0 else None,
+                                            end_abs):
+                        if item is None:
+                            audio_done[packet.stream.index] = True
+                        else:
+                            yield item
+                elif not video_done:
+                    for frame in self._decode(packet):
+                        t = float(frame.pts * tb)
+                        if end_abs is not None and t >= end_abs - 1e-9:
+                            video_done = True
+                            break
+                        if start > 0 and t < start_abs - 1e-9:
+                            continue
+                        self._count(frame)
+                        yield frame
+                if video_done and all(audio_done.values()):
+                    return
+        except av.error.FFmpegError as e:
+            self.failure = f"unreadable after {self.decoded} frames ({ffmpeg_reason(e)})"
+        except (OSError, MemoryError) as e:
+            self.failure = f"read error after {self.decoded} frames ({ffmpeg_reason(e)})"
+        if self.failure and not video_done:
+            # Demuxing stopped early: drain the frames the decoder still holds.
+            for frame in self._decode(None):
+                t = float(frame.pts * tb)
+                if (end_abs is None or t < end_abs - 1e-9) and (start <= 0 or t >= start_abs):
+                    self._count(frame)
+                    yield frame
+
+    def _count(self, frame: DecodedFrame) -> None:
+        frame.index = self.decoded
+        self.decoded += 1
+        step = frame.duration or self._default_step()
+        self._last_end = float((frame.pts + step) * self.time_base)
+
+    def rewind(self) -> None:
+        """Go back to the first frame (the next `items()` starts there)."""
+        self._seek(self.start_time)
+
+    def _seek(self, seconds: float) -> None:
+        target = int(seconds / self.time_base)
+        try:
+            self.container.seek(target, stream=self.video, backward=True, any_frame=False)
+        except av.error.FFmpegError:
+            self.container.seek(0, stream=self.video)  # decode from the top and skip
+        self._last_pts = None
+
+    def _decode(self, packet: av.Packet | None) -> Iterator[DecodedFrame]:
+        try:
+            frames = self.video.decode(packet)
+        except av.error.EOFError:
+            return
+        except (av.error.FFmpegError, ValueError):
+            self.decode_errors += 1
+            return
+        for f in frames:
+            yield self._convert(f)
+
+    def _convert(self, f: av.VideoFrame) -> DecodedFrame:
+        rotation = rotation_of(f, self.video)
+        kwargs: dict[str, object] = {"format": "rgb24"}
+        if f.color_range:
+            kwargs["src_color_range"] = f.color_range
+        if self.size is not None:
+            w, h = self.size if rotation % 180 == 0 else self.size[::-1]
+            if (w, h) != (f.width, f.height):
+                kwargs.update(width=w, height=h, interpolation="AREA")
+        image = upright(f.to_ndarray(**kwargs), rotation)
+        pts = f.pts
+        step = f.duration or self._default_step()
+        if pts is None:
+            pts = 0 if self._last_pts is None else self._last_pts + step
+        elif self._last_pts is not None and pts <= self._last_pts:
+            pts = self._last_pts + 1  # broken timestamps: keep them strictly increasing
+        self._last_pts = pts
+        return DecodedFrame(image, int(pts), self.time_base, -1, f.duration or None)
+
+    def _default_step(self) -> int:
+        fps = self.fps or 30.0
+        return max(1, round(1 / (fps * self.time_base)))
+
+    def _audio(self, i: int, packet: av.Packet, start: float | None, end: float | None
+               ) -> Iterator[AudioItem | None]:
+        """Audio of one packet inside [start, end); yields None once the stream passed end."""
+        if packet.is_corrupt:
+            return  # e.g. cut short by a truncated file: copying it would corrupt the output
+        if packet.dts is None and packet.size == 0:
+            if i in self.transcode_audio:  # flush the audio decoder
+                yield from self._audio_frames(i, None, start, end)
+            return
+        tb = packet.time_base
+        t = float(packet.pts * tb) if packet.pts is not None else None
+        if end is not None and t is not None and t >= end:
+            yield None
+            return
+        if i in self.transcode_audio:
+            yield from self._audio_frames(i, packet, start, end)
+            return
+        if start is not None and t is not None and t < start - 1e-9:
+            return
+        if packet.dts is None:
+            return
+        yield AudioItem(i, packet)
+
+    def _audio_frames(self, i: int, packet: av.Packet | None, start: float | None,
+                      end: float | None) -> Iterator[AudioItem]:
+        from .audio import trim_audio_frame
+
+        try:
+            frames = self.audio_streams[i].decode(packet)
+        except (av.error.FFmpegError, ValueError):
+            return
+        for frame in frames:
+            trimmed = trim_audio_frame(frame, start, end)
+            if trimmed is not None:
+                yield AudioItem(i, trimmed)
+
+    def close(self) -> None:
+        """Close the file; idempotent."""
+        with contextlib.suppress(Exception):  # a broken container must not mask the error
+            self.container.close()
+
+    def __enter__(self) -> VideoReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

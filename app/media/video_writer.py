@@ -1,0 +1,195 @@
+"""Encoding stylized frames with PyAV: codec/container choice, even sizes, kept timestamps.
+
+Every output is tagged BT.709 (matrix, primaries, transfer) with limited range, and the RGB to
+YUV conversion uses that matrix, so players show the colours the GL pipeline produced.
+Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padded by
+repeating its last column and/or row; no pixel of the picture is lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+from av.video.reformatter import ColorRange, Colorspace
+
+from .audio import AudioTrack
+from .errors import MediaError, ffmpeg_reason
+
+
+@dataclass(frozen=True)
+class CodecSpec:
+    """How one `--codec` choice is encoded."""
+
+    name: str
+    encoder: str
+    pix_fmt: str
+    default_crf: int | None  # None: the codec has no CRF (ProRes)
+    max_crf: int
+    containers: frozenset[str]
+    subsampling: tuple[int, int]  # chroma subsampling (x, y): sizes must be multiples
+
+
+CODECS: dict[str, CodecSpec] = {
+    "h264": CodecSpec("h264", "libx264", "yuv420p", 18, 51,
+                      frozenset({"mp4", "mov", "matroska"}), (2, 2)),
+    "h265": CodecSpec("h265", "libx265", "yuv420p", 22, 51,
+                      frozenset({"mp4", "mov", "matroska"}), (2, 2)),
+    "vp9": CodecSpec("vp9", "libvpx-vp9", "yuv420p", 31, 63,
+                     frozenset({"webm", "matroska", "mp4"}), (2, 2)),
+    "prores": CodecSpec("prores", "prores_ks", "yuv422p10le", None, 0,
+                        frozenset({"mov", "matroska"}), (2, 1)),
+}
+CONTAINERS = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mov", ".mkv": "matroska", ".webm": "webm"}
+DEFAULT_CODEC = {"webm": "vp9"}
+EXTENSION_FOR_CODEC = {"h264": ".mp4", "h265": ".mp4", "vp9": ".webm", "prores": ".mov"}
+
+
+def output_format(path: str | Path, codec: str | None = None) -> tuple[str, CodecSpec]:
+    """The container format and codec for an output path (`codec` None: by extension)."""
+    ext = Path(path).suffix.lower()
+    fmt = CONTAINERS.get(ext)
+    if fmt is None:
+        raise MediaError(f"unsupported video output format {ext or '(none)'} for {path}; "
+                         f"use one of {', '.join(sorted(CONTAINERS))}")
+    name = (codec or DEFAULT_CODEC.get(fmt, "h264")).lower()
+    spec = CODECS.get(name)
+    if spec is None:
+        raise MediaError(f"unknown codec {codec!r}; use one of {', '.join(CODECS)}")
+    if fmt not in spec.containers:
+        allowed = sorted(e for e, f in CONTAINERS.items() if f in spec.containers)
+        raise MediaError(f"codec {name} cannot go into {ext} files; use {', '.join(allowed)}")
+    return fmt, spec
+
+
+def encoded_size(width: int, height: int, spec: CodecSpec) -> tuple[int, int]:
+    """The size actually encoded: rounded up to the codec's chroma subsampling."""
+    sx, sy = spec.subsampling
+    return width + (-width) % sx, height + (-height) % sy
+
+
+def pad_to(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Pad an (H, W, C) image to (height, width) by repeating its last row and column."""
+    h, w = image.shape[:2]
+    if (w, h) == (width, height):
+        return image
+    return np.pad(image, ((0, height - h), (0, width - w), (0, 0)), mode="edge")
+
+
+class VideoWriter:
+    """One output file: a video stream (stylized frames) and copied/transcoded audio tracks.
+
+    Use from one thread at a time; `close()` flushes and finalizes, `abort()` just closes.
+    """
+
+    def __init__(self, path: str | Path, *, fmt: str, codec: CodecSpec, size: tuple[int, int],
+                 time_base: Fraction, fps: float | None, crf: int | None = None) -> None:
+        self.path = Path(path)
+        self.codec = codec
+        self.content_size = size
+        self.size = encoded_size(*size, codec)
+        self.time_base = time_base
+        self.frames = 0
+        self.audio: list[AudioTrack] = []
+        self._durations: dict[int, int] = {}
+        # MP4/MOV keep exact timestamps with edit lists; Matroska would shift every stream
+        # to make an AAC priming packet's negative timestamp zero, so keep them as they are.
+        options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
+                   else {"avoid_negative_ts": "disabled"})
+        try:
+            self.output = av.open(str(self.path), mode="w", format=fmt,
+                                  container_options=options)
+        except (av.error.FFmpegError, OSError) as e:
+            raise MediaError(f"cannot write {self.path}: {ffmpeg_reason(e)}") from None
+        try:
+            self.stream = self._add_video_stream(fmt, fps, crf)
+        except BaseException:
+            self.abort()
+            raise
+
+    def _add_video_stream(self, fmt: str, fps: float | None, crf: int | None
+                          ) -> av.video.stream.VideoStream:
+        spec = self.codec
+        rate = Fraction(fps).limit_denominator(1001) if fps and 0.5 <= fps <= 1000 else 30
+        stream = self.output.add_stream(spec.encoder, rate=rate)
+        stream.width, stream.height = self.size
+        stream.pix_fmt = spec.pix_fmt
+        stream.time_base = self.time_base
+        cc = stream.codec_context
+        cc.time_base = self.time_base
+        cc.colorspace = int(Colorspace.ITU709)
+        cc.color_primaries = 1  # BT.709
+        cc.color_trc = 1  # BT.709
+        cc.color_range = int(ColorRange.MPEG)
+        crf = spec.default_crf if crf is None else crf
+        opts: dict[str, str] = {}
+        if spec.encoder == "libx264":
+            cc.bit_rate = 0
+            opts = {"crf": str(crf), "preset": "medium"}
+        elif spec.encoder == "libx265":
+            cc.bit_rate = 0
+            opts = {"crf": str(crf), "preset": "medium", "x265-params": "log-level=error"}
+            if fmt in ("mp4", "mov"):
+                cc.codec_tag = "hvc1"  # what Apple players expect
+        elif spec.encoder == "libvpx-vp9":
+            cc.bit_rate = 0
+            opts = {"crf": str(crf), "b": "0", "row-mt": "1", "deadline": "good",
+                    "cpu-used": "4"}
+        elif spec.encoder == "prores_ks":
+            opts = {"profile": "standard"}
+        cc.options = opts
+        return stream
+
+    def add_audio(self, source: av.audio.AudioStream, offset: float = 0.0,
+                  transcode: bool | None = None) -> AudioTrack:
+        """Add an output audio track for a source audio stream (copy if the format allows)."""
+        track = AudioTrack(self.output, source, offset, transcode=transcode)
+        self.audio.append(track)
+        return track
+
+    def write_frame(self, image: np.ndarray, pts: int, duration: int | None = None) -> None:
+        """Encode one RGB or RGBA uint8 frame at `pts` (in `time_base` units)."""
+        w, h = self.size
+        image = pad_to(image, w, h)
+        fmt = "rgba" if image.shape[2] == 4 else "rgb24"
+        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image), format=fmt)
+        frame = frame.reformat(format=self.codec.pix_fmt, dst_colorspace=Colorspace.ITU709,
+                               dst_color_range=ColorRange.MPEG, dst_color_trc=1,
+                               dst_color_primaries=1)
+        frame.pts = pts
+        frame.time_base = self.time_base
+        if duration:
+            frame.duration = duration
+            self._durations[pts] = duration
+        self._mux_video(self.stream.encode(frame))
+        self.frames += 1
+
+    def _mux_video(self, packets: list[av.Packet]) -> None:
+        for packet in packets:
+            # Encoders do not carry frame durations through (and reorder frames): give each
+            # packet its frame's source duration, so the last frame keeps its length too.
+            duration = self._durations.pop(packet.pts, None) if packet.pts is not None else None
+            if duration and packet.time_base == self.time_base:
+                packet.duration = duration
+            self.output.mux(packet)
+
+    def write_audio(self, stream: int, data: av.Packet | av.AudioFrame) -> None:
+        """Pass an audio packet/frame of source audio stream number `stream` on."""
+        if 0 <= stream < len(self.audio):
+            self.audio[stream].write(data)
+
+    def close(self) -> None:
+        """Flush the encoders and finalize the file."""
+        self._mux_video(self.stream.encode(None))
+        for track in self.audio:
+            track.flush()
+        self.output.close()
+
+    def abort(self) -> None:
+        """Close without flushing (the file is about to be discarded)."""
+        with contextlib.suppress(Exception):  # the file is discarded anyway
+            self.output.close()

@@ -1,0 +1,189 @@
+"""Webcams through OpenCV: capture in a worker thread, newest frame only, clean failures.
+
+`list_cameras()` only does what is cheap: on Linux it reads /dev/video* and the names in
+/sys/class/video4linux (no device is opened, no indices are probed); elsewhere OpenCV has
+no enumeration, so it offers the default camera (index 0).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .source import Frame, FrameSource, LatestSlot
+
+MAX_READ_FAILURES = 5  # consecutive failed reads before the camera counts as gone
+STALL_SECONDS = 3.0  # or this long without a frame
+
+
+@dataclass(frozen=True)
+class CameraInfo:
+    """A camera the user can pick: `index` for OpenCV, the device path, a readable name."""
+
+    index: int
+    path: str
+    name: str
+
+    @property
+    def id(self) -> str:
+        """The identifier to open it with (see `CameraSource`)."""
+        return str(self.index)
+
+
+def list_cameras(dev_root: str | Path = "/dev",
+                 sys_root: str | Path = "/sys/class/video4linux") -> list[CameraInfo]:
+    """The cameras that can be listed cheaply (see the module docstring)."""
+    if not sys.platform.startswith("linux"):
+        return [CameraInfo(0, "0", "Default camera")]
+    cams = []
+    for dev in sorted(Path(dev_root).glob("video*"), key=_device_number):
+        m = re.fullmatch(r"video(\d+)", dev.name)
+        if not m:
+            continue
+        info = Path(sys_root) / dev.name
+        # A UVC camera exposes a capture node (index 0) and a metadata node (index 1).
+        if _read(info / "index") not in (None, "0"):
+            continue
+        name = _read(info / "name") or dev.name
+        cams.append(CameraInfo(int(m.group(1)), str(dev), name))
+    return cams
+
+
+def _device_number(p: Path) -> int:
+    m = re.search(r"(\d+)$", p.name)
+    return int(m.group(1)) if m else 1 << 30
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+
+
+CaptureFactory = Callable[[int | str], Any]
+
+
+class CameraSource(FrameSource):
+    """A live camera: OpenCV capture (CAP_PROP_BUFFERSIZE=1) in a worker thread.
+
+    Only the newest frame is kept (`latest()`); frames not taken in time are dropped and
+    counted. Opening happens in the worker (it can be slow); `size` is (0, 0) until the first
+    frame arrived (`ready` is set then, or on failure). A camera that cannot be opened or
+    stops delivering (unplugged) sets `error`; nothing raises in the worker.
+    """
+
+    name = "camera"
+    live = True
+    seekable = False
+
+    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = None,
+                 fps: float | None = None, capture_factory: CaptureFactory | None = None
+                 ) -> None:
+        super().__init__()
+        self.device: int | str = int(device) if str(device).isdigit() else device
+        self.requested_size = size
+        self.requested_fps = fps
+        self._factory = capture_factory or _open_capture
+        self._slot = LatestSlot()
+        self._stop = threading.Event()
+        self.ready = threading.Event()
+        self._size = (0, 0)
+        self._fps: float | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="aquarelle-camera",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=3.0)
+
+    def latest(self) -> Frame | None:
+        return self._slot.take()
+
+    def _run(self) -> None:
+        cap = None
+        try:
+            cap = self._factory(self.device)
+            if cap is None or not cap.isOpened():
+                self._fail(f"cannot open camera {self.device} (in use, unplugged, or no "
+                           "permission?)")
+                return
+            self._configure(cap)
+            self._capture(cap)
+        except Exception as e:  # never raise in the worker
+            self._fail(f"camera {self.device}: {e}")
+        finally:
+            self.ready.set()
+            if cap is not None:
+                with contextlib.suppress(Exception):  # a vanished device may refuse
+                    cap.release()
+
+    def _configure(self, cap: Any) -> None:
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # keep latency down: no queue of old frames
+        if self.requested_size:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.requested_size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.requested_size[1])
+        if self.requested_fps:
+            cap.set(cv2.CAP_PROP_FPS, self.requested_fps)
+        fps = cap.get(cv2.CAP_PROP_FPS)
+        self._fps = float(fps) if fps and fps > 0 else None
+
+    def _capture(self, cap: Any) -> None:
+        failures, index, last = 0, 0, time.monotonic()
+        while not self._stop.is_set():
+            ok, bgr = cap.read()
+            if not ok or bgr is None:
+                failures += 1
+                if failures >= MAX_READ_FAILURES or time.monotonic() - last > STALL_SECONDS:
+                    self._fail(f"camera {self.device} stopped delivering frames "
+                               "(unplugged?)")
+                    return
+                continue
+            failures, last = 0, time.monotonic()
+            rgb = _to_rgb(bgr)
+            self._size = (rgb.shape[1], rgb.shape[0])
+            self.ready.set()
+            if self.paused:
+                continue
+            if self._slot.put(Frame(rgb, index, None)):
+                self.dropped += 1
+            index += 1
+        self._finish()
+
+
+def _to_rgb(bgr: np.ndarray) -> np.ndarray:
+    if bgr.ndim == 2:
+        return cv2.cvtColor(bgr, cv2.COLOR_GRAY2RGB)
+    if bgr.shape[2] == 4:
+        return cv2.cvtColor(bgr, cv2.COLOR_BGRA2RGB)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def _open_capture(device: int | str) -> Any:
+    if sys.platform.startswith("linux"):
+        return cv2.VideoCapture(device, cv2.CAP_V4L2)
+    return cv2.VideoCapture(device)

@@ -1,0 +1,268 @@
+"""`aquarelle render` on videos: bad input, truncated files, batches, progress, Ctrl+C."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from videoclips import decode_video, make_clip
+
+from aquarelle.cli import render_video
+from aquarelle.cli.main import main
+from aquarelle.media.export import ExportProgress
+from aquarelle.media.progress import ProgressPrinter
+
+
+@pytest.fixture(autouse=True)
+def _shared_context_current_again(gl_ctx):
+    """Each CLI run makes and releases its own GL context; afterwards make the session's
+    shared context current again for the tests that use it without `with`."""
+    yield
+    gl_ctx.__enter__()
+
+
+@pytest.fixture
+def clip(tmp_path):
+    return make_clip(tmp_path / "in.mp4", size=(64, 48), frames=6)
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["render", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_clean_error(code: int, err: str, *, contains: str) -> None:
+    lines = err.strip().splitlines()
+    assert code == 2, err
+    assert len(lines) == 1 and lines[0].startswith("aquarelle: error: "), err
+    assert contains in lines[0], err
+    assert "Traceback" not in err
+
+
+def nothing_written(folder: Path, *names: str) -> None:
+    for name in names:
+        assert not (folder / name).exists()
+    assert not [p.name for p in folder.iterdir() if ".part" in p.name]
+
+
+def test_render_a_video(tmp_path, capsys, clip):
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.mp4", "--crf", "20")
+    assert code == 0, err
+    assert "in.mp4 -> " in err and "6 frames" in err and "aac copied" in err
+    frames, times, facts = decode_video(tmp_path / "out.mp4")
+    assert len(frames) == 6 and times == clip.times and facts["audio"][0][0] == "aac"
+    assert (os.stat(tmp_path / "out.mp4").st_mode & 0o777) != 0o600  # not mkstemp's mode
+
+
+def test_quiet_prints_nothing(tmp_path, capsys, clip):
+    code, out, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.mkv", "-q")
+    assert code == 0 and out == "" and err == ""
+    assert len(decode_video(tmp_path / "out.mkv")[0]) == 6
+
+
+def test_options_size_start_end_codec_no_audio(tmp_path, capsys, clip):
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.webm", "--size", "32x-1",
+                           "--start", "0:00.05", "--end", "0.15", "--no-audio", "-q")
+    assert code == 0, err
+    frames, times, facts = decode_video(tmp_path / "out.webm")
+    assert facts["codec"] == "vp9" and facts["audio"] == []
+    assert frames[0].shape == (24, 32, 3) and len(frames) == 3  # frames at 0.067, 0.1, 0.133
+
+
+def test_output_folder_for_a_single_video(tmp_path, capsys, clip):
+    out = tmp_path / "renders"
+    out.mkdir()
+    code, _, err = run_cli(capsys, clip.path, "-o", out, "--codec", "prores", "-q")
+    assert code == 0, err
+    assert decode_video(out / "in.mov")[2]["codec"] == "prores"
+
+
+def _bad_inputs(tmp_path: Path, clip) -> dict[str, tuple[Path, str]]:
+    text = tmp_path / "notes.mp4"
+    text.write_text("this is not a video\n" * 20)
+    empty = tmp_path / "empty.mp4"
+    empty.write_bytes(b"")
+    data = clip.path.read_bytes()
+    corrupt = tmp_path / "corrupt.mp4"
+    corrupt.write_bytes(data[:64] + os.urandom(len(data) - 64))
+    stub = tmp_path / "stub.mp4"  # truncated so early that no frame is left
+    stub.write_bytes(data[: len(data) // 20])
+    fast = make_clip(tmp_path / "fast.mp4", frames=6, faststart=True).path.read_bytes()
+    headless = tmp_path / "headless.mp4"  # index intact, media data cut off
+    headless.write_bytes(fast[: len(fast) // 20])
+    audio_only = make_clip(tmp_path / "a.mkv", frames=3).path  # re-muxed below, audio only
+    import av
+
+    no_video = tmp_path / "sound.mka"
+    with av.open(str(audio_only)) as i, av.open(str(no_video), "w") as o:
+        s = o.add_stream_from_template(i.streams.audio[0])
+        for p in i.demux(i.streams.audio[0]):
+            if p.dts is not None:
+                p.stream = s
+                o.mux(p)
+    return {
+        "missing": (tmp_path / "nope.mp4", "no such file"),
+        "empty": (empty, "is empty"),
+        "text named .mp4": (text, "not a readable video"),
+        "corrupt": (corrupt, "not a readable video"),
+        "truncated to nothing": (stub, "not a readable video"),
+        "index without data": (headless, "no decodable video frames"),
+        "no video stream": (no_video, "has no video stream"),
+    }
+
+
+def test_bad_inputs_give_one_line_errors_and_write_nothing(tmp_path, capsys, clip):
+    out = tmp_path / "out"
+    out.mkdir()
+    for case, (path, message) in _bad_inputs(tmp_path, clip).items():
+        code, _, err = run_cli(capsys, path, "-o", out / "x.mp4")
+        assert_clean_error(code, err, contains=message)
+        nothing_written(out, "x.mp4")
+        assert case
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--codec", "theora"], "unknown codec 'theora'"),
+    (["--codec", "prores"], "cannot go into .mp4"),
+    (["--crf", "99"], "--crf for h264 must be between 0 and 51"),
+    (["--size", "big"], "--size expects"),
+    (["--start", "1:xx"], "--start expects"),
+    (["--start", "0.2", "--end", "0.1"], "must be after --start"),
+    (["--start", "5"], "no video frames between"),
+])
+def test_bad_options(tmp_path, capsys, clip, args, message):
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "x.mp4", *args)
+    assert_clean_error(code, err, contains=message)
+    nothing_written(tmp_path, "x.mp4")
+
+
+def test_bad_destinations(tmp_path, capsys, clip):
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "missing" / "x.mp4")
+    assert_clean_error(code, err, contains="output folder does not exist")
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "x.avi")
+    assert_clean_error(code, err, contains="unsupported video output format .avi")
+    code, _, err = run_cli(capsys, clip.path, "-o", clip.path)
+    assert_clean_error(code, err, contains="is the input")
+    assert decode_video(clip.path)[1] == clip.times  # the input is untouched
+    # A folder nobody may write to (root may write anywhere but /proc).
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    target = locked if os.geteuid() != 0 else Path("/proc/1")
+    try:
+        code, _, err = run_cli(capsys, clip.path, "-o", target / "x.mp4")
+    finally:
+        locked.chmod(0o700)
+    assert_clean_error(code, err, contains="cannot write")
+    assert not (target / "x.mp4").exists()
+
+
+def test_truncated_tail_renders_what_decodes_with_a_warning(tmp_path, capsys):
+    clip = make_clip(tmp_path / "long.mkv", size=(64, 48), frames=20)
+    data = clip.path.read_bytes()
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(data[: int(len(data) * 0.6)])
+    code, _, err = run_cli(capsys, cut, "-o", tmp_path / "out.mp4")
+    assert code == 0, err
+    frames, times, _ = decode_video(tmp_path / "out.mp4")
+    assert 0 < len(frames) < 20
+    lost = 20 - len(frames)
+    assert f"aquarelle: warning: {cut}: {lost} frame(s) could not be decoded" in err
+    assert times == decode_video(clip.path)[1][: len(frames)]
+
+
+def test_ctrl_c_leaves_no_output(tmp_path, capsys, clip, monkeypatch):
+    calls = []
+
+    def interrupt(self, p):
+        calls.append(p)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProgressPrinter, "__call__", interrupt)
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.mp4")
+    assert code == 130 and "cancelled" in err
+    nothing_written(tmp_path, "out.mp4")
+
+
+def test_batch_renders_a_folder_and_continues_past_failures(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    make_clip(src / "a.mp4", frames=4)
+    make_clip(src / "b.webm", frames=4, codec="libvpx-vp9")
+    make_clip(src / "b.mp4", frames=3, audio=False)  # same stem as b.webm
+    cv2.imwrite(str(src / "photo.png"), np.full((24, 32, 3), 120, np.uint8))
+    (src / "broken.mp4").write_text("garbage")
+    (src / "notes.txt").write_text("ignored: not media")
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, src, "-o", out)
+    assert code == 2
+    assert "batch: 4 of 5 rendered" in err and "1 failed" in err and "broken.mp4" in err
+    assert err.count("aquarelle: error: ") == 1
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["a.mp4", "b.mp4", "b_webm.mp4", "photo.png"]
+    assert len(decode_video(out / "a.mp4")[0]) == 4
+    assert len(decode_video(out / "b_webm.mp4")[0]) == 4
+
+
+def test_batch_of_explicit_files_all_good(tmp_path, capsys):
+    a = make_clip(tmp_path / "one.mp4", frames=3).path
+    b = make_clip(tmp_path / "two.mkv", frames=3).path
+    code, _, err = run_cli(capsys, a, b, "-o", tmp_path / "out", "-q")
+    assert code == 0, err and err == ""
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.mp4", "two.mp4"]
+
+
+def test_batch_into_the_input_folder_is_refused(tmp_path, capsys):
+    make_clip(tmp_path / "a.mp4", frames=2)
+    code, _, err = run_cli(capsys, tmp_path, "-o", tmp_path)
+    assert_clean_error(code, err, contains="is the input folder")
+
+
+def test_help_documents_odd_sizes_and_video_options(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["render", "--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    for text in ("--crf", "--codec", "--size", "--start", "--end", "--no-audio",
+                 "padded", "641x361 is written as 642x362"):
+        assert text in out
+
+
+def test_progress_on_a_terminal_is_one_updating_line():
+    buf = io.StringIO()
+    printer = ProgressPrinter("clip.mp4", buf, tty=True, tty_interval=0)
+    for done in range(0, 11, 2):
+        printer(ExportProgress(done, 10, elapsed=done / 5))
+    printer.finish("done")
+    text = buf.getvalue()
+    assert text.count("\n") == 1 and text.endswith("done\n")
+    assert "\rclip.mp4: 4/10 frames (40%), 5.0 fps, ETA 0:01" in text
+
+
+def test_progress_elsewhere_is_plain_periodic_lines():
+    buf = io.StringIO()
+    printer = ProgressPrinter("clip.mp4", buf, tty=False, interval=0)
+    printer(ExportProgress(3, None, elapsed=1.0))
+    printer(ExportProgress(6, 12, elapsed=2.0))
+    assert buf.getvalue().splitlines() == [
+        "clip.mp4: 3 frames, 3.0 fps", "clip.mp4: 6/12 frames (50%), 3.0 fps, ETA 0:02"]
+    assert "\r" not in buf.getvalue()
+    quiet = io.StringIO()
+    printer = ProgressPrinter("x", quiet, quiet=True, interval=0)
+    printer(ExportProgress(1, 2, elapsed=1.0))
+    printer.finish("done")
+    assert quiet.getvalue() == ""
+
+
+def test_time_and_size_parsing():
+    assert render_video.parse_time("12.5", "--start") == 12.5
+    assert render_video.parse_time("1:02.5", "--start") == 62.5
+    assert render_video.parse_time("1:00:02", "--start") == 3602
+    assert render_video.parse_size("1280x-1") == (1280, -1)
+    assert render_video.parse_size("-1X720") == (-1, 720)

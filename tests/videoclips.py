@@ -1,0 +1,150 @@
+"""Tiny deterministic test clips made with PyAV: numpy frames plus a sine tone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+
+from aquarelle.media.video_reader import rotation_of, upright
+
+
+@dataclass
+class Clip:
+    """A clip written by `make_clip` and what went into it."""
+
+    path: Path
+    frames: list[np.ndarray]  # upright RGB frames as drawn
+    pts: list[int]
+    time_base: Fraction
+    audio_seconds: float  # length of the tone written (0 without audio)
+
+    @property
+    def times(self) -> list[Fraction]:
+        return [p * self.time_base for p in self.pts]
+
+
+def pattern(k: int, width: int, height: int) -> np.ndarray:
+    """Frame k: a colour gradient whose hue turns with k, and a white disc that moves.
+
+    Consecutive frames differ clearly (mean abs difference well above 10), so a dropped or
+    doubled frame shows in a comparison.
+    """
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    phase = k * 0.9
+    r = 128 + 110 * np.sin(x / width * 3.0 + phase)
+    g = 128 + 110 * np.sin(y / height * 3.0 + phase * 1.3 + 2.0)
+    b = 128 + 110 * np.cos((x + y) / (width + height) * 4.0 - phase)
+    img = np.stack([r, g, b], axis=2)
+    cx = (0.2 + 0.6 * ((k * 0.173) % 1.0)) * width
+    cy = (0.3 + 0.4 * ((k * 0.311) % 1.0)) * height
+    disc = (x - cx) ** 2 + (y - cy) ** 2 < (min(width, height) * 0.18) ** 2
+    img[disc] = (250, 250, 245)
+    img[: max(2, height // 12), :, :] = (220, 30, 30)  # a red top band: shows orientation
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def tone(seconds: float, rate: int = 48000, channels: int = 2, freq: float = 440.0
+         ) -> np.ndarray:
+    """A quiet sine, (channels, samples) float32."""
+    t = np.arange(round(seconds * rate)) / rate
+    wave = (0.2 * np.sin(2 * np.pi * freq * t)).astype(np.float32)
+    return np.repeat(wave[None], channels, axis=0)
+
+
+def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int = 8,
+              fps: int = 30, pts: list[int] | None = None, time_base: Fraction | None = None,
+              codec: str = "libx264", pix_fmt: str = "yuv420p", crf: int = 12,
+              audio: bool = True, audio_codec: str | None = None, audio_rate: int = 48000,
+              rotation: int = 0, faststart: bool = False) -> Clip:
+    """Write a clip of `frames` pattern frames (upright size `size`) and a tone as long.
+
+    `pts`/`time_base` give variable frame rates; `rotation` stores the frames rotated and
+    tags a display rotation (counter-clockwise degrees) that turns them upright again.
+    """
+    path = Path(path)
+    w, h = size
+    tb = time_base or Fraction(1, fps)
+    pts = list(pts) if pts is not None else [round(Fraction(i, fps) / tb) for i in range(frames)]
+    frame_dur = round(Fraction(1, fps) / tb)
+    opts = {"movflags": "+faststart"} if faststart else {}
+    drawn = [pattern(k, w, h) for k in range(len(pts))]
+    with av.open(str(path), "w", container_options=opts) as out:
+        vs = out.add_stream(codec, rate=fps)
+        stored_w, stored_h = (w, h) if rotation % 180 == 0 else (h, w)
+        vs.width, vs.height = stored_w, stored_h
+        vs.pix_fmt = pix_fmt
+        vs.codec_context.time_base = tb
+        vs.time_base = tb
+        if codec in ("libx264", "libvpx-vp9"):
+            vs.codec_context.options = {"crf": str(crf)}
+        if rotation:
+            vs.set_display_rotation(rotation)
+        a_stream = None
+        if audio:
+            name = audio_codec or ("libopus" if path.suffix == ".webm" else "aac")
+            a_stream = out.add_stream(name, rate=audio_rate, layout="stereo")
+        for img, p in zip(drawn, pts, strict=True):
+            stored = upright(img, -rotation) if rotation else img
+            frame = av.VideoFrame.from_ndarray(stored, format="rgb24")
+            frame.pts = p
+            frame.time_base = tb
+            frame.duration = frame_dur
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        seconds = 0.0
+        if a_stream is not None:
+            seconds = float((pts[-1] + frame_dur) * tb)
+            samples = tone(seconds, audio_rate)
+            fmt = "fltp"
+            af = av.AudioFrame.from_ndarray(samples, format=fmt, layout="stereo")
+            af.sample_rate = audio_rate
+            af.pts = 0
+            af.time_base = Fraction(1, audio_rate)
+            for packet in a_stream.encode(af):
+                out.mux(packet)
+            for packet in a_stream.encode(None):
+                out.mux(packet)
+    return Clip(path, drawn, pts, tb, seconds)
+
+
+def decode_video(path: str | Path) -> tuple[list[np.ndarray], list[Fraction], dict]:
+    """Every frame of a file (upright RGB), its times, and stream facts."""
+    frames, times = [], []
+    with av.open(str(path)) as c:
+        vs = c.streams.video[0]
+        rotation = 0
+        for f in c.decode(vs):
+            rotation = rotation_of(f, vs)
+            frames.append(f.to_ndarray(format="rgb24"))
+            times.append(f.pts * f.time_base)
+        facts = {
+            "width": vs.codec_context.width, "height": vs.codec_context.height,
+            "codec": vs.codec_context.name, "rotation": rotation,
+            "duration": float(vs.duration * vs.time_base) if vs.duration else None,
+            "container_duration": c.duration / 1e6 if c.duration else None,
+            "audio": [(a.codec_context.name, audio_seconds(path, a.index))
+                      for a in c.streams.audio],
+        }
+    return frames, times, facts
+
+
+def audio_seconds(path: str | Path, index: int) -> float:
+    """Length of an audio stream in seconds, from its decoded samples."""
+    with av.open(str(path)) as c:
+        stream = next(s for s in c.streams if s.index == index)
+        n, rate = 0, stream.codec_context.sample_rate
+        for f in c.decode(stream):
+            n += f.samples
+    return n / rate
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    path = Path(path)
+    path.write_bytes(data)
+    return path
