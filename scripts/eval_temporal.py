@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import skimage.data
+
 from aquarelle.engine import Pipeline, create_headless_context, renderer_string
 from aquarelle.eval.flicker import warping_errors
 

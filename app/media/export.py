@@ -10,10 +10,8 @@ nothing is left at the destination.
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,6 +30,8 @@ from ..engine.style import StyleSpec
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
+from .render_stage import Rendered, RenderStage
+from .runner import run_pipelined, run_sequential
 from .video_reader import AudioItem, DecodedFrame, VideoReader
 from .video_writer import CODECS, VideoWriter, output_format
 
@@ -98,20 +98,6 @@ class ExportResult:
 ProgressCallback = Callable[[ExportProgress], None]
 
 
-@dataclass
-class _Rendered:
-    image: np.ndarray  # (H, W, 4) RGBA uint8
-    pts: int
-    duration: int | None
-
-
-_END = object()
-
-
-class _Stopped(Exception):
-    """Another stage failed or the export was cancelled: unwind quietly."""
-
-
 def same_path(a: str | Path, b: str | Path) -> bool:
     """Whether two paths name the same file."""
     a, b = Path(a), Path(b)
@@ -134,69 +120,6 @@ def resolve_size(size: tuple[int, int] | None, source: tuple[int, int]) -> tuple
     if h <= 0:
         h = max(2, round(sh * w / sw / 2) * 2)
     return int(w), int(h)
-
-
-class RenderStage:
-    """The GL stage: stylize frames and read them back, optionally ping-ponged.
-
-    With `pingpong`, each rendered texture is copied into one of two pixel-pack buffers
-    (`Texture.read_into`) and the previous frame's buffer is mapped only after the next frame
-    was submitted, so the GPU works on frame k while frame k-1 is read. Calls from the thread
-    that owns the context only.
-    """
-
-    def __init__(self, pipeline: Pipeline, size: tuple[int, int], pingpong: bool = True) -> None:
-        self.pipeline = pipeline
-        self.size = size
-        self.pingpong = pingpong
-        w, h = size
-        self._buffers: list[moderngl.Buffer] = (
-            [pipeline.ctx.buffer(reserve=w * h * 4) for _ in range(2)] if pingpong else [])
-        self._pending: deque[tuple[DecodedFrame, int]] = deque()
-        self._count = 0
-        self.busy = 0.0  # seconds spent in push/flush
-
-    def push(self, frame: DecodedFrame) -> list[_Rendered]:
-        """Render a frame; returns the frames whose pixels are ready (0 or 1 of them)."""
-        t = time.perf_counter()
-        try:
-            return self._push(frame)
-        finally:
-            self.busy += time.perf_counter() - t
-
-    def _push(self, frame: DecodedFrame) -> list[_Rendered]:
-        tex = self.pipeline.render(frame.image)
-        if not self.pingpong:
-            data = tex.read(alignment=1)
-            return [self._wrap(frame, data)]
-        slot = self._count % 2
-        self._count += 1
-        tex.read_into(self._buffers[slot], alignment=1)
-        ready = [self._collect()] if self._pending else []
-        self._pending.append((frame, slot))
-        return ready
-
-    def flush(self) -> list[_Rendered]:
-        """The frames still waiting in the buffers."""
-        t = time.perf_counter()
-        ready = [self._collect() for _ in range(len(self._pending))]
-        self.busy += time.perf_counter() - t
-        return ready
-
-    def _collect(self) -> _Rendered:
-        frame, slot = self._pending.popleft()
-        return self._wrap(frame, self._buffers[slot].read())
-
-    def _wrap(self, frame: DecodedFrame, data: bytes) -> _Rendered:
-        w, h = self.size
-        image = np.frombuffer(data, np.uint8).reshape(h, w, 4)
-        return _Rendered(image, frame.pts, frame.duration)
-
-    def release(self) -> None:
-        """Release the readback buffers."""
-        for b in self._buffers:
-            b.release()
-        self._buffers = []
 
 
 class _Counters:
@@ -321,7 +244,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
 
-                    def encode(item: _Rendered | AudioItem) -> None:
+                    def encode(item: Rendered | AudioItem) -> None:
                         t = time.perf_counter()
                         if isinstance(item, AudioItem):
                             writer.write_audio(item.stream, item.data)
@@ -342,7 +265,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                             progress(ExportProgress(counters.encoded, total,
                                                     time.perf_counter() - counters.started))
 
-                    run = _run_pipelined if opts.pipelined else _run_sequential
+                    run = run_pipelined if opts.pipelined else run_sequential
                     try:
                         run(decoded(), stage, encode, finish, report, opts.queue_size)
                     except av.error.FFmpegError as e:
@@ -394,99 +317,3 @@ class _atomic:
             return bool(self._cm.__exit__(*exc))
         except OSError as e:
             raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
-
-
-def _run_sequential(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
-                    encode: Callable[[Any], None], finish: Callable[[], None],
-                    report: Callable[[], None], queue_size: int) -> None:
-    """decode -> render -> read -> encode, one frame at a time on this thread."""
-    for item in items:
-        if isinstance(item, DecodedFrame):
-            for out in stage.push(item):
-                encode(out)
-            report()
-        else:
-            encode(item)
-    for out in stage.flush():
-        encode(out)
-    finish()
-
-
-def _run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
-                   encode: Callable[[Any], None], finish: Callable[[], None],
-                   report: Callable[[], None], queue_size: int) -> None:
-    """Decoder thread -> queue -> GL (this thread) -> queue -> encoder thread."""
-    stop = threading.Event()
-    errors: list[BaseException] = []
-    decoded: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
-    rendered: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
-
-    def guard(fn: Callable[[], None]) -> Callable[[], None]:
-        def run() -> None:
-            try:
-                fn()
-            except _Stopped:
-                pass
-            except BaseException as e:  # handed to the GL thread, which re-raises it
-                errors.append(e)
-                stop.set()
-        return run
-
-    def decode() -> None:
-        for item in items:
-            _put(decoded, item, stop)
-        _put(decoded, _END, stop)
-
-    def encoder() -> None:
-        while (item := _get(rendered, stop)) is not _END:
-            encode(item)
-        finish()
-
-    threads = [threading.Thread(target=guard(decode), name="aquarelle-decode", daemon=True),
-               threading.Thread(target=guard(encoder), name="aquarelle-encode", daemon=True)]
-    for t in threads:
-        t.start()
-    try:
-        while (item := _get(decoded, stop)) is not _END:
-            if isinstance(item, DecodedFrame):
-                for out in stage.push(item):
-                    _put(rendered, out, stop)
-                report()
-            else:
-                _put(rendered, item, stop)
-        for out in stage.flush():
-            _put(rendered, out, stop)
-        _put(rendered, _END, stop)
-        while threads[1].is_alive():
-            threads[1].join(0.05)
-            report()
-    except _Stopped:
-        pass
-    finally:
-        stop.set()
-        for t in threads:
-            t.join()
-    if errors:
-        raise errors[0]
-
-
-def _put(q: queue.Queue[Any], item: Any, stop: threading.Event) -> None:
-    while True:
-        if stop.is_set():
-            raise _Stopped
-        try:
-            q.put(item, timeout=0.05)
-            return
-        except queue.Full:
-            continue
-
-
-def _get(q: queue.Queue[Any], stop: threading.Event) -> Any:
-    while True:
-        if stop.is_set():
-            raise _Stopped
-        try:
-            return q.get(timeout=0.05)
-        except queue.Empty:
-            if stop.is_set():
-                raise _Stopped from None
