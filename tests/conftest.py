@@ -27,9 +27,11 @@ EFFECTS_OFF: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def gl_ctx() -> Iterator[moderngl.Context]:
     """A headless OpenGL 3.3 core context (EGL; Mesa llvmpipe without a GPU).
+
+    One per test module, released at its end.
 
     Without one the engine cannot be tested at all, so this fails (never skips).
     """
@@ -118,6 +120,17 @@ def stripes(h: int, w: int, period: float = 8.0, angle_deg: float = 0.0) -> np.n
 def to_u8(img: np.ndarray) -> np.ndarray:
     """float [0,1] -> uint8 with rounding."""
     return np.clip(np.round(img * 255.0), 0, 255).astype(np.uint8)
+
+
+# -- GUI tests first ----------------------------------------------------------------------
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the GUI tests before any test that makes a headless EGL context.
+
+    Mesa: once a standalone EGL context has existed in a process, QOpenGLWidget's GLX context
+    can no longer be made current. The app itself never meets this (its window's context
+    comes first; exports make EGL contexts later), so the suite keeps the same order.
+    """
+    items.sort(key=lambda item: 0 if item.path.name.startswith("test_gui") else 1)
 
 
 # -- no silent skips ----------------------------------------------------------------------
