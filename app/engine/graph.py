@@ -30,6 +30,7 @@ class FrameInfo:
     externals: dict[str, moderngl.Texture] = field(default_factory=dict)  # e.g. optical flow
     uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
     history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
+    keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
 
 
 @dataclass
@@ -113,6 +114,10 @@ class PassGraph:
                         self._run_pass(p, frame, params, history)
             else:
                 self._run_pass(node, frame, params, history)
+        if not frame.keep_history:
+            self._prev.clear()
+            self._history_valid = False
+            return
         for name, spec in self.style.targets.items():
             if spec.persistent and name in self._bound:
                 self._prev[name] = self._bound[name]
@@ -141,14 +146,14 @@ class PassGraph:
 
     def _run_pass(self, p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
                   history: bool) -> None:
-        if p.when is not None and not _condition(p.when, frame, params):
+        if p.when is not None and not _condition(p.when, frame, params, history):
             self._skip(p, frame)
             return
         c = self._compiled[p.name]
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
-        busy = {t.glo for t in inputs.values()}
-        if p.output in self._prev:
-            busy.add(self._prev[p.output].glo)
+        # Never overwrite an input of this pass, nor any texture kept as a previous frame
+        # (a persistent target may alias another target's texture when its pass was bypassed).
+        busy = {t.glo for t in inputs.values()} | {t.glo for t in self._prev.values()}
         spec = self.style.targets[p.output]
         size = self.target_size(p.output, frame)
         out = self.pool.free_slot(spec, size, busy)
@@ -221,11 +226,19 @@ class PassGraph:
         self._prev.clear()
 
 
-def _condition(name: str, frame: FrameInfo, params: Mapping[str, ParamValue]) -> bool:
-    """A pass's `when`: a parameter's truth, or a built-in flag of the frame."""
-    if name == "resampling":  # the work size differs from the source size
-        return frame.work_size != frame.source.size
-    return bool(params[name])
+def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
+               history: bool) -> bool:
+    """A pass's `when`: parameters' truth or built-in flags, all of them (`a & b`)."""
+    for name in (n.strip() for n in when.split("&")):
+        if name == "resampling":  # the work size differs from the source size
+            ok = frame.work_size != frame.source.size
+        elif name == "history":  # the previous frame's persistent targets are valid
+            ok = history
+        else:
+            ok = bool(params[name])
+        if not ok:
+            return False
+    return True
 
 
 def _lookup(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],

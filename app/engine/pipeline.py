@@ -135,7 +135,9 @@ class Pipeline:
         """
         assert self.style.motion is not None and self._motion is not None
         motion = None
-        if self.params[self.style.motion.enable] and isinstance(frame, np.ndarray):
+        enabled = bool(self.params[self.style.motion.enable])
+        info.keep_history = enabled
+        if enabled and isinstance(frame, np.ndarray):
             # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
             rgb = frame[..., 2::-1] if order == "bgr" and frame.ndim == 3 else frame
             motion = self._motion.update(rgb)

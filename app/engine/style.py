@@ -22,7 +22,7 @@ TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
     "r32f": (1, "f4"), "rg32f": (2, "f4"), "rgba32f": (4, "f4"),
 }
 SOURCE = "source"  # the reserved input name of the uploaded frame
-BUILTIN_FLAGS = {"resampling"}  # conditions a pass's `when` may name besides parameters
+BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class PassSpec:
     output: str
     inputs: dict[str, InputSpec]
     uniforms: dict[str, Any] = field(default_factory=dict)
-    when: str | None = None  # a parameter (true / non-zero) or a built-in flag
+    when: str | None = None  # parameters (true / non-zero) or built-in flags, joined by &
     bypass: str | None = None  # when skipped, the output aliases this input instead
     clear: tuple[float, ...] | None = None  # when skipped, the output is cleared to this
 
@@ -204,8 +204,10 @@ def _check(style: StyleSpec) -> None:
         for inp in p.inputs.values():
             if inp.target not in known:
                 raise ValueError(f"pass {p.name}: unknown input {inp.target!r}")
-        if p.when is not None and p.when not in param_names | BUILTIN_FLAGS:
-            raise ValueError(f"pass {p.name}: 'when' names unknown parameter {p.when!r}")
+        unknown = [n.strip() for n in (p.when or "").split("&")
+                   if n.strip() and n.strip() not in param_names | BUILTIN_FLAGS]
+        if unknown:
+            raise ValueError(f"pass {p.name}: 'when' names unknown parameter {unknown[0]!r}")
     for view, target in style.debug_views.items():
         if target not in style.targets:
             raise ValueError(f"debug view {view}: unknown target {target!r}")

@@ -16,14 +16,20 @@ void main() {
     }
     int r = min(MAX_RADIUS, int(ceil(2.45 * u_sigma)));
     ivec2 step = ivec2(u_dir);
-    vec4 sum = vec4(0.0);
-    float norm = 0.0;
-    for (int i = 0; i <= 2 * MAX_RADIUS; i++) {
-        if (i > 2 * r) break;
-        int k = i - r;
-        float w = exp(-float(k * k) / (2.0 * u_sigma * u_sigma));
-        sum += w * texelFetch(src, clamp(p + k * step, ivec2(0), last), 0);
-        norm += w;
+    // Weights exp(-k^2 / 2 sigma^2) by recurrence (w_k = w_(k-1) q_k, q_k = q_(k-1) g^2,
+    // g = exp(-1 / 2 sigma^2)): no exp per tap.
+    float g = exp(-1.0 / (2.0 * u_sigma * u_sigma));
+    float q = g;
+    float w = 1.0;
+    vec4 sum = texelFetch(src, p, 0);
+    float norm = 1.0;
+    for (int k = 1; k <= MAX_RADIUS; k++) {
+        if (k > r) break;
+        w *= q;
+        q *= g * g;
+        sum += w * (texelFetch(src, clamp(p + k * step, ivec2(0), last), 0)
+                    + texelFetch(src, clamp(p - k * step, ivec2(0), last), 0));
+        norm += 2.0 * w;
     }
     frag = sum / norm;
 }

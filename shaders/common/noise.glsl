@@ -7,22 +7,32 @@ uint pcg_hash(uint v) {
     return (word >> 22u) ^ word;
 }
 
-// Uniform in [0,1) for an integer lattice point and a seed; `salt` separates noise layers.
-float hash2(ivec2 p, int seed, int salt) {
-    uint h = pcg_hash(uint(p.x) ^ pcg_hash(uint(p.y) ^ pcg_hash(uint(seed) * 16u + uint(salt))));
+// A per-layer key from the seed and a salt that separates noise layers.
+uint noise_key(int seed, int salt) {
+    return pcg_hash(uint(seed) * 16u + uint(salt));
+}
+
+// Uniform in [0,1) for an integer lattice point and a layer key.
+float hash_key(ivec2 p, uint key) {
+    uint h = pcg_hash(uint(p.x) * 1597334677u ^ uint(p.y) * 3812015801u ^ key);
     return float(h >> 8) / 16777216.0;
+}
+
+float hash2(ivec2 p, int seed, int salt) {
+    return hash_key(p, noise_key(seed, salt));
 }
 
 // Smoothly interpolated value noise in [0,1]; `p` in lattice units.
 float value_noise(vec2 p, int seed, int salt) {
+    uint key = noise_key(seed, salt);
     vec2 i = floor(p);
     vec2 f = p - i;
     vec2 u = f * f * (3.0 - 2.0 * f);
     ivec2 ii = ivec2(i);
-    float a = hash2(ii, seed, salt);
-    float b = hash2(ii + ivec2(1, 0), seed, salt);
-    float c = hash2(ii + ivec2(0, 1), seed, salt);
-    float d = hash2(ii + ivec2(1, 1), seed, salt);
+    float a = hash_key(ii, key);
+    float b = hash_key(ii + ivec2(1, 0), key);
+    float c = hash_key(ii + ivec2(0, 1), key);
+    float d = hash_key(ii + ivec2(1, 1), key);
     return mix(mix(a, b, u.x), mix(c, d, u.x), u.y);
 }
 

@@ -18,7 +18,10 @@ void main() {
     vec2 dir = u_axis == 0 ? vec2(t.y, -t.x) : t;
     // Step so that each sample advances one texel along the dominant axis.
     float ds = 1.0 / max(abs(dir.x), abs(dir.y));
-    vec3 c0 = texture(src, p / size).xyz;
+    vec2 inv = 1.0 / size;
+    vec2 uv0 = p * inv;
+    vec2 duv = dir * inv;
+    vec3 c0 = texture(src, uv0).xyz;
     vec3 sum = c0;
     float norm = 1.0;
     float reach = 2.0 * u_sigma_d;
@@ -33,8 +36,8 @@ void main() {
         if (s > reach) break;
         kd *= q;
         q *= r * r;
-        vec3 c1 = texture(src, (p + s * dir) / size).xyz;
-        vec3 c2 = texture(src, (p - s * dir) / size).xyz;
+        vec3 c1 = texture(src, uv0 + s * duv).xyz;
+        vec3 c2 = texture(src, uv0 - s * duv).xyz;
         float k1 = kd * exp(-dot(c1 - c0, c1 - c0) * inv_r);
         float k2 = kd * exp(-dot(c2 - c0, c2 - c0) * inv_r);
         sum += k1 * c1 + k2 * c2;
