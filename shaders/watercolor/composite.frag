@@ -11,16 +11,15 @@ uniform sampler2D strokes;   // LIC of noise, mean 0.5
 uniform sampler2D wet;       // wet-edge mask
 uniform sampler2D edges;     // XDoG, 1 = paper, 0 = ink
 uniform sampler2D paper;     // paper height, source resolution
+uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
 uniform int u_history;
-uniform vec2 u_canvas_offset;  // global camera motion so far (source px)
 uniform int u_seed;
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
-uniform float u_turbulence_scale;
 uniform float u_dispersion;
 uniform float u_stroke_strength;
 uniform float u_paper_grain;
@@ -34,28 +33,23 @@ void main() {
     vec2 size = vec2(textureSize(paper, 0));
     vec2 p = gl_FragCoord.xy;
     // Hand tremor: displace the lookup by smooth low-frequency noise.
-    vec2 q = (p - u_canvas_offset) / 48.0;
-    vec2 wob = vec2(value_noise(q, u_seed, 401), value_noise(q, u_seed, 402)) - 0.5;
+    vec2 wob = texture(wash, p / size).yz - 0.5;
     vec2 uv = (p + 2.0 * u_wobble * wob) / size;
 
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
     vec3 c = 1.0 - (1.0 - texture(smoothed, uv).rgb) * (1.0 - u_dilution);
     float h = texelFetch(paper, ivec2(p), 0).r;
-    float ts = max(u_turbulence_scale, 1.0);
-    float turb, disp;
+    float turb = texture(wash, uv).x;
+    float disp;
     if (u_temporal == 0 || u_history == 0) {
-        turb = fbm(p / ts, 4, u_seed, 201);
         disp = value_noise(p / 3.0, u_seed, 301);
     } else {
         // Noise looked up through the advected canvas: it moves with the content.
         vec4 a = texture(canvas0, uv);
         vec4 b = texture(canvas1, uv);
-        float wa = canvas_weight(a), wb = canvas_weight(b);
-        vec2 d = a.xy - b.xy;
-        turb = canvas_blend(fbm(a.xy / ts, 4, u_seed, 201), fbm(b.xy / ts, 4, u_seed, 201),
-                            wa, wb, smooth_rho(d, ts));
         disp = canvas_blend(value_noise(a.xy / 3.0, u_seed, 301),
-                            value_noise(b.xy / 3.0, u_seed, 301), wa, wb, smooth_rho(d, 3.0));
+                            value_noise(b.xy / 3.0, u_seed, 301), canvas_weight(a),
+                            canvas_weight(b), smooth_rho(a.xy - b.xy, 3.0));
     }
     float stroke = texture(strokes, uv).r;
 

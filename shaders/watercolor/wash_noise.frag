@@ -1,0 +1,34 @@
+#version 330 core
+// Low-frequency noise of the wash, at a quarter of the source resolution (it has no fine
+// detail, so the composite samples it with linear filtering): .x turbulence (fBm, Bousseau's
+// turbulent flow), .yz the hand-tremor displacement field (wobble), both seeded. Turbulence
+// moves with the content through the advected canvas; the tremor follows the paper sheet.
+#include "common/noise.glsl"
+#include "common/canvas.glsl"
+out vec4 frag;
+uniform sampler2D canvas0;
+uniform sampler2D canvas1;
+uniform int u_seed;
+uniform int u_temporal;
+uniform int u_history;
+uniform float u_target_scale;   // of the source size
+uniform vec2 u_resolution;
+uniform vec2 u_canvas_offset;   // global camera motion so far (source px)
+uniform float u_turbulence_scale;
+
+void main() {
+    vec2 p = gl_FragCoord.xy / u_target_scale;  // source pixels
+    float ts = max(u_turbulence_scale, 1.0);
+    float turb;
+    if (u_temporal == 0 || u_history == 0) {
+        turb = fbm(p / ts, 4, u_seed, 201);
+    } else {
+        vec2 uv = gl_FragCoord.xy / u_resolution;
+        vec4 a = texture(canvas0, uv);
+        vec4 b = texture(canvas1, uv);
+        turb = canvas_blend(fbm(a.xy / ts, 4, u_seed, 201), fbm(b.xy / ts, 4, u_seed, 201),
+                            canvas_weight(a), canvas_weight(b), smooth_rho(a.xy - b.xy, ts));
+    }
+    vec2 q = (p - u_canvas_offset) / 48.0;
+    frag = vec4(turb, value_noise(q, u_seed, 401), value_noise(q, u_seed, 402), 1.0);
+}
