@@ -261,6 +261,33 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
     assert count_frames(dst) >= 3
 
 
+def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    from videoclips import audio_seconds, make_clip
+
+    from aquarelle.ui.recorder import toggle_record
+
+    clip = make_clip(tmp_path / "tone.mp4", size=(W, H), frames=10, fps=10, audio=True)
+    open_and_render(qtbot, window, clip.path)
+    window.toggle_play()  # paused: step through frames 1..4
+    dst = tmp_path / "rec-sound.mp4"
+    toggle_record(window, dst)
+    for _ in range(4):
+        with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+            window.step(1)
+    # A slider moved while paused re-renders the same frame: nothing is added.
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("edge_darkening", 1.0)
+    toggle_record(window)
+    with av.open(str(dst)) as c:
+        assert len(c.streams.audio) == 1
+        frames = [f for f in c.decode(video=0)]
+        times = [float(f.pts * f.time_base) for f in frames]
+    assert len(frames) == 4
+    assert times == pytest.approx([0.0, 0.1, 0.2, 0.3], abs=1e-3)
+    # The sound of media time 0.1 .. 0.5 s (four frames at 10 fps), in step with the picture.
+    assert audio_seconds(dst, 1) == pytest.approx(0.4, abs=0.05)
+
+
 def test_slider_change_rerenders_once_per_frame(qtbot: Any, window: MainWindow,
                                                 media: dict[str, Path]) -> None:
     open_and_render(qtbot, window, media["image"])

@@ -3,6 +3,11 @@
 The viewport hands every rendered frame (read back only while recording) to `push`; the
 encoder runs in its own thread behind a small queue, and frames that arrive while it is
 behind are dropped and counted rather than building up memory or latency.
+
+Frames of a file source carry their media time: the recording is then timed by it (a
+re-render of the same frame, e.g. a slider moved while paused, adds nothing), and the file's
+sound is put under the recording when it stops, segment by segment across loops and seeks.
+Live sources (cameras) are timed by the wall clock and have no sound.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 from PyQt6.QtCore import QStandardPaths
 
 from ..engine.errors import AquarelleError
+from ..media.soundtrack import Segment, has_audio, mux_with_audio
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -30,14 +36,20 @@ TIME_BASE = Fraction(1, 1000)
 class Recorder:
     """Encodes frames with wall-clock timestamps into an MP4 (written to PATH.part first)."""
 
-    def __init__(self, path: str | Path, fps: float = 30.0) -> None:
+    def __init__(self, path: str | Path, fps: float = 30.0,
+                 audio_source: str | Path | None = None) -> None:
         self.path = Path(path)
+        self.audio_source = Path(audio_source) if audio_source and has_audio(audio_source) \
+            else None
+        self.segments: list[Segment] = []
+        self._src_last: float | None = None
         if not self.path.parent.is_dir():
             raise AquarelleError(f"folder does not exist: {self.path.parent}")
         self.fps = fps
         self.frames = 0
         self.dropped = 0
         self.error: str | None = None
+        self.sound_error: str | None = None
         self._queue: queue.Queue[tuple[np.ndarray, float] | None] = queue.Queue(QUEUE_FRAMES)
         self._part = self.path.with_name(self.path.name + ".part")
         try:
@@ -50,15 +62,37 @@ class Recorder:
         self._thread = threading.Thread(target=self._run, name="aquarelle-recorder", daemon=True)
         self._thread.start()
 
-    def push(self, rgb: np.ndarray) -> None:
-        """Queue one frame (uint8 RGB); drops it when the encoder is behind."""
+    def push(self, rgb: np.ndarray, pts: float | None = None) -> None:
+        """Queue one frame (uint8 RGB) shown at media time `pts` (None: live, wall clock);
+        drops it when the encoder is behind."""
         now = time.perf_counter()
         if self._t0 is None:
             self._t0 = now
+        if pts is None:
+            t = now - self._t0
+        else:
+            t = self._media_time(pts)
+            if t is None:
+                return  # the same frame again (re-rendered with new settings)
         try:
-            self._queue.put_nowait((rgb, now - self._t0))
+            self._queue.put_nowait((rgb, t))
         except queue.Full:
             self.dropped += 1
+
+    def _media_time(self, pts: float) -> float | None:
+        """Recording time of a frame at media time `pts`; a jump (loop, seek) starts a new
+        segment right after the last frame."""
+        last = self._src_last
+        if last is not None and abs(pts - last) < 1e-6:
+            return None
+        seg = self.segments[-1] if self.segments else None
+        if seg is None or last is None or pts < last or pts - last > 1.0:
+            start = 0.0 if seg is None else seg.out_start + (seg.src_end - seg.src_start)
+            seg = Segment(out_start=start, src_start=pts, src_end=pts)
+            self.segments.append(seg)
+        self._src_last = pts
+        seg.src_end = pts + 1.0 / self.fps
+        return seg.out_start + (pts - seg.src_start)
 
     def _run(self) -> None:
         try:
@@ -106,10 +140,23 @@ class Recorder:
         self._queue.put(None)
         self._thread.join(timeout)
         if self.error is None and self.frames > 0 and self._part.exists():
+            if self.audio_source is not None and self.segments:
+                self._add_sound()
             self._part.replace(self.path)
             return self.path
         self._part.unlink(missing_ok=True)
         return None
+
+    def _add_sound(self) -> None:
+        """Put the file's sound under the recording (kept silent if that fails)."""
+        assert self.audio_source is not None
+        with_sound = self._part.with_name(self._part.name + ".a.mp4")
+        try:
+            mux_with_audio(self._part, self.audio_source, self.segments, with_sound)
+            with_sound.replace(self._part)
+        except Exception as e:  # the picture is kept; say why there is no sound
+            self.sound_error = f"recorded without sound: {e}"
+            with_sound.unlink(missing_ok=True)
 
 
 def default_record_path(window: MainWindow) -> Path:
@@ -124,9 +171,11 @@ def toggle_record(window: MainWindow, path: Path | None = None) -> None:
     rec: Recorder | None = window.recorder
     if rec is None:
         target = path or default_record_path(window)
-        fps = (window.source.fps if window.source is not None else None) or 30.0
+        src = window.source
+        fps = (src.fps if src is not None else None) or 30.0
+        audio = getattr(src, "path", None) if src is not None and not src.live else None
         try:
-            rec = Recorder(target, fps)
+            rec = Recorder(target, fps, audio_source=audio)
         except AquarelleError as e:
             window.error("Cannot record", str(e))
             return
@@ -142,6 +191,10 @@ def toggle_record(window: MainWindow, path: Path | None = None) -> None:
     if saved is not None:
         window.settings.set_last_dir("record", str(saved.parent))
         extra = f", {rec.dropped} dropped" if rec.dropped else ""
+        if rec.sound_error:
+            extra += f"; {rec.sound_error}"
+        elif rec.audio_source is not None:
+            extra += ", with the file's sound"
         window.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
     else:
         window.error("Recording", rec.error or "No frame was recorded.")

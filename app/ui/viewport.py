@@ -66,7 +66,9 @@ class Viewport(QOpenGLWidget):
         self.stats = FrameStats()
         self.profile = False
         self.sync_timing = False  # glFinish before timing a paint (benchmarks only)
-        self.frame_sink: Callable[[np.ndarray], None] | None = None  # gets rendered frames
+        # Gets every rendered frame and its media time (None for live sources).
+        self.frame_sink: Callable[[np.ndarray, float | None], None] | None = None
+        self._image_pts: float | None = None
         self.shader_root: Path | None = None
         self.last_pass_times: dict[str, float] = {}
         self.gl_info = ""
@@ -320,6 +322,7 @@ class Viewport(QOpenGLWidget):
         if frame is None:
             return False
         self._image = np.ascontiguousarray(frame.image[:, :, :3], dtype=np.uint8)
+        self._image_pts = frame.pts
         self._fresh = True
         return True
 
@@ -365,7 +368,7 @@ class Viewport(QOpenGLWidget):
         if self.profile:
             self.last_pass_times = p.pass_times_ms()
         if self.frame_sink is not None:
-            self.frame_sink(p.read(self._result))
+            self.frame_sink(p.read(self._result), self._image_pts)
         return True
 
     def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:
