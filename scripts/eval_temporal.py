@@ -9,7 +9,6 @@ comparison. E_warp follows app/eval/flicker.py (Lai et al. 2018, DIS flow of the
 from __future__ import annotations
 
 import argparse
-import re
 import time
 from datetime import date
 from pathlib import Path
@@ -20,10 +19,10 @@ import skimage.data
 
 from aquarelle.engine import Pipeline, create_headless_context, renderer_string
 from aquarelle.eval.flicker import warping_errors
+from aquarelle.eval.report import replace_section
 
 W, H = 384, 256
 ROOT = Path(__file__).resolve().parent.parent
-BEGIN, END = "<!-- bench:temporal:begin -->", "<!-- bench:temporal:end -->"
 
 
 def pan_clip(n: int) -> list[np.ndarray]:
@@ -135,14 +134,8 @@ def main() -> None:
     text = "\n".join(md)
     print(text)
     if args.write:
-        doc = args.write.read_text(encoding="utf-8") if args.write.exists() else "# Benchmarks\n"
-        block = f"{BEGIN}\n{text}\n{END}"
-        if BEGIN in doc:
-            pattern = re.escape(BEGIN) + ".*?" + re.escape(END)
-            doc = re.sub(pattern, lambda _: block, doc, flags=re.S)
-        else:
-            doc = doc.rstrip() + "\n\n" + block + "\n"
-        args.write.write_text(doc, encoding="utf-8")
+        replace_section(args.write, "temporal", text,
+                        "## Temporal coherence: `scripts/eval_temporal.py`")
     ctx.release()
 
 

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import argparse
 import platform
-import re
 import statistics
 import time
 from datetime import date
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from ..engine.context import create_headless_context, renderer_string
 from ..engine.pipeline import Pipeline
+from ..eval.report import replace_section
 from ..media.image_io import read_image
 from ..resources import assets_dir
 from .common import add_style_options, resolve_style
 
 SIZES = ((640, 360), (1280, 720), (1920, 1080))
-BEGIN, END = "<!-- bench:frame:begin -->", "<!-- bench:frame:end -->"
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -92,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     md = _markdown(args, renderer, rows, pass_tables)
     print(md)
     if args.write:
-        _replace_section(Path(args.write), md)
+        replace_section(args.write, "frame", md, "## Still frames: `aquarelle bench`")
     return 0
 
 
@@ -129,14 +127,3 @@ def _markdown(args, renderer, rows, pass_tables) -> str:
     lines.append("| **sum** | " + " | ".join(f"{sum(t.values()):.1f}" for _, _, t in pass_tables)
                  + " |")
     return "\n".join(lines)
-
-
-def _replace_section(path: Path, md: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{BEGIN}\n{md}\n{END}"
-    if BEGIN in text and END in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text,
-                      flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")

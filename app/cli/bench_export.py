@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import tempfile
 import time
 from datetime import date
@@ -18,14 +17,13 @@ import cv2
 import numpy as np
 
 from ..engine.context import create_headless_context, renderer_string
+from ..eval.report import replace_section
 from ..media.export import ExportOptions, ExportResult, export_video
 from ..media.image_io import read_image
 from ..media.video_reader import VideoReader
 from ..media.video_writer import CODECS, VideoWriter
 from ..resources import assets_dir
 from .common import add_style_options, resolve_style
-
-BEGIN, END = "<!-- bench:export:begin -->", "<!-- bench:export:end -->"
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -131,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     md = _markdown(args, renderer, (w, h), n, rows)
     print(md)
     if args.write:
-        _replace_section(Path(args.write), md)
+        replace_section(args.write, "export", md, "## Video export: `aquarelle bench-export`")
     return 0
 
 
@@ -182,15 +180,3 @@ def _markdown(args, renderer: str, size: tuple[int, int], n: int, rows) -> str:
                   "render stage is slower when the encoder runs beside it). With a GPU the "
                   "render and readback leave the CPU to decoding and encoding."]
     return "\n".join(lines)
-
-
-def _replace_section(path: Path, md: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{BEGIN}\n{md}\n{END}"
-    if BEGIN in text and END in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text,
-                      flags=re.S)
-    else:
-        text = (text.rstrip() + "\n\n## Video export: `aquarelle bench-export`\n\n" + block
-                + "\n")
-    path.write_text(text, encoding="utf-8")

@@ -166,10 +166,10 @@ def _cv2_time(frame: np.ndarray, runs: int = 5) -> float:
 
 def _write_table(path: Path, rows: list[tuple[int, int, float, float]], gl_info: str,
                  view: str) -> None:
-    import re
     from datetime import date
 
-    begin, end = "<!-- bench:preview:begin -->", "<!-- bench:preview:end -->"
+    from ..eval.report import replace_section
+
     lines = [
         "Command: `xvfb-run -a -s \"-screen 0 1280x800x24\" python -m aquarelle.ui.screenshots "
         f"docs/screenshots --write BENCHMARKS.md` ({date.today().isoformat()})  ",
@@ -185,14 +185,8 @@ def _write_table(path: Path, rows: list[tuple[int, int, float, float]], gl_info:
     for w, h, ms, cv_ms in rows:
         lines.append(f"| {w}x{h} | {ms:.1f} | {1000 / ms:.1f} | {cv_ms:.1f} | "
                      f"x{cv_ms / ms:.2f} |")
-    block = begin + "\n" + "\n".join(lines) + "\n" + end
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if begin in text:
-        text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text,
-                      flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
+    replace_section(path, "preview", "\n".join(lines),
+                    "## Live preview in the desktop app: `python -m aquarelle.ui.screenshots`")
 
 
 if __name__ == "__main__":
