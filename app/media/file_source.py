@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import MediaError, ffmpeg_reason
-from .source import Frame, FrameSource, LatestSlot
+from .source import Frame, LatestSlot, ThreadedSource
 from .video_reader import DecodedFrame, VideoReader
 
 _END = object()
 MAX_LATE_SKIPS = 4  # a paced source never skips more than this many late frames in a row
 
 
-class VideoFileSource(FrameSource):
+class VideoFileSource(ThreadedSource):
     """Frames of a video file, upright RGB; see the module docstring for the two modes."""
 
     name = "video"
@@ -52,26 +52,12 @@ class VideoFileSource(FrameSource):
         self._queue: queue.Queue[tuple[int, object]] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
         self._wake = threading.Event()
-        self._stop = threading.Event()
         self._seek_to: float | None = None
         self._step_by = 0
         self._generation = 0
         self._position: float | None = None
-        self._thread: threading.Thread | None = None
 
     # -- facts ----------------------------------------------------------------------------
-    @property
-    def size(self) -> tuple[int, int]:
-        return self._size
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    @property
-    def frame_count(self) -> int | None:
-        return self._count
-
     @property
     def duration(self) -> float | None:
         return self._duration
@@ -86,18 +72,10 @@ class VideoFileSource(FrameSource):
         return self._reader.lost
 
     # -- control --------------------------------------------------------------------------
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name=f"aquarelle-{self.name}",
-                                        daemon=True)
-        self._thread.start()
-
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
+        self._join()
         if self._thread is None or not self._thread.is_alive():
             self._reader.close()
 

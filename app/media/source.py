@@ -131,6 +131,53 @@ class FrameSource(ABC):
         self.stop()
 
 
+class ThreadedSource(FrameSource):
+    """A source whose frames come from one worker thread running `_run` until `_stop` is set.
+
+    Holds the facts subclasses fill in (`_size`, `_fps`, `_count`) and the thread's start
+    and stop, so each source only writes its loop.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._size: tuple[int, int] = (0, 0)
+        self._fps: float | None = None
+        self._count: int | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    @property
+    def frame_count(self) -> int | None:
+        return self._count
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"aquarelle-{self.name}",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._join()
+
+    def _join(self, timeout: float = 5.0) -> None:
+        """Wait for the worker (unless called from it)."""
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    @abstractmethod
+    def _run(self) -> None:
+        """The worker: produce frames until `_stop` is set; report failures with `_fail`."""
+
+
 class LatestSlot:
     """A one-frame mailbox for live and paced sources: a new frame replaces an unread one."""
 

@@ -16,7 +16,7 @@ from ..resources import assets_dir
 from .errors import MediaError
 from .file_source import VideoFileSource
 from .image_io import is_image_path, read_image
-from .source import Frame, FrameSource, LatestSlot
+from .source import Frame, FrameSource, LatestSlot, ThreadedSource
 from .webcam import CameraSource
 
 
@@ -95,7 +95,7 @@ def synthetic_pattern(k: int, width: int, height: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-class SyntheticSource(FrameSource):
+class SyntheticSource(ThreadedSource):
     """Generated frames, for tests and demos without media.
 
     `live=True`: a worker produces frames at `fps` (as fast as it can when fps is None)
@@ -116,39 +116,14 @@ class SyntheticSource(FrameSource):
         self.seekable = not live
         self._slot = LatestSlot()
         self._queue: queue.Queue[tuple[int, Frame | None]] = queue.Queue(maxsize=8)
-        self._stop = threading.Event()
         self._lock = threading.Lock()
         self._next_index = 0
         self._generation = 0
-        self._thread: threading.Thread | None = None
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self._size
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    @property
-    def frame_count(self) -> int | None:
-        return self._count
 
     def frame(self, k: int) -> Frame:
         """Frame k as the source delivers it."""
         pts = None if self.live or not self._fps else k / self._fps
         return Frame(synthetic_pattern(k, *self._size), k, pts)
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="aquarelle-synthetic",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=3.0)
 
     def seek(self, seconds: float) -> None:
         if self.live:

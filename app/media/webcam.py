@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .source import Frame, FrameSource, LatestSlot
+from .source import Frame, LatestSlot, ThreadedSource
 
 MAX_READ_FAILURES = 5  # consecutive failed reads before the camera counts as gone
 STALL_SECONDS = 3.0  # or this long without a frame
@@ -74,7 +74,7 @@ def _read(path: Path) -> str | None:
 CaptureFactory = Callable[[int | str], Any]
 
 
-class CameraSource(FrameSource):
+class CameraSource(ThreadedSource):
     """A live camera: OpenCV capture (CAP_PROP_BUFFERSIZE=1) in a worker thread.
 
     Only the newest frame is kept (`latest()`); frames not taken in time are dropped and
@@ -96,30 +96,7 @@ class CameraSource(FrameSource):
         self.requested_fps = fps
         self._factory = capture_factory or _open_capture
         self._slot = LatestSlot()
-        self._stop = threading.Event()
         self.ready = threading.Event()
-        self._size = (0, 0)
-        self._fps: float | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self._size
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="aquarelle-camera",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=3.0)
 
     def latest(self) -> Frame | None:
         return self._slot.take()
