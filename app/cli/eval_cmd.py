@@ -46,15 +46,15 @@ def run_flicker(args: argparse.Namespace) -> int:
     try:
         out = VideoReader(args.stylized)
     except BaseException:
-        src.container.close()
+        src.close()
         raise
     try:
         pairs_iter = _common_crop(_frames(src, args.max_frames), _frames(out, args.max_frames))
         first, second = itertools.tee(pairs_iter)
         result = warping_errors((a for a, _ in first), stylized=(b for _, b in second))
     finally:
-        src.container.close()
-        out.container.close()
+        src.close()
+        out.close()
     pairs = len(result.errors["input"])
     if pairs == 0:
         raise AquarelleError("need at least two frames in both videos to measure flicker")
