@@ -99,3 +99,37 @@ def test_no_allocation_per_frame(pipeline) -> None:
     for f in frames[3:]:
         p.render_array(f)
     assert p.graph.pool.allocations == before
+
+
+def test_global_similarity_ignores_a_moving_object() -> None:
+    from aquarelle.engine.motion import global_similarity
+
+    # Camera zooms in by 2% about (40, 30) and pans by (3, -1) px; a block moves on its own.
+    w, h = 80, 60
+    ys, xs = np.mgrid[:h, :w].astype(np.float32) + 0.5
+    s, cx, cy = 1 / 1.02, 40.0, 30.0
+    prev_x, prev_y = cx + (xs - cx) * s - 3.0, cy + (ys - cy) * s + 1.0
+    flow = np.dstack([prev_x - xs, prev_y - ys]).astype(np.float32)
+    flow[10:30, 10:30] = (6.0, 4.0)  # an object going its own way
+    m = global_similarity(flow, (w, h), (2 * w, 2 * h))  # source is twice the flow's size
+    expected = np.array([[s, 0, 2 * (cx * (1 - s) - 3.0)], [0, s, 2 * (cy * (1 - s) + 1.0)]])
+    np.testing.assert_allclose(m[:2], expected, atol=2e-3)
+
+
+def test_paper_keeps_its_grain_size_under_zoom(pipeline) -> None:
+    # Zooming in 8x over a flat frame: the sheet is seen at a finer octave, so the paper's
+    # grain on screen stays about as fine as at the start (no blown-up texture).
+    p = pipeline()
+    frame = np.full((H, W, 3), 128, np.uint8)
+    p.render_array(frame)
+    first = p.read_target("paper")[..., 0]
+    p._canvas = np.diag([1 / 8, 1 / 8, 1.0])  # as accumulated by eight-fold zoom
+
+    def grain(h: np.ndarray) -> float:
+        return float(np.abs(np.diff(h, axis=1)).mean())
+
+    next_frame = frame.copy()
+    next_frame[0, 0] = 129  # a new frame with history, so the canvas is used
+    p.render_array(next_frame)
+    zoomed = p.read_target("paper")[..., 0]
+    assert 0.6 < grain(zoomed) / grain(first) < 1.6

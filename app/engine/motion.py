@@ -21,7 +21,9 @@ class Motion:
     """The motion from the previous frame to the current one."""
 
     flow_uv: np.ndarray  # (h, w, 2) float32, backward flow in UV units
-    shift_px: tuple[float, float]  # global (median) motion of the content, source pixels
+    # Global camera motion: the similarity (3x3, source pixels) that maps a pixel of the
+    # current frame to where that content was in the previous frame.
+    to_previous: np.ndarray
 
 
 class MotionEstimator:
@@ -50,10 +52,27 @@ class MotionEstimator:
         flow = self._dis.calc(grey, prev, None)  # current -> previous, in small pixels
         h, w = grey.shape
         flow_uv = flow / np.array([w, h], np.float32)
-        median = np.median(flow.reshape(-1, 2), axis=0)
-        # The content moved by -median (flow points back to where it came from).
-        shift = (-float(median[0]) * size[0] / w, -float(median[1]) * size[1] / h)
-        return Motion(np.ascontiguousarray(flow_uv, np.float32), shift)
+        return Motion(np.ascontiguousarray(flow_uv, np.float32),
+                      global_similarity(flow, (w, h), size))
+
+
+def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int, int]
+                      ) -> np.ndarray:
+    """The camera's motion as a similarity (pan, zoom, roll) fitted robustly (LMedS, so
+    moving objects do not count) to a backward flow field; 3x3, in source pixels."""
+    (w, h), (sw, sh) = small, size
+    step = max(1, min(w, h) // 24)
+    ys, xs = np.mgrid[step // 2:h:step, step // 2:w:step]
+    cur = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], axis=1).astype(np.float32)
+    prev = cur + flow[ys.ravel(), xs.ravel()]
+    scale = np.array([sw / w, sh / h], np.float32)
+    m, _ = cv2.estimateAffinePartial2D(cur * scale, prev * scale, method=cv2.LMEDS)
+    out = np.eye(3)
+    if m is not None and np.all(np.isfinite(m)):
+        out[:2] = m
+    else:  # degenerate field: fall back to the median translation
+        out[:2, 2] = np.median(flow.reshape(-1, 2), axis=0) * scale
+    return out
 
 
 def _small_grey(frame: np.ndarray, max_width: int) -> np.ndarray:

@@ -46,7 +46,7 @@ class Pipeline:
         motion = self.style.motion
         self._motion = MotionEstimator(motion.max_width) if motion else None
         self._flow: moderngl.Texture | None = None
-        self._canvas_offset = (0.0, 0.0)
+        self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._revision = self.params.revision
 
     # -- settings -------------------------------------------------------------------------
@@ -85,7 +85,7 @@ class Pipeline:
         self.frame_index = 0
         if self._motion is not None:
             self._motion.reset()
-        self._canvas_offset = (0.0, 0.0)
+        self._canvas = np.eye(3)
 
     # -- frames ---------------------------------------------------------------------------
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
@@ -144,12 +144,11 @@ class Pipeline:
         else:
             self._motion.reset()
         if motion is None:
-            self._canvas_offset = (0.0, 0.0)
+            self._canvas = np.eye(3)
             info.history = False
             flow = np.zeros((1, 1, 2), np.float32)
         else:
-            dx, dy = motion.shift_px
-            self._canvas_offset = (self._canvas_offset[0] + dx, self._canvas_offset[1] + dy)
+            self._canvas = self._canvas @ motion.to_previous
             flow = motion.flow_uv
         fh, fw = flow.shape[:2]
         if self._flow is None or self._flow.size != (fw, fh):
@@ -159,7 +158,10 @@ class Pipeline:
             self._flow.repeat_x = self._flow.repeat_y = False
         self._flow.write(flow)
         info.externals[self.style.motion.input] = self._flow
-        info.uniforms["u_canvas_offset"] = self._canvas_offset
+        c = self._canvas
+        # The similarity as (a, b, tx, ty): canvas = (a x - b y + tx, b x + a y + ty).
+        info.uniforms["u_canvas"] = (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]),
+                                     float(c[1, 2]))
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""

@@ -34,3 +34,9 @@ float cell_rho(vec2 d, float cell) {
 float smooth_rho(vec2 d, float scale) {
     return exp(-dot(d, d) / (scale * scale));
 }
+
+// The paper (canvas) sheet follows the global camera motion: u_canvas = (a, b, tx, ty) is
+// the similarity from this frame's source pixels to canvas coordinates.
+vec2 canvas_point(vec4 xf, vec2 p) {
+    return vec2(xf.x * p.x - xf.y * p.y + xf.z, xf.y * p.x + xf.x * p.y + xf.w);
+}

@@ -1,15 +1,36 @@
 #version 330 core
-// Procedural paper height field in [0,1]: fine grain plus a few larger bumps, seeded. The
-// sheet follows the global camera motion (u_canvas_offset), as if the camera moved over it.
+// Procedural paper height field in [0,1]: fine grain plus a few larger bumps, seeded.
+// The sheet follows the global camera motion (u_canvas: pan, zoom, roll), as if the camera
+// moved over it (Dynamic Canvas, Cunzi et al. 2003). Under zoom the grain must keep its size
+// on screen, so the sheet is seen at two octaves, 2^m and 2^(m+1) times the canvas scale,
+// cross-faded by the fractional zoom level (contrast renormalized): each layer moves
+// exactly with the sheet, and together they keep the grain about u_paper_scale.
 #include "common/noise.glsl"
+#include "common/canvas.glsl"
 out vec4 frag;
 uniform int u_seed;
 uniform float u_paper_scale;
-uniform vec2 u_canvas_offset;
+uniform vec4 u_canvas;
+
+float sheet(vec2 q) {
+    float grain = fbm(q / 3.5, 3, u_seed, 101);
+    float bumps = fbm(q / 24.0, 3, u_seed, 131);
+    return 0.7 * grain + 0.3 * bumps;
+}
 
 void main() {
-    vec2 p = (gl_FragCoord.xy - u_canvas_offset) / u_paper_scale;
-    float grain = fbm(p / 3.5, 3, u_seed, 101);
-    float bumps = fbm(p / 24.0, 3, u_seed, 131);
-    frag = vec4(clamp(0.7 * grain + 0.3 * bumps, 0.0, 1.0), 0.0, 0.0, 1.0);
+    vec2 c = canvas_point(u_canvas, gl_FragCoord.xy) / u_paper_scale;
+    float level = -log2(max(length(u_canvas.xy), 1e-6));  // zoom level: 0 without zoom
+    float m = floor(level + 1e-4);
+    float f = level - m;
+    float h;
+    if (f < 1e-3) {
+        h = sheet(c * exp2(m));
+    } else {
+        float h0 = sheet(c * exp2(m));
+        float h1 = sheet(c * exp2(m + 1.0));
+        float w0 = 1.0 - f, w1 = f;
+        h = 0.5 + (w0 * (h0 - 0.5) + w1 * (h1 - 0.5)) / sqrt(w0 * w0 + w1 * w1);
+    }
+    frag = vec4(clamp(h, 0.0, 1.0), 0.0, 0.0, 1.0);
 }

@@ -13,7 +13,7 @@ uniform int u_temporal;
 uniform int u_history;
 uniform float u_target_scale;   // of the source size
 uniform vec2 u_resolution;
-uniform vec2 u_canvas_offset;   // global camera motion so far (source px)
+uniform vec4 u_canvas;          // source px -> paper sheet (see canvas_point)
 uniform float u_turbulence_scale;
 
 void main() {
@@ -29,6 +29,6 @@ void main() {
         turb = canvas_blend(fbm(a.xy / ts, 4, u_seed, 201), fbm(b.xy / ts, 4, u_seed, 201),
                             canvas_weight(a), canvas_weight(b), smooth_rho(a.xy - b.xy, ts));
     }
-    vec2 q = (p - u_canvas_offset) / 48.0;
+    vec2 q = canvas_point(u_canvas, p) / 48.0;
     frag = vec4(turb, value_noise(q, u_seed, 401), value_noise(q, u_seed, 402), 1.0);
 }
