@@ -1,0 +1,41 @@
+"""Recording a file source: media-time stamps and the file's sound across a loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from videoclips import audio_seconds, make_clip
+
+from aquarelle.ui.recorder import Recorder
+
+
+def test_loop_during_recording_keeps_picture_and_sound_in_step(tmp_path: Path) -> None:
+    clip = make_clip(tmp_path / "src.mp4", size=(32, 24), frames=10, fps=10, audio=True)
+    rec = Recorder(tmp_path / "rec.mp4", fps=10, audio_source=clip.path)
+    frame = np.zeros((24, 32, 3), np.uint8)
+    # Frames 0.7, 0.8, 0.9 s, then the file loops to 0.0, 0.1; 0.1 again is a re-render.
+    for pts in (0.7, 0.8, 0.9, 0.0, 0.1, 0.1):
+        rec.push(frame, pts)
+    out = rec.stop()
+    assert out == tmp_path / "rec.mp4" and rec.sound_error is None
+    starts = [v for s in rec.segments for v in (s.out_start, s.src_start)]
+    assert starts == pytest.approx([0.0, 0.7, 0.3, 0.0])
+    with av.open(str(out)) as c:
+        times = [float(f.pts * f.time_base) for f in c.decode(video=0)]
+    assert times == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4], abs=1e-3)
+    # 0.7..1.0 s of the source, then 0.0..0.2 s: half a second of sound under 5 frames.
+    assert audio_seconds(out, 1) == pytest.approx(0.5, abs=0.05)
+    assert not list(tmp_path.glob("*.part*"))
+
+
+def test_live_source_is_timed_by_the_clock_and_silent(tmp_path: Path) -> None:
+    rec = Recorder(tmp_path / "live.mp4", fps=30)
+    for _ in range(3):
+        rec.push(np.zeros((24, 32, 3), np.uint8), None)
+    out = rec.stop()
+    with av.open(str(out)) as c:
+        assert not c.streams.audio
+        assert c.streams.video[0].frames == 3
