@@ -128,7 +128,8 @@ class Pipeline:
 
     def _track_motion(self, frame: np.ndarray | moderngl.Texture, order: str,
                       info: FrameInfo) -> None:
-        """Estimate motion from the previous frame; feed the flow and canvas offset to the graph.
+        """Estimate motion from the previous frame; give the graph the flow and the paper
+        sheet's transform.
 
         Without motion (first frame, a cut, temporal features off, or a texture given instead
         of an array) the graph renders without history, exactly like a still image.

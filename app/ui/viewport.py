@@ -256,15 +256,8 @@ class Viewport(QOpenGLWidget):
             return Pipeline(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
                             shader_root=self.shader_root)
         except AquarelleError:
-            raise
+            raise  # shader errors name their file and line
         except Exception as e:
-            # A failure while cleaning up after a compile error hides the real error in
-            # __context__: report that one (it names the shader file and line).
-            cause: BaseException | None = e.__context__
-            while cause is not None and not isinstance(cause, AquarelleError):
-                cause = cause.__context__
-            if cause is not None:
-                raise cause from None
             raise AquarelleError(f"cannot build the {style.name} pipeline: "
                                  f"{type(e).__name__}: {e}") from None
 
