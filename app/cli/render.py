@@ -11,7 +11,9 @@ import numpy as np
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.pipeline import Pipeline
+from ..media.export import same_path
 from ..media.image_io import ImageError, is_image_path, read_image, write_image
+from . import render_video
 from .common import add_style_options, resolve_style
 
 
@@ -21,46 +23,25 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file")
     add_style_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
-    try:
-        from . import render_video
-    except ImportError:
-        render_video = None  # type: ignore[assignment]
-    if render_video is not None:
-        render_video.add_arguments(p)
+    render_video.add_arguments(p)
     p.set_defaults(func=run)
-
-
-def same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name the same file (resolving links and relative parts)."""
-    try:
-        return a.resolve() == b.resolve() or (b.exists() and a.samefile(b))
-    except OSError:
-        return False
 
 
 def run(args: argparse.Namespace) -> int:
     inputs = [Path(p) for p in args.inputs]
     output = Path(args.output)
     if len(inputs) > 1 or inputs[0].is_dir():
-        from . import render_video
-
         return render_video.run_batch(args, inputs, output)
     src = inputs[0]
-    if is_image_path(src) and not _looks_like_video(src):
+    if is_image_path(src):
         return render_image(args, src, output)
-    from . import render_video
-
     return render_video.run(args, src, output)
-
-
-def _looks_like_video(path: Path) -> bool:
-    return False
 
 
 def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
     """Stylize one image file into `output` (atomically)."""
     style, values = resolve_style(args)
-    if same_file(src, output):
+    if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
     if not is_image_path(output):
         raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image")
