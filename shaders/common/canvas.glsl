@@ -24,12 +24,6 @@ float canvas_blend(float n0, float n1, float w0, float w1, float rho) {
     return 0.5 + (w0 * (n0 - 0.5) + w1 * (n1 - 0.5)) / sqrt(max(var, 1e-8));
 }
 
-// Correlation of cell noise (one value per cell of `cell` px) between two offset samples.
-float cell_rho(vec2 d, float cell) {
-    vec2 o = max(vec2(0.0), 1.0 - abs(d) / cell);
-    return o.x * o.y;
-}
-
 // Approximate correlation of smooth value noise of feature size `scale` px.
 float smooth_rho(vec2 d, float scale) {
     return exp(-dot(d, d) / (scale * scale));

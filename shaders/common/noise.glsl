@@ -18,10 +18,6 @@ float hash_key(ivec2 p, uint key) {
     return float(h >> 8) / 16777216.0;
 }
 
-float hash2(ivec2 p, int seed, int salt) {
-    return hash_key(p, noise_key(seed, salt));
-}
-
 // Smoothly interpolated value noise in [0,1]; `p` in lattice units.
 float value_noise(vec2 p, int seed, int salt) {
     uint key = noise_key(seed, salt);
