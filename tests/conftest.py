@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -9,7 +10,7 @@ import moderngl
 import numpy as np
 import pytest
 
-from aquarelle.engine import Pipeline, create_headless_context
+from aquarelle.engine import Pipeline, create_headless_context, load_style
 
 # Every composite effect off: the result is the flow-smoothed colour under white paper.
 EFFECTS_OFF: dict[str, Any] = {
@@ -24,6 +25,21 @@ EFFECTS_OFF: dict[str, Any] = {
     "edge_darkening": 0.0,
     "dilution": 0.0,
     "paper_color": "#ffffff",
+}
+
+# The wash effects (saliency-driven detail, tone layers, background blur, tremor, reserved
+# highlights, saturation, bleeding, gaps and overlaps) off: the passes before them see the
+# abstraction as it is.
+WASH_OFF: dict[str, Any] = {
+    "detail": 0.0,
+    "quantize_levels": 0,
+    "wash_size": 0.0,
+    "tremor": 0.0,
+    "highlights": 0.0,
+    "saturation": 1.0,
+    "bleeding": 0.0,
+    "gaps": 0.0,
+    "overlaps": 0.0,
 }
 
 
@@ -54,7 +70,7 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     """
     made: list[Pipeline] = []
 
-    def make(params: dict[str, Any] | None = None, style: str = "watercolor",
+    def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
              seed: int = 0, scale: float = 1.0) -> Pipeline:
         p = Pipeline(gl_ctx, style, seed=seed, scale=scale)
         made.append(p)
@@ -66,6 +82,22 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     yield make
     for p in made:
         p.release()
+
+
+# The per-pass math is checked in work pixels: this copy of the style declares no reference
+# frame, so sizes given in "reference pixels" are work pixels (u_px = 1) on tiny test images.
+UNIT_STYLE = dataclasses.replace(load_style("watercolor"), reference_lines=0)
+
+
+@pytest.fixture
+def unit_pipeline(pipeline: PipelineFactory) -> PipelineFactory:
+    """Like `pipeline`, on UNIT_STYLE, with WASH_OFF applied under the given parameters."""
+
+    def make(params: dict[str, Any] | None = None, style: Any = UNIT_STYLE, seed: int = 0,
+             scale: float = 1.0) -> Pipeline:
+        return pipeline({**WASH_OFF, **(params or {})}, style=style, seed=seed, scale=scale)
+
+    return make
 
 
 # -- synthetic images ---------------------------------------------------------------------

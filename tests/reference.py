@@ -98,10 +98,11 @@ def smoothstep(e0: float, e1: float, x: np.ndarray) -> np.ndarray:
     return t * t * (3.0 - 2.0 * t)
 
 
-def soft_quantize(lum: np.ndarray, n: int, phi: float) -> np.ndarray:
+def soft_quantize(lum: np.ndarray, n: int, phi: float | np.ndarray) -> np.ndarray:
     """Winnemöller 2006 soft quantization of L in 0..100: qn = floor(L n + .5) / n,
     q = qn + (smoothstep(-2, 2, phi 100 (L - qn)) - .5) / n (on L/100); returns 0..100."""
     x = np.asarray(lum, np.float64) / 100.0
+    phi = np.asarray(phi, np.float64)
     qn = np.floor(x * n + 0.5) / n
     q = qn + (smoothstep(-2.0, 2.0, phi * 100.0 * (x - qn)) - 0.5) / n
     return np.clip(q, 0.0, 1.0) * 100.0
@@ -124,6 +125,18 @@ def density(tex: np.ndarray, beta: float) -> np.ndarray:
 
 
 # -- line integral convolution --------------------------------------------------------------
+
+def adaptive_sharpness(lum: np.ndarray, phi: float, px: float) -> np.ndarray:
+    """Winnemöller's gradient-adaptive sharpness as quantize.frag uses it: the tone change per
+    reference pixel (central differences, replicated borders; `px` = this image's pixels per
+    reference pixel) maps phi * mix(0.04, 1, smoothstep(0.2, 1.5, slope))."""
+    lum = np.asarray(lum, np.float64)
+    pad = np.pad(lum, 1, mode="edge")
+    gx = (pad[1:-1, 2:] - pad[1:-1, :-2]) * 0.5
+    gy = (pad[2:, 1:-1] - pad[:-2, 1:-1]) * 0.5
+    slope = np.hypot(gx, gy) / px
+    return phi * (0.04 + 0.96 * smoothstep(0.2, 1.5, slope))
+
 
 def lic_straight(img: np.ndarray, t: tuple[float, float], sigma: float,
                  work_size: tuple[int, int], out_shape: tuple[int, int],

@@ -339,6 +339,8 @@ def test_debug_view_flow(qtbot: Any, window: MainWindow, media: dict[str, Path])
     open_and_render(qtbot, window, media["image"])
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.param_panel.set_value("outline_strength", 0.6)  # outlines are off by default
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.param_panel.set_value("stroke_strength", 0.3)  # ... and so are brush strokes
     result = grab(window)
     renders = window.viewport.stats.renders
     window.set_debug_view("flow")

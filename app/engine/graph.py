@@ -16,6 +16,7 @@ from .targets import TargetPool
 
 VERTEX_SHADER = "common/fullscreen.vert"
 MAX_REPEAT = 64
+MIN_REFERENCE_PX = 0.5
 
 
 @dataclass
@@ -200,6 +201,7 @@ class PassGraph:
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_target_scale": float(target_scale),
+            "u_px": reference_px(self.style, frame.work_size),
             **frame.uniforms,
         }
         for name, uni in c.uniforms.items():
@@ -226,19 +228,29 @@ class PassGraph:
         self._prev.clear()
 
 
+def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:
+    """Work pixels per reference pixel: sizes that should look the same on a thumbnail and
+    on a 12-megapixel photo are declared for a frame of `style.reference_lines` lines. Below
+    half that size features stop shrinking (they would fall below a pixel)."""
+    if style.reference_lines <= 0:
+        return 1.0
+    return max(MIN_REFERENCE_PX, min(work_size) / style.reference_lines)
+
+
 def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
                history: bool) -> bool:
-    """A pass's `when`: parameters' truth or built-in flags, all of them (`a & b`)."""
-    for name in (n.strip() for n in when.split("&")):
-        if name == "resampling":  # the work size differs from the source size
-            ok = frame.work_size != frame.source.size
-        elif name == "history":  # the previous frame's persistent targets are valid
-            ok = history
-        else:
-            ok = bool(params[name])
-        if not ok:
-            return False
-    return True
+    """A pass's `when`: terms joined by `&`, each true if any of its `|` alternatives is (a
+    parameter's truth or a built-in flag)."""
+    return all(any(_flag(name.strip(), frame, params, history) for name in term.split("|"))
+               for term in when.split("&"))
+
+
+def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history: bool) -> bool:
+    if name == "resampling":  # the work size differs from the source size
+        return frame.work_size != frame.source.size
+    if name == "history":  # the previous frame's persistent targets are valid
+        return history
+    return bool(params[name])
 
 
 def _lookup(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],

@@ -62,7 +62,7 @@ class PassSpec:
     output: str
     inputs: dict[str, InputSpec]
     uniforms: dict[str, Any] = field(default_factory=dict)
-    when: str | None = None  # parameters (true / non-zero) or built-in flags, joined by &
+    when: str | None = None  # parameters (true / non-zero) or built-in flags: `a & b | c`
     bypass: str | None = None  # when skipped, the output aliases this input instead
     clear: tuple[float, ...] | None = None  # when skipped, the output is cleared to this
 
@@ -102,6 +102,9 @@ class StyleSpec:
     debug_views: dict[str, str]
     path: Path
     motion: MotionSpec | None = None
+    # Sizes given in "reference pixels" are pixels of a frame whose shorter side has this many
+    # lines; shaders read the work frame's ratio to it as u_px (0: u_px is 1).
+    reference_lines: int = 0
 
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
@@ -181,7 +184,7 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         name=data["name"], label=data.get("label", data["name"]),
         description=data.get("description", ""), params=params, targets=targets,
         graph=tuple(graph), output=data["output"], debug_views=dict(data.get("debug_views", {})),
-        path=path,
+        path=path, reference_lines=int(data.get("reference_lines", 0)),
     )
     _check(style)
     return style
@@ -204,7 +207,7 @@ def _check(style: StyleSpec) -> None:
         for inp in p.inputs.values():
             if inp.target not in known:
                 raise ValueError(f"pass {p.name}: unknown input {inp.target!r}")
-        unknown = [n.strip() for n in (p.when or "").split("&")
+        unknown = [n.strip() for n in (p.when or "").replace("|", "&").split("&")
                    if n.strip() and n.strip() not in param_names | BUILTIN_FLAGS]
         if unknown:
             raise ValueError(f"pass {p.name}: 'when' names unknown parameter {unknown[0]!r}")

@@ -1,34 +1,48 @@
 #version 330 core
 // One direction of a separable Gaussian blur (radius ceil(2.45 sigma), replicated borders).
+// Sigma is in work pixels, or reference pixels with u_reference (see u_px), scaled by this
+// target's size (at least one texel). Taps are bilinear lookups at texel centres of this target: exact when the
+// input has the same size, and a downsampling blur when the target is smaller.
 out vec4 frag;
 uniform sampler2D src;
 uniform vec2 u_dir;      // (1,0) or (0,1)
 uniform float u_sigma;
+uniform float u_target_scale;
+uniform vec2 u_resolution;
+uniform float u_px;
+uniform int u_reference;
 
 const int MAX_RADIUS = 32;
 
 void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
-    ivec2 last = textureSize(src, 0) - 1;
-    if (u_sigma <= 0.0) {
-        frag = texelFetch(src, p, 0);
+    vec2 uv = gl_FragCoord.xy / u_resolution;
+    float sigma = u_sigma;
+    if (u_reference != 0 && sigma > 0.0) {
+        // Reference px -> this target's px, never below one texel: a blur (a wet edge, a
+        // bleed) must stay visible on small frames.
+        sigma = max(u_sigma * u_px * u_target_scale, 1.0);
+    }
+    if (sigma <= 0.0) {
+        frag = texture(src, uv);
         return;
     }
-    int r = min(MAX_RADIUS, int(ceil(2.45 * u_sigma)));
-    ivec2 step = ivec2(u_dir);
+    vec2 lo = 0.5 / u_resolution;  // keep taps inside the border texels: replicated edges
+    vec2 hi = 1.0 - lo;
+    int r = min(MAX_RADIUS, int(ceil(2.45 * sigma)));
+    vec2 step = u_dir / u_resolution;
     // Weights exp(-k^2 / 2 sigma^2) by recurrence (w_k = w_(k-1) q_k, q_k = q_(k-1) g^2,
     // g = exp(-1 / 2 sigma^2)): no exp per tap.
-    float g = exp(-1.0 / (2.0 * u_sigma * u_sigma));
+    float g = exp(-1.0 / (2.0 * sigma * sigma));
     float q = g;
     float w = 1.0;
-    vec4 sum = texelFetch(src, p, 0);
+    vec4 sum = texture(src, uv);
     float norm = 1.0;
     for (int k = 1; k <= MAX_RADIUS; k++) {
         if (k > r) break;
         w *= q;
         q *= g * g;
-        sum += w * (texelFetch(src, clamp(p + k * step, ivec2(0), last), 0)
-                    + texelFetch(src, clamp(p - k * step, ivec2(0), last), 0));
+        sum += w * (texture(src, clamp(uv + float(k) * step, lo, hi))
+                    + texture(src, clamp(uv - float(k) * step, lo, hi)));
         norm += 2.0 * w;
     }
     frag = sum / norm;

@@ -1,20 +1,29 @@
 #version 330 core
 // Orientation-aligned bilateral filter (Kyprianidis & Döllner 2008), one of its two 1-D
-// passes: across the flow (along the gradient) or along it. Works in CIELab.
+// passes: across the flow (along the gradient) or along it. Works in CIELab. Washes are
+// abstracted at half the work size; the subject (saliency) keeps more of its drawing: its
+// colour and spatial sigmas shrink by the detail level.
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D src;   // Lab
 uniform sampler2D tfm;   // nearest
+uniform sampler2D saliency;
 uniform int u_axis;      // 0: along the gradient, 1: along the tangent
 uniform float u_sigma_d;
 uniform float u_sigma_r;
+uniform float u_detail;
+uniform float u_target_scale;   // of the work size (the flow map's size)
+uniform float u_px;             // work px per reference px
 
 const int MAX_STEPS = 32;
 
 void main() {
     vec2 size = vec2(textureSize(src, 0));
     vec2 p = gl_FragCoord.xy;
-    vec2 t = flow_at(tfm, p);
+    vec2 t = flow_at(tfm, p / u_target_scale);
+    float keep = u_detail * texture(saliency, p / size).x;
+    float sigma_d = u_sigma_d * u_px * u_target_scale * (1.0 - 0.5 * keep);  // ref px -> these px
+    float sigma_r = u_sigma_r * (1.0 - 0.7 * keep);
     vec2 dir = u_axis == 0 ? vec2(t.y, -t.x) : t;
     // Step so that each sample advances one texel along the dominant axis.
     float ds = 1.0 / max(abs(dir.x), abs(dir.y));
@@ -24,11 +33,11 @@ void main() {
     vec3 c0 = texture(src, uv0).xyz;
     vec3 sum = c0;
     float norm = 1.0;
-    float reach = 2.0 * u_sigma_d;
-    float inv_r = 1.0 / (2.0 * u_sigma_r * u_sigma_r);
+    float reach = 2.0 * sigma_d;
+    float inv_r = 1.0 / (2.0 * sigma_r * sigma_r);
     // Spatial weights exp(-s^2 / 2 sigma_d^2) at s = i ds by recurrence: kd_i = kd_(i-1) q_i,
     // q_i = q_(i-1) r^2, r = exp(-ds^2 / 2 sigma_d^2) (saves an exp per step).
-    float r = gauss(ds, u_sigma_d);
+    float r = gauss(ds, sigma_d);
     float q = r;
     float kd = 1.0;
     for (int i = 1; i <= MAX_STEPS; i++) {

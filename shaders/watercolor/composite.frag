@@ -1,12 +1,13 @@
 #version 330 core
-// Watercolor composite at source resolution: wobble, then pigment densities from turbulence,
-// dispersion, stroke texture, paper grain and wet edges (Bousseau's model), granulation
-// (MNPR), dry brush, outlines, and finally the paper colour (pigment is transparent).
+// Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
+// overlaps) looked up with hand tremor, then Bousseau's pigment densities from turbulence,
+// dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
+// outlines, and finally the paper colour (pigment is transparent).
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/canvas.glsl"
 out vec4 frag;
-uniform sampler2D smoothed;  // flow-smoothed abstraction, sRGB values
+uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
 uniform sampler2D wet;       // wet-edge mask
 uniform sampler2D edges;     // XDoG, 1 = paper, 0 = ink
@@ -27,37 +28,34 @@ uniform float u_edge_darkening;
 uniform float u_granulation;
 uniform float u_dry_brush;
 uniform float u_outline_strength;
+uniform float u_scale;       // work px per source px
+uniform float u_px;          // work px per reference px
 uniform vec3 u_paper_color;
+
+#include "common/canvas_noise.glsl"
 
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
     vec2 p = gl_FragCoord.xy;
+    float ref = u_px / u_scale;  // source px per reference px
     // Hand tremor: displace the lookup by smooth low-frequency noise.
     vec2 wob = texture(wash, p / size).yz - 0.5;
-    vec2 uv = (p + 2.0 * u_wobble * wob) / size;
+    vec2 uv = (p + 2.0 * u_wobble * ref * wob) / size;
+    vec4 painted = texture(washes, uv);  // .a: wetness
+    vec3 c = painted.rgb;
+    float turb = texture(wash, uv).x;
 
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
-    vec3 c = 1.0 - (1.0 - texture(smoothed, uv).rgb) * (1.0 - u_dilution);
+    c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
     float h = texelFetch(paper, ivec2(p), 0).r;
-    float turb = texture(wash, uv).x;
-    float disp;
-    if (u_temporal == 0 || u_history == 0) {
-        disp = value_noise(p / 3.0, u_seed, 301);
-    } else {
-        // Noise looked up through the advected canvas: it moves with the content.
-        vec4 a = texture(canvas0, uv);
-        vec4 b = texture(canvas1, uv);
-        disp = canvas_blend(value_noise(a.xy / 3.0, u_seed, 301),
-                            value_noise(b.xy / 3.0, u_seed, 301), canvas_weight(a),
-                            canvas_weight(b), smooth_rho(a.xy - b.xy, 3.0));
-    }
+    float disp = canvas_noise(p, uv, 3.0, 301);
     float stroke = texture(strokes, uv).r;
 
     c = pigment(c, density(turb, u_turbulence));
     c = pigment(c, density(disp, u_dispersion));
     c = pigment(c, density(stroke, u_stroke_strength));
     c = pigment(c, density(1.0 - h, u_paper_grain));
-    c = pigment(c, 1.0 + u_edge_darkening * texture(wet, uv).r);
+    c = pigment(c, 1.0 + u_edge_darkening * (1.0 - painted.a) * texture(wet, uv).r);
     // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
     c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
     // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.

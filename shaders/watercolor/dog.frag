@@ -1,6 +1,7 @@
 #version 330 core
 // Flow-based difference of Gaussians across the flow (Winnemöller et al. 2012):
-// D = (1 + p) G_sigma(L) - p G_(k sigma)(L), sampled along the gradient direction.
+// D = (1 + p) G_sigma(L) - p G_(k sigma)(L), sampled along the gradient direction, in work
+// pixels (the Lab image may be smaller: it is sampled by position).
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D lab;
@@ -8,11 +9,12 @@ uniform sampler2D tfm;   // nearest
 uniform float u_outline_sigma;
 uniform float u_outline_k;
 uniform float u_outline_p;
+uniform vec2 u_resolution;   // the work size
 
 const int MAX_STEPS = 32;
 
 void main() {
-    vec2 size = vec2(textureSize(lab, 0));
+    vec2 size = u_resolution;
     vec2 p = gl_FragCoord.xy;
     vec2 t = flow_at(tfm, p);
     vec2 n = vec2(t.y, -t.x);

@@ -1,15 +1,14 @@
 #version 330 core
-// Wet-edge mask: colour contrast of the abstracted image across a band of +-width pixels.
-// Pigment collects where a wash meets another, so the composite darkens by this mask.
+// Wet edges from the wash field (MNPR): how far each colour is from its blurred
+// neighbourhood. The difference peaks where one wash meets another and fades into each wash
+// over the blur's width, so pigment pools along the inside of every wash's border, on both
+// sides, and nowhere inside a flat wash.
 out vec4 frag;
-uniform sampler2D src;   // abstracted sRGB
-uniform float u_edge_width;
+uniform sampler2D src;    // the washes, sRGB
+uniform sampler2D blurred; // the same, Gaussian-blurred
 
 void main() {
-    vec2 size = vec2(textureSize(src, 0));
-    vec2 p = gl_FragCoord.xy;
-    float w = max(u_edge_width, 0.5);
-    vec3 dx = texture(src, (p + vec2(w, 0.0)) / size).rgb - texture(src, (p - vec2(w, 0.0)) / size).rgb;
-    vec3 dy = texture(src, (p + vec2(0.0, w)) / size).rgb - texture(src, (p - vec2(0.0, w)) / size).rgb;
-    frag = vec4(sqrt(dot(dx, dx) + dot(dy, dy)), 0.0, 0.0, 1.0);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec3 d = texelFetch(src, p, 0).rgb - texelFetch(blurred, p, 0).rgb;
+    frag = vec4(length(d), 0.0, 0.0, 1.0);
 }
