@@ -1,4 +1,5 @@
-"""Render the README's before/after pictures: scikit-image's public-domain photos, each preset.
+"""Render the README's before/after pictures: scikit-image's public-domain photos, the default
+and each preset.
 
 Run: .venv/bin/python scripts/make_docs_images.py  (writes docs/before_after/*.jpg)
 """
@@ -32,6 +33,8 @@ def main() -> None:
     for name in PHOTOS:
         photo = getattr(skimage.data, name)()
         tiles = [_label(photo, "original")]
+        with Pipeline(ctx) as pipeline:
+            tiles.append(_label(pipeline.render_array(photo), "default"))
         for preset in presets:
             with Pipeline(ctx) as pipeline:
                 pipeline.set_params(preset.values)
@@ -39,7 +42,10 @@ def main() -> None:
         scale = TILE_HEIGHT / photo.shape[0]
         tiles = [cv2.resize(t, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
                  for t in tiles]
-        grid = np.hstack(tiles)
+        rows = [np.hstack(tiles[i:i + 4]) for i in range(0, len(tiles), 4)]
+        width = max(r.shape[1] for r in rows)
+        grid = np.vstack([np.pad(r, ((0, 0), (0, width - r.shape[1]), (0, 0)),
+                                 constant_values=255) for r in rows])
         path = OUT / f"{name}.jpg"
         cv2.imwrite(str(path), grid[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 88])
         print(path, grid.shape[1], "x", grid.shape[0])
