@@ -124,6 +124,23 @@ def test_paused_source_steps_frame_by_frame(clip):
         src.stop()
 
 
+def test_a_step_right_after_a_seek_moves_on_from_the_seek_target(clip):
+    # The GUI's "seek to 0, then step" when the step arrives before the seek's frame: the
+    # step must not be spent on the seek's own frame.
+    src = VideoFileSource(clip.path, paced=True)
+    src.pause()
+    src.start()
+    try:
+        src.seek(5 / 30)
+        src.step(1)  # before the worker delivered the seek's frame
+        seen = []
+        while src.wait_frame(0.5):
+            seen.append(src.latest().index)
+        assert seen[-1] == 6 and src.position == pytest.approx(6 / 30)
+    finally:
+        src.stop()
+
+
 def test_file_failing_midway_sets_error_without_raising(clip, monkeypatch, thread_errors):
     real = VideoReader._convert
 

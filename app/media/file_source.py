@@ -200,7 +200,9 @@ class VideoFileSource(ThreadedSource):
             else:
                 force = target is not None
                 with self._lock:
-                    stepping = self._step_by > 0
+                    # A seek's own frame is shown first; a step asked for meanwhile moves on
+                    # from it (seek then step(1) shows the frame after the seek's target).
+                    stepping = self._step_by > 0 and not force
                     if stepping:
                         self._step_by -= 1
                     passing = stepping and self._step_by > 0
