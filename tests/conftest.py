@@ -108,6 +108,16 @@ def _grey(a: np.ndarray) -> np.ndarray:
     return np.repeat(a[:, :, None], 3, axis=2).astype(np.float32)
 
 
+def two_washes(h: int = 24, w: int = 64, left: tuple[int, int, int] = (200, 120, 60),
+               right: tuple[int, int, int] = (60, 110, 190)) -> np.ndarray:
+    """uint8: two flat colours meeting on a vertical border at x = w/2 (a 2x2 block edge,
+    so the half-size washes see it exactly)."""
+    img = np.empty((h, w, 3), np.uint8)
+    img[:, : w // 2] = left
+    img[:, w // 2:] = right
+    return img
+
+
 def rings(h: int, w: int, period: float = 12.0,
           center: tuple[float, float] | None = None) -> np.ndarray:
     """Concentric cosine rings around `center` (x, y in pixel-index units)."""

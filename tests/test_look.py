@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import reference as ref
-from conftest import UNIT_STYLE
+from conftest import UNIT_STYLE, two_washes
 
 from aquarelle.engine.graph import reference_px
 
@@ -17,14 +17,6 @@ WASH = 0.5  # washes live at half the work size
 @pytest.fixture
 def pipeline(unit_pipeline):
     return unit_pipeline
-
-
-def two_washes(h: int = 24, w: int = 64, left=(200, 120, 60), right=(60, 110, 190)):
-    """Two flat colours meeting on a vertical border at x = w/2 (a 2x2 block edge)."""
-    img = np.empty((h, w, 3), np.uint8)
-    img[:, : w // 2] = left
-    img[:, w // 2:] = right
-    return img
 
 
 def painted(p, img):

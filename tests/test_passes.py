@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import reference as ref
-from conftest import EFFECTS_OFF, smooth_noise, to_u8
+from conftest import EFFECTS_OFF, smooth_noise, to_u8, two_washes
 
 from aquarelle.engine import AquarelleError
 
@@ -436,14 +436,6 @@ def test_wet_edge_mask_matches_reference(pipeline, width):
                      what="blurred washes")
     expected = np.sqrt(((src - blurred) ** 2).sum(-1))
     assert_close_f16(p.read_target("wet")[..., 0], expected, floor=2e-3, what="wet edges")
-
-
-def two_washes(h: int = 24, w: int = 64) -> np.ndarray:
-    """Left half one flat colour, right half another (the border on a 2x2 block edge)."""
-    img = np.empty((h, w, 3), np.uint8)
-    img[:, : w // 2] = (200, 120, 60)
-    img[:, w // 2:] = (60, 110, 190)
-    return img
 
 
 def test_wet_edges_pool_at_wash_borders_only(pipeline):
