@@ -438,6 +438,19 @@ def test_wet_edge_mask_matches_reference(pipeline, width):
     assert_close_f16(p.read_target("wet")[..., 0], expected, floor=2e-3, what="wet edges")
 
 
+@pytest.mark.parametrize("width", [6.0, 20.0])
+def test_bleed_blur_downsamples_and_blurs(pipeline, width):
+    # The bleeding blur runs at a quarter of the work size: its first pass samples the
+    # half-size washes between texels (a 2x2 mean), then both passes blur there.
+    img = colour_image(48, 64)
+    p = pipeline({"bleeding": 0.5, "bleed_width": width})
+    p.render_array(img)
+    src = p.read_target("smooth")[..., :3].astype(np.float64)
+    small = (src[0::2, 0::2] + src[1::2, 0::2] + src[0::2, 1::2] + src[1::2, 1::2]) / 4.0
+    expected = ref.gaussian_blur(small, max(width * 0.25, 1.0))
+    assert_close_f16(p.read_target("bleed")[..., :3], expected, floor=2e-3, what="bleed blur")
+
+
 def test_wet_edges_pool_at_wash_borders_only(pipeline):
     width = 3.0
     p = pipeline({"edge_width": width, "lic_sigma": 0.0, "abstraction_iterations": 0})
