@@ -39,8 +39,10 @@ def run_params(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([p.as_dict() for p in style.params], indent=2))
         return 0
-    print(f"{'name':22s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  group        help")
+    gw = max(len("group"), *(len(p.group) for p in style.params))
+    print(f"{'name':22s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  "
+          f"{'group':{gw}s} help")
     for p in style.params:
         print(f"{p.name:22s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
-              f"{_fmt(p.default):>8s}  {p.group:12s} {p.help}")
+              f"{_fmt(p.default):>8s}  {p.group:{gw}s} {p.help}")
     return 0
