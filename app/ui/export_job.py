@@ -104,6 +104,7 @@ def export_dialog(window: MainWindow) -> None:
     path, _ = QFileDialog.getSaveFileName(window, "Export stylized video", str(suggestion),
                                           "MP4 video (*.mp4);;Matroska (*.mkv);;"
                                           "QuickTime (*.mov);;All files (*)")
+    window.after_dialog()
     if path:
         start_export(window, Path(path))
 

@@ -46,6 +46,8 @@ from ..engine.style import list_styles, load_style
 from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
+from .look_editor import LookEditor
+from .overlays import ViewportOverlays
 from .param_panel import ParamPanel
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
@@ -94,6 +96,9 @@ class MainWindow(QMainWindow):
         self.state = self._initial_state()
         self.viewport = Viewport(self.state, self)
         self.viewport.pipelineFailed.connect(self._pipeline_failed)
+        self.overlays = ViewportOverlays(self.viewport, self.toggle_record)
+        self._rec_t0 = 0.0
+        self._chrome: dict[QWidget, bool] = {}  # what fullscreen hid, and whether it showed
         self.transport = TransportBar(self)
         self.transport.set_enabled_for(False, False)
         central = QWidget(self)
@@ -105,8 +110,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self._build_side_panel(preset_dir)
+        self.editor = LookEditor(self.state, self.param_panel, self.presets, self.seed_spin,
+                                 *self.settings.preset(self.state.style.name), parent=self)
         self.pass_dock = PassTimesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.pass_dock)
+        self.tabifyDockWidget(self.side_dock, self.pass_dock)  # a tab: controls keep their room
         self.pass_dock.hide()
         self.pass_dock.visibilityChanged.connect(self._pass_dock_visible)
         self._build_status_bar()
@@ -234,14 +242,24 @@ class MainWindow(QMainWindow):
         self.fps_label = QLabel("-- fps")
         self.frame_label = QLabel("-- ms")
         self.res_label = QLabel("no source")
-        self.dropped_label = QLabel("dropped 0")
+        self.dropped_label = QLabel("")
+        self.zoom_label = QLabel("")
         self.rec_label = QLabel("")
         self.rec_label.setStyleSheet("color: #d33; font-weight: bold;")
-        for w in (self.rec_label, self.res_label, self.fps_label, self.frame_label,
-                  self.dropped_label):
+        self.folder_link = QLabel("")
+        self.folder_link.setOpenExternalLinks(False)
+        self.folder_link.linkActivated.connect(self._open_folder)
+        self.folder_link.setToolTip("Open the folder in the file manager")
+        bar.addWidget(self.folder_link)
+        for w in (self.rec_label, self.res_label, self.zoom_label, self.fps_label,
+                  self.frame_label, self.dropped_label):
             bar.addPermanentWidget(w)
-        self.fps_label.setToolTip("Source frames stylized and shown per second")
+        self.fps_label.setToolTip("Frames stylized and shown per second")
         self.frame_label.setToolTip("Median time to render and draw a frame (CPU side)")
+        self.zoom_label.setToolTip("Zoom: 100% shows one image pixel per screen pixel")
+        self._folder_timer = QTimer(self)
+        self._folder_timer.setSingleShot(True)
+        self._folder_timer.timeout.connect(self.folder_link.clear)
 
     def _build_menus(self) -> None:
         handlers: dict[str, Callable[[], object]] = {
@@ -256,11 +274,12 @@ class MainWindow(QMainWindow):
             "zoom_out": lambda: self.viewport.zoom_by(0.8),
             "fullscreen": self.toggle_fullscreen,
             "panel": lambda: self.side_dock.setVisible(not self.side_dock.isVisible()),
-            "pass_times": lambda: self.pass_dock.setVisible(not self.pass_dock.isVisible()),
+            "pass_times": self.toggle_pass_times,
             "reset_all": self.param_panel.reset_all, "next_preset": lambda: self.presets.step(1),
             "prev_preset": lambda: self.presets.step(-1),
             "save_preset": self.presets.save_dialog, "new_seed": self.new_seed,
             "reload_shaders": self.reload_shaders, "help": self.show_shortcuts,
+            "undo": self.editor.undo, "redo": self.editor.redo,
         }
         menubar = self.menuBar()
         assert menubar is not None
@@ -293,12 +312,11 @@ class MainWindow(QMainWindow):
         self._actions["loop"].setCheckable(True)
 
     def _connect(self) -> None:
-        self.param_panel.changed.connect(self._param_changed)
-        self.presets.presetChosen.connect(self.apply_preset)
+        self.editor.changed.connect(self._look_changed)
+        self.editor.message.connect(self.status)
         self.presets.message.connect(self.status)
         self.style_combo.activated.connect(
             lambda i: self.set_style(str(self.style_combo.itemData(i))))
-        self.seed_spin.valueChanged.connect(self._seed_changed)
         self.scale_spin.valueChanged.connect(self._scale_changed)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
@@ -313,6 +331,7 @@ class MainWindow(QMainWindow):
         self.transport.seekRequested.connect(self.seek)
         self.transport.loopToggled.connect(self._loop_toggled)
         self.transport.loop.setChecked(self.settings.loop())
+        self.viewport.viewChanged.connect(self._view_changed)
         self.set_compare(self._initial_compare)
 
     # -- messages --------------------------------------------------------------------------
@@ -344,17 +363,35 @@ class MainWindow(QMainWindow):
         return cams
 
     def open_initial(self, file: str | None = None) -> None:
-        """What the app opens at start: FILE, else the first camera, else the demo clip."""
+        """What the app opens at start: FILE, else what was open last time (a file that
+        still exists, a camera that is still there, the demo), else the first camera, else
+        the demo clip."""
         cams = self.refresh_cameras()
         if file:
             self.open_spec(SourceSpec("file", str(Path(file).resolve())))
-        elif cams:
+            return
+        last = SourceSpec.parse(self.settings.last_source() or "")
+        if last is not None and self._reopen(last, [c[0] for c in cams]):
+            return
+        if cams:
             if not self.open_spec(SourceSpec("camera", cams[0][0]), quiet=True):
                 self.open_demo()
         elif demo_path() is not None:
             self.open_demo()
+            self.overlays.show_hint("No camera found: showing the demo. Open a file with "
+                                    "Ctrl+O or drop one here.", 10000)
         else:
             self.status("No camera and no demo clip: open a file (Ctrl+O) or drop one here")
+
+    def _reopen(self, spec: SourceSpec, cameras: list[str]) -> bool:
+        """Open last session's source if it is still there (quietly: else the defaults)."""
+        if spec.kind == "file" and not Path(spec.ref).is_file():
+            return False
+        if spec.kind == "camera" and spec.ref not in cameras:
+            return False
+        if spec.kind == "demo" and demo_path() is None:
+            return False
+        return self.open_spec(spec, quiet=True)
 
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
         """Open and start a source; on failure keep the current one and say why."""
@@ -377,6 +414,7 @@ class MainWindow(QMainWindow):
         self.viewport.fit()
         self.settings.set_last_source(str(spec))
         self.source_panel.current.setText(f"Showing: {spec.label}")
+        self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
         self._show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.transport.set_playing(playback.is_playing(src))
@@ -497,18 +535,13 @@ class MainWindow(QMainWindow):
         self._actions["loop"].setChecked(on)
 
     # -- rendering settings ----------------------------------------------------------------
-    def _param_changed(self, name: str) -> None:
+    def _look_changed(self) -> None:
         self._save_timer.start(SAVE_DELAY_MS)
-        self.presets.mark_custom()
-        if self.param_panel.warning:
-            self.status(self.param_panel.warning)
         self.viewport.request_render()
 
     def apply_preset(self, preset: Preset) -> None:
-        warnings = self.state.apply_values(preset.values, reset_others=True)
-        self.param_panel.refresh()
-        self.viewport.request_render()
-        self.status(f"Preset {preset.name}" + (f" ({'; '.join(warnings)})" if warnings else ""))
+        """Take a preset's values (undoable)."""
+        self.editor.apply_preset(preset)
 
     def set_style(self, name: str) -> bool:
         """Switch style; a style whose shaders fail keeps the current one."""
@@ -522,9 +555,11 @@ class MainWindow(QMainWindow):
             self.style_combo.setCurrentIndex(self.style_combo.findData(self.state.style.name))
             return False
         self.settings.set_params(self.state.style.name, self.state.params.as_json_values())
+        self.settings.set_preset(self.state.style.name, self.editor.preset, self.editor.modified)
         self.state.set_style(spec, self.settings.params(spec.name))
         self.param_panel.bind(self.state.params)
         self.presets.set_style(spec.name)
+        self.editor.reset(*self.settings.preset(spec.name))
         self._fill_debug_views()
         self.viewport.request_render()
         return True
@@ -539,11 +574,6 @@ class MainWindow(QMainWindow):
             return False
         self.status("Shaders reloaded")
         return True
-
-    def _seed_changed(self, value: int) -> None:
-        self.state.set_seed(value)
-        self._save_timer.start(SAVE_DELAY_MS)
-        self.viewport.request_render()
 
     def new_seed(self) -> None:
         self.seed_spin.setValue(random.randint(0, 99999))
@@ -586,17 +616,35 @@ class MainWindow(QMainWindow):
             self.debug_combo.setCurrentIndex((self.debug_combo.currentIndex() + 1) % n)
             self.status(f"View: {self.debug_combo.currentText()}", 2000)
 
+    def toggle_pass_times(self) -> None:
+        """The GPU pass times, in their own tab beside the controls."""
+        if self.pass_dock.isVisible():
+            self.pass_dock.hide()
+            self.side_dock.raise_()
+        else:
+            self.pass_dock.show()
+            self.pass_dock.raise_()
+        self.viewport.set_profile(self.pass_dock.isVisible())
+
     def _pass_dock_visible(self, visible: bool) -> None:
         self.viewport.set_profile(visible)
 
     # -- view ------------------------------------------------------------------------------
     def toggle_fullscreen(self) -> None:
+        """Fullscreen shows only the picture; Esc (or F, F11) brings everything back."""
         if self.isFullScreen():
             self.showNormal()
-            self.menuBar().setVisible(True)  # type: ignore[union-attr]
-        else:
-            self.menuBar().setVisible(False)  # type: ignore[union-attr]
-            self.showFullScreen()
+            for widget, shown in self._chrome.items():
+                widget.setVisible(shown)
+            self._chrome.clear()
+            return
+        chrome: list[QWidget | None] = [self.menuBar(), self.statusBar(), self.side_dock,
+                                        self.pass_dock, self.transport]
+        self._chrome = {w: w.isVisible() for w in chrome if w is not None}
+        for widget in self._chrome:
+            widget.hide()
+        self.showFullScreen()
+        self.overlays.show_hint("Press Esc to leave fullscreen", 3000)
 
     def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
         """Hold O to see the original; Esc leaves fullscreen."""
@@ -606,12 +654,16 @@ class MainWindow(QMainWindow):
         if kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             assert isinstance(event, QKeyEvent)
             focus = QApplication.focusWidget()
-            if isinstance(focus, QLineEdit | QAbstractSpinBox) or event.isAutoRepeat():
+            if isinstance(focus, QLineEdit | QAbstractSpinBox):
                 return False
             if event.key() == Qt.Key.Key_O and event.modifiers() in (
                     Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier):
-                self.viewport.set_show_original(kind == QEvent.Type.KeyPress)
+                if not event.isAutoRepeat():  # the key's auto-repeat pairs change nothing
+                    self.viewport.set_show_original(kind == QEvent.Type.KeyPress)
+                    self._view_changed()
                 return True
+            if event.isAutoRepeat():
+                return False
             if event.key() == Qt.Key.Key_Escape and kind == QEvent.Type.KeyPress \
                     and self.isFullScreen():
                 self.toggle_fullscreen()
@@ -620,6 +672,13 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).exec()
+        self.after_dialog()
+
+    def after_dialog(self) -> None:
+        """Give the keyboard back to the window once a dialog closed (else its shortcuts
+        stay dead until the viewport is clicked)."""
+        self.activateWindow()
+        self.viewport.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _about(self) -> None:
         from .. import __version__
@@ -638,13 +697,29 @@ class MainWindow(QMainWindow):
         src = self.source
         if src is not None:
             self._show_resolution(src)
-            self.dropped_label.setText(f"dropped {src.dropped}")
+            if src.live:
+                self.dropped_label.setText(f"dropped {src.dropped}")
+                self.dropped_label.setToolTip("Camera frames that arrived while the previous "
+                                              "one was still being painted (the newest wins)")
+            else:
+                self.dropped_label.setText(f"skipped {src.dropped}" if src.dropped else "")
+                self.dropped_label.setToolTip("Frames of the file skipped to keep playback in "
+                                              "real time (an export renders every frame)")
             self.transport.set_position(playback.position(src), playback.duration(src))
             self.transport.set_playing(playback.is_playing(src))
+        self._view_changed()  # the zoom follows window and frame sizes too
         if self.pass_dock.isVisible():
             self.pass_dock.show_times(self.viewport.last_pass_times)
         if self.recorder is not None:
             self.rec_label.setText(f"\u25cf REC {self.recorder.frames}")
+            self.overlays.recording.show_time(time.monotonic() - self._rec_t0,
+                                              self.recorder.frames)
+
+    def _view_changed(self) -> None:
+        vp = self.viewport
+        self.overlays.show_compare(vp.compare is not CompareMode.OFF, vp.show_original)
+        zoom = vp.zoom_percent()
+        self.zoom_label.setText(f"{zoom:.0f}%" if zoom is not None else "")
 
     def _show_resolution(self, src: FrameSource) -> None:
         w, h = src.size
@@ -657,7 +732,12 @@ class MainWindow(QMainWindow):
         if last and Path(last).is_dir():
             return Path(last)
         folder = QStandardPaths.writableLocation(standard)
-        return Path(folder) if folder and Path(folder).is_dir() else Path.home()
+        if folder:
+            with contextlib.suppress(OSError):  # e.g. ~/Pictures on a fresh account
+                Path(folder).mkdir(parents=True, exist_ok=True)
+            if Path(folder).is_dir():
+                return Path(folder)
+        return Path.home()
 
     def snapshot(self) -> Path | None:
         """Save the stylized frame (full source resolution) as a PNG next to the last one."""
@@ -693,14 +773,31 @@ class MainWindow(QMainWindow):
             self.error("Snapshot failed", f"{type(e).__name__}: {e}")
             return False
         self.settings.set_last_dir("snapshot", str(path.parent))
-        self.status(f"Snapshot saved: {path} ({rgb.shape[1]}\u00d7{rgb.shape[0]})")
+        self.status(f"Snapshot saved: {path.name} ({rgb.shape[1]}\u00d7{rgb.shape[0]})")
+        self.show_folder_link(path.parent)
         return True
+
+    def show_folder_link(self, folder: Path) -> None:
+        """A clickable "Show in folder" in the status bar for a while."""
+        self.folder_link.setText(f'<a href="{folder.as_uri()}">Show in folder</a>')
+        self._folder_timer.start(15000)
+
+    def _open_folder(self, url: str) -> None:
+        from PyQt6.QtCore import QUrl
+        from PyQt6.QtGui import QDesktopServices
+
+        self.opened_folder = url  # tests look at it; the file manager may not exist there
+        QDesktopServices.openUrl(QUrl(url))
 
     # -- record and export (see recorder.py / export_job.py) ------------------------------
     def toggle_record(self) -> None:
         from .recorder import toggle_record
 
         toggle_record(self)
+        recording = self.recorder is not None
+        if recording:
+            self._rec_t0 = time.monotonic()
+        self.overlays.show_recording(recording)
 
     def export_dialog(self) -> None:
         from .export_job import export_dialog
@@ -731,6 +828,7 @@ class MainWindow(QMainWindow):
         s.set_style(self.state.style.name)
         s.set_params(self.state.style.name, self.state.params.as_json_values())
         s.set_seed(self.state.seed)
+        s.set_preset(self.state.style.name, self.editor.preset, self.editor.modified)
         s.set_scale(self.state.scale)
         s.set_compare(self.viewport.compare.value)
         s.sync()
@@ -759,6 +857,7 @@ class MainWindow(QMainWindow):
         self._poll.stop()
         self._stats_timer.stop()
         self._save_timer.stop()
+        self._folder_timer.stop()
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)

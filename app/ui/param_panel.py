@@ -30,6 +30,7 @@ from PyQt6.QtWidgets import (
 from ..engine.params import ParamSet, ParamSpec, ParamValue, color_to_hex
 
 MAX_SLIDER_STEPS = 1000
+TYPED_LIMIT = 1_000_000_000  # what the numeric entry accepts; the parameter clamps
 
 
 def _decimals(step: float) -> int:
@@ -77,6 +78,8 @@ class ParamRow:
     def _build_number(self, grid: QGridLayout, row: int, parent: QWidget, tip: str) -> None:
         spec = self.spec
         lo, hi = float(spec.min or 0), float(spec.max or 1)
+        tip = f"{tip}\nRange {_num(lo)} to {_num(hi)}, default {_fmt(spec)}."
+        self.label.setToolTip(tip)
         step = float(spec.step or (1 if spec.type == "int" else (hi - lo) / 100))
         self._lo, self._step = lo, step
         steps = max(1, min(MAX_SLIDER_STEPS, round((hi - lo) / step)))
@@ -88,13 +91,15 @@ class ParamRow:
         self.slider.valueChanged.connect(self._slider_moved)
         if spec.type == "int":
             spin: QSpinBox | QDoubleSpinBox = QSpinBox(parent)
-            spin.setRange(int(lo), int(hi))
+            # The entry takes any number; out-of-range ones are clamped by the parameter
+            # set, which says so (a spin box would silently refuse them).
+            spin.setRange(-TYPED_LIMIT, TYPED_LIMIT)
             spin.setSingleStep(max(1, int(step)))
             spin.valueChanged.connect(lambda v: self._spin_changed(int(v)))
         else:
             spin = QDoubleSpinBox(parent)
             spin.setDecimals(_decimals(step))
-            spin.setRange(lo, hi)
+            spin.setRange(-TYPED_LIMIT, TYPED_LIMIT)
             spin.setSingleStep(step)
             spin.valueChanged.connect(lambda v: self._spin_changed(float(v)))
         spin.setKeyboardTracking(False)
@@ -117,11 +122,7 @@ class ParamRow:
         self._emit(value)
 
     def _spin_changed(self, value: float | int) -> None:
-        if self.slider is not None:
-            self.slider.blockSignals(True)
-            self.slider.setValue(round((value - self._lo) / self._step))
-            self.slider.blockSignals(False)
-        self._emit(value)
+        self._emit(value, refresh=True)  # the panel clamps, warns and shows the result
 
     def _pick_color(self) -> None:
         r, g, b = (round(c * 255) for c in self._color)
@@ -158,6 +159,10 @@ class ParamRow:
         font = self.label.font()
         font.setItalic(modified)
         self.label.setFont(font)
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
 
 
 def _fmt(spec: ParamSpec) -> str:

@@ -29,6 +29,7 @@ class PresetsPanel(QWidget):
 
     presetChosen = pyqtSignal(object)  # Preset
     message = pyqtSignal(str)  # status-bar text
+    stateChanged = pyqtSignal(object, bool)  # base preset name or None, modified (no undo)
 
     def __init__(self, values: Callable[[], dict[str, Any]],
                  parent: QWidget | None = None, user_dir: Path | None = None) -> None:
@@ -37,6 +38,7 @@ class PresetsPanel(QWidget):
         self.user_dir = user_dir  # None: the XDG config folder
         self.style = "watercolor"
         self.presets: list[Preset] = []
+        self.base: str | None = None  # the preset the current values started from
         self.combo = QComboBox(self)
         self.combo.setToolTip("Built-in and user presets of this style")
         self.combo.activated.connect(self._chosen)
@@ -64,7 +66,7 @@ class PresetsPanel(QWidget):
         self.refresh()
 
     def refresh(self, select: str | None = None) -> None:
-        """Re-read the preset folders; select `select` (a name) or "(custom)"."""
+        """Re-read the preset folders; show `select` (a name) or "(custom)"."""
         try:
             self.presets = list_presets(self.style, self._dir())
         except AquarelleError as e:
@@ -75,21 +77,27 @@ class PresetsPanel(QWidget):
         self.combo.addItem(CUSTOM)
         for p in self.presets:
             self.combo.addItem(p.name if p.builtin else f"{p.name} (user)")
-        index = next((i + 1 for i, p in enumerate(self.presets) if p.name == select), 0)
-        self.combo.setCurrentIndex(index)
         self.combo.blockSignals(False)
-        self._update_buttons()
+        self.show_state(select, modified=select is None)
+        self.stateChanged.emit(self.base, select is None)
 
     def current(self) -> Preset | None:
         """The selected preset, or None for "(custom)"."""
         i = self.combo.currentIndex() - 1
         return self.presets[i] if 0 <= i < len(self.presets) else None
 
-    def mark_custom(self) -> None:
-        """The parameters were edited: the selection no longer describes them."""
-        if self.combo.currentIndex() != 0:
-            self.combo.setCurrentIndex(0)
-            self._update_buttons()
+    def show_state(self, base: str | None, modified: bool) -> None:
+        """Show which preset the parameters came from, without choosing it: the preset
+        itself, "NAME, modified" after edits, or "(custom)"."""
+        self.base = base if any(p.name == base for p in self.presets) else None
+        index = 0
+        if self.base is not None and not modified:
+            index = next(i + 1 for i, p in enumerate(self.presets) if p.name == self.base)
+        self.combo.blockSignals(True)
+        self.combo.setItemText(0, f"{self.base}, modified" if self.base and modified else CUSTOM)
+        self.combo.setCurrentIndex(index)
+        self.combo.blockSignals(False)
+        self._update_buttons()
 
     def select(self, name: str) -> Preset | None:
         """Select and emit the preset called `name`."""
@@ -104,7 +112,13 @@ class PresetsPanel(QWidget):
         """Choose the next (+1) or previous (-1) preset."""
         if not self.presets:
             return
-        i = (max(0, self.combo.currentIndex() - 1) + delta) % len(self.presets)
+        here = self.combo.currentIndex() - 1
+        if here < 0:  # "(custom)" or "NAME, modified": from that preset, else from the ends
+            here = next((i for i, p in enumerate(self.presets) if p.name == self.base), -1)
+        if here < 0:
+            i = 0 if delta > 0 else len(self.presets) - 1
+        else:
+            i = (here + delta) % len(self.presets)
         self.combo.setCurrentIndex(i + 1)
         self._chosen(i + 1)
 

@@ -112,6 +112,15 @@ class Settings:
     def set_params(self, style: str, values: dict[str, Any]) -> None:
         self.q.setValue(f"params/{style}", json.dumps(values, sort_keys=True))
 
+    def preset(self, style: str) -> tuple[str | None, bool]:
+        """The preset the saved values of `style` came from, and whether they were edited."""
+        name = self._get(f"presets/{style}", "", str)
+        return (name or None), self._get(f"presets/{style}_modified", True, bool)
+
+    def set_preset(self, style: str, name: str | None, modified: bool) -> None:
+        self.q.setValue(f"presets/{style}", name or "")
+        self.q.setValue(f"presets/{style}_modified", bool(modified))
+
     def seed(self) -> int:
         return self._get("render/seed", 0, int)
 

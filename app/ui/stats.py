@@ -13,7 +13,7 @@ from PyQt6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, Q
 class FrameStats:
     """Rolling counters: displayed source frames per second and paint (render + draw) time."""
 
-    def __init__(self, window_s: float = 1.0) -> None:
+    def __init__(self, window_s: float = 2.0) -> None:
         self.window_s = window_s
         self._frames: deque[float] = deque()
         self._paint_ms: deque[float] = deque(maxlen=60)
@@ -34,10 +34,14 @@ class FrameStats:
             self._frames.popleft()
 
     def fps(self, now: float | None = None) -> float:
-        """Source frames shown per second over the last window."""
+        """Frames shown per second, from the intervals between the frames of the last window
+        (a count per window would only ever show multiples of 1 / window)."""
         now = time.perf_counter() if now is None else now
         self._trim(now)
-        return len(self._frames) / self.window_s
+        if len(self._frames) < 2:
+            return 0.0
+        span = self._frames[-1] - self._frames[0]
+        return (len(self._frames) - 1) / span if span > 0 else 0.0
 
     def frame_ms(self) -> float | None:
         """Median paint time of recent frames in milliseconds."""

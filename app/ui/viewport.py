@@ -148,6 +148,16 @@ class Viewport(QOpenGLWidget):
             self.show_original = on
             self.update()
 
+    def zoom_percent(self) -> float | None:
+        """Shown size relative to the image (100: one image pixel per screen pixel)."""
+        image = self.frame_size
+        if not image:
+            return None
+        view = self._view_size()
+        if self.compare is CompareMode.SIDE_BY_SIDE:
+            view = (max(1, view[0] // 2), view[1])
+        return 100.0 * self.transform.image_rect(view, image).w / image[0]
+
     def fit(self) -> None:
         """Fit the image to the window."""
         self.transform.fit()

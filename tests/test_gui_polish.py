@@ -1,0 +1,270 @@
+"""The app as users of OBS and photo editors expect it: each case a newcomer tripped on,
+driven through the real widgets with key and mouse events (auto-repeat included).
+
+The window, media and dialog fixtures are test_gui's (imported, so they are used by name).
+"""
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PyQt6.QtCore import QEvent, Qt, QTimer
+from PyQt6.QtGui import QKeyEvent
+from PyQt6.QtWidgets import QApplication, QDialog
+from test_gui import (  # noqa: F401 - fixtures
+    TIMEOUT,
+    Dialogs,
+    config,
+    dialogs,
+    make_window,
+    media,
+    open_and_render,
+    window,
+)
+
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.sources import SourceSpec
+from aquarelle.ui.view_transform import CompareMode
+
+pytestmark = pytest.mark.gui
+
+
+def focus_window(qtbot: Any, win: MainWindow) -> Any:
+    """Activate the window and return its QWindow: keys sent there go where a user's go."""
+    with qtbot.waitActive(win, timeout=TIMEOUT):
+        win.activateWindow()
+    win.viewport.setFocus()
+    handle = win.windowHandle()
+    assert handle is not None
+    return handle
+
+
+def send_key(kind: QEvent.Type, key: Qt.Key, auto_repeat: bool = False,
+             text: str = "") -> None:
+    """A key event to the focus widget, as the window system delivers it."""
+    target = QApplication.focusWidget()
+    assert target is not None, "no widget has the keyboard focus"
+    QApplication.sendEvent(target, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text,
+                                             auto_repeat))
+
+
+# -- restoring the last session ----------------------------------------------------------------
+
+def test_last_source_and_preset_are_restored(qtbot: Any, config: Path, dialogs: Dialogs,
+                                             media: dict[str, Path]) -> None:
+    first = make_window(qtbot, config)
+    open_and_render(qtbot, first, media["image"])
+    first.presets.select("ink_and_wash")
+    assert first.presets.combo.currentText() == "ink_and_wash"
+    first.close()
+
+    second = make_window(qtbot, config)
+    with qtbot.waitSignal(second.viewport.rendered, timeout=TIMEOUT):
+        second.open_initial(None)
+    assert second.source_spec == SourceSpec("file", str(media["image"].resolve()))
+    assert second.presets.combo.currentText() == "ink_and_wash"
+    assert second.windowTitle().startswith(media["image"].name)
+    second.param_panel.set_value("dilution", 0.6)
+    assert second.presets.combo.currentText() == "ink_and_wash, modified"
+    second.close()
+
+    third = make_window(qtbot, config)
+    assert third.presets.combo.currentText() == "ink_and_wash, modified"
+    assert third.state.params["dilution"] == pytest.approx(0.6)
+    third.close()
+
+
+def test_a_missing_last_file_falls_back_to_the_demo_with_a_hint(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:
+    win = make_window(qtbot, config)
+    win.settings.set_last_source(f"file:{tmp_path / 'gone.png'}")
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.open_initial(None)
+    assert win.source_spec == SourceSpec("demo")
+    assert win.overlays.hint.isVisible() and "No camera" in win.overlays.hint.text()
+    assert dialogs.calls == []
+    win.close()
+
+
+# -- shortcuts ---------------------------------------------------------------------------------
+
+def test_stray_letters_have_no_side_effects(qtbot: Any, window: MainWindow,
+                                            media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    out = tmp_path / "out"
+    out.mkdir()
+    window.snapshot_dir = out
+    window.settings.set_last_dir("record", str(out))
+    loop = window.transport.loop.isChecked()
+    handle = focus_window(qtbot, window)
+    for key in (Qt.Key.Key_R, Qt.Key.Key_S, Qt.Key.Key_L):  # a path typed too early
+        qtbot.keyClick(handle, key)
+    assert window.recorder is None
+    assert list(out.iterdir()) == []
+    assert window.transport.loop.isChecked() == loop
+
+
+def test_recording_shows_a_rec_panel_with_a_stop_button(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    tmp_path = tmp_path / "videos"
+    tmp_path.mkdir()
+    window.settings.set_last_dir("record", str(tmp_path))
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert window.recorder is not None
+    panel = window.overlays.recording
+    assert panel.isVisible() and panel.stop_button.isVisible()
+    assert panel.width() > 120 and "REC" in panel.label.text()
+    qtbot.waitUntil(lambda: window.recorder is not None and window.recorder.frames > 0,
+                    timeout=TIMEOUT)
+    qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    assert window.recorder is None and not panel.isVisible()
+    assert [p.suffix for p in tmp_path.iterdir()] == [".mp4"]
+
+
+def test_holding_o_survives_key_auto_repeat(qtbot: Any, window: MainWindow,
+                                            media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    focus_window(qtbot, window)
+    send_key(QEvent.Type.KeyPress, Qt.Key.Key_O, text="o")
+    assert window.viewport.show_original
+    assert window.overlays.original.isVisible()
+    for _ in range(20):  # the window system's auto-repeat: release + press pairs
+        send_key(QEvent.Type.KeyRelease, Qt.Key.Key_O, auto_repeat=True, text="o")
+        send_key(QEvent.Type.KeyPress, Qt.Key.Key_O, auto_repeat=True, text="o")
+        assert window.viewport.show_original
+    send_key(QEvent.Type.KeyRelease, Qt.Key.Key_O, text="o")
+    assert not window.viewport.show_original
+    assert not window.overlays.original.isVisible()
+
+
+def test_shortcuts_work_right_after_a_dialog_closes(qtbot: Any, window: MainWindow,
+                                                    media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    handle = focus_window(qtbot, window)
+
+    def close_dialog() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QDialog)
+        dialog.reject()
+
+    QTimer.singleShot(200, close_dialog)
+    qtbot.keyClick(handle, Qt.Key.Key_F1)  # Help > Keyboard shortcuts (modal)
+    assert window.viewport.compare is CompareMode.OFF
+    qtbot.keyClick(handle, Qt.Key.Key_C)  # no click on the viewport first
+    assert window.viewport.compare is CompareMode.SPLIT
+    assert window.overlays.original.isVisible() and window.overlays.painted.isVisible()
+
+
+def test_next_preset_from_custom_starts_at_the_first(qtbot: Any, window: MainWindow) -> None:
+    presets = window.presets
+    assert presets.combo.currentIndex() == 0  # "(custom)"
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_PageDown)
+    assert presets.combo.currentText() == presets.presets[0].name
+    qtbot.keyClick(handle, Qt.Key.Key_PageDown)
+    assert presets.combo.currentText() == presets.presets[1].name
+    qtbot.keyClick(handle, Qt.Key.Key_PageUp)
+    qtbot.keyClick(handle, Qt.Key.Key_PageUp)  # wraps around
+    assert presets.combo.currentText() == presets.presets[-1].name
+
+
+# -- values ------------------------------------------------------------------------------------
+
+def test_typed_values_out_of_range_are_clamped_and_said(qtbot: Any,
+                                                        window: MainWindow) -> None:
+    row = window.param_panel.rows["sigma_c"]  # 0.5 .. 8
+    assert row.spin is not None
+    assert "Range 0.5 to 8" in row.spin.toolTip()
+    row.spin.setFocus()
+    row.spin.selectAll()
+    qtbot.keyClicks(row.spin, "999")
+    qtbot.keyClick(row.spin, Qt.Key.Key_Return)
+    assert window.state.params["sigma_c"] == 8.0
+    assert row.spin.value() == 8.0
+    bar = window.statusBar()
+    assert bar is not None and "clamped" in bar.currentMessage()
+
+
+def test_undo_redo_of_values_presets_and_seed(qtbot: Any, window: MainWindow) -> None:
+    params = window.state.params
+    handle = focus_window(qtbot, window)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    before = params["dilution"]
+    window.param_panel.set_value("dilution", 0.7)
+    window.presets.select("loose_wash")
+    assert params["quantize_levels"] == 5
+    window.seed_spin.setValue(42)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the seed
+    assert window.state.seed == 0 and window.seed_spin.value() == 0
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the preset
+    assert params["dilution"] == pytest.approx(0.7) and params["quantize_levels"] == 6
+    assert window.presets.combo.currentIndex() == 0
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the value
+    assert params["dilution"] == pytest.approx(before)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    assert params["quantize_levels"] == 5
+    assert window.presets.combo.currentText() == "loose_wash"
+
+
+def test_a_slider_drag_is_one_undo_step(qtbot: Any, window: MainWindow) -> None:
+    row = window.param_panel.rows["dilution"]
+    assert row.slider is not None
+    before = window.state.params["dilution"]
+    for pos in range(10, 40, 3):  # one drag: many changes in quick succession
+        row.slider.setValue(pos)
+    assert window.state.params["dilution"] != before
+    assert window.editor.undo()
+    assert window.state.params["dilution"] == pytest.approx(before)
+    assert not window.editor.history.can_undo
+
+
+# -- view --------------------------------------------------------------------------------------
+
+def test_fullscreen_shows_only_the_picture(qtbot: Any, window: MainWindow,
+                                           media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    handle = focus_window(qtbot, window)
+    chrome = (window.menuBar(), window.statusBar(), window.side_dock, window.transport)
+    assert all(w is not None and w.isVisible() for w in chrome)
+    qtbot.keyClick(handle, Qt.Key.Key_F)
+    qtbot.waitUntil(window.isFullScreen, timeout=TIMEOUT)
+    for widget in chrome:
+        assert widget is not None and not widget.isVisible()
+    assert "Esc" in window.overlays.hint.text() and window.overlays.hint.isVisible()
+    qtbot.keyClick(handle, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=TIMEOUT)
+    for widget in chrome:
+        assert widget is not None and widget.isVisible()
+
+
+def test_pass_times_do_not_squeeze_the_controls(qtbot: Any, window: MainWindow,
+                                                media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    height = window.side_dock.height()
+    window.toggle_pass_times()
+    assert window.pass_dock.isVisible() and window.viewport.profile
+    assert window.pass_dock.height() >= height - 40  # a tab of its own, not half the column
+    window.toggle_pass_times()
+    assert window.side_dock.isVisible() and not window.viewport.profile
+
+
+def test_snapshot_status_offers_the_folder(qtbot: Any, window: MainWindow,
+                                           media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["image"])
+    tmp_path = tmp_path / "pictures"
+    tmp_path.mkdir()
+    window.snapshot_dir = tmp_path
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert [p.suffix for p in tmp_path.iterdir()] == [".png"]
+    assert "Show in folder" in window.folder_link.text()
+    window.folder_link.linkActivated.emit(tmp_path.as_uri())
+    assert window.opened_folder == tmp_path.as_uri()
