@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PyQt6.QtCore import QEvent, Qt, QTimer
 from PyQt6.QtGui import QKeyEvent
-from PyQt6.QtWidgets import QApplication, QDialog
+from PyQt6.QtWidgets import QApplication, QDialog, QPushButton
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
     Dialogs,
@@ -267,4 +267,71 @@ def test_snapshot_status_offers_the_folder(qtbot: Any, window: MainWindow,
     assert [p.suffix for p in tmp_path.iterdir()] == [".png"]
     assert "Show in folder" in window.folder_link.text()
     window.folder_link.linkActivated.emit(tmp_path.as_uri())
-    assert window.opened_folder == tmp_path.as_uri()
+    assert window.opened_folder == tmp_path
+
+
+# -- export ------------------------------------------------------------------------------------
+
+def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWindow,
+                                                     media: dict[str, Path],
+                                                     tmp_path: Path) -> None:
+    import av
+
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_play()
+    window.seek(0.25)
+    qtbot.waitUntil(lambda: window.source is not None and window.source.position == 0.25,
+                    timeout=TIMEOUT)
+    out = tmp_path / "exports"
+    out.mkdir()
+    seen: list[ExportDialog] = []
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        seen.append(dialog)
+        assert Path(dialog.path_edit.text()).parent == media["clip"].parent  # next to it
+        dialog.path_edit.setText(str(out / "small.mp4"))
+        dialog.size.setCurrentIndex(dialog.size.findData(640))
+        dialog.crf.setValue(30)
+        buttons = [b for b in dialog.findChildren(QPushButton) if b.text() == "Current position"]
+        qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)  # start = where the preview is
+        dialog.end.setValue(0.75)
+        dialog.audio.setChecked(False)
+        dialog.accept()
+
+    handle = focus_window(qtbot, window)
+    QTimer.singleShot(200, fill)
+    with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
+        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    job = blocker.args[0]
+    assert seen and job.error is None and not job.cancelled
+    with av.open(str(out / "small.mp4")) as c:
+        assert not c.streams.audio
+        frames = list(c.decode(video=0))
+    assert frames[0].width == 640 and frames[0].height == 360
+    assert len(frames) == 6  # 0.25 s .. 0.75 s at 12 fps
+    box = window.done_box
+    assert box is not None and box.isVisible() and "Exported" in box.text()
+    show = next(b for b in box.buttons() if b.text() == "Show in folder")
+    qtbot.mouseClick(show, Qt.MouseButton.LeftButton)
+    assert window.opened_folder == out
+
+
+def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWindow,
+                                                      media: dict[str, Path], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+
+    open_and_render(qtbot, window, media["image"])
+    dst = tmp_path / "painted.jpg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(dst), "")))
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    img = cv2.imread(str(dst))
+    assert img is not None and img.shape[:2] == (90, 160)  # the image's own resolution
+    assert window.done_box is not None and window.done_box.isVisible()

@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import QStandardPaths, Qt, QTimer
-from PyQt6.QtWidgets import QFileDialog, QProgressDialog
+from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
 
 from ..engine.errors import AquarelleError
 from ..engine.style import StyleSpec
 from ..media.errors import ExportCancelled
+from ..media.export import ExportOptions
+from . import playback
+from .export_dialog import ExportChoice, ExportDialog
 
 if TYPE_CHECKING:
     from ..media.export import ExportProgress, ExportResult
@@ -29,9 +32,9 @@ class ExportJob:
     """One export running in a Python thread; poll `progress`, `result`, `error`."""
 
     def __init__(self, src: Path, dst: Path, style: StyleSpec, values: dict[str, Any],
-                 seed: int = 0, scale: float = 1.0) -> None:
+                 options: ExportOptions | None = None) -> None:
         self.src, self.dst = src, dst
-        self._args = (style, values, seed, scale)
+        self._args = (style, values, options or ExportOptions())
         self.cancel_event = threading.Event()
         self.progress: ExportProgress | None = None
         self.result: ExportResult | None = None
@@ -58,12 +61,11 @@ class ExportJob:
         self.progress = p
 
     def _run(self) -> None:
-        from ..media.export import ExportOptions, export_video
+        from ..media.export import export_video
 
-        style, values, seed, scale = self._args
+        style, values, options = self._args
         try:
-            self.result = export_video(self.src, self.dst, style, values,
-                                       ExportOptions(seed=seed, scale=scale),
+            self.result = export_video(self.src, self.dst, style, values, options,
                                        progress=self._on_progress, cancel=self.cancel_event)
         except ExportCancelled:
             self.cancelled = True
@@ -91,34 +93,68 @@ def export_source_path(window: MainWindow) -> Path | None:
 
 
 def export_dialog(window: MainWindow) -> None:
-    """Ask for an output file and start exporting the open video."""
+    """Ask where and how to export the open video (or still image), then start."""
+    if window.source_spec is not None and window.source is not None \
+            and export_source_path(window) is None:
+        export_still(window)
+        return
     src = export_source_path(window)
     if src is None:
-        window.error("Export", "Export works on video files: open one first (Ctrl+O).")
+        window.error("Export", "Export works on image and video files: open one first "
+                     "(Ctrl+O).")
         return
     if window.export_job is not None and window.export_job.running:
         window.error("Export", "An export is already running.")
         return
-    folder = window.default_dir("export", QStandardPaths.StandardLocation.MoviesLocation)
-    suggestion = folder / f"{src.stem}-watercolor.mp4"
-    path, _ = QFileDialog.getSaveFileName(window, "Export stylized video", str(suggestion),
-                                          "MP4 video (*.mp4);;Matroska (*.mkv);;"
-                                          "QuickTime (*.mov);;All files (*)")
+    spec = window.source_spec
+    folder = src.parent  # next to the source, as users of video tools expect
+    if spec is None or spec.kind != "file" or not _writable(folder):
+        folder = window.default_dir("export", QStandardPaths.StandardLocation.MoviesLocation)
+    src_now = window.source
+    dialog = ExportDialog(src, folder, playback.duration(src_now), playback.position(src_now),
+                          window)
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
     window.after_dialog()
-    if path:
-        start_export(window, Path(path))
+    if accepted:
+        start_export(window, dialog.choice())
 
 
-def start_export(window: MainWindow, dst: Path) -> ExportJob | None:
-    """Start exporting the open video to `dst` with the current settings."""
+def _writable(folder: Path) -> bool:
+    import os
+
+    return os.access(folder, os.W_OK)
+
+
+def export_still(window: MainWindow) -> None:
+    """Ctrl+E on an image: save the painted still at the image's full resolution."""
+    spec = window.source_spec
+    stem = Path(spec.ref).stem if spec is not None and spec.kind == "file" else "aquarelle"
+    folder = Path(spec.ref).parent if spec is not None and spec.kind == "file" else \
+        window.default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+    path, _ = QFileDialog.getSaveFileName(
+        window, "Export painted image", str(folder / f"{stem}-watercolor.png"),
+        "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")
+    window.after_dialog()
+    if path and window.save_snapshot(Path(path)):
+        notify_done(window, f"Exported {Path(path).name}", Path(path).parent)
+
+
+def start_export(window: MainWindow, choice: ExportChoice | Path) -> ExportJob | None:
+    """Start exporting the open video with the current look (a plain path: defaults)."""
     src = export_source_path(window)
     if src is None:
         window.error("Export", "Export works on video files: open one first (Ctrl+O).")
         return None
-    if dst.suffix == "":
-        dst = dst.with_suffix(".mp4")
+    if isinstance(choice, Path):
+        choice = ExportChoice(path=choice, codec="", crf=None, width=None, start=0.0,
+                              end=None, audio=True)
+    dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
     state = window.state
-    job = ExportJob(src, dst, state.style, state.params.values(), state.seed, state.scale)
+    options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
+                            size=(choice.width, -1) if choice.width else None,
+                            start=choice.start, end=choice.end, audio=choice.audio,
+                            seed=state.seed, scale=state.scale)
+    job = ExportJob(src, dst, state.style, state.params.values(), options)
     dialog = QProgressDialog(f"Exporting {src.name}\u2026", "Cancel", 0, 0, window)
     dialog.setWindowTitle("Export")
     dialog.setWindowModality(Qt.WindowModality.NonModal)
@@ -166,6 +202,22 @@ def _finished(window: MainWindow, job: ExportJob) -> None:
         r = job.result
         window.settings.set_last_dir("export", str(r.output.parent))
         extra = f", {r.lost} frames lost" if r.lost else ""
-        window.status(f"Exported {r.frames} frames to {r.output} in {r.elapsed:.1f} s{extra}",
-                      15000)
+        notify_done(window, f"Exported {r.frames} frames to {r.output.name} in "
+                    f"{r.elapsed:.1f} s{extra}", r.output.parent)
     window.exportFinished.emit(job)
+
+
+def notify_done(window: MainWindow, text: str, folder: Path) -> QMessageBox:
+    """A non-blocking "done" box with Show in folder (and the same in the status bar)."""
+    window.status(text, 15000)
+    window.show_folder_link(folder)
+    box = QMessageBox(QMessageBox.Icon.Information, "Export finished", text,
+                      QMessageBox.StandardButton.Close, window)
+    show = box.addButton("Show in folder", QMessageBox.ButtonRole.ActionRole)
+    if show is not None:
+        show.clicked.connect(lambda: window.open_folder(folder))
+    box.setModal(False)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.show()
+    window.done_box = box
+    return box

@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self.recorder: Any = None
         self.export_job: Any = None
         self.export_dialog_widget: Any = None
+        self.done_box: Any = None  # the last "export finished" box
         self._fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
         self._frames_seen = 0
         self._last_gl_error: str | None = None
@@ -419,7 +420,7 @@ class MainWindow(QMainWindow):
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.transport.set_playing(playback.is_playing(src))
         self.status(f"Opened {spec.label}")
-        self._actions["export"].setEnabled(spec.kind in ("file", "demo"))
+        self._actions["export"].setEnabled(True)  # videos, and stills from images
         return True
 
     def open_file(self, path: str | Path) -> bool:
@@ -784,10 +785,16 @@ class MainWindow(QMainWindow):
 
     def _open_folder(self, url: str) -> None:
         from PyQt6.QtCore import QUrl
+
+        self.open_folder(Path(QUrl(url).toLocalFile()))
+
+    def open_folder(self, folder: Path) -> None:
+        """Show a folder in the system's file manager."""
+        from PyQt6.QtCore import QUrl
         from PyQt6.QtGui import QDesktopServices
 
-        self.opened_folder = url  # tests look at it; the file manager may not exist there
-        QDesktopServices.openUrl(QUrl(url))
+        self.opened_folder = folder  # tests look at it; there may be no file manager
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
     # -- record and export (see recorder.py / export_job.py) ------------------------------
     def toggle_record(self) -> None:

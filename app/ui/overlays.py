@@ -77,7 +77,8 @@ class ViewportOverlays(QObject):
         self.painted.move(w - self.painted.width() - MARGIN, MARGIN)
         self.recording.adjustSize()
         self.recording.move((w - self.recording.width()) // 2, MARGIN)
-        self.hint.setMaximumWidth(max(100, w - 4 * MARGIN))
+        text_w = self.hint.fontMetrics().horizontalAdvance(self.hint.text()) + 24
+        self.hint.setFixedWidth(max(60, min(text_w, w - 4 * MARGIN)))
         self.hint.adjustSize()
         self.hint.move((w - self.hint.width()) // 2, h - self.hint.height() - 3 * MARGIN)
 

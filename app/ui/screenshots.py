@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -77,6 +78,41 @@ def measure_frame_time(window: object, frame: np.ndarray, frames: int = 30) -> f
     return statistics.median(times)
 
 
+def _extra_shots(app: Any, window: Any, out: Path) -> None:
+    """The recording panel, fullscreen, and the export dialog."""
+    from .export_dialog import ExportDialog
+    from .playback import duration
+
+    def settle() -> None:
+        for _ in range(5):
+            app.processEvents()
+        window.viewport.repaint()
+        window.update_stats()
+
+    # The panel as it looks 12 s into a recording (a paused source records no frames).
+    window.overlays.show_recording(True)
+    window.overlays.recording.show_time(12.0, 360)
+    window.overlays.place()
+    settle()
+    print(f"{out / 'recording.png'}: "
+          f"{save_small_png(window.grab().toImage(), out / 'recording.png') // 1024} KB")
+    window.overlays.show_recording(False)
+    window.toggle_fullscreen()
+    _wait(app, window.isFullScreen)
+    settle()
+    print(f"{out / 'fullscreen.png'}: "
+          f"{save_small_png(window.grab().toImage(), out / 'fullscreen.png') // 1024} KB")
+    window.toggle_fullscreen()
+    src = Path(window.source_spec.ref) if window.source_spec and window.source_spec.ref \
+        else Path("demo.mp4")
+    dialog = ExportDialog(src, Path.home() / "Videos", duration(window.source), 1.0, window)
+    dialog.show()
+    settle()
+    print(f"{out / 'export-dialog.png'}: "
+          f"{save_small_png(dialog.grab().toImage(), out / 'export-dialog.png') // 1024} KB")
+    dialog.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m aquarelle.ui.screenshots")
     parser.add_argument("out", nargs="?", default="docs/screenshots", help="output folder")
@@ -131,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             size = save_small_png(window.grab().toImage(), out / name)
             print(f"{out / name}: {size // 1024} KB")
         window.set_debug_view(None)
+        _extra_shots(app, window, out)
     base = window.viewport.current_image
     if window.source is not None:
         window.source.stop()

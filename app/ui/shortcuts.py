@@ -25,7 +25,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
              "File"),
     Shortcut("snapshot_as", ("Ctrl+Alt+S",), "Save a snapshot as\u2026", "File"),
     Shortcut("record", ("Ctrl+Shift+R",), "Start / stop recording the stylized output", "File"),
-    Shortcut("export", ("Ctrl+E",), "Export the stylized video file\u2026", "File"),
+    Shortcut("export", ("Ctrl+E",), "Export the painted video (or image)\u2026", "File"),
     Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
     Shortcut("undo", ("Ctrl+Z",), "Undo a change of parameters, preset or seed", "Edit"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo", "Edit"),

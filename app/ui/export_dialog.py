@@ -1,0 +1,140 @@
+"""The export settings dialog: the command line's options (codec, quality, size, range, audio)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PyQt6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from ..media.video_writer import CODECS, EXTENSION_FOR_CODEC
+
+# (label, output width; None: the source's size). Heights follow the aspect ratio.
+SIZES: tuple[tuple[str, int | None], ...] = (
+    ("Same as the source", None), ("3840 wide (4K)", 3840), ("1920 wide (1080p)", 1920),
+    ("1280 wide (720p)", 1280), ("854 wide (480p)", 854), ("640 wide", 640))
+FILTERS = "MP4 video (*.mp4);;Matroska (*.mkv);;QuickTime (*.mov);;WebM (*.webm);;All files (*)"
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    """What the dialog returns: where, and the export options that differ from defaults."""
+
+    path: Path
+    codec: str
+    crf: int | None
+    width: int | None
+    start: float
+    end: float | None
+    audio: bool
+
+
+class ExportDialog(QDialog):
+    """Asks where and how to export a video; `choice()` after `exec()` returned Accepted."""
+
+    def __init__(self, source: Path, folder: Path, duration: float | None,
+                 position: float | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Export {source.name}")
+        self.duration = duration
+        self.position = position or 0.0
+        form = QFormLayout(self)
+
+        self.path_edit = QLineEdit(str(folder / f"{source.stem}-watercolor.mp4"), self)
+        browse = QPushButton("Browse\u2026", self)
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        form.addRow("File", row)
+
+        self.codec = QComboBox(self)
+        for name in CODECS:
+            self.codec.addItem(name, name)
+        self.codec.currentIndexChanged.connect(self._codec_changed)
+        form.addRow("Codec", self.codec)
+        self.crf = QSpinBox(self)
+        self.crf.setToolTip("Constant rate factor: lower is better quality and larger files")
+        form.addRow("Quality (CRF)", self.crf)
+
+        self.size = QComboBox(self)
+        for label, width in SIZES:
+            self.size.addItem(label, width)
+        form.addRow("Size", self.size)
+
+        self.start = self._time_spin()
+        self.end = self._time_spin()
+        if duration:
+            self.end.setValue(duration)
+        form.addRow("Start (s)", self._with_here(self.start))
+        form.addRow("End (s)", self._with_here(self.end))
+
+        self.audio = QCheckBox("Keep the sound", self)
+        self.audio.setChecked(True)
+        form.addRow("Audio", self.audio)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        if ok is not None:
+            ok.setText("Export")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self._codec_changed()
+
+    def _time_spin(self) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(self)
+        spin.setDecimals(2)
+        spin.setRange(0.0, self.duration or 1e6)
+        spin.setSingleStep(0.5)
+        return spin
+
+    def _with_here(self, spin: QDoubleSpinBox) -> QHBoxLayout:
+        here = QPushButton("Current position", self)
+        here.setToolTip("The position of the preview")
+        here.clicked.connect(lambda: spin.setValue(self.position))
+        row = QHBoxLayout()
+        row.addWidget(spin, 1)
+        row.addWidget(here)
+        return row
+
+    def _codec_changed(self) -> None:
+        spec = CODECS[self.codec.currentData()]
+        self.crf.setEnabled(spec.default_crf is not None)
+        if spec.default_crf is not None:
+            self.crf.setRange(0, spec.max_crf)
+            self.crf.setValue(spec.default_crf)
+        path = Path(self.path_edit.text())
+        ext = EXTENSION_FOR_CODEC[spec.name]
+        if path.suffix.lower() != ext and not (spec.name != "vp9" and path.suffix == ".mkv"):
+            self.path_edit.setText(str(path.with_suffix(ext)))
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(), FILTERS)
+        if path:
+            self.path_edit.setText(path)
+
+    def choice(self) -> ExportChoice:
+        """The dialog's answer."""
+        spec = CODECS[self.codec.currentData()]
+        end = self.end.value()
+        full = self.duration is not None and end >= self.duration - 1e-3
+        return ExportChoice(
+            path=Path(self.path_edit.text()).expanduser(), codec=spec.name,
+            crf=self.crf.value() if spec.default_crf is not None else None,
+            width=self.size.currentData(), start=self.start.value(),
+            end=None if full or end <= 0 else end, audio=self.audio.isChecked())
