@@ -125,6 +125,7 @@ def test_recording_shows_a_rec_panel_with_a_stop_button(
     qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
     assert window.recorder is None and not panel.isVisible()
     assert [p.suffix for p in tmp_path.iterdir()] == [".mp4"]
+    assert "Show in folder" in window.folder_link.text()
 
 
 def test_holding_o_survives_key_auto_repeat(qtbot: Any, window: MainWindow,
@@ -335,3 +336,13 @@ def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWi
     img = cv2.imread(str(dst))
     assert img is not None and img.shape[:2] == (90, 160)  # the image's own resolution
     assert window.done_box is not None and window.done_box.isVisible()
+
+
+def test_fps_comes_from_the_intervals_of_shown_frames() -> None:
+    from aquarelle.ui.stats import FrameStats
+
+    stats = FrameStats()
+    for i in range(12):  # 7.5 frames a second: a count per second could only say 7 or 8
+        stats.frame_shown(now=100.0 + i / 7.5)
+    assert stats.fps(now=100.0 + 11 / 7.5) == pytest.approx(7.5)
+    assert FrameStats().fps(now=1.0) == 0.0

@@ -196,5 +196,6 @@ def toggle_record(window: MainWindow, path: Path | None = None) -> None:
         elif rec.audio_source is not None:
             extra += ", with the file's sound"
         window.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
+        window.show_folder_link(saved.parent)
     else:
         window.error("Recording", rec.error or "No frame was recorded.")
