@@ -27,5 +27,17 @@ def test_bench_export_writes_its_section(tmp_path, capsys):
     assert section.strip() in out
     for needle in ("GL renderer: `", "Command: `aquarelle bench-export --seconds 0.2 --size 64x48`",
                    "| aquarelle, pipelined", "| aquarelle, sequential",
-                   "| cv2.stylization per frame", "| 6 |"):
+                   "| cv2.stylization per frame", "| 6 |",
+                   "Export time relative to decode + `cv2.stylization` + encode: **"):
         assert needle in section
+
+
+def test_bench_export_repeats_alternately_and_reports_medians(tmp_path, capsys):
+    code = main(["bench-export", "--seconds", "0.1", "--size", "48x32", "--repeat", "3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = [ln.split(":")[0] for ln in out.splitlines()
+             if ln.startswith(("pipelined:", "sequential:", "cv2.stylization:"))]
+    assert lines == ["pipelined", "sequential", "cv2.stylization", "pipelined",
+                     "cv2.stylization", "pipelined", "cv2.stylization"]
+    assert "median of 3 alternating runs" in out and "--repeat 3" in out
