@@ -346,3 +346,33 @@ def test_fps_comes_from_the_intervals_of_shown_frames() -> None:
         stats.frame_shown(now=100.0 + i / 7.5)
     assert stats.fps(now=100.0 + 11 / 7.5) == pytest.approx(7.5)
     assert FrameStats().fps(now=1.0) == 0.0
+
+
+def test_sigterm_closes_the_app_properly(qtbot: Any, config: Path, dialogs: Dialogs,
+                                         media: dict[str, Path], tmp_path: Path) -> None:
+    import signal
+
+    import av
+
+    from aquarelle.ui.app import close_on_termination
+
+    win = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["clip"])
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    win.settings.set_last_dir("record", str(videos))
+    win.toggle_record()
+    qtbot.waitUntil(lambda: win.recorder is not None and win.recorder.frames > 2,
+                    timeout=TIMEOUT)
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        close_on_termination(win)
+        signal.raise_signal(signal.SIGTERM)
+        qtbot.waitUntil(lambda: not win.isVisible(), timeout=TIMEOUT)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+    [recording] = list(videos.iterdir())  # finished (no .part), and it plays
+    with av.open(str(recording)) as c:
+        assert sum(1 for _ in c.decode(video=0)) > 2
+    assert win.settings.last_source() == f"file:{media['clip'].resolve()}"

@@ -10,6 +10,7 @@ from pathlib import Path
 from .. import __version__
 from ..engine.errors import AquarelleError
 from . import bench, bench_export, eval_cmd, info, render
+from .signals import Terminated, terminate_like_ctrl_c
 
 COMMANDS = (render, info, bench, eval_cmd, bench_export)
 
@@ -27,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (2 for bad input, 130 when interrupted)."""
+    """Entry point; returns the exit status (2 for bad input, 130 when interrupted, 128 + the
+    signal's number when terminated by SIGTERM or SIGHUP)."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     file = _app_file(parser, argv)
@@ -38,10 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.file = None
         return _open_app(parser, args)
     try:
-        return int(args.func(args) or 0)
+        with terminate_like_ctrl_c():
+            return int(args.func(args) or 0)
     except AquarelleError as e:
         print(f"aquarelle: error: {e}", file=sys.stderr)
         return 2
+    except Terminated as e:
+        print(f"aquarelle: cancelled ({e}); nothing was left half-written", file=sys.stderr)
+        return 128 + e.signum
     except KeyboardInterrupt:
         print("aquarelle: cancelled", file=sys.stderr)
         return 130

@@ -11,7 +11,7 @@ from types import TracebackType
 
 from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QSurfaceFormat
-from PyQt6.QtWidgets import QApplication
+from PyQt6.QtWidgets import QApplication, QWidget
 
 from .settings import APPLICATION, ORGANIZATION
 
@@ -60,9 +60,33 @@ def run(args: argparse.Namespace | None = None) -> int:
 
     window = MainWindow()
     install_excepthook(window)
+    close_on_termination(window)
     window.show()
     window.open_initial(file)
     return int(app.exec())
+
+
+SIGNAL_POLL_MS = 200
+
+
+def close_on_termination(window: QWidget) -> None:
+    """SIGTERM, SIGHUP and SIGINT close the window as the user would: a recording is
+    finished and playable, settings are saved. (Python runs signal handlers only when it
+    gets control, so a timer hands it control while Qt's event loop runs.)"""
+    import signal
+
+    from PyQt6.QtCore import QTimer
+
+    def handler(signum: int, _frame: object) -> None:
+        QTimer.singleShot(0, window.close)
+
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            signal.signal(sig, handler)
+    poll = QTimer(window)
+    poll.timeout.connect(lambda: None)
+    poll.start(SIGNAL_POLL_MS)
 
 
 def install_excepthook(window: object) -> None:
