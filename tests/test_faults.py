@@ -1,0 +1,122 @@
+"""Faults a render must survive without losing anything. Termination signals (what `timeout`,
+schedulers, `systemctl stop` and `docker stop` send) end it like Ctrl+C: stages stopped,
+temporary files removed, exit 128 + signal. A full disk or a vanished output folder: one
+line, exit 2, no partial file. Real subprocesses, real signals."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from videoclips import make_clip
+
+from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_mid_export_leaves_nothing_and_exits_128_plus_signal(tmp_path, sig):
+    src = tmp_path / "in"
+    src.mkdir()
+    clip = make_clip(src / "long.mp4", size=(320, 240), frames=300, fps=30)
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "aquarelle", "render", str(clip.path),
+                             "-o", str(out / "painted.mp4"), "-q"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        # Wait until the export is writing its temporary file: the signal lands mid-run.
+        deadline = time.monotonic() + 120
+        while not any(".part" in p.name for p in out.iterdir()):
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "the export never started writing"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + sig, err
+    assert f"cancelled ({signal.Signals(sig).name})" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert list(out.iterdir()) == []  # no output, no temporary file
+
+
+def test_handlers_are_restored_and_only_installed_on_the_main_thread():
+    before = signal.getsignal(signal.SIGTERM)
+    with terminate_like_ctrl_c(), pytest.raises(Terminated) as info:
+        signal.raise_signal(signal.SIGTERM)
+    assert info.value.signum == signal.SIGTERM and isinstance(info.value, KeyboardInterrupt)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+    done = []
+
+    def elsewhere() -> None:  # signal.signal() would raise outside the main thread
+        with terminate_like_ctrl_c():
+            done.append(signal.getsignal(signal.SIGTERM) is before)
+
+    t = threading.Thread(target=elsewhere)
+    t.start()
+    t.join()
+    assert done == [True]
+
+
+def _limit_file_size(limit_bytes: int):
+    import resource
+
+    def apply() -> None:  # in the child: writes past the limit fail with EFBIG (SIGXFSZ
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))  # is ignored)
+
+    return apply
+
+
+@pytest.mark.parametrize("kind", ["video", "image"])
+def test_a_full_disk_stops_with_one_line_and_no_partial_file(tmp_path, kind):
+    # `ulimit -f`: the same write error (EFBIG) a full disk (ENOSPC) gives, without root.
+    if kind == "video":
+        src = make_clip(tmp_path / "in.mp4", size=(320, 240), frames=60).path
+        name = "painted.mp4"
+    else:
+        import cv2
+        import numpy as np
+
+        src = tmp_path / "in.png"
+        noise = np.random.default_rng(0).integers(0, 255, (400, 600, 3), dtype=np.uint8)
+        cv2.imwrite(str(src), noise)
+        name = "painted.png"
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(src), "-o",
+                           str(out / name), "-q"], capture_output=True, text=True,
+                          timeout=300, preexec_fn=_limit_file_size(20_000))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("aquarelle: error: ") and str(out / name) in proc.stderr
+    assert "File too large" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert list(out.iterdir()) == []
+
+
+def test_the_output_folder_removed_mid_export_is_an_error_not_a_success(tmp_path):
+    import shutil
+
+    clip = make_clip(tmp_path / "in.mp4", size=(320, 240), frames=300)
+    out = tmp_path / "out"
+    out.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "aquarelle", "render", str(clip.path),
+                             "-o", str(out / "painted.mp4"), "-q"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(".part" in p.name for p in out.iterdir()):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        shutil.rmtree(out)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 2, err
+    assert "painted.mp4" in err and "No such file or directory" in err
+    assert not out.exists()
