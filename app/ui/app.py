@@ -53,7 +53,13 @@ def run(args: argparse.Namespace | None = None) -> int:
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
                                                   or os.environ.get("WAYLAND_DISPLAY")):
         print("aquarelle: error: no display (set DISPLAY, or run under Xvfb); the command-line "
-              "tools work without one: see `aquarelle --help`", file=sys.stderr)
+              "tools work without one: see `aquarelle --help` and `aquarelle doctor`",
+              file=sys.stderr)
+        return 2
+    problem = qt_cannot_start()
+    if problem:
+        print(f"aquarelle: error: {problem}; `aquarelle doctor` checks the rest",
+              file=sys.stderr)
         return 2
     app = create_application()
     from .main_window import MainWindow
@@ -64,6 +70,17 @@ def run(args: argparse.Namespace | None = None) -> int:
     window.show()
     window.open_initial(file)
     return int(app.exec())
+
+
+def qt_cannot_start() -> str | None:
+    """Why Qt's window-system plugin would abort the process (it does not raise), if it
+    would: on Linux, the system libraries it lacks and the packages that bring them."""
+    from ..diagnostics import Report, qt_platform
+
+    report = Report()
+    qt_platform(report)
+    failed = [c for c in report.checks if not c.ok and c.required]
+    return f"{failed[0].detail} ({failed[0].fix})" if failed else None
 
 
 SIGNAL_POLL_MS = 200

@@ -1,0 +1,218 @@
+"""What this machine offers Aquarelle: packages, OpenGL, the Qt platform plugin's system
+libraries (with the Debian packages that provide them), cameras, encoders, folders.
+
+No Qt import here: the point is to explain a machine on which Qt may not even load.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGES = ("numpy", "moderngl", "glcontext", "cv2", "av", "PyQt6.QtCore", "PIL")
+# The Qt xcb plugin's usual missing libraries -> the Debian package that provides each.
+DEBIAN_PACKAGES = {
+    "libxcb-icccm.so.4": "libxcb-icccm4", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libxkbcommon.so.0": "libxkbcommon0", "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0", "libxcb-xinerama.so.0": "libxcb-xinerama0",
+    "libxcb-xkb.so.1": "libxcb-xkb1", "libxcb-util.so.1": "libxcb-util1",
+    "libxcb-shm.so.0": "libxcb-shm0", "libxcb-sync.so.1": "libxcb-sync1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0", "libxcb-render.so.0": "libxcb-render0",
+    "libxcb.so.1": "libxcb1", "libX11-xcb.so.1": "libx11-xcb1",
+    "libX11.so.6": "libx11-6", "libfontconfig.so.1": "libfontconfig1",
+    "libfreetype.so.6": "libfreetype6", "libdbus-1.so.3": "libdbus-1-3",
+    "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libOpenGL.so.0": "libopengl0",
+    "libGLX.so.0": "libglx0", "libglib-2.0.so.0": "libglib2.0-0",
+}
+ENCODERS = (("H.264", "libx264", True), ("H.265", "libx265", False),
+            ("VP9", "libvpx-vp9", False), ("ProRes", "prores_ks", False),
+            ("AAC", "aac", True), ("Opus", "libopus", False))
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software", "swrast")
+
+
+@dataclass
+class Check:
+    """One line of the report: what, its state, and the fix when it is a problem."""
+
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    required: bool = True
+
+
+@dataclass
+class Report:
+    checks: list[Check] = field(default_factory=list)
+
+    def add(self, *args: object, **kw: object) -> Check:
+        check = Check(*args, **kw)  # type: ignore[arg-type]
+        self.checks.append(check)
+        return check
+
+    @property
+    def fixes(self) -> list[str]:
+        return [c.fix for c in self.checks if not c.ok and c.required and c.fix]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks if c.required)
+
+
+def python_and_packages(report: Report) -> None:
+    report.add("Python", True, f"{platform.python_version()} ({sys.executable})")
+    for name in PACKAGES:
+        try:
+            module = importlib.import_module(name)
+        except Exception as e:  # a broken binary package raises anything
+            report.add(f"package {name}", False, f"cannot import: {e}",
+                       fix="reinstall: pip install -e . (or bash scripts/setup.sh)")
+            continue
+        version = getattr(module, "__version__", None) or getattr(module, "VERSION", "")
+        if hasattr(module, "PYQT_VERSION_STR"):
+            version = f"{module.PYQT_VERSION_STR} (Qt {module.QT_VERSION_STR})"
+        report.add(f"package {name.split('.')[0]}", True, str(version))
+
+
+def opengl(report: Report) -> None:
+    try:
+        from .engine.context import create_headless_context, renderer_string
+
+        ctx = create_headless_context()
+        renderer = renderer_string(ctx)
+        ctx.release()
+    except Exception as e:
+        report.add("OpenGL (EGL, headless)", False, str(e),
+                   fix="apt-get install libegl1 libgl1-mesa-dri (or the GPU vendor's driver)")
+        return
+    software = any(s in renderer.lower() for s in SOFTWARE_RENDERERS)
+    report.add("OpenGL (EGL, headless)", True, renderer
+               + (" - software rendering on the CPU: works, but slowly" if software else ""))
+
+
+def missing_libraries(library: Path, ldd: Callable[[Path], str] | None = None) -> list[str]:
+    """The shared libraries `library` needs that the loader cannot find (via ldd)."""
+    run = ldd or _ldd
+    text = run(library)
+    return re.findall(r"^\s*(\S+) => not found", text, flags=re.M)
+
+
+def _ldd(library: Path) -> str:
+    if shutil.which("ldd") is None:
+        return ""
+    done = subprocess.run(["ldd", str(library)], capture_output=True, text=True, timeout=30)
+    return done.stdout
+
+
+def qt_platform(report: Report, ldd: Callable[[Path], str] | None = None) -> None:
+    """Can Qt's window-system plugin load? On Linux, name the missing libraries and packages."""
+    try:
+        import PyQt6
+    except Exception as e:
+        report.add("Qt platform plugin", False, f"PyQt6 cannot be imported: {e}",
+                   fix="pip install PyQt6")
+        return
+    if not sys.platform.startswith("linux"):
+        report.add("Qt platform plugin", True, f"{sys.platform}: Qt's own plugin")
+        return
+    qt = Path(PyQt6.__file__).parent / "Qt6"
+    plugin = qt / "plugins" / "platforms" / "libqxcb.so"
+    if not plugin.is_file():
+        report.add("Qt platform plugin (xcb)", False, f"missing: {plugin}",
+                   fix="reinstall PyQt6: pip install --force-reinstall PyQt6-Qt6")
+        return
+    missing = sorted(set(missing_libraries(plugin, ldd)
+                         + missing_libraries(qt / "lib" / "libQt6XcbQpa.so.6", ldd)))
+    if missing:
+        packages = sorted({DEBIAN_PACKAGES.get(m, m) for m in missing})
+        report.add("Qt platform plugin (xcb)", False,
+                   f"missing system libraries: {', '.join(missing)}",
+                   fix=f"apt-get install {' '.join(packages)}")
+    else:
+        report.add("Qt platform plugin (xcb)", True, "all its system libraries are present")
+    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    report.add("display", bool(display), display or "none: the app needs one (the command "
+               "line does not); run it under Xvfb (xvfb-run) on a server", required=False)
+
+
+def cameras(report: Report) -> None:
+    try:
+        from .media.webcam import list_cameras
+
+        found = list_cameras()
+    except Exception as e:
+        report.add("cameras", False, f"cannot list: {e}", required=False)
+        return
+    names = ", ".join(f"{c.ident} ({c.name})" for c in found) if found else "none found"
+    report.add("cameras", True, names, required=False)
+
+
+def encoders(report: Report) -> None:
+    try:
+        import av
+    except Exception as e:
+        report.add("encoders", False, f"PyAV cannot be imported: {e}", fix="pip install av")
+        return
+    for label, name, needed in ENCODERS:
+        try:
+            av.codec.Codec(name, "w")
+            report.add(f"encoder {label}", True, name, required=needed)
+        except Exception:
+            report.add(f"encoder {label}", False, f"{name} is not in this FFmpeg build",
+                       fix="pip install --force-reinstall av (its wheels include it)",
+                       required=needed)
+
+
+def virtual_camera(report: Report) -> None:
+    try:
+        importlib.import_module("pyvirtualcam")
+        report.add("virtual camera", True, "pyvirtualcam is installed", required=False)
+    except Exception:
+        report.add("virtual camera", False, "no backend installed (optional; not used yet)",
+                   required=False)
+
+
+def folders(report: Report) -> None:
+    from .engine.presets import user_presets_dir
+
+    presets = user_presets_dir("watercolor").parent
+    config = presets.parent
+    report.add("config folder", True, f"{config} ({'exists' if config.is_dir() else 'new'})",
+               required=False)
+    report.add("user presets", True, str(presets), required=False)
+
+
+def diagnose(ldd: Callable[[Path], str] | None = None) -> Report:
+    """Every check, in the order the report prints them."""
+    report = Report()
+    python_and_packages(report)
+    opengl(report)
+    qt_platform(report, ldd)
+    cameras(report)
+    encoders(report)
+    virtual_camera(report)
+    folders(report)
+    return report
+
+
+def format_report(report: Report) -> str:
+    width = max(len(c.name) for c in report.checks)
+    lines = []
+    for c in report.checks:
+        mark = "ok " if c.ok else ("!! " if c.required else "-- ")
+        lines.append(f"{mark}{c.name:{width}s}  {c.detail}")
+    if report.fixes:
+        lines += ["", "To fix:"] + [f"  {fix}" for fix in dict.fromkeys(report.fixes)]
+    else:
+        lines += ["", "Everything Aquarelle needs works on this machine."]
+    return "\n".join(lines)
