@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import moderngl
 
+from .errors import StyleError
 from .glsl import build_program
 from .params import ParamValue
 from .style import SOURCE, InputSpec, PassSpec, RepeatSpec, StyleSpec
@@ -77,7 +79,23 @@ class PassGraph:
             if name in uniforms:
                 uniforms.pop(name).value = unit
                 samplers[name] = unit
+        self._check_constants(p, uniforms)
         return _Compiled(p, prog, vao, uniforms, samplers)
+
+    def _check_constants(self, p: PassSpec, uniforms: dict[str, moderngl.Uniform]) -> None:
+        """A style's constant uniforms must fit the shader's declarations (checked once, at
+        build time, with parameters at their defaults): not a crash at the first frame."""
+        defaults = {spec.name: spec.default for spec in self.style.params}
+        for name, v in p.uniforms.items():
+            uni = uniforms.get(name)
+            if uni is None:
+                continue  # not used by the shader (the GLSL compiler removed it)
+            value = _lookup(name, {}, p.uniforms, defaults, {})
+            try:
+                uni.value = int(value) if isinstance(value, bool) else value
+            except (struct.error, TypeError, ValueError, KeyError) as e:
+                raise StyleError(f"{self.style.path}: pass {p.name}: uniform {name} = {v!r} "
+                                 f"does not fit the shader ({e})") from None
 
     def _sampler(self, inp: InputSpec) -> moderngl.Sampler:
         key = (inp.filter, inp.wrap)

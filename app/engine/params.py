@@ -34,20 +34,30 @@ class ParamSpec:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ParamSpec:
+        if not isinstance(d, Mapping) or not isinstance(d.get("name"), str):
+            raise ParamError("a parameter needs an object with a text 'name'")
+        name = d["name"]
         kind = d.get("type", "float")
         if kind not in PARAM_TYPES:
-            raise ParamError(f"parameter {d.get('name')!r}: unknown type {kind!r}")
-        spec = cls(
-            name=d["name"],
-            label=d.get("label", d["name"].replace("_", " ").capitalize()),
-            type=kind,
-            default=_coerce_raw(kind, d["default"], d["name"]),
-            min=d.get("min"),
-            max=d.get("max"),
-            step=d.get("step"),
-            group=d.get("group", "General"),
-            help=d.get("help", ""),
-        )
+            raise ParamError(f"parameter {name!r}: unknown type {kind!r}")
+        texts = {k: d.get(k, dflt) for k, dflt in (
+            ("label", name.replace("_", " ").capitalize()), ("group", "General"),
+            ("help", ""))}
+        for key, value in texts.items():
+            if not isinstance(value, str):
+                raise ParamError(f"parameter {name!r}: {key} must be text")
+        numbers = {k: d.get(k) for k in ("min", "max", "step")}
+        for key, value in numbers.items():
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, int | float)
+                                      or value != value or abs(value) == float("inf")):
+                raise ParamError(f"parameter {name!r}: {key} must be a finite number")
+        if "default" not in d:
+            raise ParamError(f"parameter {name!r}: missing key 'default'")
+        spec = cls(name=name, label=texts["label"], type=kind,
+                   default=_coerce_raw(kind, d["default"], name), min=numbers["min"],
+                   max=numbers["max"], step=numbers["step"], group=texts["group"],
+                   help=texts["help"])
         if kind in ("float", "int") and (spec.min is None or spec.max is None):
             raise ParamError(f"parameter {spec.name!r}: numeric parameters need min and max")
         return spec

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..resources import assets_dir
 from .errors import StyleError
+from .style import describe_error, read_json
 
 
 @dataclass
@@ -45,15 +46,15 @@ def user_presets_dir(style: str) -> Path:
 
 
 def _read(path: Path, builtin: bool) -> Preset:
+    data = read_json(path, "preset")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or not isinstance(data.get("values"), dict):
             raise ValueError("expected an object with 'style' and 'values'")
         return Preset(name=str(data.get("name", path.stem)), style=str(data["style"]),
                       values=dict(data["values"]), description=str(data.get("description", "")),
                       builtin=builtin, path=path)
-    except (OSError, ValueError, KeyError) as e:
-        raise StyleError(f"cannot read preset {path}: {e}") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise StyleError(f"cannot read preset {path}: {describe_error(e)}") from None
 
 
 def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
@@ -84,7 +85,9 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
             names = ", ".join(presets) or "none"
             raise StyleError(f"unknown preset {str(name_or_file)!r}; available: {names}")
     if preset.style != style:
-        raise StyleError(f"preset {preset.name!r} is for style {preset.style!r}, not {style!r}")
+        where = f"{preset.path}: " if preset.path is not None else ""
+        raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
+                         f"{preset.style[:60]!r}, not {style!r}")
     return preset
 
 

@@ -7,6 +7,7 @@ ISF: adding a style needs no Python. See ARCHITECTURE.md for the format.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
     "r32f": (1, "f4"), "rg32f": (2, "f4"), "rgba32f": (4, "f4"),
 }
 SOURCE = "source"  # the reserved input name of the uploaded frame
-BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
+BUILTIN_FLAGS = {"resampling", "history"}
+MAX_TARGET_SCALE = 4.0  # what `when` may name besides parameters
 
 
 @dataclass(frozen=True)
@@ -131,67 +133,204 @@ def load_style(name_or_path: str | Path) -> StyleSpec:
         if not path.is_file():
             raise StyleError(
                 f"unknown style {str(name_or_path)!r}; available: {', '.join(list_styles())}")
+    data = read_json(path, "style")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise StyleError(f"cannot read style {path}: {e}") from None
-    try:
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
         return _parse_style(data, path)
-    except (KeyError, TypeError, ValueError) as e:
-        raise StyleError(f"malformed style {path}: {e!r}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise StyleError(f"malformed style {path}: {describe_error(e)}") from None
 
 
-def _parse_input(v: str | dict[str, Any]) -> InputSpec:
+MAX_JSON_BYTES = 1 << 20  # styles and presets are a few kB; refuse what cannot be one
+
+
+def read_json(path: Path, what: str) -> Any:
+    """A JSON file that users may have edited or been sent: size-limited, one-line errors."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_JSON_BYTES:
+            raise StyleError(f"cannot read {what} {path}: too large ({size} bytes; a {what} "
+                             f"is at most {MAX_JSON_BYTES} bytes)")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise StyleError(f"cannot read {what} {path}: {e}") from None
+
+
+def describe_error(e: BaseException) -> str:
+    """One line: which key is missing, or what is wrong."""
+    if isinstance(e, KeyError):
+        return f"missing key {e.args[0]!r}"
+    if isinstance(e, TypeError | AttributeError | IndexError):
+        return f"a value has the wrong type ({e})"
+    return str(e)
+
+
+def _get(d: Any, key: str, kind: type | tuple[type, ...], where: str,
+         default: Any = ...) -> Any:
+    """d[key] checked against `kind` (a missing optional key gives `default`)."""
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected an object")
+    if key not in d:
+        if default is ...:
+            raise ValueError(f"{where}: missing key {key!r}")
+        return default
+    v = d[key]
+    if not isinstance(v, kind) or (isinstance(v, bool) and bool not in _tuple(kind)):
+        names = "/".join(t.__name__ for t in _tuple(kind))
+        raise ValueError(f"{where}: {key!r} must be {names}, not {v!r:.40}")
+    return v
+
+
+def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _parse_input(v: Any, where: str) -> InputSpec:
     if isinstance(v, str):
         return InputSpec(target=v)
-    return InputSpec(target=v["target"], filter=v.get("filter", "linear"),
-                     wrap=v.get("wrap", "clamp"))
+    return InputSpec(target=_get(v, "target", str, where),
+                     filter=_get(v, "filter", str, where, "linear"),
+                     wrap=_get(v, "wrap", str, where, "clamp"))
 
 
-def _parse_pass(d: dict[str, Any]) -> PassSpec:
-    clear = d.get("clear")
+def _parse_pass(d: Any) -> PassSpec:
+    name = _get(d, "name", str, "pass")
+    where = f"pass {name}"
+    clear = _get(d, "clear", (list, type(None)), where, None)
+    inputs = _get(d, "inputs", dict, where, {})
     return PassSpec(
-        name=d["name"], shader=d["shader"], output=d["output"],
-        inputs={k: _parse_input(v) for k, v in d.get("inputs", {}).items()},
-        uniforms=dict(d.get("uniforms", {})), when=d.get("when"), bypass=d.get("bypass"),
+        name=name, shader=_get(d, "shader", str, where), output=_get(d, "output", str, where),
+        inputs={str(k): _parse_input(v, f"{where}, input {k}") for k, v in inputs.items()},
+        uniforms=dict(_get(d, "uniforms", dict, where, {})),
+        when=_get(d, "when", (str, type(None)), where, None),
+        bypass=_get(d, "bypass", (str, type(None)), where, None),
         clear=tuple(clear) if clear is not None else None,
     )
 
 
 def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
-    params = tuple(ParamSpec.from_dict(p) for p in data["params"])
+    params = tuple(ParamSpec.from_dict(p) for p in _get(data, "params", list, "style"))
     targets = {}
-    for name, t in data["targets"].items():
-        if t["format"] not in TEXTURE_FORMATS:
-            raise ValueError(f"target {name}: unknown format {t['format']}")
-        targets[name] = TargetSpec(name=name, format=t["format"], scale=float(t.get("scale", 1)),
-                                   relative_to=t.get("relative_to", "work"),
-                                   persistent=bool(t.get("persistent", False)))
+    for name, t in _get(data, "targets", dict, "style").items():
+        where = f"target {name}"
+        fmt = _get(t, "format", str, where)
+        if fmt not in TEXTURE_FORMATS:
+            raise ValueError(f"{where}: unknown format {fmt!r}")
+        relative = _get(t, "relative_to", str, where, "work")
+        if relative not in ("work", "source"):
+            raise ValueError(f"{where}: relative_to must be work or source")
+        targets[name] = TargetSpec(name=name, format=fmt,
+                                   scale=float(_get(t, "scale", (int, float), where, 1)),
+                                   relative_to=relative,
+                                   persistent=_get(t, "persistent", bool, where, False))
     graph: list[Node] = []
-    for node in data["passes"]:
-        if "repeat" in node:
-            graph.append(RepeatSpec(count=node["repeat"],
-                                    passes=tuple(_parse_pass(p) for p in node["passes"])))
+    for node in _get(data, "passes", list, "style"):
+        if isinstance(node, dict) and "repeat" in node:
+            graph.append(RepeatSpec(count=_get(node, "repeat", str, "repeat block"),
+                                    passes=tuple(_parse_pass(p) for p in
+                                                 _get(node, "passes", list, "repeat block"))))
         else:
             graph.append(_parse_pass(node))
     motion = None
     if "motion" in data:
         m = data["motion"]
-        motion = MotionSpec(input=m["input"], enable=m["enable"],
-                            max_width=int(m.get("max_width", 320)))
+        width = _get(m, "max_width", int, "motion", 320)
+        if not 16 <= width <= 4096:
+            raise ValueError(f"motion: max_width {width} is not in 16..4096")
+        motion = MotionSpec(input=_get(m, "input", str, "motion"),
+                            enable=_get(m, "enable", str, "motion"), max_width=width)
+    views = _get(data, "debug_views", dict, "style", {})
+    if not all(isinstance(v, str) for v in views.values()):
+        raise ValueError("debug_views: every view names a target")
+    name = _get(data, "name", str, "style")
     style = StyleSpec(
         motion=motion,
-        name=data["name"], label=data.get("label", data["name"]),
-        description=data.get("description", ""), params=params, targets=targets,
-        graph=tuple(graph), output=data["output"], debug_views=dict(data.get("debug_views", {})),
-        path=path, reference_lines=int(data.get("reference_lines", 0)),
+        name=name, label=_get(data, "label", str, "style", name),
+        description=_get(data, "description", str, "style", ""), params=params,
+        targets=targets, graph=tuple(graph), output=_get(data, "output", str, "style"),
+        debug_views=dict(views), path=path,
+        reference_lines=_get(data, "reference_lines", int, "style", 0),
     )
     _check(style)
     return style
 
 
+def _check_numbers(style: StyleSpec) -> None:
+    for t in style.targets.values():
+        if not (isinstance(t.scale, float) and 0.0 < t.scale <= MAX_TARGET_SCALE):
+            raise ValueError(f"target {t.name}: scale {t.scale!r} is not in (0, "
+                             f"{MAX_TARGET_SCALE}]")
+    for p in style.params:
+        if p.type in ("float", "int"):
+            lo, hi = p.min, p.max
+            if not all(isinstance(v, int | float) and not isinstance(v, bool)
+                       and math.isfinite(v) for v in (lo, hi)):
+                raise ValueError(f"parameter {p.name}: min and max must be finite numbers")
+            if lo > hi:  # type: ignore[operator]
+                raise ValueError(f"parameter {p.name}: min {lo} is above max {hi}")
+    if not 0 <= style.reference_lines <= 100_000:
+        raise ValueError(f"reference_lines {style.reference_lines} is out of range")
+
+
+def _check_shader_path(p: PassSpec) -> None:
+    from ..resources import shaders_dir
+
+    shader = Path(p.shader)
+    root = shaders_dir().resolve()
+    if shader.is_absolute() or ".." in shader.parts \
+            or root not in (root / shader).resolve().parents:
+        raise ValueError(f"pass {p.name}: shader {p.shader!r} is outside the shaders folder")
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_values(style: StyleSpec, param_names: set[str]) -> None:
+    """Uniform constants, clear colours and sampler settings of every pass."""
+    for p in style.passes():
+        for name, v in p.uniforms.items():
+            ok = (_is_number(v) or isinstance(v, bool)
+                  or (isinstance(v, list) and 1 <= len(v) <= 4 and all(map(_is_number, v)))
+                  or (isinstance(v, str) and v.startswith("$") and v[1:] in param_names))
+            if not ok:
+                raise ValueError(f"pass {p.name}: uniform {name} = {v!r} is not a number, a "
+                                 "list of up to 4 numbers or a $parameter")
+        if p.clear is not None and not (1 <= len(p.clear) <= 4
+                                        and all(map(_is_number, p.clear))):
+            raise ValueError(f"pass {p.name}: clear must be 1 to 4 numbers")
+        if p.when is not None and not isinstance(p.when, str):
+            raise ValueError(f"pass {p.name}: 'when' must be text")
+        for inp in p.inputs.values():
+            if inp.filter not in ("linear", "nearest") or inp.wrap not in ("clamp", "repeat"):
+                raise ValueError(f"pass {p.name}: input {inp.target!r}: filter must be linear "
+                                 "or nearest, wrap clamp or repeat")
+
+
+def _check_order(style: StyleSpec) -> None:
+    """Every input is written by an earlier pass (or is the source, an external input or a
+    previous frame's target): no cycles, nothing read before it is written."""
+    written = {SOURCE} | {f"{n}.prev" for n, t in style.targets.items() if t.persistent}
+    if style.motion is not None:
+        written.add(style.motion.input)
+    for p in style.passes():
+        for inp in p.inputs.values():
+            if inp.target not in written and inp.target != p.output:
+                raise ValueError(f"pass {p.name}: input {inp.target!r} is read before it is "
+                                 "written")
+        if p.bypass is not None and p.bypass not in p.inputs:
+            raise ValueError(f"pass {p.name}: bypass {p.bypass!r} is not one of its inputs")
+        written.add(p.output)
+
+
 def _check(style: StyleSpec) -> None:
+    for p in style.passes():
+        _check_shader_path(p)
+    _check_numbers(style)
+    _check_order(style)
     param_names = {p.name for p in style.params}
+    _check_values(style, param_names)
     known = set(style.targets) | {SOURCE} | {f"{n}.prev" for n, t in style.targets.items()
                                               if t.persistent}
     if style.motion is not None:

@@ -122,13 +122,15 @@ class Settings:
         self.q.setValue(f"presets/{style}_modified", bool(modified))
 
     def seed(self) -> int:
-        return self._get("render/seed", 0, int)
+        value = self._get("render/seed", 0, int)
+        return value if 0 <= value < 2**31 else 0
 
     def set_seed(self, seed: int) -> None:
         self.q.setValue("render/seed", int(seed))
 
     def scale(self) -> float:
-        return self._get("render/scale", 1.0, float)
+        value = self._get("render/scale", 1.0, float)
+        return value if 0.1 <= value <= 1.0 else 1.0  # also NaN from a garbled file
 
     def set_scale(self, scale: float) -> None:
         self.q.setValue("render/scale", float(scale))
