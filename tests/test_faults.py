@@ -120,3 +120,27 @@ def test_the_output_folder_removed_mid_export_is_an_error_not_a_success(tmp_path
     assert proc.returncode == 2, err
     assert "painted.mp4" in err and "No such file or directory" in err
     assert not out.exists()
+
+
+def test_corrupt_packets_mid_file_are_skipped_and_counted(tmp_path, capsys):
+    import random
+
+    import av
+
+    from aquarelle.cli.main import main
+
+    clip = make_clip(tmp_path / "c.mp4", size=(160, 120), frames=60, crf=30)
+    data = bytearray(clip.path.read_bytes())
+    rng = random.Random(1)
+    for i in range(len(data) // 2, len(data) // 2 + 1500):  # garbage in the middle
+        data[i] = rng.randrange(256)
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(bytes(data))
+    out = tmp_path / "out.mp4"
+    assert main(["render", str(bad), "-o", str(out), "-q"]) == 0
+    err = capsys.readouterr().err
+    with av.open(str(out)) as c:
+        frames = sum(1 for _ in c.decode(video=0))
+    lost = 60 - frames
+    assert 0 < lost < 60
+    assert f"{lost} frame(s) could not be decoded" in err

@@ -376,3 +376,58 @@ def test_sigterm_closes_the_app_properly(qtbot: Any, config: Path, dialogs: Dial
     with av.open(str(recording)) as c:
         assert sum(1 for _ in c.decode(video=0)) > 2
     assert win.settings.last_source() == f"file:{media['clip'].resolve()}"
+
+
+def test_a_camera_lost_while_recording_leaves_a_playable_file(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import av
+    from test_gui import H, W, scene
+
+    from aquarelle.media.source import Frame, FrameSource
+    from aquarelle.ui import main_window as mw
+
+    class Camera(FrameSource):
+        """Five frames, then unplugged."""
+
+        live = True
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.sent = 0
+
+        @property
+        def size(self) -> tuple[int, int]:
+            return (W, H)
+
+        def start(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            pass
+
+        def latest(self) -> Frame | None:
+            if self.sent < 5:
+                self.sent += 1
+                return Frame(scene(t=self.sent / 5), self.sent, None)
+            self.error = "device disconnected"
+            return None
+
+    cam = Camera()
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam)
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    window.settings.set_last_dir("record", str(videos))
+    window._poll.stop()  # deliver the frames by hand, after recording started
+    assert window.open_spec(SourceSpec("camera", "0"))
+    window.toggle_record()
+    for _ in range(5):
+        with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+            window.poll_source()
+    assert window.recorder is not None and window.recorder.frames + window.recorder.dropped > 0
+    window.poll_source()  # unplugged
+    assert window.recorder is None and not window.overlays.recording.isVisible()
+    [recording] = list(videos.iterdir())
+    with av.open(str(recording)) as c:
+        assert sum(1 for _ in c.decode(video=0)) >= 1
+    assert any("disconnected" in c[2] for c in dialogs.calls)

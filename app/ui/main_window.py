@@ -490,6 +490,8 @@ class MainWindow(QMainWindow):
     def _source_failed(self, src: FrameSource) -> None:
         spec = self.source_spec
         message = src.error or "the source stopped"
+        if self.recorder is not None:  # keep what was recorded: a playable file up to here
+            self.toggle_record()
         self._close_source()
         self.transport.set_enabled_for(False, False)
         if spec is not None and spec.kind == "camera" and self._fallback_to_demo \
