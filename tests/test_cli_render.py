@@ -116,11 +116,6 @@ def _broken_preset(content: str) -> Callable[[Path], list[str]]:
     return case
 
 
-def _out_is_dir(d: Path) -> list[str]:
-    (d / "out" / "taken.png").mkdir()
-    return _render(d, "taken.png")
-
-
 def _truncated_png() -> bytes:
     ok, buf = cv2.imencode(".png", picture())
     assert ok
@@ -166,7 +161,6 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "preset_bad_values": _broken_preset('{"style": "watercolor", "values": {"nope": 1}}'),
     "bad_scale": lambda d: _render(d, "x.png", "--scale", "3"),
     "out_no_folder": lambda d: _render(d, Path("missing") / "x.png"),
-    "out_is_folder": _out_is_dir,
     "out_extension": lambda d: _render(d, "result.xyz"),
     "out_is_input": lambda d: [*AQUARELLE, "render", str(d / "in" / "photo.png"), "-o",
                                str(d / "in" / "photo.png")],
@@ -368,7 +362,6 @@ def test_at_least_one_preset():
     ("preset_bad_values", ["nope"]),
     ("bad_scale", ["scale"]),
     ("out_no_folder", ["missing"]),
-    ("out_is_folder", ["taken.png"]),
     ("out_extension", [".xyz"]),
     ("out_is_input", ["input"]),
     ("out_is_input_dotted", ["input"]),

@@ -431,3 +431,17 @@ def test_a_camera_lost_while_recording_leaves_a_playable_file(
     with av.open(str(recording)) as c:
         assert sum(1 for _ in c.decode(video=0)) >= 1
     assert any("disconnected" in c[2] for c in dialogs.calls)
+
+
+def test_long_runs_stay_flat_short_version(qtbot: Any, window: MainWindow,
+                                           tmp_path: Path) -> None:
+    from PyQt6.QtWidgets import QApplication
+
+    from aquarelle.ui.soak import soak_export, soak_viewport
+
+    window._poll.stop()  # the soak shows its own frames
+    view = soak_viewport(QApplication.instance(), window, 250)
+    assert view.gl_end == view.gl_start  # steady rendering allocates nothing
+    assert view.rss_growth < 0.10  # short run: noisier than the 10,000-frame figure
+    export = soak_export(150, tmp_path)
+    assert export.frames == 150 and export.dropped == 0 and export.duplicated == 0

@@ -243,6 +243,8 @@ def test_progress_on_a_terminal_is_one_updating_line():
     text = buf.getvalue()
     assert text.count("\n") == 1 and text.endswith("done\n")
     assert "\rclip.mp4: 4/10 frames (40%), 5.0 fps, ETA 0:01" in text
+    # at 100% the encoder may still be finishing the file: no "ETA 0:00" standing still
+    assert "\rclip.mp4: 10/10 frames (100%), 5.0 fps, finishing" in text
 
 
 def test_progress_elsewhere_is_plain_periodic_lines():

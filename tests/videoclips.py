@@ -87,6 +87,8 @@ def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int
         if audio:
             name = audio_codec or ("libopus" if path.suffix == ".webm" else "aac")
             a_stream = out.add_stream(name, rate=audio_rate, layout="stereo")
+            if name == "vorbis":  # FFmpeg's own Vorbis encoder is marked experimental
+                a_stream.codec_context.options = {"strict": "experimental"}
         for img, p in zip(drawn, pts, strict=True):
             stored = upright(img, -rotation) if rotation else img
             frame = av.VideoFrame.from_ndarray(stored, format="rgb24")

@@ -16,16 +16,23 @@ from ..engine.pipeline import Pipeline
 from ..eval.report import replace_section
 from ..media.image_io import read_image
 from ..resources import assets_dir
-from .common import add_style_options, resolve_style
+from .common import (
+    add_style_options,
+    command_line,
+    parse_frame_size,
+    positive,
+    resolve_style,
+)
 
 SIZES = ((640, 360), (1280, 720), (1920, 1080))
+DEFAULT_SIZES = ",".join(f"{w}x{h}" for w, h in SIZES)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="benchmark the style against cv2.stylization")
     add_style_options(p)
     p.add_argument("--runs", type=int, default=5, help="timed frames per size (median reported)")
-    p.add_argument("--sizes", default="640x360,1280x720,1920x1080", help="comma-separated WxH")
+    p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated WxH")
     p.add_argument("--write", metavar="FILE", help="replace the frame table in this Markdown file")
     p.set_defaults(func=run)
 
@@ -56,7 +63,8 @@ def _median_time(fn, frames: list[np.ndarray]) -> float:
 
 def run(args: argparse.Namespace) -> int:
     style, values = resolve_style(args)
-    sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",")]
+    positive(args.runs, "--runs")
+    sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
     ctx = create_headless_context()
     renderer = renderer_string(ctx)
     pipeline = Pipeline(ctx, style, seed=args.seed, scale=args.scale)
@@ -95,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _markdown(args, renderer, rows, pass_tables) -> str:
-    cmd = "aquarelle bench" + (f" --preset {args.preset}" if args.preset else "") + \
-          (f" --scale {args.scale:g}" if args.scale != 1 else "") + f" --runs {args.runs}"
+    cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None})
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "
         f"{platform.python_version()})  ",

@@ -17,13 +17,20 @@ import cv2
 import numpy as np
 
 from ..engine.context import create_headless_context, renderer_string
+from ..engine.errors import ParamError
 from ..eval.report import replace_section
 from ..media.export import ExportOptions, ExportResult, export_video
 from ..media.image_io import read_image
 from ..media.video_reader import VideoReader
 from ..media.video_writer import CODECS, VideoWriter
 from ..resources import assets_dir
-from .common import add_style_options, resolve_style
+from .common import (
+    add_style_options,
+    command_line,
+    parse_frame_size,
+    positive,
+    resolve_style,
+)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +63,7 @@ def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: int) -> in
     w, h = size
     photo = _photo()
     ph, pw = photo.shape[:2]
-    n = max(2, round(seconds * fps))
+    n = round(seconds * fps)
     with av.open(str(path), "w") as out:
         vs = out.add_stream("libx264", rate=fps)
         vs.width, vs.height, vs.pix_fmt = w, h, "yuv420p"
@@ -107,7 +114,13 @@ def cv2_export(src: Path, dst: Path) -> tuple[int, float]:
 
 def run(args: argparse.Namespace) -> int:
     style, values = resolve_style(args)
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    w, h = parse_frame_size(args.size, "--size")
+    positive(args.fps, "--fps")
+    positive(args.seconds, "--seconds")
+    positive(args.repeat, "--repeat")
+    if round(args.seconds * args.fps) < 2:
+        raise ParamError(f"--seconds {args.seconds:g} at {args.fps} fps is under 2 frames: "
+                         "nothing to measure")
     rows: list[tuple[str, int, float, dict[str, float]]] = []
     with tempfile.TemporaryDirectory(prefix="aquarelle-bench-") as tmp:
         clip = Path(tmp) / "clip.mp4"
@@ -151,15 +164,8 @@ LABELS = {
 
 
 def _markdown(args, renderer: str, size: tuple[int, int], n: int, rows) -> str:
-    cmd = f"aquarelle bench-export --seconds {args.seconds:g}"
-    if args.size != "1280x720":
-        cmd += f" --size {args.size}"
-    if args.preset:
-        cmd += f" --preset {args.preset}"
-    if args.scale != 1:
-        cmd += f" --scale {args.scale:g}"
-    if args.repeat > 1:
-        cmd += f" --repeat {args.repeat}"
+    cmd = command_line("bench-export", args, {"seconds": None, "size": "1280x720",
+                                              "fps": 30, "repeat": 1, "no_cv2": False})
     seq = next((r for r in rows if r[0] == "sequential"), None)
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "

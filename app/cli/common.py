@@ -22,6 +22,49 @@ def add_style_options(p: argparse.ArgumentParser) -> None:
                         "fraction of the input size, then upsample (faster, less detail)")
 
 
+def parse_frame_size(text: str, option: str) -> tuple[int, int]:
+    """(W, H) from `WxH`, both positive: one line saying how otherwise."""
+    w, sep, h = text.strip().lower().partition("x")
+    try:
+        size = (int(w), int(h))
+        if not sep or min(size) <= 0:
+            raise ValueError
+    except ValueError:
+        raise ParamError(f"{option} expects WIDTHxHEIGHT with positive numbers (e.g. "
+                         f"1280x720), got {text!r}") from None
+    return size
+
+
+def positive(value: float, option: str) -> None:
+    """A count, rate or length that must be above zero."""
+    if not value > 0:
+        raise ParamError(f"{option} must be positive, got {value:g}")
+
+
+def command_line(name: str, args: argparse.Namespace, defaults: dict[str, object]) -> str:
+    """The command as given: the options that differ from their defaults, for reports."""
+    parts = [f"aquarelle {name}"]
+    if getattr(args, "preset", None):
+        parts.append(f"--preset {args.preset}")
+    for item in getattr(args, "sets", []) or []:
+        parts.append(f"--set {item}")
+    if getattr(args, "seed", 0):
+        parts.append(f"--seed {args.seed}")
+    if getattr(args, "scale", 1.0) != 1.0:
+        parts.append(f"--scale {args.scale:g}")
+    for key, default in defaults.items():
+        value = getattr(args, key)
+        if value == default:
+            continue
+        option = f"--{key.replace('_', '-')}"
+        if isinstance(value, bool):
+            parts.append(option)  # a flag
+        else:
+            parts.append(f"{option} {value:g}" if isinstance(value, float)
+                         else f"{option} {value}")
+    return " ".join(parts)
+
+
 def parse_sets(sets: list[str]) -> dict[str, str]:
     """`NAME=VALUE` strings to a dict; a malformed one is a ParamError."""
     out = {}

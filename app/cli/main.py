@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, 130 when interrupted, 128 + the
     signal's number when terminated by SIGTERM or SIGHUP)."""
     parser = build_parser()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     file = _app_file(parser, argv)
     if file is not None:  # `aquarelle FILE` opens the desktop app on FILE
         return _open_app(parser, argparse.Namespace(command=None, file=file))
@@ -51,6 +51,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("aquarelle: cancelled", file=sys.stderr)
         return 130
+
+
+# Options whose value may start with "-" (argparse would take "-1x90" for an option).
+NEGATIVE_OK = ("--size",)
+
+
+def _join_negative_values(argv: list[str]) -> list[str]:
+    """`--size -1x90` -> `--size=-1x90`, the documented form that argparse can read."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in NEGATIVE_OK and i + 1 < len(argv) and argv[i + 1][:2] in ("-1", "-0"):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def _app_file(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:

@@ -83,6 +83,21 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     return size
 
 
+def looks_like_video(path: Path) -> bool:
+    """Whether FFmpeg reads the file as media (for names without a video extension); the
+    export then says what is wrong with it (no video stream, say). A missing file counts as
+    media too, so that its own error is the one given."""
+    if not path.is_file():
+        return True
+    import av
+
+    try:
+        with av.open(str(path)):
+            return True
+    except (av.FFmpegError, OSError, UnicodeDecodeError):
+        return False
+
+
 def export_options(args: argparse.Namespace) -> ExportOptions:
     """The ExportOptions the command line asks for."""
     start = parse_time(getattr(args, "start", None), "--start") or 0.0
@@ -124,23 +139,48 @@ def summary(src: Path, r: ExportResult) -> str:
             f"{r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
-def collect_inputs(inputs: list[Path], output: Path) -> list[Path]:
-    """The files to render: explicit files as given, folders expanded to their media files."""
+def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False) -> list[Path]:
+    """The files to render: explicit files as given, folders expanded to their media files
+    (what is skipped there, and why, is said)."""
     files: list[Path] = []
     for p in inputs:
         if p.is_dir():
             if same_path(p, output):
                 raise AquarelleError(f"output folder {output} is the input folder {p}; "
                                      "choose another one")
-            found = sorted(f for f in p.iterdir()
-                           if f.is_file() and not f.name.startswith(".")
-                           and (is_image_path(f) or is_video_path(f)))
+            found, skipped = [], []
+            for f in sorted(p.iterdir()):
+                if f.name.startswith("."):
+                    continue
+                if f.is_file() and (is_image_path(f) or is_video_path(f)):
+                    found.append(f)
+                else:
+                    skipped.append(f.name + ("/" if f.is_dir() else ""))
+            if skipped and not quiet:
+                print(f"aquarelle: note: skipped in {p}: {', '.join(skipped)} (not images or "
+                      "videos by their names; subfolders are not entered)", file=sys.stderr)
             if not found:
                 raise AquarelleError(f"no images or videos in {p}")
             files.extend(found)
         else:
             files.append(p)
     return files
+
+
+def output_names(files: list[Path], codec: str | None) -> list[str]:
+    """One output name per input. Inputs that would share a name (x.mp4 and x.mkv -> x.mp4):
+    the one already called that keeps it (else the first), the others get their own
+    extension added (x_mkv.mp4), so no file takes another's plain name."""
+    plain = [f.name if is_image_path(f) else default_name(f, codec) for f in files]
+    out = list(plain)
+    for name in {n for n in plain if plain.count(n) > 1}:
+        group = [i for i, n in enumerate(plain) if n == name]
+        keeper = next((i for i in group if files[i].name == name), group[0])
+        for i in group:
+            if i != keeper:
+                f = files[i]
+                out[i] = f"{f.stem}_{f.suffix.lstrip('.')}{Path(name).suffix}"
+    return out
 
 
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
@@ -153,18 +193,14 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
     if output.exists() and not output.is_dir():
         raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
-    files = collect_inputs(inputs, output)
+    files = collect_inputs(inputs, output, args.quiet)
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
-    used: set[str] = set()
     failed: list[tuple[Path, str]] = []
-    for n, src in enumerate(files, 1):
-        name = src.name if is_image_path(src) else default_name(src, opts.codec)
-        if name in used:
-            name = f"{src.stem}_{src.suffix.lstrip('.')}{Path(name).suffix}"
-        used.add(name)
+    names = output_names(files, opts.codec)
+    for n, (src, name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
         if not args.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)

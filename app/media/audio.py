@@ -56,6 +56,16 @@ def default_layout(channels: int) -> str:
     return DEFAULT_LAYOUTS.get(channels, "stereo")
 
 
+# Audio codecs that players handle in each container. FFmpeg can mux more (Vorbis into MP4,
+# for one), but most players then play the picture in silence: those are transcoded.
+PLAYABLE = {
+    "mp4": frozenset({"aac", "mp3", "alac", "ac3", "eac3", "opus", "flac"}),
+    "mov": frozenset({"aac", "mp3", "alac", "ac3", "eac3", "pcm_s16le", "pcm_s24le",
+                      "pcm_f32le"}),
+    "webm": frozenset({"opus", "vorbis"}),
+}
+
+
 def can_copy(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None = None) -> bool:
     """Whether an output of container format `fmt` can hold this audio stream unchanged.
 
@@ -63,7 +73,8 @@ def can_copy(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None = 
     (with `sample`, one of its packets), since some combinations pass the table but not the
     muxer (PCM of unknown channel order in MP4, for one, fails only when finishing the file).
     """
-    if stream.codec_context.name not in _supported(fmt):
+    name = stream.codec_context.name
+    if name not in _supported(fmt) or name not in PLAYABLE.get(fmt, frozenset({name})):
         return False
     try:
         with av.open(io.BytesIO(), mode="w", format=fmt) as trial:

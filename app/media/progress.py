@@ -37,7 +37,9 @@ def format_progress(label: str, p: ProgressLike) -> str:
         text = f"{label}: {p.done} frames"
     text += f", {p.fps:.1f} fps"
     eta = p.eta
-    if eta is not None:
+    if p.total and p.done >= p.total:
+        text += ", finishing"  # every frame is in; the encoder and muxer close the file
+    elif eta is not None:
         text += f", ETA {format_seconds(eta)}"
     return text
 

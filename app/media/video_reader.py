@@ -146,6 +146,7 @@ class VideoReader:
         self._range_start = 0.0
         self._range_end: float | None = None
         self._last_end: float | None = None  # end time (s) of the last frame yielded
+        self._gaps = 0  # frames missing between yielded ones (time jumps; corrupt packets)
         self._last_pts: int | None = None
 
     # -- stream facts ---------------------------------------------------------------------
@@ -215,7 +216,7 @@ class VideoReader:
         if not self._trimmed and self.video.frames:
             missing = max(0, int(self.video.frames) - self.decoded)
         else:
-            missing = self._missing_at_end()
+            missing = self._gaps + self._missing_at_end()
         if self.failure or self.decode_errors:
             return max(self.decode_errors, missing, 1 if self.failure else 0)
         return missing
@@ -246,6 +247,7 @@ class VideoReader:
         """Frames with start <= time < end (seconds from the video's start), audio alongside."""
         self._trimmed = start > 0 or end is not None
         self._expected = self.expected_frames(start, end)
+        self._gaps = 0
         tb = self.time_base
         t0 = self.start_time
         start_abs = t0 + max(0.0, start)
@@ -295,6 +297,11 @@ class VideoReader:
         frame.index = self.decoded
         self.decoded += 1
         step = frame.duration or self._default_step()
+        fps = self.fps or 30.0
+        if self._last_end is not None:
+            gap = float(frame.pts * self.time_base) - self._last_end
+            if gap > 0.5 / fps:  # one missing frame is a gap of one frame's duration
+                self._gaps += round(gap * fps)
         self._last_end = float((frame.pts + step) * self.time_base)
 
     def rewind(self) -> None:

@@ -1,0 +1,152 @@
+"""What a newcomer tripped on with `aquarelle render` (issue 17): each case is the exact
+command that failed, run as the user ran it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from videoclips import decode_video, make_clip
+
+from aquarelle.cli.main import main
+
+
+def cli(capsys, *argv: object) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    return code, capsys.readouterr().err
+
+
+def photo(path: Path, size: tuple[int, int] = (60, 40)) -> Path:
+    img = np.zeros((size[1], size[0], 3), np.uint8)
+    img[:, : size[0] // 2] = (40, 120, 200)
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def test_size_with_a_negative_width_as_two_words(tmp_path, capsys):
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=3, audio=False)
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "out.mp4", "--size", "-1x90")
+    assert code == 0, err
+    frames = decode_video(tmp_path / "out.mp4")[0]
+    assert frames[0].shape[:2] == (90, 120)
+
+
+def test_size_applies_to_images_and_video_options_are_warned_about(tmp_path, capsys):
+    src = photo(tmp_path / "p.png")
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--size", "-1x90",
+                    "--codec", "h264", "--start", "1")
+    assert code == 0, err
+    assert cv2.imread(str(tmp_path / "o.png")).shape[:2] == (90, 136)
+    assert "--codec applies to videos; ignored" in err and "--start applies to videos" in err
+
+
+def test_two_inputs_and_a_file_name_is_an_error_not_a_folder(tmp_path, capsys):
+    a, b = photo(tmp_path / "a.png"), photo(tmp_path / "b.png")
+    code, err = cli(capsys, "render", a, b, "-o", tmp_path / "single.png")
+    assert code == 2 and "names a file, but there are several inputs" in err
+    assert not (tmp_path / "single.png").exists()
+
+
+def test_one_input_into_a_folder(tmp_path, capsys):
+    src = photo(tmp_path / "p.png")
+    (tmp_path / "existing").mkdir()
+    assert cli(capsys, "render", src, "-o", tmp_path / "existing")[0] == 0
+    assert (tmp_path / "existing" / "p.png").is_file()
+    assert cli(capsys, "render", src, "-o", f"{tmp_path / 'new'}/")[0] == 0
+    assert (tmp_path / "new" / "p.png").is_file()
+    clip = make_clip(tmp_path / "v.mkv", frames=2, audio=False)
+    assert cli(capsys, "render", clip.path, "-o", f"{tmp_path / 'videos'}/")[0] == 0
+    assert (tmp_path / "videos" / "v.mp4").is_file()
+
+
+def test_a_text_file_is_blamed_as_input(tmp_path, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    code, err = cli(capsys, "render", notes, "-o", tmp_path / "out.png")
+    assert code == 2 and "notes.txt is not an image or a video" in err
+    assert "output" not in err and not (tmp_path / "out.png").exists()
+
+
+def test_batch_names_keep_the_real_file_and_say_what_was_skipped(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    make_clip(src / "x.mkv", frames=2, audio=False)
+    make_clip(src / "x.mp4", frames=3, audio=False)
+    (src / "notes.txt").write_text("not media")
+    (src / "sub").mkdir()
+    out = tmp_path / "out"
+    code, err = cli(capsys, "render", src, "-o", out)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["x.mp4", "x_mkv.mp4"]
+    assert len(decode_video(out / "x.mp4")[0]) == 3  # the real x.mp4 kept its name
+    assert "skipped" in err and "notes.txt" in err and "sub/" in err
+
+
+def test_a_truncated_file_reports_exactly_what_is_missing(tmp_path, capsys):
+    clip = make_clip(tmp_path / "t.mkv", size=(64, 48), frames=45, audio=False)
+    data = clip.path.read_bytes()
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(data[: len(data) * 6 // 10])
+    code, err = cli(capsys, "render", cut, "-o", tmp_path / "o.mp4")
+    assert code == 0, err
+    frames = decode_video(tmp_path / "o.mp4")[0]
+    assert f"{45 - len(frames)} frame(s) could not be decoded" in err
+
+
+def test_vorbis_from_mkv_is_transcoded_for_mp4(tmp_path, capsys):
+    import av
+
+    clip = make_clip(tmp_path / "v.mkv", frames=6, audio_codec="vorbis")
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "o.mp4")
+    assert code == 0, err
+    with av.open(str(tmp_path / "o.mp4")) as c:
+        assert c.streams.audio[0].codec_context.name == "aac"  # players play it
+    assert "transcoded" in err
+
+
+
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["bench", "--runs", "0"], "--runs must be positive"),
+    (["bench", "--runs", "-1"], "--runs must be positive"),
+    (["bench", "--sizes", "0x0"], "--sizes expects WIDTHxHEIGHT"),
+    (["bench", "--sizes", "abc"], "--sizes expects WIDTHxHEIGHT"),
+    (["bench-export", "--fps", "0"], "--fps must be positive"),
+    (["bench-export", "--size", "0x0"], "--size expects WIDTHxHEIGHT"),
+    (["bench-export", "--size", "abc"], "--size expects WIDTHxHEIGHT"),
+    (["bench-export", "--seconds", "0"], "--seconds must be positive"),
+    (["bench-export", "--seconds", "0.01"], "under 2 frames"),
+])
+def test_bench_options_fail_with_one_line(capsys, argv, needle):
+    code, err = cli(capsys, *argv)
+    assert code == 2 and needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bench_command_line_shows_the_options_given(capsys):
+    code = main(["bench", "--runs", "1", "--sizes", "48x32", "--seed", "3", "--set",
+                 "dilution=0.5"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Command: `aquarelle bench --set dilution=0.5 --seed 3 --sizes 48x32 --runs 1`" \
+        in out
+
+
+def test_eval_flicker_refuses_misaligned_videos(tmp_path, capsys):
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=12, audio=False)
+    assert cli(capsys, "render", clip.path, "-o", tmp_path / "all.mp4", "-q")[0] == 0
+    assert cli(capsys, "render", clip.path, "-o", tmp_path / "trim.mp4", "--start", "0.1",
+               "-q")[0] == 0
+    code, err = cli(capsys, "eval", "flicker", clip.path, tmp_path / "trim.mp4")
+    assert code == 2 and "different lengths" in err and err.count("\n") == 1
+    code = main(["eval", "flicker", str(clip.path), str(tmp_path / "all.mp4")])
+    out = capsys.readouterr().out
+    assert code == 0 and "stylized E_warp" in out and "Lower is steadier" in out
+    # the same number of frames, but one dropped and one added at the end: refused too
+    gap = make_clip(tmp_path / "gap.mp4", size=(64, 48), frames=12, audio=False,
+                    pts=[0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12])
+    code, err = cli(capsys, "eval", "flicker", clip.path, gap.path)
+    assert code == 2 and "not aligned: frame 4" in err
