@@ -150,3 +150,41 @@ def test_eval_flicker_refuses_misaligned_videos(tmp_path, capsys):
                     pts=[0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12])
     code, err = cli(capsys, "eval", "flicker", clip.path, gap.path)
     assert code == 2 and "not aligned: frame 4" in err
+
+
+def test_overwrite_control(tmp_path, capsys):
+    src = photo(tmp_path / "p.png")
+    out = tmp_path / "o.png"
+    out.write_bytes(b"keep me")
+    code, err = cli(capsys, "render", src, "-o", out, "-n")
+    assert code == 2 and "exists and -n says not to replace it" in err
+    assert out.read_bytes() == b"keep me"
+    assert cli(capsys, "render", src, "-o", out, "-y")[0] == 0
+    assert out.read_bytes() != b"keep me"
+    # a batch skips what is already there, unless -y
+    folder = tmp_path / "in"
+    folder.mkdir()
+    photo(folder / "a.png")
+    photo(folder / "b.png")
+    dst = tmp_path / "out"
+    dst.mkdir()
+    (dst / "a.png").write_bytes(b"earlier work")
+    code, err = cli(capsys, "render", folder, "-o", dst)
+    assert code == 0 and "1 skipped (already there: a.png; -y replaces)" in err
+    assert (dst / "a.png").read_bytes() == b"earlier work" and (dst / "b.png").is_file()
+    assert cli(capsys, "render", folder, "-o", dst, "-y")[0] == 0
+    assert (dst / "a.png").read_bytes() != b"earlier work"
+
+
+def test_did_you_mean_and_dashes(tmp_path, capsys):
+    src = photo(tmp_path / "p.png")
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--set", "dilutoin=0.5")
+    assert code == 2 and "did you mean 'dilution'?" in err
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--preset", "loose_wsh")
+    assert code == 2 and "did you mean 'loose_wash'?" in err
+    assert cli(capsys, "render", src, "-o", tmp_path / "o.png", "--preset", "loose-wash",
+               "--set", "edge-width=3")[0] == 0
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.gif")
+    assert code == 2 and "use one of .bmp .jpeg .jpg .png" in err
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--size", "0x0")
+    assert code == 2 and "--size" in err and "positive" in err

@@ -352,7 +352,7 @@ def test_at_least_one_preset():
     ("empty", ["empty.jpg"]),
     ("truncated", ["cut.png"]),
     ("in_folder", ["folder.png"]),
-    ("unknown_param", ["sigma_cc", "valid names", "sigma_c,"]),
+    ("unknown_param", ["sigma_cc", "did you mean 'sigma_c'?"]),
     ("wrong_number", ["sigma_c", "abc"]),
     ("wrong_colour", ["paper_color", "blue"]),
     ("no_equals", ["NAME=VALUE"]),

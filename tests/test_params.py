@@ -148,14 +148,15 @@ def test_set_clamps_and_warns():
     assert ps.set("radius", 3) is None and ps["radius"] == 3.0
 
 
-def test_unknown_name_lists_valid_names():
+def test_unknown_name_suggests_or_lists_valid_names():
     ps = make_set()
     with pytest.raises(ParamError) as info:
         ps.set("radiuss", 1)
-    msg = str(info.value)
-    assert "radiuss" in msg
+    assert "radiuss" in str(info.value) and "did you mean 'radius'?" in str(info.value)
+    with pytest.raises(ParamError) as info:
+        ps.set("zzz", 1)  # nothing close: the whole list
     for name in ("radius", "count", "flag", "tint"):
-        assert name in msg
+        assert name in str(info.value)
     with pytest.raises(ParamError, match="valid names"):
         ps["nope"]  # noqa: B018 - the lookup itself must raise
     with pytest.raises(ParamError, match="valid names"):

@@ -72,7 +72,7 @@ def parse_sets(sets: list[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise ParamError(f"--set expects NAME=VALUE, got {item!r}")
-        out[name.strip()] = value.strip()
+        out[name.strip().replace("-", "_")] = value.strip()  # --set edge-width=3 works too
     return out
 
 

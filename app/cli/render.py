@@ -30,6 +30,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file")
     add_style_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    over = p.add_mutually_exclusive_group()
+    over.add_argument("-y", "--overwrite", action="store_true",
+                      help="replace existing outputs (a single output is replaced anyway; in "
+                           "a batch existing ones are skipped unless -y)")
+    over.add_argument("-n", "--no-overwrite", action="store_true",
+                      help="never replace an existing output: fail for one file, skip it in "
+                           "a batch")
     render_video.add_arguments(p)
     p.set_defaults(func=run)
 
@@ -70,8 +77,10 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
     style, values = resolve_style(args)
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
+    refuse_existing(args, output)
     if not is_image_path(output):
-        raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image")
+        raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image; "
+                         f"use one of {' '.join(sorted(IMAGE_EXTENSIONS))}")
     if str(output.parent) and not output.parent.is_dir():
         raise ImageError(f"output folder does not exist: {output.parent}")
     for attr, option in VIDEO_ONLY:
@@ -99,6 +108,12 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
     if not args.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0
+
+
+def refuse_existing(args: argparse.Namespace, output: Path) -> None:
+    """-n: an existing output is never replaced."""
+    if getattr(args, "no_overwrite", False) and output.exists():
+        raise AquarelleError(f"{output} exists and -n says not to replace it")
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

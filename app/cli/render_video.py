@@ -78,8 +78,9 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
         if not sep or any(v == 0 or v < -1 for v in size) or size == (-1, -1):
             raise ValueError
     except ValueError:
-        raise AquarelleError(f"--size expects WIDTHxHEIGHT (e.g. 1280x720 or 1280x-1), "
-                             f"got {text!r}") from None
+        raise AquarelleError(f"--size expects WIDTHxHEIGHT with positive numbers, -1 for one "
+                             f"side to keep the aspect ratio (e.g. 1280x720 or 1280x-1), got "
+                             f"{text!r}") from None
     return size
 
 
@@ -119,6 +120,9 @@ def run(args: argparse.Namespace, src: Path, output: Path) -> int:
     opts = export_options(args)
     if output.is_dir():
         output = output / default_name(src, opts.codec)
+    from .render import refuse_existing
+
+    refuse_existing(args, output)
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
     printer = ProgressPrinter(src.name, quiet=args.quiet)
     try:
@@ -199,9 +203,13 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
     except OSError as e:
         raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
     failed: list[tuple[Path, str]] = []
+    skipped: list[str] = []
     names = output_names(files, opts.codec)
     for n, (src, name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
+        if dst.exists() and not args.overwrite:  # a batch never silently replaces work
+            skipped.append(name)
+            continue
         if not args.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
         try:
@@ -212,10 +220,13 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
         except AquarelleError as e:
             print(f"aquarelle: error: {e}", file=sys.stderr)
             failed.append((src, str(e)))
-    ok = len(files) - len(failed)
+    ok = len(files) - len(failed) - len(skipped)
     line = f"batch: {ok} of {len(files)} rendered into {output}"
+    if skipped:
+        line += (f", {len(skipped)} skipped (already there: "
+                 f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}; -y replaces)")
     if failed:
         line += f", {len(failed)} failed: " + ", ".join(str(s) for s, _ in failed)
-    if failed or not args.quiet:
+    if failed or skipped or not args.quiet:
         print(line, file=sys.stderr)
     return 2 if failed else 0

@@ -147,6 +147,17 @@ def color_to_hex(rgb: tuple[float, float, float]) -> str:
     return "#" + "".join(f"{round(c * 255):02x}" for c in rgb)
 
 
+def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
+    """'did you mean X?' for a close name, else the list of valid ones."""
+    import difflib
+
+    known = sorted(known)
+    close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return f"valid {what}: {', '.join(known)}"
+
+
 class ParamSet:
     """Current values of a style's parameters, always valid and within range."""
 
@@ -160,8 +171,8 @@ class ParamSet:
         try:
             return self.specs[name]
         except KeyError:
-            valid = ", ".join(sorted(self.specs))
-            raise ParamError(f"unknown parameter {name!r}; valid names: {valid}") from None
+            raise ParamError(f"unknown parameter {name!r}; {suggest(name, self.specs)}") \
+                from None
 
     def __getitem__(self, name: str) -> ParamValue:
         self.spec(name)

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..resources import assets_dir
 from .errors import StyleError
+from .params import suggest
 from .style import describe_error, read_json
 
 
@@ -80,10 +81,12 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     else:
         presets = {p.name: p for p in list_presets(style, user_dir)}
         stems = {p.path.stem: p for p in presets.values() if p.path is not None}
-        preset = presets.get(str(name_or_file)) or stems.get(str(name_or_file))
+        wanted = str(name_or_file)
+        preset = presets.get(wanted) or stems.get(wanted) \
+            or presets.get(wanted.replace("-", "_"))
         if preset is None:
-            names = ", ".join(presets) or "none"
-            raise StyleError(f"unknown preset {str(name_or_file)!r}; available: {names}")
+            raise StyleError(f"unknown preset {wanted!r}; "
+                             f"{suggest(wanted, presets, 'presets') if presets else 'none'}")
     if preset.style != style:
         where = f"{preset.path}: " if preset.path is not None else ""
         raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
