@@ -188,3 +188,57 @@ def test_did_you_mean_and_dashes(tmp_path, capsys):
     assert code == 2 and "use one of .bmp .jpeg .jpg .png" in err
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--size", "0x0")
     assert code == 2 and "--size" in err and "positive" in err
+
+
+def test_presets_list_and_show(capsys):
+    assert main(["presets"]) == 0
+    out = capsys.readouterr().out
+    assert "loose_wash" in out and "Big, wet, loose washes" in out and "(built in," in out
+    assert main(["presets", "show", "loose-wash"]) == 0
+    out = capsys.readouterr().out
+    assert "--set quantize_levels=5" in out and "(default 6)" in out
+    code, err = cli(capsys, "presets", "show", "lose_wash")
+    assert code == 2 and "did you mean 'loose_wash'?" in err
+
+
+def test_batch_recursive_format_and_name_template(tmp_path, capsys):
+    src = tmp_path / "src"
+    (src / "trip" / "day1").mkdir(parents=True)
+    photo(src / "cover.png")
+    photo(src / "trip" / "day1" / "beach.jpg")
+    make_clip(src / "trip" / "clip.mp4", frames=2, audio=False)
+    out = tmp_path / "out"
+    code, err = cli(capsys, "render", src, "-o", out, "-r", "--format", "mkv", "--name",
+                    "{stem}_painted", "-q")
+    assert code == 0, err
+    found = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert found == ["cover_painted.png", "trip/clip_painted.mkv",
+                     "trip/day1/beach_painted.jpg"]
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o2", "--name", "{nope}")
+    assert code == 2 and "use {stem} and {ext} only" in err
+
+
+def test_images_keep_icc_and_exif_with_the_orientation_reset_and_take_a_quality(tmp_path,
+                                                                                  capsys):
+    from PIL import Image, ImageCms
+
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    im = Image.fromarray(np.tile(np.linspace(0, 255, 64, dtype=np.uint8)[None, :, None],
+                                 (40, 1, 3)))
+    exif = im.getexif()
+    exif[0x0112] = 6  # stored sideways: turned upright on reading
+    exif[0x010F] = "Camera maker"
+    src = tmp_path / "in.jpg"
+    im.save(src, quality=95, icc_profile=icc, exif=exif.tobytes())
+    outs = {}
+    for q in (30, 95):
+        outs[q] = tmp_path / f"o{q}.jpg"
+        assert cli(capsys, "render", src, "-o", outs[q], "--quality", q)[0] == 0
+    with Image.open(outs[95]) as o:
+        assert o.size == (40, 64)  # upright
+        assert o.info.get("icc_profile") == icc
+        assert o.getexif().get(0x0112) == 1 and o.getexif().get(0x010F) == "Camera maker"
+    assert outs[30].stat().st_size < outs[95].stat().st_size
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--quality", "50")
+    assert code == 0 and "--quality applies to JPEG and WebP" in err
+    assert cli(capsys, "render", src, "-o", tmp_path / "x.jpg", "--quality", "0")[0] == 2

@@ -1,18 +1,26 @@
-"""`aquarelle styles` and `aquarelle params STYLE`: what can be set."""
+"""`aquarelle styles`, `presets` and `params STYLE`: what can be chosen and set."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from ..engine.errors import StyleError
 from ..engine.params import color_to_hex
-from ..engine.presets import list_presets
+from ..engine.presets import describe_preset, list_presets, load_preset
 from ..engine.style import list_styles, load_style
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("styles", help="list the styles and their presets")
     p.set_defaults(func=run_styles)
+    p = sub.add_parser("presets", help="list a style's presets, or show one's values",
+                       description="`aquarelle presets [STYLE]` lists the presets; "
+                                   "`aquarelle presets show NAME [--style STYLE]` prints the "
+                                   "values of one (as --set options).")
+    p.add_argument("words", nargs="*", metavar="STYLE | show NAME")
+    p.add_argument("--style", default="watercolor", help="style of `show` (default watercolor)")
+    p.set_defaults(func=run_presets)
     p = sub.add_parser("params", help="list a style's parameters")
     p.add_argument("style", nargs="?", default="watercolor")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -25,6 +33,30 @@ def run_styles(args: argparse.Namespace) -> int:
         presets = ", ".join(p.name for p in list_presets(name))
         print(f"{name:14s} {style.label}: {style.description}")
         print(f"{'':14s} presets: {presets or '-'}")
+    return 0
+
+
+def run_presets(args: argparse.Namespace) -> int:
+    words = list(args.words)
+    if words and words[0] == "show":
+        if len(words) != 2:
+            raise StyleError("usage: aquarelle presets show NAME [--style STYLE]")
+        preset = load_preset(words[1], args.style)
+        print(f"{preset.name}: {describe_preset(preset)}")
+        spec = load_style(args.style)
+        defaults = {p.name: p.default for p in spec.params}
+        for name, value in preset.values.items():
+            was = defaults.get(name)
+            print(f"  --set {name}={value}" + (f"    (default {_fmt(was)})"
+                                                if was is not None else ""))
+        return 0
+    if len(words) > 1:
+        raise StyleError("usage: aquarelle presets [STYLE] | aquarelle presets show NAME")
+    style = load_style(words[0] if words else args.style).name
+    presets = list_presets(style)
+    width = max((len(p.name) for p in presets), default=0)
+    for preset in presets:
+        print(f"{preset.name:{width}s}  {describe_preset(preset)}")
     return 0
 
 

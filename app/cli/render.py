@@ -30,6 +30,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file")
     add_style_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    p.add_argument("--quality", type=int, metavar="1-100",
+                   help="JPEG and WebP quality of images written (default 95)")
     over = p.add_mutually_exclusive_group()
     over.add_argument("-y", "--overwrite", action="store_true",
                       help="replace existing outputs (a single output is replaced anyway; in "
@@ -104,7 +106,14 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
     if image.rgb.dtype == np.uint16:
         # 16-bit in, 16-bit out (the style renders at 8 bits; widen without banding steps).
         rgb = rgb.astype(np.uint16) * 257
-    write_image(output, rgb, alpha)
+    quality = getattr(args, "quality", None)
+    if quality is not None:
+        if not 1 <= quality <= 100:
+            raise ImageError(f"--quality must be 1 to 100, got {quality}")
+        if output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
+            print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
+                  f"{output.name}", file=sys.stderr)
+    write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif)
     if not args.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0

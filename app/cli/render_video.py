@@ -12,7 +12,7 @@ from ..media.export import ExportOptions, ExportResult, export_video, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import is_video_path
-from ..media.video_writer import CODECS, EXTENSION_FOR_CODEC, output_format
+from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC, output_format
 from .common import resolve_style
 
 VIDEO_HELP = """\
@@ -45,6 +45,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
+    b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
+    b.add_argument("-r", "--recursive", action="store_true",
+                   help="also render the media in subfolders (the tree is kept in -o)")
+    b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
+                   help="container of the videos written (mp4, mkv, mov, webm, m4v; default: "
+                        "by --codec, mp4)")
+    b.add_argument("--name", metavar="TEMPLATE", default="{stem}",
+                   help="output file name without extension; {stem} is the input's name "
+                        "without extension, {ext} its extension (default {stem})")
     p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP
     p.formatter_class = argparse.RawDescriptionHelpFormatter
 
@@ -109,9 +118,20 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
                          scale=args.scale)
 
 
-def default_name(src: Path, codec: str | None) -> str:
-    """Output file name for a video rendered into a folder."""
-    return src.stem + EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
+def default_name(src: Path, codec: str | None, fmt: str | None = None,
+                 template: str = "{stem}") -> str:
+    """Output file name for a file rendered into a folder (videos get the container's
+    extension: --format, else the codec's)."""
+    try:
+        stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
+    except (KeyError, IndexError, ValueError):
+        raise AquarelleError(f"--name {template!r}: use {{stem}} and {{ext}} only") from None
+    if not stem or "/" in stem or "\\" in stem:
+        raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
+    if is_image_path(src):
+        return stem + src.suffix
+    ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
+    return stem + ext
 
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
@@ -143,47 +163,57 @@ def summary(src: Path, r: ExportResult) -> str:
             f"{r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
-def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False) -> list[Path]:
-    """The files to render: explicit files as given, folders expanded to their media files
-    (what is skipped there, and why, is said)."""
-    files: list[Path] = []
+def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
+                   recursive: bool = False) -> list[tuple[Path, Path]]:
+    """The files to render, each with the subfolder (of -o) it goes to: explicit files as
+    given, folders expanded to their media files (and subfolders' with `recursive`); what
+    is skipped there, and why, is said."""
+    files: list[tuple[Path, Path]] = []
     for p in inputs:
-        if p.is_dir():
-            if same_path(p, output):
-                raise AquarelleError(f"output folder {output} is the input folder {p}; "
-                                     "choose another one")
-            found, skipped = [], []
-            for f in sorted(p.iterdir()):
-                if f.name.startswith("."):
-                    continue
-                if f.is_file() and (is_image_path(f) or is_video_path(f)):
-                    found.append(f)
-                else:
-                    skipped.append(f.name + ("/" if f.is_dir() else ""))
-            if skipped and not quiet:
-                print(f"aquarelle: note: skipped in {p}: {', '.join(skipped)} (not images or "
-                      "videos by their names; subfolders are not entered)", file=sys.stderr)
-            if not found:
-                raise AquarelleError(f"no images or videos in {p}")
-            files.extend(found)
-        else:
-            files.append(p)
+        if not p.is_dir():
+            files.append((p, Path()))
+            continue
+        if same_path(p, output):
+            raise AquarelleError(f"output folder {output} is the input folder {p}; "
+                                 "choose another one")
+        found, skipped = [], []
+        walk = sorted(p.rglob("*")) if recursive else sorted(p.iterdir())
+        for f in walk:
+            rel = f.relative_to(p)
+            if any(part.startswith(".") for part in rel.parts) or f.is_dir() and recursive:
+                continue
+            if recursive and (output.resolve() == f.resolve()
+                              or output.resolve() in f.resolve().parents):
+                continue  # the output folder inside the input folder
+            if f.is_file() and (is_image_path(f) or is_video_path(f)):
+                found.append((f, rel.parent))
+            else:
+                skipped.append(str(rel) + ("/" if f.is_dir() else ""))
+        if skipped and not quiet:
+            more = "" if recursive else "; subfolders are entered with --recursive"
+            print(f"aquarelle: note: skipped in {p}: {', '.join(skipped[:10])}"
+                  f"{', ...' if len(skipped) > 10 else ''} (not images or videos by their "
+                  f"names{more})", file=sys.stderr)
+        if not found:
+            raise AquarelleError(f"no images or videos in {p}")
+        files.extend(found)
     return files
 
 
-def output_names(files: list[Path], codec: str | None) -> list[str]:
-    """One output name per input. Inputs that would share a name (x.mp4 and x.mkv -> x.mp4):
-    the one already called that keeps it (else the first), the others get their own
-    extension added (x_mkv.mp4), so no file takes another's plain name."""
-    plain = [f.name if is_image_path(f) else default_name(f, codec) for f in files]
+def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
+                 template: str = "{stem}") -> list[Path]:
+    """One output path (relative to -o) per input. Inputs that would share one (x.mp4 and
+    x.mkv -> x.mp4): the one already called that keeps it (else the first), the others get
+    their own extension added (x_mkv.mp4), so no file takes another's plain name."""
+    plain = [sub / default_name(f, codec, fmt, template) for f, sub in files]
     out = list(plain)
     for name in {n for n in plain if plain.count(n) > 1}:
         group = [i for i, n in enumerate(plain) if n == name]
-        keeper = next((i for i in group if files[i].name == name), group[0])
+        keeper = next((i for i in group if files[i][0].name == name.name), group[0])
         for i in group:
             if i != keeper:
-                f = files[i]
-                out[i] = f"{f.stem}_{f.suffix.lstrip('.')}{Path(name).suffix}"
+                f = files[i][0]
+                out[i] = name.with_name(f"{name.stem}_{f.suffix.lstrip('.')}{name.suffix}")
     return out
 
 
@@ -197,18 +227,22 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
     if output.exists() and not output.is_dir():
         raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
-    files = collect_inputs(inputs, output, args.quiet)
+    files = collect_inputs(inputs, output, args.quiet, getattr(args, "recursive", False))
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
-    names = output_names(files, opts.codec)
-    for n, (src, name) in enumerate(zip(files, names, strict=True), 1):
+    fmt = getattr(args, "format", None)
+    if fmt:
+        output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
+    names = output_names(files, opts.codec, fmt, getattr(args, "name", "{stem}"))
+    for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
         if dst.exists() and not args.overwrite:  # a batch never silently replaces work
-            skipped.append(name)
+            skipped.append(str(name))
             continue
         if not args.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)

@@ -94,6 +94,12 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     return preset
 
 
+def describe_preset(preset: Preset) -> str:
+    """One line about a preset (the CLI's list and the app's tooltip use it)."""
+    origin = "built in" if preset.builtin else "yours"
+    return f"{preset.description or 'no description'} ({origin}, {len(preset.values)} values)"
+
+
 def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
     """Write a user preset atomically; returns its path."""
     udir = user_dir or user_presets_dir(preset.style)

@@ -29,6 +29,8 @@ class Image:
 
     rgb: np.ndarray
     alpha: np.ndarray | None = None
+    icc: bytes | None = None  # the colour profile, kept for the output
+    exif: bytes | None = None  # EXIF with the orientation reset (the pixels are upright)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -65,20 +67,49 @@ def read_image(path: str | Path) -> Image:
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
         rgb = arr[:, :, 2::-1]
-    orientation = _exif_orientation(path)
+    orientation, icc, exif = _metadata(path)
     rgb = _orient(rgb, orientation)
     alpha = _orient(alpha, orientation) if alpha is not None else None
-    return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha))
+    return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
+                 icc, exif)
 
 
-def _exif_orientation(path: Path) -> int:
+def _metadata(path: Path) -> tuple[int, bytes | None, bytes | None]:
+    """EXIF orientation, ICC profile and EXIF block (orientation reset to 1: the pixels are
+    turned upright) of an image file; nothing when Pillow cannot open it."""
     try:
         from PIL import Image as PILImage
 
         with PILImage.open(path) as im:
-            return int(im.getexif().get(_EXIF_ORIENTATION, 1))
-    except Exception:  # no EXIF, or a format Pillow cannot open: upright as decoded
-        return 1
+            exif = im.getexif()
+            orientation = int(exif.get(_EXIF_ORIENTATION, 1))
+            icc = im.info.get("icc_profile") or None
+            if len(exif):
+                exif[_EXIF_ORIENTATION] = 1
+                return orientation, icc, exif.tobytes()
+            return orientation, icc, None
+    except Exception:  # no metadata, or a format Pillow cannot open: upright as decoded
+        return 1, None, None
+
+
+def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | None,
+                          exif: bytes | None) -> bytes:
+    import io
+
+    from PIL import Image as PILImage
+
+    arr = bgr[:, :, 2::-1] if bgr.shape[2] == 3 else bgr[:, :, [2, 1, 0, 3]]
+    im = PILImage.fromarray(np.ascontiguousarray(arr))
+    kw: dict[str, object] = {}
+    if icc:
+        kw["icc_profile"] = icc
+    if exif:
+        kw["exif"] = exif
+    if fmt in ("JPEG", "WEBP"):
+        kw["quality"] = quality
+    buf = io.BytesIO()
+    im.save(buf, format=fmt, **kw)
+    return buf.getvalue()
 
 
 def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
@@ -95,8 +126,17 @@ def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
     return ops[orientation](a) if orientation in ops else a
 
 
-def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None) -> None:
-    """Encode RGB (+ alpha) to `path` atomically; the format follows the extension."""
+DEFAULT_QUALITY = 95
+PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".png": "PNG",
+               ".tif": "TIFF", ".tiff": "TIFF"}
+
+
+def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,
+                quality: int | None = None, icc: bytes | None = None,
+                exif: bytes | None = None) -> None:
+    """Encode RGB (+ alpha) to `path` atomically; the format follows the extension.
+    `quality` (1..100) is JPEG's and WebP's; a colour profile and EXIF are embedded where the
+    format takes them (8-bit output)."""
     path = Path(path)
     ext = path.suffix.lower()
     if ext not in IMAGE_EXTENSIONS:
@@ -109,16 +149,21 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         if alpha.dtype != bgr.dtype:
             alpha = (alpha >> 8).astype(np.uint8) if alpha.dtype == np.uint16 else alpha
         bgr = np.dstack([bgr, alpha])
-    params: list[int] = []
-    if ext in (".jpg", ".jpeg"):
-        params = [cv2.IMWRITE_JPEG_QUALITY, 95]
-    elif ext == ".webp":
-        params = [cv2.IMWRITE_WEBP_QUALITY, 95]
-    ok, buf = cv2.imencode(ext, np.ascontiguousarray(bgr), params)
-    if not ok:
-        raise ImageError(f"could not encode {path}")
+    q = int(quality) if quality is not None else DEFAULT_QUALITY
+    if (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
+        data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif)
+    else:
+        params: list[int] = []
+        if ext in (".jpg", ".jpeg"):
+            params = [cv2.IMWRITE_JPEG_QUALITY, q]
+        elif ext == ".webp":
+            params = [cv2.IMWRITE_WEBP_QUALITY, q]
+        ok, buf = cv2.imencode(ext, np.ascontiguousarray(bgr), params)
+        if not ok:
+            raise ImageError(f"could not encode {path}")
+        data = buf.tobytes()
     try:
         with atomic_output(path) as tmp:
-            tmp.write_bytes(buf.tobytes())
+            tmp.write_bytes(data)
     except OSError as e:
         raise ImageError(f"cannot write {path}: {e.strerror or e}") from None

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import pyqtSignal
+from PyQt6.QtCore import Qt, pyqtSignal
 from PyQt6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -19,7 +19,13 @@ from PyQt6.QtWidgets import (
 )
 
 from ..engine.errors import AquarelleError
-from ..engine.presets import Preset, delete_preset, list_presets, save_preset
+from ..engine.presets import (
+    Preset,
+    delete_preset,
+    describe_preset,
+    list_presets,
+    save_preset,
+)
 
 CUSTOM = "(custom)"
 
@@ -75,8 +81,9 @@ class PresetsPanel(QWidget):
         self.combo.blockSignals(True)
         self.combo.clear()
         self.combo.addItem(CUSTOM)
-        for p in self.presets:
+        for i, p in enumerate(self.presets, 1):
             self.combo.addItem(p.name if p.builtin else f"{p.name} (user)")
+            self.combo.setItemData(i, describe_preset(p), Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
         self.show_state(select, modified=select is None)
         self.stateChanged.emit(self.base, select is None)
