@@ -242,3 +242,18 @@ def test_images_keep_icc_and_exif_with_the_orientation_reset_and_take_a_quality(
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--quality", "50")
     assert code == 0 and "--quality applies to JPEG and WebP" in err
     assert cli(capsys, "render", src, "-o", tmp_path / "x.jpg", "--quality", "0")[0] == 2
+
+
+def test_encoder_speed_preset(tmp_path, capsys):
+    clip = make_clip(tmp_path / "in.mp4", size=(128, 96), frames=12, audio=False)
+    sizes = {}
+    for speed in ("ultrafast", "veryslow"):
+        out = tmp_path / f"{speed}.mp4"
+        code, err = cli(capsys, "render", clip.path, "-o", out, "--speed", speed, "-q")
+        assert code == 0, err
+        assert len(decode_video(out)[0]) == 12
+        sizes[speed] = out.stat().st_size
+    assert sizes["ultrafast"] > sizes["veryslow"]  # faster: bigger at the same CRF
+    with pytest.raises(SystemExit) as e:  # argparse names the choices
+        main(["render", str(clip.path), "-o", str(tmp_path / "x.mp4"), "--speed", "warp"])
+    assert e.value.code == 2

@@ -44,7 +44,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
-              ("no_audio", "--no-audio"))
+              ("no_audio", "--no-audio"), ("speed", "--speed"))
 
 
 def run(args: argparse.Namespace) -> int:

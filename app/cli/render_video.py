@@ -12,7 +12,13 @@ from ..media.export import ExportOptions, ExportResult, export_video, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import is_video_path
-from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC, output_format
+from ..media.video_writer import (
+    CODECS,
+    CONTAINERS,
+    EXTENSION_FOR_CODEC,
+    SPEEDS,
+    output_format,
+)
 from .common import resolve_style
 
 VIDEO_HELP = """\
@@ -45,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
+    g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
+                   help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
+                        "default medium): faster encodes give bigger files at the same --crf")
     b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
     b.add_argument("-r", "--recursive", action="store_true",
                    help="also render the media in subfolders (the tree is kept in -o)")
@@ -114,8 +123,8 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
     end = parse_time(getattr(args, "end", None), "--end")
     return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
                          size=parse_size(getattr(args, "size", None)), start=start, end=end,
-                         audio=not getattr(args, "no_audio", False), seed=args.seed,
-                         scale=args.scale)
+                         audio=not getattr(args, "no_audio", False),
+                         speed=getattr(args, "speed", None), seed=args.seed, scale=args.scale)
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,

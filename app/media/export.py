@@ -33,7 +33,7 @@ from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
 from .video_reader import AudioItem, DecodedFrame, VideoReader
-from .video_writer import CODECS, VideoWriter, output_format
+from .video_writer import CODECS, SPEEDS, VideoWriter, output_format
 
 
 @dataclass
@@ -46,6 +46,7 @@ class ExportOptions:
     start: float = 0.0  # seconds from the video's start
     end: float | None = None
     audio: bool = True
+    speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
     seed: int = 0
     scale: float = 1.0
     pipelined: bool = True
@@ -180,6 +181,8 @@ def _check_options(opts: ExportOptions, codec: str) -> None:
             and not 0 <= opts.crf <= spec.max_crf:
         raise MediaError(f"--crf for {codec} must be between 0 and {spec.max_crf}, "
                          f"got {opts.crf}")
+    if opts.speed is not None and opts.speed not in SPEEDS:
+        raise MediaError(f"--speed {opts.speed!r}: use one of {', '.join(SPEEDS)}")
     if opts.start < 0:
         raise MediaError(f"--start must not be negative, got {opts.start:g}")
     if opts.end is not None and opts.end <= opts.start:
@@ -239,7 +242,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         try:
             with _atomic(dst) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=size,
-                                     time_base=reader.time_base, fps=reader.fps, crf=opts.crf)
+                                     time_base=reader.time_base, fps=reader.fps, crf=opts.crf,
+                                     speed=opts.speed)
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]

@@ -44,6 +44,11 @@ CODECS: dict[str, CodecSpec] = {
     "prores": CodecSpec("prores", "prores_ks", "yuv422p10le", None, 0,
                         frozenset({"mov", "matroska"}), (2, 1)),
 }
+# x264/x265 presets, fastest to smallest; VP9's cpu-used follows them.
+SPEEDS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+          "veryslow")
+DEFAULT_SPEED = "medium"
+VP9_CPU_USED = dict(zip(SPEEDS, (8, 7, 6, 5, 4, 4, 2, 1, 0), strict=True))
 CONTAINERS = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mov", ".mkv": "matroska", ".webm": "webm"}
 DEFAULT_CODEC = {"webm": "vp9"}
 EXTENSION_FOR_CODEC = {"h264": ".mp4", "h265": ".mp4", "vp9": ".webm", "prores": ".mov"}
@@ -87,7 +92,8 @@ class VideoWriter:
     """
 
     def __init__(self, path: str | Path, *, fmt: str, codec: CodecSpec, size: tuple[int, int],
-                 time_base: Fraction, fps: float | None, crf: int | None = None) -> None:
+                 time_base: Fraction, fps: float | None, crf: int | None = None,
+                 speed: str | None = None) -> None:
         self.path = Path(path)
         self.codec = codec
         self.content_size = size
@@ -106,12 +112,12 @@ class VideoWriter:
         except (av.error.FFmpegError, OSError) as e:
             raise MediaError(f"cannot write {self.path}: {ffmpeg_reason(e)}") from None
         try:
-            self.stream = self._add_video_stream(fmt, fps, crf)
+            self.stream = self._add_video_stream(fmt, fps, crf, speed or DEFAULT_SPEED)
         except BaseException:
             self.abort()
             raise
 
-    def _add_video_stream(self, fmt: str, fps: float | None, crf: int | None
+    def _add_video_stream(self, fmt: str, fps: float | None, crf: int | None, speed: str
                           ) -> av.video.stream.VideoStream:
         spec = self.codec
         rate = Fraction(fps).limit_denominator(1001) if fps and 0.5 <= fps <= 1000 else 30
@@ -129,16 +135,16 @@ class VideoWriter:
         opts: dict[str, str] = {}
         if spec.encoder == "libx264":
             cc.bit_rate = 0
-            opts = {"crf": str(crf), "preset": "medium"}
+            opts = {"crf": str(crf), "preset": speed}
         elif spec.encoder == "libx265":
             cc.bit_rate = 0
-            opts = {"crf": str(crf), "preset": "medium", "x265-params": "log-level=error"}
+            opts = {"crf": str(crf), "preset": speed, "x265-params": "log-level=error"}
             if fmt in ("mp4", "mov"):
                 cc.codec_tag = "hvc1"  # what Apple players expect
         elif spec.encoder == "libvpx-vp9":
             cc.bit_rate = 0
             opts = {"crf": str(crf), "b": "0", "row-mt": "1", "deadline": "good",
-                    "cpu-used": "4"}
+                    "cpu-used": str(VP9_CPU_USED[speed])}
         elif spec.encoder == "prores_ks":
             opts = {"profile": "standard"}
         cc.options = opts
