@@ -257,3 +257,60 @@ def test_encoder_speed_preset(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:  # argparse names the choices
         main(["render", str(clip.path), "-o", str(tmp_path / "x.mp4"), "--speed", "warp"])
     assert e.value.code == 2
+
+
+def test_fps_changes_the_rate(tmp_path, capsys):
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=30, fps=30, audio=False)
+    for fps, n in ((12, 12), (60, 60)):
+        out = tmp_path / f"r{fps}.mp4"
+        assert cli(capsys, "render", clip.path, "-o", out, "--fps", fps, "-q")[0] == 0
+        frames, times = decode_video(out)[:2]
+        assert len(frames) == n
+        steps = {round(float(b - a) * fps, 3) for a, b in zip(times, times[1:], strict=False)}
+        assert steps == {1.0}  # a constant rate
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "x.mp4", "--fps", "0")
+    assert code == 2 and "--fps must be between" in err
+
+
+def test_gif_and_image_sequences_out_and_in(tmp_path, capsys):
+    from PIL import Image
+
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=12, fps=12, audio=False)
+    gif = tmp_path / "short.gif"
+    assert cli(capsys, "render", clip.path, "-o", gif, "--fps", "6")[0] == 0
+    with Image.open(gif) as im:
+        # GIF stores centiseconds: 1/6 s is 160 or 170 ms
+        assert im.n_frames == 6 and abs(im.info["duration"] - 1000 / 6) <= 10
+        assert im.size == (64, 48)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    assert cli(capsys, "render", clip.path, "-o", frames / "%04d.png")[0] == 0
+    names = sorted(p.name for p in frames.iterdir())
+    assert names == [f"{k:04d}.png" for k in range(1, 13)]
+    back = tmp_path / "back.mp4"
+    code, err = cli(capsys, "render", frames / "%04d.png", "-o", back)
+    assert code == 0, err
+    assert len(decode_video(back)[0]) == 12
+    code, err = cli(capsys, "render", tmp_path / "none" / "%04d.png", "-o", back)
+    assert code == 2 and "no files match the image sequence" in err
+
+
+def test_a_failing_sequence_leaves_no_frames(tmp_path, capsys, monkeypatch):
+    from aquarelle.cli import render_frames
+
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=8, audio=False)
+    real = render_frames.write_image
+    calls = []
+
+    def flaky(path, *a, **k):
+        calls.append(path)
+        if len(calls) == 4:
+            raise render_frames.AquarelleError(f"cannot write {path}: disk full")
+        real(path, *a, **k)
+
+    monkeypatch.setattr(render_frames, "write_image", flaky)
+    out = tmp_path / "frames"
+    out.mkdir()
+    code, err = cli(capsys, "render", clip.path, "-o", out / "f%03d.png")
+    assert code == 2 and "disk full" in err
+    assert list(out.iterdir()) == []

@@ -19,7 +19,7 @@ from ..media.image_io import (
     read_image,
     write_image,
 )
-from ..media.video_reader import is_video_path
+from ..media.video_reader import is_sequence, is_video_path
 from . import render_video
 from .common import add_style_options, resolve_style
 
@@ -44,7 +44,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
-              ("no_audio", "--no-audio"), ("speed", "--speed"))
+              ("no_audio", "--no-audio"), ("speed", "--speed"), ("fps", "--fps"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
                                  "to render into")
         return render_video.run_batch(args, inputs, output)
     src = inputs[0]
+    if is_sequence(src):  # frames/%04d.png: an image sequence is a video
+        return render_video.run(args, src, output)
     if wants_folder and not output.exists():
         try:
             output.mkdir(parents=True)

@@ -51,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
+    g.add_argument("--fps", type=float, metavar="RATE",
+                   help="a new constant frame rate: frames are repeated or left out (the "
+                        "default keeps every frame with its own timestamp)")
     g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
                    help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
                         "default medium): faster encodes give bigger files at the same --crf")
@@ -124,7 +127,8 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
     return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
                          size=parse_size(getattr(args, "size", None)), start=start, end=end,
                          audio=not getattr(args, "no_audio", False),
-                         speed=getattr(args, "speed", None), seed=args.seed, scale=args.scale)
+                         speed=getattr(args, "speed", None), fps=getattr(args, "fps", None),
+                         seed=args.seed, scale=args.scale)
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
@@ -145,6 +149,10 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
+    from .render_frames import run_frames, wants_frames
+
+    if wants_frames(output):  # an image sequence or an animated GIF
+        return run_frames(args, src, output)
     style, values = resolve_style(args)
     opts = export_options(args)
     if output.is_dir():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain
@@ -47,6 +47,7 @@ class ExportOptions:
     end: float | None = None
     audio: bool = True
     speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
+    fps: float | None = None  # a new constant frame rate (frames repeated or left out)
     seed: int = 0
     scale: float = 1.0
     pipelined: bool = True
@@ -162,6 +163,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | StyleSpec = "wat
         head, first = _prime(items, reader, src)
         size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
         total = reader.expected
+        if opts.fps is not None and total is not None and reader.fps:
+            total = round(total * opts.fps / reader.fps)
         own_ctx = ctx is None
         gl = create_headless_context() if own_ctx else ctx
         try:
@@ -175,12 +178,50 @@ def export_video(src: str | Path, dst: str | Path, style: str | StyleSpec = "wat
         reader.close()
 
 
+def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction
+           ) -> Iterator[DecodedFrame | AudioItem]:
+    """Frames at a constant `fps`: slot k (k / fps after the first frame) shows the last
+    frame that started at or before it, so frames are repeated (faster rate) or left out
+    (slower). Audio passes through unchanged."""
+    step = Fraction(1) / Fraction(fps).limit_denominator(1001)
+    pending: DecodedFrame | None = None
+    t0: Fraction | None = None
+    k = 0
+
+    def slots(until: Fraction | None) -> Iterator[DecodedFrame]:
+        nonlocal k
+        assert pending is not None and t0 is not None
+        while until is None or t0 + k * step < until:
+            pts = round((t0 + k * step) / time_base)
+            dur = max(1, round(step / time_base))
+            yield DecodedFrame(pending.image, pts, time_base, k, dur)
+            k += 1
+            if until is None:
+                return
+
+    for item in items:
+        if not isinstance(item, DecodedFrame):
+            yield item
+            continue
+        t = Fraction(item.pts) * time_base
+        if pending is None:
+            t0 = t
+        else:
+            yield from slots(t)
+        pending = item
+    if pending is not None and t0 is not None:
+        end = Fraction(pending.pts + (pending.duration or 0)) * time_base
+        yield from slots(end if pending.duration else None)
+
+
 def _check_options(opts: ExportOptions, codec: str) -> None:
     spec = CODECS[codec]
     if opts.crf is not None and spec.default_crf is not None \
             and not 0 <= opts.crf <= spec.max_crf:
         raise MediaError(f"--crf for {codec} must be between 0 and {spec.max_crf}, "
                          f"got {opts.crf}")
+    if opts.fps is not None and not 0.5 <= opts.fps <= 1000:
+        raise MediaError(f"--fps must be between 0.5 and 1000, got {opts.fps:g}")
     if opts.speed is not None and opts.speed not in SPEEDS:
         raise MediaError(f"--speed {opts.speed!r}: use one of {', '.join(SPEEDS)}")
     if opts.start < 0:
@@ -224,7 +265,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     counters = _Counters()
 
     def decoded() -> Iterator[DecodedFrame | AudioItem]:
-        it = iter(items)
+        it = iter(items) if opts.fps is None else retime(items, opts.fps, reader.time_base)
         while True:
             t = time.perf_counter()
             item = next(it, None)
@@ -242,7 +283,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         try:
             with _atomic(dst) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=size,
-                                     time_base=reader.time_base, fps=reader.fps, crf=opts.crf,
+                                     time_base=reader.time_base, fps=opts.fps or reader.fps,
+                                     crf=opts.crf,
                                      speed=opts.speed)
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)

@@ -10,6 +10,7 @@ so a video with a corrupt tail yields every frame that can be decoded.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +55,48 @@ class AudioItem:
     data: av.Packet | av.AudioFrame
 
 
+SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
+SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
+
+
+def is_sequence(path: str | Path) -> bool:
+    """An image-sequence pattern such as frames/%04d.png (printf-style frame number)."""
+    from .image_io import is_image_path
+
+    return bool(SEQUENCE_FIELD.search(Path(path).name)) and is_image_path(path)
+
+
+def sequence_files(pattern: str | Path) -> list[tuple[int, Path]]:
+    """The files an image-sequence pattern matches, with their numbers, in frame order."""
+    p = Path(pattern)
+    m = SEQUENCE_FIELD.search(p.name)
+    assert m is not None
+    width = int(m.group(1) or 0)
+    digits = rf"\d{{{width}}}" if width else r"\d+"
+    rx = re.compile(re.escape(p.name[: m.start()]) + f"({digits})" + re.escape(p.name[m.end():]))
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        return []
+    return sorted((int(mm.group(1)), f) for f in folder.iterdir()
+                  if (mm := rx.fullmatch(f.name)))
+
+
 def open_input(path: str | Path) -> av.container.InputContainer:
-    """Open a media file for reading; missing, empty or unreadable files raise MediaError."""
+    """Open a media file (or an image-sequence pattern) for reading; missing, empty or
+    unreadable inputs raise MediaError."""
     p = Path(path)
+    if is_sequence(p):
+        files = sequence_files(p)
+        if not files:
+            raise MediaError(f"no files match the image sequence {p}")
+        first = files[0][0]
+        try:
+            return av.open(str(p), mode="r", format="image2",
+                           options={"framerate": str(SEQUENCE_RATE),
+                                    "start_number": str(first)})
+        except (av.error.FFmpegError, OSError, ValueError) as e:
+            raise MediaError(f"{p}: not a readable image sequence ({ffmpeg_reason(e)})") \
+                from None
     if not p.exists():
         raise MediaError(f"no such file: {p}")
     if p.is_dir():

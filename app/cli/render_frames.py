@@ -1,0 +1,127 @@
+"""`aquarelle render` to frames: an image sequence (`out/%04d.png`) or an animated GIF.
+
+Frames are read (a video or an image sequence), stylized in order with the temporal
+features on, and written one image per frame, or collected into a GIF for short clips.
+Nothing half-written is left: a failure or Ctrl+C removes the frames written so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.context import create_headless_context
+from ..engine.errors import AquarelleError
+from ..engine.pipeline import Pipeline
+from ..media.atomic import atomic_output
+from ..media.export import ExportProgress, resolve_size, retime
+from ..media.image_io import write_image
+from ..media.progress import ProgressPrinter
+from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
+from .common import resolve_style
+
+GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
+
+
+def wants_frames(output: Path) -> bool:
+    """Whether `output` asks for frames rather than a video file."""
+    return output.suffix.lower() == ".gif" or is_sequence(output)
+
+
+def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
+    from .render_video import export_options
+
+    style, values = resolve_style(args)
+    opts = export_options(args)
+    gif = output.suffix.lower() == ".gif"
+    if not output.parent.is_dir() and str(output.parent):
+        raise AquarelleError(f"output folder does not exist: {output.parent}")
+    printer = ProgressPrinter(src.name, quiet=args.quiet)
+    t0 = time.perf_counter()
+    written: list[Path] = []
+    frames: list[np.ndarray] = []
+    durations: list[float] = []
+    try:
+        with VideoReader(src) as reader:
+            total = reader.expected_frames(opts.start, opts.end)
+            items = reader.frames(opts.start, opts.end)
+            stream: Iterator[DecodedFrame] = (
+                (f for f in retime(items, opts.fps, reader.time_base)
+                 if isinstance(f, DecodedFrame)) if opts.fps else items)
+            step = 1.0 / (opts.fps or reader.fps or 25.0)
+            ctx = create_headless_context()
+            try:
+                with Pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+                    pipeline.set_params(values)
+                    for k, frame in enumerate(stream):
+                        image = _fit(frame.image, opts.size)
+                        rgb = pipeline.render_array(image)
+                        if gif:
+                            if k >= GIF_MAX_FRAMES:
+                                raise AquarelleError(
+                                    f"a GIF holds at most {GIF_MAX_FRAMES} frames; use "
+                                    "--end, --fps or a video format")
+                            frames.append(rgb)
+                            durations.append(float(frame.duration * frame.time_base)
+                                             if frame.duration else step)
+                        else:
+                            path = frame_path(output, k + 1)
+                            write_image(path, rgb)
+                            written.append(path)
+                        printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
+            finally:
+                ctx.release()
+            lost = reader.lost
+        if gif:
+            if not frames:
+                raise AquarelleError(f"{src}: no decodable video frames")
+            _write_gif(output, frames, durations)
+    except BaseException:
+        for path in written:  # nothing half-written: the frames so far go too
+            path.unlink(missing_ok=True)
+        raise
+    finally:
+        printer.finish()
+    count = len(frames) if gif else len(written)
+    if lost:
+        print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded",
+              file=sys.stderr)
+    if not args.quiet:
+        what = str(output) if gif else f"{count} images {output}"
+        print(f"{src} -> {what} ({count} frames)", file=sys.stderr)
+    return 0
+
+
+def frame_path(pattern: Path, number: int) -> Path:
+    """frames/%04d.png, 7 -> frames/0007.png."""
+    def field(m: re.Match[str]) -> str:
+        return f"{number:0{int(m.group(1) or 0)}d}"
+
+    return pattern.with_name(SEQUENCE_FIELD.sub(field, pattern.name, count=1))
+
+
+def _fit(image: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
+    if size is None:
+        return image
+    from .render import resize
+
+    w, h = resolve_size(size, (image.shape[1], image.shape[0]))
+    return resize(image, (w, h))
+
+
+def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float]) -> None:
+    """An animated GIF: one adaptive palette per frame, each frame's duration kept."""
+    from PIL import Image
+
+    images = [Image.fromarray(f).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+              for f in frames]
+    ms = [max(20, round(d * 1000)) for d in durations]  # browsers treat less as 100 ms
+    with atomic_output(output) as tmp:
+        images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
+                       duration=ms, loop=0, optimize=False, disposal=1)
