@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from videoclips import decode_video, make_clip
 
-from aquarelle.cli import render_video
+from aquarelle.cli import render_options
 from aquarelle.cli.main import main
 from aquarelle.media.export import ExportProgress
 from aquarelle.media.progress import ProgressPrinter
@@ -263,8 +263,8 @@ def test_progress_elsewhere_is_plain_periodic_lines():
 
 
 def test_time_and_size_parsing():
-    assert render_video.parse_time("12.5", "--start") == 12.5
-    assert render_video.parse_time("1:02.5", "--start") == 62.5
-    assert render_video.parse_time("1:00:02", "--start") == 3602
-    assert render_video.parse_size("1280x-1") == (1280, -1)
-    assert render_video.parse_size("-1X720") == (-1, 720)
+    assert render_options.parse_time("12.5", "--start") == 12.5
+    assert render_options.parse_time("1:02.5", "--start") == 62.5
+    assert render_options.parse_time("1:00:02", "--start") == 3602
+    assert render_options.parse_size("1280x-1") == (1280, -1)
+    assert render_options.parse_size("-1X720") == (-1, 720)

@@ -1,27 +1,18 @@
-"""`aquarelle render`: stylize image files (videos: see render_video)."""
+"""`aquarelle render`: the options, and which job each input gets (an image, a video, frames
+or a batch: render_image, render_video, render_frames)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-import numpy as np
-
-from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
-from ..engine.pipeline import Pipeline
-from ..media.export import resolve_size, same_path
-from ..media.image_io import (
-    IMAGE_EXTENSIONS,
-    ImageError,
-    is_image_path,
-    read_image,
-    write_image,
-)
+from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
 from . import render_video
-from .common import add_style_options, resolve_style
+from .common import add_style_options
+from .render_image import render_image
+from .render_options import add_arguments
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -39,12 +30,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     over.add_argument("-n", "--no-overwrite", action="store_true",
                       help="never replace an existing output: fail for one file, skip it in "
                            "a batch")
-    render_video.add_arguments(p)
+    add_arguments(p)
     p.set_defaults(func=run)
-
-
-VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
-              ("no_audio", "--no-audio"), ("speed", "--speed"), ("fps", "--fps"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,63 +61,3 @@ def run(args: argparse.Namespace) -> int:
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
     return render_video.run(args, src, output)
-
-
-def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
-    """Stylize one image file into `output` (atomically)."""
-    style, values = resolve_style(args)
-    if same_path(src, output):
-        raise AquarelleError(f"output {output} is the input; choose another name")
-    refuse_existing(args, output)
-    if not is_image_path(output):
-        raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image; "
-                         f"use one of {' '.join(sorted(IMAGE_EXTENSIONS))}")
-    if str(output.parent) and not output.parent.is_dir():
-        raise ImageError(f"output folder does not exist: {output.parent}")
-    for attr, option in VIDEO_ONLY:
-        if getattr(args, attr, None):
-            print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
-                  file=sys.stderr)
-    size = render_video.parse_size(getattr(args, "size", None))
-    image = read_image(src)
-    rgb_in, alpha = image.rgb, image.alpha
-    if size is not None:
-        w, h = resolve_size(size, image.size)
-        rgb_in = resize(rgb_in, (w, h))
-        alpha = resize(alpha, (w, h)) if alpha is not None else None
-    ctx = create_headless_context()
-    try:
-        with Pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
-            pipeline.set_params(values)
-            rgb = pipeline.render_array(rgb_in)
-    finally:
-        ctx.release()
-    if image.rgb.dtype == np.uint16:
-        # 16-bit in, 16-bit out (the style renders at 8 bits; widen without banding steps).
-        rgb = rgb.astype(np.uint16) * 257
-    quality = getattr(args, "quality", None)
-    if quality is not None:
-        if not 1 <= quality <= 100:
-            raise ImageError(f"--quality must be 1 to 100, got {quality}")
-        if output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
-            print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
-                  f"{output.name}", file=sys.stderr)
-    write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif)
-    if not args.quiet:
-        print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
-    return 0
-
-
-def refuse_existing(args: argparse.Namespace, output: Path) -> None:
-    """-n: an existing output is never replaced."""
-    if getattr(args, "no_overwrite", False) and output.exists():
-        raise AquarelleError(f"{output} exists and -n says not to replace it")
-
-
-def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Area averaging down, cubic up (16-bit and alpha kept as they are)."""
-    import cv2
-
-    h, w = image.shape[:2]
-    interp = cv2.INTER_AREA if size[0] * size[1] < w * h else cv2.INTER_CUBIC
-    return cv2.resize(image, size, interpolation=interp)

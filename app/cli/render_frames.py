@@ -25,6 +25,7 @@ from ..media.image_io import write_image
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
 from .common import resolve_style
+from .render_options import export_options, resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
 
@@ -35,8 +36,6 @@ def wants_frames(output: Path) -> bool:
 
 
 def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
-    from .render_video import export_options
-
     style, values = resolve_style(args)
     opts = export_options(args)
     gif = output.suffix.lower() == ".gif"
@@ -109,8 +108,6 @@ def frame_path(pattern: Path, number: int) -> Path:
 def _fit(image: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
     if size is None:
         return image
-    from .render import resize
-
     w, h = resolve_size(size, (image.shape[1], image.shape[0]))
     return resize(image, (w, h))
 

@@ -1,4 +1,4 @@
-"""`aquarelle render` for videos and batches: options, one export, a folder of files."""
+"""`aquarelle render` for videos and batches: one export, a folder of files."""
 
 from __future__ import annotations
 
@@ -8,101 +8,15 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.errors import MediaError
-from ..media.export import ExportOptions, ExportResult, export_video, same_path
+from ..media.export import ExportResult, export_video, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import is_video_path
-from ..media.video_writer import (
-    CODECS,
-    CONTAINERS,
-    EXTENSION_FOR_CODEC,
-    SPEEDS,
-    output_format,
-)
+from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
 from .common import resolve_style
-
-VIDEO_HELP = """\
-Videos: every frame is stylized and written with its original timestamp (variable frame
-rates are kept), upright (rotation metadata applied), with the audio streams copied
-unchanged, or transcoded (AAC; Opus for .webm) when the output format cannot hold their
-codec. Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv; prores in
-.mov/.mkv) and .webm (vp9). Odd sizes: H.264/H.265/VP9 store 4:2:0 colour and ProRes 4:2:2,
-which need an even width (and height for 4:2:0), so an odd-sized picture is padded by
-repeating its last column/row (e.g. 641x361 is written as 642x362; no pixel is lost). A
-video whose end is corrupt or truncated is rendered up to the last decodable frame, with a
-warning saying how many frames are missing (exit status 0). --start/--end cut the video at
-frames and copied audio at its packet boundaries (about 20 ms; transcoded audio to the
-sample); the output starts at 0. Several inputs or a folder with
--o FOLDER render each file, continue past failures, print a summary, and exit with status
-2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output is
-removed."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Video-only options of `render`."""
-    g = p.add_argument_group("video options")
-    g.add_argument("--codec", metavar="{" + ",".join(CODECS) + "}",
-                   help="video codec (default: h264, vp9 for .webm)")
-    g.add_argument("--crf", type=int, metavar="N",
-                   help="constant quality: lower is better and bigger (default 18 for h264, "
-                        "22 for h265, 31 for vp9; not used by prores)")
-    g.add_argument("--size", metavar="WxH",
-                   help="output size; -1 for one side keeps the aspect ratio (e.g. 1280x-1)")
-    g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
-    g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
-    g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
-    g.add_argument("--fps", type=float, metavar="RATE",
-                   help="a new constant frame rate: frames are repeated or left out (the "
-                        "default keeps every frame with its own timestamp)")
-    g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
-                   help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
-                        "default medium): faster encodes give bigger files at the same --crf")
-    b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
-    b.add_argument("-r", "--recursive", action="store_true",
-                   help="also render the media in subfolders (the tree is kept in -o)")
-    b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
-                   help="container of the videos written (mp4, mkv, mov, webm, m4v; default: "
-                        "by --codec, mp4)")
-    b.add_argument("--name", metavar="TEMPLATE", default="{stem}",
-                   help="output file name without extension; {stem} is the input's name "
-                        "without extension, {ext} its extension (default {stem})")
-    p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-
-
-def parse_time(text: str | None, option: str) -> float | None:
-    """Seconds from `12.5`, `1:02.5` or `1:00:02`; a malformed value is an error."""
-    if text is None:
-        return None
-    parts = text.strip().split(":")
-    try:
-        if len(parts) > 3 or any(not p.strip() for p in parts):
-            raise ValueError
-        values = [float(p) for p in parts]
-    except ValueError:
-        raise AquarelleError(f"{option} expects seconds or [HH:]MM:SS, got {text!r}") from None
-    seconds = 0.0
-    for v in values:
-        seconds = seconds * 60 + v
-    if seconds < 0:
-        raise AquarelleError(f"{option} must not be negative, got {text!r}")
-    return seconds
-
-
-def parse_size(text: str | None) -> tuple[int, int] | None:
-    """(W, H) from `WxH`; -1 keeps the aspect ratio."""
-    if text is None:
-        return None
-    w, sep, h = text.lower().partition("x")
-    try:
-        size = (int(w), int(h))
-        if not sep or any(v == 0 or v < -1 for v in size) or size == (-1, -1):
-            raise ValueError
-    except ValueError:
-        raise AquarelleError(f"--size expects WIDTHxHEIGHT with positive numbers, -1 for one "
-                             f"side to keep the aspect ratio (e.g. 1280x720 or 1280x-1), got "
-                             f"{text!r}") from None
-    return size
+from .render_frames import run_frames, wants_frames
+from .render_image import render_image
+from .render_options import export_options, refuse_existing
 
 
 def looks_like_video(path: Path) -> bool:
@@ -118,17 +32,6 @@ def looks_like_video(path: Path) -> bool:
             return True
     except (av.FFmpegError, OSError, UnicodeDecodeError):
         return False
-
-
-def export_options(args: argparse.Namespace) -> ExportOptions:
-    """The ExportOptions the command line asks for."""
-    start = parse_time(getattr(args, "start", None), "--start") or 0.0
-    end = parse_time(getattr(args, "end", None), "--end")
-    return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
-                         size=parse_size(getattr(args, "size", None)), start=start, end=end,
-                         audio=not getattr(args, "no_audio", False),
-                         speed=getattr(args, "speed", None), fps=getattr(args, "fps", None),
-                         seed=args.seed, scale=args.scale)
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
@@ -149,16 +52,12 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
-    from .render_frames import run_frames, wants_frames
-
     if wants_frames(output):  # an image sequence or an animated GIF
         return run_frames(args, src, output)
     style, values = resolve_style(args)
     opts = export_options(args)
     if output.is_dir():
         output = output / default_name(src, opts.codec)
-    from .render import refuse_existing
-
     refuse_existing(args, output)
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
     printer = ProgressPrinter(src.name, quiet=args.quiet)
@@ -236,8 +135,6 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
 
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
     """Render several files into the folder `output`; continue past failures."""
-    from .render import render_image
-
     resolve_style(args)  # a bad style or value fails once, before any file
     opts = export_options(args)
     if opts.codec is not None:
