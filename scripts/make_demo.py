@@ -1,6 +1,6 @@
 """Make the bundled demo media from scikit-image's public-domain photos.
 
-Writes assets/demo/demo.mp4 (6 s, 640x360, 30 fps, H.264 CRF 28, a slow pan and zoom over
+Writes assets/demo/demo.mp4 (6 s, 640x360, 30 fps, H.264 CRF 24, a slow pan and zoom over
 the coffee, astronaut and cat photos with cross-fades, and a quiet generated A-major chord
 as AAC so that audio passthrough can be shown) and assets/demo/coffee.jpg (the coffee
 photo, JPEG quality 85, used by the benchmarks). Deterministic; needs scikit-image.
@@ -32,9 +32,9 @@ def photos() -> list[np.ndarray]:
 
 # (x, y, width) of the 16:9 window at the start and end of each segment, as fractions of
 # the photo's width/height: a slow push-in or pan.
-MOVES = [((0.0, 0.08, 1.0), (0.18, 0.22, 0.7)),
-         ((0.05, 0.0, 0.95), (0.3, 0.08, 0.55)),
-         ((0.25, 0.15, 0.6), (0.0, 0.05, 0.95))]
+MOVES = [((0.0, 0.06, 1.0), (0.08, 0.12, 0.88)),
+         ((0.02, 0.0, 0.98), (0.12, 0.04, 0.85)),
+         ((0.1, 0.1, 0.88), (0.0, 0.05, 1.0))]
 
 
 def window_frame(photo: np.ndarray, start: tuple[float, float, float],
@@ -95,7 +95,7 @@ def write_clip(path: Path, images: list[np.ndarray]) -> None:
     with av.open(str(path), "w", container_options={"movflags": "+faststart"}) as out:
         vs = out.add_stream("libx264", rate=FPS)
         vs.width, vs.height, vs.pix_fmt = WIDTH, HEIGHT, "yuv420p"
-        vs.codec_context.options = {"crf": "28", "preset": "slow"}
+        vs.codec_context.options = {"crf": "24", "preset": "slow"}
         vs.codec_context.colorspace = vs.codec_context.color_primaries = 1  # BT.709
         vs.codec_context.color_trc = 1
         vs.codec_context.color_range = 1  # limited
