@@ -445,3 +445,18 @@ def test_long_runs_stay_flat_short_version(qtbot: Any, window: MainWindow,
     assert view.rss_growth < 0.10  # short run: noisier than the 10,000-frame figure
     export = soak_export(150, tmp_path)
     assert export.frames == 150 and export.dropped == 0 and export.duplicated == 0
+
+
+def test_save_folders_are_a_setting(qtbot: Any, window: MainWindow, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from PyQt6.QtCore import QStandardPaths
+    from PyQt6.QtWidgets import QFileDialog
+
+    pictures = tmp_path / "My Pictures"
+    pictures.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: str(pictures)))
+    assert window.choose_folder("snapshot") == pictures
+    assert window.default_dir("snapshot",
+                              QStandardPaths.StandardLocation.PicturesLocation) == pictures
+    assert window.settings.last_dir("snapshot") == str(pictures)  # kept for next time

@@ -306,6 +306,12 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu("Open recent", self)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         menus["File"].insertMenu(self._actions["demo"], self.recent_menu)
+        folders = QMenu("Save folders", self)
+        for kind, label in (("snapshot", "Snapshots\u2026"), ("record", "Recordings\u2026")):
+            action = folders.addAction(label)
+            assert action is not None
+            action.triggered.connect(lambda _=False, k=kind: self.choose_folder(k))
+        menus["File"].insertMenu(self._actions["quit"], folders)
         about = QAction("About Aquarelle", self)
         about.triggered.connect(self._about)
         menus["Help"].addAction(about)
@@ -741,6 +747,20 @@ class MainWindow(QMainWindow):
             if Path(folder).is_dir():
                 return Path(folder)
         return Path.home()
+
+    def choose_folder(self, kind: str) -> Path | None:
+        """Pick where snapshots ("snapshot") or recordings ("record") go (kept)."""
+        standard = QStandardPaths.StandardLocation.PicturesLocation if kind == "snapshot" \
+            else QStandardPaths.StandardLocation.MoviesLocation
+        start = self.default_dir(kind, standard)
+        chosen = QFileDialog.getExistingDirectory(self, f"Folder for {kind}s", str(start))
+        self.after_dialog()
+        if not chosen:
+            return None
+        self.settings.set_last_dir(kind, chosen)
+        self.snapshot_dir = None if kind == "snapshot" else self.snapshot_dir
+        self.status(f"{'Snapshots' if kind == 'snapshot' else 'Recordings'} go to {chosen}")
+        return Path(chosen)
 
     def snapshot(self) -> Path | None:
         """Save the stylized frame (full source resolution) as a PNG next to the last one."""
