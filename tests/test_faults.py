@@ -5,6 +5,7 @@ line, exit 2, no partial file. Real subprocesses, real signals."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,29 +18,33 @@ from videoclips import make_clip
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_mid_export_leaves_nothing_and_exits_128_plus_signal(tmp_path, sig):
-    src = tmp_path / "in"
-    src.mkdir()
-    clip = make_clip(src / "long.mp4", size=(320, 240), frames=300, fps=30)
-    out = tmp_path / "out"
+def interrupt_a_render(tmp_path, out, interrupt) -> tuple[str, int]:
+    """Start `aquarelle render` on a long clip into `out`, wait until it writes its temporary
+    file (mid-run), call `interrupt(proc)`, and return its stderr and exit status."""
+    clip = make_clip(tmp_path / "long.mp4", size=(320, 240), frames=300, fps=30)
     out.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "aquarelle", "render", str(clip.path),
                              "-o", str(out / "painted.mp4"), "-q"],
                             stderr=subprocess.PIPE, text=True)
     try:
-        # Wait until the export is writing its temporary file: the signal lands mid-run.
         deadline = time.monotonic() + 120
         while not any(".part" in p.name for p in out.iterdir()):
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
             assert time.monotonic() < deadline, "the export never started writing"
             time.sleep(0.05)
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
+        interrupt(proc)
+        _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 128 + sig, err
+    return err, proc.returncode
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_mid_export_leaves_nothing_and_exits_128_plus_signal(tmp_path, sig):
+    out = tmp_path / "out"
+    err, code = interrupt_a_render(tmp_path, out, lambda proc: proc.send_signal(sig))
+    assert code == 128 + sig, err
     assert f"cancelled ({signal.Signals(sig).name})" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert list(out.iterdir()) == []  # no output, no temporary file
@@ -99,25 +104,9 @@ def test_a_full_disk_stops_with_one_line_and_no_partial_file(tmp_path, kind):
 
 
 def test_the_output_folder_removed_mid_export_is_an_error_not_a_success(tmp_path):
-    import shutil
-
-    clip = make_clip(tmp_path / "in.mp4", size=(320, 240), frames=300)
     out = tmp_path / "out"
-    out.mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "aquarelle", "render", str(clip.path),
-                             "-o", str(out / "painted.mp4"), "-q"],
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not any(".part" in p.name for p in out.iterdir()):
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        shutil.rmtree(out)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 2, err
+    err, code = interrupt_a_render(tmp_path, out, lambda _proc: shutil.rmtree(out))
+    assert code == 2, err
     assert "painted.mp4" in err and "No such file or directory" in err
     assert not out.exists()
 

@@ -462,13 +462,14 @@ def test_drop_file_opens_it(qtbot: Any, window: MainWindow, media: dict[str, Pat
 
 
 class FakeCamera(FrameSource):
-    """A live source that delivers one frame, then 'is unplugged'."""
+    """A live source that delivers `frames` frames, then 'is unplugged'."""
 
     live = True
 
-    def __init__(self, unplug: bool = True) -> None:
+    def __init__(self, unplug: bool = True, frames: int = 1) -> None:
         super().__init__()
-        self.sent = False
+        self.sent = 0
+        self.frames = frames
         self.stopped = False
         self.unplug = unplug
 
@@ -483,9 +484,9 @@ class FakeCamera(FrameSource):
         self.stopped = True
 
     def latest(self) -> Frame | None:
-        if not self.sent:
-            self.sent = True
-            return Frame(scene(), 0, None)
+        if self.sent < self.frames:
+            self.sent += 1
+            return Frame(scene(t=self.sent / (self.frames + 1)), self.sent, None)
         if self.unplug:
             self.error = "device disconnected"
         return None

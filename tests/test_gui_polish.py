@@ -382,38 +382,11 @@ def test_a_camera_lost_while_recording_leaves_a_playable_file(
         qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     import av
-    from test_gui import H, W, scene
+    from test_gui import FakeCamera
 
-    from aquarelle.media.source import Frame, FrameSource
     from aquarelle.ui import main_window as mw
 
-    class Camera(FrameSource):
-        """Five frames, then unplugged."""
-
-        live = True
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.sent = 0
-
-        @property
-        def size(self) -> tuple[int, int]:
-            return (W, H)
-
-        def start(self) -> None:
-            pass
-
-        def stop(self) -> None:
-            pass
-
-        def latest(self) -> Frame | None:
-            if self.sent < 5:
-                self.sent += 1
-                return Frame(scene(t=self.sent / 5), self.sent, None)
-            self.error = "device disconnected"
-            return None
-
-    cam = Camera()
+    cam = FakeCamera(frames=5)
     monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam)
     videos = tmp_path / "videos"
     videos.mkdir()
