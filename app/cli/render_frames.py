@@ -20,7 +20,7 @@ from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.pipeline import Pipeline
 from ..media.atomic import atomic_output
-from ..media.export import ExportProgress, resolve_size, retime
+from ..media.export import ExportProgress, check_options, output_frames, resolve_size, retime
 from ..media.image_io import write_image
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
@@ -38,6 +38,7 @@ def wants_frames(output: Path) -> bool:
 def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
     style, values = resolve_style(args)
     opts = export_options(args)
+    check_options(opts)
     gif = output.suffix.lower() == ".gif"
     if not output.parent.is_dir() and str(output.parent):
         raise AquarelleError(f"output folder does not exist: {output.parent}")
@@ -48,7 +49,8 @@ def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
     durations: list[float] = []
     try:
         with VideoReader(src) as reader:
-            total = reader.expected_frames(opts.start, opts.end)
+            total = output_frames(reader.expected_frames(opts.start, opts.end), reader.fps,
+                                  opts.fps)
             items = reader.frames(opts.start, opts.end)
             stream: Iterator[DecodedFrame] = (
                 (f for f in retime(items, opts.fps, reader.time_base)

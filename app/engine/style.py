@@ -23,8 +23,8 @@ TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
     "r32f": (1, "f4"), "rg32f": (2, "f4"), "rgba32f": (4, "f4"),
 }
 SOURCE = "source"  # the reserved input name of the uploaded frame
-BUILTIN_FLAGS = {"resampling", "history"}
-MAX_TARGET_SCALE = 4.0  # what `when` may name besides parameters
+BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
+MAX_TARGET_SCALE = 4.0  # of the work (or source) size
 
 
 @dataclass(frozen=True)
@@ -300,8 +300,6 @@ def _check_values(style: StyleSpec, param_names: set[str]) -> None:
         if p.clear is not None and not (1 <= len(p.clear) <= 4
                                         and all(map(_is_number, p.clear))):
             raise ValueError(f"pass {p.name}: clear must be 1 to 4 numbers")
-        if p.when is not None and not isinstance(p.when, str):
-            raise ValueError(f"pass {p.name}: 'when' must be text")
         for inp in p.inputs.values():
             if inp.filter not in ("linear", "nearest") or inp.wrap not in ("clamp", "repeat"):
                 raise ValueError(f"pass {p.name}: input {inp.target!r}: filter must be linear "
@@ -328,7 +326,6 @@ def _check(style: StyleSpec) -> None:
     for p in style.passes():
         _check_shader_path(p)
     _check_numbers(style)
-    _check_order(style)
     param_names = {p.name for p in style.params}
     _check_values(style, param_names)
     known = set(style.targets) | {SOURCE} | {f"{n}.prev" for n, t in style.targets.items()
@@ -355,3 +352,4 @@ def _check(style: StyleSpec) -> None:
             raise ValueError(f"debug view {view}: unknown target {target!r}")
     if style.output not in style.targets:
         raise ValueError(f"unknown output target {style.output!r}")
+    _check_order(style)

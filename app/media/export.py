@@ -162,9 +162,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | StyleSpec = "wat
         items = reader.items(opts.start, opts.end)
         head, first = _prime(items, reader, src)
         size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
-        total = reader.expected
-        if opts.fps is not None and total is not None and reader.fps:
-            total = round(total * opts.fps / reader.fps)
+        total = output_frames(reader.expected, reader.fps, opts.fps)
         own_ctx = ctx is None
         gl = create_headless_context() if own_ctx else ctx
         try:
@@ -214,12 +212,25 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
         yield from slots(end if pending.duration else None)
 
 
+def output_frames(expected: int | None, source_fps: float | None, fps: float | None
+                  ) -> int | None:
+    """Frames an export writes: the source's, or as many at the new rate `fps`."""
+    if fps is None or expected is None or not source_fps:
+        return expected
+    return round(expected * fps / source_fps)
+
+
 def _check_options(opts: ExportOptions, codec: str) -> None:
     spec = CODECS[codec]
     if opts.crf is not None and spec.default_crf is not None \
             and not 0 <= opts.crf <= spec.max_crf:
         raise MediaError(f"--crf for {codec} must be between 0 and {spec.max_crf}, "
                          f"got {opts.crf}")
+    check_options(opts)
+
+
+def check_options(opts: ExportOptions) -> None:
+    """The options that do not depend on the codec: rate, speed, range, size."""
     if opts.fps is not None and not 0.5 <= opts.fps <= 1000:
         raise MediaError(f"--fps must be between 0.5 and 1000, got {opts.fps:g}")
     if opts.speed is not None and opts.speed not in SPEEDS:
@@ -284,8 +295,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             with _atomic(dst) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
-                                     crf=opts.crf,
-                                     speed=opts.speed)
+                                     crf=opts.crf, speed=opts.speed)
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]

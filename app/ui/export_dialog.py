@@ -20,7 +20,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..media.video_writer import CODECS, EXTENSION_FOR_CODEC
+from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
 
 # (label, output width; None: the source's size). Heights follow the aspect ratio.
 SIZES: tuple[tuple[str, int | None], ...] = (
@@ -119,9 +119,8 @@ class ExportDialog(QDialog):
             self.crf.setRange(0, spec.max_crf)
             self.crf.setValue(spec.default_crf)
         path = Path(self.path_edit.text())
-        ext = EXTENSION_FOR_CODEC[spec.name]
-        if path.suffix.lower() != ext and not (spec.name != "vp9" and path.suffix == ".mkv"):
-            self.path_edit.setText(str(path.with_suffix(ext)))
+        if CONTAINERS.get(path.suffix.lower()) not in spec.containers:  # keep what can hold it
+            self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(), FILTERS)

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer, QUrl, pyqtSignal
 from PyQt6.QtGui import (
     QAction,
     QCloseEvent,
+    QDesktopServices,
     QDragEnterEvent,
     QDropEvent,
     QKeyEvent,
@@ -758,7 +759,8 @@ class MainWindow(QMainWindow):
         if not chosen:
             return None
         self.settings.set_last_dir(kind, chosen)
-        self.snapshot_dir = None if kind == "snapshot" else self.snapshot_dir
+        if kind == "snapshot":
+            self.snapshot_dir = None  # the chosen folder, not a session override
         self.status(f"{'Snapshots' if kind == 'snapshot' else 'Recordings'} go to {chosen}")
         return Path(chosen)
 
@@ -806,15 +808,10 @@ class MainWindow(QMainWindow):
         self._folder_timer.start(15000)
 
     def _open_folder(self, url: str) -> None:
-        from PyQt6.QtCore import QUrl
-
         self.open_folder(Path(QUrl(url).toLocalFile()))
 
     def open_folder(self, folder: Path) -> None:
         """Show a folder in the system's file manager."""
-        from PyQt6.QtCore import QUrl
-        from PyQt6.QtGui import QDesktopServices
-
         self.opened_folder = folder  # tests look at it; there may be no file manager
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 

@@ -48,7 +48,7 @@ void main() {
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
     c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
     float h = texelFetch(paper, ivec2(p), 0).r;
-    float disp = canvas_noise(p, uv, 3.0, 301);
+    float disp = u_dispersion > 0.0 ? canvas_noise(p, uv, 3.0, 301) : 0.5;  // 0: no cost
     float stroke = texture(strokes, uv).r;
 
     c = pigment(c, density(turb, u_turbulence));

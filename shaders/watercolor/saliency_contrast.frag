@@ -37,7 +37,7 @@ void main() {
     float global = length(weighted(c - mean));
     float near = length(weighted(c - ring_mean(uv, 0.08, aspect)));
     float far = length(weighted(c - ring_mean(uv, 0.2, aspect)));
-    vec2 d = (uv - 0.5) / aspect * vec2(1.0, 1.0);
+    vec2 d = (uv - 0.5) / aspect;  // in frame heights
     float prior = exp(-dot(d, d) / (2.0 * 0.3 * 0.3));
     // Skin: hue angle in Lab about 40-75 degrees, low chroma, mid to light tones.
     float hue = degrees(atan(c.z, c.y));
