@@ -30,6 +30,15 @@ def sobel_tensor(img: np.ndarray) -> np.ndarray:
     return np.dstack([e, f, g])
 
 
+def half_tensor(img: np.ndarray) -> np.ndarray:
+    """The structure tensor as the pipeline computes it, at half the size of `img` (even
+    sizes): Sobel/4 of the image box-filtered 2x2, gradients per full-size pixel (halved)."""
+    img = np.asarray(img, np.float64)
+    h, w = img.shape[:2]
+    box = img.reshape(h // 2, 2, w // 2, 2, -1).mean(axis=(1, 3))
+    return sobel_tensor(box) * 0.25
+
+
 def gauss_ksize(sigma: float) -> int:
     """The kernel size of the separable blur: radius ceil(2.45 sigma)."""
     return 2 * math.ceil(2.45 * sigma) + 1
@@ -140,10 +149,12 @@ def adaptive_sharpness(lum: np.ndarray, phi: float, px: float) -> np.ndarray:
 
 def lic_straight(img: np.ndarray, t: tuple[float, float], sigma: float,
                  work_size: tuple[int, int], out_shape: tuple[int, int],
-                 renormalize: bool = False, max_steps: int = 24) -> np.ndarray:
+                 renormalize: bool = False, max_steps: int = 24, step: float = 1.0
+                 ) -> np.ndarray:
     """LIC along a constant flow `t` (unit (x, y)): Gaussian weights exp(-s^2 / 2 sigma^2) at
-    whole steps s <= 2 sigma (centre weight 1), walking in work pixels from the output pixel's
-    centre and stopping at the work image's border; `img` sampled bilinearly (clamp to edge).
+    arc lengths s = i step <= 2 sigma (centre weight 1), walking in work pixels from the
+    output pixel's centre and stopping at the work image's border; `img` sampled bilinearly
+    (clamp to edge).
     With `renormalize`, the deviation from 0.5 is scaled by 0.5 / sqrt(sum w^2 / (sum w)^2).
     """
     img = np.asarray(img, np.float64)
@@ -159,10 +170,11 @@ def lic_straight(img: np.ndarray, t: tuple[float, float], sigma: float,
     total = sample(x0, y0)
     wsum = np.ones((oh, ow))
     w2sum = np.ones((oh, ow))
-    reach = min(max_steps, int(math.floor(2.0 * sigma)))
+    reach = min(max_steps, int(math.floor(2.0 * sigma / step + 1e-9)))
     for sign in (1.0, -1.0):
         alive = np.ones((oh, ow), bool)
-        for s in range(1, reach + 1):
+        for i in range(1, reach + 1):
+            s = i * step
             x = x0 + sign * s * t[0]
             y = y0 + sign * s * t[1]
             alive &= (x >= 0) & (y >= 0) & (x < ww) & (y < wh)

@@ -114,31 +114,36 @@ def test_structure_tensor_matches_sobel(pipeline, dtype):
     p = pipeline({"flat_threshold": 0.0})
     p.render_array(frame)
     raw = p.read_target("tensor_raw")
-    expected = ref.sobel_tensor(img / 255.0)
-    assert raw.shape == (40, 56, 4)
-    np.testing.assert_allclose(raw[..., :3], expected, rtol=1e-5, atol=1e-7)
+    expected = ref.half_tensor(img / 255.0)
+    assert raw.shape == (20, 28, 4)  # at half the work size
+    if dtype == "float32":
+        np.testing.assert_allclose(raw[..., :3], expected, rtol=1e-5, atol=1e-7)
+    else:
+        # The 2x2 box comes from bilinear taps, which llvmpipe rounds to 8 bits for an 8-bit
+        # texture: a rounding error of the order of the input's own quantization.
+        np.testing.assert_allclose(raw[..., :3], expected, atol=0.02 * np.abs(expected).max())
     assert (raw[..., 3] == 1.0).all()  # everything valid without a threshold
 
 
 def test_structure_tensor_row_zero_is_texture_row_zero(pipeline):
     # A horizontal edge near the top only: the tensor must be non-zero near row 0.
-    img = np.zeros((24, 20, 3), np.uint8)
-    img[:3] = 255
+    img = np.zeros((24, 20, 3), np.float32)
+    img[:3] = 1.0
     p = pipeline({"flat_threshold": 0.0})
     p.render_array(img)
     g = p.read_target("tensor_raw")[..., 2]
-    np.testing.assert_allclose(g, ref.sobel_tensor(img / 255.0)[..., 2], atol=1e-7)
-    assert g[2:4].min() > 0.5 and g[8:].max() == 0.0
+    np.testing.assert_allclose(g, ref.half_tensor(img)[..., 2], atol=1e-7)
+    assert g[1:3].min() > 0.02 and g[4:].max() == 0.0
 
 
 def test_flat_threshold_masks_weak_gradients(pipeline):
     # Low contrast: gradients on both sides of the threshold.
-    img = to_u8(smooth_noise(40, 56, seed=4, sigma=2.0))
-    tau = 0.05
+    img = smooth_noise(40, 56, seed=4, sigma=2.0)
+    tau = 0.03
     p = pipeline({"flat_threshold": tau})
     p.render_array(img)
     raw = p.read_target("tensor_raw")
-    expected = ref.sobel_tensor(img / 255.0)
+    expected = ref.half_tensor(img)
     mag2 = expected[..., 0] + expected[..., 2]
     valid = mag2 >= tau * tau
     # Leave out values within float rounding of the threshold.
@@ -151,11 +156,12 @@ def test_flat_threshold_masks_weak_gradients(pipeline):
 
 @pytest.mark.parametrize("sigma_c", [0.5, 2.0, 3.3, 8.0])
 def test_tensor_smoothing_is_a_gaussian(pipeline, sigma_c):
-    img = colour_image()
+    img = (colour_image() / 255.0).astype(np.float32)  # float: exact 2x2 box taps
     p = pipeline({"flat_threshold": 0.0, "sigma_c": sigma_c})
     p.render_array(img)
-    raw = ref.sobel_tensor(img / 255.0)
-    expected = ref.gaussian_blur(np.dstack([raw, np.ones(raw.shape[:2])]), sigma_c)
+    raw = ref.half_tensor(img)
+    # sigma_c is in work px: half as many texels of the half-size tensor.
+    expected = ref.gaussian_blur(np.dstack([raw, np.ones(raw.shape[:2])]), sigma_c / 2)
     smoothed = p.read_target("tensor_s")
     np.testing.assert_allclose(smoothed[..., :3], expected[..., :3], rtol=1e-4,
                                atol=1e-6 * raw.max())
@@ -328,7 +334,8 @@ def test_lic_of_colour_matches_reference(pipeline, vertical, sigma):
     p.render_array(img)
     src = p.read_target("abstract_rgb")[..., :3]
     h, w = img.shape[:2]
-    expected = ref.lic_straight(src, t, sigma, (w, h), src.shape[:2])
+    # One step per texel of the half-size target: two work px.
+    expected = ref.lic_straight(src, t, sigma, (w, h), src.shape[:2], step=2.0)
     smooth = p.read_target("smooth")[..., :3]
     assert np.abs(smooth - src).max() > 0.02  # smoothing happened
     assert_close_f16(smooth, expected, floor=2e-4, what="LIC of colour")
@@ -353,7 +360,7 @@ def test_stroke_lic_matches_reference(pipeline, vertical):
     h, w = img.shape[:2]
     assert strokes.shape == (h // 2, w // 2, 1)
     expected = ref.lic_straight(noise_tex, t, sigma, (w, h), strokes.shape[:2],
-                                renormalize=True)
+                                renormalize=True, step=2.0)
     assert_close_f16(strokes, expected, floor=2e-4, what="stroke LIC")
 
 

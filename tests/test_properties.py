@@ -15,6 +15,14 @@ def unit_tangents(tfm: np.ndarray) -> np.ndarray:
     return t / np.linalg.norm(t, axis=-1, keepdims=True)
 
 
+def work_px_grid(texture: np.ndarray, h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """(y, x) in work pixels (pixel centres at integers) of each texel of a target that may be
+    smaller than the h x w work frame."""
+    th, tw = texture.shape[:2]
+    y, x = np.mgrid[0:th, 0:tw].astype(np.float64)
+    return (y + 0.5) * h / th - 0.5, (x + 0.5) * w / tw - 0.5
+
+
 def angle_deg(t: np.ndarray, true_t: np.ndarray) -> np.ndarray:
     """Angle between orientations (sign ignored), degrees."""
     cos = np.abs((t * true_t).sum(-1))
@@ -30,13 +38,13 @@ def test_tangent_follows_concentric_rings(pipeline, center):
     p.render_array(img)
     tfm = p.read_target("tfm")
     assert np.isfinite(tfm).all()
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    y, x = work_px_grid(tfm, h, w)
     r = np.hypot(x - cx, y - cy)
     radial = np.dstack([x - cx, y - cy]) / np.maximum(r, 1e-9)[..., None]
     true_t = np.dstack([-radial[..., 1], radial[..., 0]])  # along the rings
     ang = angle_deg(unit_tangents(tfm), true_t)
     region = (r > 10) & (x >= 8) & (x < w - 8) & (y >= 8) & (y < h - 8)
-    assert region.sum() > 4000
+    assert region.sum() > 1000
     assert ang[region].max() < 3.0, f"tangent off by up to {ang[region].max():.2f} deg"
     # Strong rings: anisotropic everywhere in the region.
     assert np.median(tfm[..., 2][region]) > 0.5
@@ -208,7 +216,7 @@ def test_flat_regions_get_a_direction_from_their_surroundings(pipeline):
     stripe_t = np.array([-np.sin(a), np.cos(a)])
     ang = angle_deg(unit_tangents(tfm), stripe_t)
     near = np.zeros_like(flat)
-    near[:24, :24] = True
+    near[:12, :12] = True  # 24 work px: the flow map is at half size
     assert np.median(ang[flat & near]) < 5.0
     assert ang[flat & near].max() < 12.0
 
@@ -224,4 +232,4 @@ def test_flat_fill_reaches_far_from_any_structure(pipeline):
     a = np.radians(30.0)
     stripe_t = np.array([-np.sin(a), np.cos(a)])
     ang = angle_deg(unit_tangents(p.read_target("tfm")), stripe_t)
-    assert np.median(ang[:, w // 2:]) < 10.0
+    assert np.median(ang[:, ang.shape[1] // 2:]) < 10.0

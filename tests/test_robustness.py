@@ -193,6 +193,31 @@ def test_still_image_rerender_allocates_nothing(pipeline):
     assert p.graph.pool.allocations == count
 
 
+def test_paper_is_drawn_again_only_when_its_uniforms_change(pipeline):
+    # The paper pass reads no texture: while its uniforms stay the same (a still being
+    # edited), last frame's paper is reused; a new seed or size draws it again.
+    p = pipeline()
+    p.profile = True
+    img = sample_image()
+    first = p.render_array(img)
+    assert "paper" in p.pass_times_ms()
+    p.set_params({"edge_darkening": 2.0})  # not a uniform of the paper
+    p.render_array(img)
+    assert "paper" not in p.pass_times_ms() and "composite" in p.pass_times_ms()
+    p.set_params({"edge_darkening": next(q.default for q in p.style.params
+                                         if q.name == "edge_darkening")})
+    np.testing.assert_array_equal(p.render_array(img), first)  # the kept paper is the same
+    p.seed = 5
+    p.render_array(img)
+    assert "paper" in p.pass_times_ms()
+    paper5 = p.read_target("paper")
+    p.seed = 0
+    p.render_array(img)
+    assert not np.array_equal(p.read_target("paper"), paper5)
+    p.render_array(np.zeros((20, 30, 3), np.uint8))
+    assert "paper" in p.pass_times_ms() and p.read_target("paper").shape[:2] == (20, 30)
+
+
 def test_new_size_reallocates(pipeline):
     p = pipeline()
     for _ in range(3):

@@ -57,6 +57,7 @@ class PassGraph:
         self._compiled: dict[str, _Compiled] = {}
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
+        self._memo: dict[str, tuple[dict[str, Any], moderngl.Texture]] = {}
         self._history_valid = False
         self._blank: moderngl.Texture | None = None
         self._timers: dict[str, moderngl.Query] = {}
@@ -170,16 +171,28 @@ class PassGraph:
             return
         c = self._compiled[p.name]
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
+        spec = self.style.targets[p.output]
+        size = self.target_size(p.output, frame)
+        values = self._uniform_values(c, inputs, size, frame, params, history, spec.scale)
+        if not inputs:
+            # A pass that reads no texture (the procedural paper) draws the same picture as
+            # long as its uniforms are the same: keep last frame's, while its slot holds it.
+            kept = self._memo.get(p.name)
+            if kept is not None and kept[0] == values \
+                    and any(t is kept[1] for t in self.pool.slots(spec, size)):
+                self._bound[p.output] = kept[1]
+                return
         # Never overwrite an input of this pass, nor any texture kept as a previous frame
         # (a persistent target may alias another target's texture when its pass was bypassed).
         busy = {t.glo for t in inputs.values()} | {t.glo for t in self._prev.values()}
-        spec = self.style.targets[p.output]
-        size = self.target_size(p.output, frame)
         out = self.pool.free_slot(spec, size, busy)
         for name, unit in c.samplers.items():
             inputs[name].use(unit)
             self._sampler(p.inputs[name]).use(unit)
-        self._set_uniforms(c, inputs, size, frame, params, history, spec.scale)
+        for name, value in values.items():
+            c.uniforms[name].value = value
+        if not inputs:
+            self._memo[p.name] = (values, out)
         fbo = self.pool.framebuffer(out)
         fbo.use()
         if self.profile:
@@ -207,10 +220,10 @@ class PassGraph:
         fbo.clear(*(tuple(value) + (0.0,) * 4)[:4])
         self._bound[p.output] = out
 
-    def _set_uniforms(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
-                      size: tuple[int, int], frame: FrameInfo,
-                      params: Mapping[str, ParamValue], history: bool,
-                      target_scale: float) -> None:
+    def _uniform_values(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
+                        size: tuple[int, int], frame: FrameInfo,
+                        params: Mapping[str, ParamValue], history: bool,
+                        target_scale: float) -> dict[str, Any]:
         builtins: dict[str, Any] = {
             "u_resolution": (float(size[0]), float(size[1])),
             "u_texel": (1.0 / size[0], 1.0 / size[1]),
@@ -219,13 +232,16 @@ class PassGraph:
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_target_scale": float(target_scale),
+            "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
             "u_px": reference_px(self.style, frame.work_size),
             **frame.uniforms,
         }
-        for name, uni in c.uniforms.items():
+        values = {}
+        for name in c.uniforms:
             value = _lookup(name, builtins, c.spec.uniforms, params, inputs)
             if value is not None:
-                uni.value = value
+                values[name] = value
+        return values
 
     # -- clean-up -------------------------------------------------------------------------
     def release(self) -> None:
@@ -244,6 +260,7 @@ class PassGraph:
         self.pool.release()
         self._bound.clear()
         self._prev.clear()
+        self._memo.clear()
 
 
 def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:

@@ -1,9 +1,10 @@
 // Flow-field helpers shared by the passes that walk along the tangent flow map (TFM).
 // The TFM holds the unit tangent in .xy and the anisotropy in .z; sample it with NEAREST
-// filtering, since neighbouring tangents may point opposite ways.
+// filtering, since neighbouring tangents may point opposite ways. It may be smaller than the
+// work frame, so it is looked up by position (uv), never by texel.
 
-vec2 flow_at(sampler2D tfm, vec2 p_px) {
-    return texture(tfm, p_px / vec2(textureSize(tfm, 0))).xy;
+vec2 flow_at(sampler2D tfm, vec2 uv) {
+    return texture(tfm, uv).xy;
 }
 
 float gauss(float x, float sigma) {
@@ -13,29 +14,32 @@ float gauss(float x, float sigma) {
 const int LIC_MAX_STEPS = 24;
 
 // Line integral convolution (Cabral & Leedom): Gaussian-weighted mean of `img` along the
-// streamline through p_px (pixels), two RK2 walkers with sign fix, 1 px steps, arc length 2
-// sigma. Also returns the sum of squared normalized weights (for contrast renormalization).
-vec4 lic(sampler2D img, sampler2D tfm, vec2 p_px, float sigma, out float w2_norm) {
-    vec2 size = vec2(textureSize(tfm, 0));
-    vec2 inv = 1.0 / size;
-    vec4 sum = texture(img, p_px * inv);
+// streamline through uv, two RK2 walkers with sign fix, arc length 2 sigma. Positions, sigma
+// and the step h are in work pixels (`work` = the work frame's size); a pass at half size
+// steps two work pixels, one of its own. Also returns the sum of squared normalized weights
+// (for contrast renormalization).
+vec4 lic(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
+         out float w2_norm) {
+    vec2 inv = 1.0 / work;
+    vec2 p0 = uv * work;
+    vec4 sum = texture(img, uv);
     float w_sum = 1.0;
     float w2_sum = 1.0;
     float reach = 2.0 * sigma;
     float inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
-    vec2 t0 = texture(tfm, p_px * inv).xy;
+    vec2 t0 = texture(tfm, uv).xy;
     for (int side = 0; side < 2; side++) {
         vec2 v = side == 0 ? t0 : -t0;
-        vec2 p = p_px;
+        vec2 p = p0;
         for (int i = 1; i <= LIC_MAX_STEPS; i++) {
-            float s = float(i);
+            float s = float(i) * h;
             if (s > reach) break;
             // RK2 with the previous midpoint direction standing in for the tangent at p
             // (one flow lookup per step instead of two).
-            vec2 tm = texture(tfm, (p + 0.5 * v) * inv).xy;
+            vec2 tm = texture(tfm, (p + 0.5 * h * v) * inv).xy;
             if (dot(tm, v) < 0.0) tm = -tm;
-            p += tm;
-            if (any(lessThan(p, vec2(0.0))) || any(greaterThanEqual(p, size))) break;
+            p += h * tm;
+            if (any(lessThan(p, vec2(0.0))) || any(greaterThanEqual(p, work))) break;
             v = tm;
             float w = exp(-s * s * inv_two_sigma2);
             sum += w * texture(img, p * inv);

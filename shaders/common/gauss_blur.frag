@@ -1,7 +1,7 @@
 #version 330 core
 // One direction of a separable Gaussian blur (radius ceil(2.45 sigma), replicated borders).
-// Sigma is in work pixels, or reference pixels with u_reference (see u_px), scaled by this
-// target's size (at least one texel). Taps are bilinear lookups at texel centres of this target: exact when the
+// Sigma is in work pixels, or reference pixels with u_reference (see u_px), scaled to this
+// target's pixels (with u_reference at least one texel). Taps are bilinear lookups at texel centres of this target: exact when the
 // input has the same size, and a downsampling blur when the target is smaller.
 out vec4 frag;
 uniform sampler2D src;
@@ -16,7 +16,7 @@ const int MAX_RADIUS = 32;
 
 void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
-    float sigma = u_sigma;
+    float sigma = u_sigma * u_target_scale;
     if (u_reference != 0 && sigma > 0.0) {
         // Reference px -> this target's px, never below one texel: a blur (a wet edge, a
         // bleed) must stay visible on small frames.

@@ -12,7 +12,7 @@ uniform int u_axis;      // 0: along the gradient, 1: along the tangent
 uniform float u_sigma_d;
 uniform float u_sigma_r;
 uniform float u_detail;
-uniform float u_target_scale;   // of the work size (the flow map's size)
+uniform float u_target_scale;   // of the work size
 uniform float u_px;             // work px per reference px
 
 const int MAX_STEPS = 32;
@@ -20,7 +20,7 @@ const int MAX_STEPS = 32;
 void main() {
     vec2 size = vec2(textureSize(src, 0));
     vec2 p = gl_FragCoord.xy;
-    vec2 t = flow_at(tfm, p / u_target_scale);
+    vec2 t = flow_at(tfm, p / size);
     float keep = u_detail * texture(saliency, p / size).x;
     float sigma_d = u_sigma_d * u_px * u_target_scale * (1.0 - 0.5 * keep);  // ref px -> these px
     float sigma_r = u_sigma_r * (1.0 - 0.7 * keep);

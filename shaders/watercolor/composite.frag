@@ -48,20 +48,29 @@ void main() {
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
     c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
     float h = texelFetch(paper, ivec2(p), 0).r;
-    float disp = u_dispersion > 0.0 ? canvas_noise(p, uv, 3.0, 301) : 0.5;  // 0: no cost
-    float stroke = texture(strokes, uv).r;
-
+    // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
     c = pigment(c, density(turb, u_turbulence));
-    c = pigment(c, density(disp, u_dispersion));
-    c = pigment(c, density(stroke, u_stroke_strength));
+    if (u_dispersion > 0.0) {
+        c = pigment(c, density(canvas_noise(p, uv, 3.0, 301), u_dispersion));
+    }
+    float stroke = 0.5;
+    if (u_stroke_strength > 0.0 || u_dry_brush > 0.0) {
+        stroke = texture(strokes, uv).r;
+        c = pigment(c, density(stroke, u_stroke_strength));
+    }
     c = pigment(c, density(1.0 - h, u_paper_grain));
     c = pigment(c, 1.0 + u_edge_darkening * (1.0 - painted.a) * texture(wet, uv).r);
-    // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
-    c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
-    // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.
-    float thr = 0.6 * u_dry_brush;
-    float bare = u_dry_brush > 0.0 ? 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5)) : 0.0;
-    c = mix(c, vec3(1.0), bare);
-    c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+    if (u_granulation > 0.0) {
+        // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
+        c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
+    }
+    if (u_dry_brush > 0.0) {
+        // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.
+        float thr = 0.6 * u_dry_brush;
+        c = mix(c, vec3(1.0), 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5)));
+    }
+    if (u_outline_strength > 0.0) {
+        c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+    }
     frag = vec4(c * u_paper_color, 1.0);
 }

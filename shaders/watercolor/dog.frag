@@ -16,7 +16,7 @@ const int MAX_STEPS = 32;
 void main() {
     vec2 size = u_resolution;
     vec2 p = gl_FragCoord.xy;
-    vec2 t = flow_at(tfm, p);
+    vec2 t = flow_at(tfm, p / size);
     vec2 n = vec2(t.y, -t.x);
     float s1 = u_outline_sigma;
     float s2 = u_outline_k * u_outline_sigma;

@@ -8,11 +8,15 @@ uniform sampler2D src;
 uniform sampler2D tfm;   // nearest
 uniform float u_sigma;          // in work pixels
 uniform float u_target_scale;   // this target's size relative to the work size
+uniform vec2 u_resolution;
+uniform vec2 u_work_size;
 uniform int u_renormalize;
 
 void main() {
     float w2;
-    vec4 c = lic(src, tfm, gl_FragCoord.xy / u_target_scale, u_sigma, w2);
+    // One step per texel of this target (two work px at half size).
+    vec4 c = lic(src, tfm, gl_FragCoord.xy / u_resolution, u_work_size, u_sigma,
+                 1.0 / u_target_scale, w2);
     if (u_renormalize != 0) {
         c.rgb = clamp(0.5 + (c.rgb - 0.5) / sqrt(w2) * 0.5, 0.0, 1.0);
     }

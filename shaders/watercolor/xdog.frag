@@ -8,10 +8,12 @@ uniform sampler2D tfm;   // nearest
 uniform float u_outline_smoothing;
 uniform float u_outline_eps;
 uniform float u_outline_phi;
+uniform vec2 u_resolution;   // the work size
 
 void main() {
     float w2;
-    float D = lic(dog, tfm, gl_FragCoord.xy, u_outline_smoothing, w2).x;
+    float D = lic(dog, tfm, gl_FragCoord.xy / u_resolution, u_resolution, u_outline_smoothing,
+                  1.0, w2).x;
     float T = D >= u_outline_eps ? 1.0 : 1.0 + tanh(u_outline_phi * (D - u_outline_eps));
     frag = vec4(clamp(T, 0.0, 1.0), 0.0, 0.0, 1.0);
 }
