@@ -189,7 +189,7 @@ def _markdown(args, renderer: str, size: tuple[int, int], n: int, rows) -> str:
     base = next((r for r in rows if r[0] == "cv2"), None)
     if ours and base:
         lines += ["", f"Export time relative to decode + `cv2.stylization` + encode: "
-                  f"**{ours[2] / base[2]:.2f}** (issue 9's target: at most 0.35)."]
+                  f"**{ours[2] / base[2]:.3f}** (issue 9's target: at most 0.35)."]
     stages = [(label, frames, st) for label, frames, _, st in rows if st]
     if stages:
         lines += ["", "Busy time per frame by stage (ms; pipelined, the stages overlap and "

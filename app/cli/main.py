@@ -9,10 +9,10 @@ from pathlib import Path
 
 from .. import __version__
 from ..engine.errors import AquarelleError
-from . import bench, bench_export, doctor, eval_cmd, info, render
+from . import bench, bench_export, bench_live, doctor, eval_cmd, info, live, render
 from .signals import Terminated, terminate_like_ctrl_c
 
-COMMANDS = (render, info, bench, eval_cmd, bench_export, doctor)
+COMMANDS = (render, live, info, bench, eval_cmd, bench_export, bench_live, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

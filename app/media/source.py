@@ -16,6 +16,7 @@ class Frame:
     image: np.ndarray  # (H, W, 3) uint8 RGB, upright (rotation metadata applied)
     index: int  # 0-based position in the source
     pts: float | None  # presentation time in seconds; None for stills and live sources
+    captured: float | None = None  # time.monotonic() at capture (live sources: latency)
 
 
 class FrameSource(ABC):

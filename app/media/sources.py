@@ -8,6 +8,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -106,8 +107,10 @@ class SyntheticSource(ThreadedSource):
     name = "synthetic"
 
     def __init__(self, size: tuple[int, int] = (64, 48), fps: float | None = 30.0,
-                 frame_count: int | None = None, *, live: bool = False) -> None:
+                 frame_count: int | None = None, *, live: bool = False,
+                 pattern: Callable[[int, int, int], np.ndarray] | None = None) -> None:
         super().__init__()
+        self._pattern = pattern or synthetic_pattern  # (k, width, height) -> RGB frame
         self._size = size
         self._fps = fps
         self._count = frame_count
@@ -123,7 +126,8 @@ class SyntheticSource(ThreadedSource):
     def frame(self, k: int) -> Frame:
         """Frame k as the source delivers it."""
         pts = None if self.live or not self._fps else k / self._fps
-        return Frame(synthetic_pattern(k, *self._size), k, pts)
+        return Frame(self._pattern(k, *self._size), k, pts,
+                     time.monotonic() if self.live else None)
 
     def seek(self, seconds: float) -> None:
         if self.live:

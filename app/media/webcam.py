@@ -146,7 +146,7 @@ class CameraSource(ThreadedSource):
             self.ready.set()
             if self.paused:
                 continue
-            if self._slot.put(Frame(rgb, index, None)):
+            if self._slot.put(Frame(rgb, index, None, time.monotonic())):
                 self.dropped += 1
             index += 1
         self._finish()

@@ -1,0 +1,106 @@
+"""`aquarelle live`: a camera (or a file, looped) painted live without a window, optionally
+sent to a virtual camera for video calls, until Ctrl+C."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from ..engine.context import create_headless_context
+from ..engine.errors import ParamError
+from ..engine.fit import FIT_MODES
+from ..engine.pipeline import MIN_SCALE, Pipeline
+from ..media.live import LiveOptions, LiveSession, LiveStats
+from ..media.source import FrameSource
+from ..media.sources import open_source
+from ..media.virtual_camera import VirtualCameraSink
+from ..media.webcam import CameraSource
+from .common import add_style_options, parse_frame_size, positive, resolve_style
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "live", help="paint a camera live; send it to a virtual camera for video calls",
+        description="Paint a camera (or a video file, looped) live, without a window, until "
+                    "Ctrl+C. With --virtual-camera the painted picture goes to the system's "
+                    "virtual camera (v4l2loopback on Linux, OBS Virtual Camera on Windows "
+                    "and macOS), which Zoom, Meet, Teams, OBS and Discord can pick.")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--camera", metavar="N", help="camera index or device (default 0)")
+    src.add_argument("--input", metavar="FILE", help="a video file instead of a camera "
+                     "(played at its rate, looped), or `synthetic`")
+    p.add_argument("--virtual-camera", action="store_true",
+                   help="send the painted picture to the virtual camera")
+    add_style_options(p)
+    p.add_argument("--size", metavar="WxH",
+                   help="output size (default: the source's); the picture keeps its aspect")
+    p.add_argument("--fit", choices=FIT_MODES, default="pad",
+                   help="when the output's aspect differs: pad (bars) or crop (fill)")
+    p.add_argument("--fps", type=float,
+                   help="output and target frame rate (default: the source's, at most 30)")
+    p.add_argument("--camera-size", metavar="WxH", help="ask the camera for this resolution")
+    p.add_argument("--mirror", action="store_true", help="mirror the picture (selfie view)")
+    p.add_argument("--no-adaptive", dest="adaptive", action="store_false",
+                   help="keep the processing scale fixed (default: lower it to hold the "
+                        "frame rate)")
+    p.add_argument("--min-scale", type=float, default=0.3,
+                   help="the lowest processing scale adaptation may choose (default 0.3)")
+    p.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl+C)")
+    p.set_defaults(func=run)
+
+
+def _source(args: argparse.Namespace) -> FrameSource:
+    camera_size = parse_frame_size(args.camera_size, "--camera-size") \
+        if args.camera_size else None
+    if args.input:
+        if camera_size:
+            raise ParamError("--camera-size applies to cameras, not to --input")
+        return open_source(args.input, paced=True, loop=True)
+    return CameraSource(args.camera or 0, size=camera_size, fps=args.fps)
+
+
+def options(args: argparse.Namespace) -> LiveOptions:
+    """The session's options from the command line (checked: one line if wrong)."""
+    size = parse_frame_size(args.size, "--size") if args.size else None
+    if args.fps is not None:
+        positive(args.fps, "--fps")
+    if args.seconds is not None:
+        positive(args.seconds, "--seconds")
+    if not MIN_SCALE <= args.min_scale <= 1.0:
+        raise ParamError(f"--min-scale must be between {MIN_SCALE} and 1, got "
+                         f"{args.min_scale:g}")
+    return LiveOptions(size=size, fps=args.fps, fit=args.fit, mirror=args.mirror,
+                       adaptive=args.adaptive, min_scale=min(args.min_scale, args.scale),
+                       scale=args.scale)
+
+
+def run(args: argparse.Namespace) -> int:
+    style, values = resolve_style(args)
+    opts = options(args)
+    source = _source(args)
+    ctx = create_headless_context()
+    try:
+        with Pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
+            pipeline.set_params(values)
+            # The session opens the sink once the source's size and rate are known
+            # (VirtualCameraError: one line, exit 2).
+            session = LiveSession(source, pipeline, opts,
+                                  sink_factory=VirtualCameraSink if args.virtual_camera
+                                  else None)
+            stop = threading.Event()
+            try:
+                stats = session.run(stop, seconds=args.seconds, on_status=_print_status)
+            except KeyboardInterrupt:
+                stats = session.snapshot()
+            print(file=sys.stderr)
+            print(f"aquarelle: live: {stats.rendered} frames in {stats.seconds:.1f} s: "
+                  f"{stats.line()}", file=sys.stderr)
+    finally:
+        ctx.release()
+    return 0
+
+
+def _print_status(stats: LiveStats) -> None:
+    end = "\r" if sys.stderr.isatty() else "\n"
+    print(f"live: {stats.line()}", end=end, file=sys.stderr, flush=True)

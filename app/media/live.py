@@ -1,0 +1,167 @@
+"""A live session without a window: a live source painted frame by frame, the processing
+scale adapted to hold the frame rate, the result fitted to a fixed size and sent to a
+virtual camera (or only measured). `aquarelle live` and `aquarelle bench-live` run it;
+the app does the same steps on its own timer.
+
+Call from the thread that owns the pipeline's GL context.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import Pipeline
+from ..engine.fit import FrameFitter
+from .adaptive import AdaptiveScale
+from .errors import MediaError
+from .latency import LatencyMeter
+from .source import FrameSource
+from .virtual_camera import VirtualCameraSink
+
+SinkFactory = Callable[[tuple[int, int], float], VirtualCameraSink]
+MAX_LIVE_FPS = 30.0  # the default target: the camera's rate, at most this
+FIRST_FRAME_SECONDS = 10.0  # a camera may take this long to deliver its first frame
+
+
+@dataclass
+class LiveOptions:
+    """What a live session renders and sends (see `aquarelle live --help`)."""
+
+    size: tuple[int, int] | None = None  # output size; None: the source's
+    fps: float | None = None  # target and output rate; None: the source's, at most 30
+    fit: str = "pad"  # "pad" (letterbox) or "crop" when the output's aspect differs
+    mirror: bool = False
+    adaptive: bool = True
+    min_scale: float = 0.3  # adaptation never goes below this processing scale
+    scale: float = 1.0  # the processing scale to start from (and, adapting, the most)
+
+
+@dataclass
+class LiveStats:
+    """Where a live session stands (a snapshot)."""
+
+    seconds: float = 0.0
+    rendered: int = 0  # frames painted
+    source_dropped: int = 0  # camera frames replaced before they were painted (stale)
+    scale: float = 1.0
+    scales: list[float] = field(default_factory=list)  # the scale of every frame
+    latency_median: float | None = None  # capture -> sent (or painted, without a sink)
+    latency_p95: float | None = None
+    sent: int = 0  # virtual camera: frames sent, of them repeated for a stalled source
+    repeated: int = 0
+    sink_replaced: int = 0  # painted frames replaced before the sink could send them
+
+    @property
+    def fps(self) -> float:
+        """Painted (new) frames per second delivered."""
+        return self.rendered / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        """One status line."""
+        parts = [f"{self.fps:.1f} fps", f"scale {self.scale:.2f}"]
+        if self.latency_median is not None and self.latency_p95 is not None:
+            parts.append(f"latency {self.latency_median * 1000:.0f} ms "
+                         f"(p95 {self.latency_p95 * 1000:.0f})")
+        parts.append(f"dropped {self.source_dropped}")
+        if self.sent:
+            parts.append(f"sent {self.sent} (repeated {self.repeated})")
+        return ", ".join(parts)
+
+
+class LiveSession:
+    """Runs a live source through a pipeline into an optional virtual camera sink."""
+
+    def __init__(self, source: FrameSource, pipeline: Pipeline, options: LiveOptions, *,
+                 sink_factory: SinkFactory | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.source = source
+        self.pipeline = pipeline
+        self.options = options
+        self._sink_factory = sink_factory
+        self.sink: VirtualCameraSink | None = None  # made once the output size is known
+        self._clock = clock
+        self.latency = LatencyMeter()
+        self.adaptive: AdaptiveScale | None = None
+        self.stats = LiveStats(scale=options.scale)
+        self.out_size: tuple[int, int] | None = None
+        self.fps: float | None = None
+
+    @staticmethod
+    def output_rate(options: LiveOptions, source: FrameSource) -> float:
+        """The target (and virtual camera) frame rate."""
+        return float(options.fps or min(MAX_LIVE_FPS, source.fps or MAX_LIVE_FPS))
+
+    def run(self, stop: threading.Event | None = None, seconds: float | None = None,
+            on_status: Callable[[LiveStats], None] | None = None,
+            status_every: float = 1.0) -> LiveStats:
+        """Paint frames until `stop` is set, `seconds` pass or the source ends; raises
+        MediaError if the source fails (VirtualCameraError if the sink cannot open)."""
+        stop = stop or threading.Event()
+        fitter = FrameFitter(self.pipeline.ctx)
+        self.source.start()
+        try:
+            if not self.source.wait_frame(FIRST_FRAME_SECONDS):
+                raise MediaError(self.source.error or "the source delivered no frame")
+            self.out_size = self.options.size or self.source.size
+            self.fps = self.output_rate(self.options, self.source)
+            self.adaptive = AdaptiveScale(self.fps, self.options.min_scale,
+                                          self.options.scale, enabled=self.options.adaptive)
+            if self._sink_factory is not None:
+                self.sink = self._sink_factory(self.out_size, self.fps)
+                self.latency = self.sink.latency
+                self.sink.start()
+            start = last_status = self._clock()
+            while not stop.is_set():
+                now = self._clock()
+                if seconds is not None and now - start >= seconds:
+                    break
+                if not self.source.wait_frame(0.25):
+                    if self.source.ended.is_set():
+                        break
+                    continue
+                frame = self.source.latest()
+                if frame is None:
+                    continue
+                self._paint(frame, fitter)
+                self.stats.seconds = self._clock() - start
+                if on_status is not None and now - last_status >= status_every:
+                    last_status = now
+                    on_status(self.snapshot())
+            if self.source.error:
+                raise MediaError(self.source.error)
+            self.stats.seconds = self._clock() - start
+            return self.snapshot()
+        finally:
+            if self.sink is not None:
+                self.sink.stop()
+            self.source.stop()
+            fitter.release()
+
+    def _paint(self, frame, fitter: FrameFitter) -> None:
+        assert self.adaptive is not None and self.out_size is not None
+        t0 = self._clock()
+        self.pipeline.scale = self.adaptive.scale
+        self.stats.scales.append(self.adaptive.scale)
+        tex = self.pipeline.render(frame.image)
+        out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)
+        t1 = self._clock()
+        self.adaptive.update(t1 - t0)
+        if self.sink is not None:
+            self.sink.submit(out, frame.captured)
+        elif frame.captured is not None:
+            self.latency.add(t1 - frame.captured)
+        self.stats.rendered += 1
+
+    def snapshot(self) -> LiveStats:
+        """The figures so far."""
+        s = self.stats
+        s.source_dropped = self.source.dropped
+        s.scale = self.adaptive.scale if self.adaptive else s.scale
+        s.latency_median, s.latency_p95 = self.latency.median(), self.latency.p95()
+        if self.sink is not None:
+            s.sent, s.repeated, s.sink_replaced = (self.sink.sent, self.sink.repeated,
+                                                   self.sink.replaced)
+        return s

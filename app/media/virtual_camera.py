@@ -1,0 +1,173 @@
+"""The virtual camera: painted frames to video calls at a fixed size and rate.
+
+A `VirtualCameraSink` owns a backend (pyvirtualcam: v4l2loopback on Linux, OBS Virtual
+Camera on Windows and macOS) and a pacing thread that sends one frame every 1/fps seconds:
+the newest frame submitted, or the previous one again when the source stalls (consumers
+expect a steady rate), never a queue of old ones. Frames must already have the sink's size
+(the engine's `FrameFitter` fits them on the GPU). Qt-free: the app and `aquarelle live`
+share it; tests inject a fake backend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from .errors import MediaError
+from .latency import LatencyMeter
+
+
+class VirtualCameraError(MediaError):
+    """No virtual camera can be opened (one line saying what to install or run)."""
+
+
+class CameraBackend(Protocol):
+    """What the sink needs of a virtual camera device (pyvirtualcam.Camera has it)."""
+
+    device: str
+
+    def send(self, frame: np.ndarray) -> None: ...
+
+    def close(self) -> None: ...
+
+
+BackendFactory = Callable[[int, int, float], CameraBackend]
+
+LINUX_SETUP = ("sudo modprobe v4l2loopback devices=1 exclusive_caps=1 "
+               "card_label=\"Aquarelle\"")
+OBS_SETUP = "install OBS Studio 28 or newer and start its Virtual Camera once"
+
+
+def setup_hint(platform: str = sys.platform) -> str:
+    """What a user has to do once so that a virtual camera exists on this platform."""
+    if platform.startswith("linux"):
+        return f"run `{LINUX_SETUP}` (package v4l2loopback-dkms)"
+    return OBS_SETUP
+
+
+def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:
+    """Open the platform's virtual camera through pyvirtualcam (RGB frames)."""
+    try:
+        import pyvirtualcam
+    except ImportError:
+        raise VirtualCameraError("the virtual camera needs pyvirtualcam: "
+                                 "pip install pyvirtualcam") from None
+    try:
+        cam: Any = pyvirtualcam.Camera(width=width, height=height, fps=fps,
+                                       fmt=pyvirtualcam.PixelFormat.RGB)
+    except Exception as e:  # pyvirtualcam raises RuntimeError with a multi-line text
+        text = str(e).strip() or type(e).__name__
+        first = text.splitlines()[0].split(". ")[0].rstrip(".")  # the first sentence
+        raise VirtualCameraError(f"no virtual camera ({first}): "
+                                 f"{setup_hint()}") from None
+    return cam
+
+
+class VirtualCameraSink:
+    """Sends frames to a virtual camera at a fixed size and frame rate (see the module doc).
+
+    `submit()` may be called from any thread; `start()` raises VirtualCameraError when no
+    backend can be opened. Counters: `sent` (frames handed to the backend), `fresh` (of them,
+    new frames), `repeated` (the previous frame again because none came in time),
+    `replaced` (submitted frames overwritten before they could be sent: stale frames dropped).
+    """
+
+    def __init__(self, size: tuple[int, int], fps: float, *,
+                 backend_factory: BackendFactory = open_pyvirtualcam,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if size[0] <= 0 or size[1] <= 0:
+            raise ValueError(f"virtual camera size must be positive, got {size}")
+        if not fps > 0:
+            raise ValueError(f"virtual camera frame rate must be positive, got {fps}")
+        self.size = (int(size[0]), int(size[1]))
+        self.fps = float(fps)
+        self._factory = backend_factory
+        self._clock = clock
+        self._backend: CameraBackend | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._pending: tuple[np.ndarray, float | None] | None = None
+        self._last: np.ndarray | None = None
+        self.sent = self.fresh = self.repeated = self.replaced = 0
+        self.latency = LatencyMeter()
+        self.error: str | None = None  # set when the backend failed while running
+
+    @property
+    def device(self) -> str:
+        """The device the frames go to (for the status bar), or "" before `start()`."""
+        return str(getattr(self._backend, "device", "")) if self._backend else ""
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        """Open the backend and start sending (a black frame until the first submit)."""
+        if self._thread is not None:
+            return
+        w, h = self.size
+        self._backend = self._factory(w, h, self.fps)
+        self._last = np.zeros((h, w, 3), np.uint8)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="virtual-camera", daemon=True)
+        self._thread.start()
+
+    def submit(self, frame: np.ndarray, t_capture: float | None = None) -> None:
+        """Offer the newest frame ((h, w, 3) uint8 RGB of the sink's size); `t_capture` is
+        the clock time the source captured it (for the latency figures)."""
+        w, h = self.size
+        if frame.shape != (h, w, 3) or frame.dtype != np.uint8:
+            raise ValueError(f"virtual camera frames must be {w}x{h} RGB uint8, got "
+                             f"{frame.shape} {frame.dtype}")
+        with self._lock:
+            if self._pending is not None:
+                self.replaced += 1
+            self._pending = (frame, t_capture)
+
+    def stop(self) -> None:
+        """Stop sending and close the backend (idempotent)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
+        if self._backend is not None:
+            with contextlib.suppress(Exception):  # a vanished device may refuse to close
+                self._backend.close()
+            self._backend = None
+
+    def _run(self) -> None:
+        period = 1.0 / self.fps
+        next_t = self._clock()
+        while not self._stop.is_set():
+            with self._lock:
+                pending, self._pending = self._pending, None
+            if pending is not None:
+                frame, t_capture = pending
+                self._last = frame
+                self.fresh += 1
+            else:
+                frame, t_capture = self._last, None
+                self.repeated += 1
+            try:
+                assert self._backend is not None and frame is not None
+                self._backend.send(frame)
+            except Exception as e:  # the device went away: stop, say so once
+                self.error = f"virtual camera stopped: {e}"
+                return
+            self.sent += 1
+            now = self._clock()
+            if t_capture is not None:
+                self.latency.add(now - t_capture)
+            # Absolute schedule: a late frame does not shift the ones after it; more than a
+            # frame behind (a hiccup), start over from now instead of sending a burst.
+            next_t += period
+            if now - next_t > period:
+                next_t = now + period
+            self._stop.wait(max(0.0, next_t - self._clock()))
