@@ -496,8 +496,8 @@ def test_camera_unplugged_offers_demo(qtbot: Any, window: MainWindow, dialogs: D
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cam = FakeCamera()
     real_open = mw.open_source
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam if spec.kind == "camera"
-                        else real_open(spec, loop))
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw:
+                        cam if spec.kind == "camera" else real_open(spec, loop))
     assert window.open_spec(SourceSpec("camera", "0"))
     dialogs.answer = QMessageBox.StandardButton.Yes  # "show the demo clip instead?"
     qtbot.waitUntil(lambda: cam.stopped, timeout=TIMEOUT)
@@ -563,7 +563,7 @@ def test_cli_opens_app_on_file(monkeypatch: pytest.MonkeyPatch, media: dict[str,
 def test_quit_releases_camera_and_gl(qtbot: Any, config: Path, dialogs: Dialogs,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     cam = FakeCamera(unplug=False)
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam)
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw: cam)
     win = make_window(qtbot, config)
     with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
         assert win.open_spec(SourceSpec("camera", "0"))

@@ -387,7 +387,7 @@ def test_a_camera_lost_while_recording_leaves_a_playable_file(
     from aquarelle.ui import main_window as mw
 
     cam = FakeCamera(frames=5)
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True: cam)
+    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw: cam)
     videos = tmp_path / "videos"
     videos.mkdir()
     window.settings.set_last_dir("record", str(videos))

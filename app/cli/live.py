@@ -47,6 +47,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-scale", type=float, default=0.3,
                    help="the lowest processing scale adaptation may choose (default 0.3)")
     p.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl+C)")
+    p.add_argument("--max-frames", type=int, metavar="N", help="stop after N painted frames")
     p.set_defaults(func=run)
 
 
@@ -67,6 +68,8 @@ def options(args: argparse.Namespace) -> LiveOptions:
         positive(args.fps, "--fps")
     if args.seconds is not None:
         positive(args.seconds, "--seconds")
+    if args.max_frames is not None:
+        positive(args.max_frames, "--max-frames")
     if not MIN_SCALE <= args.min_scale <= 1.0:
         raise ParamError(f"--min-scale must be between {MIN_SCALE} and 1, got "
                          f"{args.min_scale:g}")
@@ -90,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
                                   else None)
             stop = threading.Event()
             try:
-                stats = session.run(stop, seconds=args.seconds, on_status=_print_status)
+                stats = session.run(stop, seconds=args.seconds, on_status=_print_status,
+                                    max_frames=args.max_frames)
             except KeyboardInterrupt:
                 stats = session.snapshot()
             print(file=sys.stderr)

@@ -4,8 +4,8 @@ The controller watches how long each frame takes (a smoothed figure) against the
 budget 1/target_fps and moves the processing scale in steps: down as soon as frames are
 clearly too slow for a while, up only when they are clearly fast for longer (hysteresis: a
 step up must still fit the budget, judged from the cost's dependence on the scale), never
-below the user's floor nor above 1. Exports never use it: they render every frame at the
-requested quality.
+below the user's floor nor above the user's processing scale (the ceiling). Exports never
+use it: they render every frame at the requested quality.
 """
 
 from __future__ import annotations
@@ -28,12 +28,14 @@ class AdaptiveScale:
     floor: float = 0.3
     scale: float = 1.0
     enabled: bool = True
+    ceiling: float = 1.0  # the user's processing scale: adaptation never goes above it
 
     def __post_init__(self) -> None:
         if not self.target_fps > 0:
             raise ValueError(f"target frame rate must be positive, got {self.target_fps}")
-        self.floor = min(1.0, max(STEP, _snap(self.floor)))
-        self.scale = min(1.0, max(self.floor, _snap(self.scale)))
+        self.ceiling = min(1.0, max(0.05, float(self.ceiling)))
+        self.floor = min(self.ceiling, max(STEP, _snap(self.floor)))
+        self.scale = min(self.ceiling, max(self.floor, _snap(self.scale)))
         self._avg: float | None = None
         self._over = 0
         self._under = 0
@@ -60,7 +62,7 @@ class AdaptiveScale:
                 want = self.scale * (0.9 * self.budget / avg) ** 0.5
                 self._set(min(self.scale - STEP, _snap(want)))
             return self.scale
-        up = min(1.0, self.scale + STEP)
+        up = min(self.ceiling, self.scale + STEP)
         if up > self.scale and avg * (up / self.scale) ** 2 < FAST * self.budget:
             self._under += 1
             self._over = 0
@@ -71,7 +73,7 @@ class AdaptiveScale:
         return self.scale
 
     def _set(self, scale: float) -> None:
-        scale = min(1.0, max(self.floor, round(scale, 4)))
+        scale = min(self.ceiling, max(self.floor, round(scale, 4)))
         if scale != self.scale:
             self.scale = scale
             self.changes += 1

@@ -96,19 +96,22 @@ class LiveSession:
 
     def run(self, stop: threading.Event | None = None, seconds: float | None = None,
             on_status: Callable[[LiveStats], None] | None = None,
-            status_every: float = 1.0) -> LiveStats:
-        """Paint frames until `stop` is set, `seconds` pass or the source ends; raises
+            status_every: float = 1.0, max_frames: int | None = None) -> LiveStats:
+        """Paint frames until `stop` is set, `seconds` pass, `max_frames` were painted or
+        the source ends; raises
         MediaError if the source fails (VirtualCameraError if the sink cannot open)."""
         stop = stop or threading.Event()
-        fitter = FrameFitter(self.pipeline.ctx)
+        fitter: FrameFitter | None = None
         self.source.start()
         try:
             if not self.source.wait_frame(FIRST_FRAME_SECONDS):
                 raise MediaError(self.source.error or "the source delivered no frame")
+            fitter = FrameFitter(self.pipeline.ctx)
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
             self.adaptive = AdaptiveScale(self.fps, self.options.min_scale,
-                                          self.options.scale, enabled=self.options.adaptive)
+                                          self.options.scale, enabled=self.options.adaptive,
+                                          ceiling=self.options.scale)
             if self._sink_factory is not None:
                 self.sink = self._sink_factory(self.out_size, self.fps)
                 self.latency = self.sink.latency
@@ -117,6 +120,8 @@ class LiveSession:
             while not stop.is_set():
                 now = self._clock()
                 if seconds is not None and now - start >= seconds:
+                    break
+                if max_frames is not None and self.stats.rendered >= max_frames:
                     break
                 if not self.source.wait_frame(0.25):
                     if self.source.ended.is_set():
@@ -138,7 +143,8 @@ class LiveSession:
             if self.sink is not None:
                 self.sink.stop()
             self.source.stop()
-            fitter.release()
+            if fitter is not None:
+                fitter.release()
 
     def _paint(self, frame, fitter: FrameFitter) -> None:
         assert self.adaptive is not None and self.out_size is not None

@@ -79,7 +79,7 @@ class VirtualCameraSink:
     """
 
     def __init__(self, size: tuple[int, int], fps: float, *,
-                 backend_factory: BackendFactory = open_pyvirtualcam,
+                 backend_factory: BackendFactory | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if size[0] <= 0 or size[1] <= 0:
             raise ValueError(f"virtual camera size must be positive, got {size}")
@@ -87,7 +87,7 @@ class VirtualCameraSink:
             raise ValueError(f"virtual camera frame rate must be positive, got {fps}")
         self.size = (int(size[0]), int(size[1]))
         self.fps = float(fps)
-        self._factory = backend_factory
+        self._factory = backend_factory or open_pyvirtualcam
         self._clock = clock
         self._backend: CameraBackend | None = None
         self._thread: threading.Thread | None = None
@@ -108,16 +108,19 @@ class VirtualCameraSink:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self) -> None:
-        """Open the backend and start sending (a black frame until the first submit)."""
-        if self._thread is not None:
+    def start(self, run_thread: bool = True) -> None:
+        """Open the backend and start sending (a black frame until the first submit).
+        Without `run_thread` nothing paces the sink: the caller calls `tick()` (tests)."""
+        if self._backend is not None:
             return
         w, h = self.size
         self._backend = self._factory(w, h, self.fps)
         self._last = np.zeros((h, w, 3), np.uint8)
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="virtual-camera", daemon=True)
-        self._thread.start()
+        if run_thread:
+            self._thread = threading.Thread(target=self._run, name="virtual-camera",
+                                            daemon=True)
+            self._thread.start()
 
     def submit(self, frame: np.ndarray, t_capture: float | None = None) -> None:
         """Offer the newest frame ((h, w, 3) uint8 RGB of the sink's size); `t_capture` is
@@ -142,32 +145,46 @@ class VirtualCameraSink:
                 self._backend.close()
             self._backend = None
 
+    def tick(self) -> bool:
+        """Send one frame: the newest submitted, else the previous one again. False when
+        the backend failed (`error` says why)."""
+        with self._lock:
+            pending, self._pending = self._pending, None
+        if pending is not None:
+            frame, t_capture = pending
+            self._last = frame
+            self.fresh += 1
+        else:
+            frame, t_capture = self._last, None
+            self.repeated += 1
+        try:
+            assert self._backend is not None and frame is not None
+            self._backend.send(frame)
+        except Exception as e:  # the device went away: stop, say so once
+            self.error = f"virtual camera stopped: {e}"
+            return False
+        self.sent += 1
+        if t_capture is not None:
+            self.latency.add(self._clock() - t_capture)
+        return True
+
     def _run(self) -> None:
         period = 1.0 / self.fps
         next_t = self._clock()
         while not self._stop.is_set():
-            with self._lock:
-                pending, self._pending = self._pending, None
-            if pending is not None:
-                frame, t_capture = pending
-                self._last = frame
-                self.fresh += 1
-            else:
-                frame, t_capture = self._last, None
-                self.repeated += 1
-            try:
-                assert self._backend is not None and frame is not None
-                self._backend.send(frame)
-            except Exception as e:  # the device went away: stop, say so once
-                self.error = f"virtual camera stopped: {e}"
+            if not self.tick():
                 return
-            self.sent += 1
-            now = self._clock()
-            if t_capture is not None:
-                self.latency.add(now - t_capture)
-            # Absolute schedule: a late frame does not shift the ones after it; more than a
-            # frame behind (a hiccup), start over from now instead of sending a burst.
-            next_t += period
-            if now - next_t > period:
-                next_t = now + period
-            self._stop.wait(max(0.0, next_t - self._clock()))
+            next_t, wait = pace(next_t, self._clock(), period)
+            self._stop.wait(wait)
+
+
+def pace(next_t: float, now: float, period: float) -> tuple[float, float]:
+    """The next send time after one at `next_t`, and how long to wait for it from `now`.
+
+    An absolute schedule: a late send does not shift the ones after it; more than a period
+    behind (a hiccup), the schedule starts over from now instead of sending a burst.
+    """
+    next_t += period
+    if now - next_t > period:
+        next_t = now + period
+    return next_t, max(0.0, next_t - now)

@@ -95,6 +95,7 @@ class CameraSource(ThreadedSource):
         self.requested_size = size
         self.requested_fps = fps
         self._factory = capture_factory or _open_capture
+        self.mirror = False  # selfie view: frames flipped left-right (settable while running)
         self._slot = LatestSlot()
         self.ready = threading.Event()
 
@@ -142,6 +143,8 @@ class CameraSource(ThreadedSource):
                 continue
             failures, last = 0, time.monotonic()
             rgb = _to_rgb(bgr)
+            if self.mirror:
+                rgb = cv2.flip(rgb, 1)
             self._size = (rgb.shape[1], rgb.shape[0])
             self.ready.set()
             if self.paused:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,6 +48,8 @@ from ..engine.style import list_styles, load_style
 from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
+from .camera_watch import CameraWatcher
+from .live_controller import LiveController, camera_mode, camera_mode_menus
 from .look_editor import LookEditor
 from .overlays import ViewportOverlays
 from .param_panel import ParamPanel
@@ -111,6 +114,12 @@ class MainWindow(QMainWindow):
         cl.addWidget(self.transport)
         self.setCentralWidget(central)
 
+        self._lost_camera: str | None = None  # a camera that stopped: reopened if it returns
+        self.camera_watch = CameraWatcher(self)
+        self.camera_watch.changed.connect(self.cameras_changed)
+        self.live = LiveController(self.viewport, self.settings, parent=self)
+        self.live.failed.connect(self.error)
+        self.live.changed.connect(self._live_changed)
         self._build_side_panel(preset_dir)
         self.editor = LookEditor(self.state, self.param_panel, self.presets, self.seed_spin,
                                  *self.settings.preset(self.state.style.name), parent=self)
@@ -245,6 +254,10 @@ class MainWindow(QMainWindow):
         self.frame_label = QLabel("-- ms")
         self.res_label = QLabel("no source")
         self.dropped_label = QLabel("")
+        self.live_label = QLabel("")
+        self.live_label.setToolTip("Live: the processing scale adaptive quality chose, the "
+                                   "latency from capture to screen (median, 95th "
+                                   "percentile), the virtual camera")
         self.zoom_label = QLabel("")
         self.rec_label = QLabel("")
         self.rec_label.setStyleSheet("color: #d33; font-weight: bold;")
@@ -253,7 +266,7 @@ class MainWindow(QMainWindow):
         self.folder_link.linkActivated.connect(self._open_folder)
         self.folder_link.setToolTip("Open the folder in the file manager")
         bar.addWidget(self.folder_link)
-        for w in (self.rec_label, self.res_label, self.zoom_label, self.fps_label,
+        for w in (self.rec_label, self.live_label, self.res_label, self.zoom_label, self.fps_label,
                   self.frame_label, self.dropped_label):
             bar.addPermanentWidget(w)
         self.fps_label.setToolTip("Frames stylized and shown per second")
@@ -282,6 +295,9 @@ class MainWindow(QMainWindow):
             "save_preset": self.presets.save_dialog, "new_seed": self.new_seed,
             "reload_shaders": self.reload_shaders, "help": self.show_shortcuts,
             "undo": self.editor.undo, "redo": self.editor.redo,
+            "virtual_camera": self.toggle_virtual_camera,
+            "mirror": lambda: self.live.set_mirror(not self.live.mirror),
+            "adaptive": lambda: self.live.set_adaptive(not self.live.adaptive_on),
         }
         menubar = self.menuBar()
         assert menubar is not None
@@ -318,6 +334,12 @@ class MainWindow(QMainWindow):
         menus["Help"].addAction(about)
         self._actions["play"].setStatusTip("Play / pause")
         self._actions["loop"].setCheckable(True)
+        for name in ("virtual_camera", "mirror", "adaptive"):
+            self._actions[name].setCheckable(True)
+        menus["Live"].addSeparator()
+        for menu in camera_mode_menus(self, self.settings, self._camera_mode_changed):
+            menus["Live"].addMenu(menu)
+        self._live_changed()
 
     def _connect(self) -> None:
         self.editor.changed.connect(self._look_changed)
@@ -370,6 +392,17 @@ class MainWindow(QMainWindow):
         self.source_panel.set_cameras(cams)
         return cams
 
+    def cameras_changed(self) -> None:
+        """Cameras came or went: refresh the list; a lost camera that is back is reopened
+        while the window shows nothing or the demo in its place."""
+        ids = [c[0] for c in self.refresh_cameras()]
+        lost = self._lost_camera
+        showing_stand_in = self.source is None or (
+            self.source_spec is not None and self.source_spec.kind == "demo")
+        if lost is not None and lost in ids and showing_stand_in \
+                and self.open_spec(SourceSpec("camera", lost), quiet=True):
+            self.status(f"Camera {lost} is back")
+
     def open_initial(self, file: str | None = None) -> None:
         """What the app opens at start: FILE, else what was open last time (a file that
         still exists, a camera that is still there, the demo), else the first camera, else
@@ -404,7 +437,9 @@ class MainWindow(QMainWindow):
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
         """Open and start a source; on failure keep the current one and say why."""
         try:
-            src = open_source(spec, loop=self.transport.loop.isChecked())
+            size, fps = camera_mode(self.settings)
+            src = open_source(spec, loop=self.transport.loop.isChecked(), camera_size=size,
+                              camera_fps=fps)
             src.start()
         except AquarelleError as e:
             if not quiet:
@@ -415,7 +450,9 @@ class MainWindow(QMainWindow):
                 self.error("Cannot open source", f"{spec.label}: {type(e).__name__}: {e}")
             return False
         self._close_source()
+        self._lost_camera = None
         self.source, self.source_spec = src, spec
+        self.live.source_changed(src)
         self._fallback_to_demo = quiet and spec.kind == "camera"
         self._frames_seen = 0
         self.viewport.new_source()
@@ -474,6 +511,7 @@ class MainWindow(QMainWindow):
 
     def _close_source(self) -> None:
         src, self.source = self.source, None
+        self.live.source_changed(None)
         if src is not None:
             with contextlib.suppress(Exception):  # stopping must never fail the app
                 src.stop()
@@ -510,15 +548,39 @@ class MainWindow(QMainWindow):
         if spec is not None and spec.kind == "camera":
             self.status(f"Camera lost: {message}", 15000)
             if demo_path() is None:
-                QMessageBox.warning(self, "Camera", f"The camera stopped: {message}")
-                return
-            answer = QMessageBox.question(
-                self, "Camera", f"The camera stopped: {message}\n\nShow the demo clip instead?")
-            if answer == QMessageBox.StandardButton.Yes:
-                self.open_demo()
+                QMessageBox.warning(self, "Camera", f"The camera stopped: {message}\n\nIt "
+                                    "opens again by itself when it is plugged back in.")
+            else:
+                answer = QMessageBox.question(
+                    self, "Camera", f"The camera stopped: {message}\n\nShow the demo clip "
+                    "instead? (The camera opens again by itself when it is plugged back in.)")
+                if answer == QMessageBox.StandardButton.Yes:
+                    self.open_demo()
+            self._lost_camera = spec.ref  # after open_demo, which forgets it
             return
         label = spec.label if spec is not None else "source"
         self.error("Playback stopped", f"{label}: {message}")
+
+    def toggle_virtual_camera(self) -> None:
+        """Virtual camera on / off; on, a hint says what to pick in the video call."""
+        if self.live.toggle_virtual_camera():
+            name = "Aquarelle" if sys.platform.startswith("linux") else "OBS Virtual Camera"
+            self.overlays.show_hint(f"Virtual camera on: pick \u201c{name}\u201d as the "
+                                    "camera in your video call", 8000)
+            self.status("Virtual camera on")
+        else:
+            self.status("Virtual camera off")
+
+    def _live_changed(self) -> None:
+        for name, on in (("virtual_camera", self.live.virtual_camera_on),
+                         ("mirror", self.live.mirror), ("adaptive", self.live.adaptive_on)):
+            self._actions[name].setChecked(on)
+        self.live_label.setText(self.live.status_text())
+
+    def _camera_mode_changed(self) -> None:
+        """A new camera resolution or rate: reopen the camera on screen with it."""
+        if self.source_spec is not None and self.source_spec.kind == "camera":
+            self.open_spec(self.source_spec)
 
     # -- transport -------------------------------------------------------------------------
     def toggle_play(self) -> None:
@@ -718,6 +780,7 @@ class MainWindow(QMainWindow):
             self.transport.set_position(playback.position(src), playback.duration(src))
             self.transport.set_playing(playback.is_playing(src))
         self._view_changed()  # the zoom follows window and frame sizes too
+        self.live_label.setText(self.live.status_text())
         if self.pass_dock.isVisible():
             self.pass_dock.show_times(self.viewport.last_pass_times)
         if self.recorder is not None:
@@ -880,6 +943,7 @@ class MainWindow(QMainWindow):
             job.wait(10.0)
         if self.recorder is not None:
             self.toggle_record()
+        self.live.stop_virtual_camera()
         self._poll.stop()
         self._stats_timer.stop()
         self._save_timer.stop()

@@ -111,6 +111,18 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     print(f"{out / 'export-dialog.png'}: "
           f"{save_small_png(dialog.grab().toImage(), out / 'export-dialog.png') // 1024} KB")
     dialog.close()
+    # The virtual camera on (a backend that discards frames: no device needed).
+    from ..cli.bench_live import NullCamera
+
+    class Shown(NullCamera):
+        device = "/dev/video10"
+
+    window.live.backend_factory = lambda w, h, fps: Shown()
+    window.toggle_virtual_camera()
+    settle()
+    print(f"{out / 'virtual-camera.png'}: "
+          f"{save_small_png(window.grab().toImage(), out / 'virtual-camera.png') // 1024} KB")
+    window.toggle_virtual_camera()
 
 
 def main(argv: list[str] | None = None) -> int:

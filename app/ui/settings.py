@@ -140,3 +140,17 @@ class Settings:
 
     def set_compare(self, mode: str) -> None:
         self.q.setValue("view/compare", mode)
+
+    # -- live ------------------------------------------------------------------------------
+    def live_bool(self, key: str, default: bool) -> bool:
+        return bool(self._get(f"live/{key}", default, bool))
+
+    def live_float(self, key: str, default: float, lo: float, hi: float) -> float:
+        value = self._get(f"live/{key}", default, float)
+        return value if lo <= value <= hi else default  # also NaN from a garbled file
+
+    def live_text(self, key: str, default: str) -> str:
+        return str(self._get(f"live/{key}", default, str))
+
+    def set_live(self, key: str, value: bool | float | str) -> None:
+        self.q.setValue(f"live/{key}", value)

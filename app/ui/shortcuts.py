@@ -50,6 +50,11 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("save_preset", ("Ctrl+S",), "Save the parameters as a preset\u2026", "Style"),
     Shortcut("new_seed", ("N",), "New random seed", "Style"),
     Shortcut("reload_shaders", ("F5",), "Reload shaders from disk", "Style"),
+    Shortcut("virtual_camera", ("Ctrl+Shift+V",),
+             "Virtual camera on / off (the painted picture in video calls)", "Live"),
+    Shortcut("mirror", ("Ctrl+M",), "Mirror the camera (selfie view)", "Live"),
+    Shortcut("adaptive", ("Ctrl+Shift+A",),
+             "Adaptive quality on / off (live sources hold their frame rate)", "Live"),
     Shortcut("help", ("F1",), "Keyboard shortcuts", "Help"),
 )
 

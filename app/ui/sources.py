@@ -55,12 +55,15 @@ def list_cameras() -> list[tuple[str, str]]:
         return []
 
 
-def open_source(spec: SourceSpec, loop: bool = True) -> FrameSource:
-    """Create (not start) the source for `spec`; raises AquarelleError with a clear message."""
+def open_source(spec: SourceSpec, loop: bool = True, camera_size: tuple[int, int] | None = None,
+                camera_fps: float | None = None) -> FrameSource:
+    """Create (not start) the source for `spec`; raises AquarelleError with a clear message.
+    Cameras are asked for `camera_size` and `camera_fps` when given (they may pick the
+    nearest mode they have)."""
     if spec.kind == "file":
         return media_sources.open_source(spec.ref, paced=True, loop=loop)
     if spec.kind == "demo":
         return media_sources.demo_source(paced=True, loop=loop)
     if spec.kind == "camera":
-        return CameraSource(spec.ref)
+        return CameraSource(spec.ref, size=camera_size, fps=camera_fps)
     raise AquarelleError(f"unknown source {spec}")

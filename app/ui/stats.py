@@ -9,6 +9,8 @@ from collections import deque
 from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from ..media.latency import LatencyMeter
+
 
 class FrameStats:
     """Rolling counters: displayed source frames per second and paint (render + draw) time."""
@@ -17,6 +19,7 @@ class FrameStats:
         self.window_s = window_s
         self._frames: deque[float] = deque()
         self._paint_ms: deque[float] = deque(maxlen=60)
+        self.latency = LatencyMeter()  # live frames: capture to shown
         self.renders = 0  # pipeline renders since start (tests count coalescing with it)
 
     def frame_shown(self, now: float | None = None) -> None:
@@ -51,6 +54,7 @@ class FrameStats:
         """Forget everything (new source)."""
         self._frames.clear()
         self._paint_ms.clear()
+        self.latency = LatencyMeter()
 
 
 class PassTimesDock(QDockWidget):

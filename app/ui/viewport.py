@@ -20,8 +20,10 @@ from PyQt6.QtWidgets import QWidget
 
 from ..engine.context import renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
+from ..engine.fit import FrameFitter
 from ..engine.pipeline import Pipeline
 from ..engine.style import StyleSpec
+from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
@@ -68,7 +70,14 @@ class Viewport(QOpenGLWidget):
         self.sync_timing = False  # glFinish before timing a paint (benchmarks only)
         # Gets every rendered frame and its media time (None for live sources).
         self.frame_sink: Callable[[np.ndarray, float | None], None] | None = None
+        # Live sources: the processing scale chosen to hold the frame rate (None: the
+        # state's), and an output that gets every result texture while the context is
+        # current, with the frame's capture time (None for a re-render of the same frame).
+        self.adaptive: AdaptiveScale | None = None
+        self.live_output: Callable[[Pipeline, moderngl.Texture, float | None], None] | None \
+            = None
         self._image_pts: float | None = None
+        self._image_captured: float | None = None
         self.shader_root: Path | None = None
         self.last_pass_times: dict[str, float] = {}
         self.gl_info = ""
@@ -77,6 +86,7 @@ class Viewport(QOpenGLWidget):
         self._display: DisplayRenderer | None = None
         self._pipeline: Pipeline | None = None
         self._want_style: StyleSpec | None = state.style
+        self._fitter: FrameFitter | None = None
         self._own_tex: moderngl.Texture | None = None  # the frame, when no pipeline works
         self._orig: moderngl.Texture | None = None  # the frame on the GPU (original view)
         self._result: moderngl.Texture | None = None
@@ -125,6 +135,12 @@ class Viewport(QOpenGLWidget):
 
     def request_render(self) -> None:
         """Re-render with the current settings at the next paint (coalesced)."""
+        self.update()
+
+    def rerender(self) -> None:
+        """Render the frame on screen again at the next paint, even with unchanged settings
+        (a new output wants it)."""
+        self._applied = None
         self.update()
 
     def new_source(self) -> None:
@@ -219,6 +235,14 @@ class Viewport(QOpenGLWidget):
         finally:
             self.doneCurrent()
 
+    def fitter(self) -> FrameFitter:
+        """A frame fitter on this view's context (for `live_output`, which runs while the
+        context is current); released with the context."""
+        assert self._ctx is not None
+        if self._fitter is None:
+            self._fitter = FrameFitter(self._ctx, self.shader_root)
+        return self._fitter
+
     def release_gl(self) -> None:
         """Release every GL object (closing, or the context is about to go away)."""
         if self._ctx is None:
@@ -231,9 +255,11 @@ class Viewport(QOpenGLWidget):
                 self._display.release()
             if self._own_tex is not None:
                 self._own_tex.release()
+            if self._fitter is not None:
+                self._fitter.release()
             collect_garbage(self._ctx)
         finally:
-            self._pipeline = self._display = self._own_tex = None
+            self._pipeline = self._display = self._own_tex = self._fitter = None
             self._orig = self._result = None
             self._fresh = self._image is not None
             self._want_style = self.state.style
@@ -318,6 +344,8 @@ class Viewport(QOpenGLWidget):
             self.stats.paint_time((time.perf_counter() - t0) * 1000.0)
             if new_frame:
                 self.stats.frame_shown()
+                if self._image_captured is not None:
+                    self.stats.latency.add(time.monotonic() - self._image_captured)
             self.rendered.emit()
 
     def _consume_pending(self) -> bool:
@@ -326,6 +354,7 @@ class Viewport(QOpenGLWidget):
             return False
         self._image = np.ascontiguousarray(frame.image[:, :, :3], dtype=np.uint8)
         self._image_pts = frame.pts
+        self._image_captured = frame.captured
         self._fresh = True
         return True
 
@@ -358,12 +387,21 @@ class Viewport(QOpenGLWidget):
             return False
         p.params.update(self.state.params.values())
         p.seed = self.state.seed
-        p.scale = self.state.scale
+        adaptive = self.adaptive
+        if adaptive is not None:
+            adaptive.ceiling = self.state.scale
+        p.scale = adaptive.scale if adaptive is not None else self.state.scale
+        captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
+            t0 = time.perf_counter()
             self._result = p.render(img)
+            if adaptive is not None:
+                self._ctx.finish()  # the GPU's time, not just the submission's
+                adaptive.update(time.perf_counter() - t0)
             self._orig = p.target("source")
             self._fresh = False
+            captured = self._image_captured
         else:
             self._result = p.render(self._orig)  # same frame, new settings
         self._applied = revision
@@ -372,6 +410,8 @@ class Viewport(QOpenGLWidget):
             self.last_pass_times = p.pass_times_ms()
         if self.frame_sink is not None:
             self.frame_sink(p.read(self._result), self._image_pts)
+        if self.live_output is not None:
+            self.live_output(p, self._result, captured)
         return True
 
     def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:

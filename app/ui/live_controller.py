@@ -1,0 +1,207 @@
+"""The app's live extras: the virtual camera, adaptive quality and the selfie mirror.
+
+The controller receives the viewport and the settings it needs (never the window): it
+gives the viewport an `AdaptiveScale` while a live source plays, and, while the virtual
+camera is on, fits every painted frame to the camera's fixed size on the GPU (inside the
+viewport's GL context) and hands it to the media layer's `VirtualCameraSink`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import moderngl
+from PyQt6.QtCore import QObject, pyqtSignal
+from PyQt6.QtGui import QAction, QActionGroup
+from PyQt6.QtWidgets import QMenu, QWidget
+
+from ..engine.errors import AquarelleError
+from ..engine.pipeline import Pipeline
+from ..media.adaptive import AdaptiveScale
+from ..media.live import MAX_LIVE_FPS
+from ..media.source import FrameSource
+from ..media.virtual_camera import BackendFactory, VirtualCameraSink
+from .settings import Settings
+from .viewport import Viewport
+
+
+class LiveController(QObject):
+    """Virtual camera on/off, adaptive quality and mirror for the app (see module doc)."""
+
+    changed = pyqtSignal()  # something the menus or the status bar show changed
+    failed = pyqtSignal(str, str)  # title, message: the window shows a dialog
+
+    def __init__(self, viewport: Viewport, settings: Settings,
+                 backend_factory: BackendFactory | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.viewport = viewport
+        self.settings = settings
+        self.backend_factory = backend_factory  # None: pyvirtualcam
+        self.sink: VirtualCameraSink | None = None
+        self.source: FrameSource | None = None
+        viewport.live_output = self._output
+
+    # -- settings --------------------------------------------------------------------------
+    @property
+    def adaptive_on(self) -> bool:
+        return self.settings.live_bool("adaptive", True)
+
+    @property
+    def mirror(self) -> bool:
+        return self.settings.live_bool("mirror", False)
+
+    @property
+    def min_scale(self) -> float:
+        return self.settings.live_float("min_scale", 0.3, 0.1, 1.0)
+
+    @property
+    def target_fps(self) -> float:
+        """The rate to hold: the setting, else the source's (at most 30)."""
+        wanted = self.settings.live_float("target_fps", 0.0, 0.0, 120.0)
+        if wanted > 0:
+            return wanted
+        fps = self.source.fps if self.source is not None else None
+        return float(min(MAX_LIVE_FPS, fps or MAX_LIVE_FPS))
+
+    def set_adaptive(self, on: bool) -> None:
+        self.settings.set_live("adaptive", bool(on))
+        self._apply()
+
+    def set_mirror(self, on: bool) -> None:
+        self.settings.set_live("mirror", bool(on))
+        if self.source is not None and hasattr(self.source, "mirror"):
+            self.source.mirror = bool(on)
+        self.changed.emit()
+
+    # -- the source ------------------------------------------------------------------------
+    def source_changed(self, source: FrameSource | None) -> None:
+        """A new source plays (or none): adapt for live ones, mirror cameras."""
+        self.source = source
+        if source is not None and hasattr(source, "mirror"):
+            source.mirror = self.mirror
+        self._apply()
+
+    def _apply(self) -> None:
+        live = self.source is not None and self.source.live
+        if live and self.adaptive_on:
+            state_scale = self.viewport.state.scale
+            self.viewport.adaptive = AdaptiveScale(self.target_fps, min(self.min_scale,
+                                                                        state_scale),
+                                                   state_scale, ceiling=state_scale)
+        else:
+            self.viewport.adaptive = None
+        self.viewport.request_render()
+        self.changed.emit()
+
+    # -- virtual camera --------------------------------------------------------------------
+    @property
+    def virtual_camera_on(self) -> bool:
+        return self.sink is not None
+
+    def toggle_virtual_camera(self) -> bool:
+        """Start or stop sending to the virtual camera; returns whether it is on. A failure
+        is reported through `failed` (the preview keeps going)."""
+        try:
+            return self._toggle()
+        finally:
+            self.changed.emit()  # also after a failure: the menu's check mark follows
+
+    def _toggle(self) -> bool:
+        if self.sink is not None:
+            self.stop_virtual_camera()
+            return False
+        size = self.viewport.frame_size
+        if size is None:
+            self.failed.emit("Virtual camera", "Open a camera, a video or an image first: the "
+                                               "virtual camera sends its size.")
+            return False
+        sink = VirtualCameraSink(size, self.target_fps, backend_factory=self.backend_factory)
+        try:
+            sink.start()
+        except AquarelleError as e:
+            self.failed.emit("Virtual camera", str(e))
+            return False
+        except Exception as e:  # a backend bug must not take the app down
+            self.failed.emit("Virtual camera", f"{type(e).__name__}: {e}")
+            return False
+        self.sink = sink
+        self.viewport.rerender()  # send the frame on screen at once (a still, a paused video)
+        return True
+
+    def stop_virtual_camera(self) -> None:
+        sink, self.sink = self.sink, None
+        if sink is not None:
+            sink.stop()
+            self.changed.emit()
+
+    def _output(self, pipeline: Pipeline, tex: moderngl.Texture, captured: float | None) -> None:
+        """Viewport hook (GL context current): fit the painted frame and send it."""
+        sink = self.sink
+        if sink is None:
+            return
+        if sink.error:
+            self.stop_virtual_camera()
+            self.failed.emit("Virtual camera", sink.error)
+            return
+        sink.submit(self.viewport.fitter().fit(tex, sink.size, "pad"), captured)
+
+    # -- status ----------------------------------------------------------------------------
+    def status_text(self) -> str:
+        """For the status bar: the scale while adapting, the virtual camera's state."""
+        parts = []
+        adaptive = self.viewport.adaptive
+        if adaptive is not None:
+            parts.append(f"scale {adaptive.scale:.2f}")
+        latency = self.viewport.stats.latency.text()
+        if latency:
+            parts.append(latency)
+        if self.sink is not None:
+            w, h = self.sink.size
+            device = f" {self.sink.device}" if self.sink.device else ""
+            parts.append(f"\u25cf virtual camera{device} {w}\u00d7{h}")
+        return " \u00b7 ".join(parts)
+
+
+CAMERA_SIZES = ("default", "640x480", "1280x720", "1920x1080")
+CAMERA_RATES = ("default", "15", "30", "60")
+
+
+def camera_mode(settings: Settings) -> tuple[tuple[int, int] | None, float | None]:
+    """The resolution and frame rate to ask cameras for (None: the camera's default)."""
+    size_text = settings.live_text("camera_size", "default")
+    rate_text = settings.live_text("camera_fps", "default")
+    size = None
+    if size_text in CAMERA_SIZES[1:]:
+        w, _, h = size_text.partition("x")
+        size = (int(w), int(h))
+    rate = float(rate_text) if rate_text in CAMERA_RATES[1:] else None
+    return size, rate
+
+
+def camera_mode_menus(parent: QWidget, settings: Settings,
+                      changed: Callable[[], None]) -> list[QMenu]:
+    """"Camera resolution" and "Camera frame rate" menus (radio items, kept in the
+    settings); `changed` runs after a choice (the window reopens the camera)."""
+    menus = []
+    for key, title, choices in (("camera_size", "Camera resolution", CAMERA_SIZES),
+                                ("camera_fps", "Camera frame rate", CAMERA_RATES)):
+        menu = QMenu(title, parent)
+        group = QActionGroup(menu)
+        current = settings.live_text(key, "default")
+        for choice in choices:
+            label = "Camera's default" if choice == "default" else (
+                choice.replace("x", "\u00d7") if "x" in choice else f"{choice} fps")
+            action = QAction(label, menu)
+            action.setCheckable(True)
+            action.setChecked(choice == current)
+            group.addAction(action)
+
+            def choose(_: bool = False, k: str = key, c: str = choice) -> None:
+                settings.set_live(k, c)
+                changed()
+
+            action.triggered.connect(choose)
+            menu.addAction(action)
+        menus.append(menu)
+    return menus

@@ -1,0 +1,153 @@
+"""The app's live extras: the virtual camera toggle (fake backend), its failure dialog,
+adaptive quality on live sources, mirror and camera modes, the live status."""
+# ruff: noqa: F811 - pytest fixtures imported from test_gui
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_gui import (  # noqa: F401 - fixtures
+    TIMEOUT,
+    Dialogs,
+    FakeCamera,
+    config,
+    dialogs,
+    media,
+    open_and_render,
+    window,
+)
+from test_live import FakeBackend
+
+import aquarelle.ui.main_window as mw
+from aquarelle.media.virtual_camera import VirtualCameraError
+from aquarelle.media.webcam import CameraSource
+from aquarelle.ui.live_controller import camera_mode
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.sources import SourceSpec
+
+
+def use_camera(monkeypatch: pytest.MonkeyPatch, cam: Any) -> list[dict[str, Any]]:
+    """Cameras open as `cam`; returns the keyword arguments each open got."""
+    opened: list[dict[str, Any]] = []
+
+    def fake_open(spec: SourceSpec, loop: bool = True, **kw: Any) -> Any:
+        opened.append(kw)
+        return cam
+
+    monkeypatch.setattr(mw, "open_source", fake_open)
+    return opened
+
+
+def test_virtual_camera_sends_the_painted_picture(qtbot: Any, window: MainWindow,
+                                                  media: dict[str, Any]) -> None:
+    backend = FakeBackend(want=3)
+    opened: list[tuple[int, int, float]] = []
+
+    def factory(w: int, h: int, fps: float) -> FakeBackend:
+        opened.append((w, h, fps))
+        return backend
+
+    window.live.backend_factory = factory
+    open_and_render(qtbot, window, media["image"])  # a still: sent at once, then repeated
+    size = window.viewport.frame_size
+    assert size is not None
+    window._actions["virtual_camera"].trigger()
+    assert window.live.virtual_camera_on and window._actions["virtual_camera"].isChecked()
+    assert opened == [(size[0], size[1], window.live.target_fps)]
+    # black until the first painted frame arrives, then the picture
+    qtbot.waitUntil(lambda: any(f.mean() > 10 for f in backend.frames), timeout=TIMEOUT)
+    painted = backend.frames[-1]
+    assert painted.shape == (size[1], size[0], 3) and painted.mean() > 10
+    window.update_stats()
+    assert "virtual camera" in window.live_label.text()
+    window._actions["virtual_camera"].trigger()  # off again
+    assert not window.live.virtual_camera_on and backend.closed
+    assert "virtual camera" not in window.live.status_text()
+
+
+def test_virtual_camera_without_backend_shows_a_dialog_and_keeps_the_preview(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Any]) -> None:
+    def missing(w: int, h: int, fps: float) -> Any:
+        raise VirtualCameraError("no virtual camera (no device): run `sudo modprobe "
+                                 "v4l2loopback`")
+
+    window.live.backend_factory = missing
+    open_and_render(qtbot, window, media["clip"])
+    window._actions["virtual_camera"].trigger()
+    assert dialogs.kinds() == ["warning"]
+    assert "modprobe v4l2loopback" in dialogs.calls[0][2]
+    assert not window.live.virtual_camera_on
+    assert not window._actions["virtual_camera"].isChecked()
+    renders = window.viewport.stats.renders
+    qtbot.waitUntil(lambda: window.viewport.stats.renders > renders, timeout=TIMEOUT)
+
+
+def test_live_sources_adapt_the_scale_and_files_do_not(qtbot: Any, window: MainWindow,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       media: dict[str, Any]) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    assert window.viewport.adaptive is None  # a file: the chosen quality, always
+    cam = FakeCamera(unplug=False, frames=10**6)
+    use_camera(monkeypatch, cam)
+    assert window.open_spec(SourceSpec("camera", "0"))
+    adaptive = window.viewport.adaptive
+    assert adaptive is not None and adaptive.ceiling == window.state.scale
+    qtbot.waitUntil(lambda: window.viewport.stats.renders > 5, timeout=TIMEOUT)
+    window.update_stats()
+    assert "scale" in window.live_label.text()
+    window._actions["adaptive"].trigger()  # off: the chosen scale again
+    assert window.viewport.adaptive is None and not window._actions["adaptive"].isChecked()
+    assert window.settings.live_bool("adaptive", True) is False
+
+
+def test_mirror_flips_camera_frames(qtbot: Any, window: MainWindow,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.zeros((4, 6, 3), np.uint8)
+    frame[:, :3] = 255  # left half white
+
+    class Capture:
+        def __init__(self) -> None:
+            self.reads = 0
+
+        def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+            return True
+
+        def set(self, *a: Any) -> bool:
+            return True
+
+        def get(self, *a: Any) -> float:
+            return 30.0
+
+        def read(self) -> tuple[bool, np.ndarray]:
+            self.reads += 1
+            return True, frame[:, :, ::-1].copy()
+
+        def release(self) -> None:
+            pass
+
+    cam = CameraSource(0, capture_factory=lambda dev: Capture())
+    use_camera(monkeypatch, cam)
+    window._actions["mirror"].trigger()
+    assert window.live.mirror and window._actions["mirror"].isChecked()
+    assert window.open_spec(SourceSpec("camera", "0"))
+    assert cam.mirror
+    qtbot.waitUntil(lambda: window.viewport.has_frame, timeout=TIMEOUT)
+    img = window.viewport.current_image
+    assert img is not None and img[0, -1].min() == 255 and img[0, 0].max() == 0
+    window.close()
+
+
+def test_camera_mode_menu_reopens_the_camera_with_it(qtbot: Any, window: MainWindow,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = use_camera(monkeypatch, FakeCamera(unplug=False, frames=10**6))
+    assert window.open_spec(SourceSpec("camera", "0"))
+    assert opened[-1] == {"camera_size": None, "camera_fps": None}
+    live_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "Live")
+    resolution = next(a.menu() for a in live_menu.actions()
+                      if a.menu() is not None and a.text() == "Camera resolution")
+    hd = next(a for a in resolution.actions() if a.text() == "1280\u00d7720")
+    hd.trigger()
+    assert camera_mode(window.settings) == ((1280, 720), None)
+    assert opened[-1] == {"camera_size": (1280, 720), "camera_fps": None}

@@ -1,0 +1,323 @@
+"""Live use without a window: the virtual camera sink (fake backend), adaptive quality,
+fitting to the output size on the GPU, the live session and `aquarelle live`."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from aquarelle.cli.main import main
+from aquarelle.engine.fit import FrameFitter, fit_scale
+from aquarelle.media.adaptive import AdaptiveScale
+from aquarelle.media.live import LiveOptions, LiveSession
+from aquarelle.media.sources import SyntheticSource
+from aquarelle.media.virtual_camera import (
+    VirtualCameraError,
+    VirtualCameraSink,
+    open_pyvirtualcam,
+    pace,
+    setup_hint,
+)
+
+
+class FakeBackend:
+    """Records what a virtual camera would receive; `arrived` fires after `want` frames."""
+
+    device = "/dev/video-fake"
+
+    def __init__(self, want: int = 0) -> None:
+        self.frames: list[np.ndarray] = []
+        self.closed = False
+        self.want = want
+        self.arrived = threading.Event()
+        self.fail_after: int | None = None
+
+    def send(self, frame: np.ndarray) -> None:
+        if self.fail_after is not None and len(self.frames) >= self.fail_after:
+            raise OSError("device gone")
+        self.frames.append(frame.copy())
+        if self.want and len(self.frames) >= self.want:
+            self.arrived.set()
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def sink_with(backend: FakeBackend, size: tuple[int, int] = (8, 6), fps: float = 30.0,
+              **kw: Any) -> tuple[VirtualCameraSink, list[tuple[int, int, float]]]:
+    opened: list[tuple[int, int, float]] = []
+
+    def factory(w: int, h: int, rate: float) -> FakeBackend:
+        opened.append((w, h, rate))
+        return backend
+
+    return VirtualCameraSink(size, fps, backend_factory=factory, **kw), opened
+
+
+def solid(value: int, size: tuple[int, int] = (8, 6)) -> np.ndarray:
+    return np.full((size[1], size[0], 3), value, np.uint8)
+
+
+# -- the sink ---------------------------------------------------------------------------
+
+def test_sink_opens_the_backend_at_its_size_and_rate_and_starts_black():
+    backend = FakeBackend()
+    sink, opened = sink_with(backend, (8, 6), 24.0)
+    sink.start(run_thread=False)
+    assert opened == [(8, 6, 24.0)]
+    assert sink.tick()
+    assert backend.frames[0].shape == (6, 8, 3) and backend.frames[0].dtype == np.uint8
+    assert not backend.frames[0].any()  # nothing submitted yet: black, not garbage
+    sink.stop()
+    assert backend.closed
+
+
+def test_sink_sends_the_newest_frame_and_repeats_it_when_the_source_stalls():
+    backend = FakeBackend()
+    clock = [100.0]
+    sink, _ = sink_with(backend, clock=lambda: clock[0])
+    sink.start(run_thread=False)
+    sink.submit(solid(10), t_capture=99.95)
+    sink.submit(solid(20), t_capture=99.96)  # replaces 10 before a send: stale, dropped
+    sink.tick()
+    sink.tick()  # the source stalled: 20 again
+    sink.submit(solid(30), t_capture=99.99)
+    sink.tick()
+    assert [int(f[0, 0, 0]) for f in backend.frames] == [20, 20, 30]
+    assert (sink.sent, sink.fresh, sink.repeated, sink.replaced) == (3, 2, 1, 1)
+    # latency: capture to send, for the fresh frames only
+    assert sink.latency.count == 2
+    assert sink.latency.median() == pytest.approx((0.04 + 0.01) / 2)
+
+
+def test_sink_refuses_frames_of_another_size_or_type():
+    sink, _ = sink_with(FakeBackend())
+    with pytest.raises(ValueError, match="8x6 RGB uint8"):
+        sink.submit(solid(1, (9, 6)))
+    with pytest.raises(ValueError):
+        sink.submit(solid(1).astype(np.float32))
+
+
+def test_pacing_keeps_an_absolute_schedule_and_never_bursts():
+    period = 0.1
+    t, wait = pace(0.0, 0.02, period)  # a send that took 20 ms
+    assert t == pytest.approx(0.1) and wait == pytest.approx(0.08)
+    t, wait = pace(t, 0.15, period)  # late by 50 ms: the next one still at 0.2
+    assert t == pytest.approx(0.2) and wait == pytest.approx(0.05)
+    t, wait = pace(t, 0.75, period)  # a long hiccup: start over, no burst of catch-up sends
+    assert t == pytest.approx(0.85) and wait == pytest.approx(0.1)
+
+
+def test_sink_thread_delivers_frames_in_order_at_the_sink_size():
+    backend = FakeBackend(want=12)
+    sink, _ = sink_with(backend, fps=500.0)
+    sink.start()
+    try:
+        for v in range(1, 200):
+            sink.submit(solid(v))
+            if backend.arrived.is_set():
+                break
+        assert backend.arrived.wait(5.0)
+    finally:
+        sink.stop()
+    values = [int(f[0, 0, 0]) for f in backend.frames]
+    assert values == sorted(values)  # never an older frame after a newer one
+    assert all(f.shape == (6, 8, 3) for f in backend.frames)
+    assert sink.sent == len(backend.frames) and not sink.running
+
+
+def test_a_backend_that_fails_while_running_stops_the_sink_with_a_message():
+    backend = FakeBackend()
+    backend.fail_after = 1
+    sink, _ = sink_with(backend)
+    sink.start(run_thread=False)
+    assert sink.tick()
+    assert not sink.tick()
+    assert sink.error == "virtual camera stopped: device gone"
+
+
+def test_missing_backend_says_what_to_run(monkeypatch):
+    class NoDevice:
+        class PixelFormat:
+            RGB = "RGB"
+
+        @staticmethod
+        def Camera(**kw: Any) -> Any:  # noqa: N802 - pyvirtualcam's name
+            raise RuntimeError("'v4l2loopback' backend: No v4l2 loopback device found at "
+                               "/dev/video[0-99]. Did you run 'modprobe v4l2loopback'?")
+
+    monkeypatch.setitem(sys.modules, "pyvirtualcam", NoDevice)
+    with pytest.raises(VirtualCameraError) as e:
+        open_pyvirtualcam(640, 360, 30.0)
+    msg = str(e.value)
+    assert "\n" not in msg and "No v4l2 loopback device" in msg
+    assert setup_hint() in msg
+    assert "modprobe v4l2loopback" in setup_hint("linux")
+    assert "OBS" in setup_hint("win32") and "OBS" in setup_hint("darwin")
+
+
+def test_missing_pyvirtualcam_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyvirtualcam", None)
+    with pytest.raises(VirtualCameraError, match="pip install pyvirtualcam"):
+        open_pyvirtualcam(640, 360, 30.0)
+
+
+# -- adaptive quality -------------------------------------------------------------------
+
+def run_model(a: AdaptiveScale, frames: int, fixed: float, per_pixel: float,
+              noise: float = 0.0, seed: int = 0) -> list[float]:
+    """Feed frame times of a cost model fixed + per_pixel * scale^2 (+ noise)."""
+    rng = np.random.default_rng(seed)
+    scales = []
+    for _ in range(frames):
+        t = fixed + per_pixel * a.scale ** 2
+        a.update(t * (1.0 + noise * rng.standard_normal()))
+        scales.append(a.scale)
+    return scales
+
+
+def test_adaptive_scale_settles_where_frames_fit_the_budget():
+    a = AdaptiveScale(target_fps=30.0, floor=0.2)
+    scales = run_model(a, 600, fixed=0.008, per_pixel=0.120)
+    s = scales[-1]
+    assert 0.008 + 0.120 * s * s <= 1.05 / 30.0  # fits the budget
+    assert 0.008 + 0.120 * (s + 0.1) ** 2 > 1.0 / 30.0  # and is not needlessly low
+    assert a.changes <= 4
+
+
+def test_adaptive_scale_does_not_oscillate_on_noisy_frame_times():
+    a = AdaptiveScale(target_fps=30.0, floor=0.2)
+    scales = run_model(a, 3000, fixed=0.008, per_pixel=0.120, noise=0.1, seed=3)
+    tail = scales[600:]
+    assert len(set(tail)) <= 2  # at most one neighbouring step, not a see-saw
+    assert sum(1 for x, y in zip(tail, tail[1:], strict=False) if x != y) <= 4
+
+
+def test_adaptive_scale_respects_floor_ceiling_and_switch():
+    slow = AdaptiveScale(target_fps=30.0, floor=0.5)
+    run_model(slow, 300, fixed=0.2, per_pixel=0.5)  # hopeless: never below the floor
+    assert slow.scale == 0.5
+    fast = AdaptiveScale(target_fps=30.0, floor=0.3, scale=0.3, ceiling=0.8)
+    run_model(fast, 2000, fixed=0.001, per_pixel=0.001)  # plenty of time: up to the ceiling
+    assert fast.scale == 0.8
+    off = AdaptiveScale(target_fps=30.0, floor=0.3, enabled=False)
+    run_model(off, 300, fixed=0.2, per_pixel=0.5)
+    assert off.scale == 1.0 and off.changes == 0
+
+
+def test_adaptive_scale_recovers_when_the_machine_gets_faster():
+    a = AdaptiveScale(target_fps=30.0, floor=0.2)
+    run_model(a, 300, fixed=0.008, per_pixel=0.300)
+    low = a.scale
+    run_model(a, 2000, fixed=0.004, per_pixel=0.015)
+    assert a.scale > low and a.scale == 1.0
+
+
+# -- fitting on the GPU -------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, dst, mode, expected", [
+    ((200, 100), (100, 100), "pad", (1.0, 2.0)),
+    ((200, 100), (100, 100), "crop", (0.5, 1.0)),
+    ((64, 36), (128, 72), "pad", (1.0, 1.0)),
+    ((100, 100), (200, 100), "pad", (2.0, 1.0)),
+])
+def test_fit_scale(src, dst, mode, expected):
+    assert fit_scale(src, dst, mode) == pytest.approx(expected)
+
+
+def test_fitter_letterboxes_crops_and_mirrors(gl_ctx):
+    img = np.zeros((20, 40, 3), np.uint8)
+    img[:, :20] = (200, 0, 0)  # left half red
+    img[:, 20:] = (0, 0, 200)  # right half blue
+    tex = gl_ctx.texture((40, 20), 3, img.tobytes(), alignment=1)
+    fitter = FrameFitter(gl_ctx)
+    try:
+        same = fitter.fit(tex, (40, 20))
+        np.testing.assert_array_equal(same, img)
+        pad = fitter.fit(tex, (40, 40), "pad")
+        assert pad.shape == (40, 40, 3)
+        assert not pad[:9].any() and not pad[31:].any()  # bars above and below
+        assert (pad[12:28, 2] == (200, 0, 0)).all()
+        crop = fitter.fit(tex, (20, 20), "crop")  # the middle: half red, half blue
+        np.testing.assert_array_equal(crop[10, 2], (200, 0, 0))
+        np.testing.assert_array_equal(crop[10, 17], (0, 0, 200))
+        mirrored = fitter.fit(tex, (40, 20), mirror=True)
+        np.testing.assert_array_equal(mirrored, img[:, ::-1])
+    finally:
+        fitter.release()
+        tex.release()
+
+
+# -- the live session ---------------------------------------------------------------------
+
+def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline):
+    backend = FakeBackend()
+    source = SyntheticSource((64, 48), fps=30.0, live=True)
+    opened: list[tuple[tuple[int, int], float]] = []
+
+    def make_sink(size: tuple[int, int], fps: float) -> VirtualCameraSink:
+        opened.append((size, fps))
+        return VirtualCameraSink(size, fps, backend_factory=lambda w, h, r: backend)
+
+    session = LiveSession(source, pipeline(), LiveOptions(size=(96, 48), fit="pad"),
+                          sink_factory=make_sink)
+    stats = session.run(max_frames=8, seconds=30.0)
+    assert opened == [((96, 48), 30.0)]  # the output size asked for; the camera's rate
+    assert stats.rendered == 8
+    assert backend.closed and source.finished is False  # stopped by us, not ended
+    assert backend.frames and all(f.shape == (48, 96, 3) for f in backend.frames)
+    painted = backend.frames[-1]
+    assert not painted[:, :10].any() and not painted[:, -10:].any()  # 64x48 in 96x48: bars
+    assert painted[:, 20:76].mean() > 20
+    assert stats.latency_median is not None and stats.latency_median >= 0.0
+    assert all(0.3 <= s <= 1.0 for s in stats.scales)
+
+
+def test_live_session_reports_a_source_that_fails():
+    class Broken(SyntheticSource):
+        def _run(self) -> None:
+            self._fail("camera 7: cannot open")
+
+    from aquarelle.engine.errors import AquarelleError
+
+    session = LiveSession(Broken((32, 24), live=True), None, LiveOptions())  # type: ignore
+    with pytest.raises(AquarelleError, match="camera 7: cannot open"):
+        session.run(seconds=5.0)
+
+
+# -- aquarelle live ---------------------------------------------------------------------
+
+def test_cli_live_runs_a_synthetic_source(capsys):
+    assert main(["live", "--input", "synthetic", "--size", "96x64", "--max-frames", "5"]) == 0
+    err = capsys.readouterr().err
+    assert "aquarelle: live: 5 frames" in err and "fps" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--fps", "0"], "--fps must be positive"),
+    (["--min-scale", "5"], "--min-scale must be between"),
+    (["--size", "12"], "--size expects WIDTHxHEIGHT"),
+    (["--camera-size", "640x480"], "--camera-size applies to cameras"),
+])
+def test_cli_live_bad_options_are_one_line_errors(capsys, args, message):
+    assert main(["live", "--input", "synthetic", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_live_without_a_virtual_camera_device_exits_2_with_the_setup_line(
+        capsys, monkeypatch):
+    monkeypatch.setattr("aquarelle.media.virtual_camera.open_pyvirtualcam",
+                        _raise_no_device)
+    code = main(["live", "--input", "synthetic", "--virtual-camera", "--max-frames", "3"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err[-1].startswith("aquarelle: error: no virtual camera") and setup_hint() in err[-1]
+
+
+def _raise_no_device(w: int, h: int, fps: float) -> Any:
+    raise VirtualCameraError(f"no virtual camera (no device): {setup_hint()}")
