@@ -177,7 +177,7 @@ def test_window_opens_on_file_and_stylizes(qtbot: Any, window: MainWindow,
     x0, y0, x1, y1 = image_region(window, pixels)
     shown = source_as_shown(window, pixels, scene())
     assert mean_diff(pixels[y0:y1, x0:x1], shown[y0:y1, x0:x1]) > 8.0  # stylized
-    assert window.res_label.text() == f"{W}\u00d7{H}"
+    assert window.labels.res.text() == f"{W}\u00d7{H}"
 
 
 def test_window_opens_on_demo_without_camera(qtbot: Any, window: MainWindow) -> None:
@@ -583,11 +583,11 @@ def test_pass_times_dock_and_status_bar(qtbot: Any, window: MainWindow,
     window.update_stats()
     assert window.pass_dock.tree.topLevelItemCount() == len(window.viewport.last_pass_times)
     assert "composite" in window.viewport.last_pass_times
-    assert window.res_label.text() == f"{W}\u00d7{H}"
-    assert window.fps_label.text().endswith("fps") and window.frame_label.text().endswith("ms")
+    assert window.labels.res.text() == f"{W}\u00d7{H}"
+    assert window.labels.fps.text().endswith("fps") and window.labels.frame.text().endswith("ms")
     # a file paced in real time skips frames it cannot paint in time: "skipped", not "dropped"
-    assert not window.dropped_label.text().startswith("dropped")
-    assert window.zoom_label.text().endswith("%")
+    assert not window.labels.dropped.text().startswith("dropped")
+    assert window.labels.zoom.text().endswith("%")
     window._actions["pass_times"].trigger()
     assert not window.viewport.profile
 

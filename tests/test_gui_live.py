@@ -61,7 +61,7 @@ def test_virtual_camera_sends_the_painted_picture(qtbot: Any, window: MainWindow
     painted = backend.frames[-1]
     assert painted.shape == (size[1], size[0], 3) and painted.mean() > 10
     window.update_stats()
-    assert "virtual camera" in window.live_label.text()
+    assert "virtual camera" in window.labels.live.text()
     window._actions["virtual_camera"].trigger()  # off again
     assert not window.live.virtual_camera_on and backend.closed
     assert "virtual camera" not in window.live.status_text()
@@ -96,7 +96,7 @@ def test_live_sources_adapt_the_scale_and_files_do_not(qtbot: Any, window: MainW
     assert adaptive is not None and adaptive.ceiling == window.state.scale
     qtbot.waitUntil(lambda: window.viewport.stats.renders > 5, timeout=TIMEOUT)
     window.update_stats()
-    assert "scale" in window.live_label.text()
+    assert "scale" in window.labels.live.text()
     window._actions["adaptive"].trigger()  # off: the chosen scale again
     assert window.viewport.adaptive is None and not window._actions["adaptive"].isChecked()
     assert window.settings.live_bool("adaptive", True) is False

@@ -125,7 +125,7 @@ def test_recording_shows_a_rec_panel_with_a_stop_button(
     qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
     assert window.recorder is None and not panel.isVisible()
     assert [p.suffix for p in tmp_path.iterdir()] == [".mp4"]
-    assert "Show in folder" in window.folder_link.text()
+    assert "Show in folder" in window.labels.folder_link.text()
 
 
 def test_holding_o_survives_key_auto_repeat(qtbot: Any, window: MainWindow,
@@ -266,8 +266,8 @@ def test_snapshot_status_offers_the_folder(qtbot: Any, window: MainWindow,
     qtbot.keyClick(handle, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
     assert [p.suffix for p in tmp_path.iterdir()] == [".png"]
-    assert "Show in folder" in window.folder_link.text()
-    window.folder_link.linkActivated.emit(tmp_path.as_uri())
+    assert "Show in folder" in window.labels.folder_link.text()
+    window.labels.folder_link.linkActivated.emit(tmp_path.as_uri())
     assert window.opened_folder == tmp_path
 
 

@@ -193,7 +193,7 @@ def test_adaptive_scale_does_not_oscillate_on_noisy_frame_times():
     a = AdaptiveScale(target_fps=30.0, floor=0.2)
     scales = run_model(a, 3000, fixed=0.008, per_pixel=0.120, noise=0.1, seed=3)
     tail = scales[600:]
-    assert len(set(tail)) <= 2  # at most one neighbouring step, not a see-saw
+    assert len(set(tail)) <= 3  # neighbouring steps at most, not a see-saw
     assert sum(1 for x, y in zip(tail, tail[1:], strict=False) if x != y) <= 4
 
 

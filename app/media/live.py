@@ -127,6 +127,8 @@ class LiveSession:
                     if self.source.ended.is_set():
                         break
                     continue
+                if self.sink is not None and self.sink.error:
+                    raise MediaError(self.sink.error)  # the device went away
                 frame = self.source.latest()
                 if frame is None:
                     continue

@@ -30,7 +30,6 @@ from PyQt6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -60,6 +59,7 @@ from .shortcuts import SHORTCUTS, ShortcutsDialog
 from .source_controls import SourcePanel, TransportBar
 from .sources import SourceSpec, demo_path, list_cameras, open_source
 from .stats import PassTimesDock
+from .status_labels import StatusLabels
 from .view_transform import CompareMode
 from .viewport import Viewport
 
@@ -250,31 +250,7 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         assert bar is not None
-        self.fps_label = QLabel("-- fps")
-        self.frame_label = QLabel("-- ms")
-        self.res_label = QLabel("no source")
-        self.dropped_label = QLabel("")
-        self.live_label = QLabel("")
-        self.live_label.setToolTip("Live: the processing scale adaptive quality chose, the "
-                                   "latency from capture to screen (median, 95th "
-                                   "percentile), the virtual camera")
-        self.zoom_label = QLabel("")
-        self.rec_label = QLabel("")
-        self.rec_label.setStyleSheet("color: #d33; font-weight: bold;")
-        self.folder_link = QLabel("")
-        self.folder_link.setOpenExternalLinks(False)
-        self.folder_link.linkActivated.connect(self._open_folder)
-        self.folder_link.setToolTip("Open the folder in the file manager")
-        bar.addWidget(self.folder_link)
-        for w in (self.rec_label, self.live_label, self.res_label, self.zoom_label, self.fps_label,
-                  self.frame_label, self.dropped_label):
-            bar.addPermanentWidget(w)
-        self.fps_label.setToolTip("Frames stylized and shown per second")
-        self.frame_label.setToolTip("Median time to render and draw a frame (CPU side)")
-        self.zoom_label.setToolTip("Zoom: 100% shows one image pixel per screen pixel")
-        self._folder_timer = QTimer(self)
-        self._folder_timer.setSingleShot(True)
-        self._folder_timer.timeout.connect(self.folder_link.clear)
+        self.labels = StatusLabels(bar, self.open_folder, self)
 
     def _build_menus(self) -> None:
         handlers: dict[str, Callable[[], object]] = {
@@ -460,7 +436,7 @@ class MainWindow(QMainWindow):
         self.settings.set_last_source(str(spec))
         self.source_panel.current.setText(f"Showing: {spec.label}")
         self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
-        self._show_resolution(src)
+        self.labels.show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.transport.set_playing(playback.is_playing(src))
         self.status(f"Opened {spec.label}")
@@ -575,7 +551,7 @@ class MainWindow(QMainWindow):
         for name, on in (("virtual_camera", self.live.virtual_camera_on),
                          ("mirror", self.live.mirror), ("adaptive", self.live.adaptive_on)):
             self._actions[name].setChecked(on)
-        self.live_label.setText(self.live.status_text())
+        self.labels.live.setText(self.live.status_text())
 
     def _camera_mode_changed(self) -> None:
         """A new camera resolution or rate: reopen the camera on screen with it."""
@@ -762,41 +738,23 @@ class MainWindow(QMainWindow):
     # -- status ----------------------------------------------------------------------------
     def update_stats(self) -> None:
         """Refresh the status-bar numbers and the pass-times dock."""
-        stats = self.viewport.stats
-        self.fps_label.setText(f"{stats.fps():.1f} fps")
-        ms = stats.frame_ms()
-        self.frame_label.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
         src = self.source
+        self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
         if src is not None:
-            self._show_resolution(src)
-            if src.live:
-                self.dropped_label.setText(f"dropped {src.dropped}")
-                self.dropped_label.setToolTip("Camera frames that arrived while the previous "
-                                              "one was still being painted (the newest wins)")
-            else:
-                self.dropped_label.setText(f"skipped {src.dropped}" if src.dropped else "")
-                self.dropped_label.setToolTip("Frames of the file skipped to keep playback in "
-                                              "real time (an export renders every frame)")
             self.transport.set_position(playback.position(src), playback.duration(src))
             self.transport.set_playing(playback.is_playing(src))
         self._view_changed()  # the zoom follows window and frame sizes too
-        self.live_label.setText(self.live.status_text())
         if self.pass_dock.isVisible():
             self.pass_dock.show_times(self.viewport.last_pass_times)
         if self.recorder is not None:
-            self.rec_label.setText(f"\u25cf REC {self.recorder.frames}")
+            self.labels.show_recording(self.recorder.frames)
             self.overlays.recording.show_time(time.monotonic() - self._rec_t0,
                                               self.recorder.frames)
 
     def _view_changed(self) -> None:
         vp = self.viewport
         self.overlays.show_compare(vp.compare is not CompareMode.OFF, vp.show_original)
-        zoom = vp.zoom_percent()
-        self.zoom_label.setText(f"{zoom:.0f}%" if zoom is not None else "")
-
-    def _show_resolution(self, src: FrameSource) -> None:
-        w, h = src.size
-        self.res_label.setText(f"{w}\u00d7{h}" if w and h else "starting\u2026")
+        self.labels.show_zoom(vp.zoom_percent())
 
     # -- snapshot --------------------------------------------------------------------------
     def default_dir(self, kind: str, standard: QStandardPaths.StandardLocation) -> Path:
@@ -867,11 +825,7 @@ class MainWindow(QMainWindow):
 
     def show_folder_link(self, folder: Path) -> None:
         """A clickable "Show in folder" in the status bar for a while."""
-        self.folder_link.setText(f'<a href="{folder.as_uri()}">Show in folder</a>')
-        self._folder_timer.start(15000)
-
-    def _open_folder(self, url: str) -> None:
-        self.open_folder(Path(QUrl(url).toLocalFile()))
+        self.labels.show_folder_link(folder)
 
     def open_folder(self, folder: Path) -> None:
         """Show a folder in the system's file manager."""
@@ -947,7 +901,7 @@ class MainWindow(QMainWindow):
         self._poll.stop()
         self._stats_timer.stop()
         self._save_timer.stop()
-        self._folder_timer.stop()
+        self.labels.stop()
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)

@@ -181,12 +181,12 @@ def toggle_record(window: MainWindow, path: Path | None = None) -> None:
             return
         window.recorder = rec
         window.viewport.frame_sink = rec.push
-        window.rec_label.setText("\u25cf REC")
+        window.labels.show_recording(0)
         window.status(f"Recording to {target}")
         return
     window.viewport.frame_sink = None
     window.recorder = None
-    window.rec_label.setText("")
+    window.labels.show_recording(None)
     saved = rec.stop()
     if saved is not None:
         window.settings.set_last_dir("record", str(saved.parent))

@@ -1,0 +1,86 @@
+"""The status bar's permanent figures (REC, live, source size, zoom, fps, frame time,
+dropped frames) and its "Show in folder" link."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PyQt6.QtCore import QObject, QTimer, QUrl
+from PyQt6.QtWidgets import QLabel, QStatusBar
+
+from ..media.source import FrameSource
+from .stats import FrameStats
+
+FOLDER_LINK_MS = 15000
+
+
+class StatusLabels(QObject):
+    """Owns the labels; the window tells it what to show."""
+
+    def __init__(self, bar: QStatusBar, open_folder: Callable[[Path], None],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.fps = QLabel("-- fps")
+        self.fps.setToolTip("Frames stylized and shown per second")
+        self.frame = QLabel("-- ms")
+        self.frame.setToolTip("Median time to render and draw a frame (CPU side)")
+        self.res = QLabel("no source")
+        self.dropped = QLabel("")
+        self.live = QLabel("")
+        self.live.setToolTip("Live: the processing scale adaptive quality chose, the latency "
+                             "from capture to screen (median, 95th percentile), the virtual "
+                             "camera")
+        self.zoom = QLabel("")
+        self.zoom.setToolTip("Zoom: 100% shows one image pixel per screen pixel")
+        self.rec = QLabel("")
+        self.rec.setStyleSheet("color: #d33; font-weight: bold;")
+        self.folder_link = QLabel("")
+        self.folder_link.setOpenExternalLinks(False)
+        self.folder_link.setToolTip("Open the folder in the file manager")
+        self.folder_link.linkActivated.connect(
+            lambda url: open_folder(Path(QUrl(url).toLocalFile())))
+        bar.addWidget(self.folder_link)
+        for w in (self.rec, self.live, self.res, self.zoom, self.fps, self.frame,
+                  self.dropped):
+            bar.addPermanentWidget(w)
+        self._folder_timer = QTimer(self)
+        self._folder_timer.setSingleShot(True)
+        self._folder_timer.timeout.connect(self.folder_link.clear)
+
+    def show_stats(self, stats: FrameStats, source: FrameSource | None, live: str) -> None:
+        """The figures of the last moments."""
+        self.fps.setText(f"{stats.fps():.1f} fps")
+        ms = stats.frame_ms()
+        self.frame.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
+        self.live.setText(live)
+        if source is None:
+            return
+        self.show_resolution(source)
+        if source.live:
+            self.dropped.setText(f"dropped {source.dropped}")
+            self.dropped.setToolTip("Camera frames that arrived while the previous one was "
+                                    "still being painted (the newest wins)")
+        else:
+            self.dropped.setText(f"skipped {source.dropped}" if source.dropped else "")
+            self.dropped.setToolTip("Frames of the file skipped to keep playback in real time "
+                                    "(an export renders every frame)")
+
+    def show_resolution(self, source: FrameSource) -> None:
+        w, h = source.size
+        self.res.setText(f"{w}\u00d7{h}" if w and h else "starting\u2026")
+
+    def show_zoom(self, percent: float | None) -> None:
+        self.zoom.setText(f"{percent:.0f}%" if percent is not None else "")
+
+    def show_recording(self, frames: int | None) -> None:
+        """"● REC n" while recording (frames), nothing otherwise (None)."""
+        self.rec.setText(f"\u25cf REC {frames}" if frames is not None else "")
+
+    def show_folder_link(self, folder: Path) -> None:
+        """A clickable "Show in folder" for a while."""
+        self.folder_link.setText(f'<a href="{folder.as_uri()}">Show in folder</a>')
+        self._folder_timer.start(FOLDER_LINK_MS)
+
+    def stop(self) -> None:
+        self._folder_timer.stop()
