@@ -321,3 +321,72 @@ def test_cli_live_without_a_virtual_camera_device_exits_2_with_the_setup_line(
 
 def _raise_no_device(w: int, h: int, fps: float) -> Any:
     raise VirtualCameraError(f"no virtual camera (no device): {setup_hint()}")
+
+
+# -- what a camera offers (V4L2) ------------------------------------------------------------
+
+def test_camera_modes_are_read_from_v4l2_enumeration():
+    from aquarelle.media import camera_modes as cm
+
+    mjpg, yuyv = 0x47504A4D, 0x56595559
+    formats = [mjpg, yuyv]
+    sizes = {mjpg: [(1280, 720), (640, 480)], yuyv: [(640, 480), (320, 240)]}
+    rates = {(1280, 720): [(1, 30)], (640, 480): [(1, 30), (1, 15)], (320, 240): [(1, 60)]}
+
+    def ioctl(fd: int, request: int, buf: bytearray) -> int:
+        if request == cm.VIDIOC_ENUM_FMT:
+            f = list(cm._FMTDESC.unpack(bytes(buf)))
+            if f[0] >= len(formats):
+                raise OSError(22, "Invalid argument")
+            f[4] = formats[f[0]]
+            buf[:] = cm._FMTDESC.pack(*f)
+        elif request == cm.VIDIOC_ENUM_FRAMESIZES:
+            f = list(cm._FRMSIZE.unpack(bytes(buf)))
+            options = sizes[f[1]]
+            if f[0] >= len(options):
+                raise OSError(22, "Invalid argument")
+            f[2], f[3], f[4] = cm._FRMSIZE_DISCRETE, *options[f[0]]
+            buf[:] = cm._FRMSIZE.pack(*f)
+        elif request == cm.VIDIOC_ENUM_FRAMEINTERVALS:
+            f = list(cm._FRMIVAL.unpack(bytes(buf)))
+            options = rates[(f[2], f[3])]
+            if f[0] >= len(options):
+                raise OSError(22, "Invalid argument")
+            f[4], f[5], f[6] = cm._FRMIVAL_DISCRETE, *options[f[0]]
+            buf[:] = cm._FRMIVAL.pack(*f)
+        else:
+            raise OSError(25, "Inappropriate ioctl")
+        return 0
+
+    modes = cm.camera_modes("/dev/video0", ioctl=ioctl, opener=lambda path: -1)
+    assert [(m.width, m.height, m.rates) for m in modes] == [
+        (1280, 720, (30.0,)), (640, 480, (30.0, 15.0)), (320, 240, (60.0,))]
+    assert modes[0].label == "1280\u00d7720"
+    assert cm.camera_modes("/dev/nothing-here", opener=_no_device) == []
+
+
+def _no_device(path: str) -> int:
+    raise FileNotFoundError(path)
+
+
+# -- draft: the whole graph at the work size (live adaptive quality) ----------------------
+
+def test_draft_renders_at_the_work_size_and_upsamples(pipeline):
+    from conftest import rings, smooth_noise, to_u8
+
+    img = to_u8(0.5 * smooth_noise(128, 192, seed=7, sigma=4.0)
+                + 0.5 * rings(128, 192, period=24.0))
+    full = pipeline(scale=0.5)
+    draft = pipeline(scale=0.5)
+    draft.draft = True
+    a = full.render_array(img)
+    b = draft.render_array(img)
+    assert b.shape == img.shape  # the source's size, as always
+    assert draft.read_target("result").shape[:2] == (64, 96)  # the finish ran at 96x64
+    assert full.read_target("result").shape[:2] == (128, 192)
+    # the same picture at the same scale, only the finish is softer
+    assert np.abs(a.astype(float) - b.astype(float)).mean() < 12
+    # at scale 1 draft changes nothing
+    one = pipeline()
+    one.draft = True
+    np.testing.assert_array_equal(one.render_array(img), pipeline().render_array(img))

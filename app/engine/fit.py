@@ -41,42 +41,55 @@ class FrameFitter:
         self.vao = ctx.vertex_array(self.program, [])
         self.sampler = ctx.sampler(filter=(moderngl.LINEAR, moderngl.LINEAR), repeat_x=False,
                                    repeat_y=False)
-        self._fbo: moderngl.Framebuffer | None = None
-        self._tex: moderngl.Texture | None = None
+        # Minifying by more than 2x: trilinear from the input's mipmaps (no aliasing).
+        self.min_sampler = ctx.sampler(filter=(moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR),
+                                       repeat_x=False, repeat_y=False)
+        self._targets: dict[tuple[int, int], tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
 
-    def fit(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
-            mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0)
-            ) -> np.ndarray:
-        """`tex` fitted into `size` (w, h) as a uint8 (h, w, 3) RGB array."""
+    def draw(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
+             mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0)
+             ) -> moderngl.Texture:
+        """`tex` fitted into `size` (w, h), as an RGBA8 texture the fitter owns (one per
+        size, overwritten by the next draw at that size)."""
+        size = (int(size[0]), int(size[1]))
         sx, sy = fit_scale(tex.size, size, mode)
-        if self._tex is None or self._tex.size != tuple(size):
-            self._release_target()
-            self._tex = self.ctx.texture(tuple(size), 4)
-            self._fbo = self.ctx.framebuffer(color_attachments=[self._tex])
-        assert self._fbo is not None
-        self._fbo.use()
+        target = self._targets.get(size)
+        if target is None:
+            out = self.ctx.texture(size, 4)
+            target = self._targets[size] = (out, self.ctx.framebuffer(color_attachments=[out]))
+        out, fbo = target
+        fbo.use()
+        shrink = min(size[0] / tex.width, size[1] / tex.height)
         tex.use(0)
-        self.sampler.use(0)
+        if shrink < 0.5:
+            tex.build_mipmaps()
+            self.min_sampler.use(0)
+        else:
+            self.sampler.use(0)
         self.program["src"].value = 0
         self.program["u_scale"].value = (sx, sy)
         self.program["u_mirror"].value = int(mirror)
         self.program["u_pad"].value = pad
         self.vao.render(moderngl.TRIANGLES, vertices=3)
         self.ctx.clear_samplers(0, 1)
-        w, h = size
-        data = self._fbo.read(components=3, alignment=1)
-        return np.frombuffer(data, np.uint8).reshape(h, w, 3)
+        return out
 
-    def _release_target(self) -> None:
-        if self._fbo is not None:
-            self._fbo.release()
-        if self._tex is not None:
-            self._tex.release()
-        self._fbo = self._tex = None
+    def fit(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
+            mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0)
+            ) -> np.ndarray:
+        """`tex` fitted into `size` (w, h) as a uint8 (h, w, 3) RGB array."""
+        out = self.draw(tex, size, mode, mirror, pad)
+        w, h = out.size
+        data = out.read(alignment=1)
+        return np.frombuffer(data, np.uint8).reshape(h, w, 4)[:, :, :3].copy()
 
     def release(self) -> None:
         """Release the GL objects."""
-        self._release_target()
+        for tex, fbo in self._targets.values():
+            fbo.release()
+            tex.release()
+        self._targets.clear()
         self.vao.release()
         self.program.release()
         self.sampler.release()
+        self.min_sampler.release()

@@ -10,6 +10,7 @@ import moderngl
 import numpy as np
 
 from .errors import AquarelleError
+from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph
 from .motion import MotionEstimator
 from .params import ParamSet
@@ -48,6 +49,12 @@ class Pipeline:
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._revision = self.params.revision
+        # Draft (live adaptive quality): below scale 1 the whole graph, finish included,
+        # runs on the frame downscaled to the work size, and the result is upsampled to the
+        # source size: the passes at the source's size cost no more than the others.
+        self.draft = False
+        self._fitter: FrameFitter | None = None
+        self._input: moderngl.Texture | None = None
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -111,12 +118,19 @@ class Pipeline:
         The texture belongs to the pipeline and is overwritten by the next call.
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
+        self._input = src
         w, h = src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
-        info = FrameInfo(source=src, work_size=work, seed=self.seed, frame=self.frame_index,
-                         scale=self._scale)
+        draft = self.draft and work != (w, h)
+        if draft:
+            small = self._resizer().draw(src, work)
+            info = FrameInfo(source=small, work_size=work, seed=self.seed,
+                             frame=self.frame_index, scale=1.0)
+        else:
+            info = FrameInfo(source=src, work_size=work, seed=self.seed,
+                             frame=self.frame_index, scale=self._scale)
         if self.style.motion is not None:
-            self._track_motion(frame, order, info)
+            self._track_motion(frame, order, info, work[0] / w if draft else 1.0)
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
@@ -124,10 +138,21 @@ class Pipeline:
             self._revision = self.params.revision
         self.graph.run(info, self.params.values())
         self.frame_index += 1
-        return self.graph.output()
+        out = self.graph.output()
+        return self._resizer().draw(out, (w, h)) if draft else out
+
+    @property
+    def input_texture(self) -> moderngl.Texture | None:
+        """The frame the last render got, at its own size (the original, for display)."""
+        return self._input
+
+    def _resizer(self) -> FrameFitter:
+        if self._fitter is None:
+            self._fitter = FrameFitter(self.ctx)
+        return self._fitter
 
     def _track_motion(self, frame: np.ndarray | moderngl.Texture, order: str,
-                      info: FrameInfo) -> None:
+                      info: FrameInfo, canvas_scale: float = 1.0) -> None:
         """Estimate motion from the previous frame; give the graph the flow and the paper
         sheet's transform.
 
@@ -160,6 +185,9 @@ class Pipeline:
         self._flow.write(flow)
         info.externals[self.style.motion.input] = self._flow
         c = self._canvas
+        if canvas_scale != 1.0:  # the graph's frame is smaller (draft): same sheet, its px
+            s = np.diag([canvas_scale, canvas_scale, 1.0])
+            c = s @ c @ np.linalg.inv(s)
         # The similarity as (a, b, tx, ty): canvas = (a x - b y + tx, b x + a y + ty).
         info.uniforms["u_canvas"] = (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]),
                                      float(c[1, 2]))
@@ -194,6 +222,10 @@ class Pipeline:
     def release(self) -> None:
         """Release every GL object the pipeline owns."""
         self.graph.release()
+        if self._fitter is not None:
+            self._fitter.release()
+            self._fitter = None
+        self._input = None
         if self._flow is not None:
             self._flow.release()
             self._flow = None

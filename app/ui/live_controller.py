@@ -18,6 +18,7 @@ from PyQt6.QtWidgets import QMenu, QWidget
 from ..engine.errors import AquarelleError
 from ..engine.pipeline import Pipeline
 from ..media.adaptive import AdaptiveScale
+from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
 from ..media.source import FrameSource
 from ..media.virtual_camera import BackendFactory, VirtualCameraSink
@@ -163,45 +164,65 @@ class LiveController(QObject):
         return " \u00b7 ".join(parts)
 
 
-CAMERA_SIZES = ("default", "640x480", "1280x720", "1920x1080")
-CAMERA_RATES = ("default", "15", "30", "60")
-
-
 def camera_mode(settings: Settings) -> tuple[tuple[int, int] | None, float | None]:
     """The resolution and frame rate to ask cameras for (None: the camera's default)."""
     size_text = settings.live_text("camera_size", "default")
     rate_text = settings.live_text("camera_fps", "default")
     size = None
-    if size_text in CAMERA_SIZES[1:]:
-        w, _, h = size_text.partition("x")
+    w, sep, h = size_text.partition("x")
+    if sep and w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0:
         size = (int(w), int(h))
-    rate = float(rate_text) if rate_text in CAMERA_RATES[1:] else None
+    try:
+        rate: float | None = float(rate_text)
+    except ValueError:
+        rate = None
+    if rate is not None and not 0 < rate <= 240:
+        rate = None
     return size, rate
 
 
 def camera_mode_menus(parent: QWidget, settings: Settings,
+                      modes: Callable[[], list[CameraMode]],
                       changed: Callable[[], None]) -> list[QMenu]:
     """"Camera resolution" and "Camera frame rate" menus (radio items, kept in the
-    settings); `changed` runs after a choice (the window reopens the camera)."""
+    settings), filled when opened from what the camera on screen offers (`modes`), else
+    with common modes; `changed` runs after a choice (the window reopens the camera)."""
+
+    def sizes() -> list[tuple[str, str]]:
+        found = [(m.width, m.height) for m in modes()] or list(COMMON_SIZES)
+        return [(f"{w}x{h}", f"{w}\u00d7{h}") for w, h in found]
+
+    def rates() -> list[tuple[str, str]]:
+        size, _ = camera_mode(settings)
+        offered = modes()
+        at_size = [m.rates for m in offered if size is None or (m.width, m.height) == size]
+        found = sorted({r for rs in at_size for r in rs}, reverse=True) or list(COMMON_RATES)
+        return [(f"{r:g}", f"{r:g} fps") for r in found]
+
     menus = []
-    for key, title, choices in (("camera_size", "Camera resolution", CAMERA_SIZES),
-                                ("camera_fps", "Camera frame rate", CAMERA_RATES)):
+    for key, title, choices in (("camera_size", "Camera resolution", sizes),
+                                ("camera_fps", "Camera frame rate", rates)):
         menu = QMenu(title, parent)
-        group = QActionGroup(menu)
-        current = settings.live_text(key, "default")
-        for choice in choices:
-            label = "Camera's default" if choice == "default" else (
-                choice.replace("x", "\u00d7") if "x" in choice else f"{choice} fps")
-            action = QAction(label, menu)
-            action.setCheckable(True)
-            action.setChecked(choice == current)
-            group.addAction(action)
 
-            def choose(_: bool = False, k: str = key, c: str = choice) -> None:
-                settings.set_live(k, c)
-                changed()
+        def fill(menu: QMenu = menu, key: str = key,
+                 choices: Callable[[], list[tuple[str, str]]] = choices) -> None:
+            menu.clear()
+            group = QActionGroup(menu)
+            current = settings.live_text(key, "default")
+            for value, label in [("default", "Camera's default"), *choices()]:
+                action = QAction(label, menu)
+                action.setCheckable(True)
+                action.setChecked(value == current)
+                group.addAction(action)
 
-            action.triggered.connect(choose)
-            menu.addAction(action)
+                def choose(_: bool = False, k: str = key, v: str = value) -> None:
+                    settings.set_live(k, v)
+                    changed()
+
+                action.triggered.connect(choose)
+                menu.addAction(action)
+
+        menu.aboutToShow.connect(fill)
+        fill()
         menus.append(menu)
     return menus

@@ -44,6 +44,7 @@ from PyQt6.QtWidgets import (
 from ..engine.errors import AquarelleError, ShaderCompileError
 from ..engine.presets import Preset
 from ..engine.style import list_styles, load_style
+from ..media.camera_modes import CameraMode, camera_modes
 from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
@@ -313,7 +314,8 @@ class MainWindow(QMainWindow):
         for name in ("virtual_camera", "mirror", "adaptive"):
             self._actions[name].setCheckable(True)
         menus["Live"].addSeparator()
-        for menu in camera_mode_menus(self, self.settings, self._camera_mode_changed):
+        for menu in camera_mode_menus(self, self.settings, self._camera_modes,
+                                      self._camera_mode_changed):
             menus["Live"].addMenu(menu)
         self._live_changed()
 
@@ -552,6 +554,14 @@ class MainWindow(QMainWindow):
                          ("mirror", self.live.mirror), ("adaptive", self.live.adaptive_on)):
             self._actions[name].setChecked(on)
         self.labels.live.setText(self.live.status_text())
+
+    def _camera_modes(self) -> list[CameraMode]:
+        """What the camera on screen offers (none listed for other sources)."""
+        spec = self.source_spec
+        if spec is None or spec.kind != "camera":
+            return []
+        path = f"/dev/video{spec.ref}" if spec.ref.isdigit() else spec.ref
+        return camera_modes(path)
 
     def _camera_mode_changed(self) -> None:
         """A new camera resolution or rate: reopen the camera on screen with it."""

@@ -391,6 +391,7 @@ class Viewport(QOpenGLWidget):
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
+        p.draft = adaptive is not None  # live and adapting: the whole graph at the work size
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
@@ -399,7 +400,7 @@ class Viewport(QOpenGLWidget):
             if adaptive is not None:
                 self._ctx.finish()  # the GPU's time, not just the submission's
                 adaptive.update(time.perf_counter() - t0)
-            self._orig = p.target("source")
+            self._orig = p.input_texture
             self._fresh = False
             captured = self._image_captured
         else:
