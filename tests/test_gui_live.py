@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PyQt6.QtWidgets import QToolButton
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
     Dialogs,
@@ -151,3 +152,27 @@ def test_camera_mode_menu_reopens_the_camera_with_it(qtbot: Any, window: MainWin
     hd.trigger()
     assert camera_mode(window.settings) == ((1280, 720), None)
     assert opened[-1] == {"camera_size": (1280, 720), "camera_fps": None}
+
+
+def live_submenu(window: MainWindow, title: str) -> Any:
+    live_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "Live")
+    return next(a.menu() for a in live_menu.actions()
+                if a.menu() is not None and a.text() == title)
+
+
+def test_rate_to_hold_and_lowest_scale_are_settings(qtbot: Any, window: MainWindow,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    use_camera(monkeypatch, FakeCamera(unplug=False, frames=10**6))
+    assert window.open_spec(SourceSpec("camera", "0"))
+    adaptive = window.viewport.adaptive
+    assert adaptive is not None and adaptive.target_fps == 30.0 and adaptive.floor == 0.3
+    next(a for a in live_submenu(window, "Frame rate to hold").actions()
+         if a.text() == "15 fps").trigger()
+    next(a for a in live_submenu(window, "Lowest scale").actions()
+         if a.text().startswith("50%")).trigger()
+    adaptive = window.viewport.adaptive
+    assert adaptive is not None and adaptive.target_fps == 15.0 and adaptive.floor == 0.5
+    assert window.settings.live_float("min_scale", 0.3, 0.1, 1.0) == 0.5
+    # the side panel's button is the same toggle as the menu's
+    buttons = window.source_panel.findChildren(QToolButton)
+    assert window._actions["virtual_camera"] in [b.defaultAction() for b in buttons]

@@ -69,6 +69,10 @@ class LiveController(QObject):
         self.settings.set_live("adaptive", bool(on))
         self._apply()
 
+    def settings_changed(self) -> None:
+        """The rate to hold or the lowest scale changed: adapt with them from now on."""
+        self._apply()
+
     def set_mirror(self, on: bool) -> None:
         self.settings.set_live("mirror", bool(on))
         if self.source is not None and hasattr(self.source, "mirror"):
@@ -181,48 +185,72 @@ def camera_mode(settings: Settings) -> tuple[tuple[int, int] | None, float | Non
     return size, rate
 
 
+def choice_menu(parent: QWidget, title: str, settings: Settings, key: str, default: str,
+                choices: Callable[[], list[tuple[str, str]]],
+                changed: Callable[[], None]) -> QMenu:
+    """A menu of radio items for one live setting: (value, label) pairs from `choices`
+    (asked again each time the menu opens), the setting's value checked; `changed` runs
+    after a choice."""
+    menu = QMenu(title, parent)
+
+    def fill() -> None:
+        menu.clear()
+        group = QActionGroup(menu)
+        current = settings.live_text(key, default)
+        for value, label in choices():
+            action = QAction(label, menu)
+            action.setCheckable(True)
+            action.setChecked(value == current)
+            group.addAction(action)
+
+            def choose(_: bool = False, v: str = value) -> None:
+                settings.set_live(key, v)
+                changed()
+
+            action.triggered.connect(choose)
+            menu.addAction(action)
+
+    menu.aboutToShow.connect(fill)
+    fill()
+    return menu
+
+
 def camera_mode_menus(parent: QWidget, settings: Settings,
                       modes: Callable[[], list[CameraMode]],
                       changed: Callable[[], None]) -> list[QMenu]:
-    """"Camera resolution" and "Camera frame rate" menus (radio items, kept in the
-    settings), filled when opened from what the camera on screen offers (`modes`), else
-    with common modes; `changed` runs after a choice (the window reopens the camera)."""
+    """"Camera resolution" and "Camera frame rate": what the camera on screen offers
+    (`modes`), else common modes; `changed` runs after a choice (the window reopens the
+    camera)."""
 
     def sizes() -> list[tuple[str, str]]:
         found = [(m.width, m.height) for m in modes()] or list(COMMON_SIZES)
-        return [(f"{w}x{h}", f"{w}\u00d7{h}") for w, h in found]
+        return [("default", "Camera's default"),
+                *[(f"{w}x{h}", f"{w}\u00d7{h}") for w, h in found]]
 
     def rates() -> list[tuple[str, str]]:
         size, _ = camera_mode(settings)
         offered = modes()
         at_size = [m.rates for m in offered if size is None or (m.width, m.height) == size]
         found = sorted({r for rs in at_size for r in rs}, reverse=True) or list(COMMON_RATES)
-        return [(f"{r:g}", f"{r:g} fps") for r in found]
+        return [("default", "Camera's default"), *[(f"{r:g}", f"{r:g} fps") for r in found]]
 
-    menus = []
-    for key, title, choices in (("camera_size", "Camera resolution", sizes),
-                                ("camera_fps", "Camera frame rate", rates)):
-        menu = QMenu(title, parent)
+    return [choice_menu(parent, "Camera resolution", settings, "camera_size", "default",
+                        sizes, changed),
+            choice_menu(parent, "Camera frame rate", settings, "camera_fps", "default",
+                        rates, changed)]
 
-        def fill(menu: QMenu = menu, key: str = key,
-                 choices: Callable[[], list[tuple[str, str]]] = choices) -> None:
-            menu.clear()
-            group = QActionGroup(menu)
-            current = settings.live_text(key, "default")
-            for value, label in [("default", "Camera's default"), *choices()]:
-                action = QAction(label, menu)
-                action.setCheckable(True)
-                action.setChecked(value == current)
-                group.addAction(action)
 
-                def choose(_: bool = False, k: str = key, v: str = value) -> None:
-                    settings.set_live(k, v)
-                    changed()
+TARGET_RATES = ("0", "15", "24", "30", "60")
+FLOORS = ("0.2", "0.3", "0.5", "0.7")
 
-                action.triggered.connect(choose)
-                menu.addAction(action)
 
-        menu.aboutToShow.connect(fill)
-        fill()
-        menus.append(menu)
-    return menus
+def adaptive_menus(parent: QWidget, settings: Settings,
+                   changed: Callable[[], None]) -> list[QMenu]:
+    """"Frame rate to hold" and "Lowest scale" for adaptive quality (kept in the
+    settings); `changed` runs after a choice."""
+    rates = [(r, "The camera's (at most 30)" if r == "0" else f"{r} fps") for r in TARGET_RATES]
+    floors = [(f, f"{float(f):.0%} of the source size") for f in FLOORS]
+    return [choice_menu(parent, "Frame rate to hold", settings, "target_fps", "0",
+                        lambda: rates, changed),
+            choice_menu(parent, "Lowest scale", settings, "min_scale", "0.3",
+                        lambda: floors, changed)]

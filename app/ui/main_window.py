@@ -49,7 +49,7 @@ from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
 from .camera_watch import CameraWatcher
-from .live_controller import LiveController, camera_mode, camera_mode_menus
+from .live_controller import LiveController, adaptive_menus, camera_mode, camera_mode_menus
 from .look_editor import LookEditor
 from .overlays import ViewportOverlays
 from .param_panel import ParamPanel
@@ -314,9 +314,15 @@ class MainWindow(QMainWindow):
         for name in ("virtual_camera", "mirror", "adaptive"):
             self._actions[name].setCheckable(True)
         menus["Live"].addSeparator()
+        for menu in adaptive_menus(self, self.settings, self.live.settings_changed):
+            menus["Live"].addMenu(menu)
+        menus["Live"].addSeparator()
         for menu in camera_mode_menus(self, self.settings, self._camera_modes,
                                       self._camera_mode_changed):
             menus["Live"].addMenu(menu)
+        self.source_panel.add_button(self._actions["virtual_camera"],
+                                     "Send the painted picture to the virtual camera "
+                                     "(Ctrl+Shift+V): pick it in your video call")
         self._live_changed()
 
     def _connect(self) -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from PyQt6.QtCore import Qt, pyqtSignal
+from PyQt6.QtGui import QAction
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QStyle,
     QToolButton,
@@ -66,7 +68,19 @@ class SourcePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row1)
         layout.addLayout(row2)
+        self._buttons = QHBoxLayout()
+        layout.addLayout(self._buttons)
         layout.addWidget(self.current)
+
+    def add_button(self, action: QAction, tip: str) -> QToolButton:
+        """A full-width toggle button for a window action (e.g. the virtual camera)."""
+        button = QToolButton(self)
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        button.setToolTip(tip)
+        self._buttons.addWidget(button)
+        return button
 
     def set_cameras(self, cameras: list[tuple[str, str]]) -> None:
         """Fill the camera list with (id, name) pairs."""
