@@ -2,7 +2,8 @@
 # The GPU benchmark kit: on a machine with an NVIDIA GPU and no network, install the carried
 # wheels (.whl) and GL libraries (.gl), open an EGL context on the GPU, and print the tables
 # BENCHMARKS.md uses: still and video frame times with per-pass GPU times at 1280x720,
-# 1920x1080 and 3840x2160, and export frames per second. Results also go to $OUT (if set).
+# 1920x1080 and 3840x2160, export frames per second, and the live table (bench-live).
+# Results also go to $OUT (if set).
 #
 #   bash scripts/gpu-kit/run.sh            # on the GPU machine (carry .whl and .gl)
 #   SIZES=1280x720 RUNS=3 bash scripts/gpu-kit/run.sh   # a quick proof anywhere (llvmpipe)
@@ -10,9 +11,11 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PY:-python3}
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
+LIVE_SECONDS=${LIVE_SECONDS:-20}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -37,4 +40,5 @@ print("GL renderer:", renderer_string(ctx))
 PY
 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" 2>&1 | tee "$OUT/bench.md"
 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" 2>&1 | tee "$OUT/bench-export.md"
+"$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" 2>&1 | tee "$OUT/bench-live.md"
 echo "kit: tables in $OUT"
