@@ -164,7 +164,10 @@ class LiveController(QObject):
         if self.sink is not None:
             w, h = self.sink.size
             device = f" {self.sink.device}" if self.sink.device else ""
-            parts.append(f"\u25cf virtual camera{device} {w}\u00d7{h}")
+            med, p95 = self.sink.latency.median(), self.sink.latency.p95()
+            sent = "" if med is None or p95 is None else \
+                f", sent {med * 1000:.0f} ms after capture (p95 {p95 * 1000:.0f})"
+            parts.append(f"\u25cf virtual camera{device} {w}\u00d7{h}{sent}")
         return " \u00b7 ".join(parts)
 
 

@@ -30,7 +30,7 @@ class StatusLabels(QObject):
         self.live = QLabel("")
         self.live.setToolTip("Live: the processing scale adaptive quality chose, the latency "
                              "from capture to screen (median, 95th percentile), the virtual "
-                             "camera")
+                             "camera and the latency from capture to its send")
         self.zoom = QLabel("")
         self.zoom.setToolTip("Zoom: 100% shows one image pixel per screen pixel")
         self.rec = QLabel("")
