@@ -377,8 +377,8 @@ def test_draft_renders_at_the_work_size_and_upsamples(pipeline):
     img = to_u8(0.5 * smooth_noise(128, 192, seed=7, sigma=4.0)
                 + 0.5 * rings(128, 192, period=24.0))
     full = pipeline(scale=0.5)
-    draft = pipeline(scale=0.5)
-    draft.draft = True
+    full.draft = False  # the washes at the work size, the finish at the source's
+    draft = pipeline(scale=0.5)  # draft: the default below scale 1
     a = full.render_array(img)
     b = draft.render_array(img)
     assert b.shape == img.shape  # the source's size, as always

@@ -88,11 +88,15 @@ def test_image_target_is_the_input(pipeline):
     np.testing.assert_array_equal(p.read_target("image")[..., :3], img / np.float32(255.0))
 
 
+@pytest.mark.parametrize("draft", [True, False])
 @pytest.mark.parametrize("dtype", ["float32", "uint8"])
-def test_prepare_downsamples_with_a_box_filter(pipeline, dtype):
+def test_prepare_downsamples_with_a_box_filter(pipeline, dtype, draft):
+    # Draft (the default below scale 1): the frame is shrunk before the graph; without it,
+    # the graph's prepare pass shrinks it. Both are a 2x2 box at scale 0.5.
     img = colour_image(40, 56)
     f = img.astype(np.float64) / 255.0
     p = pipeline(scale=0.5)
+    p.draft = draft
     out = p.render_array(img if dtype == "uint8" else f.astype(np.float32))
     assert out.shape == img.shape  # output at the source size
     work = p.read_target("image")

@@ -46,6 +46,8 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
             rgb = pipeline.render_array(rgb_in)
     finally:
         ctx.release()
+    if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
+        alpha = resize(alpha, (rgb.shape[1], rgb.shape[0]))
     if image.rgb.dtype == np.uint16:
         # 16-bit in, 16-bit out (the style renders at 8 bits; widen without banding steps).
         rgb = rgb.astype(np.uint16) * 257

@@ -44,19 +44,21 @@ class FrameFitter:
         # Minifying by more than 2x: trilinear from the input's mipmaps (no aliasing).
         self.min_sampler = ctx.sampler(filter=(moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR),
                                        repeat_x=False, repeat_y=False)
-        self._targets: dict[tuple[int, int], tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
+        self._targets: dict[tuple[int, int, str],
+                            tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
 
     def draw(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
-             mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0)
-             ) -> moderngl.Texture:
-        """`tex` fitted into `size` (w, h), as an RGBA8 texture the fitter owns (one per
-        size, overwritten by the next draw at that size)."""
+             mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0),
+             dtype: str = "f1") -> moderngl.Texture:
+        """`tex` fitted into `size` (w, h), as an RGBA texture (`dtype` f1: 8-bit, f2: half
+        float) the fitter owns: one per size and type, overwritten by the next such draw."""
         size = (int(size[0]), int(size[1]))
         sx, sy = fit_scale(tex.size, size, mode)
-        target = self._targets.get(size)
+        key = (*size, dtype)
+        target = self._targets.get(key)
         if target is None:
-            out = self.ctx.texture(size, 4)
-            target = self._targets[size] = (out, self.ctx.framebuffer(color_attachments=[out]))
+            out = self.ctx.texture(size, 4, dtype=dtype)
+            target = self._targets[key] = (out, self.ctx.framebuffer(color_attachments=[out]))
         out, fbo = target
         fbo.use()
         shrink = min(size[0] / tex.width, size[1] / tex.height)

@@ -9,11 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import moderngl
+import numpy as np
 
 from .errors import StyleError
 from .glsl import build_program
 from .params import ParamValue
-from .style import SOURCE, InputSpec, PassSpec, RepeatSpec, StyleSpec
+from .style import (
+    SOURCE,
+    WHEN_COMPARISON,
+    InputSpec,
+    PassSpec,
+    RepeatSpec,
+    StyleSpec,
+    load_texture_array,
+)
 from .targets import TargetPool
 
 VERTEX_SHADER = "common/fullscreen.vert"
@@ -58,12 +67,22 @@ class PassGraph:
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
         self._memo: dict[str, tuple[dict[str, Any], moderngl.Texture]] = {}
+        self._params: Mapping[str, ParamValue] = {}
         self._history_valid = False
         self._blank: moderngl.Texture | None = None
         self._timers: dict[str, moderngl.Query] = {}
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
         self.profile = False
+        self._textures: dict[str, moderngl.Texture] = {}
         try:
+            for name, file in style.textures.items():
+                arr = load_texture_array(file)
+                dtype = {"uint8": "f1", "float16": "f2", "float32": "f4"}[arr.dtype.name]
+                tex = ctx.texture((arr.shape[1], arr.shape[0]), arr.shape[2],
+                                  np.ascontiguousarray(arr).tobytes(), dtype=dtype,
+                                  alignment=1)
+                tex.repeat_x = tex.repeat_y = False
+                self._textures[name] = tex
             for p in style.passes():
                 self._compiled[p.name] = self._compile(p, shader_root)
         except Exception:
@@ -109,10 +128,14 @@ class PassGraph:
         return s
 
     # -- running --------------------------------------------------------------------------
-    def target_size(self, name: str, frame: FrameInfo) -> tuple[int, int]:
+    def target_size(self, name: str, frame: FrameInfo,
+                    params: Mapping[str, ParamValue] | None = None) -> tuple[int, int]:
         t = self.style.targets[name]
         base = frame.source.size if t.relative_to == "source" else frame.work_size
-        return (max(1, round(base[0] * t.scale)), max(1, round(base[1] * t.scale)))
+        k = t.scale
+        if t.scale_param is not None:
+            k = float((params if params is not None else self._params)[t.scale_param])
+        return (max(1, round(base[0] * k)), max(1, round(base[1] * k)))
 
     def reset_history(self) -> None:
         """Forget the previous frame (scene cut, seek, new source)."""
@@ -120,7 +143,8 @@ class PassGraph:
 
     def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
         """Render one frame through every pass."""
-        self._bound = {SOURCE: frame.source, **frame.externals}
+        self._bound = {SOURCE: frame.source, **frame.externals, **self._textures}
+        self._params = params
         if self.profile:
             self.pass_ns = {}
         sizes_before = {n: self.target_size(n, frame) for n in self._prev}
@@ -167,7 +191,8 @@ class PassGraph:
     def _run_pass(self, p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
                   history: bool) -> None:
         if p.when is not None and not _condition(p.when, frame, params, history):
-            self._skip(p, frame)
+            if p.output not in self._bound:  # else an alternative already wrote it: keep it
+                self._skip(p, frame)
             return
         c = self._compiled[p.name]
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
@@ -254,6 +279,9 @@ class PassGraph:
             s.release()
         self._samplers.clear()
         self._timers.clear()  # queries have no explicit release; the context frees them
+        for tex in self._textures.values():
+            tex.release()
+        self._textures.clear()
         if self._blank is not None:
             self._blank.release()
             self._blank = None
@@ -281,6 +309,11 @@ def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
 
 
 def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history: bool) -> bool:
+    m = WHEN_COMPARISON.match(name)
+    if m:
+        value, op, number = float(params[m.group(1)]), m.group(2), float(m.group(3))
+        return {"<": value < number, ">": value > number, "<=": value <= number,
+                ">=": value >= number, "==": value == number, "!=": value != number}[op]
     if name == "resampling":  # the work size differs from the source size
         return frame.work_size != frame.source.size
     if name == "history":  # the previous frame's persistent targets are valid

@@ -31,6 +31,7 @@ class ParamSpec:
     step: float | None = None
     group: str = "General"
     help: str = ""
+    choices: tuple[str, ...] | None = None  # int parameters: names of 0, 1, ... (a menu)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ParamSpec:
@@ -54,10 +55,21 @@ class ParamSpec:
                 raise ParamError(f"parameter {name!r}: {key} must be a finite number")
         if "default" not in d:
             raise ParamError(f"parameter {name!r}: missing key 'default'")
+        choices = d.get("choices")
+        if choices is not None:
+            if kind != "int" or not isinstance(choices, list) or not choices or not all(
+                    isinstance(c, str) and c for c in choices) or len(set(choices)) < len(choices):
+                raise ParamError(f"parameter {name!r}: choices must be distinct names of an "
+                                 "int parameter's values 0, 1, ...")
+            choices = tuple(choices)
+            numbers.update(min=0, max=len(choices) - 1, step=1)
+        default = d["default"]
+        if choices is not None and isinstance(default, str) and default in choices:
+            default = choices.index(default)
         spec = cls(name=name, label=texts["label"], type=kind,
-                   default=_coerce_raw(kind, d["default"], name), min=numbers["min"],
+                   default=_coerce_raw(kind, default, name), min=numbers["min"],
                    max=numbers["max"], step=numbers["step"], group=texts["group"],
-                   help=texts["help"])
+                   help=texts["help"], choices=choices)
         if kind in ("float", "int") and (spec.min is None or spec.max is None):
             raise ParamError(f"parameter {spec.name!r}: numeric parameters need min and max")
         return spec
@@ -68,6 +80,13 @@ class ParamSpec:
         Returns the value and a warning when it was clamped. Raises ParamError when the value
         is of the wrong type.
         """
+        if self.choices is not None and isinstance(value, str) \
+                and value.strip() in self.choices:
+            value = self.choices.index(value.strip())  # `--set method=easu`
+        elif self.choices is not None and isinstance(value, str) \
+                and not value.strip().lstrip("-").isdigit():
+            raise ParamError(f"{self.name}: {value!r} is not one of "
+                             f"{', '.join(self.choices)}")
         val = _coerce_raw(self.type, value, self.name)
         if self.type in ("float", "int"):
             lo, hi = self.min, self.max
@@ -84,7 +103,7 @@ class ParamSpec:
             "name": self.name, "label": self.label, "type": self.type,
             "default": list(self.default) if isinstance(self.default, tuple) else self.default,
             "min": self.min, "max": self.max, "step": self.step, "group": self.group,
-            "help": self.help,
+            "help": self.help, **({"choices": list(self.choices)} if self.choices else {}),
         }
 
 

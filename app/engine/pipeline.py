@@ -15,6 +15,7 @@ from .graph import FrameInfo, PassGraph
 from .motion import MotionEstimator
 from .params import ParamSet
 from .style import StyleSpec, load_style
+from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 
@@ -49,11 +50,13 @@ class Pipeline:
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._revision = self.params.revision
-        # Draft (live adaptive quality): below scale 1 the whole graph, finish included,
-        # runs on the frame downscaled to the work size, and the result is upsampled to the
-        # source size: the passes at the source's size cost no more than the others.
-        self.draft = False
+        # Draft: below scale 1 the whole graph, finish included, runs on the frame
+        # downscaled to the work size, and the result is enlarged to the source size by the
+        # learned upscaler (issue 12): the passes at the source's size cost no more than the
+        # others. Off: only the washes are at the work size (paper grain at full size).
+        self.draft = True
         self._fitter: FrameFitter | None = None
+        self._upscaler: Upscaler | None = None
         self._input: moderngl.Texture | None = None
 
     # -- settings -------------------------------------------------------------------------
@@ -123,7 +126,7 @@ class Pipeline:
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
         if draft:
-            small = self._resizer().draw(src, work)
+            small = self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0)
         else:
@@ -139,12 +142,27 @@ class Pipeline:
         self.graph.run(info, self.params.values())
         self.frame_index += 1
         out = self.graph.output()
-        return self._resizer().draw(out, (w, h)) if draft else out
+        return self._enlarger().upscale(out, self.output_size((w, h))) if draft else out
+
+    def output_size(self, size: tuple[int, int]) -> tuple[int, int]:
+        """The size of the picture `render` returns for a frame of `size` (w, h): the
+        frame's own for most styles, larger for an upscaler."""
+        t = self.style.targets[self.style.output]
+        w, h = size
+        if t.relative_to == "work":
+            w, h = max(1, round(w * self._scale)), max(1, round(h * self._scale))
+        k = t.scale if t.scale_param is None else float(self.params[t.scale_param])
+        return max(1, round(w * k)), max(1, round(h * k))
 
     @property
     def input_texture(self) -> moderngl.Texture | None:
         """The frame the last render got, at its own size (the original, for display)."""
         return self._input
+
+    def _enlarger(self) -> Upscaler:
+        if self._upscaler is None:
+            self._upscaler = Upscaler(self.ctx)
+        return self._upscaler
 
     def _resizer(self) -> FrameFitter:
         if self._fitter is None:
@@ -225,6 +243,9 @@ class Pipeline:
         if self._fitter is not None:
             self._fitter.release()
             self._fitter = None
+        if self._upscaler is not None:
+            self._upscaler.release()
+            self._upscaler = None
         self._input = None
         if self._flow is not None:
             self._flow.release()

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..resources import assets_dir
 from .errors import StyleError
@@ -24,6 +27,14 @@ TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
 }
 SOURCE = "source"  # the reserved input name of the uploaded frame
 BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
+# A `when` term: a name, or a parameter compared with a number ("factor > 2").
+WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
+
+
+def when_name(term: str) -> str:
+    """The parameter or flag a `when` term names."""
+    m = WHEN_COMPARISON.match(term)
+    return m.group(1) if m else term.strip()
 MAX_TARGET_SCALE = 4.0  # of the work (or source) size
 
 
@@ -36,6 +47,7 @@ class TargetSpec:
     scale: float = 1.0
     relative_to: str = "work"  # "work" (source x processing scale) or "source"
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
+    scale_param: str | None = None  # "scale": "$name": the scale is that parameter's value
 
     @property
     def components(self) -> int:
@@ -107,6 +119,9 @@ class StyleSpec:
     # Sizes given in "reference pixels" are pixels of a frame whose shorter side has this many
     # lines; shaders read the work frame's ratio to it as u_px (0: u_px is 1).
     reference_lines: int = 0
+    # Static textures: name -> a .npy file under assets/ ((H, W, C) uint8, float16 or
+    # float32, C 1..4), uploaded once; passes read them like targets (learned weights).
+    textures: dict[str, str] = field(default_factory=dict)
 
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
@@ -220,10 +235,16 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         relative = _get(t, "relative_to", str, where, "work")
         if relative not in ("work", "source"):
             raise ValueError(f"{where}: relative_to must be work or source")
-        targets[name] = TargetSpec(name=name, format=fmt,
-                                   scale=float(_get(t, "scale", (int, float), where, 1)),
+        scale = _get(t, "scale", (int, float, str), where, 1)
+        scale_param = None
+        if isinstance(scale, str):
+            if not scale.startswith("$"):
+                raise ValueError(f"{where}: scale must be a number or \"$parameter\"")
+            scale_param, scale = scale[1:], 1.0
+        targets[name] = TargetSpec(name=name, format=fmt, scale=float(scale),
                                    relative_to=relative,
-                                   persistent=_get(t, "persistent", bool, where, False))
+                                   persistent=_get(t, "persistent", bool, where, False),
+                                   scale_param=scale_param)
     graph: list[Node] = []
     for node in _get(data, "passes", list, "style"):
         if isinstance(node, dict) and "repeat" in node:
@@ -251,13 +272,24 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         targets=targets, graph=tuple(graph), output=_get(data, "output", str, "style"),
         debug_views=dict(views), path=path,
         reference_lines=_get(data, "reference_lines", int, "style", 0),
+        textures={n: _get(t, "file", str, f"texture {n}")
+                  for n, t in _get(data, "textures", dict, "style", {}).items()},
     )
     _check(style)
     return style
 
 
 def _check_numbers(style: StyleSpec) -> None:
+    params = {p.name: p for p in style.params}
     for t in style.targets.values():
+        if t.scale_param is not None:
+            p = params.get(t.scale_param)
+            if p is None or p.type not in ("float", "int"):
+                raise ValueError(f"target {t.name}: scale names {t.scale_param!r}, not a "
+                                 "numeric parameter")
+            if not 0 < p.min <= p.max <= MAX_TARGET_SCALE:  # type: ignore[operator]
+                raise ValueError(f"target {t.name}: parameter {p.name}'s range is not in "
+                                 f"(0, {MAX_TARGET_SCALE}]")
         if not (isinstance(t.scale, float) and 0.0 < t.scale <= MAX_TARGET_SCALE):
             raise ValueError(f"target {t.name}: scale {t.scale!r} is not in (0, "
                              f"{MAX_TARGET_SCALE}]")
@@ -281,6 +313,26 @@ def _check_shader_path(p: PassSpec) -> None:
     if shader.is_absolute() or ".." in shader.parts \
             or root not in (root / shader).resolve().parents:
         raise ValueError(f"pass {p.name}: shader {p.shader!r} is outside the shaders folder")
+
+
+def _check_texture_file(name: str, file: str) -> None:
+    path = Path(file)
+    root = assets_dir().resolve()
+    if path.is_absolute() or ".." in path.parts or path.suffix != ".npy" \
+            or root not in (root / path).resolve().parents:
+        raise ValueError(f"texture {name}: {file!r} is not a .npy file inside assets/")
+    if not (root / path).is_file():
+        raise ValueError(f"texture {name}: {file} is missing from assets/")
+
+
+def load_texture_array(file: str) -> Any:
+    """A style texture's array (checked: shape (H, W, 1..4), uint8 / float16 / float32)."""
+    arr = np.load(assets_dir() / file, allow_pickle=False)
+    if arr.ndim != 3 or not 1 <= arr.shape[2] <= 4 or arr.dtype not in (
+            np.uint8, np.float16, np.float32) or max(arr.shape[:2]) > 8192:
+        raise ValueError(f"texture {file}: expected (H, W, 1..4) uint8/float16/float32 up to "
+                         f"8192 px, got {arr.shape} {arr.dtype}")
+    return arr
 
 
 def _is_number(v: Any) -> bool:
@@ -309,7 +361,8 @@ def _check_values(style: StyleSpec, param_names: set[str]) -> None:
 def _check_order(style: StyleSpec) -> None:
     """Every input is written by an earlier pass (or is the source, an external input or a
     previous frame's target): no cycles, nothing read before it is written."""
-    written = {SOURCE} | {f"{n}.prev" for n, t in style.targets.items() if t.persistent}
+    written = {SOURCE} | {f"{n}.prev" for n, t in style.targets.items() if t.persistent} \
+        | set(style.textures)
     if style.motion is not None:
         written.add(style.motion.input)
     for p in style.passes():
@@ -328,8 +381,12 @@ def _check(style: StyleSpec) -> None:
     _check_numbers(style)
     param_names = {p.name for p in style.params}
     _check_values(style, param_names)
+    for name, file in style.textures.items():
+        _check_texture_file(name, file)
+        if name in style.targets or name == SOURCE:
+            raise ValueError(f"texture {name}: the name is taken by a target")
     known = set(style.targets) | {SOURCE} | {f"{n}.prev" for n, t in style.targets.items()
-                                              if t.persistent}
+                                              if t.persistent} | set(style.textures)
     if style.motion is not None:
         known.add(style.motion.input)
         if style.motion.enable not in param_names:
@@ -343,8 +400,9 @@ def _check(style: StyleSpec) -> None:
         for inp in p.inputs.values():
             if inp.target not in known:
                 raise ValueError(f"pass {p.name}: unknown input {inp.target!r}")
-        unknown = [n.strip() for n in (p.when or "").replace("|", "&").split("&")
-                   if n.strip() and n.strip() not in param_names | BUILTIN_FLAGS]
+        unknown = [n for n in (when_name(t) for t in
+                               (p.when or "").replace("|", "&").split("&") if t.strip())
+                   if n not in param_names | BUILTIN_FLAGS]
         if unknown:
             raise ValueError(f"pass {p.name}: 'when' names unknown parameter {unknown[0]!r}")
     for view, target in style.debug_views.items():

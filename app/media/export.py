@@ -290,10 +290,11 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     with Pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
         if values:
             pipeline.set_params(values)
-        stage = RenderStage(pipeline, size, pingpong=opts.pipelined)
+        out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
+        stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
         try:
             with _atomic(dst) as tmp:
-                writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=size,
+                writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed)
                 try:
@@ -349,9 +350,10 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                "could not be read and were left out")
     if opts.crf is not None and spec.default_crf is None:
         result.warnings.append(f"--crf does not apply to {spec.name} and was ignored")
-    if writer.size != size:
-        result.warnings.append(f"odd size {size[0]}x{size[1]} padded to "
-                               f"{writer.size[0]}x{writer.size[1]} (last column/row repeated)")
+    if writer.size != writer.content_size:
+        w, h = writer.content_size
+        result.warnings.append(f"odd size {w}x{h} padded to {writer.size[0]}x{writer.size[1]} "
+                               "(last column/row repeated)")
     return result
 
 

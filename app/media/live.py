@@ -152,7 +152,6 @@ class LiveSession:
         assert self.adaptive is not None and self.out_size is not None
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
-        self.pipeline.draft = self.options.adaptive  # adapting: the whole graph at work size
         self.stats.scales.append(self.adaptive.scale)
         tex = self.pipeline.render(frame.image)
         out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)

@@ -15,6 +15,7 @@ from PyQt6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
     QColorDialog,
+    QComboBox,
     QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
@@ -56,7 +57,14 @@ class ParamRow:
         self.check: QCheckBox | None = None
         self.color_button: QPushButton | None = None
         self._color: tuple[float, float, float] = (0.0, 0.0, 0.0)
-        if spec.type in ("float", "int"):
+        self.combo: QComboBox | None = None
+        if spec.choices is not None:
+            self.combo = QComboBox(parent)
+            self.combo.addItems(list(spec.choices))
+            self.combo.setToolTip(tip)
+            self.combo.currentIndexChanged.connect(lambda i: self._emit(int(i)))
+            grid.addWidget(self.combo, row, 1, 1, 2)
+        elif spec.type in ("float", "int"):
             self._build_number(grid, row, parent, tip)
         elif spec.type == "bool":
             self.check = QCheckBox(parent)
@@ -137,7 +145,11 @@ class ParamRow:
     # -- display ---------------------------------------------------------------------------
     def show_value(self, value: ParamValue) -> None:
         """Show `value` without emitting changes."""
-        if self.slider is not None and self.spin is not None:
+        if self.combo is not None:
+            self.combo.blockSignals(True)
+            self.combo.setCurrentIndex(int(value))  # type: ignore[arg-type]
+            self.combo.blockSignals(False)
+        elif self.slider is not None and self.spin is not None:
             assert isinstance(value, int | float)
             for w in (self.slider, self.spin):
                 w.blockSignals(True)

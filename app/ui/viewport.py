@@ -391,7 +391,6 @@ class Viewport(QOpenGLWidget):
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
-        p.draft = adaptive is not None  # live and adapting: the whole graph at the work size
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.

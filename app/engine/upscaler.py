@@ -1,0 +1,42 @@
+"""Enlarging a rendered picture with the `upscale` style (learned x2 filters by default):
+what the engine uses when it paints below full resolution (processing scale < 1, live
+adaptive quality) and then brings the picture back to the source's size."""
+
+from __future__ import annotations
+
+import moderngl
+
+from .fit import FrameFitter
+from .graph import FrameInfo, PassGraph
+from .params import ParamSet
+from .style import load_style
+
+MAX_FACTOR = 4.0  # the upscale style's range; beyond it the last step is bilinear
+
+
+class Upscaler:
+    """Upscales textures to a requested size (call from the context's thread)."""
+
+    def __init__(self, ctx: moderngl.Context, method: str = "learned") -> None:
+        self.ctx = ctx
+        style = load_style("upscale")
+        self.params = ParamSet(style.params)
+        self.params.update({"method": method})
+        self.graph = PassGraph(ctx, style)
+        self.fitter = FrameFitter(ctx)
+
+    def upscale(self, tex: moderngl.Texture, size: tuple[int, int]) -> moderngl.Texture:
+        """`tex` enlarged to `size` (w, h) as an RGBA8 texture this object owns (valid until
+        the next call). Sizes that are not larger are only resampled."""
+        factor = min(size[0] / tex.width, size[1] / tex.height)
+        if factor <= 1.0:
+            return self.fitter.draw(tex, size)
+        self.params.update({"factor": min(MAX_FACTOR, factor)})
+        self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,
+                                 keep_history=False), self.params.values())
+        out = self.graph.output()
+        return out if out.size == tuple(size) else self.fitter.draw(out, size)
+
+    def release(self) -> None:
+        self.graph.release()
+        self.fitter.release()
