@@ -223,6 +223,10 @@ class ParamSet:
                 self.revision += 1
         return warnings
 
+    def coerce_values(self, values: Mapping[str, Any]) -> dict[str, ParamValue]:
+        """`values` validated and converted (clamped) without setting them."""
+        return {name: self.spec(name).coerce(value)[0] for name, value in values.items()}
+
     def reset(self, name: str | None = None) -> None:
         """Reset one parameter, or all of them, to the default."""
         names = [name] if name else list(self.specs)

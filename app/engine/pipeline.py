@@ -14,7 +14,7 @@ from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph
 from .motion import MotionEstimator
 from .params import ParamSet
-from .style import StyleSpec, load_style
+from .style import StyleSpec, load_style, styles_dir
 from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
@@ -55,8 +55,19 @@ class Pipeline:
         # learned upscaler (issue 12): the passes at the source's size cost no more than the
         # others. Off: only the washes are at the work size (paper grain at full size).
         self.draft = True
+        # With the style's draft finish (the paper at full size after enlarging); live
+        # adaptive quality turns it off and enlarges the whole picture (cheapest).
+        self.draft_finish = True
         self._fitter: FrameFitter | None = None
         self._upscaler: Upscaler | None = None
+        self._upscale_method = "learned"
+        self._draft_off = ParamSet(self.style.params).coerce_values(self.style.draft_off)
+        self._finish: PassGraph | None = None
+        self._finish_params = ParamSet(())
+        if self.style.draft_finish is not None:
+            finish = load_style(styles_dir() / self.style.draft_finish)
+            self._finish = PassGraph(ctx, finish, shader_root)
+            self._finish_params = ParamSet(finish.params)
         self._input: moderngl.Texture | None = None
 
     # -- settings -------------------------------------------------------------------------
@@ -132,17 +143,46 @@ class Pipeline:
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)
+        canvas: dict[str, Any] = {}
         if self.style.motion is not None:
             self._track_motion(frame, order, info, work[0] / w if draft else 1.0)
+            canvas = self._canvas_uniforms(self._canvas)  # the full-size frame's
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
             info.history = False
             self._revision = self.params.revision
-        self.graph.run(info, self.params.values())
+        values = self.params.values()
+        finish = self._finish if self.draft_finish else None
+        if draft and finish is not None:
+            values = {**values, **self._draft_off}
+        self.graph.run(info, values)
         self.frame_index += 1
         out = self.graph.output()
-        return self._enlarger().upscale(out, self.output_size((w, h))) if draft else out
+        if not draft:
+            return out
+        big = self._enlarger().upscale(out, self.output_size((w, h)))
+        if finish is None:
+            return big
+        self._finish_params.update({k: v for k, v in self.params.values().items()
+                                    if k in self._finish_params})
+        finish.run(FrameInfo(source=big, work_size=big.size, seed=self.seed,
+                             frame=self.frame_index, scale=1.0, uniforms=canvas,
+                             keep_history=False), self._finish_params.values())
+        return finish.output()
+
+    @property
+    def upscale_method(self) -> str:
+        """How a picture painted below full size is enlarged: "learned" (sharpest) or
+        "easu" (faster; live adaptive quality uses it)."""
+        return self._upscale_method
+
+    @upscale_method.setter
+    def upscale_method(self, method: str) -> None:
+        if method != self._upscale_method and self._upscaler is not None:
+            self._upscaler.release()
+            self._upscaler = None
+        self._upscale_method = method
 
     def output_size(self, size: tuple[int, int]) -> tuple[int, int]:
         """The size of the picture `render` returns for a frame of `size` (w, h): the
@@ -161,7 +201,7 @@ class Pipeline:
 
     def _enlarger(self) -> Upscaler:
         if self._upscaler is None:
-            self._upscaler = Upscaler(self.ctx)
+            self._upscaler = Upscaler(self.ctx, self._upscale_method)
         return self._upscaler
 
     def _resizer(self) -> FrameFitter:
@@ -206,9 +246,12 @@ class Pipeline:
         if canvas_scale != 1.0:  # the graph's frame is smaller (draft): same sheet, its px
             s = np.diag([canvas_scale, canvas_scale, 1.0])
             c = s @ c @ np.linalg.inv(s)
+        info.uniforms.update(self._canvas_uniforms(c))
+
+    @staticmethod
+    def _canvas_uniforms(c: np.ndarray) -> dict[str, Any]:
         # The similarity as (a, b, tx, ty): canvas = (a x - b y + tx, b x + a y + ty).
-        info.uniforms["u_canvas"] = (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]),
-                                     float(c[1, 2]))
+        return {"u_canvas": (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]), float(c[1, 2]))}
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
@@ -246,6 +289,9 @@ class Pipeline:
         if self._upscaler is not None:
             self._upscaler.release()
             self._upscaler = None
+        if self._finish is not None:
+            self._finish.release()
+            self._finish = None
         self._input = None
         if self._flow is not None:
             self._flow.release()

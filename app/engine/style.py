@@ -122,6 +122,11 @@ class StyleSpec:
     # Static textures: name -> a .npy file under assets/ ((H, W, C) uint8, float16 or
     # float32, C 1..4), uploaded once; passes read them like targets (learned weights).
     textures: dict[str, str] = field(default_factory=dict)
+    # Painting below full resolution (draft): parameter values the painting at the work size
+    # uses (what the finish re-applies), and the finish style (a file under styles/) run at
+    # full size on the enlarged picture. Without a finish the enlarged picture is the result.
+    draft_off: dict[str, Any] = field(default_factory=dict)
+    draft_finish: str | None = None
 
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
@@ -274,6 +279,9 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         reference_lines=_get(data, "reference_lines", int, "style", 0),
         textures={n: _get(t, "file", str, f"texture {n}")
                   for n, t in _get(data, "textures", dict, "style", {}).items()},
+        draft_off=dict(_get(_get(data, "draft", dict, "style", {}), "off", dict, "draft", {})),
+        draft_finish=_get(_get(data, "draft", dict, "style", {}), "finish", (str, type(None)),
+                          "draft", None),
     )
     _check(style)
     return style
@@ -381,6 +389,16 @@ def _check(style: StyleSpec) -> None:
     _check_numbers(style)
     param_names = {p.name for p in style.params}
     _check_values(style, param_names)
+    for name in style.draft_off:
+        if name not in param_names:
+            raise ValueError(f"draft: 'off' names unknown parameter {name!r}")
+    if style.draft_finish is not None:
+        finish = Path(style.draft_finish)
+        root = styles_dir().resolve()
+        if finish.is_absolute() or ".." in finish.parts or finish.suffix != ".json" \
+                or not (root / finish).is_file():
+            raise ValueError(f"draft: finish {style.draft_finish!r} is not a style file under "
+                             "styles/")
     for name, file in style.textures.items():
         _check_texture_file(name, file)
         if name in style.targets or name == SOURCE:
