@@ -176,3 +176,39 @@ def test_rate_to_hold_and_lowest_scale_are_settings(qtbot: Any, window: MainWind
     # the side panel's button is the same toggle as the menu's
     buttons = window.source_panel.findChildren(QToolButton)
     assert window._actions["virtual_camera"] in [b.defaultAction() for b in buttons]
+
+
+def test_the_app_shows_an_upscaled_picture_and_compares_it(qtbot: Any, window: MainWindow,
+                                                           media: dict[str, Any]) -> None:
+    from aquarelle.ui.view_transform import CompareMode
+
+    open_and_render(qtbot, window, media["image"])
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.set_style("upscale")
+    w, h = window.viewport.frame_size or (0, 0)
+    shot = window.viewport.snapshot()
+    assert shot.shape == (2 * h, 2 * w, 3)  # the result is the enlarged picture
+    method = next(r for r in window.param_panel.rows.values() if r.spec.name == "method")
+    assert method.combo is not None and method.combo.count() == 2  # a menu, not a slider
+    window.set_compare(CompareMode.SPLIT)
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        method.combo.setCurrentIndex(1)  # EASU
+    assert window.state.params["method"] == 1
+    assert window.viewport.snapshot().shape == (2 * h, 2 * w, 3)
+
+
+def test_a_lost_camera_that_comes_back_is_reopened(qtbot: Any, window: MainWindow,
+                                                   dialogs: Dialogs,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    cam = FakeCamera(unplug=True, frames=2)
+    use_camera(monkeypatch, cam)
+    assert window.open_spec(SourceSpec("camera", "0"))
+    qtbot.waitUntil(lambda: window.source is None or window.source is not cam,
+                    timeout=TIMEOUT)  # unplugged: the question was answered No
+    assert dialogs.kinds() == ["question"] and "plugged back in" in dialogs.calls[0][2]
+    monkeypatch.setattr(mw, "list_cameras", lambda: [("0", "Fake camera")])
+    back = FakeCamera(unplug=False, frames=10**6)
+    use_camera(monkeypatch, back)
+    window.cameras_changed()  # what the /dev watcher triggers
+    assert window.source is back and window.source_spec == SourceSpec("camera", "0")
+    assert window.source_panel.cameras.count() == 2  # "choose a camera…" + the camera

@@ -60,7 +60,7 @@ class Pipeline:
         self.draft_finish = True
         self._fitter: FrameFitter | None = None
         self._upscaler: Upscaler | None = None
-        self._upscale_method = "learned"
+        self._upscale_method = self.style.draft_upscale
         self._draft_off = ParamSet(self.style.params).coerce_values(self.style.draft_off)
         self._finish: PassGraph | None = None
         self._finish_params = ParamSet(())

@@ -127,6 +127,7 @@ class StyleSpec:
     # full size on the enlarged picture. Without a finish the enlarged picture is the result.
     draft_off: dict[str, Any] = field(default_factory=dict)
     draft_finish: str | None = None
+    draft_upscale: str = "learned"  # how the draft is enlarged: "learned" or "easu"
 
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
@@ -282,6 +283,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         draft_off=dict(_get(_get(data, "draft", dict, "style", {}), "off", dict, "draft", {})),
         draft_finish=_get(_get(data, "draft", dict, "style", {}), "finish", (str, type(None)),
                           "draft", None),
+        draft_upscale=_get(_get(data, "draft", dict, "style", {}), "upscale", str, "draft",
+                           "learned"),
     )
     _check(style)
     return style
@@ -399,6 +402,8 @@ def _check(style: StyleSpec) -> None:
                 or not (root / finish).is_file():
             raise ValueError(f"draft: finish {style.draft_finish!r} is not a style file under "
                              "styles/")
+    if style.draft_upscale not in ("learned", "easu"):
+        raise ValueError(f"draft: upscale must be learned or easu, got {style.draft_upscale!r}")
     for name, file in style.textures.items():
         _check_texture_file(name, file)
         if name in style.targets or name == SOURCE:

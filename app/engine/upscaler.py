@@ -18,10 +18,14 @@ class Upscaler:
     """Upscales textures to a requested size (call from the context's thread)."""
 
     def __init__(self, ctx: moderngl.Context, method: str = "learned") -> None:
+        """`method`: "learned", "easu" (the upscale style's), or "bilinear" (the plain
+        enlargement, for comparisons)."""
         self.ctx = ctx
+        self.bilinear = method == "bilinear"
         style = load_style("upscale")
         self.params = ParamSet(style.params)
-        self.params.update({"method": method})
+        if not self.bilinear:
+            self.params.update({"method": method})
         self.graph = PassGraph(ctx, style)
         self.fitter = FrameFitter(ctx)
 
@@ -29,7 +33,7 @@ class Upscaler:
         """`tex` enlarged to `size` (w, h) as an RGBA8 texture this object owns (valid until
         the next call). Sizes that are not larger are only resampled."""
         factor = min(size[0] / tex.width, size[1] / tex.height)
-        if factor <= 1.0:
+        if factor <= 1.0 or self.bilinear:
             return self.fitter.draw(tex, size)
         self.params.update({"factor": min(MAX_FACTOR, factor)})
         self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,

@@ -152,7 +152,8 @@ class LiveSession:
         assert self.adaptive is not None and self.out_size is not None
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
-        self.pipeline.upscale_method = "easu" if self.options.adaptive else "learned"
+        self.pipeline.upscale_method = "easu" if self.options.adaptive \
+            else self.pipeline.style.draft_upscale
         self.pipeline.draft_finish = not self.options.adaptive
         self.stats.scales.append(self.adaptive.scale)
         tex = self.pipeline.render(frame.image)

@@ -392,7 +392,7 @@ class Viewport(QOpenGLWidget):
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
         # adapting, the enlargement must be cheap too: EASU; else the learned filters
-        p.upscale_method = "easu" if adaptive is not None else "learned"
+        p.upscale_method = "easu" if adaptive is not None else p.style.draft_upscale
         p.draft_finish = adaptive is None
         captured = None
         if self._fresh or self._orig is None:

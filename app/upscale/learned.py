@@ -161,28 +161,47 @@ def augment(img: np.ndarray) -> Iterable[np.ndarray]:
         yield r[:, ::-1]
 
 
-def _samples(hr: np.ndarray, rng: np.random.Generator, count: int
+def _samples(lr: np.ndarray, hr: np.ndarray, rng: np.random.Generator, count: int
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Random output pixels of the x2 problem hr -> halve(hr): windows, phases, targets."""
-    h, w = hr.shape
-    hr = hr[: h - h % 2, : w - w % 2]
-    taps, phase = windows(halve(hr))
+    """Random output pixels of the x2 problem lr -> hr: windows, phases, targets."""
+    # Pictures arrive in 8 bits: learn from rounded inputs, or the filters amplify rounding.
+    taps, phase = windows(np.round(lr * 255.0) / 255.0)
     n = taps.shape[0] * taps.shape[1]
     pick = rng.choice(n, size=min(n, count), replace=False)
     return taps.reshape(n, TAPS)[pick], phase.reshape(n)[pick], hr.reshape(n)[pick]
 
 
+def photo_pairs(images: Iterable[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(low, high) training pairs from luma photos: the photo and its INTER_AREA half."""
+    out = []
+    for img in images:
+        img = np.asarray(img, np.float64)
+        h, w = img.shape
+        hr = img[: h - h % 2, : w - w % 2]
+        out.append((halve(hr), hr))
+    return out
+
+
 def train(images: Iterable[np.ndarray], samples_per_image: int = 40000, seed: int = 0,
           ridge: float = 0.02) -> Filters:
-    """Learn the filters from luma images in [0, 1] (each used with its 8 symmetries).
+    """Learn the filters from luma photos in [0, 1] (see `train_pairs`)."""
+    return train_pairs(photo_pairs(images), samples_per_image, seed, ridge)
 
-    Deterministic for a seed. The hash thresholds are quantiles of the features; buckets
-    with few examples are pulled towards the phase's filter learned over all of them."""
+
+def train_pairs(pairs: Iterable[tuple[np.ndarray, np.ndarray]], samples_per_image: int = 40000,
+                seed: int = 0, ridge: float = 0.02) -> Filters:
+    """Learn the filters from (low, high) luma pairs in [0, 1], high exactly twice the size
+    of low, each used with its 8 symmetries. Deterministic for a seed. The hash thresholds
+    are quantiles of the features; buckets with few examples are pulled towards the
+    phase's filter learned over all of them."""
     rng = np.random.default_rng(seed)
-    images = [np.asarray(img, np.float64) for img in images]
+    pairs = [(np.asarray(lo, np.float64), np.asarray(hi, np.float64)) for lo, hi in pairs]
+    for lo, hi in pairs:
+        if hi.shape != (2 * lo.shape[0], 2 * lo.shape[1]):
+            raise ValueError(f"a pair of {lo.shape} and {hi.shape} is not an x2 pair")
     strength, coherence = [], []
-    for img in images:
-        taps, phase, _ = _samples(img, rng, samples_per_image // 4)
+    for lo, hi in pairs:
+        taps, phase, _ = _samples(lo, hi, rng, samples_per_image // 4)
         _, s, c = hash_features(taps, phase)
         strength.append(s)
         coherence.append(c)
@@ -191,17 +210,18 @@ def train(images: Iterable[np.ndarray], samples_per_image: int = 40000, seed: in
     groups = BUCKETS * PHASES
     q = np.zeros((groups, TAPS, TAPS))
     v = np.zeros((groups, TAPS))
-    for img in images:
-        for hr in augment(img):
-            taps, phase, target = _samples(np.ascontiguousarray(hr), rng, samples_per_image)
+    for lo, hi in pairs:
+        for lo_v, hi_v in zip(augment(lo), augment(hi), strict=True):
+            taps, phase, target = _samples(np.ascontiguousarray(lo_v),
+                                           np.ascontiguousarray(hi_v), rng, samples_per_image)
             key = buckets(*hash_features(taps, phase), thresholds) * PHASES + phase
             order = np.argsort(key, kind="stable")
             key, taps, target = key[order], taps[order], target[order]
             starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-            for lo, hi in zip(starts, np.r_[starts[1:], len(key)], strict=True):
-                a = taps[lo:hi]
-                q[key[lo]] += a.T @ a
-                v[key[lo]] += a.T @ target[lo:hi]
+            for start, end in zip(starts, np.r_[starts[1:], len(key)], strict=True):
+                a = taps[start:end]
+                q[key[start]] += a.T @ a
+                v[key[start]] += a.T @ target[start:end]
     prior = bilinear_filters()
     eye = np.eye(TAPS)
     weights = np.zeros((BUCKETS, PHASES, TAPS))

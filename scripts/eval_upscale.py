@@ -1,0 +1,207 @@
+"""Super-resolution quality and speed (issue 12): the table in BENCHMARKS.md and the crop
+comparison in docs/upscale/.
+
+x2 on photos never used for training (scikit-image: chelsea, astronaut, rocket,
+immunohistochemistry and a crop of hubble_deep_field), each halved with cv2.INTER_AREA and enlarged
+again; PSNR and SSIM on BT.601 luma with a 4-pixel border cropped. Methods: cv2 bicubic and
+Lanczos4, and the upscale style's EASU, EASU + RCAS and learned filters on the GPU. Speed:
+ms per 1920x1080 output frame (upload, passes, glFinish; no readback), median of runs, next
+to cv2.resize bicubic. Then the watercolor default at --scale 0.5 enlarged by the learned
+filters, by EASU (what the style's draft declares) and by plain bilinear, each with the
+full-size paper finish, compared with the full-scale render, with their times.
+
+Run: .venv/bin/python scripts/eval_upscale.py [--write BENCHMARKS.md] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import cv2
+import numpy as np
+import skimage.data
+from skimage.metrics import structural_similarity
+
+from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.eval.report import replace_section
+from aquarelle.upscale.learned import halve, luma, psnr_y
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = {  # name -> crop (y, x, h, w) or None (see scripts/train_upscaler.py HELD_OUT)
+    "chelsea": None,
+    "astronaut": None,
+    "rocket": None,
+    "immunohistochemistry": None,
+    "hubble_deep_field": (0, 0, 512, 640),
+}
+GPU = {"EASU": {"method": "easu"}, "EASU + RCAS": {"method": "easu", "sharpen": 0.8},
+       "learned": {"method": "learned"}}
+METHODS = ("bicubic", "Lanczos4", *GPU)
+
+
+def photo(name: str) -> np.ndarray:
+    img = getattr(skimage.data, name)()
+    if img.ndim == 2:
+        img = np.repeat(img[:, :, None], 3, axis=2)
+    crop = PHOTOS[name]
+    if crop is not None:
+        y, x, h, w = crop
+        img = img[y:y + h, x:x + w]
+    h, w = img.shape[:2]
+    return np.ascontiguousarray(img[: h - h % 2, : w - w % 2])
+
+
+def enlarge(ctx, method: str, lr: np.ndarray) -> np.ndarray:
+    size = (lr.shape[1] * 2, lr.shape[0] * 2)
+    if method == "bicubic":
+        return cv2.resize(lr, size, interpolation=cv2.INTER_CUBIC)
+    if method == "Lanczos4":
+        return cv2.resize(lr, size, interpolation=cv2.INTER_LANCZOS4)
+    with Pipeline(ctx, "upscale") as p:
+        p.set_params(GPU[method])
+        return p.render_array(lr)
+
+
+def scores(hr: np.ndarray, out: np.ndarray) -> tuple[float, float]:
+    y, yo = luma(hr / 255.0), luma(out / 255.0)
+    b = 4
+    ssim = structural_similarity(y[b:-b, b:-b], np.clip(yo, 0, 1)[b:-b, b:-b],
+                                 data_range=1.0)
+    return psnr_y(y, yo), ssim
+
+
+def median_ms(fn, runs: int) -> float:
+    """Median milliseconds of `fn()` over `runs` calls, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000
+
+
+def gpu_ms(ctx, values: dict, lr: np.ndarray, runs: int) -> float:
+    with Pipeline(ctx, "upscale") as p:
+        p.set_params(values)
+        return median_ms(lambda: (p.render(lr), ctx.finish()), runs)
+
+
+def cpu_ms(lr: np.ndarray, runs: int) -> float:
+    return median_ms(lambda: cv2.resize(lr, (1920, 1080), interpolation=cv2.INTER_CUBIC), runs)
+
+
+def watercolor_rows(ctx, runs: int) -> list[tuple[str, float, float, float]]:
+    """(variant, PSNR, SSIM against full scale, ms per frame) at 1280 px wide."""
+    img = cv2.resize(skimage.data.chelsea(), (1280, 852), interpolation=cv2.INTER_CUBIC)
+    variants = [("full scale (reference)", 1.0, "learned"),
+                ("--scale 0.5, EASU + full-size paper (the style's draft)", 0.5, "easu"),
+                ("--scale 0.5, learned + full-size paper", 0.5, "learned"),
+                ("--scale 0.5, bilinear + full-size paper", 0.5, "bilinear")]
+    ref = None
+    rows = []
+    for label, scale, method in variants:
+        with Pipeline(ctx, "watercolor", scale=scale) as p:
+            p.upscale_method = method
+            out = p.render_array(img)
+            ms = median_ms(lambda p=p: (p.render(img), ctx.finish()), runs)
+        if ref is None:
+            ref = out
+            rows.append((label, float("inf"), 1.0, ms))
+            continue
+        mse = np.mean((out.astype(float) - ref.astype(float)) ** 2)
+        ssim = structural_similarity(luma(ref / 255.0), luma(out / 255.0), data_range=1.0)
+        rows.append((label, 10 * np.log10(255 ** 2 / mse), ssim, ms))
+    return rows
+
+
+def crops(ctx, out_dir: Path) -> Path:
+    """Source | bicubic | EASU + RCAS | learned, a 2x-enlarged crop of chelsea."""
+    hr = photo("chelsea")
+    lr = halve(hr)
+    y, x, s = 60, 130, 120
+    tiles = [hr] + [enlarge(ctx, m, lr) for m in ("bicubic", "EASU + RCAS", "learned")]
+    labels = ["original", "bicubic", "EASU + RCAS", "learned (ours)"]
+    row = []
+    for img, text in zip(tiles, labels, strict=True):
+        tile = cv2.resize(img[y:y + s, x:x + s], (3 * s, 3 * s),
+                          interpolation=cv2.INTER_NEAREST)
+        cv2.putText(tile, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2)
+        row.append(tile)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "x2_crops.jpg"
+    cv2.imwrite(str(path), np.hstack(row)[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", help="replace the upscale table in this Markdown file")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args(argv)
+    ctx = create_headless_context()
+    try:
+        renderer = renderer_string(ctx)
+        table: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
+        names = list(PHOTOS)
+        for name in names:
+            hr = photo(name)
+            lr = halve(hr)
+            for m in METHODS:
+                table[m].append(scores(hr, enlarge(ctx, m, lr)))
+            print(name, {m: round(table[m][-1][0], 2) for m in METHODS}, flush=True)
+        lr_hd = cv2.resize(photo("chelsea"), (960, 540), interpolation=cv2.INTER_AREA)
+        speed = {"bicubic": cpu_ms(lr_hd, args.runs), "Lanczos4": float("nan")}
+        for m, values in GPU.items():
+            speed[m] = gpu_ms(ctx, values, lr_hd, args.runs)
+        water = watercolor_rows(ctx, args.runs)
+        picture = crops(ctx, ROOT / "docs" / "upscale")
+    finally:
+        ctx.release()
+    base = np.mean([p for p, _ in table["bicubic"]])
+    lines = [
+        f"Command: `python scripts/eval_upscale.py --runs {args.runs}` ({date.today()})  ",
+        f"GL renderer: `{renderer}`  ",
+        "x2 of held-out photos (never used for training), halved with `cv2.INTER_AREA`; "
+        "PSNR (dB) / SSIM on BT.601 luma, 4-pixel border cropped. Speed: ms per 1920x1080 "
+        "output frame from a 960x540 input (GPU: upload, passes, glFinish; cv2: "
+        "`cv2.resize`), median of runs.",
+        "",
+        "| method | " + " | ".join(names) + " | mean PSNR | vs bicubic | mean SSIM | "
+        "ms per 1080p frame |",
+        "|---|" + "---:|" * (len(names) + 4),
+    ]
+    for m in METHODS:
+        ps = [p for p, _ in table[m]]
+        ss = [s for _, s in table[m]]
+        ms = speed.get(m, float("nan"))
+        lines.append(f"| {m} | " + " | ".join(f"{p:.2f} / {s:.3f}" for p, s in table[m])
+                     + f" | **{np.mean(ps):.2f}** | {np.mean(ps) - base:+.2f} | "
+                     f"{np.mean(ss):.4f} | {'-' if ms != ms else f'{ms:.1f}'} |")
+    lines += [
+        "",
+        "The watercolor default on chelsea at 1280x852: painted at half size and enlarged, "
+        "against the full-scale render (ms per frame: upload, passes, glFinish).",
+        "",
+        "| render | PSNR vs full scale | SSIM vs full scale | ms per frame |",
+        "|---|---:|---:|---:|",
+        *[f"| {label} | {'-' if p == float('inf') else f'{p:.2f}'} | {s:.4f} | {ms:.0f} |"
+          for label, p, s, ms in water],
+        "",
+        f"Crops (3x nearest): [{picture.relative_to(ROOT)}]({picture.relative_to(ROOT)}).",
+    ]
+    md = "\n".join(lines)
+    print(md)
+    if args.write:
+        replace_section(args.write, "upscale", md, "## Super-resolution: "
+                        "`scripts/eval_upscale.py`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
