@@ -46,3 +46,13 @@ def test_plain_install_finds_data_and_renders(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     out_img = cv2.imread(str(tmp_path / "out.png"))
     assert out_img.shape == (24, 40, 3)
+    # the learned filters (.npy) and the draft finish (styles/parts/) are shipped too
+    res = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(img), "-o",
+                          str(tmp_path / "up.png"), "--style", "upscale", "-q"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert cv2.imread(str(tmp_path / "up.png")).shape == (48, 80, 3)
+    res = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(img), "-o",
+                          str(tmp_path / "half.png"), "--scale", "0.5", "-q"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
