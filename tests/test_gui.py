@@ -225,13 +225,12 @@ def test_file_transport_pause_step_seek(qtbot: Any, window: MainWindow,
 
 def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                          media: dict[str, Path], tmp_path: Path) -> None:
-    from aquarelle.ui.export_job import start_export
 
     open_and_render(qtbot, window, media["clip"])
     window.toggle_play()  # paused: the preview does not compete with the export
     dst = tmp_path / "out.mp4"
     with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
-        job = start_export(window, dst)
+        job = window.exports.start(dst)
         assert job is not None and window.export_dialog_widget is not None
         assert window.isEnabled()  # the window stays usable during the export
     assert blocker.args[0] is job
@@ -240,23 +239,21 @@ def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
     assert count_frames(dst) == 12
     assert dialogs.calls == []
     open_and_render(qtbot, window, media["image"])
-    assert start_export(window, tmp_path / "still.mp4") is None  # images: a message
+    assert window.exports.start(tmp_path / "still.mp4") is None  # images: a message
     assert dialogs.kinds() == ["warning"]
 
 
 def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Path],
                             tmp_path: Path) -> None:
-    from aquarelle.ui.recorder import toggle_record
-
     open_and_render(qtbot, window, media["clip"])
     window.toggle_play()
     dst = tmp_path / "rec.mp4"
-    toggle_record(window, dst)
+    window.toggle_record(dst)
     assert window.recorder is not None
     for _ in range(3):
         with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
             window.step(1)
-    toggle_record(window)
+    window.toggle_record()
     assert window.recorder is None and dst.is_file()
     assert count_frames(dst) >= 3
 
@@ -264,20 +261,18 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
 def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
     from videoclips import audio_seconds, make_clip
 
-    from aquarelle.ui.recorder import toggle_record
-
     clip = make_clip(tmp_path / "tone.mp4", size=(W, H), frames=10, fps=10, audio=True)
     open_and_render(qtbot, window, clip.path)
     window.toggle_play()  # paused: step through frames 1..4
     dst = tmp_path / "rec-sound.mp4"
-    toggle_record(window, dst)
+    window.toggle_record(dst)
     for _ in range(4):
         with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
             window.step(1)
     # A slider moved while paused re-renders the same frame: nothing is added.
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.param_panel.set_value("edge_darkening", 1.0)
-    toggle_record(window)
+    window.toggle_record()
     with av.open(str(dst)) as c:
         assert len(c.streams.audio) == 1
         frames = [f for f in c.decode(video=0)]
@@ -663,7 +658,7 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from aquarelle.ui.export_job import ExportJob, start_export
+    from aquarelle.ui.export_job import ExportJob
 
     gate = threading.Event()
     original = ExportJob._on_progress
@@ -679,7 +674,7 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
     out.mkdir()
     dst = out / "cancelled.mp4"
     with qtbot.waitSignal(window.exportFinished, timeout=120000):
-        job = start_export(window, dst)
+        job = window.exports.start(dst)
         assert job is not None
         qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
         from PyQt6.QtWidgets import QPushButton

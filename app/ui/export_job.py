@@ -8,22 +8,27 @@ usable meanwhile. Parameters are copied when the export starts.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PyQt6.QtCore import QStandardPaths, Qt, QTimer
-from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog
+from PyQt6.QtCore import QObject, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from ..engine.errors import AquarelleError
 from ..engine.style import StyleSpec
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
+from ..media.source import FrameSource
 from . import playback
 from .export_dialog import ExportChoice, ExportDialog
+from .feedback import Feedback
+from .render_state import RenderState
+from .settings import Settings
+from .sources import SourceSpec
 
 if TYPE_CHECKING:
     from ..media.export import ExportProgress, ExportResult
-    from .main_window import MainWindow
 
 POLL_MS = 100
 
@@ -75,149 +80,171 @@ class ExportJob:
             self.error = f"{type(e).__name__}: {e}"
 
 
-def export_source_path(window: MainWindow) -> Path | None:
-    """The video file the window shows, if it is one that can be exported."""
-    spec = window.source_spec
-    if spec is None or window.source is None:
+SourceGetter = Callable[[], tuple[SourceSpec | None, FrameSource | None]]
+FolderGetter = Callable[[str, QStandardPaths.StandardLocation], Path]
+
+
+class ExportController(QObject):
+    """The app's Export action: the dialog, the job in the background with its progress
+    dialog, and the "done" box. Gets what it needs, never the window."""
+
+    finished = pyqtSignal(object)  # the ExportJob, when it ends (done, failed, cancelled)
+
+    def __init__(self, parent: QWidget, feedback: Feedback, settings: Settings,
+                 state: RenderState, source: SourceGetter, default_dir: FolderGetter,
+                 save_snapshot: Callable[[Path], bool], after_dialog: Callable[[], None]
+                 ) -> None:
+        super().__init__(parent)
+        self.widget = parent
+        self.feedback = feedback
+        self.settings = settings
+        self.state = state
+        self._source = source
+        self._default_dir = default_dir
+        self._save_snapshot = save_snapshot
+        self._after_dialog = after_dialog
+        self.job: Any = None  # the last ExportJob
+        self.progress_dialog: QProgressDialog | None = None
+        self.done_box: QMessageBox | None = None  # the last "export finished" box
+
+    def source_path(self) -> Path | None:
+        """The video file on screen, if it is one that can be exported."""
+        spec, source = self._source()
+        if spec is None or source is None:
+            return None
+        if spec.kind == "demo":
+            from .sources import demo_path
+
+            return demo_path()
+        if spec.kind == "file" and not getattr(source, "still", False):
+            from ..media.image_io import is_image_path
+
+            path = Path(spec.ref)
+            return None if is_image_path(path) else path
         return None
-    if spec.kind == "demo":
-        from .sources import demo_path
 
-        return demo_path()
-    if spec.kind == "file" and not getattr(window.source, "still", False):
-        from ..media.image_io import is_image_path
+    def open_dialog(self) -> None:
+        """Ask where and how to export the open video (or still image), then start."""
+        spec, source = self._source()
+        if spec is not None and source is not None and self.source_path() is None:
+            self.export_still()
+            return
+        src = self.source_path()
+        if src is None:
+            self.feedback.error("Export", "Export works on image and video files: open one "
+                                "first (Ctrl+O).")
+            return
+        if self.job is not None and self.job.running:
+            self.feedback.error("Export", "An export is already running.")
+            return
+        folder = src.parent  # next to the source, as users of video tools expect
+        if spec is None or spec.kind != "file" or not _writable(folder):
+            folder = self._default_dir("export", QStandardPaths.StandardLocation.MoviesLocation)
+        dialog = ExportDialog(src, folder, playback.duration(source),
+                              playback.position(source), self.widget)
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        self._after_dialog()
+        if accepted:
+            self.start(dialog.choice())
 
-        path = Path(spec.ref)
-        return None if is_image_path(path) else path
-    return None
+    def export_still(self) -> None:
+        """Ctrl+E on an image: save the painted still at the image's full resolution."""
+        spec, _ = self._source()
+        is_file = spec is not None and spec.kind == "file"
+        stem = Path(spec.ref).stem if spec is not None and is_file else "aquarelle"
+        folder = Path(spec.ref).parent if spec is not None and is_file else \
+            self._default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+        path, _ = QFileDialog.getSaveFileName(
+            self.widget, "Export painted image", str(folder / f"{stem}-watercolor.png"),
+            "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")
+        self._after_dialog()
+        if path and self._save_snapshot(Path(path)):
+            self.notify_done(f"Exported {Path(path).name}", Path(path).parent)
 
+    def start(self, choice: ExportChoice | Path) -> ExportJob | None:
+        """Start exporting the open video with the current look (a plain path: defaults)."""
+        src = self.source_path()
+        if src is None:
+            self.feedback.error("Export", "Export works on video files: open one first "
+                                "(Ctrl+O).")
+            return None
+        if isinstance(choice, Path):
+            choice = ExportChoice(path=choice, codec="", crf=None, width=None, start=0.0,
+                                  end=None, audio=True)
+        dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
+        state = self.state
+        options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
+                                size=(choice.width, -1) if choice.width else None,
+                                start=choice.start, end=choice.end, audio=choice.audio,
+                                seed=state.seed, scale=state.scale)
+        job = ExportJob(src, dst, state.style, state.params.values(), options)
+        dialog = QProgressDialog(f"Exporting {src.name}\u2026", "Cancel", 0, 0, self.widget)
+        dialog.setWindowTitle("Export")
+        dialog.setWindowModality(Qt.WindowModality.NonModal)
+        dialog.setMinimumDuration(0)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(job.cancel)
+        self.job = job
+        self.progress_dialog = dialog
+        timer = QTimer(dialog)
 
-def export_dialog(window: MainWindow) -> None:
-    """Ask where and how to export the open video (or still image), then start."""
-    if window.source_spec is not None and window.source is not None \
-            and export_source_path(window) is None:
-        export_still(window)
-        return
-    src = export_source_path(window)
-    if src is None:
-        window.error("Export", "Export works on image and video files: open one first "
-                     "(Ctrl+O).")
-        return
-    if window.export_job is not None and window.export_job.running:
-        window.error("Export", "An export is already running.")
-        return
-    spec = window.source_spec
-    folder = src.parent  # next to the source, as users of video tools expect
-    if spec is None or spec.kind != "file" or not _writable(folder):
-        folder = window.default_dir("export", QStandardPaths.StandardLocation.MoviesLocation)
-    src_now = window.source
-    dialog = ExportDialog(src, folder, playback.duration(src_now), playback.position(src_now),
-                          window)
-    accepted = dialog.exec() == QDialog.DialogCode.Accepted
-    window.after_dialog()
-    if accepted:
-        start_export(window, dialog.choice())
+        def poll() -> None:
+            p = job.progress
+            if p is not None:
+                if p.total:
+                    dialog.setMaximum(p.total)
+                    dialog.setValue(min(p.done, p.total))
+                eta = f", {p.eta:.0f} s left" if p.eta is not None else ""
+                dialog.setLabelText(f"Exporting {src.name}: {p.done}"
+                                    f"{'/' + str(p.total) if p.total else ''} frames, "
+                                    f"{p.fps:.1f} fps{eta}")
+            if job.running:
+                return
+            timer.stop()
+            dialog.reset()
+            dialog.hide()
+            dialog.deleteLater()
+            self.progress_dialog = None
+            self._finished(job)
+
+        timer.timeout.connect(poll)
+        timer.start(POLL_MS)
+        job.start()
+        dialog.show()
+        self.feedback.status(f"Exporting to {dst}\u2026")
+        return job
+
+    def _finished(self, job: ExportJob) -> None:
+        if job.cancelled:
+            self.feedback.status("Export cancelled; nothing was written")
+        elif job.error is not None:
+            self.feedback.error("Export failed", job.error)
+        elif job.result is not None:
+            r = job.result
+            self.settings.set_last_dir("export", str(r.output.parent))
+            extra = f", {r.lost} frames lost" if r.lost else ""
+            self.notify_done(f"Exported {r.frames} frames to {r.output.name} in "
+                             f"{r.elapsed:.1f} s{extra}", r.output.parent)
+        self.finished.emit(job)
+
+    def notify_done(self, text: str, folder: Path) -> QMessageBox:
+        """A non-blocking "done" box with Show in folder (and the same in the status bar)."""
+        self.feedback.status(text, 15000)
+        self.feedback.show_folder_link(folder)
+        box = QMessageBox(QMessageBox.Icon.Information, "Export finished", text,
+                          QMessageBox.StandardButton.Close, self.widget)
+        show = box.addButton("Show in folder", QMessageBox.ButtonRole.ActionRole)
+        if show is not None:
+            show.clicked.connect(lambda: self.feedback.open_folder(folder))
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.show()
+        self.done_box = box
+        return box
 
 
 def _writable(folder: Path) -> bool:
     import os
 
     return os.access(folder, os.W_OK)
-
-
-def export_still(window: MainWindow) -> None:
-    """Ctrl+E on an image: save the painted still at the image's full resolution."""
-    spec = window.source_spec
-    stem = Path(spec.ref).stem if spec is not None and spec.kind == "file" else "aquarelle"
-    folder = Path(spec.ref).parent if spec is not None and spec.kind == "file" else \
-        window.default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
-    path, _ = QFileDialog.getSaveFileName(
-        window, "Export painted image", str(folder / f"{stem}-watercolor.png"),
-        "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")
-    window.after_dialog()
-    if path and window.save_snapshot(Path(path)):
-        notify_done(window, f"Exported {Path(path).name}", Path(path).parent)
-
-
-def start_export(window: MainWindow, choice: ExportChoice | Path) -> ExportJob | None:
-    """Start exporting the open video with the current look (a plain path: defaults)."""
-    src = export_source_path(window)
-    if src is None:
-        window.error("Export", "Export works on video files: open one first (Ctrl+O).")
-        return None
-    if isinstance(choice, Path):
-        choice = ExportChoice(path=choice, codec="", crf=None, width=None, start=0.0,
-                              end=None, audio=True)
-    dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
-    state = window.state
-    options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
-                            size=(choice.width, -1) if choice.width else None,
-                            start=choice.start, end=choice.end, audio=choice.audio,
-                            seed=state.seed, scale=state.scale)
-    job = ExportJob(src, dst, state.style, state.params.values(), options)
-    dialog = QProgressDialog(f"Exporting {src.name}\u2026", "Cancel", 0, 0, window)
-    dialog.setWindowTitle("Export")
-    dialog.setWindowModality(Qt.WindowModality.NonModal)
-    dialog.setMinimumDuration(0)
-    dialog.setAutoClose(False)
-    dialog.setAutoReset(False)
-    dialog.canceled.connect(job.cancel)
-    window.export_job = job
-    window.export_dialog_widget = dialog
-    timer = QTimer(dialog)
-
-    def poll() -> None:
-        p = job.progress
-        if p is not None:
-            if p.total:
-                dialog.setMaximum(p.total)
-                dialog.setValue(min(p.done, p.total))
-            eta = f", {p.eta:.0f} s left" if p.eta is not None else ""
-            dialog.setLabelText(f"Exporting {src.name}: {p.done}"
-                                f"{'/' + str(p.total) if p.total else ''} frames, "
-                                f"{p.fps:.1f} fps{eta}")
-        if job.running:
-            return
-        timer.stop()
-        dialog.reset()
-        dialog.hide()
-        dialog.deleteLater()
-        window.export_dialog_widget = None
-        _finished(window, job)
-
-    timer.timeout.connect(poll)
-    timer.start(POLL_MS)
-    job.start()
-    dialog.show()
-    window.status(f"Exporting to {dst}\u2026")
-    return job
-
-
-def _finished(window: MainWindow, job: ExportJob) -> None:
-    if job.cancelled:
-        window.status("Export cancelled; nothing was written")
-    elif job.error is not None:
-        window.error("Export failed", job.error)
-    elif job.result is not None:
-        r = job.result
-        window.settings.set_last_dir("export", str(r.output.parent))
-        extra = f", {r.lost} frames lost" if r.lost else ""
-        notify_done(window, f"Exported {r.frames} frames to {r.output.name} in "
-                    f"{r.elapsed:.1f} s{extra}", r.output.parent)
-    window.exportFinished.emit(job)
-
-
-def notify_done(window: MainWindow, text: str, folder: Path) -> QMessageBox:
-    """A non-blocking "done" box with Show in folder (and the same in the status bar)."""
-    window.status(text, 15000)
-    window.show_folder_link(folder)
-    box = QMessageBox(QMessageBox.Icon.Information, "Export finished", text,
-                      QMessageBox.StandardButton.Close, window)
-    show = box.addButton("Show in folder", QMessageBox.ButtonRole.ActionRole)
-    if show is not None:
-        show.clicked.connect(lambda: window.open_folder(folder))
-    box.setModal(False)
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.show()
-    window.done_box = box
-    return box

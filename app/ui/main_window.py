@@ -8,7 +8,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PyQt6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer, QUrl, pyqtSignal
 from PyQt6.QtGui import (
@@ -34,6 +33,7 @@ from PyQt6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QProgressDialog,
     QScrollArea,
     QSpinBox,
     QToolButton,
@@ -49,11 +49,14 @@ from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
 from .camera_watch import CameraWatcher
+from .export_job import ExportController, ExportJob
 from .live_controller import LiveController, adaptive_menus, camera_mode, camera_mode_menus
 from .look_editor import LookEditor
 from .overlays import ViewportOverlays
 from .param_panel import ParamPanel
 from .presets_panel import PresetsPanel
+from .recorder import Recorder
+from .recording import RecordingController
 from .render_state import RenderState
 from .settings import Settings
 from .shortcuts import SHORTCUTS, ShortcutsDialog
@@ -90,10 +93,6 @@ class MainWindow(QMainWindow):
         self.source: FrameSource | None = None
         self.source_spec: SourceSpec | None = None
         self.snapshot_dir: Path | None = None  # None: the last folder used, else Pictures
-        self.recorder: Any = None
-        self.export_job: Any = None
-        self.export_dialog_widget: Any = None
-        self.done_box: Any = None  # the last "export finished" box
         self._fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
         self._frames_seen = 0
         self._last_gl_error: str | None = None
@@ -103,7 +102,6 @@ class MainWindow(QMainWindow):
         self.viewport = Viewport(self.state, self)
         self.viewport.pipelineFailed.connect(self._pipeline_failed)
         self.overlays = ViewportOverlays(self.viewport, self.toggle_record)
-        self._rec_t0 = 0.0
         self._chrome: dict[QWidget, bool] = {}  # what fullscreen hid, and whether it showed
         self.transport = TransportBar(self)
         self.transport.set_enabled_for(False, False)
@@ -252,6 +250,15 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         assert bar is not None
         self.labels = StatusLabels(bar, self.open_folder, self)
+        self.recording = RecordingController(
+            self.viewport, self.settings, self.labels, self, lambda: self.source,
+            lambda: self.default_dir("record", QStandardPaths.StandardLocation.MoviesLocation),
+            self)
+        self.exports = ExportController(self, self, self.settings, self.state,
+                                        lambda: (self.source_spec, self.source),
+                                        self.default_dir, self.save_snapshot,
+                                        self.after_dialog)
+        self.exports.finished.connect(self.exportFinished.emit)
 
     def _build_menus(self) -> None:
         handlers: dict[str, Callable[[], object]] = {
@@ -764,7 +771,7 @@ class MainWindow(QMainWindow):
             self.pass_dock.show_times(self.viewport.last_pass_times)
         if self.recorder is not None:
             self.labels.show_recording(self.recorder.frames)
-            self.overlays.recording.show_time(time.monotonic() - self._rec_t0,
+            self.overlays.recording.show_time(time.monotonic() - self.recording.started,
                                               self.recorder.frames)
 
     def _view_changed(self) -> None:
@@ -849,19 +856,38 @@ class MainWindow(QMainWindow):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
     # -- record and export (see recorder.py / export_job.py) ------------------------------
-    def toggle_record(self) -> None:
-        from .recorder import toggle_record
+    @property
+    def recorder(self) -> Recorder | None:
+        """The running recording, if any."""
+        return self.recording.recorder
 
-        toggle_record(self)
-        recording = self.recorder is not None
-        if recording:
-            self._rec_t0 = time.monotonic()
-        self.overlays.show_recording(recording)
+    def toggle_record(self, path: Path | None = None) -> None:
+        """Start recording the painted output (to `path`, else a new file in the recording
+        folder), or stop and finish the file."""
+        self.overlays.show_recording(self.recording.toggle(path))
 
     def export_dialog(self) -> None:
-        from .export_job import export_dialog
+        """Ask where and how to export the open video (or image), then start."""
+        self.exports.open_dialog()
 
-        export_dialog(self)
+    @property
+    def export_job(self) -> ExportJob | None:
+        """The last export started from the window (running or not)."""
+        return self.exports.job
+
+    @export_job.setter
+    def export_job(self, job: ExportJob | None) -> None:
+        self.exports.job = job
+
+    @property
+    def export_dialog_widget(self) -> QProgressDialog | None:
+        """The running export's progress dialog."""
+        return self.exports.progress_dialog
+
+    @property
+    def done_box(self) -> QMessageBox | None:
+        """The last "export finished" box."""
+        return self.exports.done_box
 
     # -- drag and drop ---------------------------------------------------------------------
     def dragEnterEvent(self, e: QDragEnterEvent | None) -> None:

@@ -17,17 +17,12 @@ import threading
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import av
 import numpy as np
-from PyQt6.QtCore import QStandardPaths
 
 from ..engine.errors import AquarelleError
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 QUEUE_FRAMES = 8
 TIME_BASE = Fraction(1, 1000)
@@ -157,45 +152,3 @@ class Recorder:
         except Exception as e:  # the picture is kept; say why there is no sound
             self.sound_error = f"recorded without sound: {e}"
             with_sound.unlink(missing_ok=True)
-
-
-def default_record_path(window: MainWindow) -> Path:
-    """A new file name in the last recording folder (else the Videos folder)."""
-    folder = window.default_dir("record", QStandardPaths.StandardLocation.MoviesLocation)
-    name = time.strftime("aquarelle-rec-%Y%m%d-%H%M%S")
-    return folder / f"{name}.mp4"
-
-
-def toggle_record(window: MainWindow, path: Path | None = None) -> None:
-    """Start recording the stylized output, or stop and finish the file."""
-    rec: Recorder | None = window.recorder
-    if rec is None:
-        target = path or default_record_path(window)
-        src = window.source
-        fps = (src.fps if src is not None else None) or 30.0
-        audio = getattr(src, "path", None) if src is not None and not src.live else None
-        try:
-            rec = Recorder(target, fps, audio_source=audio)
-        except AquarelleError as e:
-            window.error("Cannot record", str(e))
-            return
-        window.recorder = rec
-        window.viewport.frame_sink = rec.push
-        window.labels.show_recording(0)
-        window.status(f"Recording to {target}")
-        return
-    window.viewport.frame_sink = None
-    window.recorder = None
-    window.labels.show_recording(None)
-    saved = rec.stop()
-    if saved is not None:
-        window.settings.set_last_dir("record", str(saved.parent))
-        extra = f", {rec.dropped} dropped" if rec.dropped else ""
-        if rec.sound_error:
-            extra += f"; {rec.sound_error}"
-        elif rec.audio_source is not None:
-            extra += ", with the file's sound"
-        window.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
-        window.show_folder_link(saved.parent)
-    else:
-        window.error("Recording", rec.error or "No frame was recorded.")

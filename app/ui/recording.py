@@ -1,0 +1,81 @@
+"""Start and stop recording the painted picture (the app's Record action).
+
+The controller gets what it needs (the viewport, the settings, the status-bar labels, a way
+to tell the user things, the current source and the default folder), never the window.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PyQt6.QtCore import QObject
+
+from ..engine.errors import AquarelleError
+from ..media.source import FrameSource
+from .feedback import Feedback
+from .recorder import Recorder
+from .settings import Settings
+from .status_labels import StatusLabels
+from .viewport import Viewport
+
+
+class RecordingController(QObject):
+    """Owns the running `Recorder`, if any."""
+
+    def __init__(self, viewport: Viewport, settings: Settings, labels: StatusLabels,
+                 feedback: Feedback, source: Callable[[], FrameSource | None],
+                 folder: Callable[[], Path], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.viewport = viewport
+        self.settings = settings
+        self.labels = labels
+        self.feedback = feedback
+        self._source = source
+        self._folder = folder
+        self.recorder: Recorder | None = None
+        self.started = 0.0  # time.monotonic() when the recording began
+
+    def default_path(self) -> Path:
+        """A new file name in the last recording folder (else the Videos folder)."""
+        return self._folder() / f"{time.strftime('aquarelle-rec-%Y%m%d-%H%M%S')}.mp4"
+
+    def toggle(self, path: Path | None = None) -> bool:
+        """Start recording the painted output, or stop and finish the file; returns whether
+        a recording runs now."""
+        rec = self.recorder
+        if rec is None:
+            return self._start(path or self.default_path())
+        self.viewport.frame_sink = None
+        self.recorder = None
+        self.labels.show_recording(None)
+        saved = rec.stop()
+        if saved is not None:
+            self.settings.set_last_dir("record", str(saved.parent))
+            extra = f", {rec.dropped} dropped" if rec.dropped else ""
+            if rec.sound_error:
+                extra += f"; {rec.sound_error}"
+            elif rec.audio_source is not None:
+                extra += ", with the file's sound"
+            self.feedback.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
+            self.feedback.show_folder_link(saved.parent)
+        else:
+            self.feedback.error("Recording", rec.error or "No frame was recorded.")
+        return False
+
+    def _start(self, target: Path) -> bool:
+        src = self._source()
+        fps = (src.fps if src is not None else None) or 30.0
+        audio = getattr(src, "path", None) if src is not None and not src.live else None
+        try:
+            rec = Recorder(target, fps, audio_source=audio)
+        except AquarelleError as e:
+            self.feedback.error("Cannot record", str(e))
+            return False
+        self.recorder = rec
+        self.started = time.monotonic()
+        self.viewport.frame_sink = rec.push
+        self.labels.show_recording(0)
+        self.feedback.status(f"Recording to {target}")
+        return True
