@@ -75,6 +75,11 @@ def run_params(args: argparse.Namespace) -> int:
     print(f"{'name':22s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  "
           f"{'group':{gw}s} help")
     for p in style.params:
+        if p.choices:  # a menu: its names instead of numbers
+            print(f"{p.name:22s} {'choice':6s} {'':>7s} {'':>7s} "
+                  f"{p.choices[int(p.default)]:>8s}  {p.group:{gw}s} "  # type: ignore[arg-type]
+                  f"one of {', '.join(p.choices)}. {p.help}")
+            continue
         print(f"{p.name:22s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
               f"{_fmt(p.default):>8s}  {p.group:{gw}s} {p.help}")
     return 0
