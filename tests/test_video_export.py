@@ -94,14 +94,34 @@ def test_each_frame_equals_a_fresh_pipeline_render(tmp_path, gl_ctx):
     assert_frames_match(frames, stylize(gl_ctx, src_frames, NO_TEMPORAL, fresh_each=True))
 
 
-def test_pipelined_and_sequential_exports_are_identical(tmp_path, gl_ctx):
+def test_pipelined_and_sequential_exports_are_identical(tmp_path, gl_ctx, monkeypatch):
+    from aquarelle.media.render_stage import RenderStage
+
+    rendered: dict[bool, list[np.ndarray]] = {}
+    wrap = RenderStage._wrap
+
+    def keep(self, frame, data):  # the pictures handed to the encoder, in order
+        r = wrap(self, frame, data)
+        rendered.setdefault(self.pingpong, []).append(r.image[..., :3].copy())
+        return r
+
+    monkeypatch.setattr(RenderStage, "_wrap", keep)
     clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=10)
     a = export(clip.path, tmp_path / "a.mp4", gl_ctx, pipelined=True)
     b = export(clip.path, tmp_path / "b.mp4", gl_ctx, pipelined=False)
+    for x, y in zip(rendered[True], rendered[False], strict=True):
+        np.testing.assert_array_equal(x, y)  # the same pictures in the same order
     fa, ta, _ = decode_video(tmp_path / "a.mp4")
     fb, tb, _ = decode_video(tmp_path / "b.mp4")
     assert a.frames == b.frames == 10 and ta == tb
-    assert max(mad(x, y) for x, y in zip(fa, fb, strict=True)) < 0.5
+    # Multithreaded x264 may round differently from one run to the next (measured: up to
+    # 2.7 levels mean on this tiny clip in 3 of 12 runs, with identical input pictures).
+    assert max(mad(x, y) for x, y in zip(fa, fb, strict=True)) < 4.0
+    # and each decoded frame is its own picture, not a neighbour's
+    pics = [yuv_roundtrip(r) for r in rendered[True]]
+    for k, f in enumerate(fa):
+        own = mad(f, pics[k])
+        assert all(own < mad(f, pics[j]) for j in (k - 1, k + 1) if 0 <= j < len(pics)), k
 
 
 def test_variable_frame_rate_is_kept(tmp_path, gl_ctx):
