@@ -52,6 +52,11 @@ class FrameFitter:
              dtype: str = "f1") -> moderngl.Texture:
         """`tex` fitted into `size` (w, h), as an RGBA texture (`dtype` f1: 8-bit, f2: half
         float) the fitter owns: one per size and type, overwritten by the next such draw."""
+        return self._draw(tex, size, mode, mirror, pad, dtype)[0]
+
+    def _draw(self, tex: moderngl.Texture, size: tuple[int, int], mode: str, mirror: bool,
+              pad: tuple[float, float, float], dtype: str
+              ) -> tuple[moderngl.Texture, moderngl.Framebuffer]:
         size = (int(size[0]), int(size[1]))
         sx, sy = fit_scale(tex.size, size, mode)
         key = (*size, dtype)
@@ -74,16 +79,16 @@ class FrameFitter:
         self.program["u_pad"].value = pad
         self.vao.render(moderngl.TRIANGLES, vertices=3)
         self.ctx.clear_samplers(0, 1)
-        return out
+        return out, fbo
 
     def fit(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
             mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0)
             ) -> np.ndarray:
         """`tex` fitted into `size` (w, h) as a uint8 (h, w, 3) RGB array."""
-        out = self.draw(tex, size, mode, mirror, pad)
+        out, fbo = self._draw(tex, size, mode, mirror, pad, "f1")
         w, h = out.size
-        data = out.read(alignment=1)
-        return np.frombuffer(data, np.uint8).reshape(h, w, 4)[:, :, :3].copy()
+        # RGB straight from the framebuffer: no alpha to strip, no copy
+        return np.frombuffer(fbo.read(components=3, alignment=1), np.uint8).reshape(h, w, 3)
 
     def release(self) -> None:
         """Release the GL objects."""

@@ -21,19 +21,20 @@ class Upscaler:
         """`method`: "learned", "easu" (the upscale style's), or "bilinear" (the plain
         enlargement, for comparisons)."""
         self.ctx = ctx
-        self.bilinear = method == "bilinear"
+        bilinear = method == "bilinear"
         style = load_style("upscale")
         self.params = ParamSet(style.params)
-        if not self.bilinear:
+        if not bilinear:
             self.params.update({"method": method})
-        self.graph = PassGraph(ctx, style)
+        # bilinear needs only the fitter: no upscale passes to compile
+        self.graph = None if bilinear else PassGraph(ctx, style)
         self.fitter = FrameFitter(ctx)
 
     def upscale(self, tex: moderngl.Texture, size: tuple[int, int]) -> moderngl.Texture:
         """`tex` enlarged to `size` (w, h) as an RGBA8 texture this object owns (valid until
         the next call). Sizes that are not larger are only resampled."""
         factor = min(size[0] / tex.width, size[1] / tex.height)
-        if factor <= 1.0 or self.bilinear:
+        if factor <= 1.0 or self.graph is None:
             return self.fitter.draw(tex, size)
         self.params.update({"factor": min(MAX_FACTOR, factor)})
         self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,
@@ -42,5 +43,6 @@ class Upscaler:
         return out if out.size == tuple(size) else self.fitter.draw(out, size)
 
     def release(self) -> None:
-        self.graph.release()
+        if self.graph is not None:
+            self.graph.release()
         self.fitter.release()
