@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from aquarelle.engine import Pipeline, create_headless_context, load_style
+from aquarelle.engine.chain import build_pipeline
 
 # Every composite effect off: the result is the flow-smoothed colour under white paper.
 EFFECTS_OFF: dict[str, Any] = {
@@ -64,7 +65,8 @@ PipelineFactory = Callable[..., Pipeline]
 
 @pytest.fixture
 def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
-    """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)`.
+    """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)` (a style
+    or a chain "a+b").
 
     Every pipeline it makes is released at the end of the test.
     """
@@ -72,7 +74,7 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
              seed: int = 0, scale: float = 1.0) -> Pipeline:
-        p = Pipeline(gl_ctx, style, seed=seed, scale=scale)
+        p = build_pipeline(gl_ctx, style, seed=seed, scale=scale)
         made.append(p)
         if params:
             warnings = p.set_params(params)

@@ -11,8 +11,8 @@ from datetime import date
 import cv2
 import numpy as np
 
+from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context, renderer_string
-from ..engine.pipeline import Pipeline
 from ..eval.report import replace_section
 from ..media.image_io import read_image
 from ..resources import assets_dir
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
     ctx = create_headless_context()
     renderer = renderer_string(ctx)
-    pipeline = Pipeline(ctx, style, seed=args.seed, scale=args.scale)
+    pipeline = build_pipeline(ctx, style, seed=args.seed, scale=args.scale)
     pipeline.set_params(values)
     rows, pass_tables = [], []
     for w, h in sizes:

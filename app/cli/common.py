@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError
 from ..engine.pipeline import MAX_SCALE, MIN_SCALE
-from ..engine.presets import load_preset
-from ..engine.style import StyleSpec, load_style
+from ..engine.presets import load_preset, read_preset
+
+DEFAULT_STYLE = "watercolor"
 
 
 def add_style_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--style", default="watercolor", help="style name (see `aquarelle styles`)")
+    p.add_argument("--style", metavar="NAME[+NAME...]",
+                   help="style, or a chain of styles joined by + (e.g. denoise+watercolor); "
+                        "see `aquarelle styles`. Default: watercolor, or the chain a preset "
+                        "file stores")
     p.add_argument("--preset", metavar="NAME|FILE", help="built-in or user preset, or a JSON file")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="set a parameter (repeatable; see `aquarelle params STYLE`)")
@@ -76,22 +82,24 @@ def parse_sets(sets: list[str]) -> dict[str, str]:
     return out
 
 
-def resolve_style(args: argparse.Namespace) -> tuple[StyleSpec, dict[str, object]]:
+def resolve_style(args: argparse.Namespace) -> tuple[AnyStyle, dict[str, object]]:
     """The style and the parameter values (preset, then --set) the options ask for.
 
     Values are validated against the style here, before any GL work or file is touched;
     clamped values are reported as warnings on stderr.
     """
-    from ..engine.params import ParamSet
-
-    style = load_style(args.style)
+    if args.style is None:
+        args.style = DEFAULT_STYLE
+        if args.preset and Path(args.preset).suffix == ".json" and Path(args.preset).is_file():
+            args.style = read_preset(Path(args.preset)).style  # the chain it stores
+    style = load_chain(args.style)
     if not MIN_SCALE <= args.scale <= MAX_SCALE:
         raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")
     values: dict[str, object] = {}
     if args.preset:
         values.update(load_preset(args.preset, style.name).values)
     values.update(parse_sets(args.sets))
-    check = ParamSet(style.params)
+    check = param_set(style)
     for warning in check.update(values):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     return style, check.values()

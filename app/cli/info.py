@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..engine.chain_spec import load_chain
 from ..engine.errors import StyleError
 from ..engine.params import color_to_hex
 from ..engine.presets import describe_preset, list_presets, load_preset
@@ -22,7 +23,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--style", default="watercolor", help="style of `show` (default watercolor)")
     p.set_defaults(func=run_presets)
     p = sub.add_parser("params", help="list a style's parameters")
-    p.add_argument("style", nargs="?", default="watercolor")
+    p.add_argument("style", nargs="?", default="watercolor",
+                   help="a style or a chain (a+b): its parameters as style.param")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run_params)
 
@@ -43,7 +45,7 @@ def run_presets(args: argparse.Namespace) -> int:
             raise StyleError("usage: aquarelle presets show NAME [--style STYLE]")
         preset = load_preset(words[1], args.style)
         print(f"{preset.name}: {describe_preset(preset)}")
-        spec = load_style(args.style)
+        spec = load_chain(args.style)
         defaults = {p.name: p.default for p in spec.params}
         for name, value in preset.values.items():
             was = defaults.get(name)
@@ -52,7 +54,7 @@ def run_presets(args: argparse.Namespace) -> int:
         return 0
     if len(words) > 1:
         raise StyleError("usage: aquarelle presets [STYLE] | aquarelle presets show NAME")
-    style = load_style(words[0] if words else args.style).name
+    style = load_chain(words[0] if words else args.style).name
     presets = list_presets(style)
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
@@ -67,7 +69,7 @@ def _fmt(v: object) -> str:
 
 
 def run_params(args: argparse.Namespace) -> int:
-    style = load_style(args.style)
+    style = load_chain(args.style)
     if args.json:
         print(json.dumps([p.as_dict() for p in style.params], indent=2))
         return 0

@@ -7,10 +7,11 @@ import argparse
 import sys
 import threading
 
+from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import ParamError
 from ..engine.fit import FIT_MODES
-from ..engine.pipeline import MIN_SCALE, Pipeline
+from ..engine.pipeline import MIN_SCALE
 from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
 from ..media.sources import open_source
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     source = _source(args)
     ctx = create_headless_context()
     try:
-        with Pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
+        with build_pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
             pipeline.set_params(values)
             # The session opens the sink once the source's size and rate are known
             # (VirtualCameraError: one line, exit 2).

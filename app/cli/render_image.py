@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
-from ..engine.pipeline import Pipeline
 from ..media.export import resolve_size, same_path
 from ..media.image_io import IMAGE_EXTENSIONS, ImageError, is_image_path, read_image, write_image
 from .common import resolve_style
@@ -41,7 +41,7 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
         alpha = resize(alpha, (w, h)) if alpha is not None else None
     ctx = create_headless_context()
     try:
-        with Pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
+        with build_pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
             pipeline.set_params(values)
             rgb = pipeline.render_array(rgb_in)
     finally:

@@ -88,3 +88,50 @@ def _small_grey(frame: np.ndarray, max_width: int) -> np.ndarray:
         nh = max(8, round(h * max_width / w))
         grey = cv2.resize(grey, (max_width, nh), interpolation=cv2.INTER_AREA)
     return grey
+
+
+class MotionTracker:
+    """The frames of one source, for every style that needs motion: each asks at its own
+    flow width, and each width is estimated once per frame (a chain's styles share it)."""
+
+    def __init__(self) -> None:
+        self._estimators: dict[int, tuple[MotionEstimator, int]] = {}  # width -> (est, frame)
+        self._frame: np.ndarray | None = None
+        self._index = 0
+        self._cache: dict[int, Motion | None] = {}
+
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        """(w, h) of the current frame, or None when there is none (a texture was given)."""
+        return None if self._frame is None else (self._frame.shape[1], self._frame.shape[0])
+
+    def next_frame(self, rgb: np.ndarray | None) -> None:
+        """The next frame as an RGB array, or None when motion cannot be known (a texture
+        without its array, a re-render of the same frame with new settings)."""
+        self._frame = rgb
+        self._index += 1
+        self._cache.clear()
+        if rgb is None:
+            self.reset()
+
+    def motion(self, max_width: int) -> Motion | None:
+        """The motion from the previous frame to this one, at `max_width` flow pixels."""
+        if self._frame is None:
+            return None
+        if max_width in self._cache:
+            return self._cache[max_width]
+        est, last = self._estimators.get(max_width, (None, -1))
+        if est is None:
+            est = MotionEstimator(max_width)
+        if last != self._index - 1:
+            est.reset()  # it missed frames: its previous frame is not this one's
+        m = est.update(self._frame)
+        self._estimators[max_width] = (est, self._index)
+        self._cache[max_width] = m
+        return m
+
+    def reset(self) -> None:
+        """Forget every previous frame (seek, cut, new source)."""
+        for est, _ in self._estimators.values():
+            est.reset()
+        self._cache.clear()

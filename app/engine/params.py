@@ -178,31 +178,61 @@ def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
 
 
 class ParamSet:
-    """Current values of a style's parameters, always valid and within range."""
+    """Current values of a style's parameters, always valid and within range.
 
-    def __init__(self, specs: Iterable[ParamSpec]) -> None:
+    A chain's parameters are qualified (`watercolor.dilution`); a bare name (`dilution`)
+    finds the one parameter of that name, and one that several styles have is refused. A
+    single style's set accepts its own qualified names too when given its `scope` (the
+    style's name).
+    """
+
+    def __init__(self, specs: Iterable[ParamSpec], scope: str | None = None) -> None:
         self.specs: dict[str, ParamSpec] = {s.name: s for s in specs}
         self._values: dict[str, ParamValue] = {n: s.default for n, s in self.specs.items()}
         self.revision = 0  # bumped on every change, so views can tell when to re-render
+        self.scope = scope
+        bare: dict[str, list[str]] = {}
+        for n in self.specs:
+            if "." in n:
+                bare.setdefault(n.split(".", 1)[1], []).append(n)
+        self._bare = bare
+
+    def canonical(self, name: str) -> str:
+        """The declared name `name` stands for; unknown or ambiguous names are errors."""
+        if name in self.specs:
+            return name
+        if self.scope is not None and name.startswith(self.scope + "."):
+            rest = name[len(self.scope) + 1:]
+            if rest in self.specs:
+                return rest
+        found = self._bare.get(name, [])
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise ParamError(f"ambiguous parameter {name!r}: say which style's, "
+                             f"{' or '.join(found)}")
+        raise ParamError(f"unknown parameter {name!r}; {suggest(name, self.specs)}")
 
     def spec(self, name: str) -> ParamSpec:
         """The declaration of `name`; an unknown name lists the valid ones."""
-        try:
-            return self.specs[name]
-        except KeyError:
-            raise ParamError(f"unknown parameter {name!r}; {suggest(name, self.specs)}") \
-                from None
+        return self.specs[self.canonical(name)]
 
     def __getitem__(self, name: str) -> ParamValue:
-        self.spec(name)
-        return self._values[name]
+        return self._values[self.canonical(name)]
 
     def __contains__(self, name: object) -> bool:
-        return name in self.specs
+        if not isinstance(name, str):
+            return False
+        try:
+            self.canonical(name)
+        except ParamError:
+            return False
+        return True
 
     def set(self, name: str, value: Any) -> str | None:
         """Set one value (clamped); returns a warning if it was clamped."""
-        val, warning = self.spec(name).coerce(value)
+        name = self.canonical(name)
+        val, warning = self.specs[name].coerce(value)
         if self._values[name] != val:
             self._values[name] = val
             self.revision += 1
@@ -213,7 +243,8 @@ class ParamSet:
         coerced = {}
         warnings = []
         for name, value in values.items():
-            val, warning = self.spec(name).coerce(value)
+            name = self.canonical(name)
+            val, warning = self.specs[name].coerce(value)
             coerced[name] = val
             if warning:
                 warnings.append(warning)
@@ -225,11 +256,12 @@ class ParamSet:
 
     def coerce_values(self, values: Mapping[str, Any]) -> dict[str, ParamValue]:
         """`values` validated and converted (clamped) without setting them."""
-        return {name: self.spec(name).coerce(value)[0] for name, value in values.items()}
+        return {self.canonical(name): self.spec(name).coerce(value)[0]
+                for name, value in values.items()}
 
     def reset(self, name: str | None = None) -> None:
         """Reset one parameter, or all of them, to the default."""
-        names = [name] if name else list(self.specs)
+        names = [self.canonical(name)] if name else list(self.specs)
         for n in names:
             self.set(n, self.spec(n).default)
 

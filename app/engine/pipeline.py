@@ -12,7 +12,7 @@ import numpy as np
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph
-from .motion import MotionEstimator
+from .motion import MotionTracker
 from .params import ParamSet
 from .style import StyleSpec, load_style, styles_dir
 from .upscaler import Upscaler
@@ -36,7 +36,7 @@ class Pipeline:
                  seed: int = 0, scale: float = 1.0, shader_root: Path | None = None) -> None:
         self.ctx = ctx
         self.style = style if isinstance(style, StyleSpec) else load_style(style)
-        self.params = ParamSet(self.style.params)
+        self.params = ParamSet(self.style.params, scope=self.style.name)
         self.graph = PassGraph(ctx, self.style, shader_root)
         self.seed = seed
         self._scale = 1.0
@@ -45,8 +45,9 @@ class Pipeline:
         self._source: moderngl.Texture | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
-        motion = self.style.motion
-        self._motion = MotionEstimator(motion.max_width) if motion else None
+        # Motion between frames: this pipeline's own, or a chain's shared by its styles.
+        self.tracker = MotionTracker()
+        self.shared_tracker = False
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._revision = self.params.revision
@@ -104,8 +105,8 @@ class Pipeline:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
         self.frame_index = 0
-        if self._motion is not None:
-            self._motion.reset()
+        if not self.shared_tracker:
+            self.tracker.reset()
         self._canvas = np.eye(3)
 
     # -- frames ---------------------------------------------------------------------------
@@ -143,10 +144,11 @@ class Pipeline:
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)
+        if not self.shared_tracker:
+            self.tracker.next_frame(_motion_frame(frame, order))
         canvas: dict[str, Any] = {}
         if self.style.motion is not None:
-            self._track_motion(frame, order, info, work[0] / w if draft else 1.0)
-            canvas = self._canvas_uniforms(self._canvas)  # the full-size frame's
+            canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
@@ -209,24 +211,18 @@ class Pipeline:
             self._fitter = FrameFitter(self.ctx)
         return self._fitter
 
-    def _track_motion(self, frame: np.ndarray | moderngl.Texture, order: str,
-                      info: FrameInfo, canvas_scale: float = 1.0) -> None:
-        """Estimate motion from the previous frame; give the graph the flow and the paper
-        sheet's transform.
+    def _track_motion(self, info: FrameInfo, size: tuple[int, int],
+                      work_scale: float = 1.0) -> dict[str, Any]:
+        """Give the graph the flow and the paper sheet's transform; returns the canvas
+        uniforms of the frame at `size` (its input's, for the draft finish).
 
-        Without motion (first frame, a cut, temporal features off, or a texture given instead
-        of an array) the graph renders without history, exactly like a still image.
+        Without motion (first frame, a cut, temporal features off, or a texture given
+        instead of an array) the graph renders without history, exactly like a still image.
         """
-        assert self.style.motion is not None and self._motion is not None
-        motion = None
+        assert self.style.motion is not None
         enabled = bool(self.params[self.style.motion.enable])
         info.keep_history = enabled
-        if enabled and isinstance(frame, np.ndarray):
-            # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
-            rgb = frame[..., 2::-1] if order == "bgr" and frame.ndim == 3 else frame
-            motion = self._motion.update(rgb)
-        else:
-            self._motion.reset()
+        motion = self.tracker.motion(self.style.motion.max_width) if enabled else None
         if motion is None:
             self._canvas = np.eye(3)
             info.history = False
@@ -242,11 +238,12 @@ class Pipeline:
             self._flow.repeat_x = self._flow.repeat_y = False
         self._flow.write(flow)
         info.externals[self.style.motion.input] = self._flow
-        c = self._canvas
-        if canvas_scale != 1.0:  # the graph's frame is smaller (draft): same sheet, its px
-            s = np.diag([canvas_scale, canvas_scale, 1.0])
-            c = s @ c @ np.linalg.inv(s)
-        info.uniforms.update(self._canvas_uniforms(c))
+        # The canvas is kept in the tracked frame's pixels; this style may see the picture at
+        # another size (after an upscaler in a chain, or drafted smaller): same sheet, its px.
+        frame = self.tracker.frame_size
+        k = size[0] / frame[0] if frame is not None else 1.0
+        info.uniforms.update(self._canvas_uniforms(_rescaled(self._canvas, k * work_scale)))
+        return self._canvas_uniforms(_rescaled(self._canvas, k))
 
     @staticmethod
     def _canvas_uniforms(c: np.ndarray) -> dict[str, Any]:
@@ -305,6 +302,22 @@ class Pipeline:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _motion_frame(frame: np.ndarray | moderngl.Texture, order: str) -> np.ndarray | None:
+    """What motion is estimated from: the frame as an RGB array (None for a texture)."""
+    if not isinstance(frame, np.ndarray):
+        return None
+    # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
+    return frame[..., 2::-1] if order == "bgr" and frame.ndim == 3 else frame
+
+
+def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
+    """A similarity in pixels of a frame scaled by `k`."""
+    if k == 1.0:
+        return c
+    s = np.diag([k, k, 1.0])
+    return s @ c @ np.linalg.inv(s)
 
 
 def _as_rgb(frame: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Presets: JSON files holding a style name and parameter values.
+"""Presets: JSON files holding a style (or chain) name and parameter values.
 
 Built-in presets live in assets/presets/STYLE/; user presets in the user's config folder
 (`user_presets_dir()`), written by the desktop app.
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..resources import assets_dir
+from .chain_spec import JOIN
 from .errors import StyleError
 from .params import suggest
 from .style import describe_error, read_json
@@ -21,7 +22,8 @@ from .style import describe_error, read_json
 
 @dataclass
 class Preset:
-    """A named set of parameter values for one style."""
+    """A named set of parameter values for one style, or a whole chain (`style` is then
+    `a+b`, with values named `a.param`)."""
 
     name: str
     style: str
@@ -58,6 +60,11 @@ def _read(path: Path, builtin: bool) -> Preset:
         raise StyleError(f"cannot read preset {path}: {describe_error(e)}") from None
 
 
+def read_preset(path: Path) -> Preset:
+    """A preset file (a user's), whatever style it is for."""
+    return _read(path, False)
+
+
 def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
     """Built-in presets (in a fixed order) followed by the user's, for one style."""
     out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
@@ -72,26 +79,44 @@ def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
 
 
 def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = None) -> Preset:
-    """A preset by name (built-in or user) or from a JSON file path."""
+    """A preset by name (built-in or user) or from a JSON file path, for `style` (a style
+    or a chain `a+b`).
+
+    A chain takes its own presets (which store the whole chain) and those of each of its
+    styles; a style's preset comes back with its values addressed to that style in the
+    chain (`watercolor.dilution`).
+    """
+    members = style.split(JOIN)
     path = Path(name_or_file)
     if path.suffix == ".json" or path.is_file():
         if not path.is_file():
             raise StyleError(f"preset file not found: {path}")
         preset = _read(path, False)
     else:
-        presets = {p.name: p for p in list_presets(style, user_dir)}
-        stems = {p.path.stem: p for p in presets.values() if p.path is not None}
         wanted = str(name_or_file)
-        preset = presets.get(wanted) or stems.get(wanted) \
-            or presets.get(wanted.replace("-", "_"))
-        if preset is None:
+        found: Preset | None = None
+        known: list[str] = []
+        for owner in [style] + (members if len(members) > 1 else []):
+            presets = {p.name: p for p in list_presets(owner, user_dir)}
+            known += presets
+            stems = {p.path.stem: p for p in presets.values() if p.path is not None}
+            found = presets.get(wanted) or stems.get(wanted) \
+                or presets.get(wanted.replace("-", "_"))
+            if found is not None:
+                break
+        if found is None:
             raise StyleError(f"unknown preset {wanted!r}; "
-                             f"{suggest(wanted, presets, 'presets') if presets else 'none'}")
-    if preset.style != style:
-        where = f"{preset.path}: " if preset.path is not None else ""
-        raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
-                         f"{preset.style[:60]!r}, not {style!r}")
-    return preset
+                             f"{suggest(wanted, known, 'presets') if known else 'none'}")
+        preset = found
+    if preset.style == style:
+        return preset
+    if len(members) > 1 and preset.style in members:
+        return Preset(name=preset.name, style=style, description=preset.description,
+                      values={f"{preset.style}.{k}": v for k, v in preset.values.items()},
+                      builtin=preset.builtin, path=preset.path)
+    where = f"{preset.path}: " if preset.path is not None else ""
+    raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
+                     f"{preset.style[:60]!r}, not {style!r}")
 
 
 def describe_preset(preset: Preset) -> str:

@@ -129,6 +129,12 @@ class StyleSpec:
     draft_finish: str | None = None
     draft_upscale: str = "learned"  # how the draft is enlarged: "learned" or "easu"
 
+    @property
+    def has_draft(self) -> bool:
+        """Whether the style paints below full size at a processing scale under 1 (it has
+        a `draft` section); in a chain, filters without one run at their input's size."""
+        return bool(self.draft_off) or self.draft_finish is not None
+
     def passes(self) -> list[PassSpec]:
         """Every pass of the graph, flattened, in order (repeat blocks once)."""
         out: list[PassSpec] = []

@@ -24,9 +24,9 @@ import cv2
 import moderngl
 import numpy as np
 
+from ..engine.chain import build_pipeline
+from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
-from ..engine.pipeline import Pipeline
-from ..engine.style import StyleSpec
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
@@ -131,7 +131,7 @@ class _Counters:
         self.busy = {"decode": 0.0, "encode": 0.0}
 
 
-def export_video(src: str | Path, dst: str | Path, style: str | StyleSpec = "watercolor",
+def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "watercolor",
                  values: Mapping[str, Any] | None = None, options: ExportOptions | None = None,
                  *, progress: ProgressCallback | None = None,
                  cancel: threading.Event | None = None,
@@ -266,7 +266,7 @@ def _fit(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             size: tuple[int, int], dst: Path, fmt: str, spec: Any, transcode: frozenset[int],
-            ctx: moderngl.Context, style: str | StyleSpec, values: Mapping[str, Any] | None,
+            ctx: moderngl.Context, style: str | AnyStyle, values: Mapping[str, Any] | None,
             opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
             cancel: threading.Event | None) -> ExportResult:
     trimmed = opts.start > 0 or opts.end is not None
@@ -287,7 +287,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             counters.busy["decode"] += time.perf_counter() - t
             yield item
 
-    with Pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+    with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
         if values:
             pipeline.set_params(values)
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine import Pipeline
+from ..engine.chain import AnyPipeline
 from ..engine.fit import FrameFitter
 from .adaptive import AdaptiveScale
 from .errors import MediaError
@@ -74,7 +74,7 @@ class LiveStats:
 class LiveSession:
     """Runs a live source through a pipeline into an optional virtual camera sink."""
 
-    def __init__(self, source: FrameSource, pipeline: Pipeline, options: LiveOptions, *,
+    def __init__(self, source: FrameSource, pipeline: AnyPipeline, options: LiveOptions, *,
                  sink_factory: SinkFactory | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.source = source

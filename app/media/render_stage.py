@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from ..engine.pipeline import Pipeline
+from ..engine.chain import AnyPipeline
 from .video_reader import DecodedFrame
 
 
@@ -31,7 +31,7 @@ class RenderStage:
     that owns the context only.
     """
 
-    def __init__(self, pipeline: Pipeline, size: tuple[int, int], pingpong: bool = True) -> None:
+    def __init__(self, pipeline: AnyPipeline, size: tuple[int, int], pingpong: bool = True) -> None:
         self.pipeline = pipeline
         self.size = size
         self.pingpong = pingpong

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from PyQt6.QtCore import QObject, QStandardPaths, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
+from ..engine.chain_spec import AnyStyle
 from ..engine.errors import AquarelleError
-from ..engine.style import StyleSpec
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
 from ..media.source import FrameSource
@@ -36,7 +36,7 @@ POLL_MS = 100
 class ExportJob:
     """One export running in a Python thread; poll `progress`, `result`, `error`."""
 
-    def __init__(self, src: Path, dst: Path, style: StyleSpec, values: dict[str, Any],
+    def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any],
                  options: ExportOptions | None = None) -> None:
         self.src, self.dst = src, dst
         self._args = (style, values, options or ExportOptions())

@@ -9,17 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.params import ParamSet
+from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.pipeline import MAX_SCALE, MIN_SCALE
-from ..engine.style import StyleSpec, load_style
 
 
 class RenderState:
     """The render settings, with a revision counter bumped on every change."""
 
-    def __init__(self, style: str | StyleSpec = "watercolor") -> None:
-        self.style = style if isinstance(style, StyleSpec) else load_style(style)
-        self.params = ParamSet(self.style.params)
+    def __init__(self, style: str | AnyStyle = "watercolor") -> None:
+        self.style = style if not isinstance(style, str) else load_chain(style)
+        self.params = param_set(self.style)
         self.seed = 0
         self.scale = 1.0
         self.debug_view: str | None = None  # a label of style.debug_views, or None
@@ -34,10 +33,10 @@ class RenderState:
         """Mark the state changed (for changes made outside the setters)."""
         self._revision += 1
 
-    def set_style(self, style: str | StyleSpec, values: Mapping[str, Any] | None = None) -> None:
+    def set_style(self, style: str | AnyStyle, values: Mapping[str, Any] | None = None) -> None:
         """Switch style; parameters start at their defaults, then `values` (unknown ignored)."""
-        self.style = style if isinstance(style, StyleSpec) else load_style(style)
-        self.params = ParamSet(self.style.params)
+        self.style = style if not isinstance(style, str) else load_chain(style)
+        self.params = param_set(self.style)
         if values:
             self.apply_values(values)
         if self.debug_view not in self.style.debug_views:

@@ -18,11 +18,11 @@ from PyQt6.QtGui import QMouseEvent, QWheelEvent
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
+from ..engine.chain import AnyPipeline, build_pipeline
+from ..engine.chain_spec import AnyStyle
 from ..engine.context import renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
-from ..engine.pipeline import Pipeline
-from ..engine.style import StyleSpec
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -74,7 +74,7 @@ class Viewport(QOpenGLWidget):
         # state's), and an output that gets every result texture while the context is
         # current, with the frame's capture time (None for a re-render of the same frame).
         self.adaptive: AdaptiveScale | None = None
-        self.live_output: Callable[[Pipeline, moderngl.Texture, float | None], None] | None \
+        self.live_output: Callable[[AnyPipeline, moderngl.Texture, float | None], None] | None \
             = None
         self._image_pts: float | None = None
         self._image_captured: float | None = None
@@ -84,8 +84,8 @@ class Viewport(QOpenGLWidget):
         self.gl_error: str | None = None
         self._ctx: moderngl.Context | None = None
         self._display: DisplayRenderer | None = None
-        self._pipeline: Pipeline | None = None
-        self._want_style: StyleSpec | None = state.style
+        self._pipeline: AnyPipeline | None = None
+        self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
         self._own_tex: moderngl.Texture | None = None  # the frame, when no pipeline works
         self._orig: moderngl.Texture | None = None  # the frame on the GPU (original view)
@@ -102,7 +102,7 @@ class Viewport(QOpenGLWidget):
 
     # -- public API ------------------------------------------------------------------------
     @property
-    def pipeline(self) -> Pipeline | None:
+    def pipeline(self) -> AnyPipeline | None:
         """The working pipeline, if any."""
         return self._pipeline
 
@@ -194,7 +194,7 @@ class Viewport(QOpenGLWidget):
         self.viewChanged.emit()
         self.update()
 
-    def build_pipeline(self, style: StyleSpec) -> None:
+    def build_pipeline(self, style: AnyStyle) -> None:
         """Compile `style` and make it the working pipeline.
 
         Raises AquarelleError (e.g. ShaderCompileError) and keeps the old pipeline when it
@@ -285,11 +285,11 @@ class Viewport(QOpenGLWidget):
             context.aboutToBeDestroyed.connect(self.release_gl)
         self._build_wanted()
 
-    def _new_pipeline(self, style: StyleSpec) -> Pipeline:
+    def _new_pipeline(self, style: AnyStyle) -> AnyPipeline:
         """Compile a pipeline; every failure becomes an AquarelleError."""
         assert self._ctx is not None
         try:
-            return Pipeline(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
+            return build_pipeline(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
                             shader_root=self.shader_root)
         except AquarelleError:
             raise  # shader errors name their file and line
@@ -314,7 +314,7 @@ class Viewport(QOpenGLWidget):
             self._pipeline.release()
         self._adopt(new)
 
-    def _adopt(self, new: Pipeline) -> None:
+    def _adopt(self, new: AnyPipeline) -> None:
         self._pipeline = new
         new.profile = self.profile
         self._orig = self._result = None

@@ -1,0 +1,233 @@
+"""Running a chain of styles: each style's pipeline hands its output texture to the next.
+
+Every style keeps its own targets, history and temporal state; the motion between frames is
+estimated once from the input and shared. Sizes may change along the chain (an upscaler).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import moderngl
+import numpy as np
+
+from .chain_spec import BYPASS, AnyStyle, ChainSpec, param_set
+from .errors import AquarelleError
+from .motion import MotionTracker
+from .pipeline import MAX_SCALE, MIN_SCALE, Pipeline, _motion_frame
+
+
+class ChainPipeline:
+    """Stylizes frames with a chain of styles; the same interface as `Pipeline`.
+
+    Parameters are qualified (`watercolor.dilution`; unambiguous bare names work), and
+    `STYLE.bypass` leaves a style out. The processing scale applies to the styles that
+    paint below full size (a `draft` section); filters run at their input's size, unless no
+    style of the chain paints, when it applies to all.
+    """
+
+    def __init__(self, ctx: moderngl.Context, style: ChainSpec, *, seed: int = 0,
+                 scale: float = 1.0, shader_root: Path | None = None) -> None:
+        self.ctx = ctx
+        self.style = style
+        self.params = param_set(style)
+        self.tracker = MotionTracker()
+        self.stages: list[Pipeline] = []
+        try:
+            for s in style.styles:
+                stage = Pipeline(ctx, s, seed=seed, shader_root=shader_root)
+                stage.tracker = self.tracker
+                stage.shared_tracker = True
+                self.stages.append(stage)
+        except Exception:
+            self.release()
+            raise
+        self.names = [s.name for s in style.styles]
+        self._scaled = [s.has_draft for s in style.styles]
+        if not any(self._scaled):
+            self._scaled = [True] * len(self._scaled)
+        self._seed = seed
+        self._scale = 1.0
+        self.scale = scale
+        self._applied = -1
+        self._bypassed = {n: False for n in self.names}
+        self._uploader = self.stages[0]
+        self._input: moderngl.Texture | None = None
+        self.frame_index = 0
+
+    # -- settings -------------------------------------------------------------------------
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self._seed = value
+        for stage in self.stages:
+            stage.seed = value
+
+    @property
+    def scale(self) -> float:
+        """Processing scale of the styles that paint (see the class)."""
+        return self._scale
+
+    @scale.setter
+    def scale(self, value: float) -> None:
+        value = float(value)
+        if not MIN_SCALE <= value <= MAX_SCALE:
+            raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
+        self._scale = value
+        for stage, scaled in zip(self.stages, self._scaled, strict=True):
+            stage.scale = value if scaled else 1.0
+
+    def set_params(self, values: Mapping[str, Any]) -> list[str]:
+        """Validate and set parameters; returns warnings for clamped values."""
+        return self.params.update(values)
+
+    def _apply_params(self) -> None:
+        if self._applied == self.params.revision:
+            return
+        values = self.params.values()
+        for name, stage in zip(self.names, self.stages, strict=True):
+            prefix = name + "."
+            bypass = bool(values[prefix + BYPASS])
+            if self._bypassed[name] and not bypass:
+                stage.reset_history()  # it missed frames: its past is not the last frame's
+            self._bypassed[name] = bypass
+            stage.params.update({k[len(prefix):]: v for k, v in values.items()
+                                 if k.startswith(prefix) and k != prefix + BYPASS})
+        self._applied = self.params.revision
+
+    def _active(self) -> list[tuple[str, Pipeline]]:
+        self._apply_params()
+        return [(n, s) for n, s in zip(self.names, self.stages, strict=True)
+                if not self._bypassed[n]]
+
+    @property
+    def draft(self) -> bool:
+        return self.stages[0].draft
+
+    @draft.setter
+    def draft(self, on: bool) -> None:
+        for stage in self.stages:
+            stage.draft = on
+
+    @property
+    def draft_finish(self) -> bool:
+        return self.stages[-1].draft_finish
+
+    @draft_finish.setter
+    def draft_finish(self, on: bool) -> None:
+        for stage in self.stages:
+            stage.draft_finish = on
+
+    @property
+    def upscale_method(self) -> str:
+        return self.stages[-1].upscale_method
+
+    @upscale_method.setter
+    def upscale_method(self, method: str) -> None:
+        for stage in self.stages:
+            stage.upscale_method = method
+
+    @property
+    def profile(self) -> bool:
+        return self.stages[0].profile
+
+    @profile.setter
+    def profile(self, on: bool) -> None:
+        for stage in self.stages:
+            stage.profile = on
+
+    def pass_times_ms(self) -> dict[str, float]:
+        """GPU milliseconds per pass of the last frame, as `style.pass`."""
+        return {f"{n}.{k}": v for n, s in zip(self.names, self.stages, strict=True)
+                for k, v in s.pass_times_ms().items()}
+
+    def reset_history(self) -> None:
+        """Forget temporal state (seeks, cuts, new sources)."""
+        self.tracker.reset()
+        for stage in self.stages:
+            stage.reset_history()
+        self.frame_index = 0
+
+    # -- frames ---------------------------------------------------------------------------
+    def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
+        """Copy a frame to the (reused) source texture."""
+        return self._uploader.upload(frame, order)
+
+    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb"
+               ) -> moderngl.Texture:
+        """The frame through every style not bypassed; the texture belongs to the chain."""
+        tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
+        self._input = tex
+        self.tracker.next_frame(_motion_frame(frame, order))
+        for _, stage in self._active():
+            tex = stage.render(tex)
+        self.frame_index += 1
+        return tex
+
+    def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
+        """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
+        return self.read(self.render(frame, order), order)
+
+    def read(self, tex: moderngl.Texture, order: str = "rgb") -> np.ndarray:
+        """Read an RGBA8 texture back as a uint8 (H, W, 3) array."""
+        return self.stages[0].read(tex, order)
+
+    def output_size(self, size: tuple[int, int]) -> tuple[int, int]:
+        """The size of the picture `render` returns for a frame of `size` (w, h)."""
+        for _, stage in self._active():
+            size = stage.output_size(size)
+        return size
+
+    @property
+    def input_texture(self) -> moderngl.Texture | None:
+        return self._input
+
+    def _stage(self, name: str) -> tuple[Pipeline, str]:
+        style, _, target = name.partition(".")
+        if style not in self.names or not target:
+            raise AquarelleError(f"no target {name!r} in the chain {self.style.name}")
+        return self.stages[self.names.index(style)], target
+
+    def target(self, name: str) -> moderngl.Texture:
+        """A style's intermediate target of the last frame, named `style.target`."""
+        stage, target = self._stage(name)
+        if self._bypassed[name.partition(".")[0]]:
+            raise AquarelleError(f"{name!r}: that style is bypassed")
+        return stage.target(target)
+
+    def read_target(self, name: str) -> np.ndarray:
+        """A style's intermediate target as float32 (H, W, C)."""
+        stage, target = self._stage(name)
+        return stage.read_target(target)
+
+    def release(self) -> None:
+        for stage in self.stages:
+            stage.release()
+        self.stages.clear()
+        self._input = None
+
+    def __enter__(self) -> ChainPipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def build_pipeline(ctx: moderngl.Context, style: AnyStyle | str, *, seed: int = 0,
+                   scale: float = 1.0, shader_root: Path | None = None
+                   ) -> Pipeline | ChainPipeline:
+    """The pipeline for a style or a chain (`a+b`)."""
+    from .chain_spec import load_chain
+
+    spec = load_chain(style) if isinstance(style, str) else style
+    if isinstance(spec, ChainSpec):
+        return ChainPipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root)
+    return Pipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root)
+
+
+AnyPipeline = Pipeline | ChainPipeline

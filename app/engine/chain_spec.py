@@ -1,0 +1,115 @@
+"""Chains of styles as data: `denoise+enhance+watercolor+upscale`.
+
+A chain is its styles in order. Its parameters are the styles' own, qualified by the style's
+name (`watercolor.dilution`), plus one `STYLE.bypass` switch per style; its debug views list
+every style's targets. A one-style "chain" is just that style, so everything that takes a
+style takes a chain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .errors import StyleError
+from .params import ParamSet, ParamSpec
+from .style import StyleSpec, load_style
+
+JOIN = "+"
+BYPASS = "bypass"
+
+
+@dataclass(frozen=True)
+class ChainSpec:
+    """Several styles applied one after the other."""
+
+    styles: tuple[StyleSpec, ...]
+
+    @property
+    def name(self) -> str:
+        return JOIN.join(s.name for s in self.styles)
+
+    @property
+    def label(self) -> str:
+        return " → ".join(s.label for s in self.styles)
+
+    @property
+    def description(self) -> str:
+        return "A chain: " + "; then ".join(s.label for s in self.styles) + "."
+
+    @property
+    def path(self) -> Path | None:
+        return None
+
+    @property
+    def params(self) -> tuple[ParamSpec, ...]:
+        out: list[ParamSpec] = []
+        for s in self.styles:
+            out.append(ParamSpec(name=f"{s.name}.{BYPASS}", label="Bypass", type="bool",
+                                 default=False, group=s.label,
+                                 help=f"Leave {s.label} out of the chain (as if it were not "
+                                      "there)."))
+            out.extend(replace(p, name=f"{s.name}.{p.name}", group=f"{s.label} · {p.group}")
+                       for p in s.params)
+        return tuple(out)
+
+    @property
+    def debug_views(self) -> dict[str, str]:
+        """Every style's targets, as `Label › target` -> `style.target`."""
+        views: dict[str, str] = {}
+        for s in self.styles:
+            for target in s.targets:
+                views[f"{s.label} › {target}"] = f"{s.name}.{target}"
+        return views
+
+    @property
+    def draft_upscale(self) -> str:
+        """The enlargement of the last style that paints below full size."""
+        drafts = [s for s in self.styles if s.has_draft]
+        return drafts[-1].draft_upscale if drafts else "learned"
+
+
+AnyStyle = StyleSpec | ChainSpec
+
+
+def style_names(style: AnyStyle) -> list[str]:
+    """The names of the styles in order (one for a plain style)."""
+    return [s.name for s in style.styles] if isinstance(style, ChainSpec) else [style.name]
+
+
+def load_chain(text: str | Path) -> AnyStyle:
+    """A style (name or JSON file) or a chain of them joined by `+`."""
+    if isinstance(text, Path) or JOIN not in str(text):
+        return load_style(text)
+    parts = [part.strip() for part in str(text).split(JOIN)]
+    if any(not part for part in parts):
+        raise StyleError(f"a chain joins style names with '+', got {str(text)!r}")
+    styles = tuple(load_style(part) for part in parts)
+    seen: set[str] = set()
+    for s in styles:
+        if s.name in seen:
+            raise StyleError(f"style {s.name!r} appears twice in the chain {str(text)!r}; a "
+                             "chain holds each style once")
+        seen.add(s.name)
+    return styles[0] if len(styles) == 1 else ChainSpec(styles)
+
+
+def chain_of(names: list[str]) -> AnyStyle:
+    """The chain of these style names (one name: that style)."""
+    if not names:
+        raise StyleError("a chain needs at least one style")
+    return load_chain(JOIN.join(names))
+
+
+def param_set(style: AnyStyle) -> ParamSet:
+    """Fresh parameter values for a style or chain (a style also takes `style.name`)."""
+    scope = style.name if isinstance(style, StyleSpec) else None
+    return ParamSet(style.params, scope=scope)
+
+
+def qualify(values: dict[str, object], style_name: str, target: AnyStyle) -> dict[str, object]:
+    """Values saved for one style (a preset) addressed to it inside `target`: unchanged
+    for that style itself, `style.param` inside a chain that holds it."""
+    if isinstance(target, StyleSpec):
+        return dict(values)
+    return {f"{style_name}.{k}": v for k, v in values.items()}
