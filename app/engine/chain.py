@@ -16,7 +16,7 @@ import numpy as np
 from .chain_spec import BYPASS, AnyStyle, ChainSpec, param_set
 from .errors import AquarelleError
 from .motion import MotionTracker
-from .pipeline import MAX_SCALE, MIN_SCALE, Pipeline, _motion_frame
+from .pipeline import Pipeline, _motion_frame, checked_scale
 
 
 class ChainPipeline:
@@ -75,10 +75,7 @@ class ChainPipeline:
 
     @scale.setter
     def scale(self, value: float) -> None:
-        value = float(value)
-        if not MIN_SCALE <= value <= MAX_SCALE:
-            raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
-        self._scale = value
+        self._scale = value = checked_scale(value)
         for stage, scaled in zip(self.stages, self._scaled, strict=True):
             stage.scale = value if scaled else 1.0
 

@@ -20,6 +20,14 @@ from .upscaler import Upscaler
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 
 
+def checked_scale(value: float) -> float:
+    """A processing scale, refused outside [MIN_SCALE, MAX_SCALE]."""
+    value = float(value)
+    if not MIN_SCALE <= value <= MAX_SCALE:
+        raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
+    return value
+
+
 class FrameError(AquarelleError, ValueError):
     """A frame that the engine cannot take (wrong shape, type or size)."""
 
@@ -79,10 +87,7 @@ class Pipeline:
 
     @scale.setter
     def scale(self, value: float) -> None:
-        value = float(value)
-        if not MIN_SCALE <= value <= MAX_SCALE:
-            raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
-        self._scale = value
+        self._scale = checked_scale(value)
 
     def set_params(self, values: Mapping[str, Any]) -> list[str]:
         """Validate and set parameters; returns warnings for clamped values."""
