@@ -48,6 +48,7 @@ class TargetSpec:
     relative_to: str = "work"  # "work" (source x processing scale) or "source"
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
     scale_param: str | None = None  # "scale": "$name": the scale is that parameter's value
+    size: tuple[int, int] | None = None  # "size": [w, h]: a fixed size (histograms, tables)
 
     @property
     def components(self) -> int:
@@ -78,6 +79,11 @@ class PassSpec:
     uniforms: dict[str, Any] = field(default_factory=dict)
     when: str | None = None  # parameters (true / non-zero) or built-in flags: `a & b | c`
     bypass: str | None = None  # when skipped, the output aliases this input instead
+    # "scatter": INPUT: instead of a full-screen triangle, one point per sample of that input
+    # (every texel, or every k-th on large pictures), placed by the pass's own `vertex`
+    # shader and added up (blending ONE, ONE) into the cleared output: GPU histograms, sums.
+    scatter: str | None = None
+    vertex: str | None = None
     clear: tuple[float, ...] | None = None  # when skipped, the output is cleared to this
 
 
@@ -233,6 +239,8 @@ def _parse_pass(d: Any) -> PassSpec:
         when=_get(d, "when", (str, type(None)), where, None),
         bypass=_get(d, "bypass", (str, type(None)), where, None),
         clear=tuple(clear) if clear is not None else None,
+        scatter=_get(d, "scatter", (str, type(None)), where, None),
+        vertex=_get(d, "vertex", (str, type(None)), where, None),
     )
 
 
@@ -247,6 +255,11 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         relative = _get(t, "relative_to", str, where, "work")
         if relative not in ("work", "source"):
             raise ValueError(f"{where}: relative_to must be work or source")
+        size = _get(t, "size", (list, type(None)), where, None)
+        if size is not None and not (len(size) == 2 and all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 4096
+                for v in size)):
+            raise ValueError(f"{where}: size must be [width, height], whole numbers 1..4096")
         scale = _get(t, "scale", (int, float, str), where, 1)
         scale_param = None
         if isinstance(scale, str):
@@ -256,7 +269,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         targets[name] = TargetSpec(name=name, format=fmt, scale=float(scale),
                                    relative_to=relative,
                                    persistent=_get(t, "persistent", bool, where, False),
-                                   scale_param=scale_param)
+                                   scale_param=scale_param,
+                                   size=(size[0], size[1]) if size is not None else None)
     graph: list[Node] = []
     for node in _get(data, "passes", list, "style"):
         if isinstance(node, dict) and "repeat" in node:
@@ -325,11 +339,19 @@ def _check_numbers(style: StyleSpec) -> None:
 def _check_shader_path(p: PassSpec) -> None:
     from ..resources import shaders_dir
 
-    shader = Path(p.shader)
     root = shaders_dir().resolve()
-    if shader.is_absolute() or ".." in shader.parts \
-            or root not in (root / shader).resolve().parents:
-        raise ValueError(f"pass {p.name}: shader {p.shader!r} is outside the shaders folder")
+    for file in (p.shader, p.vertex):
+        if file is None:
+            continue
+        shader = Path(file)
+        if shader.is_absolute() or ".." in shader.parts \
+                or root not in (root / shader).resolve().parents:
+            raise ValueError(f"pass {p.name}: shader {file!r} is outside the shaders folder")
+    if (p.scatter is None) != (p.vertex is None):
+        raise ValueError(f"pass {p.name}: a scatter pass names its input and its vertex "
+                         "shader (both 'scatter' and 'vertex')")
+    if p.scatter is not None and p.scatter not in p.inputs:
+        raise ValueError(f"pass {p.name}: scatter {p.scatter!r} is not one of its inputs")
 
 
 def _check_texture_file(name: str, file: str) -> None:
