@@ -113,3 +113,22 @@ def qualify(values: dict[str, object], style_name: str, target: AnyStyle) -> dic
     if isinstance(target, StyleSpec):
         return dict(values)
     return {f"{style_name}.{k}": v for k, v in values.items()}
+
+
+def carry_values(old: AnyStyle, values: dict[str, object], new: AnyStyle) -> dict[str, object]:
+    """Values of `old` that also exist in `new`, renamed for it: a style's settings follow it
+    when a chain gains, loses or reorders styles."""
+    def split(style: AnyStyle, name: str) -> tuple[str, str]:
+        return tuple(name.split(".", 1)) if isinstance(style, ChainSpec) \
+            else (style.name, name)  # type: ignore[return-value]
+
+    def join(style: AnyStyle, owner: str, param: str) -> str:
+        return f"{owner}.{param}" if isinstance(style, ChainSpec) else param
+
+    wanted = {split(new, p.name) for p in new.params}
+    out: dict[str, object] = {}
+    for name, value in values.items():
+        key = split(old, name)
+        if key in wanted:
+            out[join(new, *key)] = value
+    return out

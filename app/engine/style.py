@@ -134,6 +134,9 @@ class StyleSpec:
     draft_off: dict[str, Any] = field(default_factory=dict)
     draft_finish: str | None = None
     draft_upscale: str = "learned"  # how the draft is enlarged: "learned" or "easu"
+    # Where the style goes when added to a chain: lower comes first (clean-up filters ~10-30,
+    # painting 50, effects 60, enlarging 90); users may reorder at will.
+    chain_order: int = 50
 
     @property
     def has_draft(self) -> bool:
@@ -305,6 +308,7 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
                           "draft", None),
         draft_upscale=_get(_get(data, "draft", dict, "style", {}), "upscale", str, "draft",
                            "learned"),
+        chain_order=_get(data, "chain_order", int, "style", 50),
     )
     _check(style)
     return style

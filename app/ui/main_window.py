@@ -41,6 +41,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..engine.chain_spec import BYPASS, JOIN, carry_values, load_chain, style_names
 from ..engine.errors import AquarelleError, ShaderCompileError
 from ..engine.presets import Preset
 from ..engine.style import list_styles, load_style
@@ -49,6 +50,7 @@ from ..media.image_io import write_image
 from ..media.source import FrameSource
 from . import playback
 from .camera_watch import CameraWatcher
+from .chain_panel import ChainPanel
 from .export_job import ExportController, ExportJob
 from .live_controller import LiveController, adaptive_menus, camera_mode, camera_mode_menus
 from .look_editor import LookEditor
@@ -187,9 +189,14 @@ class MainWindow(QMainWindow):
         self.style_combo = QComboBox(style_box)
         for name in list_styles():
             self.style_combo.addItem(name, name)
-        self.style_combo.setCurrentIndex(max(0, self.style_combo.findData(self.state.style.name)))
-        self.style_combo.setToolTip("The rendering style")
+        self.style_combo.setToolTip("The rendering style (one style; build a chain below)")
         form.addRow("Style", self.style_combo)
+        names = list_styles()
+        specs = [load_style(n) for n in names]
+        self.chain_panel = ChainPanel(names, {s.name: s.label for s in specs},
+                                      {s.name: s.chain_order for s in specs}, style_box)
+        form.addRow("Chain", self.chain_panel)
+        self._show_style()
         self.presets = PresetsPanel(self.state.params.as_json_values, style_box, preset_dir)
         self.presets.set_style(self.state.style.name)
         form.addRow("Preset", self.presets)
@@ -338,6 +345,10 @@ class MainWindow(QMainWindow):
         self.presets.message.connect(self.status)
         self.style_combo.activated.connect(
             lambda i: self.set_style(str(self.style_combo.itemData(i))))
+        self.chain_panel.chain_changed.connect(lambda names: self.set_style(JOIN.join(names)))
+        self.chain_panel.bypass_toggled.connect(
+            lambda name, off: self.param_panel.set_value(f"{name}.{BYPASS}", off))
+        self.editor.changed.connect(self._show_bypass)
         self.scale_spin.valueChanged.connect(self._scale_changed)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
@@ -615,25 +626,50 @@ class MainWindow(QMainWindow):
         self.editor.apply_preset(preset)
 
     def set_style(self, name: str) -> bool:
-        """Switch style; a style whose shaders fail keeps the current one."""
+        """Switch style or chain (`a+b`); one whose shaders fail keeps the current one. The
+        values of styles that stay in the chain go along."""
         if name == self.state.style.name:
             return True
         try:
-            spec = load_style(name)
+            spec = load_chain(name)
             self.viewport.build_pipeline(spec)
         except AquarelleError as e:
             self.error("Cannot use style", _error_text(e))
-            self.style_combo.setCurrentIndex(self.style_combo.findData(self.state.style.name))
+            self._show_style()
             return False
-        self.settings.set_params(self.state.style.name, self.state.params.as_json_values())
-        self.settings.set_preset(self.state.style.name, self.editor.preset, self.editor.modified)
-        self.state.set_style(spec, self.settings.params(spec.name))
+        old, values = self.state.style, self.state.params.as_json_values()
+        self.settings.set_params(old.name, values)
+        self.settings.set_preset(old.name, self.editor.preset, self.editor.modified)
+        self.state.set_style(spec, {**self.settings.params(spec.name),
+                                    **carry_values(old, values, spec)})
+        self._show_style()
         self.param_panel.bind(self.state.params)
         self.presets.set_style(spec.name)
         self.editor.reset(*self.settings.preset(spec.name))
         self._fill_debug_views()
         self.viewport.request_render()
         return True
+
+    def _show_style(self) -> None:
+        """The style combo and the chain panel show the current style or chain."""
+        name = self.state.style.name
+        combo = self.style_combo
+        combo.blockSignals(True)
+        if combo.findData(name) < 0:  # a chain: listed while it is the current one
+            for i in reversed(range(combo.count())):
+                if JOIN in str(combo.itemData(i)):
+                    combo.removeItem(i)
+            combo.insertItem(0, self.state.style.label, name)
+        combo.setCurrentIndex(combo.findData(name))
+        combo.blockSignals(False)
+        self.chain_panel.show_chain(style_names(self.state.style), self._bypassed())
+
+    def _bypassed(self) -> dict[str, bool]:
+        names = style_names(self.state.style)
+        return {n: bool(self.state.params[f"{n}.{BYPASS}"]) for n in names if len(names) > 1}
+
+    def _show_bypass(self) -> None:
+        self.chain_panel.show_bypass(self._bypassed())
 
     def reload_shaders(self) -> bool:
         """Recompile the current style from disk; a failure keeps the working shaders."""

@@ -1,0 +1,75 @@
+"""The chain panel: add, remove, reorder and bypass styles in the app; the picture, the
+parameter panel, the debug views, undo and the settings follow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PyQt6.QtCore import Qt
+from test_gui import TIMEOUT, Dialogs, config, dialogs, make_window, media, open_and_render  # noqa: F401
+
+from aquarelle.engine.chain import ChainPipeline
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.settings import Settings
+
+
+def test_chain_panel_add_reorder_bypass_remove(qtbot: Any, config: Path,  # noqa: F811
+                                               dialogs: Dialogs,  # noqa: F811
+                                               media: dict[str, Path]) -> None:  # noqa: F811
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    panel = win.chain_panel
+    assert panel.names() == ["watercolor"]
+    win.param_panel.set_value("dilution", 0.31)
+
+    # add: a clean-up filter goes before the painting, keeping watercolor's values
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        panel.add_style("denoise")
+    assert panel.names() == ["denoise", "watercolor"]
+    assert win.state.style.name == "denoise+watercolor"
+    assert isinstance(win.viewport.pipeline, ChainPipeline)
+    assert win.state.params["watercolor.dilution"] == 0.31
+    assert "denoise.sigma_space" in win.param_panel.rows  # its generated sliders
+    views = [win.debug_combo.itemText(i) for i in range(win.debug_combo.count())]
+    assert "Denoise › spatial" in views and any(v.startswith("Watercolor ›") for v in views)
+
+    # reorder (as a drag does: the list's order changes, the chain follows)
+    panel.list.setCurrentRow(1)
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        panel.move_selected(-1)
+    assert win.state.style.name == "watercolor+denoise"
+    item = panel.list.takeItem(1)  # a drag-and-drop move through the model
+    panel.list.insertItem(0, item)
+    panel.list.model().rowsMoved.emit(panel.list.model().index(0, 0).parent(), 1, 1,
+                                      panel.list.model().index(0, 0).parent(), 0)
+    assert win.state.style.name == "denoise+watercolor"
+
+    # bypass: untick; undo ticks it again
+    row = panel.names().index("watercolor")
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        panel.list.item(row).setCheckState(Qt.CheckState.Unchecked)
+    assert win.state.params["watercolor.bypass"] is True
+    win.editor.undo()
+    assert win.state.params["watercolor.bypass"] is False
+    assert panel.list.item(row).checkState() == Qt.CheckState.Checked
+
+    # remove; a lone style cannot be removed
+    panel.list.setCurrentRow(panel.names().index("denoise"))
+    panel.remove_selected()
+    assert win.state.style.name == "watercolor" and panel.names() == ["watercolor"]
+    assert win.state.params["dilution"] == 0.31
+    panel.list.setCurrentRow(0)
+    panel.remove_selected()
+    assert panel.names() == ["watercolor"] and not panel.remove_button.isEnabled()
+
+    # the chain and its values persist
+    panel.add_style("enhance")
+    win.param_panel.set_value("enhance.gamma", 1.3)
+    win.close()
+    again = MainWindow(Settings(config))
+    qtbot.addWidget(again)
+    assert again.state.style.name == "enhance+watercolor"
+    assert again.state.params["enhance.gamma"] == 1.3
+    assert again.chain_panel.names() == ["enhance", "watercolor"]
+    again.close()
