@@ -1,4 +1,5 @@
-"""`aquarelle bench`: per-pass GPU time and whole-frame time vs cv2.stylization, as Markdown."""
+"""`aquarelle bench`: per-pass GPU time and whole-frame time vs the style's OpenCV equivalent
+(cv2.stylization for the watercolor), as Markdown."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..engine.context import create_headless_context, renderer_string
 from ..eval.report import replace_section
 from ..media.image_io import read_image
 from ..resources import assets_dir
+from .bench_baselines import baseline
 from .common import (
     add_style_options,
     command_line,
@@ -29,11 +31,15 @@ DEFAULT_SIZES = ",".join(f"{w}x{h}" for w, h in SIZES)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bench", help="benchmark the style against cv2.stylization")
+    p = sub.add_parser("bench", help="benchmark a style against its OpenCV equivalent "
+                                     "(cv2.stylization for the watercolor)")
     add_style_options(p)
     p.add_argument("--runs", type=int, default=5, help="timed frames per size (median reported)")
     p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated WxH")
     p.add_argument("--write", metavar="FILE", help="replace the frame table in this Markdown file")
+    p.add_argument("--filters", action="store_true",
+                   help="instead: every style's GPU time next to its OpenCV equivalent, one "
+                        "row each (default size 1280x720; --write replaces the filter table)")
     p.set_defaults(func=run)
 
 
@@ -62,6 +68,10 @@ def _median_time(fn, frames: list[np.ndarray]) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.filters:
+        from .bench_filters import run_filters
+
+        return run_filters(args)
     style, values = resolve_style(args)
     positive(args.runs, "--runs")
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
@@ -81,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         pipeline.reset_history()
         video = _median_time(pipeline.render_array, frames)  # temporal features at work
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
-        cv = _median_time(lambda f: cv2.stylization(f[:, :, ::-1]), cv_frames)
+        cv = _median_time(baseline(style.name)[1], cv_frames)
         pipeline.profile = True
         per_pass = []
         for f in frames[:3]:
@@ -92,13 +102,18 @@ def run(args: argparse.Namespace) -> int:
         rows.append((w, h, ours, video, cv))
         pass_tables.append((w, h, passes))
         print(f"{w}x{h}: still {ours * 1e3:.1f} ms, video {video * 1e3:.1f} ms, "
-              f"cv2.stylization {cv * 1e3:.1f} ms, speed-up x{cv / ours:.2f}", flush=True)
+              f"OpenCV {cv * 1e3:.1f} ms, speed-up x{cv / ours:.2f}", flush=True)
     pipeline.release()
     ctx.release()
     md = _markdown(args, renderer, rows, pass_tables)
     print(md)
     if args.write:
-        replace_section(args.write, "frame", md, "## Still frames: `aquarelle bench`")
+        if args.style == "watercolor":
+            replace_section(args.write, "frame", md, "## Still frames: `aquarelle bench`")
+        else:
+            replace_section(args.write, f"frame-{args.style}", md,
+                            f"## Still frames, style {args.style}: `aquarelle bench --style "
+                            f"{args.style}`")
     return 0
 
 
@@ -113,10 +128,9 @@ def _markdown(args, renderer, rows, pass_tables) -> str:
         f"{args.runs} frames of a 2 px/frame pan over the bundled photo. *Still*: history reset "
         "before each frame (as for an image); *video*: consecutive frames with the temporal "
         "features (optical flow on the CPU, advected canvas, temporal smoothing). Baseline: "
-        "`cv2.stylization` (defaults sigma_s=60, sigma_r=0.45) on the same frames in the same "
-        "process.",
+        f"{baseline(args.style)[0]} on the same frames in the same process.",
         "",
-        "| size | still frame ms | video frame ms (temporal) | cv2.stylization ms | "
+        "| size | still frame ms | video frame ms (temporal) | OpenCV ms | "
         "speed-up still (cv2 / ours) | speed-up video |",
         "|---|---:|---:|---:|---:|---:|",
     ]

@@ -1,0 +1,66 @@
+"""`aquarelle bench --filters`: every style's GPU time at one size next to the OpenCV call
+that does the same job, on the same frames in the same process."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+from datetime import date
+
+from ..engine.chain import build_pipeline
+from ..engine.context import create_headless_context, renderer_string
+from ..engine.style import list_styles
+from ..eval.report import replace_section
+from .bench_baselines import baseline
+from .common import parse_frame_size, positive
+
+FILTER_SIZE = "1280x720"
+
+
+def run_filters(args: argparse.Namespace) -> int:
+    from .bench import DEFAULT_SIZES, _median_time, _test_frames
+
+    positive(args.runs, "--runs")
+    sizes = FILTER_SIZE if args.sizes == DEFAULT_SIZES else args.sizes
+    w, h = parse_frame_size(sizes.split(",")[0], "--sizes")
+    ctx = create_headless_context()
+    renderer = renderer_string(ctx)
+    frames = _test_frames(w, h, args.runs + 1)
+    rows = []
+    for name in list_styles():
+        pipeline = build_pipeline(ctx, name, seed=args.seed)
+        whole = _median_time(pipeline.render_array, frames)  # a video: temporal state works
+        pipeline.profile = True
+        gpu = []
+        for f in frames[:4]:
+            pipeline.render_array(f)
+            gpu.append(sum(pipeline.pass_times_ms().values()))
+        pipeline.release()
+        what, fn = baseline(name)
+        cv = _median_time(fn, frames)
+        rows.append((name, statistics.median(gpu[1:]), whole * 1e3, what, cv * 1e3))
+        print(f"{name}: GPU {rows[-1][1]:.1f} ms, frame {whole * 1e3:.1f} ms, "
+              f"OpenCV {cv * 1e3:.1f} ms", flush=True)
+    ctx.release()
+    lines = [
+        f"Command: `aquarelle bench --filters --runs {args.runs}` ({date.today().isoformat()}, "
+        f"{platform.machine()}, {platform.python_version()}), {w}x{h}, default parameters, "
+        f"a 2 px/frame pan over the bundled photo  ",
+        f"GL renderer: `{renderer}`  ",
+        "GPU ms: the style's passes (GL timer queries, median of 3 frames); frame ms: upload + "
+        "passes + readback to numpy (median); OpenCV: the equivalent call on the same RGB "
+        "frames in the same process (median).",
+        "",
+        "| style | GPU ms | whole frame ms | OpenCV equivalent | OpenCV ms | OpenCV / frame |",
+        "|---|---:|---:|---|---:|---:|",
+    ]
+    for name, gpu_ms, frame_ms, what, cv_ms in rows:
+        lines.append(f"| {name} | {gpu_ms:.1f} | {frame_ms:.1f} | {what} | {cv_ms:.1f} | "
+                     f"x{cv_ms / frame_ms:.2f} |")
+    md = "\n".join(lines)
+    print(md)
+    if args.write:
+        replace_section(args.write, "filters", md,
+                        "## Image filters: `aquarelle bench --filters`")
+    return 0
