@@ -2,8 +2,11 @@
 // Colour adjustments in one pass (the order a photo editor applies them): exposure (stops,
 // in linear light), temperature / tint (white balance gains in linear light), brightness
 // and contrast (on sRGB values, around mid grey), saturation and vibrance (vibrance raises
-// the dull colours more), hue rotation (around the grey axis).
+// the dull colours more), hue rotation (around the grey axis), and last the tone curve on
+// each of R, G and B (sRGB values): a monotone cubic through (0,0), (0.25, shadows),
+// (0.5, midtones), (0.75, highlights), (1,1), skipped when those are the identity.
 #include "common/color.glsl"
+#include "filters/curves.glsl"
 out vec4 frag;
 uniform sampler2D src;
 uniform float u_exposure;     // stops
@@ -14,6 +17,9 @@ uniform float u_contrast;     // -1 .. 1
 uniform float u_saturation;   // -1 .. 1
 uniform float u_vibrance;     // -1 .. 1
 uniform float u_hue;          // degrees
+uniform float u_curve_shadows;     // the curve's output at input 0.25
+uniform float u_curve_midtones;    // at 0.5
+uniform float u_curve_highlights;  // at 0.75
 
 const vec3 LUMA = vec3(0.2126, 0.7152, 0.0722);
 
@@ -34,6 +40,14 @@ void main() {
         float a = radians(u_hue);
         vec3 k = vec3(0.57735027);
         c = c * cos(a) + cross(k, c) * sin(a) + k * dot(k, c) * (1.0 - cos(a));
+    }
+    c = clamp(c, 0.0, 1.0);
+    vec3 points = vec3(u_curve_shadows, u_curve_midtones, u_curve_highlights);
+    if (points != vec3(0.25, 0.5, 0.75)) {
+        float y[CURVE_POINTS] = float[CURVE_POINTS](0.0, points.x, points.y, points.z, 1.0);
+        float m[CURVE_POINTS];
+        curve_tangents(y, m);
+        c = vec3(curve_eval(c.r, y, m), curve_eval(c.g, y, m), curve_eval(c.b, y, m));
     }
     frag = vec4(clamp(c, 0.0, 1.0), 1.0);
 }
