@@ -75,15 +75,11 @@ class PassGraph:
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
         self.profile = False
         self._textures: dict[str, moderngl.Texture] = {}
+        self._texture_files: dict[str, str] = {}  # what a parameter's texture holds now
         try:
             for name, file in style.textures.items():
-                arr = load_texture_array(file)
-                dtype = {"uint8": "f1", "float16": "f2", "float32": "f4"}[arr.dtype.name]
-                tex = ctx.texture((arr.shape[1], arr.shape[0]), arr.shape[2],
-                                  np.ascontiguousarray(arr).tobytes(), dtype=dtype,
-                                  alignment=1)
-                tex.repeat_x = tex.repeat_y = False
-                self._textures[name] = tex
+                self._set_texture(name, load_texture_array(file))
+                self._texture_files[name] = ""
             for p in style.passes():
                 self._compiled[p.name] = self._compile(p, shader_root)
         except Exception:
@@ -140,12 +136,40 @@ class PassGraph:
             k = float((params if params is not None else self._params)[t.scale_param])
         return (max(1, round(base[0] * k)), max(1, round(base[1] * k)))
 
+    def _set_texture(self, name: str, arr: np.ndarray) -> None:
+        if arr.ndim == 2:
+            arr = arr[:, :, None]
+        dtype = {"uint8": "f1", "float16": "f2", "float32": "f4"}[arr.dtype.name]
+        tex = self.ctx.texture((arr.shape[1], arr.shape[0]), arr.shape[2],
+                               np.ascontiguousarray(arr).tobytes(), dtype=dtype, alignment=1)
+        tex.repeat_x = tex.repeat_y = False
+        old = self._textures.get(name)
+        if old is not None:
+            old.release()
+        self._textures[name] = tex
+
+    def _load_texture_params(self, params: Mapping[str, ParamValue]) -> None:
+        """Textures a file parameter names: loaded when the parameter changes."""
+        from .lut import FILE_LOADERS
+
+        for name, param in self.style.texture_params.items():
+            file = str(params[param])
+            if self._texture_files.get(name) == file:
+                continue
+            if file:
+                self._set_texture(name, FILE_LOADERS[Path(file).suffix.lower()](file))
+            else:
+                self._set_texture(name, load_texture_array(self.style.textures[name]))
+            self._texture_files[name] = file
+
     def reset_history(self) -> None:
         """Forget the previous frame (scene cut, seek, new source)."""
         self._history_valid = False
 
     def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
         """Render one frame through every pass."""
+        if self.style.texture_params:
+            self._load_texture_params(params)
         self._bound = {SOURCE: frame.source, **frame.externals, **self._textures}
         self._params = params
         if self.profile:

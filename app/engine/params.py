@@ -13,8 +13,8 @@ from typing import Any
 
 from .errors import ParamError
 
-ParamValue = float | int | bool | tuple[float, float, float]
-PARAM_TYPES = ("float", "int", "bool", "color")
+ParamValue = float | int | bool | tuple[float, float, float] | str
+PARAM_TYPES = ("float", "int", "bool", "color", "file")
 _HEX = re.compile(r"^#?([0-9a-fA-F]{6})$")
 
 
@@ -32,6 +32,7 @@ class ParamSpec:
     group: str = "General"
     help: str = ""
     choices: tuple[str, ...] | None = None  # int parameters: names of 0, 1, ... (a menu)
+    extensions: tuple[str, ...] | None = None  # file parameters: accepted suffixes ("" = none)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ParamSpec:
@@ -63,13 +64,26 @@ class ParamSpec:
                                  "int parameter's values 0, 1, ...")
             choices = tuple(choices)
             numbers.update(min=0, max=len(choices) - 1, step=1)
+        extensions = d.get("extensions")
+        if kind == "file":
+            from .lut import FILE_CHECKS
+
+            if not isinstance(extensions, list) or not extensions \
+                    or not all(e in FILE_CHECKS for e in extensions):
+                raise ParamError(f"parameter {name!r}: a file parameter lists its extensions "
+                                 f"(known: {', '.join(FILE_CHECKS)})")
+            extensions = tuple(extensions)
+            if d["default"] != "":
+                raise ParamError(f"parameter {name!r}: a file parameter's default is \"\"")
+        elif extensions is not None:
+            raise ParamError(f"parameter {name!r}: only file parameters take extensions")
         default = d["default"]
         if choices is not None and isinstance(default, str) and default in choices:
             default = choices.index(default)
         spec = cls(name=name, label=texts["label"], type=kind,
                    default=_coerce_raw(kind, default, name), min=numbers["min"],
                    max=numbers["max"], step=numbers["step"], group=texts["group"],
-                   help=texts["help"], choices=choices)
+                   help=texts["help"], choices=choices, extensions=extensions)
         if kind in ("float", "int") and (spec.min is None or spec.max is None):
             raise ParamError(f"parameter {spec.name!r}: numeric parameters need min and max")
         return spec
@@ -88,6 +102,8 @@ class ParamSpec:
             raise ParamError(f"{self.name}: {value!r} is not one of "
                              f"{', '.join(self.choices)}")
         val = _coerce_raw(self.type, value, self.name)
+        if self.type == "file":
+            return _checked_file(self, str(val)), None
         if self.type in ("float", "int"):
             lo, hi = self.min, self.max
             assert lo is not None and hi is not None
@@ -104,7 +120,26 @@ class ParamSpec:
             "default": list(self.default) if isinstance(self.default, tuple) else self.default,
             "min": self.min, "max": self.max, "step": self.step, "group": self.group,
             "help": self.help, **({"choices": list(self.choices)} if self.choices else {}),
+            **({"extensions": list(self.extensions)} if self.extensions else {}),
         }
+
+
+def _checked_file(spec: ParamSpec, path: str) -> str:
+    """A file parameter's value: "" (none) or a readable file of an accepted kind."""
+    from pathlib import Path
+
+    from .lut import FILE_CHECKS
+
+    if path == "":
+        return path
+    suffix = Path(path).suffix.lower()
+    if suffix not in (spec.extensions or ()):
+        raise ParamError(f"{spec.name}: {path!r} is not a {' or '.join(spec.extensions or ())} "
+                         "file")
+    if not Path(path).is_file():
+        raise ParamError(f"{spec.name}: no such file {path!r}")
+    FILE_CHECKS[suffix](path)  # a broken file is refused now, not at the first frame
+    return str(Path(path).resolve())
 
 
 def _fmt(v: float) -> str:
@@ -141,10 +176,15 @@ def _coerce_raw(kind: str, value: Any, name: str) -> ParamValue:
             raise ValueError
         if kind == "color":
             return _parse_color(value)
+        if kind == "file":
+            if not isinstance(value, str):
+                raise ValueError
+            return value.strip()
     except (ValueError, TypeError):
         pass
     expected = {"float": "a number", "int": "a whole number", "bool": "true or false",
-                "color": "a colour like #f4ecd8 or 0.96,0.93,0.85"}[kind]
+                "color": "a colour like #f4ecd8 or 0.96,0.93,0.85",
+                "file": "a file name"}[kind]
     raise ParamError(f"{name}: {value!r} is not {expected}")
 
 

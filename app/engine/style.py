@@ -128,6 +128,9 @@ class StyleSpec:
     # Static textures: name -> a .npy file under assets/ ((H, W, C) uint8, float16 or
     # float32, C 1..4), uploaded once; passes read them like targets (learned weights).
     textures: dict[str, str] = field(default_factory=dict)
+    # Textures a file parameter replaces (name -> parameter): the file's table (a .cube LUT)
+    # while the parameter names one, else the texture's own file.
+    texture_params: dict[str, str] = field(default_factory=dict)
     # Painting below full resolution (draft): parameter values the painting at the work size
     # uses (what the finish re-applies), and the finish style (a file under styles/) run at
     # full size on the enlarged picture. Without a finish the enlarged picture is the result.
@@ -303,6 +306,9 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         reference_lines=_get(data, "reference_lines", int, "style", 0),
         textures={n: _get(t, "file", str, f"texture {n}")
                   for n, t in _get(data, "textures", dict, "style", {}).items()},
+        texture_params={n: _get(t, "param", str, f"texture {n}")
+                        for n, t in _get(data, "textures", dict, "style", {}).items()
+                        if "param" in t},
         draft_off=dict(_get(_get(data, "draft", dict, "style", {}), "off", dict, "draft", {})),
         draft_finish=_get(_get(data, "draft", dict, "style", {}), "finish", (str, type(None)),
                           "draft", None),
@@ -436,6 +442,10 @@ def _check(style: StyleSpec) -> None:
                              "styles/")
     if style.draft_upscale not in ("learned", "easu"):
         raise ValueError(f"draft: upscale must be learned or easu, got {style.draft_upscale!r}")
+    for name, param in style.texture_params.items():
+        spec = next((p for p in style.params if p.name == param), None)
+        if spec is None or spec.type != "file":
+            raise ValueError(f"texture {name}: param {param!r} is not a file parameter")
     for name, file in style.textures.items():
         _check_texture_file(name, file)
         if name in style.targets or name == SOURCE:

@@ -1,15 +1,17 @@
 """Parameter controls generated from a style's declarations (ParamSpec).
 
-Numbers get a slider and a numeric entry, booleans a check box, colours a colour button;
+Numbers get a slider and a numeric entry, booleans a check box, colours a colour button,
+files (a .cube LUT) a button that opens a file dialog;
 every row has a reset button and the declaration's help as tooltip. Groups become boxes.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import Qt, pyqtSignal
+from PyQt6.QtCore import QStandardPaths, Qt, pyqtSignal
 from PyQt6.QtGui import QColor
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
@@ -17,9 +19,11 @@ from PyQt6.QtWidgets import (
     QColorDialog,
     QComboBox,
     QDoubleSpinBox,
+    QFileDialog,
     QGridLayout,
     QGroupBox,
     QLabel,
+    QMessageBox,
     QPushButton,
     QSlider,
     QSpinBox,
@@ -58,6 +62,8 @@ class ParamRow:
         self.color_button: QPushButton | None = None
         self._color: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self.combo: QComboBox | None = None
+        self.file_button: QPushButton | None = None
+        self._file = ""
         if spec.choices is not None:
             self.combo = QComboBox(parent)
             self.combo.addItems(list(spec.choices))
@@ -71,6 +77,11 @@ class ParamRow:
             self.check.setToolTip(tip)
             self.check.toggled.connect(lambda on: self._emit(bool(on)))
             grid.addWidget(self.check, row, 1, 1, 2)
+        elif spec.type == "file":
+            self.file_button = QPushButton("none", parent)
+            self.file_button.setToolTip(tip)
+            self.file_button.clicked.connect(self._pick_file)
+            grid.addWidget(self.file_button, row, 1, 1, 2)
         else:
             self.color_button = QPushButton(parent)
             self.color_button.setToolTip(tip)
@@ -139,6 +150,22 @@ class ParamRow:
         if color.isValid():
             self._emit(color.name(), refresh=True)
 
+    def _pick_file(self) -> None:
+        kinds = " ".join(f"*{e}" for e in self.spec.extensions or ())
+        parent = self.file_button.window() if self.file_button else None
+        start = self._file or QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation)
+        path, _ = QFileDialog.getOpenFileName(parent, self.spec.label, start,
+                                              f"{self.spec.label} ({kinds})")
+        if not path:
+            return
+        try:
+            self.spec.coerce(path)  # a broken file: one clear line, the current one stays
+        except ValueError as e:
+            QMessageBox.warning(parent, f"Cannot use this {self.spec.label}", str(e))
+            return
+        self._emit(path, refresh=True)
+
     def _emit(self, value: Any, refresh: bool = False) -> None:
         self._on_change(self.spec.name, value, refresh)
 
@@ -161,6 +188,10 @@ class ParamRow:
             self.check.blockSignals(True)
             self.check.setChecked(bool(value))
             self.check.blockSignals(False)
+        elif self.file_button is not None:
+            self._file = str(value)
+            self.file_button.setText(Path(self._file).name if self._file else "none")
+            self.file_button.setToolTip(self._file or self.spec.help)
         elif self.color_button is not None and isinstance(value, tuple):
             self._color = value
             hex_ = color_to_hex(value)
@@ -181,6 +212,8 @@ def _fmt(spec: ParamSpec) -> str:
     d = spec.default
     if isinstance(d, tuple):
         return color_to_hex(d)
+    if d == "":
+        return "none"
     return f"{d:g}" if isinstance(d, float) else str(d)
 
 

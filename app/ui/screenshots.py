@@ -79,7 +79,7 @@ def measure_frame_time(window: object, frame: np.ndarray, frames: int = 30) -> f
 
 
 def _extra_shots(app: Any, window: Any, out: Path) -> None:
-    """The recording panel, fullscreen, and the export dialog."""
+    """The recording panel, fullscreen, the export dialog, the virtual camera, the chain."""
     from .export_dialog import ExportDialog
     from .playback import duration
 
@@ -123,6 +123,15 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     print(f"{out / 'virtual-camera.png'}: "
           f"{save_small_png(window.grab().toImage(), out / 'virtual-camera.png') // 1024} KB")
     window.toggle_virtual_camera()
+    # The chain panel: a dark camera's clean-up before the painting.
+    window.set_style("denoise+enhance+watercolor")
+    _wait(app, lambda: window.viewport.pipeline is not None
+          and window.viewport.pipeline.style.name == window.state.style.name)
+    window.viewport.request_render()
+    settle()
+    print(f"{out / 'chain-panel.png'}: "
+          f"{save_small_png(window.grab().toImage(), out / 'chain-panel.png') // 1024} KB")
+    window.set_style("watercolor")
 
 
 def main(argv: list[str] | None = None) -> int:

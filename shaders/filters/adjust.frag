@@ -6,6 +6,7 @@
 // each of R, G and B (sRGB values): a monotone cubic through (0,0), (0.25, shadows),
 // (0.5, midtones), (0.75, highlights), (1,1), skipped when those are the identity.
 #include "common/color.glsl"
+#include "filters/lut3d.glsl"
 #include "filters/curves.glsl"
 out vec4 frag;
 uniform sampler2D src;
@@ -20,6 +21,8 @@ uniform float u_hue;          // degrees
 uniform float u_curve_shadows;     // the curve's output at input 0.25
 uniform float u_curve_midtones;    // at 0.5
 uniform float u_curve_highlights;  // at 0.75
+uniform sampler2D lut;             // a 3D table as N*N x N (see engine/lut.py); 1x1: none
+uniform float u_lut_amount;
 
 const vec3 LUMA = vec3(0.2126, 0.7152, 0.0722);
 
@@ -49,5 +52,9 @@ void main() {
         curve_tangents(y, m);
         c = vec3(curve_eval(c.r, y, m), curve_eval(c.g, y, m), curve_eval(c.b, y, m));
     }
+    c = clamp(c, 0.0, 1.0);
+    ivec2 lut_px = textureSize(lut, 0);
+    if (lut_px.y > 1 && u_lut_amount > 0.0)
+        c = mix(c, lut3d(lut, lut_px.y, c), u_lut_amount);
     frag = vec4(clamp(c, 0.0, 1.0), 1.0);
 }
