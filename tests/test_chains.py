@@ -147,3 +147,17 @@ def test_presets_store_a_chain_and_single_style_presets_still_load(tmp_path):
     assert into.values == {f"watercolor.{k}": v for k, v in wc.values.items()}
     with pytest.raises(StyleError, match="is for style"):
         load_preset(path, "watercolor")
+
+
+def test_below_scale_1_the_filters_before_the_painting_run_at_its_work_size(pipeline):
+    img = _photo()  # 128x128
+    chain = pipeline(style="denoise+watercolor+sharpen", scale=0.5)
+    out = chain.render_array(img)
+    assert out.shape == (128, 128, 3)
+    assert chain.target("denoise.spatial").size == (64, 64)  # shrunk once, filtered small
+    assert chain.target("sharpen.result").size == (128, 128)  # after the painting: full size
+    # a chain of filters only: each at the scale on its own, enlarged back to the frame size
+    filters = pipeline(style="denoise+sharpen", scale=0.5)
+    assert filters.render_array(img).shape == (128, 128, 3)
+    assert filters.output_size((128, 128)) == (128, 128)
+    assert pipeline(style="denoise", scale=0.5).render_array(img).shape == (128, 128, 3)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .chain_spec import BYPASS, AnyStyle, ChainSpec, param_set
 from .errors import AquarelleError
+from .fit import FrameFitter
 from .motion import MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
 
@@ -24,8 +25,9 @@ class ChainPipeline:
 
     Parameters are qualified (`watercolor.dilution`; unambiguous bare names work), and
     `STYLE.bypass` leaves a style out. The processing scale applies to the styles that
-    paint below full size (a `draft` section); filters run at their input's size, unless no
-    style of the chain paints, when it applies to all.
+    paint below full size (a `draft` section) and the filters before them (see `render`);
+    filters after the painting run at its output's size. In a chain without a painting
+    style it applies to each style on its own.
     """
 
     def __init__(self, ctx: moderngl.Context, style: ChainSpec, *, seed: int = 0,
@@ -46,8 +48,10 @@ class ChainPipeline:
             raise
         self.names = [s.name for s in style.styles]
         self._scaled = [s.has_draft for s in style.styles]
-        if not any(self._scaled):
+        self._paints = any(self._scaled)  # else the scale applies to every style on its own
+        if not self._paints:
             self._scaled = [True] * len(self._scaled)
+        self._fitter: FrameFitter | None = None
         self._seed = seed
         self._scale = 1.0
         self.scale = scale
@@ -157,14 +161,32 @@ class ChainPipeline:
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb"
                ) -> moderngl.Texture:
-        """The frame through every style not bypassed; the texture belongs to the chain."""
+        """The frame through every style not bypassed; the texture belongs to the chain.
+
+        Below scale 1 the filters before the (last) painting style run on the frame shrunk
+        once to the painting's work size, which then enlarges its result to the frame's
+        size: a live camera's clean-up costs as little as the painting.
+        """
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         self.tracker.next_frame(_motion_frame(frame, order))
-        for _, stage in self._active():
-            tex = stage.render(tex)
+        active = self._active()
+        painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
+                        and self._paints), default=-1)
+        full = None
+        if painting > 0 and self._scale < 1.0 and active[painting][1].draft:
+            full = tex.size
+            work = (max(1, round(full[0] * self._scale)), max(1, round(full[1] * self._scale)))
+            tex = self._shrinker().draw(tex, work, dtype="f2")
+        for i, (_, stage) in enumerate(active):
+            tex = stage.render(tex, full_size=full if i == painting else None)
         self.frame_index += 1
         return tex
+
+    def _shrinker(self) -> FrameFitter:
+        if self._fitter is None:
+            self._fitter = FrameFitter(self.ctx)
+        return self._fitter
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
@@ -205,6 +227,9 @@ class ChainPipeline:
     def release(self) -> None:
         for stage in self.stages:
             stage.release()
+        if getattr(self, "_fitter", None) is not None:
+            self._fitter.release()
+            self._fitter = None
         self.stages.clear()
         self._input = None
 

@@ -132,18 +132,22 @@ class Pipeline:
         self._source.write(np.ascontiguousarray(arr), alignment=1)
         return self._source
 
-    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb") -> moderngl.Texture:
+    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
+               full_size: tuple[int, int] | None = None) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
 
-        The texture belongs to the pipeline and is overwritten by the next call.
+        The texture belongs to the pipeline and is overwritten by the next call. A chain
+        that already shrank the frame to this style's work size says the size it stands for
+        (`full_size`): the painting is enlarged to it as if the frame had come at that size.
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = src
-        w, h = src.size
+        w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
         if draft:
-            small = self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
+            small = src if src.size == work else \
+                self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0)
         else:
@@ -196,8 +200,11 @@ class Pipeline:
         frame's own for most styles, larger for an upscaler."""
         t = self.style.targets[self.style.output]
         w, h = size
-        if t.relative_to == "work":
-            w, h = max(1, round(w * self._scale)), max(1, round(h * self._scale))
+        work = max(1, round(w * self._scale)), max(1, round(h * self._scale))
+        # A draft is enlarged back to the frame's size; without drafting, an output that
+        # follows the work size stays at it.
+        if t.relative_to == "work" and not (self.draft and work != (w, h)):
+            w, h = work
         k = t.scale if t.scale_param is None else float(self.params[t.scale_param])
         return max(1, round(w * k)), max(1, round(h * k))
 

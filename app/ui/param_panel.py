@@ -235,6 +235,7 @@ class ParamPanel(QWidget):
         """Build the rows for `params` (a new style)."""
         if self._body is not None:
             self._layout.removeWidget(self._body)
+            self._body.hide()  # gone now, not when the event loop deletes it
             self._body.deleteLater()
         self.params = params
         self.rows = {}

@@ -111,6 +111,16 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     print(f"{out / 'export-dialog.png'}: "
           f"{save_small_png(dialog.grab().toImage(), out / 'export-dialog.png') // 1024} KB")
     dialog.close()
+    # The chain panel: a dark camera's clean-up before the painting.
+    window.set_style("denoise+enhance+watercolor")
+    _wait(app, lambda: window.viewport.pipeline is not None
+          and window.viewport.pipeline.style.name == window.state.style.name)
+    window.viewport.request_render()
+    window.overlays.hint.hide()  # the fullscreen hint of the shot before
+    settle()
+    print(f"{out / 'chain-panel.png'}: "
+          f"{save_small_png(window.grab().toImage(), out / 'chain-panel.png') // 1024} KB")
+    window.set_style("watercolor")
     # The virtual camera on (a backend that discards frames: no device needed).
     from ..cli.bench_live import NullCamera
 
@@ -123,15 +133,6 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     print(f"{out / 'virtual-camera.png'}: "
           f"{save_small_png(window.grab().toImage(), out / 'virtual-camera.png') // 1024} KB")
     window.toggle_virtual_camera()
-    # The chain panel: a dark camera's clean-up before the painting.
-    window.set_style("denoise+enhance+watercolor")
-    _wait(app, lambda: window.viewport.pipeline is not None
-          and window.viewport.pipeline.style.name == window.state.style.name)
-    window.viewport.request_render()
-    settle()
-    print(f"{out / 'chain-panel.png'}: "
-          f"{save_small_png(window.grab().toImage(), out / 'chain-panel.png') // 1024} KB")
-    window.set_style("watercolor")
 
 
 def main(argv: list[str] | None = None) -> int:
