@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .platforms import current_needs_display_server
+
 PACKAGES = ("numpy", "moderngl", "glcontext", "cv2", "av", "PyQt6.QtCore", "PIL")
 # The Qt xcb plugin's usual missing libraries -> the Debian package that provides each.
 DEBIAN_PACKAGES = {
@@ -122,7 +124,7 @@ def qt_platform(report: Report, ldd: Callable[[Path], str] | None = None) -> Non
         report.add("Qt platform plugin", False, f"PyQt6 cannot be imported: {e}",
                    fix="pip install PyQt6")
         return
-    if not sys.platform.startswith("linux"):
+    if not current_needs_display_server():
         report.add("Qt platform plugin", True, f"{sys.platform}: Qt's own plugin")
         return
     qt = Path(PyQt6.__file__).parent / "Qt6"

@@ -422,7 +422,6 @@ def test_long_runs_stay_flat_short_version(qtbot: Any, window: MainWindow,
 
 def test_save_folders_are_a_setting(qtbot: Any, window: MainWindow, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from PyQt6.QtCore import QStandardPaths
     from PyQt6.QtWidgets import QFileDialog
 
     pictures = tmp_path / "My Pictures"
@@ -430,6 +429,5 @@ def test_save_folders_are_a_setting(qtbot: Any, window: MainWindow, tmp_path: Pa
     monkeypatch.setattr(QFileDialog, "getExistingDirectory",
                         staticmethod(lambda *a, **k: str(pictures)))
     assert window.choose_folder("snapshot") == pictures
-    assert window.default_dir("snapshot",
-                              QStandardPaths.StandardLocation.PicturesLocation) == pictures
+    assert window.default_dir("snapshot") == pictures
     assert window.settings.last_dir("snapshot") == str(pictures)  # kept for next time

@@ -22,6 +22,7 @@ from aquarelle.media.virtual_camera import (
     pace,
     setup_hint,
 )
+from aquarelle.platforms import virtual_camera_setup
 
 
 class FakeBackend:
@@ -156,8 +157,8 @@ def test_missing_backend_says_what_to_run(monkeypatch):
     msg = str(e.value)
     assert "\n" not in msg and "No v4l2 loopback device" in msg
     assert setup_hint() in msg
-    assert "modprobe v4l2loopback" in setup_hint("linux")
-    assert "OBS" in setup_hint("win32") and "OBS" in setup_hint("darwin")
+    assert "modprobe v4l2loopback" in virtual_camera_setup("linux")
+    assert "OBS" in virtual_camera_setup("win32") and "OBS" in virtual_camera_setup("darwin")
 
 
 def test_missing_pyvirtualcam_says_what_to_install(monkeypatch):

@@ -252,7 +252,7 @@ def test_list_cameras_reads_names_without_opening_devices(tmp_path, monkeypatch)
             (sys_root / f"video{n}" / "name").write_text(name + "\n")
             (sys_root / f"video{n}" / "index").write_text(index + "\n")
     (dev / "videox").touch()
-    monkeypatch.setattr(webcam.sys, "platform", "linux")
+    monkeypatch.setattr(webcam, "current_lists_cameras_from_devices", lambda: True)
     cams = list_cameras(dev, sys_root)
     assert [(c.index, c.name) for c in cams] == [(0, "Fake Cam"), (2, "USB Capture"),
                                                  (10, "video10")]

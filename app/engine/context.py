@@ -1,24 +1,34 @@
-"""OpenGL contexts: a headless EGL context for the CLI and tests, or the current one (GUI)."""
+"""OpenGL contexts: a headless one for the CLI, exports and tests (EGL on Linux, then GLX;
+WGL on Windows; CGL on macOS: `platforms.gl_backends`), or the current one (GUI)."""
 
 from __future__ import annotations
 
 import moderngl
 
+from ..platforms import current_gl_backends, current_gl_help
 from .errors import GLUnavailableError
 
 REQUIRED_VERSION = 330
 
 
 def create_headless_context() -> moderngl.Context:
-    """A standalone OpenGL 3.3 core context through EGL (Mesa llvmpipe works without a GPU)."""
-    try:
-        ctx = moderngl.create_standalone_context(backend="egl", require=REQUIRED_VERSION)
-    except Exception as e:  # moderngl raises plain Exception from glcontext
-        raise GLUnavailableError(
-            f"cannot create a headless OpenGL 3.3 context through EGL ({e}); "
-            "install libegl1 and libgl1-mesa-dri") from None
-    _check_version(ctx)
-    return ctx
+    """A standalone OpenGL 3.3 core context without a window, through the first of this
+    system's backends that works (Mesa llvmpipe through EGL works without a GPU)."""
+    failures = []
+    for backend in current_gl_backends():
+        try:
+            if backend is None:
+                ctx = moderngl.create_standalone_context(require=REQUIRED_VERSION)
+            else:
+                ctx = moderngl.create_standalone_context(backend=backend,
+                                                         require=REQUIRED_VERSION)
+        except Exception as e:  # moderngl raises plain Exception from glcontext
+            failures.append(f"{backend or 'default'}: {e}")
+            continue
+        _check_version(ctx)
+        return ctx
+    raise GLUnavailableError(f"cannot create a headless OpenGL 3.3 context "
+                             f"({'; '.join(failures)}); {current_gl_help()}")
 
 
 def wrap_current_context() -> moderngl.Context:

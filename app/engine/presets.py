@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..platforms import current_config_dir
 from ..resources import assets_dir
 from .chain_spec import JOIN
 from .errors import StyleError
@@ -43,9 +44,9 @@ def builtin_presets_dir(style: str) -> Path:
 
 
 def user_presets_dir(style: str) -> Path:
-    """Where user presets of `style` are kept (XDG config folder)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "aquarelle" / "presets" / style
+    """Where user presets of `style` are kept (the system's folder for settings:
+    `platforms.config_dir`; on Linux $XDG_CONFIG_HOME/aquarelle, as before)."""
+    return current_config_dir() / "presets" / style
 
 
 def _read(path: Path, builtin: bool) -> Preset:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from ..platforms import current_lists_cameras_from_devices
 
 COMMON_SIZES = ((640, 480), (1280, 720), (1920, 1080))
 COMMON_RATES = (15.0, 30.0, 60.0)
@@ -52,7 +53,7 @@ def camera_modes(device: str, ioctl: Ioctl | None = None,
     """The discrete modes of a V4L2 device (largest first), merged over its pixel formats;
     [] where they cannot be listed (not Linux, no permission, a stepwise-only driver)."""
     if ioctl is None:
-        if not sys.platform.startswith("linux"):
+        if not current_lists_cameras_from_devices():  # V4L2 devices: Linux
             return []
         import fcntl
 

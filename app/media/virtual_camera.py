@@ -11,7 +11,6 @@ share it; tests inject a fake backend.
 from __future__ import annotations
 
 import contextlib
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..platforms import current_virtual_camera_setup
 from .errors import MediaError
 from .latency import LatencyMeter
 
@@ -39,16 +39,9 @@ class CameraBackend(Protocol):
 
 BackendFactory = Callable[[int, int, float], CameraBackend]
 
-LINUX_SETUP = ("sudo modprobe v4l2loopback devices=1 exclusive_caps=1 "
-               "card_label=\"Aquarelle\"")
-OBS_SETUP = "install OBS Studio 28 or newer and start its Virtual Camera once"
-
-
-def setup_hint(platform: str = sys.platform) -> str:
-    """What a user has to do once so that a virtual camera exists on this platform."""
-    if platform.startswith("linux"):
-        return f"run `{LINUX_SETUP}` (package v4l2loopback-dkms)"
-    return OBS_SETUP
+def setup_hint() -> str:
+    """What a user has to do once so that a virtual camera exists on this system."""
+    return current_virtual_camera_setup()
 
 
 def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:

@@ -1,15 +1,16 @@
 """Webcams through OpenCV: capture in a worker thread, newest frame only, clean failures.
 
-`list_cameras()` only does what is cheap: on Linux it reads /dev/video* and the names in
-/sys/class/video4linux (no device is opened, no indices are probed); elsewhere OpenCV has
-no enumeration, so it offers the default camera (index 0).
+`list_cameras()` only does what is cheap: where cameras are device files (Linux) it reads
+/dev/video* and the names in /sys/class/video4linux (no device is opened, no indices are
+probed); elsewhere OpenCV has no enumeration, so it offers the default camera (index 0) and
+the desktop app names the cameras through Qt. Cameras open through the system's own OpenCV
+backend (`platforms.camera_api`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +21,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..platforms import (
+    current_camera_api,
+    current_camera_denied_hint,
+    current_lists_cameras_from_devices,
+)
 from .source import Frame, LatestSlot, ThreadedSource
 
 MAX_READ_FAILURES = 5  # consecutive failed reads before the camera counts as gone
@@ -43,7 +49,7 @@ class CameraInfo:
 def list_cameras(dev_root: str | Path = "/dev",
                  sys_root: str | Path = "/sys/class/video4linux") -> list[CameraInfo]:
     """The cameras that can be listed cheaply (see the module docstring)."""
-    if not sys.platform.startswith("linux"):
+    if not current_lists_cameras_from_devices():
         return [CameraInfo(0, "0", "Default camera")]
     cams = []
     for dev in sorted(Path(dev_root).glob("video*"), key=_device_number):
@@ -107,8 +113,8 @@ class CameraSource(ThreadedSource):
         try:
             cap = self._factory(self.device)
             if cap is None or not cap.isOpened():
-                self._fail(f"cannot open camera {self.device} (in use, unplugged, or no "
-                           "permission?)")
+                self._fail(f"cannot open camera {self.device}: it is unplugged, busy or "
+                           f"not allowed; {current_camera_denied_hint()}")
                 return
             self._configure(cap)
             self._capture(cap)
@@ -164,6 +170,9 @@ def _to_rgb(bgr: np.ndarray) -> np.ndarray:
 
 
 def _open_capture(device: int | str) -> Any:
-    if sys.platform.startswith("linux"):
-        return cv2.VideoCapture(device, cv2.CAP_V4L2)
-    return cv2.VideoCapture(device)
+    api = getattr(cv2, current_camera_api(), cv2.CAP_ANY)
+    cap = cv2.VideoCapture(device, api)
+    if not cap.isOpened() and api != cv2.CAP_ANY:
+        cap.release()  # e.g. a camera only DirectShow drives: OpenCV's own choice
+        cap = cv2.VideoCapture(device)
+    return cap

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import traceback
 from pathlib import Path
@@ -13,16 +12,14 @@ from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QSurfaceFormat
 from PyQt6.QtWidgets import QApplication, QWidget
 
+from ..platforms import current_gl_widget_version, current_needs_display_server, has_display
 from .settings import APPLICATION, ORGANIZATION
 
 
 def configure_opengl() -> None:
     """OpenGL 3.3 core (4.1 on macOS) for every widget; must run before the QApplication."""
     fmt = QSurfaceFormat()
-    if sys.platform == "darwin":
-        fmt.setVersion(4, 1)
-    else:
-        fmt.setVersion(3, 3)
+    fmt.setVersion(*current_gl_widget_version())
     fmt.setProfile(QSurfaceFormat.OpenGLContextProfile.CoreProfile)
     fmt.setDepthBufferSize(0)
     fmt.setStencilBufferSize(0)
@@ -50,8 +47,7 @@ def run(args: argparse.Namespace | None = None) -> int:
     if file is not None and not Path(file).exists():
         print(f"aquarelle: error: no such file: {file}", file=sys.stderr)
         return 2
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
-                                                  or os.environ.get("WAYLAND_DISPLAY")):
+    if current_needs_display_server() and not has_display():
         print("aquarelle: error: no display (set DISPLAY, or run under Xvfb); the command-line "
               "tools work without one: see `aquarelle --help` and `aquarelle doctor`",
               file=sys.stderr)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from PyQt6.QtCore import QFileSystemWatcher, QObject, QTimer, pyqtSignal
+
+from ..platforms import current_lists_cameras_from_devices
 
 SETTLE_MS = 700  # a camera's device nodes appear over a few hundred ms: look once, after
 
@@ -22,7 +23,7 @@ class CameraWatcher(QObject):
         self._settle.setSingleShot(True)
         self._settle.timeout.connect(self.changed.emit)
         self._watcher = QFileSystemWatcher(self)
-        if sys.platform.startswith("linux") and Path(dev).is_dir():
+        if current_lists_cameras_from_devices() and Path(dev).is_dir():
             self._watcher.addPath(str(dev))
         self._watcher.directoryChanged.connect(lambda _path: self._settle.start(SETTLE_MS))
 

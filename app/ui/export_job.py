@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PyQt6.QtCore import QObject, QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from ..engine.chain_spec import AnyStyle
@@ -81,7 +81,7 @@ class ExportJob:
 
 
 SourceGetter = Callable[[], tuple[SourceSpec | None, FrameSource | None]]
-FolderGetter = Callable[[str, QStandardPaths.StandardLocation], Path]
+FolderGetter = Callable[[str], Path]  # "export", "snapshot" -> the folder to offer
 
 
 class ExportController(QObject):
@@ -139,7 +139,7 @@ class ExportController(QObject):
             return
         folder = src.parent  # next to the source, as users of video tools expect
         if spec is None or spec.kind != "file" or not _writable(folder):
-            folder = self._default_dir("export", QStandardPaths.StandardLocation.MoviesLocation)
+            folder = self._default_dir("export")
         dialog = ExportDialog(src, folder, playback.duration(source),
                               playback.position(source), self.widget)
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
@@ -153,7 +153,7 @@ class ExportController(QObject):
         is_file = spec is not None and spec.kind == "file"
         stem = Path(spec.ref).stem if spec is not None and is_file else "aquarelle"
         folder = Path(spec.ref).parent if spec is not None and is_file else \
-            self._default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+            self._default_dir("snapshot")
         path, _ = QFileDialog.getSaveFileName(
             self.widget, "Export painted image", str(folder / f"{stem}-watercolor.png"),
             "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PyQt6.QtCore import QEvent, QObject, QStandardPaths, Qt, QTimer, QUrl, pyqtSignal
+from PyQt6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, pyqtSignal
 from PyQt6.QtGui import (
     QAction,
     QCloseEvent,
@@ -48,7 +47,13 @@ from ..engine.style import list_styles, load_style
 from ..media.camera_modes import CameraMode, camera_modes
 from ..media.image_io import write_image
 from ..media.source import FrameSource
+from ..platforms import (
+    current_camera_denied_hint,
+    current_media_dir,
+    current_virtual_camera_name,
+)
 from . import playback
+from .camera_access import denied_by_system
 from .camera_watch import CameraWatcher
 from .chain_panel import ChainPanel
 from .export_job import ExportController, ExportJob
@@ -259,7 +264,7 @@ class MainWindow(QMainWindow):
         self.labels = StatusLabels(bar, self.open_folder, self)
         self.recording = RecordingController(
             self.viewport, self.settings, self.labels, self, lambda: self.source,
-            lambda: self.default_dir("record", QStandardPaths.StandardLocation.MoviesLocation),
+            lambda: self.default_dir("record"),
             self)
         self.exports = ExportController(self, self, self.settings, self.state,
                                         lambda: (self.source_spec, self.source),
@@ -543,9 +548,17 @@ class MainWindow(QMainWindow):
         self.transport.set_enabled_for(False, False)
         if spec is not None and spec.kind == "camera" and self._fallback_to_demo \
                 and self._frames_seen == 0 and demo_path() is not None:
+            if denied_by_system():
+                message = f"the system refused access: {current_camera_denied_hint()}"
             self.status(f"Camera {spec.ref} did not start ({message}); showing the demo clip",
                         15000)
             self.open_demo()
+            return
+        if spec is not None and spec.kind == "camera" and self._frames_seen == 0:
+            if denied_by_system():
+                message = f"the system refused access: {current_camera_denied_hint()}"
+            self.error("Camera", f"Camera {spec.label} did not start: {message}")
+            self._lost_camera = spec.ref  # plugged in or freed later: it opens by itself
             return
         if spec is not None and spec.kind == "camera":
             self.status(f"Camera lost: {message}", 15000)
@@ -566,7 +579,7 @@ class MainWindow(QMainWindow):
     def toggle_virtual_camera(self) -> None:
         """Virtual camera on / off; on, a hint says what to pick in the video call."""
         if self.live.toggle_virtual_camera():
-            name = "Aquarelle" if sys.platform.startswith("linux") else "OBS Virtual Camera"
+            name = current_virtual_camera_name()
             self.overlays.show_hint(f"Virtual camera on: pick \u201c{name}\u201d as the "
                                     "camera in your video call", 8000)
             self.status("Virtual camera on")
@@ -816,12 +829,13 @@ class MainWindow(QMainWindow):
         self.labels.show_zoom(vp.zoom_percent())
 
     # -- snapshot --------------------------------------------------------------------------
-    def default_dir(self, kind: str, standard: QStandardPaths.StandardLocation) -> Path:
-        """The folder last used for `kind`, else the platform's folder for it, else home."""
+    def default_dir(self, kind: str) -> Path:
+        """The folder last used for `kind` ("snapshot", "record", "export"), else the
+        system's folder for it (Pictures for snapshots, else Videos / Movies), else home."""
         last = self.settings.last_dir(kind)
         if last and Path(last).is_dir():
             return Path(last)
-        folder = QStandardPaths.writableLocation(standard)
+        folder = current_media_dir("pictures" if kind == "snapshot" else "videos")
         if folder:
             with contextlib.suppress(OSError):  # e.g. ~/Pictures on a fresh account
                 Path(folder).mkdir(parents=True, exist_ok=True)
@@ -831,9 +845,7 @@ class MainWindow(QMainWindow):
 
     def choose_folder(self, kind: str) -> Path | None:
         """Pick where snapshots ("snapshot") or recordings ("record") go (kept)."""
-        standard = QStandardPaths.StandardLocation.PicturesLocation if kind == "snapshot" \
-            else QStandardPaths.StandardLocation.MoviesLocation
-        start = self.default_dir(kind, standard)
+        start = self.default_dir(kind)
         chosen = QFileDialog.getExistingDirectory(self, f"Folder for {kind}s", str(start))
         self.after_dialog()
         if not chosen:
@@ -846,8 +858,7 @@ class MainWindow(QMainWindow):
 
     def snapshot(self) -> Path | None:
         """Save the stylized frame (full source resolution) as a PNG next to the last one."""
-        folder = self.snapshot_dir or self.default_dir(
-            "snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+        folder = self.snapshot_dir or self.default_dir("snapshot")
         name = time.strftime("aquarelle-%Y%m%d-%H%M%S")
         path = folder / f"{name}.png"
         n = 1
@@ -857,7 +868,7 @@ class MainWindow(QMainWindow):
         return path if self.save_snapshot(path) else None
 
     def snapshot_as(self) -> None:
-        folder = self.default_dir("snapshot", QStandardPaths.StandardLocation.PicturesLocation)
+        folder = self.default_dir("snapshot")
         path, _ = QFileDialog.getSaveFileName(self, "Save snapshot",
                                               str(folder / "aquarelle.png"),
                                               "PNG (*.png);;JPEG (*.jpg);;All files (*)")

@@ -2,30 +2,50 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 from PyQt6.QtCore import QByteArray, QSettings
+
+from ..platforms import current_config_dir, current_legacy_settings_files
 
 ORGANIZATION = "Aquarelle"
 APPLICATION = "Aquarelle"
 MAX_RECENT = 8
 
 
+SETTINGS_FILE = "settings.ini"
+
+
+def default_settings_file() -> Path:
+    """The settings file; the first time, a copy of the file earlier versions kept where
+    Qt's INI settings go (the user's settings are not lost by the move)."""
+    path = current_config_dir() / SETTINGS_FILE
+    if not path.exists():
+        for old in current_legacy_settings_files():
+            if old.is_file():
+                with contextlib.suppress(OSError):
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(old, path)
+                break
+    return path
+
+
 class Settings:
     """Typed access to the app's QSettings.
 
-    `path` names an INI file (tests point it at a temporary folder); without it the
-    platform's usual location for Aquarelle is used.
+    `path` names an INI file (tests point it at a temporary folder); without it
+    settings.ini in the system's folder for Aquarelle's settings, next to the user presets
+    (`platforms.config_dir`), taking over an earlier version's file once.
     """
 
     def __init__(self, path: str | Path | None = None) -> None:
-        if path is not None:
-            self.q = QSettings(str(path), QSettings.Format.IniFormat)
-        else:
-            self.q = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
-                               ORGANIZATION, APPLICATION)
+        if path is None:
+            path = default_settings_file()
+        self.q = QSettings(str(path), QSettings.Format.IniFormat)
 
     @property
     def path(self) -> str:

@@ -10,6 +10,8 @@ from ..media import sources as media_sources
 from ..media.source import FrameSource
 from ..media.webcam import CameraSource
 from ..media.webcam import list_cameras as _list_cameras
+from ..platforms import current_lists_cameras_from_devices
+from .camera_access import qt_camera_names
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,14 @@ def demo_path() -> Path | None:
 
 
 def list_cameras() -> list[tuple[str, str]]:
-    """(id, name) of the cameras present; empty when none or when listing fails."""
+    """(id, name) of the cameras present; empty when none or when listing fails. Linux lists
+    its device files; Windows and macOS ask Qt Multimedia for the cameras' names."""
     try:
+        if not current_lists_cameras_from_devices():
+            try:
+                return qt_camera_names()
+            except Exception:  # no Qt Multimedia: OpenCV's default camera
+                pass
         return [(cam.id, cam.name) for cam in _list_cameras()]
     except Exception:  # listing must never stop the app from starting
         return []
