@@ -131,10 +131,8 @@ class PassGraph:
         if t.size is not None:
             return t.size
         base = frame.source.size if t.relative_to == "source" else frame.work_size
-        k = t.scale
-        if t.scale_param is not None:
-            k = float((params if params is not None else self._params)[t.scale_param])
-        return (max(1, round(base[0] * k)), max(1, round(base[1] * k)))
+        kx, ky = t.factors(params if params is not None else self._params)
+        return (max(1, round(base[0] * kx)), max(1, round(base[1] * ky)))
 
     def _set_texture(self, name: str, arr: np.ndarray) -> None:
         if arr.ndim == 2:

@@ -205,8 +205,8 @@ class Pipeline:
         # follows the work size stays at it.
         if t.relative_to == "work" and not (self.draft and work != (w, h)):
             w, h = work
-        k = t.scale if t.scale_param is None else float(self.params[t.scale_param])
-        return max(1, round(w * k)), max(1, round(h * k))
+        kx, ky = t.factors(self.params.values())
+        return max(1, round(w * kx)), max(1, round(h * ky))
 
     @property
     def input_texture(self) -> moderngl.Texture | None:

@@ -49,6 +49,20 @@ class TargetSpec:
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
     scale_param: str | None = None  # "scale": "$name": the scale is that parameter's value
     size: tuple[int, int] | None = None  # "size": [w, h]: a fixed size (histograms, tables)
+    # "scale_by": [{"param": P, "values": {CHOICE: [sx, sy]}}]: per-axis factors picked by
+    # menu parameters, multiplied (a side-by-side output is twice as wide; the views of a
+    # side-by-side input half as wide). Choices not listed count as [1, 1].
+    # (stored by the choice's index)
+    scale_by: tuple[tuple[str, dict[int, tuple[float, float]]], ...] = ()
+
+    def factors(self, params: Any) -> tuple[float, float]:
+        """(kx, ky): the target's size over its base size for these parameter values."""
+        k = self.scale if self.scale_param is None else float(params[self.scale_param])
+        kx = ky = k
+        for param, table in self.scale_by:
+            sx, sy = table.get(int(params[param]), (1.0, 1.0))
+            kx, ky = kx * sx, ky * sy
+        return kx, ky
 
     @property
     def components(self) -> int:
@@ -272,7 +286,24 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
             if not scale.startswith("$"):
                 raise ValueError(f"{where}: scale must be a number or \"$parameter\"")
             scale_param, scale = scale[1:], 1.0
+        scale_by = []
+        for entry in _get(t, "scale_by", list, where, []):
+            table = _get(entry, "values", dict, f"{where}, scale_by")
+            param = _get(entry, "param", str, f"{where}, scale_by")
+            spec = next((p for p in params if p.name == param), None)
+            if spec is None or spec.choices is None:
+                raise ValueError(f"{where}: scale_by names {param!r}, not a menu parameter")
+            for choice, v in table.items():
+                if choice not in spec.choices:
+                    raise ValueError(f"{where}: {choice!r} is not a choice of {param}")
+                if not (isinstance(v, list) and len(v) == 2 and all(map(_is_number, v))
+                        and all(0 < x <= MAX_TARGET_SCALE for x in v)):
+                    raise ValueError(f"{where}: scale_by factors are [sx, sy] in (0, "
+                                     f"{MAX_TARGET_SCALE}]")
+            scale_by.append((param, {spec.choices.index(c): (float(v[0]), float(v[1]))
+                                     for c, v in table.items()}))
         targets[name] = TargetSpec(name=name, format=fmt, scale=float(scale),
+                                   scale_by=tuple(scale_by),
                                    relative_to=relative,
                                    persistent=_get(t, "persistent", bool, where, False),
                                    scale_param=scale_param,
