@@ -178,8 +178,10 @@ class ChainPipeline:
             full = tex.size
             work = (max(1, round(full[0] * self._scale)), max(1, round(full[1] * self._scale)))
             tex = self._shrinker().draw(tex, work, dtype="f2")
+        original = self._input
         for i, (_, stage) in enumerate(active):
-            tex = stage.render(tex, full_size=full if i == painting else None)
+            tex = stage.render(tex, full_size=full if i == painting else None,
+                               original=original)
         self.frame_index += 1
         return tex
 

@@ -16,6 +16,7 @@ from .errors import StyleError
 from .glsl import build_program
 from .params import ParamValue
 from .style import (
+    ORIGINAL,
     SOURCE,
     WHEN_COMPARISON,
     InputSpec,
@@ -168,7 +169,8 @@ class PassGraph:
         """Render one frame through every pass."""
         if self.style.texture_params:
             self._load_texture_params(params)
-        self._bound = {SOURCE: frame.source, **frame.externals, **self._textures}
+        self._bound = {SOURCE: frame.source, ORIGINAL: frame.source, **frame.externals,
+                       **self._textures}
         self._params = params
         if self.profile:
             self.pass_ns = {}
@@ -191,6 +193,10 @@ class PassGraph:
             if spec.persistent and name in self._bound:
                 self._prev[name] = self._bound[name]
         self._history_valid = True
+
+    def uses_uniform(self, name: str) -> bool:
+        """Whether any pass's shader reads this uniform (built-ins that cost work to make)."""
+        return any(name in c.uniforms for c in self._compiled.values())
 
     def output(self, name: str | None = None) -> moderngl.Texture:
         """The texture a target holds after the last run (the style's output by default)."""

@@ -14,7 +14,7 @@ from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph
 from .motion import MotionTracker
 from .params import ParamSet
-from .style import StyleSpec, load_style, styles_dir
+from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
@@ -133,12 +133,14 @@ class Pipeline:
         return self._source
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
-               full_size: tuple[int, int] | None = None) -> moderngl.Texture:
+               full_size: tuple[int, int] | None = None,
+               original: moderngl.Texture | None = None) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
 
         The texture belongs to the pipeline and is overwritten by the next call. A chain
         that already shrank the frame to this style's work size says the size it stands for
         (`full_size`): the painting is enlarged to it as if the frame had come at that size.
+        A chain also hands on the frame as it came in (`original`, for stereo depth).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = src
@@ -153,6 +155,8 @@ class Pipeline:
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)
+        if original is not None:
+            info.externals[ORIGINAL] = original
         if not self.shared_tracker:
             self.tracker.next_frame(_motion_frame(frame, order))
         canvas: dict[str, Any] = {}
@@ -235,13 +239,21 @@ class Pipeline:
         enabled = bool(self.params[self.style.motion.enable])
         info.keep_history = enabled
         motion = self.tracker.motion(self.style.motion.max_width) if enabled else None
+        frame = self.tracker.frame_size
+        k = size[0] / frame[0] if frame is not None else 1.0
         if motion is None:
             self._canvas = np.eye(3)
             info.history = False
             flow = np.zeros((1, 1, 2), np.float32)
+            info.uniforms["u_motion"] = (1.0, 0.0, 0.0, 0.0)
         else:
             self._canvas = self._canvas @ motion.to_previous
             flow = motion.flow_uv
+            # The camera's motion this frame (current pixel -> previous, this frame's px):
+            # what the flow would be without parallax (stereo depth from motion).
+            m = _rescaled(motion.to_previous, k * work_scale)
+            info.uniforms["u_motion"] = (float(m[0, 0]), float(m[1, 0]), float(m[0, 2]),
+                                         float(m[1, 2]))
         fh, fw = flow.shape[:2]
         if self._flow is None or self._flow.size != (fw, fh):
             if self._flow is not None:
@@ -250,10 +262,14 @@ class Pipeline:
             self._flow.repeat_x = self._flow.repeat_y = False
         self._flow.write(flow)
         info.externals[self.style.motion.input] = self._flow
+        if self.graph.uses_uniform("u_flow_range"):
+            # how fast the picture moves: 5th and 95th percentile of the flow's length in
+            # the graph's pixels (depth from motion scales its parallax between them)
+            speed = np.hypot(flow[..., 0] * info.work_size[0], flow[..., 1] * info.work_size[1])
+            lo, hi = np.percentile(speed, (5.0, 95.0))
+            info.uniforms["u_flow_range"] = (float(lo), float(hi))
         # The canvas is kept in the tracked frame's pixels; this style may see the picture at
         # another size (after an upscaler in a chain, or drafted smaller): same sheet, its px.
-        frame = self.tracker.frame_size
-        k = size[0] / frame[0] if frame is not None else 1.0
         info.uniforms.update(self._canvas_uniforms(_rescaled(self._canvas, k * work_scale)))
         return self._canvas_uniforms(_rescaled(self._canvas, k))
 

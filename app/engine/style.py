@@ -26,6 +26,9 @@ TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
     "r32f": (1, "f4"), "rg32f": (2, "f4"), "rgba32f": (4, "f4"),
 }
 SOURCE = "source"  # the reserved input name of the uploaded frame
+# The frame as it came into a chain, before any style (a style's `source` is the previous
+# style's output): what stereo depth is estimated from under a painting. Alone: the source.
+ORIGINAL = "original"
 BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
@@ -441,7 +444,7 @@ def _check_values(style: StyleSpec, param_names: set[str]) -> None:
 def _check_order(style: StyleSpec) -> None:
     """Every input is written by an earlier pass (or is the source, an external input or a
     previous frame's target): no cycles, nothing read before it is written."""
-    written = {SOURCE} | {f"{n}.prev" for n, t in style.targets.items() if t.persistent} \
+    written = {SOURCE, ORIGINAL} | {f"{n}.prev" for n, t in style.targets.items() if t.persistent} \
         | set(style.textures)
     if style.motion is not None:
         written.add(style.motion.input)
@@ -479,9 +482,9 @@ def _check(style: StyleSpec) -> None:
             raise ValueError(f"texture {name}: param {param!r} is not a file parameter")
     for name, file in style.textures.items():
         _check_texture_file(name, file)
-        if name in style.targets or name == SOURCE:
+        if name in style.targets or name in (SOURCE, ORIGINAL):
             raise ValueError(f"texture {name}: the name is taken by a target")
-    known = set(style.targets) | {SOURCE} | {f"{n}.prev" for n, t in style.targets.items()
+    known = set(style.targets) | {SOURCE, ORIGINAL} | {f"{n}.prev" for n, t in style.targets.items()
                                               if t.persistent} | set(style.textures)
     if style.motion is not None:
         known.add(style.motion.input)
