@@ -263,10 +263,17 @@ class Pipeline:
         self._flow.write(flow)
         info.externals[self.style.motion.input] = self._flow
         if self.graph.uses_uniform("u_flow_range"):
-            # how fast the picture moves: 5th and 95th percentile of the flow's length in
-            # the graph's pixels (depth from motion scales its parallax between them)
-            speed = np.hypot(flow[..., 0] * info.work_size[0], flow[..., 1] * info.work_size[1])
-            lo, hi = np.percentile(speed, (5.0, 95.0))
+            # how fast things move once the camera's zoom and roll are taken out (a zoomed
+            # or rotated flat picture has no depth to show; a sideways move keeps its
+            # parallax): 5th and 95th percentile, in the graph's pixels. Depth from motion
+            # scales its parallax between them.
+            w, h = info.work_size
+            a, b, _, _ = info.uniforms["u_motion"]
+            fy, fx = np.mgrid[0:fh, 0:fw].astype(np.float32)
+            x, y = (fx + 0.5) * (w / fw) - w / 2, (fy + 0.5) * (h / fh) - h / 2
+            rx = flow[..., 0] * w - ((a - 1) * x - b * y)
+            ry = flow[..., 1] * h - (b * x + (a - 1) * y)
+            lo, hi = np.percentile(np.hypot(rx, ry), (5.0, 95.0))
             info.uniforms["u_flow_range"] = (float(lo), float(hi))
         # The canvas is kept in the tracked frame's pixels; this style may see the picture at
         # another size (after an upscaler in a chain, or drafted smaller): same sheet, its px.
