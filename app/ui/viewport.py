@@ -439,16 +439,20 @@ class Viewport(QOpenGLWidget):
         if main is None:
             return
         dpr = self.devicePixelRatioF()
+        # A result of another shape (a stereo pair side by side or top-bottom) is shown in
+        # its own proportions, at the frame's height (or width).
+        shown = _shaped_like(image, main.size)
         if self.compare is CompareMode.SIDE_BY_SIDE:
             half = (max(1, size[0] // 2), size[1])
             rect = self.transform.image_rect(half, image)
             pix = rect.w / image[0] > 2.0
             display.draw(src, rect, half, pixelated=pix)
+            rect = self.transform.image_rect(half, shown) if shown != image else rect
             display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
             return
-        rect = self.transform.image_rect(size, image)
-        pix = rect.w / image[0] > 2.0
-        if self.compare is CompareMode.SPLIT:
+        rect = self.transform.image_rect(size, shown)
+        pix = rect.w / shown[0] > 2.0
+        if self.compare is CompareMode.SPLIT and shown == image:
             x = self.split * size[0]
             u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
             display.draw(src, rect, size, crop=(0.0, u), pixelated=pix)
@@ -521,3 +525,15 @@ class Viewport(QOpenGLWidget):
         self.viewChanged.emit()
         self.update()
         e.accept()
+
+
+def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, int]:
+    """The frame's size, reshaped to the result's proportions when they differ (a side by
+    side pair is twice as wide, a top-bottom one twice as high)."""
+    fw, fh = frame
+    rw, rh = result
+    if abs(rw * fh - rh * fw) <= 0.01 * fw * rh:
+        return frame
+    if rw * fh > rh * fw:
+        return (round(fh * rw / rh), fh)
+    return (fw, round(fw * rh / rw))
