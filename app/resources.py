@@ -1,14 +1,22 @@
-"""Locating the shipped data folders (shaders/, assets/) in a checkout or an installed wheel."""
+"""Locating the shipped data folders (shaders/, assets/) in a checkout, an installed wheel or
+the desktop bundle made by PyInstaller (scripts/build-app.sh, scripts/packaging/)."""
 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 
 
 @cache
 def _data_dir(package: str, folder: str) -> Path:
+    # The bundled app (PyInstaller sets sys.frozen): the spec puts the folders at the top of
+    # the bundle's data folder, sys._MEIPASS (_internal/ next to the executable; inside a
+    # macOS .app, Contents/Frameworks, which links to Contents/Resources).
+    bundle = getattr(sys, "_MEIPASS", None) if getattr(sys, "frozen", False) else None
+    if bundle is not None and (Path(bundle) / folder).is_dir():
+        return Path(bundle) / folder
     # Installed (wheel or editable): the folders are the data packages aquarelle._shaders and
     # aquarelle._assets. Fallback for running straight from a checkout without installing.
     # The data packages have no __init__.py (namespace packages): ask the import system

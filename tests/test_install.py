@@ -24,7 +24,7 @@ def test_editable_install_uses_the_checkout() -> None:
 def test_plain_install_finds_data_and_renders(tmp_path: Path) -> None:
     src = tmp_path / "src"
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "build", "*.egg-info", "__pycache__", "docs", "tests", ".*cache"))
+        ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "docs", "tests", ".*cache"))
     target = tmp_path / "site"
     res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
                           "--no-build-isolation", "--target", str(target), str(src)],
