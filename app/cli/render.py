@@ -11,7 +11,7 @@ from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
 from . import render_video
 from .common import add_style_options
-from .render_image import render_image
+from .render_image import read_pair, render_image
 from .render_options import add_arguments
 
 
@@ -30,6 +30,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     over.add_argument("-n", "--no-overwrite", action="store_true",
                       help="never replace an existing output: fail for one file, skip it in "
                            "a batch")
+    p.add_argument("--pair", action="store_true",
+                   help="the two inputs are the left and right photos of a stereo pair: "
+                        "rendered as one side-by-side picture (with --style stereo, "
+                        "--set input=sbs is implied)")
     add_arguments(p)
     p.set_defaults(func=run)
 
@@ -37,6 +41,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     inputs = [Path(p) for p in args.inputs]
     output = Path(args.output)
+    if getattr(args, "pair", False):
+        return _render_pair(args, inputs, output)
     wants_folder = args.output.endswith(("/", "\\")) or output.is_dir()
     if len(inputs) > 1 or inputs[0].is_dir():
         if not wants_folder and (is_image_path(output) or is_video_path(output)):
@@ -61,3 +67,17 @@ def run(args: argparse.Namespace) -> int:
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
     return render_video.run(args, src, output)
+
+
+def _render_pair(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
+    """`--pair LEFT RIGHT`: two photos of a stereo pair as one side-by-side picture."""
+    if len(inputs) != 2 or not all(is_image_path(p) for p in inputs):
+        raise AquarelleError("--pair takes two images, the left view then the right")
+    for p in inputs:
+        if not p.is_file():
+            raise AquarelleError(f"no such file: {p}")
+    if not any(s.split("=", 1)[0].strip().endswith("input") for s in args.sets):
+        names = (args.style or "").split("+")
+        if "stereo" in names:
+            args.sets = [*args.sets, ("stereo.input=sbs" if len(names) > 1 else "input=sbs")]
+    return render_image(args, inputs[0], output, read_pair(inputs[0], inputs[1]))

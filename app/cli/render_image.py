@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -12,13 +13,35 @@ from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..media.export import resolve_size, same_path
-from ..media.image_io import IMAGE_EXTENSIONS, ImageError, is_image_path, read_image, write_image
+from ..media.image_io import (
+    IMAGE_EXTENSIONS,
+    Image,
+    ImageError,
+    is_image_path,
+    read_image,
+    write_image,
+)
 from .common import resolve_style
 from .render_options import VIDEO_ONLY, parse_size, refuse_existing, resize
 
 
-def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
-    """Stylize one image file into `output` (atomically)."""
+def read_pair(left: Path, right: Path) -> Image:
+    """Two photos of a stereo pair as one side-by-side picture (left view on the left)."""
+    a, b = read_image(left), read_image(right)
+    if a.size != b.size:
+        raise ImageError(f"a stereo pair's views must be the same size: {left.name} is "
+                         f"{a.size[0]}x{a.size[1]}, {right.name} {b.size[0]}x{b.size[1]}")
+    rgb_b = b.rgb.astype(a.rgb.dtype) if b.rgb.dtype == a.rgb.dtype else \
+        (b.rgb.astype(np.float32) * (257 if a.rgb.dtype == np.uint16 else 1 / 257)
+         ).astype(a.rgb.dtype)
+    return dataclasses.replace(a, rgb=np.ascontiguousarray(np.hstack([a.rgb, rgb_b])),
+                               alpha=None)
+
+
+def render_image(args: argparse.Namespace, src: Path, output: Path,
+                 image: Image | None = None) -> int:
+    """Stylize one image file (or a given picture read from `src`) into `output`
+    (atomically)."""
     style, values = resolve_style(args)
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
@@ -33,7 +56,7 @@ def render_image(args: argparse.Namespace, src: Path, output: Path) -> int:
             print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
                   file=sys.stderr)
     size = parse_size(getattr(args, "size", None))
-    image = read_image(src)
+    image = image if image is not None else read_image(src)
     rgb_in, alpha = image.rgb, image.alpha
     if size is not None:
         w, h = resolve_size(size, image.size)
