@@ -147,6 +147,17 @@ class ChainPipeline:
         return {f"{n}.{k}": v for n, s in zip(self.names, self.stages, strict=True)
                 for k, v in s.pass_times_ms().items()}
 
+    @property
+    def canvas(self) -> np.ndarray:
+        """The paper's position (see `Pipeline.canvas`): every style follows the same camera
+        from the same frames, so one matrix stands for all."""
+        return self.stages[0].canvas
+
+    @canvas.setter
+    def canvas(self, value: np.ndarray) -> None:
+        for stage in self.stages:
+            stage.canvas = value
+
     def reset_history(self) -> None:
         """Forget temporal state (seeks, cuts, new sources)."""
         self.tracker.reset()

@@ -106,6 +106,22 @@ class Pipeline:
         """GPU milliseconds per pass of the last frame (needs `profile = True`)."""
         return {k: v / 1e6 for k, v in self.graph.pass_ns.items()}
 
+    @property
+    def canvas(self) -> np.ndarray:
+        """Where the paper sheet is: the 3x3 similarity from the last frame's pixels (as
+        tracked) to paper coordinates; the identity after a cut. It follows the camera from
+        frame to frame (`c = c @ motion.to_previous`, `MotionEstimator` at the style's
+        motion width), so a render that starts mid-shot (a chunk of a long video) sets it to
+        what a render from the shot's start would have reached."""
+        return self._canvas.copy()
+
+    @canvas.setter
+    def canvas(self, value: np.ndarray) -> None:
+        value = np.asarray(value, np.float64)
+        if value.shape != (3, 3) or not np.all(np.isfinite(value)):
+            raise AquarelleError("a canvas is a finite 3x3 matrix")
+        self._canvas = value.copy()
+
     def reset_history(self) -> None:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
