@@ -43,6 +43,13 @@ def _emboss(f: np.ndarray) -> np.ndarray:
     return cv2.filter2D(f, -1, k)
 
 
+def _shift_view(f: np.ndarray) -> np.ndarray:
+    h, w = f.shape[:2]
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) + 0.015 * w,
+                         np.arange(h, dtype=np.float32))
+    return cv2.remap(f, xs, ys, cv2.INTER_LINEAR)
+
+
 BASELINES: dict[str, Baseline] = {
     "watercolor": ("cv2.stylization (sigma_s=60, sigma_r=0.45)",
                    lambda f: cv2.stylization(f[:, :, ::-1])),
@@ -55,6 +62,7 @@ BASELINES: dict[str, Baseline] = {
     "edges": ("cv2.Sobel magnitude", _sobel),
     "motion_blur": ("cv2.filter2D, 15 px line kernel", _line),
     "relief": ("cv2.filter2D emboss kernel", _emboss),
+    "stereo": ("cv2.remap by a constant shift (a one-tap view)", _shift_view),
     "upscale": ("cv2.resize x2 bicubic",
                 lambda f: cv2.resize(f, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)),
 }

@@ -2,7 +2,8 @@
 # The GPU benchmark kit: on a machine with an NVIDIA GPU and no network, install the carried
 # wheels (.whl) and GL libraries (.gl), open an EGL context on the GPU, and print the tables
 # BENCHMARKS.md uses: still and video frame times with per-pass GPU times at 1280x720,
-# 1920x1080 and 3840x2160, export frames per second, and the live table (bench-live).
+# 1920x1080 and 3840x2160, export frames per second, the live table (bench-live) and every
+# style (filters, stereo, upscale) against its OpenCV equivalent (bench --filters).
 # Results also go to $OUT (if set).
 #
 #   bash scripts/gpu-kit/run.sh            # on the GPU machine (carry .whl and .gl)
@@ -41,4 +42,5 @@ PY
 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" 2>&1 | tee "$OUT/bench.md"
 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" 2>&1 | tee "$OUT/bench-export.md"
 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" 2>&1 | tee "$OUT/bench-live.md"
+"$PY" -m aquarelle bench --filters --runs "$RUNS" 2>&1 | tee "$OUT/bench-filters.md"
 echo "kit: tables in $OUT"
