@@ -161,3 +161,17 @@ def test_below_scale_1_the_filters_before_the_painting_run_at_its_work_size(pipe
     assert filters.render_array(img).shape == (128, 128, 3)
     assert filters.output_size((128, 128)) == (128, 128)
     assert pipeline(style="denoise", scale=0.5).render_array(img).shape == (128, 128, 3)
+
+
+def test_a_chain_lists_its_styles_presets_addressed_to_them(tmp_path):
+    from aquarelle.engine.presets import list_presets
+
+    chain = "denoise+watercolor"
+    saved = Preset(name="night cam", style=chain, values={"denoise.sigma_space": 3.0})
+    save_preset(saved, tmp_path / chain)
+    listed = list_presets(chain, tmp_path / chain)
+    assert listed[0].name == "night cam"  # the chain's own first
+    inherited = [p for p in listed if p.name == "loose_wash"]
+    assert len(inherited) == 1 and inherited[0].builtin and inherited[0].style == chain
+    assert all(k.startswith("watercolor.") for k in inherited[0].values)
+    assert load_preset("loose_wash", chain, tmp_path / chain).values == inherited[0].values

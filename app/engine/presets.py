@@ -67,7 +67,10 @@ def read_preset(path: Path) -> Preset:
 
 
 def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
-    """Built-in presets (in a fixed order) followed by the user's, for one style."""
+    """Built-in presets (in a fixed order) followed by the user's, for one style. A chain
+    (`a+b`) lists its own, then each of its styles' presets addressed to that style
+    (`watercolor.dilution`), read-only there. `user_dir` is the style's folder among the
+    user's preset folders (STYLE/ under the base)."""
     out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
     udir = user_dir or user_presets_dir(style)
     if udir.is_dir():
@@ -76,7 +79,19 @@ def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
                 out.append(_read(p, False))
             except StyleError:
                 continue  # a broken user file must not hide the others
+    members = style.split(JOIN)
+    if len(members) > 1:
+        for member in members:
+            mdir = user_dir.parent / member if user_dir is not None else None
+            out.extend(_for_chain(p, style) for p in list_presets(member, mdir))
     return out
+
+
+def _for_chain(preset: Preset, chain: str) -> Preset:
+    """A style's preset addressed to that style inside `chain` (not editable there)."""
+    return Preset(name=preset.name, style=chain, builtin=True, path=preset.path,
+                  description=f"{preset.style}: {preset.description or 'no description'}",
+                  values={f"{preset.style}.{k}": v for k, v in preset.values.items()})
 
 
 def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = None) -> Preset:
@@ -95,19 +110,19 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
         preset = _read(path, False)
     else:
         wanted = str(name_or_file)
-        found: Preset | None = None
-        known: list[str] = []
-        for owner in [style] + (members if len(members) > 1 else []):
-            presets = {p.name: p for p in list_presets(owner, user_dir)}
-            known += presets
-            stems = {p.path.stem: p for p in presets.values() if p.path is not None}
-            found = presets.get(wanted) or stems.get(wanted) \
-                or presets.get(wanted.replace("-", "_"))
-            if found is not None:
-                break
+        listed = list_presets(style, user_dir)  # a chain's own first, then its styles'
+        presets: dict[str, Preset] = {}
+        for p in listed:
+            presets.setdefault(p.name, p)
+        stems: dict[str, Preset] = {}
+        for p in listed:
+            if p.path is not None:
+                stems.setdefault(p.path.stem, p)
+        found = presets.get(wanted) or stems.get(wanted) \
+            or presets.get(wanted.replace("-", "_"))
         if found is None:
             raise StyleError(f"unknown preset {wanted!r}; "
-                             f"{suggest(wanted, known, 'presets') if known else 'none'}")
+                             f"{suggest(wanted, presets, 'presets') if presets else 'none'}")
         preset = found
     if preset.style == style:
         return preset
