@@ -44,9 +44,15 @@ class RenderState:
         self.touch()
 
     def apply_values(self, values: Mapping[str, Any], reset_others: bool = False) -> list[str]:
-        """Set the known parameters among `values`; returns warnings (clamped or invalid)."""
+        """Set the known parameters among `values`; returns warnings (clamped or invalid).
+        `reset_others`: the rest back to their defaults; in a chain, only the rest of the
+        styles `values` speak of (a watercolor preset leaves the denoise alone)."""
         if reset_others:
-            self.params.reset()
+            styles = {k.split(".", 1)[0] for k in values if "." in k}
+            for name in self.params.specs:
+                owner = name.split(".", 1)[0] if "." in name else None
+                if owner is None or owner in styles:
+                    self.params.reset(name)
         warnings = []
         for name, value in values.items():
             if name not in self.params:
