@@ -35,6 +35,8 @@ def run_styles(args: argparse.Namespace) -> int:
         presets = ", ".join(p.name for p in list_presets(name))
         print(f"{name:14s} {style.label}: {style.description}")
         print(f"{'':14s} presets: {presets or '-'}")
+    print("\nChain styles with + (each after the one before), e.g. "
+          "--style denoise+enhance+watercolor; set a style's parameter as style.param.")
     return 0
 
 
