@@ -9,7 +9,7 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
-from . import render_video
+from . import render_cluster, render_video
 from .common import add_style_options
 from .render_image import read_pair, render_image
 from .render_options import add_arguments
@@ -35,6 +35,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "rendered as one side-by-side picture (with --style stereo, "
                         "--set input=sbs is implied)")
     add_arguments(p)
+    render_cluster.add_arguments(p)
     p.set_defaults(func=run)
 
 

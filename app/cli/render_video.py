@@ -8,11 +8,12 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.errors import MediaError
-from ..media.export import ExportResult, export_video, same_path
+from ..media.export import ExportOptions, ExportResult, export_video, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
+from . import render_cluster
 from .common import resolve_style
 from .render_frames import run_frames, wants_frames
 from .render_image import render_image
@@ -52,6 +53,8 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
+    if render_cluster.wanted(args):
+        return render_cluster.run(args, src, output)
     if wants_frames(output):  # an image sequence or an animated GIF
         return run_frames(args, src, output)
     style, values = resolve_style(args)
@@ -135,23 +138,11 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
 
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
     """Render several files into the folder `output`; continue past failures."""
-    resolve_style(args)  # a bad style or value fails once, before any file
-    opts = export_options(args)
-    if opts.codec is not None:
-        output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
-    if output.exists() and not output.is_dir():
-        raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
-    files = collect_inputs(inputs, output, args.quiet, getattr(args, "recursive", False))
-    try:
-        output.mkdir(exist_ok=True)
-    except OSError as e:
-        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
+    if render_cluster.wanted(args):
+        return render_cluster.run_batch(args, inputs, output)
+    opts, files, names = prepare_batch(args, inputs, output)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
-    fmt = getattr(args, "format", None)
-    if fmt:
-        output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
-    names = output_names(files, opts.codec, fmt, getattr(args, "name", "{stem}"))
     for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -168,8 +159,35 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
         except AquarelleError as e:
             print(f"aquarelle: error: {e}", file=sys.stderr)
             failed.append((src, str(e)))
-    ok = len(files) - len(failed) - len(skipped)
-    line = f"batch: {ok} of {len(files)} rendered into {output}"
+    return batch_summary(args, len(files), output, skipped, failed)
+
+
+def prepare_batch(args: argparse.Namespace, inputs: list[Path], output: Path
+                  ) -> tuple[ExportOptions, list[tuple[Path, Path]], list[Path]]:
+    """A batch's checks before any file (style, values, codec, container, the output
+    folder), its export options, the files found and their output names."""
+    resolve_style(args)  # a bad style or value fails once, before any file
+    opts = export_options(args)
+    if opts.codec is not None:
+        output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
+    if output.exists() and not output.is_dir():
+        raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
+    files = collect_inputs(inputs, output, args.quiet, getattr(args, "recursive", False))
+    try:
+        output.mkdir(exist_ok=True)
+    except OSError as e:
+        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
+    fmt = getattr(args, "format", None)
+    if fmt:
+        output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
+    return opts, files, output_names(files, opts.codec, fmt, getattr(args, "name", "{stem}"))
+
+
+def batch_summary(args: argparse.Namespace, total: int, output: Path, skipped: list[str],
+                  failed: list[tuple[Path, str]]) -> int:
+    """The batch's last line (rendered, skipped, failed) and its exit status."""
+    ok = total - len(failed) - len(skipped)
+    line = f"batch: {ok} of {total} rendered into {output}"
     if skipped:
         line += (f", {len(skipped)} skipped (already there: "
                  f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}; -y replaces)")

@@ -58,6 +58,7 @@ class Pipeline:
         self.shared_tracker = False
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
+        self._canvas_set = False  # set by hand: the next frame without motion keeps it
         self._revision = self.params.revision
         # Draft: below scale 1 the whole graph, finish included, runs on the frame
         # downscaled to the work size, and the result is enlarged to the source size by the
@@ -112,7 +113,9 @@ class Pipeline:
         tracked) to paper coordinates; the identity after a cut. It follows the camera from
         frame to frame (`c = c @ motion.to_previous`, `MotionEstimator` at the style's
         motion width), so a render that starts mid-shot (a chunk of a long video) sets it to
-        what a render from the shot's start would have reached."""
+        what a render from the shot's start would have reached. Set before the render's
+        first frame (after `reset_history`): that frame, which has no motion to follow,
+        keeps it instead of starting the sheet afresh."""
         return self._canvas.copy()
 
     @canvas.setter
@@ -121,6 +124,7 @@ class Pipeline:
         if value.shape != (3, 3) or not np.all(np.isfinite(value)):
             raise AquarelleError("a canvas is a finite 3x3 matrix")
         self._canvas = value.copy()
+        self._canvas_set = True
 
     def reset_history(self) -> None:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
@@ -129,6 +133,7 @@ class Pipeline:
         if not self.shared_tracker:
             self.tracker.reset()
         self._canvas = np.eye(3)
+        self._canvas_set = False
 
     # -- frames ---------------------------------------------------------------------------
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
@@ -258,7 +263,8 @@ class Pipeline:
         frame = self.tracker.frame_size
         k = size[0] / frame[0] if frame is not None else 1.0
         if motion is None:
-            self._canvas = np.eye(3)
+            if not self._canvas_set:  # a cut, or the start: a fresh sheet
+                self._canvas = np.eye(3)
             info.history = False
             flow = np.zeros((1, 1, 2), np.float32)
             info.uniforms["u_motion"] = (1.0, 0.0, 0.0, 0.0)
@@ -270,6 +276,7 @@ class Pipeline:
             m = _rescaled(motion.to_previous, k * work_scale)
             info.uniforms["u_motion"] = (float(m[0, 0]), float(m[1, 0]), float(m[0, 2]),
                                          float(m[1, 2]))
+        self._canvas_set = False
         fh, fw = flow.shape[:2]
         if self._flow is None or self._flow.size != (fw, fh):
             if self._flow is not None:

@@ -303,7 +303,7 @@ class VideoReader:
             for packet in self.container.demux(streams):
                 if packet.stream.index in audio_index:
                     i = audio_index[packet.stream.index]
-                    for item in self._audio(i, packet, start_abs if start > 0 else None,
+                    for item in self.audio_items(i, packet, start_abs if start > 0 else None,
                                             end_abs):
                         if item is None:
                             audio_done[packet.stream.index] = True
@@ -390,9 +390,11 @@ class VideoReader:
         fps = self.fps or 30.0
         return max(1, round(1 / (fps * self.time_base)))
 
-    def _audio(self, i: int, packet: av.Packet, start: float | None, end: float | None
+    def audio_items(self, i: int, packet: av.Packet, start: float | None, end: float | None
                ) -> Iterator[AudioItem | None]:
-        """Audio of one packet inside [start, end); yields None once the stream passed end."""
+        """Audio of one packet of stream `i` inside [start, end), as an export writes it
+        (copied, or decoded and trimmed for transcoding); yields None once the stream passed
+        end."""
         if packet.is_corrupt:
             return  # e.g. cut short by a truncated file: copying it would corrupt the output
         if packet.dts is None and packet.size == 0:

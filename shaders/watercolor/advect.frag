@@ -11,6 +11,7 @@ uniform int u_history;
 uniform int u_layer;
 uniform float u_scale;          // processing scale: source px = work px / u_scale
 uniform float u_target_scale;   // this layer's size relative to the work size
+uniform vec4 u_canvas;          // this frame's pixels -> the paper sheet (identity at a cut)
 
 const float BUDGET = 0.6;  // re-seed when |J - I| exceeds this
 
@@ -36,10 +37,12 @@ void main() {
     vec2 ident = x / (u_scale * u_target_scale);
     float budget_first = u_layer == 1 ? 0.5 * BUDGET : BUDGET;
     if (u_history == 0) {
-        // Fresh canvas: both layers at the identity, fully visible; layer 1 marked as in its
-        // first (half-budget) cycle by a negative age.
+        // Fresh canvas: both layers where the paper sheet is (the identity after a cut; a
+        // render that starts mid-shot, like a chunk of a long video, continues the sheet the
+        // camera has moved since the cut), fully visible; layer 1 marked as in its first
+        // (half-budget) cycle by a negative age.
         float age = CANVAS_FADE_FRAMES;
-        frag = vec4(ident, u_layer == 1 ? -age - 1.0 : age, 0.0);
+        frag = vec4(canvas_point(u_canvas, ident), u_layer == 1 ? -age - 1.0 : age, 0.0);
         return;
     }
     vec4 c = warped(x, size);

@@ -1,0 +1,174 @@
+"""`aquarelle render ... --cluster [ADDRESS]`: videos (and whole folders) rendered in chunks
+on a Ray cluster (app/cluster), with the same output as a single-machine render: every frame
+with its source timestamp, the sound copied or transcoded, the file written atomically."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import AquarelleError
+from ..media.errors import MediaError
+from ..media.export import check_options, same_path
+from ..media.image_io import is_image_path
+from ..media.progress import ProgressPrinter
+from ..media.video_writer import output_format
+from .common import positive, resolve_style
+from .render_frames import wants_frames
+from .render_image import render_image
+from .render_options import export_options, refuse_existing
+
+INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
+LOCAL = "local"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The cluster options of `render`."""
+    g = p.add_argument_group("cluster options (videos and folders on a Ray cluster)")
+    g.add_argument("--cluster", nargs="?", const=LOCAL, metavar="ADDRESS",
+                   help="render videos in chunks on a Ray cluster: ray://HOST:PORT or auto "
+                        "joins one; without an address a local Ray is started (needs "
+                        "pip install 'aquarelle[cluster]')")
+    g.add_argument("--chunk", type=float, default=30.0, metavar="SECONDS",
+                   help="length of the pieces a video is cut into, at keyframes (default 30)")
+    g.add_argument("--resume", action="store_true",
+                   help="keep the chunks an interrupted --cluster run finished (its work "
+                        "folder's manifest) and render only the rest")
+    g.add_argument("--work-dir", metavar="FOLDER",
+                   help="where chunk files go: a folder every node can read and write "
+                        "(default: next to the output)")
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether the command asks for the cluster."""
+    return getattr(args, "cluster", None) is not None
+
+
+def _backend(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(the Ray backend, the module) after connecting; one line if Ray is missing."""
+    try:
+        importlib.import_module("ray")
+        from ..cluster import ray_backend
+    except ImportError:
+        raise AquarelleError(INSTALL_HINT) from None
+    address = None if args.cluster == LOCAL else args.cluster
+    started = ray_backend.connect(address)
+    try:
+        backend = ray_backend.RayBackend()
+    except BaseException:
+        if started:
+            ray_backend.shutdown()
+        raise
+    backend.started = started
+    return backend, ray_backend
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from ..cluster.driver import ClusterOptions
+
+    positive(args.chunk, "--chunk")
+    return ClusterOptions(chunk_seconds=args.chunk, resume=args.resume,
+                          work_dir=Path(args.work_dir) if args.work_dir else None)
+
+
+def _run_jobs(args: argparse.Namespace, jobs: list[Any], label: str) -> list[Any]:
+    from ..cluster.driver import Driver
+
+    style, values = resolve_style(args)
+    options = _options(args)
+    backend, module = _backend(args)
+    printer = ProgressPrinter(label, quiet=args.quiet)
+    try:
+        driver = Driver(backend, args.style, style, values, options, printer)
+        return driver.run(jobs)
+    finally:
+        printer.finish()
+        backend.close()
+        if backend.started:
+            module.shutdown()
+
+
+def summary(o: Any) -> str:
+    """One line per file, like a single-machine render's, with the chunks."""
+    r = o.result
+    audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
+    fps = r.frames / o.elapsed if o.elapsed > 0 else 0.0
+    extra = f"; {o.chunks} chunks"
+    if o.resumed:
+        extra += f", {o.resumed} resumed"
+    if o.reruns:
+        extra += f", {o.reruns} re-run"
+    return (f"{o.job.source} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} "
+            f"{r.codec}{audio}; {o.elapsed:.1f} s, {fps:.1f} fps{extra})")
+
+
+def run(args: argparse.Namespace, src: Path, output: Path) -> int:
+    """One video on the cluster."""
+    from ..cluster.driver import FileJob
+    from .render_video import default_name
+
+    if wants_frames(output):
+        raise AquarelleError("--cluster writes video files, not frames or GIFs")
+    resolve_style(args)
+    opts = export_options(args)
+    check_options(opts)
+    if output.is_dir():
+        output = output / default_name(src, opts.codec)
+    refuse_existing(args, output)
+    fmt, spec = output_format(output, opts.codec)
+    if same_path(src, output):
+        raise MediaError(f"output {output} is the input; choose another name")
+    if str(output.parent) and not output.parent.is_dir():
+        raise MediaError(f"output folder does not exist: {output.parent}")
+    (o,) = _run_jobs(args, [FileJob(src, output, fmt, spec.name, opts)], src.name)
+    if o.error:
+        raise MediaError(o.error)
+    if not args.quiet:
+        print(summary(o), file=sys.stderr)
+    return 0
+
+
+def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
+    """Several files into the folder `output`: the videos' chunks spread over the cluster
+    together (one progress line), images rendered here; the batch's summary line."""
+    from ..cluster.driver import FileJob
+    from .render_video import prepare_batch
+
+    opts, files, names = prepare_batch(args, inputs, output)
+    check_options(opts)
+    failed: list[tuple[Path, str]] = []
+    skipped: list[str] = []
+    jobs: list[FileJob] = []
+    for (src, _), name in zip(files, names, strict=True):
+        dst = output / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if dst.exists() and not args.overwrite:
+            skipped.append(str(name))
+            continue
+        if is_image_path(src):
+            try:
+                render_image(args, src, dst)
+            except AquarelleError as e:
+                print(f"aquarelle: error: {e}", file=sys.stderr)
+                failed.append((src, str(e)))
+            continue
+        try:
+            vfmt, spec = output_format(dst, opts.codec)
+        except AquarelleError as e:
+            print(f"aquarelle: error: {e}", file=sys.stderr)
+            failed.append((src, str(e)))
+            continue
+        jobs.append(FileJob(src, dst, vfmt, spec.name, opts))
+    if jobs:
+        for o in _run_jobs(args, jobs, f"{len(jobs)} videos"):
+            if o.error:
+                print(f"aquarelle: error: {o.error}", file=sys.stderr)
+                failed.append((o.job.source, o.error))
+            elif not args.quiet:
+                print(summary(o), file=sys.stderr)
+    from .render_video import batch_summary  # render_video hands batches here
+
+    return batch_summary(args, len(files), output, skipped, failed)

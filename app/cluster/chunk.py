@@ -1,0 +1,240 @@
+"""One chunk on one worker: decode from the keyframe before the warm-up start, render the
+warm-up frames and throw them away, then render and encode the chunk's frames with their
+source timestamps (video only, the same encoder settings for every chunk), atomically.
+
+Descriptors (paths, frame ranges, the paper's position) travel between machines, never
+frames. Also the check of a finished chunk file against the source (no decoding).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import moderngl
+import numpy as np
+
+from ..engine.chain import AnyPipeline, ChainPipeline, build_pipeline
+from ..media.atomic import atomic_output
+from ..media.errors import MediaError
+from ..media.render_stage import Rendered, RenderStage
+from ..media.runner import run_pipelined
+from ..media.video_reader import AudioItem, DecodedFrame, VideoReader
+from ..media.video_writer import CODECS, VideoWriter
+from .canvas import Matrix, fit
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """What every chunk of a job shares: look and encoder."""
+
+    style: str  # a style or chain name (`a+b`), or a style file
+    values: dict[str, Any]
+    seed: int = 0
+    scale: float = 1.0
+    fmt: str = "mp4"
+    codec: str = "h264"
+    crf: int | None = None
+    speed: str | None = None
+
+    def key(self) -> tuple:
+        return (self.style, tuple(sorted((k, repr(v)) for k, v in self.values.items())),
+                self.seed, self.scale)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Render frames [first, end) of `source` into `output` after warm-up from `warm`."""
+
+    job: int  # which file of the run
+    index: int  # which chunk of the file
+    source: str
+    output: str
+    first: int
+    end: int
+    warm: int
+    frame_index: int  # the pipeline's frame counter at `warm` (frames since the range start)
+    window: tuple[float, float | None]  # decode [start, end) seconds: frames warm..end-1
+    pts_first: int  # source timestamp of frame `first`
+    shift: int  # subtracted from source timestamps (a --start trim)
+    # then subtracted in the chunk file, added back when joining: MP4/MOV store a start
+    # offset in the movie's millisecond timescale (inexact), so their chunks start at 0
+    rebase: int
+    size: tuple[int, int] | None  # the frames' size in the pipeline (--size), None: source
+    fps: float | None
+    canvas: dict[int, Matrix]  # the paper's position at `warm`, per flow width
+    settings: RenderSettings
+    attempt: int = 0
+
+
+@dataclass
+class ChunkResult:
+    """What a worker wrote for a chunk."""
+
+    job: int
+    index: int
+    output: str
+    frames: int
+    warmup: int
+    seconds: float
+    node: str = ""
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+class _Positioned:
+    """The pipeline as RenderStage sees it, putting the paper where a long render would have
+    it at the first (warm-up) frame, before rendering it: that frame has no motion to follow
+    and keeps a position set by hand, so the advected canvas layers start there too."""
+
+    def __init__(self, pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:
+        self.pipeline = pipeline
+        self.ctx = pipeline.ctx
+        self._canvas = canvas
+        self._placed = False
+
+    def render(self, frame: Any, order: str = "rgb") -> moderngl.Texture:
+        if not self._placed:
+            self._placed = True
+            place_canvas(self.pipeline, self._canvas)
+        return self.pipeline.render(frame, order)
+
+
+def place_canvas(pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:
+    """Set each style's paper position from the one tracked at its flow width."""
+    stages = pipeline.stages if isinstance(pipeline, ChainPipeline) else [pipeline]
+    for stage in stages:
+        motion = stage.style.motion
+        if motion is not None and motion.max_width in canvas:
+            stage.canvas = np.asarray(canvas[motion.max_width], np.float64)
+
+
+def set_frame_index(pipeline: AnyPipeline, index: int) -> None:
+    pipeline.frame_index = index
+    if isinstance(pipeline, ChainPipeline):
+        for stage in pipeline.stages:
+            stage.frame_index = index
+
+
+class ChunkRenderer:
+    """Renders chunks on one GL context, keeping the pipeline between chunks of the same
+    look (a worker's state). Calls from the context's thread only."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._pipeline: AnyPipeline | None = None
+        self._key: tuple | None = None
+
+    def pipeline(self, settings: RenderSettings) -> AnyPipeline:
+        if self._pipeline is None or self._key != settings.key():
+            self.release()
+            p = build_pipeline(self.ctx, settings.style, seed=settings.seed,
+                               scale=settings.scale)
+            if settings.values:
+                p.set_params(settings.values)
+            self._pipeline, self._key = p, settings.key()
+        return self._pipeline
+
+    def release(self) -> None:
+        """Release the pipeline (the context stays its owner's)."""
+        if self._pipeline is not None:
+            with self.ctx:
+                self._pipeline.release()
+            self._pipeline, self._key = None, None
+
+    def render(self, task: ChunkTask) -> ChunkResult:
+        t0 = time.perf_counter()
+        s = task.settings
+        with self.ctx:
+            pipeline = self.pipeline(s)
+            pipeline.reset_history()
+            set_frame_index(pipeline, task.frame_index)
+            reader = VideoReader(task.source)
+            try:
+                frames = reader.frames(*task.window)
+                first = next(frames, None)
+                if first is None:
+                    raise MediaError(f"{task.source}: chunk {task.index} has no frames")
+                size = task.size or (first.image.shape[1], first.image.shape[0])
+                out_size = pipeline.output_size(size)
+                written, stage_seconds = self._encode(task, reader, first, frames, pipeline,
+                                                      size, out_size)
+            finally:
+                reader.close()
+        return ChunkResult(task.job, task.index, task.output, written,
+                           task.first - task.warm, time.perf_counter() - t0,
+                           stage_seconds=stage_seconds)
+
+    def _encode(self, task: ChunkTask, reader: VideoReader, first: DecodedFrame,
+                rest: Any, pipeline: AnyPipeline, size: tuple[int, int],
+                out_size: tuple[int, int]) -> tuple[int, dict[str, float]]:
+        s = task.settings
+        busy = {"decode": 0.0, "encode": 0.0}
+
+        def decoded() -> Any:
+            yield _fitted(first, size)
+            while True:
+                t = time.perf_counter()
+                item = next(rest, None)
+                if item is None:
+                    return
+                item = _fitted(item, size)
+                busy["decode"] += time.perf_counter() - t
+                yield item
+
+        stage = RenderStage(_Positioned(pipeline, task.canvas), out_size)  # type: ignore[arg-type]
+        try:
+            with atomic_output(task.output) as tmp:
+                writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
+                                     time_base=reader.time_base, fps=task.fps, crf=s.crf,
+                                     speed=s.speed)
+                try:
+                    def encode(item: Rendered | AudioItem) -> None:
+                        if isinstance(item, Rendered) and item.pts >= task.pts_first:
+                            t = time.perf_counter()
+                            writer.write_frame(item.image, item.pts - task.shift - task.rebase,
+                                               item.duration)
+                            busy["encode"] += time.perf_counter() - t
+
+                    def finish() -> None:
+                        writer.close()
+
+                    run_pipelined(decoded(), stage, encode, finish, lambda: None, 4)
+                except BaseException:
+                    writer.abort()
+                    raise
+        finally:
+            stage.release()
+        return writer.frames, {**busy, "render": stage.busy}
+
+
+def _fitted(frame: DecodedFrame, size: tuple[int, int]) -> DecodedFrame:
+    frame.image = fit(frame.image, size)
+    return frame
+
+
+def chunk_problem(path: str | Path, expected: list[int], time_base: Fraction) -> str | None:
+    """Why a chunk file is not what the plan says (frame count, timestamps: `expected` in
+    `time_base` units), or None when it is. Reads packets only, decodes nothing."""
+    p = Path(path)
+    if not p.is_file():
+        return "missing"
+    try:
+        with av.open(str(p)) as c:
+            stream = c.streams.video[0]
+            tb = stream.time_base
+            got = sorted(int(pk.pts) for pk in c.demux(stream)
+                         if pk.pts is not None and pk.size)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is a bad chunk
+        return f"unreadable ({type(e).__name__})"
+    if len(got) != len(expected):
+        return f"{len(got)} frames instead of {len(expected)}"
+    if tb != time_base:  # the container may keep another time base: compare in its units
+        got = [round(g * tb / time_base) for g in got]
+    for i, (a, b) in enumerate(zip(got, expected, strict=True)):
+        if a != b:
+            return f"frame {i} has timestamp {a} instead of {b}"
+    return None

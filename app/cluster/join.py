@@ -1,0 +1,157 @@
+"""Joining chunk files into the output without re-encoding: their packets are remuxed in
+order (timestamps kept: they are the source's, so variable frame rates stay), with the
+source's audio taken once and copied or transcoded exactly as a single-machine export does
+(media/audio.py), into a temporary file renamed at the end (media/atomic.py)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import av
+
+from ..media.atomic import atomic_output
+from ..media.audio import AudioTrack, can_copy, sample_packets
+from ..media.errors import MediaError, ffmpeg_reason
+from ..media.video_reader import AudioItem, VideoReader
+
+
+@dataclass
+class JoinResult:
+    """What the joined file holds."""
+
+    output: Path
+    frames: int
+    size: tuple[int, int]
+    codec: str
+    audio: list[str] = field(default_factory=list)
+
+
+def _seconds(ts: int | None, tb: Fraction | None) -> Fraction | None:
+    return None if ts is None or tb is None else ts * tb
+
+
+def audio_items(reader: VideoReader, start: float, end: float | None
+                ) -> Iterator[AudioItem]:
+    """The source's audio in [start, end) seconds (from the video's start), as the export's
+    walk gives it (packets to copy, or decoded frames to transcode), without the video."""
+    if not reader.audio_streams:
+        return
+    t0 = reader.start_time
+    start_abs = t0 + start if start > 0 else None
+    end_abs = None if end is None else t0 + end
+    if start > 0:
+        reader.container.seek(int(start_abs / reader.time_base), stream=reader.video,
+                              backward=True, any_frame=False)
+    index = {s.index: i for i, s in enumerate(reader.audio_streams)}
+    done: set[int] = set()
+    for packet in reader.container.demux(reader.audio_streams):
+        i = index[packet.stream.index]
+        if i in done and packet.size:
+            continue
+        for item in reader.audio_items(i, packet, start_abs, end_abs):  # the export rules
+            if item is None:
+                done.add(i)
+            else:
+                yield item
+
+
+def _time(item: AudioItem) -> Fraction:
+    d = item.data
+    tb = d.time_base or (Fraction(1, d.sample_rate) if isinstance(d, av.AudioFrame) else None)
+    t = _seconds(d.pts if d.pts is not None else getattr(d, "dts", None), tb)
+    return t if t is not None else Fraction(0)
+
+
+def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source: Path, *,
+                audio: bool = True, start: float = 0.0, end: float | None = None
+                ) -> JoinResult:
+    """Remux `chunks` (in order; each with the seconds to add to its timestamps) and the
+    source's audio of [start, end) into `dst`."""
+    if not chunks:
+        raise MediaError(f"nothing to join into {dst}")
+    reader = VideoReader(source, audio=audio)
+    try:
+        samples = sample_packets(source, [s.index for s in reader.audio_streams])
+        transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
+                              if not can_copy(fmt, s, samples.get(s.index)))
+        reader.transcode_audio = transcode
+        trimmed = start > 0 or end is not None
+        offset = reader.start_time + start if trimmed else 0.0
+        options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
+                   else {"avoid_negative_ts": "disabled"})
+        try:
+            with atomic_output(dst) as tmp:
+                return _join(chunks, dst, tmp, fmt, options, reader, transcode, offset,
+                             start, end)
+        except av.error.FFmpegError as e:
+            raise MediaError(f"cannot join the chunks into {dst}: {ffmpeg_reason(e)}") from None
+    finally:
+        reader.close()
+
+
+def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
+          options: dict[str, str], reader: VideoReader, transcode: frozenset[int],
+          offset: float, start: float, end: float | None) -> JoinResult:
+    out = av.open(str(tmp), mode="w", format=fmt, container_options=options)
+    try:
+        with av.open(str(chunks[0][0])) as first:
+            template = first.streams.video[0]
+            video = out.add_stream_from_template(template)
+            size = (template.codec_context.width, template.codec_context.height)
+            codec = template.codec_context.name
+        tracks = [AudioTrack(out, s, offset, transcode=i in transcode)
+                  for i, s in enumerate(reader.audio_streams)]
+        sound = audio_items(reader, start, end)
+        pending = next(sound, None)
+        frames = 0
+        last_dts: Fraction | None = None
+        for path, rebase in chunks:
+            with av.open(str(path)) as c:
+                stream = c.streams.video[0]
+                for packet in c.demux(stream):
+                    if packet.size == 0 and packet.dts is None:
+                        continue
+                    tb = packet.time_base or stream.time_base
+                    if rebase:
+                        ticks = round(rebase / tb)
+                        if packet.pts is not None:
+                            packet.pts += ticks
+                        if packet.dts is not None:
+                            packet.dts += ticks
+                    dts = _seconds(packet.dts, tb)
+                    if dts is not None and last_dts is not None and dts <= last_dts:
+                        # two encoders' decode delays meeting (variable frame rates): the
+                        # smallest step after the last one, never after the frame's pts
+                        fixed = last_dts + tb
+                        pts = _seconds(packet.pts, tb)
+                        if pts is not None and fixed > pts:
+                            raise MediaError(f"{path}: its first frames cannot follow the "
+                                             "previous chunk's (decode order)")
+                        packet.dts = int(fixed / tb)
+                        dts = fixed
+                    now = dts if dts is not None else _seconds(packet.pts, tb)
+                    while pending is not None and now is not None and \
+                            _time(pending) - Fraction(offset).limit_denominator(10**9) <= now:
+                        tracks[pending.stream].write(pending.data)
+                        pending = next(sound, None)
+                    last_dts = dts if dts is not None else last_dts
+                    packet.stream = video
+                    out.mux(packet)
+                    frames += 1
+        while pending is not None:
+            tracks[pending.stream].write(pending.data)
+            pending = next(sound, None)
+        for t in tracks:
+            t.flush()
+        out.close()
+    except BaseException:
+        with contextlib.suppress(Exception):  # the file is discarded anyway
+            out.close()
+        raise
+    return JoinResult(dst, frames, size, codec,
+                      [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
+                       for t in tracks])

@@ -1,0 +1,106 @@
+"""Chunked renders on one local Ray instance (shared by the module): the same frames,
+timestamps and sound as a single-machine export, --resume, chunks re-run, folders."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cluster_clips import keyframe_clip
+from videoclips import decode_video
+
+from aquarelle.cli.main import main
+from aquarelle.cluster.driver import ClusterOptions, Driver, FileJob
+from aquarelle.engine.chain_spec import load_chain, param_set
+from aquarelle.media.export import ExportOptions, export_video
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory, gl_ctx):
+    """A 96x64 clip of 60 frames with sound, a keyframe every 10 frames, and its
+    single-machine export."""
+    d = tmp_path_factory.mktemp("clip")
+    c = keyframe_clip(d / "in.mp4", frames=60, gop=10)
+    export_video(c.path, d / "ref.mp4", "watercolor", None, ExportOptions(crf=1), ctx=gl_ctx)
+    return c, decode_video(d / "ref.mp4")
+
+
+def mads(a: list[np.ndarray], b: list[np.ndarray]) -> list[float]:
+    return [float(np.abs(x.astype(np.int16) - y.astype(np.int16)).mean())
+            for x, y in zip(a, b, strict=True)]
+
+
+def render(src: Path, dst: Path, **opts):
+    from aquarelle.cluster.ray_backend import RayBackend
+
+    spec = load_chain("watercolor")
+    backend = RayBackend()
+    try:
+        driver = Driver(backend, "watercolor", spec, param_set(spec).values(),
+                        ClusterOptions(chunk_seconds=0.5, **opts))
+        (out,) = driver.run([FileJob(src, dst, "mp4", "h264", ExportOptions(crf=1))])
+    finally:
+        backend.close()
+    assert out.error is None
+    return out
+
+
+def assert_like_reference(path: Path, ref) -> None:
+    frames, times, facts = decode_video(path)
+    rf, rt, rfacts = ref
+    assert len(frames) == len(rf) == 60
+    assert times == rt  # every frame with its source timestamp
+    assert facts["audio"] == rfacts["audio"]  # the same codec, the same decoded length
+    assert facts["duration"] == pytest.approx(rfacts["duration"], abs=1e-6)
+    d = mads(frames, rf)
+    assert np.median(d) <= 1.5 and max(d) <= 4.0, d
+
+
+def test_chunked_render_matches_a_single_machine_export(cluster, clip, tmp_path):
+    c, ref = clip
+    out = render(c.path, tmp_path / "out.mp4")
+    assert out.chunks >= 3 and out.result.audio == ["aac copied"]
+    assert_like_reference(tmp_path / "out.mp4", ref)
+
+
+def test_resume_skips_finished_chunks_and_reruns_broken_ones(cluster, clip, tmp_path):
+    c, ref = clip
+    first = render(c.path, tmp_path / "out.mp4", keep_work=True)
+    work = tmp_path / ".out.mp4.chunks"
+    assert (work / "manifest.json").is_file()
+    again = render(c.path, tmp_path / "out.mp4", resume=True, keep_work=True)
+    assert again.resumed == first.chunks and again.chunk_seconds == []  # nothing rendered
+    chunks = sorted(work.glob("chunk_*.mp4"))
+    chunks[1].unlink()  # missing
+    chunks[2].write_bytes(chunks[2].read_bytes()[:500])  # corrupt (and another size)
+    third = render(c.path, tmp_path / "out.mp4", resume=True)
+    assert third.resumed == first.chunks - 2 and len(third.chunk_seconds) == 2
+    assert_like_reference(tmp_path / "out.mp4", ref)
+    assert not work.exists()
+
+
+def test_cli_renders_a_folder_on_the_cluster(cluster, clip, tmp_path, capsys):
+    c, ref = clip
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(c.path, folder / "a.mp4")
+    keyframe_clip(folder / "b.mp4", frames=24, gop=8)
+    code = main(["render", str(folder), "-o", str(tmp_path / "out") + "/", "--cluster",
+                 "--chunk", "0.5", "--crf", "1"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert f"batch: 2 of 2 rendered into {tmp_path / 'out'}" in err
+    assert_like_reference(tmp_path / "out" / "a.mp4", ref)
+    frames, times, _ = decode_video(tmp_path / "out" / "b.mp4")
+    assert len(frames) == 24
