@@ -19,6 +19,7 @@ import platform
 import statistics
 import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 from aquarelle.cli.bench_export import make_clip
@@ -94,7 +95,9 @@ def main() -> int:
              t_cluster, n / t_cluster)]
     if args.workers != 1:
         rows.append((f"--cluster, 1 local worker, {chunks} chunks", t_one, n / t_one))
-    md = [f"Clip: {w}x{h}, {n} frames ({args.seconds:g} s at 30 fps), H.264 + AAC (the export "
+    md = [f"Command: `python scripts/bench_cluster.py --seconds {args.seconds:g} --chunk "
+          f"{args.chunk:g} --workers {args.workers}` ({date.today().isoformat()})  ",
+          f"Clip: {w}x{h}, {n} frames ({args.seconds:g} s at 30 fps), H.264 + AAC (the export "
           f"benchmark's push-in). Style `watercolor`, defaults, H.264 CRF 18. {renderer}, "
           f"{platform.processor() or platform.machine()}; Ray {ray.__version__}. Ray's start "
           f"({t_ray:.1f} s) not counted.",
