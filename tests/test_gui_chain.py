@@ -73,3 +73,23 @@ def test_chain_panel_add_reorder_bypass_remove(qtbot: Any, config: Path,  # noqa
     assert again.state.params["enhance.gamma"] == 1.3
     assert again.chain_panel.names() == ["enhance", "watercolor"]
     again.close()
+
+
+def test_a_stereo_pair_is_shown_whole_and_not_labelled_as_a_split(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:  # noqa: F811
+    from aquarelle.ui.view_transform import CompareMode
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    win.set_compare(CompareMode.SPLIT)
+    assert win.viewport.comparing
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.param_panel.set_value("output", "sbs")
+    assert not win.viewport.comparing  # a pair twice as wide: nothing to split against
+    win.update_stats()
+    assert win.overlays.painted.isHidden() and win.overlays.original.isHidden()
+    win.param_panel.set_value("output", "anaglyph")
+    qtbot.waitUntil(lambda: win.viewport.comparing, timeout=TIMEOUT)
+    win.close()

@@ -825,7 +825,7 @@ class MainWindow(QMainWindow):
 
     def _view_changed(self) -> None:
         vp = self.viewport
-        self.overlays.show_compare(vp.compare is not CompareMode.OFF, vp.show_original)
+        self.overlays.show_compare(vp.comparing, vp.show_original)
         self.labels.show_zoom(vp.zoom_percent())
 
     # -- snapshot --------------------------------------------------------------------------

@@ -417,6 +417,17 @@ class Viewport(QOpenGLWidget):
             self.live_output(p, self._result, captured)
         return True
 
+    @property
+    def comparing(self) -> bool:
+        """Whether the original is on screen next to the result: a compare mode is on, and
+        split compare has a result of the frame's shape to split (not a stereo pair)."""
+        if self.compare is CompareMode.OFF:
+            return False
+        image = self.frame_size
+        if self.compare is CompareMode.SPLIT and self._result is not None and image:
+            return _shaped_like(image, self._result.size) == image
+        return True
+
     def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:
         if self.show_original or self._result is None or self._pipeline is None:
             return self._orig, DisplayMode.COLOR
