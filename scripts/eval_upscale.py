@@ -16,9 +16,7 @@ Run: .venv/bin/python scripts/eval_upscale.py [--write BENCHMARKS.md] [--runs 5]
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from datetime import date
 from pathlib import Path
 
@@ -29,6 +27,7 @@ from skimage.metrics import structural_similarity
 
 from aquarelle.engine import Pipeline, create_headless_context, renderer_string
 from aquarelle.eval.report import replace_section
+from aquarelle.eval.timing import median_ms
 from aquarelle.upscale.learned import halve, luma, psnr_y
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,17 +72,6 @@ def scores(hr: np.ndarray, out: np.ndarray) -> tuple[float, float]:
     ssim = structural_similarity(y[b:-b, b:-b], np.clip(yo, 0, 1)[b:-b, b:-b],
                                  data_range=1.0)
     return psnr_y(y, yo), ssim
-
-
-def median_ms(fn, runs: int) -> float:
-    """Median milliseconds of `fn()` over `runs` calls, after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
 
 
 def gpu_ms(ctx, values: dict, lr: np.ndarray, runs: int) -> float:

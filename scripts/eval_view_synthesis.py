@@ -11,9 +11,9 @@ map averaged over those pixels). Speed: ms per frame (upload of picture and disp
 pass, glFinish; no readback), median of runs. Also writes docs/stereo/view_synthesis_crops.jpg
 (real right | naive | dibr, 2x nearest).
 
-The passes run in a one-pass StyleSpec built here (`view_style`): the style format has no
-declaration for a plain external input, so the disparity is handed to PassGraph through
-FrameInfo.externals.
+The passes run in a one-pass StyleSpec (`aquarelle.eval.view_synthesis.view_style`): the
+style format has no declaration for a plain external input, so the disparity is handed to
+PassGraph through FrameInfo.externals.
 
 Run: .venv/bin/python scripts/eval_view_synthesis.py [--write BENCHMARKS.md] [--runs 5]
 """
@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
-import time
 from datetime import date
 from pathlib import Path
 
@@ -34,31 +32,15 @@ import numpy as np
 import skimage.data
 from skimage.metrics import structural_similarity
 
-from aquarelle.engine import ParamSpec, StyleSpec, create_headless_context, renderer_string
+from aquarelle.engine import create_headless_context, renderer_string
 from aquarelle.engine.graph import FrameInfo, PassGraph
-from aquarelle.engine.style import InputSpec, PassSpec, TargetSpec
 from aquarelle.eval.report import replace_section
+from aquarelle.eval.timing import median_ms
+from aquarelle.eval.view_synthesis import view_style
 
 ROOT = Path(__file__).resolve().parent.parent
 SHADERS = {"naive shift": "stereo/naive_shift.frag", "dibr": "stereo/dibr.frag"}
 CROP = (150, 380, 130, 150)  # y, x, h, w of the comparison crop (right view coordinates)
-
-
-def view_style(shader: str) -> StyleSpec:
-    """One pass: `shader` reads `source` as `image` and the external `disparity` (nearest),
-    writes an RGBA8 view of the source's size; u_shift / u_max_shift are parameters."""
-    params = (
-        ParamSpec(name="shift", label="Shift", type="float", default=1.0, min=-4.0, max=4.0),
-        ParamSpec(name="max_shift", label="Search radius", type="float", default=64.0,
-                  min=0.0, max=1024.0),
-    )
-    return StyleSpec(
-        name="view_synthesis", label="View synthesis", description="", params=params,
-        targets={"view": TargetSpec(name="view", format="rgba8", relative_to="source")},
-        graph=(PassSpec(name="view", shader=shader, output="view",
-                        inputs={"image": InputSpec("source"),
-                                "disparity": InputSpec("disparity", filter="nearest")}),),
-        output="view", debug_views={}, path=Path(__file__))
 
 
 class ViewSynth:
@@ -145,17 +127,6 @@ def scores(ref: np.ndarray, out: np.ndarray, mask: np.ndarray) -> tuple[float, f
     psnr = 10 * math.log10(255.0 ** 2 / max(mse, 1e-12))
     _, ssim_map = structural_similarity(luma(ref), luma(out), data_range=1.0, full=True)
     return psnr, float(ssim_map[mask].mean())
-
-
-def median_ms(fn, runs: int) -> float:
-    """Median milliseconds of `fn()` over `runs` calls, after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
 
 
 def crops(views: dict[str, np.ndarray], out_dir: Path) -> Path:

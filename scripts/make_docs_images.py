@@ -19,7 +19,7 @@ PHOTOS = ("coffee", "astronaut", "chelsea")
 TILE_HEIGHT = 300
 
 
-def _label(img: np.ndarray, text: str) -> np.ndarray:
+def label(img: np.ndarray, text: str) -> np.ndarray:
     img = img.copy()
     cv2.rectangle(img, (0, 0), (8 + 9 * len(text), 22), (255, 255, 255), -1)
     cv2.putText(img, text, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
@@ -32,13 +32,13 @@ def main() -> None:
     presets = list_presets("watercolor")
     for name in PHOTOS:
         photo = getattr(skimage.data, name)()
-        tiles = [_label(photo, "original")]
+        tiles = [label(photo, "original")]
         with Pipeline(ctx) as pipeline:
-            tiles.append(_label(pipeline.render_array(photo), "default"))
+            tiles.append(label(pipeline.render_array(photo), "default"))
         for preset in presets:
             with Pipeline(ctx) as pipeline:
                 pipeline.set_params(preset.values)
-                tiles.append(_label(pipeline.render_array(photo), preset.name))
+                tiles.append(label(pipeline.render_array(photo), preset.name))
         scale = TILE_HEIGHT / photo.shape[0]
         tiles = [cv2.resize(t, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
                  for t in tiles]

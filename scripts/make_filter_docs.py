@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import skimage.data
+from make_docs_images import label  # scripts/ is on the path when run as a script
 
 from aquarelle.engine import create_headless_context
 from aquarelle.engine.chain import build_pipeline
@@ -32,22 +33,15 @@ def webcam_like(rgb: np.ndarray, exposure: float = 0.07, read_noise: float = 0.0
     return np.clip(out * 255.0 + 0.5, 0, 255).astype(np.uint8)
 
 
-def _label(img: np.ndarray, text: str) -> np.ndarray:
-    img = img.copy()
-    cv2.rectangle(img, (0, 0), (8 + 9 * len(text), 22), (255, 255, 255), -1)
-    cv2.putText(img, text, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
-    return img
-
-
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     ctx = create_headless_context()
     photo = skimage.data.astronaut()
     dark = webcam_like(photo)
-    tiles = [_label(dark, "dark, noisy input")]
+    tiles = [label(dark, "dark, noisy input")]
     for chain in ("watercolor", "denoise+enhance+watercolor"):
         with build_pipeline(ctx, chain) as p:
-            tiles.append(_label(p.render_array(dark), chain))
+            tiles.append(label(p.render_array(dark), chain))
     top = np.hstack(tiles)
     h = 360
     top = cv2.resize(top, (round(top.shape[1] * h / top.shape[0]), h),

@@ -6,34 +6,17 @@ background, u_shift = 0 is the identity, symmetric views move opposite ways."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import moderngl
 import numpy as np
 import pytest
 
-from aquarelle.engine import ParamSpec, StyleSpec
 from aquarelle.engine.graph import FrameInfo, PassGraph
-from aquarelle.engine.style import InputSpec, PassSpec, TargetSpec
+from aquarelle.eval.view_synthesis import view_style
 
 DIBR = "stereo/dibr.frag"
 NAIVE = "stereo/naive_shift.frag"
 SQUARE = (255, 0, 255)  # the near square's colour: the background never comes near it
-
-
-def view_style(shader: str) -> StyleSpec:
-    """One pass: `shader` reads `source` as `image` and the external `disparity` (nearest)."""
-    params = (ParamSpec(name="shift", label="Shift", type="float", default=1.0, min=-4.0,
-                        max=4.0),
-              ParamSpec(name="max_shift", label="Radius", type="float", default=16.0, min=0.0,
-                        max=1024.0))
-    return StyleSpec(
-        name="dibr_test", label="DIBR test", description="", params=params,
-        targets={"view": TargetSpec(name="view", format="rgba8", relative_to="source")},
-        graph=(PassSpec(name="view", shader=shader, output="view",
-                        inputs={"image": InputSpec("source"),
-                                "disparity": InputSpec("disparity", filter="nearest")}),),
-        output="view", debug_views={}, path=Path(__file__))
 
 
 def synth(ctx: moderngl.Context, shader: str, image: np.ndarray, disparity: np.ndarray,

@@ -36,6 +36,7 @@ class ChainPipeline:
         self.style = style
         self.params = param_set(style)
         self.tracker = MotionTracker()
+        self._fitter: FrameFitter | None = None
         self.stages: list[Pipeline] = []
         try:
             for s in style.styles:
@@ -51,7 +52,6 @@ class ChainPipeline:
         self._paints = any(self._scaled)  # else the scale applies to every style on its own
         if not self._paints:
             self._scaled = [True] * len(self._scaled)
-        self._fitter: FrameFitter | None = None
         self._seed = seed
         self._scale = 1.0
         self.scale = scale
@@ -240,7 +240,7 @@ class ChainPipeline:
     def release(self) -> None:
         for stage in self.stages:
             stage.release()
-        if getattr(self, "_fitter", None) is not None:
+        if self._fitter is not None:
             self._fitter.release()
             self._fitter = None
         self.stages.clear()
