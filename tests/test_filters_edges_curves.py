@@ -116,7 +116,9 @@ def test_hysteresis_keeps_weak_edges_joined_to_strong_ones_only(pipeline):
     step = states[:, 29:31].max(axis=1)
     weak_rows = np.arange(31, 54)  # step height 15 < 150 / 4
     strong_rows = np.arange(6, 20)  # step height above 150 / 4 = 37.5 levels
-    assert np.allclose(step[weak_rows], 128 / 255) and (step[strong_rows] == 1.0).all()
+    # GPUs may round 0.5 to unorm8 toward zero (NVIDIA: 127/255): one level either way.
+    assert np.allclose(step[weak_rows], 128 / 255, rtol=0, atol=1 / 255 + 1e-6)
+    assert (step[strong_rows] == 1.0).all()
     # the isolated block's outline is a weak edge everywhere...
     block = np.zeros_like(full)
     block[18:52, 68:90] = True

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The GPU benchmark kit: on a machine with an NVIDIA GPU and no network, install the carried
-# wheels (.whl) and GL libraries (.gl), open an EGL context on the GPU, and print the tables
-# BENCHMARKS.md uses: still and video frame times with per-pass GPU times at 1280x720,
-# 1920x1080 and 3840x2160, export frames per second, the live table (bench-live) and every
-# style (filters, stereo, upscale) against its OpenCV equivalent (bench --filters).
-# Results also go to $OUT (if set).
+# wheels (.whl), GL libraries (.gl) and scikit-image data files (.skdata), open an EGL
+# context on the GPU, and measure what BENCHMARKS.md records for a GPU: stereo matching
+# against cv2.StereoSGBM (scripts/eval_stereo_match.py), the upscalers and the half-scale
+# watercolor (scripts/eval_upscale.py), still and video frame times with per-pass GPU times,
+# every style against its OpenCV equivalent (bench --filters), export and live tables, and
+# the engine's test modules on the GPU's driver (no Qt or Ray there). Tables go to
+# $OUT/BENCHMARKS.md (a copy of this checkout's, sections replaced) and $OUT/*.md.
 #
-#   bash scripts/gpu-kit/run.sh            # on the GPU machine (carry .whl and .gl)
-#   SIZES=1280x720 RUNS=3 bash scripts/gpu-kit/run.sh   # a quick proof anywhere (llvmpipe)
+#   bash scripts/gpu-kit/fetch.sh          # here, once: the carried folders
+#   bash scripts/gpu-kit/run.sh            # on the GPU machine (carry .whl, .gl, .skdata)
+#   STEPS="stereo upscale" RUNS=3 bash scripts/gpu-kit/run.sh   # a subset, anywhere
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PY:-python3}
@@ -16,7 +19,8 @@ mkdir -p "$OUT"
 SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
-LIVE_SECONDS=${LIVE_SECONDS:-20}
+LIVE_SECONDS=${LIVE_SECONDS:-10}
+STEPS=${STEPS:-"stereo upscale bench filters tests export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -25,22 +29,42 @@ fi
 nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f "$nv" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
 site=$(mktemp -d)
-if ls .whl/*.whl >/dev/null 2>&1; then
+WHEELS=${WHEELS:-.whl}  # WHEELS=none: the Python's own packages (a proof run here)
+if ls "$WHEELS"/*.whl >/dev/null 2>&1; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target "$site" .whl/*.whl || exit 1
+    --target "$site" "$WHEELS"/*.whl || exit 1
 fi
 # The package from this checkout, without building it: app/ is the import package aquarelle
 # (resources.py finds shaders/ and assets/ beside it).
 ln -s "$PWD/app" "$site/aquarelle"
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+# scikit-image's data files (the Motorcycle pair, the photos) where its loaders look
+if [ -d .skdata ]; then
+  skd=$("$PY" -c 'import os, skimage.data as d; print(d.data_dir)' 2>/dev/null) && \
+    cp -n .skdata/* "$skd"/ 2>/dev/null
+fi
+cp BENCHMARKS.md "$OUT/BENCHMARKS.md"
+md="$OUT/BENCHMARKS.md"
 
-"$PY" - <<'PY' || exit 1
+"$PY" - <<'PY' 2>&1 | tee "$OUT/renderer.txt" || exit 1
+import platform, os
 from aquarelle.engine import create_headless_context, renderer_string
 ctx = create_headless_context()
-print("GL renderer:", renderer_string(ctx))
+print("GL renderer:", renderer_string(ctx), "| CPU cores:", os.cpu_count(), platform.python_version())
 PY
-"$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" 2>&1 | tee "$OUT/bench.md"
-"$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" 2>&1 | tee "$OUT/bench-export.md"
-"$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" 2>&1 | tee "$OUT/bench-live.md"
-"$PY" -m aquarelle bench --filters --runs "$RUNS" 2>&1 | tee "$OUT/bench-filters.md"
+step() { [[ " $STEPS " == *" $1 "* ]]; }
+step stereo && timeout 240 "$PY" scripts/eval_stereo_match.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/stereo.md"
+step upscale && timeout 300 "$PY" scripts/eval_upscale.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/upscale.md"
+step bench && timeout 300 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" --write "$md" 2>&1 | tee "$OUT/bench.md"
+step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
+if step tests; then
+  gui="test_gui test_gui_chain test_gui_live test_gui_polish test_recorder test_platforms \
+       test_cluster_nodes test_cluster_plan test_cluster_render test_doctor test_bundle"
+  ignore=(); for m in $gui; do ignore+=(--ignore "tests/$m.py"); done
+  nx=$("$PY" -c 'import xdist' 2>/dev/null && echo "-n 8")
+  timeout 200 "$PY" -m pytest tests -q -p no:cacheprovider $nx "${ignore[@]}" \
+    --continue-on-collection-errors 2>&1 | tail -60 | tee "$OUT/tests.txt"
+fi
+step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --write "$md" 2>&1 | tee "$OUT/export.md"
+step live && timeout 200 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" --write "$md" 2>&1 | tee "$OUT/live.md"
 echo "kit: tables in $OUT"
