@@ -20,6 +20,22 @@ from .motion import MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
 
 
+class _StagesSwitch:
+    """A pipeline setting of a chain: set on every stage, read from the last."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, chain: ChainPipeline | None, owner: type | None = None) -> Any:
+        if chain is None:
+            return self
+        return getattr(chain.stages[-1], self.name)
+
+    def __set__(self, chain: ChainPipeline, value: Any) -> None:
+        for stage in chain.stages:
+            setattr(stage, self.name, value)
+
+
 class ChainPipeline:
     """Stylizes frames with a chain of styles; the same interface as `Pipeline`.
 
@@ -106,32 +122,11 @@ class ChainPipeline:
         return [(n, s) for n, s in zip(self.names, self.stages, strict=True)
                 if not self._bypassed[n]]
 
-    @property
-    def draft(self) -> bool:
-        return self.stages[0].draft
-
-    @draft.setter
-    def draft(self, on: bool) -> None:
-        for stage in self.stages:
-            stage.draft = on
-
-    @property
-    def draft_finish(self) -> bool:
-        return self.stages[-1].draft_finish
-
-    @draft_finish.setter
-    def draft_finish(self, on: bool) -> None:
-        for stage in self.stages:
-            stage.draft_finish = on
-
-    @property
-    def upscale_method(self) -> str:
-        return self.stages[-1].upscale_method
-
-    @upscale_method.setter
-    def upscale_method(self, method: str) -> None:
-        for stage in self.stages:
-            stage.upscale_method = method
+    # The draft switches (see Pipeline): every stage gets the chain's.
+    draft = _StagesSwitch()
+    draft_finish = _StagesSwitch()
+    draft_borders = _StagesSwitch()
+    upscale_method = _StagesSwitch()
 
     @property
     def profile(self) -> bool:

@@ -23,6 +23,7 @@ from .style import (
     PassSpec,
     RepeatSpec,
     StyleSpec,
+    TargetSpec,
     load_texture_array,
 )
 from .targets import TargetPool
@@ -45,6 +46,7 @@ class FrameInfo:
     uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
     history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
     keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
+    draft_scale: float = 1.0  # a draft's work size over the frame's (targets relative to full)
 
 
 @dataclass
@@ -132,7 +134,7 @@ class PassGraph:
         if t.size is not None:
             return t.size
         base = frame.source.size if t.relative_to == "source" else frame.work_size
-        kx, ky = t.factors(params if params is not None else self._params)
+        kx, ky = target_factors(t, frame, params if params is not None else self._params)
         return (max(1, round(base[0] * kx)), max(1, round(base[1] * ky)))
 
     def _set_texture(self, name: str, arr: np.ndarray) -> None:
@@ -229,7 +231,8 @@ class PassGraph:
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
         spec = self.style.targets[p.output]
         size = self.target_size(p.output, frame)
-        values = self._uniform_values(c, inputs, size, frame, params, history, spec.scale)
+        values = self._uniform_values(c, inputs, size, frame, params, history,
+                                      target_factors(spec, frame, params)[0])
         if not inputs:
             # A pass that reads no texture (the procedural paper) draws the same picture as
             # long as its uniforms are the same: keep last frame's, while its slot holds it.
@@ -353,6 +356,16 @@ def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
     return step, (-(-w // step), -(-h // step))
 
 
+def target_factors(t: TargetSpec, frame: FrameInfo,
+                   params: Mapping[str, ParamValue]) -> tuple[float, float]:
+    """A target's size over its base size (the work or source size) for this frame: a
+    target relative to `full` keeps its full-quality size in a draft, up to the work size."""
+    kx, ky = t.factors(params)
+    if t.relative_to == "full" and frame.draft_scale < 1.0:
+        kx, ky = min(1.0, kx / frame.draft_scale), min(1.0, ky / frame.draft_scale)
+    return kx, ky
+
+
 def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:
     """Work pixels per reference pixel: sizes that should look the same on a thumbnail and
     on a 12-megapixel photo are declared for a frame of `style.reference_lines` lines. Below
@@ -378,6 +391,8 @@ def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history
                 ">=": value >= number, "==": value == number, "!=": value != number}[op]
     if name == "resampling":  # the work size differs from the source size
         return frame.work_size != frame.source.size
+    if name == "drafting":  # painted below the frame's size, to be enlarged
+        return frame.draft_scale < 1.0
     if name == "history":  # the previous frame's persistent targets are valid
         return history
     return bool(params[name])

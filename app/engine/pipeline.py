@@ -68,6 +68,11 @@ class Pipeline:
         # With the style's draft finish (the paper at full size after enlarging); live
         # adaptive quality turns it off and enlarges the whole picture (cheapest).
         self.draft_finish = True
+        # In a draft, the targets a style declares relative to "full" keep their size at
+        # full quality (the watercolor's washes: their borders fall where a full render puts
+        # them, on an abstraction enlarged by the learned filters); live adaptive quality
+        # turns it off (cheapest: the whole painting at the work size).
+        self.draft_borders = True
         self._fitter: FrameFitter | None = None
         self._upscaler: Upscaler | None = None
         self._upscale_method = self.style.draft_upscale
@@ -172,7 +177,9 @@ class Pipeline:
             small = src if src.size == work else \
                 self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
-                             frame=self.frame_index, scale=1.0)
+                             frame=self.frame_index, scale=1.0,
+                             draft_scale=work[0] / w if self.draft_borders else 1.0,
+                             uniforms={"u_learned": int(self._upscale_method != "bilinear")})
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)

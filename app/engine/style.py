@@ -29,7 +29,7 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 # The frame as it came into a chain, before any style (a style's `source` is the previous
 # style's output): what stereo depth is estimated from under a painting. Alone: the source.
 ORIGINAL = "original"
-BUILTIN_FLAGS = {"resampling", "history"}  # what `when` may name besides parameters
+BUILTIN_FLAGS = {"resampling", "history", "drafting"}  # what `when` may name besides parameters
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 
@@ -48,7 +48,10 @@ class TargetSpec:
     name: str
     format: str
     scale: float = 1.0
-    relative_to: str = "work"  # "work" (source x processing scale) or "source"
+    # "work" (source x processing scale), "source", or "full": of the work size at full
+    # quality, which a draft (a style painted below the frame's size, then enlarged) keeps up
+    # to its own work size: the passes that decide a picture's borders stay sharp in a draft
+    relative_to: str = "work"
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
     scale_param: str | None = None  # "scale": "$name": the scale is that parameter's value
     size: tuple[int, int] | None = None  # "size": [w, h]: a fixed size (histograms, tables)
@@ -276,8 +279,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         if fmt not in TEXTURE_FORMATS:
             raise ValueError(f"{where}: unknown format {fmt!r}")
         relative = _get(t, "relative_to", str, where, "work")
-        if relative not in ("work", "source"):
-            raise ValueError(f"{where}: relative_to must be work or source")
+        if relative not in ("work", "source", "full"):
+            raise ValueError(f"{where}: relative_to must be work, source or full")
         size = _get(t, "size", (list, type(None)), where, None)
         if size is not None and not (len(size) == 2 and all(
                 isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 4096

@@ -154,7 +154,7 @@ class LiveSession:
         self.pipeline.scale = self.adaptive.scale
         self.pipeline.upscale_method = "easu" if self.options.adaptive \
             else self.pipeline.style.draft_upscale
-        self.pipeline.draft_finish = not self.options.adaptive
+        self.pipeline.draft_finish = self.pipeline.draft_borders = not self.options.adaptive
         self.stats.scales.append(self.adaptive.scale)
         tex = self.pipeline.render(frame.image)
         out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)

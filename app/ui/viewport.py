@@ -393,7 +393,7 @@ class Viewport(QOpenGLWidget):
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
         # adapting, the enlargement must be cheap too: EASU; else the learned filters
         p.upscale_method = "easu" if adaptive is not None else p.style.draft_upscale
-        p.draft_finish = adaptive is None
+        p.draft_finish = p.draft_borders = adaptive is None
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.

@@ -58,12 +58,23 @@ step upscale && timeout 300 "$PY" scripts/eval_upscale.py --runs "$RUNS" --write
 step bench && timeout 300 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" --write "$md" 2>&1 | tee "$OUT/bench.md"
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
+  # Qt, Ray, pip installs and the bundle are not there; the CLI tests call the console
+  # script beside the Python, which a shim provides
   gui="test_gui test_gui_chain test_gui_live test_gui_polish test_recorder test_platforms \
-       test_cluster_nodes test_cluster_plan test_cluster_render test_doctor test_bundle"
+       test_cluster_nodes test_cluster_plan test_cluster_render test_doctor test_bundle \
+       test_install"
   ignore=(); for m in $gui; do ignore+=(--ignore "tests/$m.py"); done
+  ignore+=(--deselect tests/test_stereo.py::test_the_app_shows_a_pair_in_its_own_proportions
+           --deselect tests/test_untrusted_json.py::test_a_garbled_settings_file_falls_back_to_defaults)
+  bin=$("$PY" -c 'import os, sys; print(os.path.dirname(sys.executable))')
+  if [ ! -e "$bin/aquarelle" ] && [ -w "$bin" ]; then
+    printf '#!/bin/sh\nexec "%s" -m aquarelle "$@"\n' "$(command -v "$PY")" > "$bin/aquarelle"
+    chmod +x "$bin/aquarelle"
+  fi
   nx=$("$PY" -c 'import xdist' 2>/dev/null && echo "-n 8")
-  timeout 200 "$PY" -m pytest tests -q -p no:cacheprovider $nx "${ignore[@]}" \
-    --continue-on-collection-errors 2>&1 | tail -60 | tee "$OUT/tests.txt"
+  timeout 200 "$PY" -m pytest tests -q -p no:cacheprovider --tb=short -rfE $nx \
+    "${ignore[@]}" --continue-on-collection-errors > "$OUT/tests.txt" 2>&1
+  tail -40 "$OUT/tests.txt"
 fi
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --write "$md" 2>&1 | tee "$OUT/export.md"
 step live && timeout 200 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" --write "$md" 2>&1 | tee "$OUT/live.md"

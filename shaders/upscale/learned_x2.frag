@@ -1,68 +1,26 @@
 #version 330 core
-// x2 enlargement with learned filters (RAISR / RAVU style; app/upscale/learned.py is the
-// numpy twin and the trainer). Each output pixel takes the 6x6 low-resolution luma window
-// around it; the angle, strength and coherence of the window's weighted gradient tensor and
-// the pixel's phase (its position mod 2) pick one of the filters in `filters`. Chroma is
-// cheap: the bilinear picture carries the filtered luma's detail. With u_antiring the
-// luma is pulled into the range of its 2x2 low-resolution neighbours (no halos).
+// x2 enlargement with learned filters (upscale/learned.glsl) on luma. Chroma is cheap: the
+// bilinear picture carries the filtered luma's detail. With u_antiring the luma is pulled
+// into the range of its 2x2 low-resolution neighbours (no halos).
 out vec4 frag;
 uniform sampler2D src;      // low resolution, sRGB values (linear filtering)
-uniform sampler2D filters;  // row 0: thresholds; row 1 + bucket * 4 + phase: 36 weights
+uniform sampler2D filters;
 uniform vec2 u_resolution;  // this (output) target
 uniform float u_antiring;
-
-const float PI = 3.14159265358979;
-const int ANGLES = 16;
 
 float luma(vec3 c) {
     return dot(c, vec3(0.299, 0.587, 0.114));
 }
 
+float lr_value(ivec2 q) {
+    return luma(texelFetch(src, q, 0).rgb);
+}
+
+#include "upscale/learned.glsl"
+
 void main() {
-    ivec2 X = ivec2(gl_FragCoord.xy);
-    ivec2 ph = X & 1;
-    ivec2 base = (X >> 1) - 1 + ph;  // the low-resolution pixel at or before this one
-    ivec2 lim = textureSize(src, 0) - 1;
-    float win[36];
-    for (int j = 0; j < 6; j++) {
-        for (int i = 0; i < 6; i++) {
-            ivec2 q = clamp(base + ivec2(i - 2, j - 2), ivec2(0), lim);
-            win[j * 6 + i] = luma(texelFetch(src, q, 0).rgb);
-        }
-    }
-    // Gradient tensor of the central 4x4, Gaussian (sigma 1) around this pixel.
-    vec2 f = vec2(ph.x == 0 ? 0.75 : 0.25, ph.y == 0 ? 0.75 : 0.25);
-    float a = 0.0, b = 0.0, c = 0.0;
-    for (int j = 0; j < 4; j++) {
-        for (int i = 0; i < 4; i++) {
-            float gx = (win[(j + 1) * 6 + i + 2] - win[(j + 1) * 6 + i]) * 0.5;
-            float gy = (win[(j + 2) * 6 + i + 1] - win[j * 6 + i + 1]) * 0.5;
-            vec2 d = vec2(float(i) - 1.0 - f.x, float(j) - 1.0 - f.y);
-            float w = exp(-0.5 * dot(d, d));
-            a += w * gx * gx;
-            b += w * gx * gy;
-            c += w * gy * gy;
-        }
-    }
-    float root = sqrt((a - c) * (a - c) + 4.0 * b * b);
-    float l1 = 0.5 * (a + c + root);
-    float l2 = max(0.5 * (a + c - root), 0.0);
-    float angle = abs(2.0 * b) + abs(a - c) > 0.0 ? mod(0.5 * atan(2.0 * b, a - c), PI) : 0.0;
-    float s1 = sqrt(l1), s2 = sqrt(l2);
-    float coherence = s1 + s2 > 1e-12 ? (s1 - s2) / (s1 + s2) : 0.0;
-    vec4 th = texelFetch(filters, ivec2(0, 0), 0);  // strength s1 < s2, coherence c1 < c2
-    int ai = min(int(angle / PI * float(ANGLES)), ANGLES - 1);
-    int si = int(s1 >= th.x) + int(s1 >= th.y);
-    int ci = int(coherence >= th.z) + int(coherence >= th.w);
-    int row = 1 + ((ai * 3 + si) * 3 + ci) * 4 + ph.y * 2 + ph.x;
-    float y = 0.0;
-    for (int k = 0; k < 9; k++) {
-        vec4 w = texelFetch(filters, ivec2(k, row), 0);
-        y += w.x * win[4 * k] + w.y * win[4 * k + 1] + w.z * win[4 * k + 2]
-           + w.w * win[4 * k + 3];
-    }
-    float lo = min(min(win[14], win[15]), min(win[20], win[21]));
-    float hi = max(max(win[14], win[15]), max(win[20], win[21]));
+    float lo, hi;
+    float y = learned_x2(filters, ivec2(gl_FragCoord.xy), textureSize(src, 0), lo, hi);
     y = mix(y, clamp(y, lo, hi), u_antiring);
     vec3 rgb = texture(src, gl_FragCoord.xy / u_resolution).rgb;  // bilinear x2
     frag = vec4(clamp(rgb + (y - luma(rgb)), 0.0, 1.0), 1.0);
