@@ -9,6 +9,7 @@
 
 const float LEARNED_PI = 3.14159265358979;
 const int LEARNED_ANGLES = 16;
+const vec4 LEARNED_TENSOR_W = vec4(0.21626517, 0.7548396, 0.96923323, 0.45783336);
 
 float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out float hi) {
     ivec2 ph = X & 1;
@@ -20,15 +21,16 @@ float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out fl
             win[j * 6 + i] = lr_value(clamp(base + ivec2(i - 2, j - 2), ivec2(0), lim));
         }
     }
-    // Gradient tensor of the central 4x4, Gaussian (sigma 1) around this pixel.
-    vec2 f = vec2(ph.x == 0 ? 0.75 : 0.25, ph.y == 0 ? 0.75 : 0.25);
+    // Gradient tensor of the central 4x4, Gaussian (sigma 1) around this pixel: separable,
+    // exp(-(i - 1 - f)^2 / 2) with f = 0.75 at phase 0 and 0.25 (the mirror) at phase 1.
+    vec4 wx = ph.x == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
+    vec4 wy = ph.y == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
     float a = 0.0, b = 0.0, c = 0.0;
     for (int j = 0; j < 4; j++) {
         for (int i = 0; i < 4; i++) {
             float gx = (win[(j + 1) * 6 + i + 2] - win[(j + 1) * 6 + i]) * 0.5;
             float gy = (win[(j + 2) * 6 + i + 1] - win[j * 6 + i + 1]) * 0.5;
-            vec2 d = vec2(float(i) - 1.0 - f.x, float(j) - 1.0 - f.y);
-            float w = exp(-0.5 * dot(d, d));
+            float w = wx[i] * wy[j];
             a += w * gx * gx;
             b += w * gx * gy;
             c += w * gy * gy;
