@@ -192,6 +192,20 @@ def test_a_draft_keeps_the_washes_at_full_quality_size(pipeline):
         0.75 * np.abs(up - ref).mean()
 
 
+@pytest.mark.parametrize("borders", [True, False])
+def test_a_draft_of_a_small_frame_paints_the_same_picture_smaller(pipeline, borders):
+    # 400 lines: the draft's 200 lines are below the size where a style's features stop
+    # shrinking (a thumbnail's); a draft still sizes them in proportion to its frame, so
+    # the picture is the full render's, softer (measured 36.8 dB; 26.4 with a thumbnail's
+    # sizes). Also the cheap draft of live adaptive quality (33 dB; 26 before).
+    img = cv2.cvtColor(cv2.imread(str(assets_dir() / "demo" / "coffee.jpg")), cv2.COLOR_BGR2RGB)
+    assert img.shape[0] == 400
+    full = pipeline().render_array(img)
+    p = pipeline(scale=0.5)
+    p.draft_borders = borders
+    assert _psnr(full, p.render_array(img)) > (34.0 if borders else 31.0)
+
+
 def test_abstraction_enlargement_matches_the_numpy_reference(pipeline):
     p = pipeline(scale=0.5)
     p.render_array(_draft_photo())

@@ -47,6 +47,9 @@ class FrameInfo:
     history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
     keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
     draft_scale: float = 1.0  # a draft's work size over the frame's (targets relative to full)
+    # A draft: the size of the frame it stands for. Reference sizes follow that frame's, in
+    # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
+    drafted_from: tuple[int, int] | None = None
 
 
 @dataclass
@@ -307,7 +310,7 @@ class PassGraph:
             "u_history": int(history),
             "u_target_scale": float(target_scale),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
-            "u_px": reference_px(self.style, frame.work_size),
+            "u_px": frame_px(self.style, frame),
             **frame.uniforms,
         }
         if c.spec.scatter is not None:
@@ -364,6 +367,13 @@ def target_factors(t: TargetSpec, frame: FrameInfo,
     if t.relative_to == "full" and frame.draft_scale < 1.0:
         kx, ky = min(1.0, kx / frame.draft_scale), min(1.0, ky / frame.draft_scale)
     return kx, ky
+
+
+def frame_px(style: StyleSpec, frame: FrameInfo) -> float:
+    """Work pixels per reference pixel for this frame (a draft's in proportion to its frame)."""
+    if frame.drafted_from is None:
+        return reference_px(style, frame.work_size)
+    return reference_px(style, frame.drafted_from) * frame.work_size[0] / frame.drafted_from[0]
 
 
 def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:

@@ -179,6 +179,7 @@ class Pipeline:
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0,
                              draft_scale=work[0] / w if self.draft_borders else 1.0,
+                             drafted_from=(w, h),
                              uniforms={"u_learned": int(self._upscale_method != "bilinear")})
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
