@@ -20,7 +20,7 @@ SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"stereo upscale bench filters tests export live"}
+STEPS=${STEPS:-"stereo upscale bench drafts filters tests export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -56,6 +56,13 @@ step() { [[ " $STEPS " == *" $1 "* ]]; }
 step stereo && timeout 240 "$PY" scripts/eval_stereo_match.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/stereo.md"
 step upscale && timeout 300 "$PY" scripts/eval_upscale.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/upscale.md"
 step bench && timeout 300 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" --write "$md" 2>&1 | tee "$OUT/bench.md"
+if step drafts; then  # what --scale 0.5 saves where the GPU's work dominates
+  for sc in 1 0.5; do
+    timeout 200 "$PY" -m aquarelle bench --scale "$sc" --runs "$RUNS" \
+      --sizes 1920x1080,3840x2160 2>&1 | grep -E "^\| [0-9]+x[0-9]+ \||^\| \*\*sum" \
+      | sed "s/^/scale $sc: /" | tee -a "$OUT/drafts.md"
+  done
+fi
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
   # Qt, Ray, pip installs and the bundle are not there; the CLI tests call the console
