@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import cv2
 import moderngl
 import numpy as np
 
@@ -324,10 +325,12 @@ class Pipeline:
         """Read an RGBA8 texture back as a uint8 (H, W, 3) array."""
         data = tex.read(alignment=1)
         out = np.frombuffer(data, np.uint8).reshape(tex.height, tex.width, tex.components)
+        if tex.components == 4:
+            # OpenCV's SIMD conversion: numpy's strided copy of 3 bytes out of 4 is 20x slower
+            # (30 ms for a 4K frame, a quarter of the frame time on a GPU)
+            return cv2.cvtColor(out, cv2.COLOR_RGBA2BGR if order == "bgr" else cv2.COLOR_RGBA2RGB)
         out = out[..., :3]
-        if order == "bgr":
-            out = out[..., ::-1]
-        return np.ascontiguousarray(out)
+        return np.ascontiguousarray(out[..., ::-1] if order == "bgr" else out)
 
     def target(self, name: str) -> moderngl.Texture:
         """An intermediate target of the last frame (for debug views and tests)."""
@@ -374,8 +377,14 @@ def _motion_frame(frame: np.ndarray | moderngl.Texture, order: str) -> np.ndarra
     """What motion is estimated from: the frame as an RGB array (None for a texture)."""
     if not isinstance(frame, np.ndarray):
         return None
+    if order != "bgr" or frame.ndim != 3:
+        return frame
+    if frame.dtype == np.uint8 and frame.shape[2] in (3, 4) and frame.flags.c_contiguous:
+        # a webcam's BGR frame: OpenCV's SIMD swap, not numpy's strided copy (20x slower)
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2RGB if frame.shape[2] == 3
+                            else cv2.COLOR_BGRA2RGB)
     # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
-    return frame[..., 2::-1] if order == "bgr" and frame.ndim == 3 else frame
+    return frame[..., 2::-1]
 
 
 def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
