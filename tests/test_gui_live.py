@@ -98,8 +98,14 @@ def test_live_sources_adapt_the_scale_and_files_do_not(qtbot: Any, window: MainW
     qtbot.waitUntil(lambda: window.viewport.stats.renders > 5, timeout=TIMEOUT)
     window.update_stats()
     assert "scale" in window.labels.live.text()
+    # adapting, the cheapest draft: the whole painting at the work size, enlarged by EASU
+    p = window.viewport.pipeline
+    assert p is not None and not p.draft_borders and p.upscale_method == "easu"
     window._actions["adaptive"].trigger()  # off: the chosen scale again
     assert window.viewport.adaptive is None and not window._actions["adaptive"].isChecked()
+    renders = window.viewport.stats.renders
+    qtbot.waitUntil(lambda: window.viewport.stats.renders > renders, timeout=TIMEOUT)
+    assert window.viewport.pipeline.draft_borders  # the export's draft again
     assert window.settings.live_bool("adaptive", True) is False
 
 
