@@ -7,8 +7,11 @@ out vec4 frag;
 uniform sampler2D src;    // the washes, sRGB
 uniform sampler2D blurred; // the same, Gaussian-blurred
 
+uniform vec2 u_resolution;
+
 void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
-    vec3 d = texelFetch(src, p, 0).rgb - texelFetch(blurred, p, 0).rgb;
+    // the blur may be smaller (a draft's): a linear lookup, exact at equal sizes
+    vec3 d = texelFetch(src, ivec2(gl_FragCoord.xy), 0).rgb
+           - texture(blurred, gl_FragCoord.xy / u_resolution).rgb;
     frag = vec4(length(d), 0.0, 0.0, 1.0);
 }
