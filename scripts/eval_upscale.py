@@ -92,24 +92,24 @@ WATER_PHOTOS = ("chelsea", "astronaut", "rocket", "immunohistochemistry")
 def watercolor_rows(ctx, runs: int) -> list[tuple[str, float, float, float]]:
     """(variant, mean PSNR, mean SSIM against full scale, ms per frame) over WATER_PHOTOS
     at 1280 px wide (time: chelsea)."""
-    variants = [("full scale (reference)", 1.0, "learned"),
+    variants = [("full scale (reference)", 1.0, "learned", True),
                 ("--scale 0.5, the style's draft: learned abstraction, EASU picture", 0.5,
-                 "easu"),
-                ("--scale 0.5, learned abstraction and picture", 0.5, "learned"),
-                ("--scale 0.5, bilinear abstraction and picture", 0.5, "bilinear"),
+                 "easu", True),
+                ("--scale 0.5, learned abstraction and picture", 0.5, "learned", True),
+                ("--scale 0.5, bilinear abstraction and picture", 0.5, "bilinear", True),
                 ("--scale 0.5 painted wholly small, EASU (live adaptive quality's draft)",
-                 0.5, "cheap")]
-    sums = {label: [0.0, 0.0] for label, _, _ in variants}
+                 0.5, "easu", False)]
+    sums = {label: [0.0, 0.0] for label, *_ in variants}
     times: dict[str, float] = {}
     for name in WATER_PHOTOS:
         src = getattr(skimage.data, name)()
         h, w = src.shape[:2]
         img = cv2.resize(src, (1280, round(h * 1280 / w)), interpolation=cv2.INTER_CUBIC)
         ref = None
-        for label, scale, method in variants:
+        for label, scale, method, borders in variants:
             with Pipeline(ctx, "watercolor", scale=scale) as p:
-                p.draft_borders = method != "cheap"
-                p.upscale_method = "easu" if method == "cheap" else method
+                p.draft_borders = borders
+                p.upscale_method = method
                 out = p.render_array(img)
                 if name == WATER_PHOTOS[0]:
                     times[label] = median_ms(lambda p=p, img=img: (p.render(img), ctx.finish()),
@@ -124,7 +124,7 @@ def watercolor_rows(ctx, runs: int) -> list[tuple[str, float, float, float]]:
     n = len(WATER_PHOTOS)
     return [(label, float("inf") if scale == 1.0 else sums[label][0] / n,
              1.0 if scale == 1.0 else sums[label][1] / n, times[label])
-            for label, scale, _ in variants]
+            for label, scale, *_ in variants]
 
 
 def crops(ctx, out_dir: Path) -> Path:

@@ -46,10 +46,18 @@ class FrameInfo:
     uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
     history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
     keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
-    draft_scale: float = 1.0  # a draft's work size over the frame's (targets relative to full)
     # A draft: the size of the frame it stands for. Reference sizes follow that frame's, in
     # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
     drafted_from: tuple[int, int] | None = None
+    full_targets: bool = True  # in a draft, targets relative to full keep their size
+
+    @property
+    def draft_scale(self) -> float:
+        """A draft's work size over its frame's while targets relative to full keep their
+        size; else 1 (they follow the work size)."""
+        if self.drafted_from is None or not self.full_targets:
+            return 1.0
+        return self.work_size[0] / self.drafted_from[0]
 
 
 @dataclass

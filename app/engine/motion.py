@@ -106,7 +106,7 @@ class MotionTracker:
         return None if self._frame is None else (self._frame.shape[1], self._frame.shape[0])
 
     def next_frame(self, rgb: np.ndarray | None) -> None:
-        """The next frame as an RGB array, or None when motion cannot be known (a texture
+        """The next frame as an RGB or grey array, or None when motion cannot be known (a texture
         without its array, a re-render of the same frame with new settings)."""
         self._frame = rgb
         self._index += 1

@@ -179,8 +179,7 @@ class Pipeline:
                 self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0,
-                             draft_scale=work[0] / w if self.draft_borders else 1.0,
-                             drafted_from=(w, h),
+                             drafted_from=(w, h), full_targets=self.draft_borders,
                              uniforms={"u_learned": int(self._upscale_method != "bilinear")})
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
@@ -374,15 +373,17 @@ class Pipeline:
 
 
 def _motion_frame(frame: np.ndarray | moderngl.Texture, order: str) -> np.ndarray | None:
-    """What motion is estimated from: the frame as an RGB array (None for a texture)."""
+    """What motion is estimated from: the frame as an RGB or grey array (None for a
+    texture)."""
     if not isinstance(frame, np.ndarray):
         return None
     if order != "bgr" or frame.ndim != 3:
         return frame
     if frame.dtype == np.uint8 and frame.shape[2] in (3, 4) and frame.flags.c_contiguous:
-        # a webcam's BGR frame: OpenCV's SIMD swap, not numpy's strided copy (20x slower)
-        return cv2.cvtColor(frame, cv2.COLOR_BGR2RGB if frame.shape[2] == 3
-                            else cv2.COLOR_BGRA2RGB)
+        # a webcam's BGR frame: motion needs only its grey, in one SIMD pass (a strided
+        # numpy channel swap first would be 20x slower)
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY if frame.shape[2] == 3
+                            else cv2.COLOR_BGRA2GRAY)
     # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
     return frame[..., 2::-1]
 
