@@ -8,9 +8,10 @@ Lanczos4, and the upscale style's EASU, EASU + RCAS and learned filters on the G
 ms per 1920x1080 output frame (upload, passes, glFinish; no readback), median of runs, next
 to cv2.resize bicubic. Then the watercolor default at --scale 0.5 against the full-scale
 render, with their times: the draft paints its abstraction at half size, enlarges it (learned
-filters, or bilinear for comparison) and lays the washes at full quality; the picture is
-enlarged by EASU (the style's draft), the learned filters or bilinear; the full-size paper
-finish on all. Last, the draft painted wholly small (live adaptive quality's).
+filters, or bilinear for comparison), quantizes its tones at the full render's size and lays
+the washes from them at half size; the picture is enlarged by EASU (the style's draft), the
+learned filters or bilinear; the full-size paper finish on all. Last, the draft painted
+wholly small (live adaptive quality's).
 
 Run: .venv/bin/python scripts/eval_upscale.py [--write BENCHMARKS.md] [--runs 5]
 """
@@ -219,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += [
         "",
         f"The watercolor default at 1280 px wide with `--scale 0.5` (abstraction at half "
-        f"size, enlarged; washes at full quality; picture enlarged; full-size paper), "
+        f"size, enlarged; tones quantized at the full render's size, washes laid at half "
+        f"size; picture enlarged; full-size paper), "
         f"against the full-scale render, mean over {', '.join(WATER_PHOTOS)} (ms per frame on "
         "chelsea: upload, passes, glFinish).",
         "",

@@ -116,6 +116,19 @@ def test_global_similarity_ignores_a_moving_object() -> None:
     np.testing.assert_allclose(m[:2], expected, atol=2e-3)
 
 
+def test_a_still_camera_keeps_a_still_sheet() -> None:
+    from aquarelle.engine.motion import STILL_PX, global_similarity
+
+    # Flow estimation noise far below a pixel is no camera motion: the sheet (and its
+    # paper, then reused as drawn) stays put; a slow pan still moves it.
+    rng = np.random.default_rng(3)
+    noise = rng.normal(0.0, 1e-5, (60, 80, 2)).astype(np.float32)
+    np.testing.assert_array_equal(global_similarity(noise, (80, 60), (160, 120)), np.eye(3))
+    pan = noise + np.float32(STILL_PX)  # 2 * STILL_PX in source px
+    m = global_similarity(pan, (80, 60), (160, 120))
+    np.testing.assert_allclose(m[:2, 2], (2 * STILL_PX, 2 * STILL_PX), atol=2e-4)
+
+
 def test_paper_keeps_its_grain_size_under_zoom(pipeline) -> None:
     # Zooming in 8x over a flat frame: the sheet is seen at a finer octave, so the paper's
     # grain on screen stays about as fine as at the start (no blown-up texture).

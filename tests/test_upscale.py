@@ -116,6 +116,27 @@ def test_factor_sets_the_output_size(pipeline, method, factor, size):
     np.testing.assert_allclose(out.reshape(-1, 3).mean(0), (200, 120, 40), atol=1.5)
 
 
+@pytest.mark.parametrize("method", ["learned", "easu"])
+def test_the_engines_enlarger_reaches_a_size_its_factor_only_rounds_to(gl_ctx, method):
+    # A draft of an odd-sized frame: 640x426 back to 1280x851 (factor 1.9977 rounds to 1278
+    # wide): the upscale graph makes exactly that size itself, no resampling pass after it.
+    from aquarelle.engine.upscaler import Upscaler
+
+    up = Upscaler(gl_ctx, method)
+    try:
+        ramp = np.tile(np.linspace(0, 255, 64, dtype=np.float32), (32, 1))
+        img = np.dstack([ramp, ramp[:, ::-1], np.full_like(ramp, 90)]).astype(np.uint8)
+        src = gl_ctx.texture((64, 32), 3, np.ascontiguousarray(img).tobytes())
+        out = up.upscale(src, (128, 63))
+        assert out.size == (128, 63) and out is up.graph.output()
+        got = np.frombuffer(out.read(), np.uint8).reshape(63, 128, 4)[..., :3]
+        ref = cv2.resize(img, (128, 63), interpolation=cv2.INTER_LINEAR)
+        assert np.abs(got.astype(int) - ref).mean() < 2.0  # the ramp stretched, not shifted
+        src.release()
+    finally:
+        up.release()
+
+
 def test_easu_keeps_edges_sharper_than_bilinear_without_overshoot(pipeline):
     img = np.zeros((32, 32, 3), np.uint8)
     img[:, 16:] = 200  # a vertical edge
@@ -170,7 +191,7 @@ def test_draft_with_the_learned_upscaler_is_closer_to_full_scale_than_bilinear(p
     assert scores["learned"] > scores["bilinear"] + 0.3
 
 
-def test_a_draft_keeps_the_washes_at_full_quality_size(pipeline):
+def test_a_draft_quantizes_its_tones_at_full_quality_size(pipeline):
     img = _draft_photo()
     full = pipeline()
     full.render_array(img)
@@ -179,12 +200,15 @@ def test_a_draft_keeps_the_washes_at_full_quality_size(pipeline):
     cheap = pipeline(scale=0.5)
     cheap.draft_borders = False  # live adaptive quality: all of it at the work size
     cheap.render_array(img)
-    for name in ("quantized", "painted", "wet_t"):
+    # the tones (where the washes' borders fall) and the subject map at the full render's size
+    for name in ("quantized", "saliency_t"):
         assert draft.read_target(name).shape == full.read_target(name).shape
-        assert full.read_target(name).shape[:2] == (360, 540)
-        assert cheap.read_target(name).shape[:2] == (180, 270)
-    assert draft.read_target("abstract_t").shape[:2] == (180, 270)  # the abstraction is small
-    # the draft's washes follow the full render's: closer than the cheap draft's
+        assert cheap.read_target(name).shape[0] == full.read_target(name).shape[0] // 2
+    assert full.read_target("quantized").shape[:2] == (360, 540)
+    # the abstraction and the washes laid from the tones are small (the draft's saving)
+    for name in ("abstract_t", "painted", "wet_t"):
+        assert draft.read_target(name).shape[:2] == (180, 270)
+    # the draft's tones follow the full render's: closer than the cheap draft's
     ref = full.read_target("quantized")[..., 0]
     up = cv2.resize(cheap.read_target("quantized")[..., 0], (540, 360),
                     interpolation=cv2.INTER_LINEAR)

@@ -50,6 +50,9 @@ class FrameInfo:
     # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
     drafted_from: tuple[int, int] | None = None
     full_targets: bool = True  # in a draft, targets relative to full keep their size
+    # Exact sizes (w, h) some targets must have this frame (an enlargement to a size its
+    # factor only rounds to: no second resampling pass afterwards).
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def draft_scale(self) -> float:
@@ -144,6 +147,8 @@ class PassGraph:
         t = self.style.targets[name]
         if t.size is not None:
             return t.size
+        if name in frame.sizes:
+            return frame.sizes[name]
         base = frame.source.size if t.relative_to == "source" else frame.work_size
         kx, ky = target_factors(t, frame, params if params is not None else self._params)
         return (max(1, round(base[0] * kx)), max(1, round(base[1] * ky)))

@@ -56,6 +56,11 @@ class MotionEstimator:
                       global_similarity(flow, (w, h), size))
 
 
+# A camera motion that moves no corner of the frame this far (source px) is estimation noise:
+# a still camera keeps a still sheet (no creeping paper; its pass is then reused as is).
+STILL_PX = 0.02
+
+
 def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int, int]
                       ) -> np.ndarray:
     """The camera's motion as a similarity (pan, zoom, roll) fitted robustly (LMedS, so
@@ -72,6 +77,9 @@ def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int,
         out[:2] = m
     else:  # degenerate field: fall back to the median translation
         out[:2, 2] = np.median(flow.reshape(-1, 2), axis=0) * scale
+    corners = np.array([[0, 0, 1], [sw, 0, 1], [0, sh, 1], [sw, sh, 1]], float)
+    if np.abs(corners @ (out - np.eye(3)).T).max() < STILL_PX:
+        return np.eye(3)
     return out
 
 

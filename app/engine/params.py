@@ -237,8 +237,7 @@ class ParamSet:
                 bare.setdefault(n.split(".", 1)[1], []).append(n)
         self._bare = bare
 
-    def canonical(self, name: str) -> str:
-        """The declared name `name` stands for; unknown or ambiguous names are errors."""
+    def _resolve(self, name: str) -> str | None:
         if name in self.specs:
             return name
         if self.scope is not None and name.startswith(self.scope + "."):
@@ -246,8 +245,14 @@ class ParamSet:
             if rest in self.specs:
                 return rest
         found = self._bare.get(name, [])
-        if len(found) == 1:
-            return found[0]
+        return found[0] if len(found) == 1 else None
+
+    def canonical(self, name: str) -> str:
+        """The declared name `name` stands for; unknown or ambiguous names are errors."""
+        resolved = self._resolve(name)
+        if resolved is not None:
+            return resolved
+        found = self._bare.get(name, [])
         if found:
             raise ParamError(f"ambiguous parameter {name!r}: say which style's, "
                              f"{' or '.join(found)}")
@@ -261,13 +266,8 @@ class ParamSet:
         return self._values[self.canonical(name)]
 
     def __contains__(self, name: object) -> bool:
-        if not isinstance(name, str):
-            return False
-        try:
-            self.canonical(name)
-        except ParamError:
-            return False
-        return True
+        # (no error message built: the finish asks this of every parameter, every frame)
+        return isinstance(name, str) and self._resolve(name) is not None
 
     def set(self, name: str, value: Any) -> str | None:
         """Set one value (clamped); returns a warning if it was clamped."""

@@ -70,9 +70,9 @@ class Pipeline:
         # adaptive quality turns it off and enlarges the whole picture (cheapest).
         self.draft_finish = True
         # In a draft, the targets a style declares relative to "full" keep their size at
-        # full quality (the watercolor's washes: their borders fall where a full render puts
-        # them, on an abstraction enlarged by the learned filters); live adaptive quality
-        # turns it off (cheapest: the whole painting at the work size).
+        # full quality (the watercolor's tones: the washes' borders fall where a full render
+        # puts them, on an abstraction enlarged by the learned filters; its subject map);
+        # live adaptive quality turns it off (cheapest: the whole painting at the work size).
         self.draft_borders = True
         self._fitter: FrameFitter | None = None
         self._upscaler: Upscaler | None = None

@@ -11,16 +11,8 @@ const float LEARNED_PI = 3.14159265358979;
 const int LEARNED_ANGLES = 16;
 const vec4 LEARNED_TENSOR_W = vec4(0.21626517, 0.7548396, 0.96923323, 0.45783336);
 
-float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out float hi) {
-    ivec2 ph = X & 1;
-    ivec2 base = (X >> 1) - 1 + ph;  // the low-resolution pixel at or before this one
-    ivec2 lim = lr_size - 1;
-    float win[36];
-    for (int j = 0; j < 6; j++) {
-        for (int i = 0; i < 6; i++) {
-            win[j * 6 + i] = lr_value(clamp(base + ivec2(i - 2, j - 2), ivec2(0), lim));
-        }
-    }
+// The filter of one output pixel of phase ph (its position mod 2) from its 6x6 window.
+float learned_filter(sampler2D filters, float win[36], ivec2 ph, out float lo, out float hi) {
     // Gradient tensor of the central 4x4, Gaussian (sigma 1) around this pixel: separable,
     // exp(-(i - 1 - f)^2 / 2) with f = 0.75 at phase 0 and 0.25 (the mirror) at phase 1.
     vec4 wx = ph.x == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
@@ -56,5 +48,45 @@ float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out fl
     }
     lo = min(min(win[14], win[15]), min(win[20], win[21]));
     hi = max(max(win[14], win[15]), max(win[20], win[21]));
+    return y;
+}
+
+float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out float hi) {
+    ivec2 ph = X & 1;
+    ivec2 base = (X >> 1) - 1 + ph;  // the low-resolution pixel at or before this one
+    ivec2 lim = lr_size - 1;
+    float win[36];
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 6; i++) {
+            win[j * 6 + i] = lr_value(clamp(base + ivec2(i - 2, j - 2), ivec2(0), lim));
+        }
+    }
+    return learned_filter(filters, win, ph, lo, hi);
+}
+
+// The four output pixels of low-resolution pixel c at once, phases (0,0), (1,0), (0,1),
+// (1,1) in x, y, z, w: their 6x6 windows share one 7x7 (49 reads instead of 4 x 36).
+vec4 learned_x2_quad(sampler2D filters, ivec2 c, ivec2 lr_size, out vec4 lo, out vec4 hi) {
+    ivec2 lim = lr_size - 1;
+    float big[49];
+    for (int j = 0; j < 7; j++) {
+        for (int i = 0; i < 7; i++) {
+            big[j * 7 + i] = lr_value(clamp(c + ivec2(i - 3, j - 3), ivec2(0), lim));
+        }
+    }
+    vec4 y;
+    for (int k = 0; k < 4; k++) {
+        ivec2 ph = ivec2(k & 1, k >> 1);
+        float win[36];
+        for (int j = 0; j < 6; j++) {
+            for (int i = 0; i < 6; i++) {
+                win[j * 6 + i] = big[(j + ph.y) * 7 + i + ph.x];
+            }
+        }
+        float l, h;
+        y[k] = learned_filter(filters, win, ph, l, h);
+        lo[k] = l;
+        hi[k] = h;
+    }
     return y;
 }
