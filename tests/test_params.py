@@ -275,6 +275,12 @@ def _mutations():
     def bad_when(d):
         next(n for n in d["passes"] if "repeat" not in n)["when"] = "not_a_param"
 
+    def negated_unknown_when(d):
+        next(n for n in d["passes"] if "repeat" not in n)["when"] = "!not_a_flag"
+
+    def finish_enlarges_without_finish(d):
+        d["draft"] = {"finish_enlarges": "easu"}
+
     def bad_output_target(d):
         d["output"] = "nothing"
 
@@ -297,6 +303,8 @@ def _mutations():
         "unknown output target": bad_output,
         "repeat count not a param": bad_repeat,
         "when not a param": bad_when,
+        "negated when not a flag": negated_unknown_when,
+        "draft finish_enlarges without a finish": finish_enlarges_without_finish,
         "style output unknown": bad_output_target,
         "debug view unknown": bad_debug_view,
         "params not a list": params_not_list,

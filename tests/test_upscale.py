@@ -216,6 +216,27 @@ def test_a_draft_quantizes_its_tones_at_full_quality_size(pipeline):
         0.75 * np.abs(up - ref).mean()
 
 
+def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
+    import dataclasses
+
+    img = _draft_photo()[:360, :540]
+    one = pipeline(scale=0.5)
+    one._finish.profile = True  # records which passes ran
+    out = one.render_array(img)
+    # the same draft enlarged first (the upscale style's EASU pass), then finished at size:
+    # the finish's `!resampling` pass then runs instead of its enlarging one
+    two = pipeline(scale=0.5)
+    two.style = dataclasses.replace(two.style, draft_finish_enlarges=None)
+    two._finish.profile = True
+    ref = two.render_array(img)
+    assert set(one._finish.pass_ns) == {"paper", "paper_finish_easu"}
+    assert set(two._finish.pass_ns) == {"paper", "paper_finish"}
+    assert out.shape == ref.shape == img.shape
+    # one 8-bit rounding fewer; otherwise the same picture
+    assert np.abs(out.astype(int) - ref).max() <= 2
+    assert _psnr(out, ref) > 50
+
+
 @pytest.mark.parametrize("borders", [True, False])
 def test_a_draft_of_a_small_frame_paints_the_same_picture_smaller(pipeline, borders):
     # 400 lines: the draft's 200 lines are below the size where a style's features stop

@@ -407,6 +407,8 @@ def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
 
 
 def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history: bool) -> bool:
+    if name.startswith("!"):
+        return not _flag(name[1:].strip(), frame, params, history)
     m = WHEN_COMPARISON.match(name)
     if m:
         value, op, number = float(params[m.group(1)]), m.group(2), float(m.group(3))

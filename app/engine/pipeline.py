@@ -205,12 +205,15 @@ class Pipeline:
         out = self.graph.output()
         if not draft:
             return out
-        big = self._enlarger().upscale(out, self.output_size((w, h)))
+        size = self.output_size((w, h))
         if finish is None:
-            return big
+            return self._enlarger().upscale(out, size)
+        # The finish may enlarge the small picture itself, in its one full-size pass.
+        itself = self.style.draft_finish_enlarges == self._upscale_method
+        big = out if itself else self._enlarger().upscale(out, size)
         self._finish_params.update({k: v for k, v in self.params.values().items()
                                     if k in self._finish_params})
-        finish.run(FrameInfo(source=big, work_size=big.size, seed=self.seed,
+        finish.run(FrameInfo(source=big, work_size=size, seed=self.seed,
                              frame=self.frame_index, scale=1.0, uniforms=canvas,
                              keep_history=False), self._finish_params.values())
         return finish.output()

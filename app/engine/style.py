@@ -35,9 +35,9 @@ WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?
 
 
 def when_name(term: str) -> str:
-    """The parameter or flag a `when` term names."""
+    """The parameter or flag a `when` term names (`!flag`: its negation)."""
     m = WHEN_COMPARISON.match(term)
-    return m.group(1) if m else term.strip()
+    return m.group(1) if m else term.strip().removeprefix("!")
 MAX_TARGET_SCALE = 4.0  # of the work (or source) size
 
 
@@ -157,6 +157,9 @@ class StyleSpec:
     draft_off: dict[str, Any] = field(default_factory=dict)
     draft_finish: str | None = None
     draft_upscale: str = "learned"  # how the draft is enlarged: "learned" or "easu"
+    # The finish enlarges the draft itself with this method (in its own full-size pass, not
+    # one more before it): the finish's passes see the small picture as their source.
+    draft_finish_enlarges: str | None = None
     # Where the style goes when added to a chain: lower comes first (clean-up filters ~10-30,
     # painting 50, effects 60, enlarging 90); users may reorder at will.
     chain_order: int = 50
@@ -351,6 +354,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
                           "draft", None),
         draft_upscale=_get(_get(data, "draft", dict, "style", {}), "upscale", str, "draft",
                            "learned"),
+        draft_finish_enlarges=_get(_get(data, "draft", dict, "style", {}), "finish_enlarges",
+                                   (str, type(None)), "draft", None),
         chain_order=_get(data, "chain_order", int, "style", 50),
     )
     _check(style)
@@ -479,6 +484,9 @@ def _check(style: StyleSpec) -> None:
                              "styles/")
     if style.draft_upscale not in ("learned", "easu"):
         raise ValueError(f"draft: upscale must be learned or easu, got {style.draft_upscale!r}")
+    if style.draft_finish_enlarges not in (None, "easu") or \
+            (style.draft_finish_enlarges and style.draft_finish is None):
+        raise ValueError("draft: finish_enlarges must be easu, with a finish")
     for name, param in style.texture_params.items():
         spec = next((p for p in style.params if p.name == param), None)
         if spec is None or spec.type != "file":
