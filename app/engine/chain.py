@@ -183,7 +183,7 @@ class ChainPipeline:
         if painting > 0 and self._scale < 1.0 and active[painting][1].draft:
             full = tex.size
             work = (max(1, round(full[0] * self._scale)), max(1, round(full[1] * self._scale)))
-            tex = self._shrinker().draw(tex, work, dtype="f2")
+            tex = self._shrinker().draw(tex, work, "stretch", dtype="f2")
         original = self._input
         for i, (_, stage) in enumerate(active):
             tex = stage.render(tex, full_size=full if i == painting else None,

@@ -18,8 +18,12 @@ def fit_scale(src: tuple[int, int], dst: tuple[int, int], mode: str) -> tuple[fl
     """Output uv -> source uv scale factors for fitting `src` into `dst` (sizes as (w, h)).
 
     "pad" shows the whole picture (bars on two sides), "crop" fills the frame (the picture's
-    overflow is cut off). Equal aspect ratios give (1, 1) in both modes.
+    overflow is cut off). Equal aspect ratios give (1, 1) in both modes. "stretch" (the
+    engine's own resizes: the same picture at sizes that differ by rounding, 1280x851 and
+    640x426) maps edge to edge, where "pad" would leave sub-pixel bars.
     """
+    if mode == "stretch":
+        return 1.0, 1.0
     if mode not in FIT_MODES:
         raise ValueError(f"fit mode must be one of {', '.join(FIT_MODES)}, got {mode!r}")
     sw, sh = src

@@ -176,7 +176,7 @@ class Pipeline:
         draft = self.draft and work != (w, h)
         if draft:
             small = src if src.size == work else \
-                self._resizer().draw(src, work, dtype="f2")  # no 8-bit rounding
+                self._resizer().draw(src, work, "stretch", dtype="f2")  # no 8-bit rounding
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0,
                              drafted_from=(w, h), full_targets=self.draft_borders,

@@ -35,13 +35,13 @@ class Upscaler:
         the next call). Sizes that are not larger are only resampled."""
         factor = min(size[0] / tex.width, size[1] / tex.height)
         if factor <= 1.0 or self.graph is None:
-            return self.fitter.draw(tex, size)
+            return self.fitter.draw(tex, size, "stretch")
         self.params.update({"factor": min(MAX_FACTOR, factor)})
         exact = {} if factor > MAX_FACTOR else {"sized": tuple(size), "result": tuple(size)}
         self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,
                                  keep_history=False, sizes=exact), self.params.values())
         out = self.graph.output()
-        return out if out.size == tuple(size) else self.fitter.draw(out, size)
+        return out if out.size == tuple(size) else self.fitter.draw(out, size, "stretch")
 
     def release(self) -> None:
         if self.graph is not None:

@@ -17,6 +17,7 @@ from aquarelle.eval.report import replace_section
 SECTIONS = {  # kit section -> heading in the GPU chapter
     "stereo-match": "### Stereo matching on the GPU: `scripts/eval_stereo_match.py`",
     "upscale": "### Super-resolution on the GPU: `scripts/eval_upscale.py`",
+    "draft-profile": "### Drafts on the GPU: `scripts/gpu-kit/profile_drafts.py`",
     "frame": "### Still and video frames on the GPU: `aquarelle bench`",
     "filters": "### Image filters on the GPU: `aquarelle bench --filters`",
     "export": "### Video export on the GPU machine: `aquarelle bench-export`",

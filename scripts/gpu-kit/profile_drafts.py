@@ -2,31 +2,52 @@
 machine: wall-clock ms of a video frame (the picture already uploaded; passes, glFinish),
 and of it the CPU's share by kind (issuing draw calls, waiting in glFinish, the motion
 estimate's OpenCV calls, the rest of Python), from cProfile. For the GPU kit's `draftprofile`
-step (issue 12: whether a draft's GPU work is a third of the full render's)."""
+step and the "Drafts" table in BENCHMARKS.md (issue 12: a draft's time against the full
+render's).
+
+Run: python scripts/gpu-kit/profile_drafts.py [--runs 10] [--write BENCHMARKS.md]"""
 
 from __future__ import annotations
 
+import argparse
 import cProfile
 import pstats
-import sys
 import time
+from datetime import date
 
 import cv2
 import numpy as np
 import skimage.data
 
 from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.eval.report import replace_section
 
 KINDS = {"draw calls": ("render", "clear", "use"), "glFinish": ("finish",),
          "motion (OpenCV)": ("calc", "resize", "cvtColor", "estimateAffinePartial2D")}
 
 
-def main(argv: list[str]) -> None:
-    runs = int(argv[0]) if argv else 10
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--write", help="replace the draft-profile table in this Markdown file")
+    args = ap.parse_args(argv)
+    runs = args.runs
     ctx = create_headless_context()
-    print("GL renderer:", renderer_string(ctx))
-    print("| size | render | ms per frame | x full | draw calls | glFinish | motion | other |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    lines = [
+        f"Command: `python scripts/gpu-kit/profile_drafts.py --runs {runs}` ({date.today()})  ",
+        f"GL renderer: `{renderer_string(ctx)}`  ",
+        "The watercolor default on chelsea resized to each size, as a video frame already "
+        "uploaded (passes and glFinish, median of runs): full scale, `--scale 0.5` (the "
+        "style's draft: abstraction small, learned enlargement, tones at full quality, "
+        "washes small, EASU and paper in the finish) and the draft painted wholly small "
+        "(live adaptive quality's, with the same finish). CPU ms per frame by kind "
+        "(cProfile): issuing draw calls (a CPU renderer draws in them), waiting in "
+        "glFinish, the motion estimate's OpenCV calls, the rest of Python.",
+        "",
+        "| size | render | ms per frame | x full | draw calls | glFinish | motion | other |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    print("\n".join(lines), flush=True)
     for w, h in ((1280, 850), (1920, 1080), (3840, 2160)):
         img = np.ascontiguousarray(cv2.resize(skimage.data.chelsea(), (w, h)))
         full_ms = None
@@ -60,11 +81,17 @@ def main(argv: list[str]) -> None:
                             share[kind] += 1000 * tt / runs
                 other = total - sum(share.values())
                 full_ms = full_ms or ms
-                print(f"| {w}x{h} | {label} | {ms:.1f} | {ms / full_ms:.2f} | "
-                      + " | ".join(f"{v:.1f}" for v in share.values()) + f" | {other:.1f} |",
-                      flush=True)
+                row = (f"| {w}x{h} | {label} | {ms:.1f} | {ms / full_ms:.2f} | "
+                       + " | ".join(f"{v:.1f}" for v in share.values()) + f" | {other:.1f} |")
+                lines.append(row)
+                print(row, flush=True)
                 tex.release()
+    ctx.release()
+    if args.write:
+        replace_section(args.write, "draft-profile", "\n".join(lines),
+                        "## Drafts: `scripts/gpu-kit/profile_drafts.py`")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    raise SystemExit(main())

@@ -20,7 +20,7 @@ SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"stereo upscale bench drafts profile filters tests export live"}
+STEPS=${STEPS:-"stereo upscale bench drafts draftprofile profile filters tests export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -63,6 +63,7 @@ if step drafts; then  # what --scale 0.5 saves where the GPU's work dominates
       | sed "s/^/scale $sc: /" | tee -a "$OUT/drafts.md"
   done
 fi
+step draftprofile && timeout 200 "$PY" scripts/gpu-kit/profile_drafts.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/draftprofile.md"
 step profile && timeout 200 "$PY" scripts/gpu-kit/profile_frame.py 2>&1 | tee "$OUT/profile.txt"
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
