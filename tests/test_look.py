@@ -256,3 +256,21 @@ def test_wash_sizes_scale_with_the_frame(gl_ctx, pipeline):
         blurred = p.read_target("blurred")[..., :3]
     expected = ref.gaussian_blur(smooth, 6.0 * (360 / 720) * WASH)
     assert np.abs(blurred - expected).max() < 2e-3
+
+
+@pytest.mark.parametrize("values", [{}, {"dispersion": 0.6, "stroke_strength": 0.8,
+                                         "outline_strength": 0.5, "gaps": 0.0}])
+def test_specialized_passes_paint_the_generic_picture(pipeline, values):
+    # Terms at 0 and the temporal switches are compiled into the watercolor's shaders (a CPU
+    # renderer runs both sides of every branch); the picture must not change, frame after
+    # frame (the history switch flips after the first).
+    import skimage.data
+
+    img = np.ascontiguousarray(skimage.data.astronaut()[::4, ::4])
+    fast, plain = pipeline(values), pipeline(values)
+    plain.graph._specialized = lambda c, values: c  # always the generic programs
+    for shift in (0, 2, 4):
+        frame = np.ascontiguousarray(np.roll(img, shift, axis=1))
+        a, b = fast.render_array(frame), plain.render_array(frame)
+        assert np.abs(a.astype(int) - b).max() <= 1
+    assert fast.graph._variants and not plain.graph._variants

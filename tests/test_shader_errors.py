@@ -75,3 +75,41 @@ def test_error_inside_an_include_names_the_include(gl_ctx, tmp_path: Path) -> No
 def test_missing_shader_file(gl_ctx, tmp_path: Path) -> None:
     with pytest.raises(ShaderCompileError, match="not found"):
         Pipeline(gl_ctx, load_style(_style(tmp_path, "nowhere.frag")))
+
+
+def test_specialize_must_name_a_scalar_uniform_of_the_shader(gl_ctx, tmp_path: Path) -> None:
+    path = _style(tmp_path, "common/fit.frag")
+    spec = json.loads(path.read_text())
+    spec["passes"][0]["specialize"] = ["u_no_such_thing"]
+    path.write_text(json.dumps(spec))
+    with pytest.raises(ShaderCompileError, match="u_no_such_thing") as err:
+        Pipeline(gl_ctx, load_style(path))
+    assert err.value.path == "common/fit.frag"
+
+
+def test_a_specialized_shader_paints_what_the_generic_one_does(gl_ctx, tmp_path: Path) -> None:
+    # The tint at amount 0 compiles with the amount as a constant (its branch folded away);
+    # at 0.5 the generic program runs: both paint what a style without `specialize` does.
+    root = _shader_tree(tmp_path)
+    (root / "tint.frag").write_text(
+        "#version 330 core\nin vec2 v_uv;\nout vec4 frag;\nuniform sampler2D src;\n"
+        "uniform float u_amount;\n#include \"common/color.glsl\"\n"
+        "void main() { vec3 c = texture(src, v_uv).rgb;\n"
+        "  if (u_amount > 0.0) c = mix(c, vec3(luma(c)), u_amount);\n"
+        "  frag = vec4(c, 1.0); }\n")
+    plain = load_style(_style(tmp_path, "tint.frag"))
+    path = _style(tmp_path, "tint.frag")
+    spec = json.loads(path.read_text())
+    spec["passes"][0]["specialize"] = ["u_amount"]
+    path.write_text(json.dumps(spec))
+    img = np.array([[[255, 0, 0], [0, 0, 255]]], np.uint8)
+    with Pipeline(gl_ctx, load_style(path), shader_root=root) as p, \
+            Pipeline(gl_ctx, plain, shader_root=root) as ref:
+        for amount in (0.0, 0.5, 0.0):
+            p.set_params({"amount": amount})
+            ref.set_params({"amount": amount})
+            np.testing.assert_array_equal(p.render_array(img), ref.render_array(img))
+        assert len(p.graph._variants) == 1  # one variant for 0, reused
+        assert not ref.graph._variants
+        p.set_params({"amount": 0.5})
+        assert not np.array_equal(p.render_array(img), img)  # the tint is on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import moderngl
@@ -69,11 +70,40 @@ class ShaderSource:
         return self.files[0], None, first
 
 
+def _literal(value: float | int | bool, kind: str) -> str:
+    if kind == "float":
+        return repr(float(value))
+    if kind == "bool":
+        return "true" if value else "false"
+    return str(int(value))
+
+
+def with_constants(text: str, constants: Mapping[str, float | int | bool]) -> str:
+    """GLSL `text` with the scalar uniforms named in `constants` declared as constants of
+    those values instead (the compiler then folds the branches they decide)."""
+    for name, value in constants.items():
+        pattern = re.compile(rf"^(\s*)uniform\s+(float|int|bool)\s+{re.escape(name)}\s*;", re.M)
+        m = pattern.search(text)
+        if m is None:
+            raise ShaderCompileError("", None, f"no scalar uniform {name} to specialize")
+        decl = f"{m.group(1)}const {m.group(2)} {name} = {_literal(value, m.group(2))};"
+        text = text[:m.start()] + decl + text[m.end():]
+    return text
+
+
 def build_program(ctx: moderngl.Context, vertex: str, fragment: str,
-                  root: Path | None = None) -> moderngl.Program:
-    """Compile and link a program from shader files; raises ShaderCompileError."""
+                  root: Path | None = None,
+                  constants: Mapping[str, float | int | bool] | None = None
+                  ) -> moderngl.Program:
+    """Compile and link a program from shader files (with some of the fragment shader's
+    uniforms as constants, see `with_constants`); raises ShaderCompileError."""
     vs = ShaderSource(vertex, root)
     fs = ShaderSource(fragment, root)
+    if constants:
+        try:
+            fs.text = with_constants(fs.text, constants)
+        except ShaderCompileError as e:
+            raise ShaderCompileError(fragment, None, e.message) from None
     try:
         return ctx.program(vertex_shader=vs.text, fragment_shader=fs.text)
     except moderngl.Error as e:

@@ -12,8 +12,8 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .errors import StyleError
-from .glsl import build_program
+from .errors import ShaderCompileError, StyleError
+from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
 from .style import (
     ORIGINAL,
@@ -82,6 +82,9 @@ class PassGraph:
         self.pool = TargetPool(ctx)
         self._samplers: dict[tuple[str, str], moderngl.Sampler] = {}
         self._compiled: dict[str, _Compiled] = {}
+        # programs with some uniforms compiled in (PassSpec.specialize), made on first use
+        self._variants: dict[tuple[str, tuple[tuple[str, float | int], ...]], _Compiled] = {}
+        self._shader_root = shader_root
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
         self._memo: dict[str, tuple[dict[str, Any], moderngl.Texture]] = {}
@@ -104,8 +107,17 @@ class PassGraph:
             raise
 
     # -- set-up ---------------------------------------------------------------------------
-    def _compile(self, p: PassSpec, root: Path | None) -> _Compiled:
-        prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root)
+    def _compile(self, p: PassSpec, root: Path | None,
+                 constants: Mapping[str, float | int] | None = None) -> _Compiled:
+        if constants is None and p.specialize:
+            # every uniform it names must be a scalar the shader declares: an error now,
+            # not at the first frame that compiles a variant
+            try:
+                with_constants(ShaderSource(p.shader, root).text,
+                               dict.fromkeys(p.specialize, 0))
+            except ShaderCompileError as e:
+                raise ShaderCompileError(p.shader, None, e.message) from None
+        prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root, constants)
         vao = self.ctx.vertex_array(prog, [])
         uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
         samplers = {}
@@ -113,8 +125,27 @@ class PassGraph:
             if name in uniforms:
                 uniforms.pop(name).value = unit
                 samplers[name] = unit
-        self._check_constants(p, uniforms)
+        if constants is None:
+            self._check_constants(p, uniforms)
         return _Compiled(p, prog, vao, uniforms, samplers)
+
+    def _specialized(self, c: _Compiled, values: Mapping[str, Any]) -> _Compiled:
+        """The pass's program with its `specialize` uniforms that are 0 (floats) or switches
+        (ints) compiled in at their values; compiled on first use, then reused."""
+        key = []
+        for name in c.spec.specialize:
+            v = values.get(name)
+            if isinstance(v, int):
+                key.append((name, int(v)))
+            elif isinstance(v, float) and v == 0.0:
+                key.append((name, 0.0))
+        if not key:
+            return c
+        k = (c.spec.name, tuple(key))
+        variant = self._variants.get(k)
+        if variant is None:
+            variant = self._variants[k] = self._compile(c.spec, self._shader_root, dict(key))
+        return variant
 
     def _check_constants(self, p: PassSpec, uniforms: dict[str, moderngl.Uniform]) -> None:
         """A style's constant uniforms must fit the shader's declarations (checked once, at
@@ -249,6 +280,8 @@ class PassGraph:
         size = self.target_size(p.output, frame)
         values = self._uniform_values(c, inputs, size, frame, params, history,
                                       target_factors(spec, frame, params)[0])
+        if p.specialize:
+            c = self._specialized(c, values)
         if not inputs:
             # A pass that reads no texture (the procedural paper) draws the same picture as
             # long as its uniforms are the same: keep last frame's, while its slot holds it.
@@ -265,7 +298,9 @@ class PassGraph:
             inputs[name].use(unit)
             self._sampler(p.inputs[name]).use(unit)
         for name, value in values.items():
-            c.uniforms[name].value = value
+            u = c.uniforms.get(name)
+            if u is not None:  # None: compiled in, or dropped by the compiler
+                u.value = value
         if not inputs:
             self._memo[p.name] = (values, out)
         fbo = self.pool.framebuffer(out)
@@ -340,10 +375,11 @@ class PassGraph:
     # -- clean-up -------------------------------------------------------------------------
     def release(self) -> None:
         """Release all GL objects of the graph."""
-        for c in self._compiled.values():
+        for c in (*self._compiled.values(), *self._variants.values()):
             c.vao.release()
             c.program.release()
         self._compiled.clear()
+        self._variants.clear()
         for s in self._samplers.values():
             s.release()
         self._samplers.clear()

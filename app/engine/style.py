@@ -105,6 +105,10 @@ class PassSpec:
     scatter: str | None = None
     vertex: str | None = None
     clear: tuple[float, ...] | None = None  # when skipped, the output is cleared to this
+    # Uniforms compiled in as constants while they are 0 (a float) or at their value (an int,
+    # a switch): a CPU renderer runs both sides of every branch, so a term whose weight is 0
+    # costs as much as one in use unless the compiler can drop it.
+    specialize: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -270,6 +274,7 @@ def _parse_pass(d: Any) -> PassSpec:
         clear=tuple(clear) if clear is not None else None,
         scatter=_get(d, "scatter", (str, type(None)), where, None),
         vertex=_get(d, "vertex", (str, type(None)), where, None),
+        specialize=tuple(str(u) for u in _get(d, "specialize", list, where, [])),
     )
 
 
@@ -447,6 +452,9 @@ def _check_values(style: StyleSpec, param_names: set[str]) -> None:
             if inp.filter not in ("linear", "nearest") or inp.wrap not in ("clamp", "repeat"):
                 raise ValueError(f"pass {p.name}: input {inp.target!r}: filter must be linear "
                                  "or nearest, wrap clamp or repeat")
+        for u in p.specialize:
+            if not re.fullmatch(r"u_[A-Za-z_]\w*", u):
+                raise ValueError(f"pass {p.name}: specialize names uniforms (u_...), got {u!r}")
 
 
 def _check_order(style: StyleSpec) -> None:
