@@ -33,13 +33,17 @@ def _shader_tree(tmp_path: Path) -> Path:
     return root
 
 
-def test_new_style_is_data_plus_shader(gl_ctx, tmp_path: Path) -> None:
-    root = _shader_tree(tmp_path)
+def _tint_shader(root: Path, body: str) -> None:
+    """tint.frag: `body` turns the source colour c towards grey by u_amount, then frag = c."""
     (root / "tint.frag").write_text(
         "#version 330 core\nin vec2 v_uv;\nout vec4 frag;\nuniform sampler2D src;\n"
         "uniform float u_amount;\n#include \"common/color.glsl\"\n"
-        "void main() { vec3 c = texture(src, v_uv).rgb;\n"
-        "  frag = vec4(mix(c, vec3(luma(c)), u_amount), 1.0); }\n")
+        f"void main() {{ vec3 c = texture(src, v_uv).rgb;\n  {body}\n  frag = vec4(c, 1.0); }}\n")
+
+
+def test_new_style_is_data_plus_shader(gl_ctx, tmp_path: Path) -> None:
+    root = _shader_tree(tmp_path)
+    _tint_shader(root, "c = mix(c, vec3(luma(c)), u_amount);")
     with Pipeline(gl_ctx, load_style(_style(tmp_path, "tint.frag")), shader_root=root) as p:
         p.set_params({"amount": 1.0})
         out = p.render_array(np.array([[[255, 0, 0], [0, 0, 255]]], np.uint8))
@@ -91,12 +95,7 @@ def test_a_specialized_shader_paints_what_the_generic_one_does(gl_ctx, tmp_path:
     # The tint at amount 0 compiles with the amount as a constant (its branch folded away);
     # at 0.5 the generic program runs: both paint what a style without `specialize` does.
     root = _shader_tree(tmp_path)
-    (root / "tint.frag").write_text(
-        "#version 330 core\nin vec2 v_uv;\nout vec4 frag;\nuniform sampler2D src;\n"
-        "uniform float u_amount;\n#include \"common/color.glsl\"\n"
-        "void main() { vec3 c = texture(src, v_uv).rgb;\n"
-        "  if (u_amount > 0.0) c = mix(c, vec3(luma(c)), u_amount);\n"
-        "  frag = vec4(c, 1.0); }\n")
+    _tint_shader(root, "if (u_amount > 0.0) c = mix(c, vec3(luma(c)), u_amount);")
     plain = load_style(_style(tmp_path, "tint.frag"))
     path = _style(tmp_path, "tint.frag")
     spec = json.loads(path.read_text())
