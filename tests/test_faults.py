@@ -133,3 +133,21 @@ def test_corrupt_packets_mid_file_are_skipped_and_counted(tmp_path, capsys):
     lost = 60 - frames
     assert 0 < lost < 60
     assert f"{lost} frame(s) could not be decoded" in err
+
+
+@pytest.mark.parametrize("sig, raised", [(signal.SIGTERM, Terminated),
+                                         (signal.SIGINT, KeyboardInterrupt)])
+def test_an_interrupt_waits_for_the_end_of_a_critical_section(sig, raised):
+    # moderngl builds a program partly in Python: an exception raised there by a signal
+    # handler crashed the process (a segfault when SIGTERM came as an export compiled a
+    # shader variant). Inside a critical section the interrupt waits for its end.
+    from aquarelle.engine.critical import critical
+
+    steps = []
+    with terminate_like_ctrl_c(), pytest.raises(raised):
+        with critical():
+            signal.raise_signal(sig)
+            steps.append("finished the section")
+        steps.append("went on after it")
+    assert steps == ["finished the section"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

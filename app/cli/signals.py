@@ -1,4 +1,6 @@
-"""Termination signals end a command like Ctrl+C: the same clean-up, exit 128 + signal."""
+"""Termination signals end a command like Ctrl+C: the same clean-up, exit 128 + signal.
+Neither interrupts a critical section of the engine (see engine/critical.py): it is raised
+when the section ends."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+
+from ..engine.critical import defer
 
 # What `timeout`, job schedulers, `systemctl stop`, `docker stop` and a closed terminal send.
 SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
@@ -21,17 +25,34 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
-def _raise(signum: int, _frame: object) -> None:
+def _terminated(signum: int) -> None:
     raise Terminated(signum)
+
+
+def _raise(signum: int, _frame: object) -> None:
+    if not defer(lambda: _terminated(signum)):
+        _terminated(signum)
+
+
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    if not defer(_ctrl_c):
+        _ctrl_c()
 
 
 @contextlib.contextmanager
 def terminate_like_ctrl_c() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise Terminated (main thread only; else a no-op)."""
+    """While inside, SIGTERM and SIGHUP raise Terminated, and Ctrl+C KeyboardInterrupt, each
+    after any critical section (main thread only; else a no-op)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {s: signal.signal(s, _raise) for s in SIGNALS}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _interrupt)
     try:
         yield
     finally:

@@ -9,6 +9,7 @@ from pathlib import Path
 import moderngl
 
 from ..resources import shaders_dir
+from .critical import critical
 from .errors import ShaderCompileError
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$')
@@ -105,7 +106,8 @@ def build_program(ctx: moderngl.Context, vertex: str, fragment: str,
         except ShaderCompileError as e:
             raise ShaderCompileError(fragment, None, e.message) from None
     try:
-        return ctx.program(vertex_shader=vs.text, fragment_shader=fs.text)
+        with critical():  # an interrupt half-way through crashes moderngl
+            return ctx.program(vertex_shader=vs.text, fragment_shader=fs.text)
     except moderngl.Error as e:
         log = str(e)
         src = vs if "vertex_shader" in log.split("\n", 1)[0] else fs
