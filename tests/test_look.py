@@ -274,3 +274,16 @@ def test_specialized_passes_paint_the_generic_picture(pipeline, values):
         a, b = fast.render_array(frame), plain.render_array(frame)
         assert np.abs(a.astype(int) - b).max() <= 1
     assert fast.graph._variants and not plain.graph._variants
+
+
+def test_a_pipeline_reused_across_values_paints_what_fresh_ones_do(pipeline):
+    # Uniforms are written only when their value changed (a program keeps what was written):
+    # going back and forth between values must still paint each value's picture.
+    import skimage.data
+
+    img = np.ascontiguousarray(skimage.data.astronaut()[::4, ::4])
+    reused = pipeline({"temporal": False})
+    for dilution, wobble in ((0.2, 1.0), (0.6, 3.0), (0.2, 1.0)):
+        reused.set_params({"dilution": dilution, "wobble": wobble})
+        fresh = pipeline({"temporal": False, "dilution": dilution, "wobble": wobble})
+        np.testing.assert_array_equal(reused.render_array(img), fresh.render_array(img))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from collections.abc import Callable, Mapping
@@ -70,6 +71,7 @@ class _Compiled:
     vao: moderngl.VertexArray
     uniforms: dict[str, moderngl.Uniform]
     samplers: dict[str, int]  # input name -> texture unit
+    written: dict[str, Any] = field(default_factory=dict)  # the uniforms' current values
 
 
 class PassGraph:
@@ -88,6 +90,8 @@ class PassGraph:
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
         self._memo: dict[str, tuple[dict[str, Any], moderngl.Texture]] = {}
+        self._frame_builtins: dict[str, Any] = {}  # this frame's built-ins shared by passes
+        self._kept: set[int] = set()  # textures kept as previous frames (glo)
         self._params: Mapping[str, ParamValue] = {}
         self._history_valid = False
         self._blank: moderngl.Texture | None = None
@@ -226,6 +230,17 @@ class PassGraph:
         sizes_before = {n: self.target_size(n, frame) for n in self._prev}
         history = frame.history and self._history_valid and all(
             self._prev[n].size == s for n, s in sizes_before.items())
+        # what every pass of this frame shares (a GPU frame is mostly this Python per pass)
+        self._frame_builtins = {
+            "u_seed": int(frame.seed) & 0x7FFFFFFF,
+            "u_frame": int(frame.frame),
+            "u_scale": float(frame.scale),
+            "u_history": int(history),
+            "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
+            "u_px": frame_px(self.style, frame),
+            **frame.uniforms,
+        }
+        self._kept = {t.glo for t in self._prev.values()}
         for node in self.style.graph:
             if isinstance(node, RepeatSpec):
                 count = min(MAX_REPEAT, max(0, int(params[node.count])))
@@ -292,15 +307,18 @@ class PassGraph:
                 return
         # Never overwrite an input of this pass, nor any texture kept as a previous frame
         # (a persistent target may alias another target's texture when its pass was bypassed).
-        busy = {t.glo for t in inputs.values()} | {t.glo for t in self._prev.values()}
+        busy = {t.glo for t in inputs.values()} | self._kept
         out = self.pool.free_slot(spec, size, busy)
         for name, unit in c.samplers.items():
             inputs[name].use(unit)
             self._sampler(p.inputs[name]).use(unit)
+        written = c.written
         for name, value in values.items():
             u = c.uniforms.get(name)
-            if u is not None:  # None: compiled in, or dropped by the compiler
+            # None: compiled in, or dropped by the compiler; a program keeps what was written
+            if u is not None and not _same(written.get(name, _UNSET), value):
                 u.value = value
+                written[name] = value
         if not inputs:
             self._memo[p.name] = (values, out)
         fbo = self.pool.framebuffer(out)
@@ -350,16 +368,10 @@ class PassGraph:
                         params: Mapping[str, ParamValue], history: bool,
                         target_scale: float) -> dict[str, Any]:
         builtins: dict[str, Any] = {
+            **self._frame_builtins,
             "u_resolution": (float(size[0]), float(size[1])),
             "u_texel": (1.0 / size[0], 1.0 / size[1]),
-            "u_seed": int(frame.seed) & 0x7FFFFFFF,
-            "u_frame": int(frame.frame),
-            "u_scale": float(frame.scale),
-            "u_history": int(history),
             "u_target_scale": float(target_scale),
-            "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
-            "u_px": frame_px(self.style, frame),
-            **frame.uniforms,
         }
         if c.spec.scatter is not None:
             step, grid = scatter_grid(inputs[c.spec.scatter].size)
@@ -397,6 +409,12 @@ class PassGraph:
 
 
 MAX_SCATTER_POINTS = 1 << 16
+_UNSET = object()
+
+
+def _same(old: Any, new: Any) -> bool:
+    """A uniform's value is unchanged (scalars and tuples; anything else is written again)."""
+    return type(old) is type(new) and isinstance(new, int | float | tuple) and old == new
 
 
 def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
@@ -438,8 +456,13 @@ def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
                history: bool) -> bool:
     """A pass's `when`: terms joined by `&`, each true if any of its `|` alternatives is (a
     parameter's truth or a built-in flag)."""
-    return all(any(_flag(name.strip(), frame, params, history) for name in term.split("|"))
-               for term in when.split("&"))
+    return all(any(_flag(name, frame, params, history) for name in term)
+               for term in _when_terms(when))
+
+
+@functools.lru_cache(maxsize=256)
+def _when_terms(when: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(name.strip() for name in term.split("|")) for term in when.split("&"))
 
 
 def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history: bool) -> bool:
