@@ -51,6 +51,7 @@ class FrameInfo:
     # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
     drafted_from: tuple[int, int] | None = None
     full_targets: bool = True  # in a draft, targets relative to full keep their size
+    learned: bool = True  # a draft enlarges with the learned filters (False: plainly)
     # Exact sizes (w, h) some targets must have this frame (an enlargement to a size its
     # factor only rounds to: no second resampling pass afterwards).
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -236,6 +237,7 @@ class PassGraph:
             "u_frame": int(frame.frame),
             "u_scale": float(frame.scale),
             "u_history": int(history),
+            "u_learned": int(frame.learned),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
             "u_px": frame_px(self.style, frame),
             **frame.uniforms,
@@ -477,6 +479,8 @@ def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history
         return frame.work_size != frame.source.size
     if name == "drafting":  # painted below the frame's size, to be enlarged
         return frame.draft_scale < 1.0
+    if name == "learned":  # ... and enlarged with the learned filters (else plainly)
+        return frame.learned
     if name == "history":  # the previous frame's persistent targets are valid
         return history
     return bool(params[name])

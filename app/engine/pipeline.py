@@ -180,7 +180,7 @@ class Pipeline:
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0,
                              drafted_from=(w, h), full_targets=self.draft_borders,
-                             uniforms={"u_learned": int(self._upscale_method != "bilinear")})
+                             learned=self._upscale_method != "bilinear")
         else:
             info = FrameInfo(source=src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)

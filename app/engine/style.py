@@ -29,7 +29,8 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 # The frame as it came into a chain, before any style (a style's `source` is the previous
 # style's output): what stereo depth is estimated from under a painting. Alone: the source.
 ORIGINAL = "original"
-BUILTIN_FLAGS = {"resampling", "history", "drafting"}  # what `when` may name besides parameters
+# what `when` may name besides parameters
+BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned"}
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 
