@@ -116,8 +116,9 @@ def test_factor_sets_the_output_size(pipeline, method, factor, size):
     np.testing.assert_allclose(out.reshape(-1, 3).mean(0), (200, 120, 40), atol=1.5)
 
 
+@pytest.mark.parametrize("size", [(128, 63), (128, 65)])
 @pytest.mark.parametrize("method", ["learned", "easu", "bilinear"])
-def test_the_engines_enlarger_reaches_a_size_its_factor_only_rounds_to(gl_ctx, method):
+def test_the_engines_enlarger_reaches_a_size_its_factor_only_rounds_to(gl_ctx, method, size):
     # A draft of an odd-sized frame: 640x426 back to 1280x851 (factor 1.9977 rounds to 1278
     # wide): the upscale graph makes exactly that size itself, no resampling pass after it;
     # and the picture reaches every edge (no letterbox bars from the aspect's rounding).
@@ -128,11 +129,11 @@ def test_the_engines_enlarger_reaches_a_size_its_factor_only_rounds_to(gl_ctx, m
         ramp = np.tile(np.linspace(0, 255, 64, dtype=np.float32), (32, 1))
         img = np.dstack([ramp, ramp[:, ::-1], np.full_like(ramp, 90)]).astype(np.uint8)
         src = gl_ctx.texture((64, 32), 3, np.ascontiguousarray(img).tobytes())
-        out = up.upscale(src, (128, 63))
-        assert out.size == (128, 63)
+        out = up.upscale(src, size)  # 65 rows: x2 exactly across, a row more down
+        assert out.size == size
         assert up.graph is None or out is up.graph.output()
-        got = np.frombuffer(out.read(), np.uint8).reshape(63, 128, 4)[..., :3]
-        ref = cv2.resize(img, (128, 63), interpolation=cv2.INTER_LINEAR)
+        got = np.frombuffer(out.read(), np.uint8).reshape(size[1], size[0], 4)[..., :3]
+        ref = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
         diff = np.abs(got.astype(int) - ref)
         assert diff.mean() < 2.0  # the ramp stretched, not shifted
         assert diff[:, [0, -1]].mean() < 4.0 and diff[[0, -1]].mean() < 4.0  # edge to edge
@@ -209,6 +210,8 @@ def test_a_draft_quantizes_its_tones_at_full_quality_size(pipeline):
         assert draft.read_target(name).shape == full.read_target(name).shape
         assert cheap.read_target(name).shape[0] == full.read_target(name).shape[0] // 2
     assert full.read_target("quantized").shape[:2] == (360, 540)
+    # a full render makes no texture for the draft's enlargement
+    assert not full.graph.pool._slots.get("abstract_x2")
     # the abstraction and the washes laid from the tones are small (the draft's saving)
     for name in ("abstract_t", "painted", "wet_t"):
         assert draft.read_target(name).shape[:2] == (180, 270)
@@ -278,6 +281,18 @@ def test_abstraction_enlargement_matches_the_numpy_reference(pipeline):
     l_bl = cv2.resize(p.read_target("abstract_t")[..., 0], (big.shape[1], big.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
     np.testing.assert_allclose(plain, l_bl, atol=0.02)
+
+
+def test_an_odd_sized_drafts_last_row_is_its_nearest_enlarged_row(pipeline):
+    # 1280x850 at half scale: the abstraction is 320x212, its enlargement 640x425 (2 x 212
+    # + 1); the extra row takes the last small row's second phase, the nearest real one.
+    img = cv2.resize(_draft_photo(), (1280, 850), interpolation=cv2.INTER_AREA)
+    p = pipeline(scale=0.5)
+    p.render_array(img)
+    assert p.read_target("abstract_t").shape[:2] == (212, 320)
+    big = p.read_target("abstract_up")[..., 0]
+    assert big.shape == (425, 640)
+    np.testing.assert_array_equal(big[-1], big[-2])
 
 
 def test_layout_constants_match_the_shader():

@@ -19,6 +19,8 @@ def critical() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if _depth == 0:
+        _pending.clear()  # one kept past an earlier section's end (raised there already)
     _depth += 1
     try:
         yield

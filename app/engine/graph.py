@@ -13,6 +13,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .critical import critical
 from .errors import ShaderCompileError, StyleError
 from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
@@ -122,9 +123,11 @@ class PassGraph:
                                dict.fromkeys(p.specialize, 0))
             except ShaderCompileError as e:
                 raise ShaderCompileError(p.shader, None, e.message) from None
-        prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root, constants)
-        vao = self.ctx.vertex_array(prog, [])
-        uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
+        with critical():  # moderngl builds these partly in Python: not to be interrupted
+            prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root,
+                                 constants)
+            vao = self.ctx.vertex_array(prog, [])
+            uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
         samplers = {}
         for unit, name in enumerate(p.inputs):
             if name in uniforms:

@@ -56,9 +56,18 @@ class MotionEstimator:
                       global_similarity(flow, (w, h), size))
 
 
-# A camera motion that moves no corner of the frame this far (source px) is estimation noise:
-# a still camera keeps a still sheet (no creeping paper; its pass is then reused as is).
+# The paper sheet follows the camera, not its estimation noise: the sheet shown moves once the
+# camera's accumulated motion has moved a corner of the frame this far (in the motion
+# estimate's pixels), so a still camera keeps a still sheet (its paper is then reused as
+# drawn) and a slow pan still moves it, in steps, without losing any motion.
 STILL_PX = 0.02
+
+
+def corner_shift(a: np.ndarray, b: np.ndarray, size: tuple[int, int]) -> float:
+    """How far apart (px) two 3x3 transforms put the corners of a frame of `size` (w, h)."""
+    w, h = size
+    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], float)
+    return float(np.abs((corners @ (a - b).T)[:, :2]).max())
 
 
 def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int, int]
@@ -77,9 +86,6 @@ def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int,
         out[:2] = m
     else:  # degenerate field: fall back to the median translation
         out[:2, 2] = np.median(flow.reshape(-1, 2), axis=0) * scale
-    corners = np.array([[0, 0, 1], [sw, 0, 1], [0, sh, 1], [sw, sh, 1]], float)
-    if np.abs(corners @ (out - np.eye(3)).T).max() < STILL_PX:
-        return np.eye(3)
     return out
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph
-from .motion import MotionTracker
+from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .upscaler import Upscaler
@@ -59,6 +59,7 @@ class Pipeline:
         self.shared_tracker = False
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
+        self._canvas_shown = np.eye(3)  # the sheet as painted: moves in steps of STILL_PX
         self._canvas_set = False  # set by hand: the next frame without motion keeps it
         self._revision = self.params.revision
         # Draft: below scale 1 the whole graph, finish included, runs on the frame
@@ -130,6 +131,7 @@ class Pipeline:
         if value.shape != (3, 3) or not np.all(np.isfinite(value)):
             raise AquarelleError("a canvas is a finite 3x3 matrix")
         self._canvas = value.copy()
+        self._canvas_shown = value.copy()
         self._canvas_set = True
 
     def reset_history(self) -> None:
@@ -139,6 +141,7 @@ class Pipeline:
         if not self.shared_tracker:
             self.tracker.reset()
         self._canvas = np.eye(3)
+        self._canvas_shown = np.eye(3)
         self._canvas_set = False
 
     # -- frames ---------------------------------------------------------------------------
@@ -276,12 +279,16 @@ class Pipeline:
         if motion is None:
             if not self._canvas_set:  # a cut, or the start: a fresh sheet
                 self._canvas = np.eye(3)
+            self._canvas_shown = self._canvas.copy()
             info.history = False
             flow = np.zeros((1, 1, 2), np.float32)
             info.uniforms["u_motion"] = (1.0, 0.0, 0.0, 0.0)
         else:
             self._canvas = self._canvas @ motion.to_previous
             flow = motion.flow_uv
+            still = STILL_PX * frame[0] / flow.shape[1]  # in this frame's px
+            if corner_shift(self._canvas, self._canvas_shown, frame) > still:
+                self._canvas_shown = self._canvas.copy()
             # The camera's motion this frame (current pixel -> previous, this frame's px):
             # what the flow would be without parallax (stereo depth from motion).
             m = _rescaled(motion.to_previous, k * work_scale)
@@ -311,8 +318,9 @@ class Pipeline:
             info.uniforms["u_flow_range"] = (float(lo), float(hi))
         # The canvas is kept in the tracked frame's pixels; this style may see the picture at
         # another size (after an upscaler in a chain, or drafted smaller): same sheet, its px.
-        info.uniforms.update(self._canvas_uniforms(_rescaled(self._canvas, k * work_scale)))
-        return self._canvas_uniforms(_rescaled(self._canvas, k))
+        info.uniforms.update(self._canvas_uniforms(_rescaled(self._canvas_shown,
+                                                             k * work_scale)))
+        return self._canvas_uniforms(_rescaled(self._canvas_shown, k))
 
     @staticmethod
     def _canvas_uniforms(c: np.ndarray) -> dict[str, Any]:

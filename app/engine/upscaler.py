@@ -4,6 +4,8 @@ adaptive quality) and then brings the picture back to the source's size."""
 
 from __future__ import annotations
 
+import math
+
 import moderngl
 
 from .fit import FrameFitter
@@ -11,7 +13,7 @@ from .graph import FrameInfo, PassGraph
 from .params import ParamSet
 from .style import load_style
 
-MAX_FACTOR = 4.0  # the upscale style's range; beyond it the last step is bilinear
+MAX_FACTOR = 4.0  # the upscale style's range; beyond it its last pass goes the rest of the way
 
 
 class Upscaler:
@@ -36,8 +38,15 @@ class Upscaler:
         factor = min(size[0] / tex.width, size[1] / tex.height)
         if factor <= 1.0 or self.graph is None:
             return self.fitter.draw(tex, size, "stretch")
-        self.params.update({"factor": min(MAX_FACTOR, factor)})
-        exact = {} if factor > MAX_FACTOR else {"sized": tuple(size), "result": tuple(size)}
+        factor = min(MAX_FACTOR, factor)
+        if factor == 2.0 and tuple(size) != (2 * tex.width, 2 * tex.height):
+            # x2 in one direction, a pixel more in the other (1280x853 from 640x426): below
+            # 2 the style resamples the learned x2 to the exact size itself
+            factor = math.nextafter(2.0, 0.0)
+        self.params.update({"factor": factor})
+        # the style's last pass makes exactly `size` (beyond its range too: the resample
+        # after x4, or EASU, goes the rest of the way)
+        exact = {"sized": tuple(size), "result": tuple(size)}
         self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,
                                  keep_history=False, sizes=exact), self.params.values())
         out = self.graph.output()

@@ -17,8 +17,10 @@ void main() {
     ivec2 ratio = ivec2(u_resolution) - 2 * lr;
     if (u_learned != 0 && abs(ratio.x) <= 1 && abs(ratio.y) <= 1) {
         ivec2 X = ivec2(gl_FragCoord.xy);
-        ivec2 ph = X & 1;
-        vec4 q = texelFetch(quad, min(X >> 1, lr - 1), 0);
+        ivec2 t = X >> 1;
+        // an odd output size's last row or column (2 lr + 1): the last texel's second phase
+        ivec2 ph = ivec2(mix(vec2(X & 1), vec2(1.0), greaterThan(t, lr - 1)));
+        vec4 q = texelFetch(quad, min(t, lr - 1), 0);
         lab.x = 100.0 * (ph.y == 0 ? (ph.x == 0 ? q.x : q.y) : (ph.x == 0 ? q.z : q.w));
     }
     frag = lab;
