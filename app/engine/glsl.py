@@ -79,14 +79,16 @@ def _literal(value: float | int | bool, kind: str) -> str:
     return str(int(value))
 
 
-def with_constants(text: str, constants: Mapping[str, float | int | bool]) -> str:
-    """GLSL `text` with the scalar uniforms named in `constants` declared as constants of
-    those values instead (the compiler then folds the branches they decide)."""
+def with_constants(text: str, constants: Mapping[str, float | int | bool],
+                   shader: str = "") -> str:
+    """GLSL `text` (of file `shader`, for errors) with the scalar uniforms named in
+    `constants` declared as constants of those values instead (the compiler then folds the
+    branches they decide)."""
     for name, value in constants.items():
         pattern = re.compile(rf"^(\s*)uniform\s+(float|int|bool)\s+{re.escape(name)}\s*;", re.M)
         m = pattern.search(text)
         if m is None:
-            raise ShaderCompileError("", None, f"no scalar uniform {name} to specialize")
+            raise ShaderCompileError(shader, None, f"no scalar uniform {name} to specialize")
         decl = f"{m.group(1)}const {m.group(2)} {name} = {_literal(value, m.group(2))};"
         text = text[:m.start()] + decl + text[m.end():]
     return text
@@ -101,10 +103,7 @@ def build_program(ctx: moderngl.Context, vertex: str, fragment: str,
     vs = ShaderSource(vertex, root)
     fs = ShaderSource(fragment, root)
     if constants:
-        try:
-            fs.text = with_constants(fs.text, constants)
-        except ShaderCompileError as e:
-            raise ShaderCompileError(fragment, None, e.message) from None
+        fs.text = with_constants(fs.text, constants, fragment)
     try:
         with critical():  # an interrupt half-way through crashes moderngl
             return ctx.program(vertex_shader=vs.text, fragment_shader=fs.text)

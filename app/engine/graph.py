@@ -14,7 +14,7 @@ import moderngl
 import numpy as np
 
 from .critical import critical
-from .errors import ShaderCompileError, StyleError
+from .errors import StyleError
 from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
 from .style import (
@@ -118,11 +118,8 @@ class PassGraph:
         if constants is None and p.specialize:
             # every uniform it names must be a scalar the shader declares: an error now,
             # not at the first frame that compiles a variant
-            try:
-                with_constants(ShaderSource(p.shader, root).text,
-                               dict.fromkeys(p.specialize, 0))
-            except ShaderCompileError as e:
-                raise ShaderCompileError(p.shader, None, e.message) from None
+            with_constants(ShaderSource(p.shader, root).text, dict.fromkeys(p.specialize, 0),
+                           p.shader)
         with critical():  # moderngl builds these partly in Python: not to be interrupted
             prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root,
                                  constants)
@@ -298,7 +295,7 @@ class PassGraph:
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
         spec = self.style.targets[p.output]
         size = self.target_size(p.output, frame)
-        values = self._uniform_values(c, inputs, size, frame, params, history,
+        values = self._uniform_values(c, inputs, size, params,
                                       target_factors(spec, frame, params)[0])
         if p.specialize:
             c = self._specialized(c, values)
@@ -369,8 +366,7 @@ class PassGraph:
         self._bound[p.output] = out
 
     def _uniform_values(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
-                        size: tuple[int, int], frame: FrameInfo,
-                        params: Mapping[str, ParamValue], history: bool,
+                        size: tuple[int, int], params: Mapping[str, ParamValue],
                         target_scale: float) -> dict[str, Any]:
         builtins: dict[str, Any] = {
             **self._frame_builtins,

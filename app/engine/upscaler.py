@@ -49,8 +49,7 @@ class Upscaler:
         exact = {"sized": tuple(size), "result": tuple(size)}
         self.graph.run(FrameInfo(source=tex, work_size=tex.size, seed=0, frame=0, scale=1.0,
                                  keep_history=False, sizes=exact), self.params.values())
-        out = self.graph.output()
-        return out if out.size == tuple(size) else self.fitter.draw(out, size, "stretch")
+        return self.graph.output()
 
     def release(self) -> None:
         if self.graph is not None:

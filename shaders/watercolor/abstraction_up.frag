@@ -21,7 +21,7 @@ void main() {
         // an odd output size's last row or column (2 lr + 1): the last texel's second phase
         ivec2 ph = ivec2(mix(vec2(X & 1), vec2(1.0), greaterThan(t, lr - 1)));
         vec4 q = texelFetch(quad, min(t, lr - 1), 0);
-        lab.x = 100.0 * (ph.y == 0 ? (ph.x == 0 ? q.x : q.y) : (ph.x == 0 ? q.z : q.w));
+        lab.x = 100.0 * q[ph.y * 2 + ph.x];
     }
     frag = lab;
 }
