@@ -238,6 +238,7 @@ class PassGraph:
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_learned": int(frame.learned),
+            "u_draft_scale": float(frame.draft_scale),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
             "u_px": frame_px(self.style, frame),
             **frame.uniforms,

@@ -11,23 +11,9 @@ const float LEARNED_PI = 3.14159265358979;
 const int LEARNED_ANGLES = 16;
 const vec4 LEARNED_TENSOR_W = vec4(0.21626517, 0.7548396, 0.96923323, 0.45783336);
 
-// The filter of one output pixel of phase ph (its position mod 2) from its 6x6 window.
-float learned_filter(sampler2D filters, float win[36], ivec2 ph, out float lo, out float hi) {
-    // Gradient tensor of the central 4x4, Gaussian (sigma 1) around this pixel: separable,
-    // exp(-(i - 1 - f)^2 / 2) with f = 0.75 at phase 0 and 0.25 (the mirror) at phase 1.
-    vec4 wx = ph.x == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
-    vec4 wy = ph.y == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
-    float a = 0.0, b = 0.0, c = 0.0;
-    for (int j = 0; j < 4; j++) {
-        for (int i = 0; i < 4; i++) {
-            float gx = (win[(j + 1) * 6 + i + 2] - win[(j + 1) * 6 + i]) * 0.5;
-            float gy = (win[(j + 2) * 6 + i + 1] - win[j * 6 + i + 1]) * 0.5;
-            float w = wx[i] * wy[j];
-            a += w * gx * gx;
-            b += w * gx * gy;
-            c += w * gy * gy;
-        }
-    }
+// The filter row of a pixel of phase ph (its position mod 2) whose weighted gradient
+// tensor is [a b; b c]: angle, strength and coherence buckets.
+int learned_row(sampler2D filters, float a, float b, float c, ivec2 ph) {
     float root = sqrt((a - c) * (a - c) + 4.0 * b * b);
     float l1 = 0.5 * (a + c + root);
     float l2 = max(0.5 * (a + c - root), 0.0);
@@ -39,7 +25,31 @@ float learned_filter(sampler2D filters, float win[36], ivec2 ph, out float lo, o
     int ai = min(int(angle / LEARNED_PI * float(LEARNED_ANGLES)), LEARNED_ANGLES - 1);
     int si = int(s1 >= th.x) + int(s1 >= th.y);
     int ci = int(coherence >= th.z) + int(coherence >= th.w);
-    int row = 1 + ((ai * 3 + si) * 3 + ci) * 4 + ph.y * 2 + ph.x;
+    return 1 + ((ai * 3 + si) * 3 + ci) * 4 + ph.y * 2 + ph.x;
+}
+
+// The tensor's Gaussian (sigma 1) around a pixel of phase p along one axis: separable,
+// exp(-(i - 1 - f)^2 / 2) over the central four gradients, f = 0.75 at phase 0 and 0.25
+// (the mirror) at phase 1.
+vec4 learned_tensor_w(int p) {
+    return p == 0 ? LEARNED_TENSOR_W : LEARNED_TENSOR_W.wzyx;
+}
+
+// The filter of one output pixel of phase ph from its 6x6 window.
+float learned_filter(sampler2D filters, float win[36], ivec2 ph, out float lo, out float hi) {
+    vec4 wx = learned_tensor_w(ph.x), wy = learned_tensor_w(ph.y);
+    float a = 0.0, b = 0.0, c = 0.0;
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 4; i++) {
+            float gx = (win[(j + 1) * 6 + i + 2] - win[(j + 1) * 6 + i]) * 0.5;
+            float gy = (win[(j + 2) * 6 + i + 1] - win[j * 6 + i + 1]) * 0.5;
+            float w = wx[i] * wy[j];
+            a += w * gx * gx;
+            b += w * gx * gy;
+            c += w * gy * gy;
+        }
+    }
+    int row = learned_row(filters, a, b, c, ph);
     float y = 0.0;
     for (int k = 0; k < 9; k++) {
         vec4 w = texelFetch(filters, ivec2(k, row), 0);
@@ -64,8 +74,38 @@ float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out fl
     return learned_filter(filters, win, ph, lo, hi);
 }
 
+// One phase of learned_x2_quad: its window starts at big's ph, its tensor's gradients at
+// g2's ph.
+float learned_quad_phase(sampler2D filters, float big[49], vec3 g2[25], ivec2 ph,
+                         out float lo, out float hi) {
+    vec4 wx = learned_tensor_w(ph.x), wy = learned_tensor_w(ph.y);
+    vec3 t = vec3(0.0);
+    for (int j = 0; j < 4; j++) {
+        vec3 r = vec3(0.0);
+        for (int i = 0; i < 4; i++) {
+            r += wx[i] * g2[(j + ph.y) * 5 + i + ph.x];
+        }
+        t += wy[j] * r;
+    }
+    int row = learned_row(filters, t.x, t.y, t.z, ph);
+    int o = ph.y * 7 + ph.x;  // the window's first texel in big
+    float v = 0.0;
+    for (int q = 0; q < 9; q++) {
+        vec4 w = texelFetch(filters, ivec2(q, row), 0);
+        for (int e = 0; e < 4; e++) {
+            int n = 4 * q + e;  // window index: row n / 6, column n % 6
+            v += w[e] * big[o + (n / 6) * 7 + n % 6];
+        }
+    }
+    int m = o + 2 * 7 + 2;  // the window's (2, 2): the 2x2 nearest inputs
+    lo = min(min(big[m], big[m + 1]), min(big[m + 7], big[m + 8]));
+    hi = max(max(big[m], big[m + 1]), max(big[m + 7], big[m + 8]));
+    return v;
+}
+
 // The four output pixels of low-resolution pixel c at once, phases (0,0), (1,0), (0,1),
-// (1,1) in x, y, z, w: their 6x6 windows share one 7x7 (49 reads instead of 4 x 36).
+// (1,1) in x, y, z, w: their 6x6 windows share one 7x7 (49 reads instead of 4 x 36), and
+// their tensors the gradients of its central 5x5.
 vec4 learned_x2_quad(sampler2D filters, ivec2 c, ivec2 lr_size, out vec4 lo, out vec4 hi) {
     ivec2 lim = lr_size - 1;
     float big[49];
@@ -74,19 +114,19 @@ vec4 learned_x2_quad(sampler2D filters, ivec2 c, ivec2 lr_size, out vec4 lo, out
             big[j * 7 + i] = lr_value(clamp(c + ivec2(i - 3, j - 3), ivec2(0), lim));
         }
     }
-    vec4 y;
-    for (int k = 0; k < 4; k++) {
-        ivec2 ph = ivec2(k & 1, k >> 1);
-        float win[36];
-        for (int j = 0; j < 6; j++) {
-            for (int i = 0; i < 6; i++) {
-                win[j * 6 + i] = big[(j + ph.y) * 7 + i + ph.x];
-            }
+    vec3 g2[25];  // gx^2, gx gy, gy^2 at big's (1..5, 1..5)
+    for (int j = 0; j < 5; j++) {
+        for (int i = 0; i < 5; i++) {
+            int at = (j + 1) * 7 + i + 1;
+            float gx = (big[at + 1] - big[at - 1]) * 0.5;
+            float gy = (big[at + 7] - big[at - 7]) * 0.5;
+            g2[j * 5 + i] = vec3(gx * gx, gx * gy, gy * gy);
         }
-        float l, h;
-        y[k] = learned_filter(filters, win, ph, l, h);
-        lo[k] = l;
-        hi[k] = h;
     }
+    vec4 y;
+    y.x = learned_quad_phase(filters, big, g2, ivec2(0, 0), lo.x, hi.x);
+    y.y = learned_quad_phase(filters, big, g2, ivec2(1, 0), lo.y, hi.y);
+    y.z = learned_quad_phase(filters, big, g2, ivec2(0, 1), lo.z, hi.z);
+    y.w = learned_quad_phase(filters, big, g2, ivec2(1, 1), lo.w, hi.w);
     return y;
 }

@@ -1,0 +1,60 @@
+#version 330 core
+// A draft's wash tones (issue 12), at the small size its washes are laid at, as a full-size
+// render would lay them: each small texel's four sub-pixels (its x2 enlargement: lightness
+// from the learned filters, upscale/learned.glsl; a, b and, for plain comparisons, L too
+// bilinear) are quantized each (watercolor/tones.glsl) and averaged. The tones' borders so
+// fall within the texel where the full render's do, anti-aliased, and the abstraction, the
+// costly part, is painted small. One 7x7 read serves the four sub-pixels.
+#include "watercolor/tones.glsl"
+out vec4 frag;
+uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
+uniform sampler2D filters;    // the learned x2 filters
+uniform sampler2D coarse;     // Lab, widely blurred
+uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
+uniform sampler2D saliency;
+uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged draft)
+uniform float u_detail;
+uniform float u_px;           // work px per reference px
+uniform float u_target_scale;
+uniform float u_draft_scale;  // the draft's work size over its frame's
+uniform vec2 u_resolution;
+
+float lr_value(ivec2 q) {
+    return texelFetch(src, q, 0).x * 0.01;
+}
+
+#include "upscale/learned.glsl"
+
+void main() {
+    ivec2 t = ivec2(gl_FragCoord.xy);
+    ivec2 lim = ivec2(u_resolution) - 1;
+    vec2 uv = gl_FragCoord.xy / u_resolution;
+    // low-frequency inputs: the texel's centre serves its sub-pixels
+    float subject = u_detail * texture(saliency, uv).x;
+    vec3 wide = texture(coarse, uv).xyz;
+    float wander = texture(wash, uv).w;
+    // The full render quantizes r times this size (r = 2 at --scale 0.5); its slope is per
+    // pixel of that size, in that size's units.
+    float r = min(1.0 / u_draft_scale, 1.0 / u_target_scale);
+    vec2 g = vec2(texelFetch(src, min(t + ivec2(1, 0), lim), 0).x
+                  - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
+                  texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
+                  - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
+    float slope = length(g) / (r * r * u_target_scale * u_px);
+    vec4 big_l = vec4(0.0);
+    if (u_learned != 0) {
+        vec4 lo, hi;
+        big_l = 100.0 * clamp(learned_x2_quad(filters, t, lim + 1, lo, hi), lo, hi);
+    }
+    vec3 sum = vec3(0.0);
+    for (int k = 0; k < 4; k++) {
+        vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
+        vec3 lab = texture(src, sub / u_resolution).xyz;
+        if (u_learned != 0) {
+            lab.x = big_l[k];
+        }
+        lab = mix(wide, lab, 0.4 + 0.6 * subject);
+        sum += wash_tone(lab, slope, subject, wander);
+    }
+    frag = vec4(0.25 * sum, 1.0);
+}

@@ -1,0 +1,35 @@
+// Wash tones: soft luminance quantization (Winnemöller et al. 2006) of abstracted Lab into
+// n levels, like the layers of a watercolor laid light to dark. Steps are crisp where the
+// tone changes fast and soft in smooth gradients (graded washes, no contour bands;
+// Winnemöller's gradient-adaptive sharpness). The thresholds wander with smooth noise (hand
+// tremor on the borders, moving with the content), the lightest tones are reserved as bare
+// paper, and the colours are more saturated. Shared by quantize.frag (per pixel) and
+// draft_tones.frag (a draft's sub-pixels).
+uniform int u_quantize_levels;
+uniform float u_quantize_sharpness;
+uniform float u_tremor;
+uniform float u_highlights;
+uniform float u_saturation;
+
+// The tone of `lab` (already drawn towards the wide blur away from the subject); `slope`:
+// its tone change per reference pixel; `subject`: saliency times detail; `wander`: the wash
+// noise (0..1) that moves the thresholds.
+vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
+    float sharp = u_quantize_sharpness * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope));
+    float n = float(u_quantize_levels);
+    float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
+    float L = lab.x / 100.0 + shift / n;
+    float qn = floor(L * n + 0.5) / n;
+    float q = qn + (smoothstep(-2.0, 2.0, sharp * 100.0 * (L - qn)) - 0.5) / n;
+    q = mix(q, lab.x / 100.0, 0.5 * subject);
+    // Highlights: above the threshold the paper is left bare (no pigment, no colour); less
+    // on the subject, where a bare patch would punch a hole in a face.
+    float bare = 0.0;
+    if (u_highlights > 0.0) {
+        float thr = 1.0 - 0.25 * u_highlights * (1.0 - 0.6 * subject);
+        float soft = 0.5 / (sharp * 25.0);
+        bare = smoothstep(thr - soft, thr + soft, L);
+    }
+    q = mix(clamp(q, 0.0, 1.0), 1.0, bare);
+    return vec3(q * 100.0, lab.yz * u_saturation * (1.0 - bare));
+}
