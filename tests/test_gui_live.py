@@ -98,9 +98,9 @@ def test_live_sources_adapt_the_scale_and_files_do_not(qtbot: Any, window: MainW
     qtbot.waitUntil(lambda: window.viewport.stats.renders > 5, timeout=TIMEOUT)
     window.update_stats()
     assert "scale" in window.labels.live.text()
-    # adapting, the cheapest draft: the whole painting at the work size, enlarged by EASU
+    # adapting, the cheapest draft: the whole painting at the work size, enlarged cheaply
     p = window.viewport.pipeline
-    assert p is not None and not p.draft_borders and p.upscale_method == "easu"
+    assert p is not None and not p.draft_borders and p.upscale_method == "bicubic"
     window._actions["adaptive"].trigger()  # off: the chosen scale again
     assert window.viewport.adaptive is None and not window._actions["adaptive"].isChecked()
     renders = window.viewport.stats.renders
@@ -195,7 +195,7 @@ def test_the_app_shows_an_upscaled_picture_and_compares_it(qtbot: Any, window: M
     shot = window.viewport.snapshot()
     assert shot.shape == (2 * h, 2 * w, 3)  # the result is the enlarged picture
     method = next(r for r in window.param_panel.rows.values() if r.spec.name == "method")
-    assert method.combo is not None and method.combo.count() == 2  # a menu, not a slider
+    assert method.combo is not None and method.combo.count() == 3  # a menu, not a slider
     window.set_compare(CompareMode.SPLIT)
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         method.combo.setCurrentIndex(1)  # EASU

@@ -279,7 +279,7 @@ def _mutations():
         next(n for n in d["passes"] if "repeat" not in n)["when"] = "!not_a_flag"
 
     def finish_enlarges_without_finish(d):
-        d["draft"] = {"finish_enlarges": "easu"}
+        d["draft"] = {"finish_enlarges": "bicubic"}
 
     def bad_output_target(d):
         d["output"] = "nothing"

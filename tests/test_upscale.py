@@ -107,7 +107,7 @@ def test_learned_beats_bilinear_and_easu_on_the_gpu(pipeline):
     assert scores["learned"] > scores["easu"] > psnr_y(y, luma(bilinear / 255.0))
 
 
-@pytest.mark.parametrize("method", ["learned", "easu"])
+@pytest.mark.parametrize("method", ["learned", "easu", "bicubic"])
 @pytest.mark.parametrize("factor, size", [(1.0, (40, 30)), (1.5, (60, 45)), (2.0, (80, 60)),
                                           (3.0, (120, 90)), (4.0, (160, 120))])
 def test_factor_sets_the_output_size(pipeline, method, factor, size):
@@ -119,7 +119,7 @@ def test_factor_sets_the_output_size(pipeline, method, factor, size):
 
 
 @pytest.mark.parametrize("size", [(128, 63), (128, 65)])
-@pytest.mark.parametrize("method", ["learned", "easu", "bilinear"])
+@pytest.mark.parametrize("method", ["learned", "easu", "bicubic", "bilinear"])
 def test_the_engines_enlarger_reaches_a_size_its_factor_only_rounds_to(gl_ctx, method, size):
     # A draft of an odd-sized frame: 640x426 back to 1280x851 (factor 1.9977 rounds to 1278
     # wide): the upscale graph makes exactly that size itself, no resampling pass after it;
@@ -151,6 +151,42 @@ def test_easu_keeps_edges_sharper_than_bilinear_without_overshoot(pipeline):
     bil = cv2.resize(img, (64, 64), interpolation=cv2.INTER_LINEAR)[..., 0].astype(float)
     assert out.min() >= 0 and out.max() <= 200  # clamped to the neighbours: no ringing
     assert np.abs(np.diff(out[32])).max() > np.abs(np.diff(bil[32])).max()
+
+
+def _catmull_rom_clamped(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """numpy reference of upscale/bicubic.frag: Catmull-Rom at texel centres (edge texels
+    repeated), kept within the range of the 2x2 nearest texels."""
+    src = img.astype(np.float64)
+
+    def taps(n_in: int, n_out: int) -> tuple[np.ndarray, np.ndarray]:
+        pp = (np.arange(n_out) + 0.5) * n_in / n_out - 0.5
+        fp = np.floor(pp)
+        t = (pp - fp)[:, None]
+        w = np.hstack([-0.5 * t ** 3 + t ** 2 - 0.5 * t, 1.5 * t ** 3 - 2.5 * t ** 2 + 1,
+                       -1.5 * t ** 3 + 2 * t ** 2 + 0.5 * t, 0.5 * t ** 3 - 0.5 * t ** 2])
+        idx = np.clip(fp[:, None].astype(int) + np.arange(-1, 3)[None, :], 0, n_in - 1)
+        return w, idx
+
+    (wx, ix), (wy, iy) = taps(src.shape[1], size[0]), taps(src.shape[0], size[1])
+    patch = src[iy[:, None, :, None], ix[None, :, None, :]]  # (h, w, 4, 4, c)
+    out = np.einsum("yj,xi,yxjic->yxc", wy, wx, patch)
+    near = patch[:, :, 1:3, 1:3].reshape(size[1], size[0], 4, -1)
+    return np.clip(out, near.min(axis=2), near.max(axis=2))
+
+
+@pytest.mark.parametrize("factor", [2.0, 1.5])
+def test_bicubic_matches_the_numpy_reference(pipeline, factor):
+    rng = np.random.default_rng(3)
+    img = cv2.GaussianBlur(rng.integers(0, 256, (30, 40, 3)).astype(np.uint8), (0, 0), 1.2)
+    img[10:20, 20:] = 250  # an edge: the clamp at work
+    out = pipeline({"method": "bicubic", "factor": factor}, style="upscale").render_array(img)
+    ref = _catmull_rom_clamped(img, (out.shape[1], out.shape[0]))
+    assert np.abs(out - ref).max() <= 1.0  # 8-bit rounding
+    # sharper than bilinear at the edge, no overshoot beyond its neighbours
+    bil = cv2.resize(img, (out.shape[1], out.shape[0]), interpolation=cv2.INTER_LINEAR)
+    row = out.shape[0] // 2
+    assert np.abs(np.diff(out[row, :, 0].astype(int))).max() > \
+        np.abs(np.diff(bil[row, :, 0].astype(int))).max()
 
 
 def test_rcas_sharpens_within_the_neighbours_range(pipeline):
@@ -230,13 +266,13 @@ def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
     one = pipeline(scale=0.5)
     one._finish.profile = True  # records which passes ran
     out = one.render_array(img)
-    # the same draft enlarged first (the upscale style's EASU pass), then finished at size:
+    # the same draft enlarged first (the upscale style's bicubic pass), then finished at size:
     # the finish's `!resampling` pass then runs instead of its enlarging one
     two = pipeline(scale=0.5)
     two.style = dataclasses.replace(two.style, draft_finish_enlarges=None)
     two._finish.profile = True
     ref = two.render_array(img)
-    assert set(one._finish.pass_ns) == {"paper", "paper_finish_easu"}
+    assert set(one._finish.pass_ns) == {"paper", "paper_finish_up"}
     assert set(two._finish.pass_ns) == {"paper", "paper_finish"}
     assert out.shape == ref.shape == img.shape
     # one 8-bit rounding fewer; otherwise the same picture

@@ -223,8 +223,9 @@ class Pipeline:
 
     @property
     def upscale_method(self) -> str:
-        """How a picture painted below full size is enlarged: "learned" (sharpest) or
-        "easu" (faster; live adaptive quality uses it)."""
+        """How a picture painted below full size is enlarged: an upscale style method
+        ("learned", "easu", "bicubic"; the style's draft says which) or "bilinear" (plain,
+        for comparisons; its abstraction's sub-pixels bilinear too)."""
         return self._upscale_method
 
     @upscale_method.setter

@@ -40,6 +40,8 @@ def when_name(term: str) -> str:
     m = WHEN_COMPARISON.match(term)
     return m.group(1) if m else term.strip().removeprefix("!")
 MAX_TARGET_SCALE = 4.0  # of the work (or source) size
+# The upscale style's methods: how a draft may be enlarged
+UPSCALE_METHODS = ("learned", "easu", "bicubic")
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ class StyleSpec:
     # full size on the enlarged picture. Without a finish the enlarged picture is the result.
     draft_off: dict[str, Any] = field(default_factory=dict)
     draft_finish: str | None = None
-    draft_upscale: str = "learned"  # how the draft is enlarged: "learned" or "easu"
+    draft_upscale: str = "learned"  # how the draft is enlarged: an upscale style method
     # The finish enlarges the draft itself with this method (in its own full-size pass, not
     # one more before it): the finish's passes see the small picture as their source.
     draft_finish_enlarges: str | None = None
@@ -491,11 +493,12 @@ def _check(style: StyleSpec) -> None:
                 or not (root / finish).is_file():
             raise ValueError(f"draft: finish {style.draft_finish!r} is not a style file under "
                              "styles/")
-    if style.draft_upscale not in ("learned", "easu"):
-        raise ValueError(f"draft: upscale must be learned or easu, got {style.draft_upscale!r}")
-    if style.draft_finish_enlarges not in (None, "easu") or \
+    if style.draft_upscale not in UPSCALE_METHODS:
+        raise ValueError(f"draft: upscale must be one of {', '.join(UPSCALE_METHODS)}, got "
+                         f"{style.draft_upscale!r}")
+    if style.draft_finish_enlarges not in (None, "bicubic") or \
             (style.draft_finish_enlarges and style.draft_finish is None):
-        raise ValueError("draft: finish_enlarges must be easu, with a finish")
+        raise ValueError("draft: finish_enlarges must be bicubic, with a finish")
     for name, param in style.texture_params.items():
         spec = next((p for p in style.params if p.name == param), None)
         if spec is None or spec.type != "file":

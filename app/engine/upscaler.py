@@ -13,6 +13,9 @@ from .graph import FrameInfo, PassGraph
 from .params import ParamSet
 from .style import load_style
 
+# The cheapest of the upscale style's methods that keeps edges: live adaptive quality's
+# enlargement (5 ms to 1280x720 on llvmpipe; EASU 7.6, the learned filters 45)
+FAST_METHOD = "bicubic"
 MAX_FACTOR = 4.0  # the upscale style's range; beyond it its last pass goes the rest of the way
 
 
@@ -20,8 +23,8 @@ class Upscaler:
     """Upscales textures to a requested size (call from the context's thread)."""
 
     def __init__(self, ctx: moderngl.Context, method: str = "learned") -> None:
-        """`method`: "learned", "easu" (the upscale style's), or "bilinear" (the plain
-        enlargement, for comparisons)."""
+        """`method`: one of the upscale style's ("learned", "easu", "bicubic"), or
+        "bilinear" (the plain enlargement, for comparisons)."""
         self.ctx = ctx
         bilinear = method == "bilinear"
         style = load_style("upscale")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..engine.chain import AnyPipeline
 from ..engine.fit import FrameFitter
+from ..engine.upscaler import FAST_METHOD
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -152,7 +153,7 @@ class LiveSession:
         assert self.adaptive is not None and self.out_size is not None
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
-        self.pipeline.upscale_method = "easu" if self.options.adaptive \
+        self.pipeline.upscale_method = FAST_METHOD if self.options.adaptive \
             else self.pipeline.style.draft_upscale
         self.pipeline.draft_finish = self.pipeline.draft_borders = not self.options.adaptive
         self.stats.scales.append(self.adaptive.scale)

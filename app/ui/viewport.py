@@ -23,6 +23,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
+from ..engine.upscaler import FAST_METHOD
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -391,8 +392,8 @@ class Viewport(QOpenGLWidget):
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
-        # adapting, the enlargement must be cheap too: EASU; else the learned filters
-        p.upscale_method = "easu" if adaptive is not None else p.style.draft_upscale
+        # adapting, the enlargement must be cheap too; else the style's draft's
+        p.upscale_method = FAST_METHOD if adaptive is not None else p.style.draft_upscale
         p.draft_finish = p.draft_borders = adaptive is None
         captured = None
         if self._fresh or self._orig is None:
