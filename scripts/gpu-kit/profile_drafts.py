@@ -41,10 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         f"GL renderer: `{renderer_string(ctx)}`  ",
         "The watercolor default on chelsea resized to each size, as a video frame already "
         "uploaded (passes and glFinish, median of runs): full scale, `--scale 0.5` (the "
-        "style's draft: abstraction small, learned enlargement, tones at full quality, "
-        "washes small, EASU and paper in the finish) and the draft painted wholly small "
-        "(live adaptive quality's, with the same finish). CPU ms per frame by kind "
-        "(cProfile): issuing draw calls (a CPU renderer draws in them), waiting in "
+        "style's draft: abstraction small, tones from its learned x2 sub-pixels, washes "
+        "small, a clamped bicubic enlargement and the paper in the finish) and the draft "
+        "painted wholly small (live adaptive quality's, with the same finish). CPU ms per "
+        "frame by kind (cProfile): issuing draw calls (a CPU renderer draws in them), waiting in "
         "glFinish, the rest of Python.",
         "",
         "| size | render | ms per frame | x full | draw calls | glFinish | other |",
