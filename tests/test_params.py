@@ -281,6 +281,9 @@ def _mutations():
     def finish_enlarges_without_finish(d):
         d["draft"] = {"finish_enlarges": "bicubic"}
 
+    def unknown_draft_upscale(d):
+        d["draft"] = {"upscale": "nearest"}
+
     def bad_output_target(d):
         d["output"] = "nothing"
 
@@ -305,6 +308,7 @@ def _mutations():
         "when not a param": bad_when,
         "negated when not a flag": negated_unknown_when,
         "draft finish_enlarges without a finish": finish_enlarges_without_finish,
+        "draft upscale not an upscale method": unknown_draft_upscale,
         "style output unknown": bad_output_target,
         "debug view unknown": bad_debug_view,
         "params not a list": params_not_list,
