@@ -135,15 +135,19 @@ def density(tex: np.ndarray, beta: float) -> np.ndarray:
 
 # -- line integral convolution --------------------------------------------------------------
 
+TONE_SLOPE = 2.0  # tones.glsl's tone_slope: per reference pixel, times this
+
+
 def adaptive_sharpness(lum: np.ndarray, phi: float, px: float) -> np.ndarray:
     """Winnemöller's gradient-adaptive sharpness as quantize.frag uses it: the tone change per
     reference pixel (central differences, replicated borders; `px` = this image's pixels per
-    reference pixel) maps phi * mix(0.04, 1, smoothstep(0.2, 1.5, slope))."""
+    reference pixel) times TONE_SLOPE (tones.glsl's tuning), maps
+    phi * mix(0.04, 1, smoothstep(0.2, 1.5, slope))."""
     lum = np.asarray(lum, np.float64)
     pad = np.pad(lum, 1, mode="edge")
     gx = (pad[1:-1, 2:] - pad[1:-1, :-2]) * 0.5
     gy = (pad[2:, 1:-1] - pad[:-2, 1:-1]) * 0.5
-    slope = np.hypot(gx, gy) / px
+    slope = TONE_SLOPE * np.hypot(gx, gy) * px
     return phi * (0.04 + 0.96 * smoothstep(0.2, 1.5, slope))
 
 

@@ -141,7 +141,8 @@ def test_gradient_adaptive_sharpness_keeps_graded_washes(pipeline):
     p.render_array(gentle)
     lab = p.read_target("abstract")[2, :, 0].astype(np.float64)
     q = p.read_target("quantized")[2, :, 0].astype(np.float64)
-    expected = ref.soft_quantize(lab, 4, ref.adaptive_sharpness(lab[None], 10.0, WASH)[0])
+    px = WASH * reference_px(p.style, (400, 8))
+    expected = ref.soft_quantize(lab, 4, ref.adaptive_sharpness(lab[None], 10.0, px)[0])
     np.testing.assert_allclose(q, expected, atol=0.05)
     assert np.abs(np.diff(q)).max() < 1.0  # no step anywhere: graded
 
@@ -287,3 +288,21 @@ def test_a_pipeline_reused_across_values_paints_what_fresh_ones_do(pipeline):
         reused.set_params({"dilution": dilution, "wobble": wobble})
         fresh = pipeline({"temporal": False, "dilution": dilution, "wobble": wobble})
         np.testing.assert_array_equal(reused.render_array(img), fresh.render_array(img))
+
+
+def test_tone_steps_are_as_crisp_at_any_resolution(pipeline):
+    # The gradient-adaptive sharpness reads the tone change per reference pixel: the same
+    # ramp at 360 and at 720 lines gets the same tones (the larger frame's, halved).
+    prm = {"abstraction_iterations": 0, "quantize_levels": 4, "quantize_sharpness": 10.0,
+           "tremor": 0.0, "highlights": 0.0, "detail": 0.0}
+    rows = []
+    for n in (360, 720):
+        ramp = np.repeat(np.linspace(0.15, 0.85, n)[None, :, None], 3, axis=2)
+        p = pipeline(prm, style="watercolor")  # sizes in reference px of 720 lines
+        p.render_array(np.repeat(ramp, n, axis=0).astype(np.float32))
+        rows.append(p.read_target("quantized")[n // 4, :, 0].astype(np.float64))
+    small, large = rows
+    large = large.reshape(-1, 2).mean(axis=1)
+    inner = slice(8, -8)  # the blur's borders differ by a pixel
+    assert np.abs(small[inner] - large[inner]).max() < 2.0, np.abs(small - large).max()
+    assert np.ptp(np.diff(small)) > 1.0  # steps, not a plain ramp

@@ -13,6 +13,7 @@ import reference as ref
 from conftest import EFFECTS_OFF, smooth_noise, to_u8, two_washes
 
 from aquarelle.engine import AquarelleError
+from aquarelle.engine.graph import reference_px
 
 # Washes are abstracted at half the work size.
 WASH = 0.5
@@ -272,7 +273,7 @@ def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness):
     p.render_array(ramp)
     lab = p.read_target("abstract").astype(np.float64)
     q = p.read_target("quantized")
-    phi = ref.adaptive_sharpness(lab[..., 0], sharpness, px=WASH)
+    phi = ref.adaptive_sharpness(lab[..., 0], sharpness, px=WASH * reference_px(p.style, (w, h)))
     assert_close_f16(q[..., 0], ref.soft_quantize(lab[..., 0], levels, phi),
                      what="quantized L")
     assert_close_f16(q[..., 1:3], lab[..., 1:3], what="quantized a, b")

@@ -251,12 +251,12 @@ def test_a_draft_lays_its_tones_as_the_full_render_does(pipeline):
     for name in ("quantized", "abstract_t", "painted", "wet_t"):
         assert draft.read_target(name).shape[:2] == (180, 270)
     # the draft's tones are the full render's averaged over each small texel: closer to
-    # those than the cheap draft's, quantized small
+    # those than the cheap draft's, quantized small (measured 0.70 of its mean L error)
     ref = cv2.resize(full.read_target("quantized")[..., 0], (270, 180),
                      interpolation=cv2.INTER_AREA)
     err = {name: np.abs(p.read_target("quantized")[..., 0] - ref).mean()
            for name, p in (("draft", draft), ("cheap", cheap))}
-    assert err["draft"] < 0.75 * err["cheap"]
+    assert err["draft"] < 0.8 * err["cheap"], err
 
 
 def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
@@ -294,7 +294,7 @@ def test_a_draft_of_a_small_frame_paints_the_same_picture_smaller(pipeline, bord
     assert _psnr(full, p.render_array(img)) > (34.0 if borders else 31.0)
 
 
-def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int],
+def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_width: int,
                      learned_l: bool) -> np.ndarray:
     """numpy twin of draft_tones.frag: each small texel's 2x2 sub-pixels (L from the learned
     x2 filters, anti-ringing clamped, or bilinear; a, b bilinear) quantized as tones.glsl
@@ -321,8 +321,9 @@ def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int],
         big * (0.4 + 0.6 * subject[..., None])
     pad = np.pad(small[..., 0].astype(np.float64), 1, mode="edge")
     g = np.hypot(pad[1:-1, 2:] - pad[1:-1, :-2], pad[2:, 1:-1] - pad[:-2, 1:-1]) * 0.5
-    px = reference_px(p.style, full_size) * 0.5  # the draft's work px per reference px
-    slope = up(g / (2.0 ** 2 * 0.5 * px))  # r = 2, the target's scale 0.5
+    # the draft's work px per reference px: its frame's, in proportion
+    px = reference_px(p.style, full_size) * work_width / full_size[0]
+    slope = up(ref.TONE_SLOPE * g * 0.5 * px)  # per reference px (the target at half size)
     sharp = v["quantize_sharpness"] * (0.04 + 0.96 * ref.smoothstep(0.2, 1.5, slope))
     n = v["quantize_levels"]
     x = lab[..., 0] / 100.0 + v["tremor"] * 2.5 * (up(centre["wash"][..., 3]) - 0.5) / n
@@ -337,15 +338,16 @@ def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int],
     return tones.reshape(h, 2, w, 2, 3).mean(axis=(1, 3))
 
 
-@pytest.mark.parametrize("method", ["learned", "bilinear"])
-def test_draft_tones_match_the_numpy_reference(pipeline, method):
+@pytest.mark.parametrize("method, scale", [("learned", 0.5), ("bilinear", 0.5),
+                                           ("learned", 0.75)])
+def test_draft_tones_match_the_numpy_reference(pipeline, method, scale):
     img = _draft_photo()
-    p = pipeline(scale=0.5)
+    p = pipeline(scale=scale)
     p.upscale_method = method  # bilinear: the plain enlargement, for comparisons
     p.render_array(img)
     got = p.read_target("quantized")[..., :3]
     want = _tones_reference(p, p.read_target("abstract_t"), (img.shape[1], img.shape[0]),
-                            method == "learned")
+                            round(img.shape[1] * scale), method == "learned")
     d = np.abs(got - want)
     # float16 output; a sub-pixel on a bucket boundary may take the neighbouring filter
     assert np.median(d) < 0.02 and np.percentile(d, 99.5) < 0.5, (np.median(d), d.max())

@@ -52,7 +52,7 @@ class FrameInfo:
     # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
     drafted_from: tuple[int, int] | None = None
     full_targets: bool = True  # in a draft, targets relative to full keep their size
-    learned: bool = True  # a draft enlarges with the learned filters (False: plainly)
+    learned: bool = True  # a draft's own x2 steps use the learned filters (False: bilinear)
     # Exact sizes (w, h) some targets must have this frame (an enlargement to a size its
     # factor only rounds to: no second resampling pass afterwards).
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -238,7 +238,6 @@ class PassGraph:
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_learned": int(frame.learned),
-            "u_draft_scale": float(frame.draft_scale),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
             "u_px": frame_px(self.style, frame),
             **frame.uniforms,
@@ -479,7 +478,7 @@ def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history
         return frame.work_size != frame.source.size
     if name == "drafting":  # painted below the frame's size, to be enlarged
         return frame.draft_scale < 1.0
-    if name == "learned":  # ... and enlarged with the learned filters (else plainly)
+    if name == "learned":  # ... its own x2 steps with the learned filters (else bilinear)
         return frame.learned
     if name == "history":  # the previous frame's persistent targets are valid
         return history

@@ -63,17 +63,17 @@ class Pipeline:
         self._canvas_set = False  # set by hand: the next frame without motion keeps it
         self._revision = self.params.revision
         # Draft: below scale 1 the whole graph, finish included, runs on the frame
-        # downscaled to the work size, and the result is enlarged to the source size by the
-        # learned upscaler (issue 12): the passes at the source's size cost no more than the
-        # others. Off: only the washes are at the work size (paper grain at full size).
+        # downscaled to the work size, and the result is enlarged to the source size (the
+        # style's draft method, issue 12): the passes at the source's size cost no more than
+        # the others. Off: only the washes are at the work size (paper grain at full size).
         self.draft = True
         # With the style's draft finish (the paper at full size after enlarging); live
         # adaptive quality turns it off and enlarges the whole picture (cheapest).
         self.draft_finish = True
         # In a draft, the targets a style declares relative to "full" keep their size at
-        # full quality (the watercolor's tones: the washes' borders fall where a full render
-        # puts them, on an abstraction enlarged by the learned filters; its subject map);
-        # live adaptive quality turns it off (cheapest: the whole painting at the work size).
+        # full quality (the watercolor's subject map) and passes `when: "drafting"` run (its
+        # tones laid from learned x2 sub-pixels, where a full render puts the washes'
+        # borders); live adaptive quality turns it off (cheapest: all at the work size).
         self.draft_borders = True
         self._fitter: FrameFitter | None = None
         self._upscaler: Upscaler | None = None

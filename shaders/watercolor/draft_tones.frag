@@ -16,7 +16,6 @@ uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged 
 uniform float u_detail;
 uniform float u_px;           // work px per reference px
 uniform float u_target_scale;
-uniform float u_draft_scale;  // the draft's work size over its frame's
 uniform vec2 u_resolution;
 
 float lr_value(ivec2 q) {
@@ -27,20 +26,17 @@ float lr_value(ivec2 q) {
 
 void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);
-    ivec2 lim = ivec2(u_resolution) - 1;
     vec2 uv = gl_FragCoord.xy / u_resolution;
     // low-frequency inputs: the texel's centre serves its sub-pixels
     float subject = u_detail * texture(saliency, uv).x;
     vec3 wide = texture(coarse, uv).xyz;
     float wander = texture(wash, uv).w;
-    // The full render quantizes r times this size (r = 2 at --scale 0.5); its slope is per
-    // pixel of that size, in that size's units.
-    float r = min(1.0 / u_draft_scale, 1.0 / u_target_scale);
+    ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = vec2(texelFetch(src, min(t + ivec2(1, 0), lim), 0).x
                   - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
                   texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
                   - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
-    float slope = length(g) / (r * r * u_target_scale * u_px);
+    float slope = tone_slope(length(g), u_target_scale * u_px);
     vec4 big_l = vec4(0.0);
     if (u_learned != 0) {
         vec4 lo, hi;
@@ -49,7 +45,7 @@ void main() {
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
-        vec3 lab = texture(src, sub / u_resolution).xyz;
+        vec3 lab = texture(src, sub / vec2(lim + 1)).xyz;
         if (u_learned != 0) {
             lab.x = big_l[k];
         }

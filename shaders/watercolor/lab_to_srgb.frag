@@ -1,5 +1,5 @@
 #version 330 core
-// CIELab -> sRGB values in [0,1].
+// CIELab -> sRGB values in [0,1] (the source at this target's size).
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;

@@ -23,9 +23,8 @@ void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
     float subject = u_detail * texture(saliency, uv).x;
     lab.xyz = mix(texture(coarse, uv).xyz, lab.xyz, 0.4 + 0.6 * subject);
-    // Tone change per reference pixel (L units): decides how crisp the steps are.
     vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
                   lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
-    float slope = length(g) / (u_target_scale * u_px);
+    float slope = tone_slope(length(g), u_target_scale * u_px);
     frag = vec4(wash_tone(lab.xyz, slope, subject, texture(wash, uv).w), 1.0);
 }

@@ -11,9 +11,17 @@ uniform float u_tremor;
 uniform float u_highlights;
 uniform float u_saturation;
 
+// How fast the tone changes, from its change per pixel of a target with `px` pixels per
+// reference pixel: per reference pixel, so steps are as crisp on a thumbnail as on a phone's
+// 12 MP photo, times 2: wash_tone's thresholds were tuned on photos 1280 px wide (850 to
+// 1280 lines), whose look this keeps in between.
+float tone_slope(float per_px, float px) {
+    return 2.0 * per_px * px;
+}
+
 // The tone of `lab` (already drawn towards the wide blur away from the subject); `slope`:
-// its tone change per reference pixel; `subject`: saliency times detail; `wander`: the wash
-// noise (0..1) that moves the thresholds.
+// tone_slope's; `subject`: saliency times detail; `wander`: the wash noise (0..1) that moves
+// the thresholds.
 vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
     float sharp = u_quantize_sharpness * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope));
     float n = float(u_quantize_levels);
