@@ -6,6 +6,8 @@ default, every preset and `cv2.stylization`:
 - docs/look/presets_<photo>.jpg: source | cv2.stylization | default | each preset;
 - docs/look/<phenomenon>.jpg: 100% crops of the photo at 1280 px wide (cubic upscale):
   source | previous default (the `photo_wash` preset) | new default;
+- docs/look/resolution.jpg: the default on chelsea painted at 640, 1280 and 4032 px wide (a
+  phone photo's width), each shown at 640: the same look at any resolution;
 - with --write BENCHMARKS.md, the look table: detail kept away from the subject (mean
   gradient energy where the saliency map is below 0.3, relative to the source) and the
   fraction of bare or nearly bare paper (within 6% of the paper colour's luma).
@@ -119,6 +121,18 @@ def phenomena(ctx, previous: dict) -> None:
         save(f"{file}.jpg", np.hstack([label(c, t) for c, t in zip(crops, titles, strict=True)]))
 
 
+def resolution(ctx) -> None:
+    shown = 640
+    tiles = []
+    for width in (640, WIDE, 4032):
+        img = photo("chelsea", width)
+        out = render(ctx, img, {})[0]
+        small = cv2.resize(out, (shown, round(out.shape[0] * shown / out.shape[1])),
+                           interpolation=cv2.INTER_AREA)
+        tiles.append(label(small, f"painted at {width} px wide"))
+    save("resolution.jpg", np.hstack(tiles))
+
+
 def statistics(ctx, previous: dict, paper_luma: float) -> list[str]:
     rows = []
     sums = np.zeros(4)
@@ -160,6 +174,7 @@ def main() -> None:
     if not args.no_pictures:
         grids(ctx, presets)
         phenomena(ctx, previous)
+        resolution(ctx)
     paper = "#f7f2e6"  # the default paper colour
     rgb = np.array([int(paper[i:i + 2], 16) for i in (1, 3, 5)], np.uint8)
     paper_luma = float(cv2.cvtColor(rgb[None, None], cv2.COLOR_RGB2GRAY)[0, 0]) / 255.0
