@@ -74,38 +74,22 @@ float learned_x2(sampler2D filters, ivec2 X, ivec2 lr_size, out float lo, out fl
     return learned_filter(filters, win, ph, lo, hi);
 }
 
-// One phase of learned_x2_quad: its window starts at big's ph, its tensor's gradients at
-// g2's ph.
-float learned_quad_phase(sampler2D filters, float big[49], vec3 g2[25], ivec2 ph,
-                         out float lo, out float hi) {
-    vec4 wx = learned_tensor_w(ph.x), wy = learned_tensor_w(ph.y);
-    vec3 t = vec3(0.0);
-    for (int j = 0; j < 4; j++) {
-        vec3 r = vec3(0.0);
-        for (int i = 0; i < 4; i++) {
-            r += wx[i] * g2[(j + ph.y) * 5 + i + ph.x];
-        }
-        t += wy[j] * r;
-    }
-    int row = learned_row(filters, t.x, t.y, t.z, ph);
-    int o = ph.y * 7 + ph.x;  // the window's first texel in big
-    float v = 0.0;
-    for (int q = 0; q < 9; q++) {
-        vec4 w = texelFetch(filters, ivec2(q, row), 0);
-        for (int e = 0; e < 4; e++) {
-            int n = 4 * q + e;  // window index: row n / 6, column n % 6
-            v += w[e] * big[o + (n / 6) * 7 + n % 6];
+// One phase of learned_x2_quad: its 6x6 window starts at big's ph (called with constant
+// phases, so that every index is a constant: a CPU renderer spills dynamically indexed
+// arrays to memory).
+float learned_quad_phase(sampler2D filters, float big[49], ivec2 ph, out float lo,
+                         out float hi) {
+    float win[36];
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 6; i++) {
+            win[j * 6 + i] = big[(j + ph.y) * 7 + i + ph.x];
         }
     }
-    int m = o + 2 * 7 + 2;  // the window's (2, 2): the 2x2 nearest inputs
-    lo = min(min(big[m], big[m + 1]), min(big[m + 7], big[m + 8]));
-    hi = max(max(big[m], big[m + 1]), max(big[m + 7], big[m + 8]));
-    return v;
+    return learned_filter(filters, win, ph, lo, hi);
 }
 
 // The four output pixels of low-resolution pixel c at once, phases (0,0), (1,0), (0,1),
-// (1,1) in x, y, z, w: their 6x6 windows share one 7x7 (49 reads instead of 4 x 36), and
-// their tensors the gradients of its central 5x5.
+// (1,1) in x, y, z, w: their 6x6 windows share one 7x7 (49 reads instead of 4 x 36).
 vec4 learned_x2_quad(sampler2D filters, ivec2 c, ivec2 lr_size, out vec4 lo, out vec4 hi) {
     ivec2 lim = lr_size - 1;
     float big[49];
@@ -114,19 +98,10 @@ vec4 learned_x2_quad(sampler2D filters, ivec2 c, ivec2 lr_size, out vec4 lo, out
             big[j * 7 + i] = lr_value(clamp(c + ivec2(i - 3, j - 3), ivec2(0), lim));
         }
     }
-    vec3 g2[25];  // gx^2, gx gy, gy^2 at big's (1..5, 1..5)
-    for (int j = 0; j < 5; j++) {
-        for (int i = 0; i < 5; i++) {
-            int at = (j + 1) * 7 + i + 1;
-            float gx = (big[at + 1] - big[at - 1]) * 0.5;
-            float gy = (big[at + 7] - big[at - 7]) * 0.5;
-            g2[j * 5 + i] = vec3(gx * gx, gx * gy, gy * gy);
-        }
-    }
     vec4 y;
-    y.x = learned_quad_phase(filters, big, g2, ivec2(0, 0), lo.x, hi.x);
-    y.y = learned_quad_phase(filters, big, g2, ivec2(1, 0), lo.y, hi.y);
-    y.z = learned_quad_phase(filters, big, g2, ivec2(0, 1), lo.z, hi.z);
-    y.w = learned_quad_phase(filters, big, g2, ivec2(1, 1), lo.w, hi.w);
+    y.x = learned_quad_phase(filters, big, ivec2(0, 0), lo.x, hi.x);
+    y.y = learned_quad_phase(filters, big, ivec2(1, 0), lo.y, hi.y);
+    y.z = learned_quad_phase(filters, big, ivec2(0, 1), lo.z, hi.z);
+    y.w = learned_quad_phase(filters, big, ivec2(1, 1), lo.w, hi.w);
     return y;
 }
