@@ -18,6 +18,7 @@ from .errors import AquarelleError
 from .fit import FrameFitter
 from .motion import MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
+from .upscaler import FAST_METHOD
 
 
 class _StagesSwitch:
@@ -261,3 +262,11 @@ def build_pipeline(ctx: moderngl.Context, style: AnyStyle | str, *, seed: int = 
 
 
 AnyPipeline = Pipeline | ChainPipeline
+
+
+def use_draft(pipeline: AnyPipeline, *, adapting: bool) -> None:
+    """How a picture painted below full size is made: while live adaptive quality adapts,
+    the cheapest draft (everything at the work size, no finish, the fast enlargement); else
+    the style's own (full-quality subject map and tones, its finish and enlargement)."""
+    pipeline.upscale_method = FAST_METHOD if adapting else pipeline.style.draft_upscale
+    pipeline.draft_finish = pipeline.draft_borders = not adapting

@@ -13,9 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine.chain import AnyPipeline
+from ..engine.chain import AnyPipeline, use_draft
 from ..engine.fit import FrameFitter
-from ..engine.upscaler import FAST_METHOD
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -153,9 +152,7 @@ class LiveSession:
         assert self.adaptive is not None and self.out_size is not None
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
-        self.pipeline.upscale_method = FAST_METHOD if self.options.adaptive \
-            else self.pipeline.style.draft_upscale
-        self.pipeline.draft_finish = self.pipeline.draft_borders = not self.options.adaptive
+        use_draft(self.pipeline, adapting=self.options.adaptive)
         self.stats.scales.append(self.adaptive.scale)
         tex = self.pipeline.render(frame.image)
         out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)

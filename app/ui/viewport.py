@@ -18,12 +18,11 @@ from PyQt6.QtGui import QMouseEvent, QWheelEvent
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
-from ..engine.chain import AnyPipeline, build_pipeline
+from ..engine.chain import AnyPipeline, build_pipeline, use_draft
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
-from ..engine.upscaler import FAST_METHOD
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -392,9 +391,7 @@ class Viewport(QOpenGLWidget):
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
-        # adapting, the enlargement must be cheap too; else the style's draft's
-        p.upscale_method = FAST_METHOD if adaptive is not None else p.style.draft_upscale
-        p.draft_finish = p.draft_borders = adaptive is None
+        use_draft(p, adapting=adaptive is not None)
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
