@@ -134,7 +134,8 @@ def test_the_sheet_ignores_flow_noise_but_not_a_slow_pan(pipeline, steps, moves)
         step = np.eye(3)
         step[0, 2] = steps[i % len(steps)] * px
         p.tracker.motion = lambda max_width, m=step: Motion(
-            np.zeros((H * 32 // W, 32, 2), np.float32), m)
+            np.zeros((H * 32 // W, 32, 2), np.float32), np.ones((H * 32 // W, 32), np.float32),
+            m)
         p.render_array(frame)
         moved.append(p._canvas_shown[0, 2])
     true = p.canvas[0, 2]
@@ -165,3 +166,27 @@ def test_paper_keeps_its_grain_size_under_zoom(pipeline) -> None:
     p.render_array(next_frame)
     zoomed = p.read_target("paper")[..., 0]
     assert 0.6 < grain(zoomed) / grain(first) < 1.6
+
+
+def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:
+    # A mirrored frame differs from the last by less than a scene cut (mean grey difference
+    # under CUT_THRESHOLD), yet no flow explains it (a seek within a shot, skipped frames):
+    # the warp residual gates the history, and the frame is painted as a fresh one.
+    from aquarelle.engine.motion import CUT_THRESHOLD, MotionEstimator, _small_grey
+
+    cat = cv2.resize(skimage.data.chelsea(), (W, H), interpolation=cv2.INTER_AREA)
+    frames = [*_pan(2), cat]
+    jump = np.ascontiguousarray(cat[:, ::-1])
+    grey = _small_grey(cat, 320), _small_grey(jump, 320)
+    assert np.mean(cv2.absdiff(*grey)) / 255 < CUT_THRESHOLD
+    est = MotionEstimator(320)
+    est.update(frames[-1])
+    assert est.update(jump) is None
+    est.update(frames[0])
+    m = est.update(frames[1])  # a pan is followed, and trusted nearly everywhere
+    assert m is not None and m.confidence.shape == m.flow_uv.shape[:2]
+    assert float(np.mean(m.confidence)) > 0.95
+    p = pipeline()
+    for f in frames:
+        p.render_array(f)
+    np.testing.assert_array_equal(p.render_array(jump), pipeline().render_array(jump))

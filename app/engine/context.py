@@ -51,3 +51,15 @@ def renderer_string(ctx: moderngl.Context) -> str:
     """The GL renderer and version, for reports and benchmarks."""
     info = ctx.info
     return f"{info['GL_RENDERER']} ({info['GL_VERSION']})"
+
+
+def reset_draw_state(ctx: moderngl.Context) -> None:
+    """Put the state every engine draw assumes: no blending, depth test, culling or scissor.
+
+    A context the engine shares (the desktop app's, which Qt also paints with) may be left
+    with blending on: each pass would then blend into what its target held before, and a
+    still re-rendered converged on the right picture only after some 20 renders.
+    """
+    ctx.disable(moderngl.BLEND | moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+    ctx.blend_func = moderngl.DEFAULT_BLENDING
+    ctx.scissor = None

@@ -7,6 +7,7 @@ from pathlib import Path
 import moderngl
 import numpy as np
 
+from .context import reset_draw_state
 from .glsl import build_program
 
 FIT_MODES = ("pad", "crop")
@@ -69,6 +70,7 @@ class FrameFitter:
             out = self.ctx.texture(size, 4, dtype=dtype)
             target = self._targets[key] = (out, self.ctx.framebuffer(color_attachments=[out]))
         out, fbo = target
+        reset_draw_state(self.ctx)
         fbo.use()
         shrink = min(size[0] / tex.width, size[1] / tex.height)
         tex.use(0)

@@ -13,6 +13,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .context import reset_draw_state
 from .critical import critical
 from .errors import StyleError
 from .glsl import ShaderSource, build_program, with_constants
@@ -221,6 +222,7 @@ class PassGraph:
 
     def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
         """Render one frame through every pass."""
+        reset_draw_state(self.ctx)
         if self.style.texture_params:
             self._load_texture_params(params)
         self._bound = {SOURCE: frame.source, ORIGINAL: frame.source, **frame.externals,

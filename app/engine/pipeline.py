@@ -282,11 +282,12 @@ class Pipeline:
                 self._canvas = np.eye(3)
             self._canvas_shown = self._canvas.copy()
             info.history = False
-            flow = np.zeros((1, 1, 2), np.float32)
+            flow = np.zeros((1, 1, 3), np.float32)
             info.uniforms["u_motion"] = (1.0, 0.0, 0.0, 0.0)
         else:
             self._canvas = self._canvas @ motion.to_previous
-            flow = motion.flow_uv
+            # the flow texture's .z: how far the history it warps can be trusted
+            flow = np.dstack([motion.flow_uv, motion.confidence])
             still = STILL_PX * frame[0] / flow.shape[1]  # in this frame's px
             if corner_shift(self._canvas, self._canvas_shown, frame) > still:
                 self._canvas_shown = self._canvas.copy()
@@ -300,9 +301,9 @@ class Pipeline:
         if self._flow is None or self._flow.size != (fw, fh):
             if self._flow is not None:
                 self._flow.release()
-            self._flow = self.ctx.texture((fw, fh), 2, dtype="f4")
+            self._flow = self.ctx.texture((fw, fh), 3, dtype="f4")
             self._flow.repeat_x = self._flow.repeat_y = False
-        self._flow.write(flow)
+        self._flow.write(np.ascontiguousarray(flow, np.float32))
         info.externals[self.style.motion.input] = self._flow
         if self.graph.uses_uniform("u_flow_range"):
             # how fast things move once the camera's zoom and roll are taken out (a zoomed

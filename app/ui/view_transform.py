@@ -76,10 +76,15 @@ class ViewTransform:
         self.pan_x, self.pan_y = ncx - view[0] / 2, ncy - view[1] / 2
         self.zoom = new_zoom
 
-    def actual_pixels(self, view: tuple[float, float], image: tuple[int, int]) -> None:
-        """One image pixel per device pixel, centred."""
-        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, 1.0 / self.fit_scale(view, image)))
+    def actual_pixels(self, view: tuple[float, float], image: tuple[int, int],
+                      factor: float = 1.0) -> None:
+        """One picture pixel per device pixel, centred on whole pixels (so nothing is
+        resampled: the screen shows the picture's own pixels). `factor`: the picture's pixels
+        per image pixel (an enlarged result)."""
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, factor / self.fit_scale(view, image)))
         self.pan_x = self.pan_y = 0.0
+        rect = self.image_rect(view, image)
+        self.pan_x, self.pan_y = round(rect.x) - rect.x, round(rect.y) - rect.y
 
     def pan(self, dx: float, dy: float) -> None:
         """Move the image by (dx, dy) view pixels."""

@@ -30,6 +30,12 @@ from .render_state import RenderState
 from .stats import FrameStats
 from .view_transform import CompareMode, Rect, ViewTransform
 
+# A file's frame more than this many frames after the last one shown (or before it) is a
+# jump: a seek, the loop point, a step back, or playback that fell behind and skipped.
+# History is never carried across one; a frame or two dropped is followed by the motion
+# estimate. A live source's dropped frames are left to the motion estimate's own gate (the
+# warp residual), since a camera's scene moves on continuously.
+MAX_FOLLOW = 2
 DIVIDER_GRAB_PX = 6  # logical pixels either side of the split divider that start a drag
 WHEEL_STEP = 1.2  # zoom factor per wheel notch
 
@@ -93,6 +99,8 @@ class Viewport(QOpenGLWidget):
         self._pending: Frame | None = None
         self._image: np.ndarray | None = None  # the frame on screen
         self._fresh = False  # _image has not been given to the current pipeline yet
+        self._jumped = False  # the frame on screen does not follow the one before it
+        self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
         self._drag: str | None = None
         self._last_pos = QPointF()
@@ -130,6 +138,7 @@ class Viewport(QOpenGLWidget):
         """Forget the frame on screen (source closed)."""
         self._pending = None
         self._image = None
+        self.shown_index = None
         self._orig = self._result = None
         self.update()
 
@@ -147,6 +156,7 @@ class Viewport(QOpenGLWidget):
         """Forget temporal history and statistics (a new source or a seek)."""
         if self._pipeline is not None:
             self._pipeline.reset_history()
+        self.shown_index = None  # whatever comes next starts afresh
         self.stats.reset()
 
     def set_compare(self, mode: CompareMode) -> None:
@@ -181,9 +191,16 @@ class Viewport(QOpenGLWidget):
         self.update()
 
     def actual_pixels(self) -> None:
-        """One image pixel per screen pixel."""
-        if self.frame_size:
-            self.transform.actual_pixels(self._view_size(), self.frame_size)
+        """One pixel of the picture shown per screen pixel (of the result, where a style
+        enlarges it)."""
+        image = self.frame_size
+        if image:
+            result = self._result
+            factor = 1.0
+            if result is not None and _shaped_like(image, result.size) == image \
+                    and not self.show_original:
+                factor = result.size[0] / image[0]
+            self.transform.actual_pixels(self._view_size(), image, factor)
             self.viewChanged.emit()
             self.update()
 
@@ -353,6 +370,9 @@ class Viewport(QOpenGLWidget):
         if frame is None:
             return False
         self._image = np.ascontiguousarray(frame.image[:, :, :3], dtype=np.uint8)
+        last, self.shown_index = self.shown_index, frame.index
+        step = frame.index - last if last is not None else 0
+        self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
         self._image_pts = frame.pts
         self._image_captured = frame.captured
         self._fresh = True
@@ -395,6 +415,9 @@ class Viewport(QOpenGLWidget):
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
+            if self._jumped:
+                p.reset_history()
+                self._jumped = False
             t0 = time.perf_counter()
             self._result = p.render(img)
             if adaptive is not None:

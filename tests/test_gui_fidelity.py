@@ -1,0 +1,210 @@
+"""The window shows what you get: the viewport's picture, read back from its framebuffer at
+one image pixel per screen pixel, against `aquarelle render` of the same input and values.
+
+Each case is one a user meets: a still on a fresh start, a restart with a saved look, a
+paused video after a seek, a step back and the loop point, a chain edit and a processing
+scale change while paused. A picture that is still settling (history blended across a jump,
+a pass blending into what its target held) differs from the CLI's by far more than a level.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import cv2
+import numpy as np
+import pytest
+from skimage import data
+from test_gui import TIMEOUT, Dialogs, config, dialogs, make_window  # noqa: F401
+
+from aquarelle.cli.main import main as cli_main
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.settings import Settings
+
+pytestmark = pytest.mark.gui
+PW, PH = 200, 136  # small: llvmpipe on two busy cores
+CLIP_FRAMES = 8
+FPS = 8
+
+
+def photo() -> np.ndarray:
+    """A real photograph (skimage's chelsea), small, RGB uint8."""
+    return cv2.resize(data.chelsea(), (PW, PH), interpolation=cv2.INTER_AREA)
+
+
+def clip_frame(i: int) -> np.ndarray:
+    """Frame i of the test clip: the photo panning right by 3 px a frame (motion to follow)."""
+    big = cv2.resize(data.chelsea(), (PW + 3 * CLIP_FRAMES, PH), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(big[:, 3 * i:3 * i + PW])
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("fidelity")
+    still = root / "photo.png"
+    cv2.imwrite(str(still), photo()[:, :, ::-1])
+    clip = root / "pan.mkv"
+    with av.open(str(clip), "w") as out:  # lossless, so a decoded frame is the frame
+        stream = out.add_stream("ffv1", rate=FPS)
+        stream.width, stream.height, stream.pix_fmt = PW, PH, "bgr0"
+        stream.time_base = Fraction(1, FPS)
+        for i in range(CLIP_FRAMES):
+            frame = av.VideoFrame.from_ndarray(clip_frame(i), format="rgb24")
+            frame.pts = i
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    frames = []
+    for i in range(CLIP_FRAMES):
+        p = root / f"frame{i}.png"
+        cv2.imwrite(str(p), clip_frame(i)[:, :, ::-1])
+        frames.append(p)
+    return {"still": still, "clip": clip, **{f"frame{i}": p for i, p in enumerate(frames)}}
+
+
+def cli_render(src: Path, out: Path, *args: str) -> np.ndarray:
+    """What `aquarelle render SRC -o OUT ARGS` writes, as RGB."""
+    assert cli_main(["render", str(src), "-o", str(out), "-y", *args]) == 0
+    img = cv2.imread(str(out))
+    assert img is not None
+    return img[:, :, ::-1].copy()
+
+
+def shown(qtbot: Any, win: MainWindow) -> np.ndarray:
+    """The picture the viewport draws, read back from its framebuffer at 100% (RGB)."""
+    vp = win.viewport
+    qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
+    _grab(vp)  # renders what is pending
+    vp.actual_pixels()
+    pixels = _grab(vp)
+    h, w = pixels.shape[:2]
+    frame = vp.frame_size
+    assert frame is not None
+    rect = vp.transform.image_rect((w, h), frame)
+    size = (round(rect.w), round(rect.h))
+    x, y = round(rect.x), round(rect.y)
+    assert max(abs(rect.x - x), abs(rect.y - y)) < 1e-6, "100% is not pixel-aligned"
+    assert x >= 0 and y >= 0 and x + size[0] <= w and y + size[1] <= h, "window too small"
+    return pixels[y:y + size[1], x:x + size[0]]
+
+
+def _grab(vp: Any) -> np.ndarray:
+    from PyQt6.QtGui import QImage
+    img = vp.grabFramebuffer().convertToFormat(QImage.Format.Format_RGB888)
+    ptr = img.constBits()
+    ptr.setsize(img.sizeInBytes())
+    arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
+    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
+
+
+def assert_same(a: np.ndarray, b: np.ndarray) -> None:
+    assert a.shape == b.shape
+    diff = np.abs(a.astype(np.int16) - b.astype(np.int16))
+    assert diff.max() <= 1, (f"window differs from the CLI: max {diff.max()}, mean "
+                             f"{diff.mean():.2f}; means {a.mean():.1f} vs {b.mean():.1f}")
+
+
+def window(qtbot: Any, config: Path) -> MainWindow:  # noqa: F811
+    win = make_window(qtbot, config, resize=False)
+    win.resize(900, 640)
+    return win
+
+
+def open_paused(qtbot: Any, win: MainWindow, path: Path) -> None:
+    """Open a clip, pause at once, and show its first frame."""
+    assert win.open_file(path)
+    win.toggle_play()
+    goto(qtbot, win, 0)
+
+
+def goto(qtbot: Any, win: MainWindow, index: int) -> None:
+    """Seek to frame `index` (paused) and wait until the window shows it."""
+    win.seek(index / FPS)
+    qtbot.waitUntil(lambda: win.viewport.shown_index == index, timeout=TIMEOUT)
+
+
+# -- stills ---------------------------------------------------------------------------------
+def test_still_on_a_fresh_start_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811
+                                                  dialogs: Dialogs,  # noqa: F811
+                                                  files: dict[str, Path],
+                                                  tmp_path: Path) -> None:
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    expected = cli_render(files["still"], tmp_path / "cli.png")
+    assert_same(shown(qtbot, win), expected)
+    assert_same(win.viewport.snapshot(), expected)  # what Ctrl+Shift+S saves
+    win.editor.apply_preset(win.presets.select("ink_and_wash"))  # another look: still exact
+    assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "ink.png",
+                                              "--preset", "ink_and_wash"))
+
+
+@pytest.mark.parametrize("preset", ["dry_brush"])
+def test_restart_with_a_saved_look_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811
+                                                     dialogs: Dialogs,  # noqa: F811
+                                                     files: dict[str, Path], tmp_path: Path,
+                                                     preset: str) -> None:
+    first = window(qtbot, config)
+    first.editor.apply_preset(first.presets.select(preset))
+    first.close()
+    win = window(qtbot, config)  # a restart: the look comes from the settings
+    assert (win.editor.preset, win.editor.modified) == (preset, False)
+    assert win.open_file(files["still"])
+    assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "cli.png",
+                                              "--preset", preset))
+
+
+# -- video ----------------------------------------------------------------------------------
+def test_paused_video_after_seek_step_and_loop(qtbot: Any, config: Path,  # noqa: F811
+                                               dialogs: Dialogs,  # noqa: F811
+                                               files: dict[str, Path],
+                                               tmp_path: Path) -> None:
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    for i in (1, 2, 3):  # frames in a row: history carried, as an export does
+        win.step(1)
+        qtbot.waitUntil(lambda i=i: win.viewport.shown_index == i, timeout=TIMEOUT)
+    win.step(-1)  # back: a jump no history may cross
+    qtbot.waitUntil(lambda: win.viewport.shown_index == 2, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), cli_render(files["frame2"], tmp_path / "f2.png"))
+    goto(qtbot, win, 6)  # a seek forward
+    assert_same(shown(qtbot, win), cli_render(files["frame6"], tmp_path / "f6.png"))
+    win.step(1)
+    qtbot.waitUntil(lambda: win.viewport.shown_index == 7, timeout=TIMEOUT)
+    win.step(1)  # past the end, with loop on: frame 0, painted afresh
+    qtbot.waitUntil(lambda: win.viewport.shown_index == 0, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), cli_render(files["frame0"], tmp_path / "f0.png"))
+
+
+def test_paused_video_chain_and_scale_changes(qtbot: Any, config: Path,  # noqa: F811
+                                              dialogs: Dialogs,  # noqa: F811
+                                              files: dict[str, Path], tmp_path: Path) -> None:
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    goto(qtbot, win, 4)
+    frame = files["frame4"]
+    win.chain_panel.add_style("denoise")
+    assert win.state.style.name == "denoise+watercolor"
+    assert_same(shown(qtbot, win), cli_render(frame, tmp_path / "dn.png",
+                                              "--style", "denoise+watercolor"))
+    win.chain_panel.list.setCurrentRow(0)
+    win.chain_panel.remove_selected()
+    win.scale_spin.setValue(0.5)
+    assert_same(shown(qtbot, win), cli_render(frame, tmp_path / "half.png", "--scale", "0.5"))
+
+
+def test_first_frame_after_open_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811
+                                                  dialogs: Dialogs,  # noqa: F811
+                                                  files: dict[str, Path],
+                                                  tmp_path: Path) -> None:
+    settings = Settings(config)
+    settings.set_style("watercolor+upscale")
+    settings.sync()
+    win = window(qtbot, config)
+    assert win.state.style.name == "watercolor+upscale"
+    assert win.open_file(files["still"])
+    assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "up.png",
+                                              "--style", "watercolor+upscale"))
