@@ -12,6 +12,7 @@ from aquarelle.engine.chain_spec import ChainSpec, load_chain, param_set
 from aquarelle.engine.errors import ParamError, StyleError
 from aquarelle.engine.motion import MotionEstimator
 from aquarelle.engine.presets import Preset, load_preset, save_preset
+from aquarelle.engine.style import load_style
 
 
 def _photo() -> np.ndarray:
@@ -116,11 +117,15 @@ def test_chain_names_refused_with_one_line_errors():
         load_chain("denoise++watercolor")
 
 
-def test_debug_views_list_every_styles_targets(pipeline):
+def test_debug_views_list_each_styles_own_views(pipeline):
     spec = load_chain("denoise+watercolor")
     views = spec.debug_views
     assert "Denoise › spatial" in views and views["Denoise › spatial"] == "denoise.spatial"
-    assert any(v.startswith("watercolor.") for v in views.values())
+    water = load_style("watercolor")
+    # the styles' readable views, grouped by style in chain order; no raw target names
+    assert [v for v in views if v.startswith("Watercolor › ")] == \
+        [f"Watercolor › {v}" for v in water.debug_views]
+    assert len(views) == 1 + len(water.debug_views)
     chain = pipeline(style=spec)
     chain.render_array(_photo())
     for target in views.values():

@@ -93,3 +93,35 @@ def test_a_stereo_pair_is_shown_whole_and_not_labelled_as_a_split(
     win.param_panel.set_value("output", "anaglyph")
     qtbot.waitUntil(lambda: win.viewport.comparing, timeout=TIMEOUT)
     win.close()
+
+
+def test_chain_edits_keep_values_and_are_undo_steps(qtbot: Any, config: Path,  # noqa: F811
+                                                    dialogs: Dialogs,  # noqa: F811
+                                                    media: dict[str, Path]) -> None:  # noqa: F811
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    panel = win.chain_panel
+    win.editor.apply_preset(win.presets.select("dry_brush"))
+    win.param_panel.set_value("saturation", 1.1)
+    edited = win.state.params.as_json_values()
+    for name in ("denoise", "upscale"):  # adding keeps every edited watercolor value
+        panel.add_style(name)
+        values = win.state.params.as_json_values()
+        assert {k: values[f"watercolor.{k}"] for k in edited} == edited
+    assert win.state.style.name == "denoise+watercolor+upscale"
+    panel.list.setCurrentRow(0)
+    panel.remove_selected()  # asks nothing: it is an undo step, and the status says so
+    assert win.state.style.name == "watercolor+upscale"
+    assert "Ctrl+Z" in win.statusBar().currentMessage()
+    assert win.editor.undo()  # the removal
+    assert win.state.style.name == "denoise+watercolor+upscale"
+    assert panel.names() == ["denoise", "watercolor", "upscale"]
+    assert win.editor.undo() and win.editor.undo()  # both additions
+    assert win.state.style.name == "watercolor"
+    assert win.state.params.as_json_values() == edited
+    assert win.editor.undo()  # and the edits before the chain changes are still there
+    assert win.state.params["saturation"] != 1.1
+    assert win.editor.redo() and win.editor.redo()
+    assert win.state.style.name == "denoise+watercolor"
+    assert dialogs.calls == []
+    win.close()

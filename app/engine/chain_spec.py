@@ -55,11 +55,12 @@ class ChainSpec:
 
     @property
     def debug_views(self) -> dict[str, str]:
-        """Every style's targets, as `Label › target` -> `style.target`."""
+        """Each style's own debug views in chain order, as `Label › view` -> `style.target`
+        (a style that names none offers its output)."""
         views: dict[str, str] = {}
         for s in self.styles:
-            for target in s.targets:
-                views[f"{s.label} › {target}"] = f"{s.name}.{target}"
+            for view, target in (s.debug_views or {"result": s.output}).items():
+                views[f"{s.label} › {view}"] = f"{s.name}.{target}"
         return views
 
     @property

@@ -111,6 +111,10 @@ class ChainPanel(QWidget):
         finally:
             self._showing = False
 
+    def label(self, name: str) -> str:
+        """A style's name as people read it."""
+        return self._labels.get(name, name)
+
     def names(self) -> list[str]:
         """The style names as listed."""
         return [self.list.item(i).data(Qt.ItemDataRole.UserRole)

@@ -1,6 +1,9 @@
-"""Edits of the look (parameters, seed, presets) with undo/redo and an honest preset label."""
+"""Edits of the look (style or chain, parameters, seed, presets) with undo/redo and an honest
+preset label."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtWidgets import QSpinBox
@@ -21,10 +24,15 @@ class LookEditor(QObject):
 
     def __init__(self, state: RenderState, panel: ParamPanel, presets: PresetsPanel,
                  seed_spin: QSpinBox, preset: str | None = None, modified: bool = True,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None,
+                 switch_style: Callable[[str], bool] | None = None) -> None:
+        """`switch_style(name)`: make a style or chain current (for undoing a chain edit);
+        returns False when it cannot be built."""
         super().__init__(parent)
         self.state, self.panel, self.presets, self.seed_spin = state, panel, presets, seed_spin
+        self.switch_style = switch_style
         self.history = UndoHistory()
+        self._edits = 0  # numbers the chain edits: no two merge into one undo step
         self.preset: str | None = None
         self.modified = True
         self._show(preset, modified)
@@ -37,11 +45,19 @@ class LookEditor(QObject):
     def look(self) -> Look:
         """The current look."""
         return Look(self.state.params.as_json_values(), self.state.seed, self.preset,
-                    self.modified)
+                    self.modified, self.state.style.name)
 
-    def reset(self, preset: str | None = None, modified: bool = True) -> None:
-        """A new style: its values have nothing to do with the history."""
-        self.history = UndoHistory()
+    def style_switched(self, before: Look, preset: str | None = None, modified: bool = True,
+                       what: str = "chain") -> None:
+        """The style or chain changed (from `before`): one undo step; the preset label is
+        the new style's."""
+        self._edits += 1
+        self.history.record(before, f"{what} {self._edits}")
+        self._show(preset, modified)
+        self._look = self.look()
+
+    def show_preset(self, preset: str | None, modified: bool) -> None:
+        """Show the preset the current values came from (no undo step)."""
         self._show(preset, modified)
         self._look = self.look()
 
@@ -84,6 +100,10 @@ class LookEditor(QObject):
     def _restore(self, look: Look | None, none: str, done: str) -> bool:
         if look is None:
             self.message.emit(none)
+            return False
+        if look.style and look.style != self.state.style.name and (
+                self.switch_style is None or not self.switch_style(look.style)):
+            self.message.emit(f"{done}: cannot use {look.style}")
             return False
         self.state.apply_values(look.values, reset_others=True)
         self.seed_spin.blockSignals(True)

@@ -8,18 +8,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PyQt6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, pyqtSignal
+from PyQt6.QtCore import Qt, QTimer, QUrl, pyqtSignal
 from PyQt6.QtGui import (
     QAction,
     QCloseEvent,
     QDesktopServices,
     QDragEnterEvent,
     QDropEvent,
-    QKeyEvent,
     QKeySequence,
 )
 from PyQt6.QtWidgets import (
-    QAbstractSpinBox,
     QApplication,
     QComboBox,
     QDockWidget,
@@ -28,7 +26,6 @@ from PyQt6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -40,8 +37,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.chain_spec import BYPASS, JOIN, carry_values, load_chain, style_names
-from ..engine.errors import AquarelleError, ShaderCompileError
+from ..engine.errors import AquarelleError
 from ..engine.presets import Preset
 from ..engine.style import list_styles, load_style
 from ..media.camera_modes import CameraMode, camera_modes
@@ -57,6 +53,7 @@ from .camera_access import denied_by_system
 from .camera_watch import CameraWatcher
 from .chain_panel import ChainPanel
 from .export_job import ExportController, ExportJob
+from .key_router import KeyRouter
 from .live_controller import LiveController, adaptive_menus, camera_mode, camera_mode_menus
 from .look_editor import LookEditor
 from .overlays import ViewportOverlays
@@ -71,6 +68,7 @@ from .source_controls import SourcePanel, TransportBar
 from .sources import SourceSpec, demo_path, list_cameras, open_source
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
+from .style_controller import StyleController, error_text
 from .view_transform import CompareMode
 from .viewport import Viewport
 
@@ -78,13 +76,6 @@ POLL_MS = 8  # how often the newest frame is taken from the source (~120 Hz)
 STATS_MS = 500
 SAVE_DELAY_MS = 1000
 MAX_SEED = 2**31 - 1
-
-
-def _error_text(e: BaseException) -> str:
-    if isinstance(e, ShaderCompileError):
-        where = f"{e.path}, line {e.line}" if e.line is not None else e.path
-        return f"A shader failed to compile.\n\nFile: {where}\n{e.message}"
-    return str(e) or type(e).__name__
 
 
 class MainWindow(QMainWindow):
@@ -127,8 +118,14 @@ class MainWindow(QMainWindow):
         self.live.failed.connect(self.error)
         self.live.changed.connect(self._live_changed)
         self._build_side_panel(preset_dir)
+        self.styles = StyleController(self.state, self.viewport, self.settings,
+                                      self.style_combo, self.chain_panel, self.param_panel,
+                                      self.presets, self.debug_combo, self.error, self.status,
+                                      self)
         self.editor = LookEditor(self.state, self.param_panel, self.presets, self.seed_spin,
-                                 *self.settings.preset(self.state.style.name), parent=self)
+                                 *self.settings.preset(self.state.style.name), parent=self,
+                                 switch_style=lambda name: self.styles.set_style(name, False))
+        self.styles.editor = self.editor
         self.pass_dock = PassTimesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.pass_dock)
         self.tabifyDockWidget(self.side_dock, self.pass_dock)  # a tab: controls keep their room
@@ -148,9 +145,11 @@ class MainWindow(QMainWindow):
         self._save_timer = QTimer(self)  # settings are saved shortly after a change, too
         self._save_timer.setSingleShot(True)
         self._save_timer.timeout.connect(self.save_render_settings)
+        self.keys = KeyRouter(self, self.side_scroll, self._show_original,
+                              self._leave_fullscreen, self)
         app = QApplication.instance()
         if app is not None:
-            app.installEventFilter(self)
+            app.installEventFilter(self.keys)
 
         self.resize(1100, 700)
         geometry = self.settings.geometry()
@@ -201,7 +200,6 @@ class MainWindow(QMainWindow):
         self.chain_panel = ChainPanel(names, {s.name: s.label for s in specs},
                                       {s.name: s.chain_order for s in specs}, style_box)
         form.addRow("Chain", self.chain_panel)
-        self._show_style()
         self.presets = PresetsPanel(self.state.params.as_json_values, style_box, preset_dir)
         self.presets.set_style(self.state.style.name)
         form.addRow("Preset", self.presets)
@@ -236,7 +234,6 @@ class MainWindow(QMainWindow):
         self.debug_combo = QComboBox(style_box)
         self.debug_combo.setToolTip("Show an intermediate target instead of the result (D)")
         form.addRow("View", self.debug_combo)
-        self._fill_debug_views()
         layout.addWidget(style_box)
 
         params_box = QGroupBox("Parameters", body)
@@ -246,7 +243,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(params_box)
         layout.addStretch(1)
 
-        scroll = QScrollArea()
+        scroll = self.side_scroll = QScrollArea()
         scroll.setWidget(body)
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -279,8 +276,10 @@ class MainWindow(QMainWindow):
             "record": self.toggle_record, "export": self.export_dialog, "quit": self.close,
             "play": self.toggle_play, "step": lambda: self.step(1),
             "step_back": lambda: self.step(-1), "rewind": lambda: self.seek(0.0),
+            "jump_back": self.jump_back, "pause": lambda: self.set_playing(False),
+            "play_on": lambda: self.set_playing(True),
             "loop": lambda: self.transport.loop.toggle(), "compare": self.cycle_compare,
-            "debug": self.cycle_debug_view, "fit": self.viewport.fit,
+            "debug": self.styles.cycle_debug_view, "fit": self.viewport.fit,
             "actual": self.viewport.actual_pixels, "zoom_in": lambda: self.viewport.zoom_by(1.25),
             "zoom_out": lambda: self.viewport.zoom_by(0.8),
             "fullscreen": self.toggle_fullscreen,
@@ -289,7 +288,7 @@ class MainWindow(QMainWindow):
             "reset_all": self.param_panel.reset_all, "next_preset": lambda: self.presets.step(1),
             "prev_preset": lambda: self.presets.step(-1),
             "save_preset": self.presets.save_dialog, "new_seed": self.new_seed,
-            "reload_shaders": self.reload_shaders, "help": self.show_shortcuts,
+            "reload_shaders": self.styles.reload_shaders, "help": self.show_shortcuts,
             "undo": self.editor.undo, "redo": self.editor.redo,
             "virtual_camera": self.toggle_virtual_camera,
             "mirror": lambda: self.live.set_mirror(not self.live.mirror),
@@ -348,16 +347,10 @@ class MainWindow(QMainWindow):
         self.editor.changed.connect(self._look_changed)
         self.editor.message.connect(self.status)
         self.presets.message.connect(self.status)
-        self.style_combo.activated.connect(
-            lambda i: self.set_style(str(self.style_combo.itemData(i))))
-        self.chain_panel.chain_changed.connect(lambda names: self.set_style(JOIN.join(names)))
-        self.chain_panel.bypass_toggled.connect(
-            lambda name, off: self.param_panel.set_value(f"{name}.{BYPASS}", off))
-        self.editor.changed.connect(self._show_bypass)
+        self.editor.changed.connect(self.styles.show_bypass)
         self.scale_spin.valueChanged.connect(self._scale_changed)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
-        self.debug_combo.currentIndexChanged.connect(self._debug_changed)
         self.source_panel.cameraChosen.connect(
             lambda ident: self.open_spec(SourceSpec("camera", ident)))
         self.source_panel.openRequested.connect(self.open_file_dialog)
@@ -384,7 +377,7 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, title, text)
 
     def _pipeline_failed(self, e: AquarelleError) -> None:
-        text = _error_text(e)
+        text = error_text(e)
         if text == self._last_gl_error:  # the same failure again (next frame): no new dialog
             self.status(f"Rendering problem: {text.splitlines()[0]}", 10000)
             return
@@ -470,6 +463,8 @@ class MainWindow(QMainWindow):
         self.labels.show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.transport.set_playing(playback.is_playing(src))
+        self.transport.set_position(playback.position(src), playback.duration(src), src.fps,
+                                    None, src.frame_count)
         self.status(f"Opened {spec.label}")
         self._actions["export"].setEnabled(True)  # videos, and stills from images
         return True
@@ -615,6 +610,18 @@ class MainWindow(QMainWindow):
         playback.set_playing(self.source, playing)
         self.transport.set_playing(playing)
 
+    def set_playing(self, playing: bool) -> None:
+        """Play (L) or pause (K) a file; no change when it already does."""
+        if playback.can_play(self.source) and playback.is_playing(self.source) != playing:
+            self.toggle_play()
+
+    def jump_back(self) -> None:
+        """Back one second, paused (J)."""
+        here = playback.position(self.source)
+        if here is not None:
+            self.set_playing(False)
+            self.seek(max(0.0, here - 1.0))
+
     def step(self, frames: int) -> None:
         playback.step(self.source, frames)
         self.transport.set_playing(False)
@@ -639,61 +646,15 @@ class MainWindow(QMainWindow):
         self.editor.apply_preset(preset)
 
     def set_style(self, name: str) -> bool:
-        """Switch style or chain (`a+b`); one whose shaders fail keeps the current one. The
-        values of styles that stay in the chain go along."""
-        if name == self.state.style.name:
-            return True
-        try:
-            spec = load_chain(name)
-            self.viewport.build_pipeline(spec)
-        except AquarelleError as e:
-            self.error("Cannot use style", _error_text(e))
-            self._show_style()
-            return False
-        old, values = self.state.style, self.state.params.as_json_values()
-        self.settings.set_params(old.name, values)
-        self.settings.set_preset(old.name, self.editor.preset, self.editor.modified)
-        self.state.set_style(spec, {**self.settings.params(spec.name),
-                                    **carry_values(old, values, spec)})
-        self._show_style()
-        self.param_panel.bind(self.state.params)
-        self.presets.set_style(spec.name)
-        self.editor.reset(*self.settings.preset(spec.name))
-        self._fill_debug_views()
-        self.viewport.request_render()
-        return True
+        """Switch style or chain (`a+b`), undoably; see StyleController."""
+        return self.styles.set_style(name)
 
-    def _show_style(self) -> None:
-        """The style combo and the chain panel show the current style or chain."""
-        name = self.state.style.name
-        combo = self.style_combo
-        combo.blockSignals(True)
-        if combo.findData(name) < 0:  # a chain: listed while it is the current one
-            for i in reversed(range(combo.count())):
-                if JOIN in str(combo.itemData(i)):
-                    combo.removeItem(i)
-            combo.insertItem(0, self.state.style.label, name)
-        combo.setCurrentIndex(combo.findData(name))
-        combo.blockSignals(False)
-        self.chain_panel.show_chain(style_names(self.state.style), self._bypassed())
-
-    def _bypassed(self) -> dict[str, bool]:
-        names = style_names(self.state.style)
-        return {n: bool(self.state.params[f"{n}.{BYPASS}"]) for n in names if len(names) > 1}
-
-    def _show_bypass(self) -> None:
-        self.chain_panel.show_bypass(self._bypassed())
+    def set_debug_view(self, label: str | None) -> None:
+        """Show a debug view by label (None: the result)."""
+        self.styles.set_debug_view(label)
 
     def reload_shaders(self) -> bool:
-        """Recompile the current style from disk; a failure keeps the working shaders."""
-        try:
-            self.viewport.build_pipeline(self.state.style)
-        except AquarelleError as e:
-            self.error("Shader error", _error_text(e) + "\n\nThe last working shaders stay "
-                       "in use.")
-            return False
-        self.status("Shaders reloaded")
-        return True
+        return self.styles.reload_shaders()
 
     def new_seed(self) -> None:
         self.seed_spin.setValue(random.randint(0, 99999))
@@ -712,29 +673,6 @@ class MainWindow(QMainWindow):
     def cycle_compare(self) -> None:
         self.set_compare(self.viewport.compare.next())
         self.status(f"Compare: {self.viewport.compare.value}", 2000)
-
-    def _fill_debug_views(self) -> None:
-        self.debug_combo.blockSignals(True)
-        self.debug_combo.clear()
-        self.debug_combo.addItem("result", None)
-        for label in self.state.style.debug_views:
-            self.debug_combo.addItem(label, label)
-        self.debug_combo.setCurrentIndex(max(0, self.debug_combo.findData(self.state.debug_view)))
-        self.debug_combo.blockSignals(False)
-
-    def _debug_changed(self, index: int) -> None:
-        self.state.set_debug_view(self.debug_combo.itemData(index))
-        self.viewport.update()
-
-    def set_debug_view(self, label: str | None) -> None:
-        """Show a debug view by label (None: the result)."""
-        self.debug_combo.setCurrentIndex(max(0, self.debug_combo.findData(label)))
-
-    def cycle_debug_view(self) -> None:
-        n = self.debug_combo.count()
-        if n:
-            self.debug_combo.setCurrentIndex((self.debug_combo.currentIndex() + 1) % n)
-            self.status(f"View: {self.debug_combo.currentText()}", 2000)
 
     def toggle_pass_times(self) -> None:
         """The GPU pass times, in their own tab beside the controls."""
@@ -766,29 +704,15 @@ class MainWindow(QMainWindow):
         self.showFullScreen()
         self.overlays.show_hint("Press Esc to leave fullscreen", 3000)
 
-    def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
-        """Hold O to see the original; Esc leaves fullscreen."""
-        if event is None or not isinstance(obj, QWidget) or obj.window() is not self:
+    def _show_original(self, on: bool) -> None:
+        self.viewport.set_show_original(on)
+        self._view_changed()
+
+    def _leave_fullscreen(self) -> bool:
+        if not self.isFullScreen():
             return False
-        kind = event.type()
-        if kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            assert isinstance(event, QKeyEvent)
-            focus = QApplication.focusWidget()
-            if isinstance(focus, QLineEdit | QAbstractSpinBox):
-                return False
-            if event.key() == Qt.Key.Key_O and event.modifiers() in (
-                    Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier):
-                if not event.isAutoRepeat():  # the key's auto-repeat pairs change nothing
-                    self.viewport.set_show_original(kind == QEvent.Type.KeyPress)
-                    self._view_changed()
-                return True
-            if event.isAutoRepeat():
-                return False
-            if event.key() == Qt.Key.Key_Escape and kind == QEvent.Type.KeyPress \
-                    and self.isFullScreen():
-                self.toggle_fullscreen()
-                return True
-        return False
+        self.toggle_fullscreen()
+        return True
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self).exec()
@@ -813,7 +737,8 @@ class MainWindow(QMainWindow):
         src = self.source
         self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
         if src is not None:
-            self.transport.set_position(playback.position(src), playback.duration(src))
+            self.transport.set_position(playback.position(src), playback.duration(src),
+                                        src.fps, self.viewport.shown_index, src.frame_count)
             self.transport.set_playing(playback.is_playing(src))
         self._view_changed()  # the zoom follows window and frame sizes too
         if self.pass_dock.isVisible():
@@ -993,7 +918,7 @@ class MainWindow(QMainWindow):
         self.labels.stop()
         app = QApplication.instance()
         if app is not None:
-            app.removeEventFilter(self)
+            app.removeEventFilter(self.keys)
         if self.isFullScreen():
             self.showNormal()
         self.save_settings()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from PyQt6.QtCore import Qt, pyqtSignal
-from PyQt6.QtGui import QAction
+from PyQt6.QtGui import QAction, QMouseEvent
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +33,48 @@ def format_time(seconds: float | None) -> str:
         h, m = divmod(int(m), 60)
         return f"{h}:{m:02d}:{int(s):02d}"
     return f"{int(m)}:{s:04.1f}"
+
+
+def format_timecode(seconds: float | None, fps: float | None) -> str:
+    """h:mm:ss:ff (frames within the second), or m:ss.s where the rate is unknown."""
+    if seconds is None or seconds != seconds or not fps or fps <= 0:
+        return format_time(seconds)
+    rate = max(1, round(fps))
+    frames = max(0, math.floor(seconds * fps + 1e-6))  # the frame showing at that time
+    s, f = divmod(frames, rate)
+    m, s = divmod(s, 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{s:02d}:{f:02d}"
+
+
+class SeekSlider(QSlider):
+    """A seek bar that jumps to where it is clicked (and drags from there), as video players
+    do, instead of paging towards the click."""
+
+    def mousePressEvent(self, e: QMouseEvent | None) -> None:
+        if e is not None and e.button() == Qt.MouseButton.LeftButton and self.isEnabled():
+            style = self.style()
+            if style is not None:
+                value = QStyle.sliderValueFromPosition(
+                    self.minimum(), self.maximum(), round(e.position().x()),
+                    max(1, self.width()))
+                self.setSliderDown(True)
+                self.setSliderPosition(value)  # emits sliderMoved: the seek
+                return
+        super().mousePressEvent(e)
+
+    def mouseMoveEvent(self, e: QMouseEvent | None) -> None:
+        if e is not None and self.isSliderDown():
+            self.setSliderPosition(QStyle.sliderValueFromPosition(
+                self.minimum(), self.maximum(), round(e.position().x()), max(1, self.width())))
+            return
+        super().mouseMoveEvent(e)
+
+    def mouseReleaseEvent(self, e: QMouseEvent | None) -> None:
+        if self.isSliderDown():
+            self.setSliderDown(False)  # emits sliderReleased: the final seek
+            return
+        super().mouseReleaseEvent(e)
 
 
 class SourcePanel(QWidget):
@@ -125,15 +169,17 @@ class TransportBar(QWidget):
         self.step_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekForward))
         self.step_button.setToolTip("Next frame (.)")
         self.step_button.clicked.connect(lambda: self.stepRequested.emit(1))
-        self.seek = QSlider(Qt.Orientation.Horizontal, self)
+        self.seek = SeekSlider(Qt.Orientation.Horizontal, self)
         self.seek.setRange(0, SEEK_STEPS)
-        self.seek.setToolTip("Seek")
+        self.seek.setToolTip("Click or drag to seek; J back a second, K pause, L play")
         self.seek.sliderReleased.connect(self._seek_released)
         self.seek.sliderMoved.connect(self._seek_moved)
         self.seek.actionTriggered.connect(self._seek_action)
         self.time = QLabel("--:-- / --:--", self)
+        self.time.setToolTip("Timecode (hours:minutes:seconds:frames) and frame number")
+        self.time.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.loop = QCheckBox("Loop", self)
-        self.loop.setToolTip("Start again at the end (L)")
+        self.loop.setToolTip("Start again at the end (Ctrl+L)")
         self.loop.toggled.connect(self.loopToggled)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
@@ -155,10 +201,16 @@ class TransportBar(QWidget):
         self.seek.setEnabled(seekable)
         self.setVisible(playable)
 
-    def set_position(self, seconds: float | None, duration: float | None) -> None:
-        """Show the playback position unless the user is dragging the seek bar."""
+    def set_position(self, seconds: float | None, duration: float | None,
+                     fps: float | None = None, frame: int | None = None,
+                     frames: int | None = None) -> None:
+        """Show the playback position (timecode, and the frame number on screen where
+        known) unless the user is dragging the seek bar."""
         self.duration = duration
-        self.time.setText(f"{format_time(seconds)} / {format_time(duration)}")
+        text = f"{format_timecode(seconds, fps)} / {format_timecode(duration, fps)}"
+        if frame is not None:
+            text += f"   frame {frame + 1}" + (f" of {frames}" if frames else "")
+        self.time.setText(text)
         if self.seek.isSliderDown() or not duration or seconds is None:
             return
         self.seek.blockSignals(True)

@@ -1,4 +1,5 @@
-"""Undo/redo of the look: parameter values, seed and the preset they started from (no Qt)."""
+"""Undo/redo of the look: the style or chain, its parameter values, the seed and the preset
+they started from (no Qt)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ LIMIT = 200
 
 @dataclass(frozen=True)
 class Look:
-    """Everything undo restores: JSON-friendly values, the seed, and the preset shown."""
+    """Everything undo restores: the style (or chain `a+b`), its JSON-friendly values, the
+    seed, and the preset shown."""
 
     values: dict[str, Any]
     seed: int
     preset: str | None  # the preset the values started from (None: none)
     modified: bool  # edited since that preset was chosen
+    style: str = ""  # the style or chain the values are of
 
 
 class UndoHistory:

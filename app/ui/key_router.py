@@ -1,0 +1,96 @@
+"""Keys and the wheel where the window's controls would otherwise take them from the user.
+
+- Hold O to see the original; Esc leaves fullscreen.
+- A number field with the focus does not swallow the window's letter shortcuts (C, D, O,
+  N...: a number has no letters) nor undo and redo (its own text undo would hide the look's).
+- The wheel over a field, slider or list that has not been clicked scrolls the panel instead
+  of changing a parameter under the pointer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PyQt6.QtCore import QEvent, QObject, Qt
+from PyQt6.QtGui import QKeyEvent, QKeySequence
+from PyQt6.QtWidgets import (
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QScrollArea,
+    QWidget,
+)
+
+PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+def number_field(widget: QWidget | None) -> QAbstractSpinBox | None:
+    """The number field `widget` is, or is the text entry of."""
+    while widget is not None:
+        if isinstance(widget, QAbstractSpinBox):
+            return widget
+        if not isinstance(widget, QLineEdit):
+            return None
+        widget = widget.parentWidget()
+    return None
+
+
+class KeyRouter(QObject):
+    """The application-wide event filter of one window (see the module docstring)."""
+
+    def __init__(self, window: QWidget, panel: QScrollArea,
+                 show_original: Callable[[bool], None], leave_fullscreen: Callable[[], bool],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.window, self.panel = window, panel
+        self.show_original, self.leave_fullscreen = show_original, leave_fullscreen
+
+    def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
+        if event is None or not isinstance(obj, QWidget) or obj.window() is not self.window:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.Wheel:
+            return self._wheel(obj, event)
+        if kind == QEvent.Type.ShortcutOverride:
+            assert isinstance(event, QKeyEvent)
+            return self._override(event)
+        if kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            assert isinstance(event, QKeyEvent)
+            return self._key(event, kind == QEvent.Type.KeyPress)
+        return False
+
+    def _wheel(self, obj: QWidget, event: QEvent) -> bool:
+        control = isinstance(obj, QAbstractSpinBox | QAbstractSlider | QComboBox) \
+            or number_field(obj) is not None
+        body = self.panel.widget()
+        if not control or obj.hasFocus() or body is None or not body.isAncestorOf(obj):
+            return False
+        bar = self.panel.verticalScrollBar()
+        if bar is not None:
+            QApplication.sendEvent(bar, event)
+        return True  # the control under the pointer keeps its value
+
+    def _override(self, event: QKeyEvent) -> bool:
+        if number_field(QApplication.focusWidget()) is None:
+            return False
+        letter = Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z and event.modifiers() in PLAIN
+        if letter or event.key() == Qt.Key.Key_Space or \
+                any(event.matches(k) for k in UNDO_KEYS):
+            event.ignore()  # not the field's: the window's shortcut takes it
+            return True
+        return False
+
+    def _key(self, event: QKeyEvent, press: bool) -> bool:
+        focus = QApplication.focusWidget()
+        if isinstance(focus, QLineEdit) and number_field(focus) is None:
+            return False  # a text field (a name): its letters are text
+        if event.key() == Qt.Key.Key_O and event.modifiers() in PLAIN:
+            if not event.isAutoRepeat():  # the key's auto-repeat pairs change nothing
+                self.show_original(press)
+            return True
+        if press and not event.isAutoRepeat() and event.key() == Qt.Key.Key_Escape:
+            return self.leave_fullscreen()
+        return False

@@ -1,0 +1,104 @@
+"""The window does what the user means: keys and the wheel over fields, the seek bar, the
+timecode, J/K/L (real widgets, real events)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PyQt6.QtCore import QPoint, QPointF, Qt
+from PyQt6.QtGui import QWheelEvent
+from PyQt6.QtWidgets import QApplication
+from test_gui import TIMEOUT, Dialogs, config, dialogs, media, open_and_render  # noqa: F401
+from test_gui import window as window  # noqa: F401
+
+from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.source_controls import format_timecode
+from aquarelle.ui.view_transform import CompareMode
+
+
+def _focus_field(qtbot: Any, win: MainWindow, name: str) -> Any:
+    spin = win.param_panel.rows[name].spin
+    assert spin is not None
+    win.side_dock.show()
+    with qtbot.waitActive(win, timeout=TIMEOUT):
+        win.activateWindow()
+    spin.setFocus(Qt.FocusReason.MouseFocusReason)
+    qtbot.waitUntil(spin.hasFocus, timeout=TIMEOUT)
+    return spin
+
+
+def win_handle(win: MainWindow) -> Any:
+    """Key events through the window system (so shortcuts apply), to the focus widget."""
+    handle = win.windowHandle()
+    assert handle is not None
+    return handle
+
+
+def test_letters_and_undo_reach_the_window_from_a_number_field(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:  # noqa: F811
+    open_and_render(qtbot, window, media["image"])
+    spin = _focus_field(qtbot, window, "dilution")
+    before = spin.text()
+    handle = win_handle(window)
+    qtbot.keyClick(handle, Qt.Key.Key_C)  # compare, not a letter typed into the number
+    assert window.viewport.compare is CompareMode.SPLIT
+    assert spin.text() == before and spin.hasFocus()
+    window.param_panel.set_value("dilution", 0.42)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.state.params["dilution"] != 0.42  # the look's undo, focus in the field
+    qtbot.keyPress(handle, Qt.Key.Key_O)  # hold O: the original
+    assert window.viewport.show_original
+    qtbot.keyRelease(handle, Qt.Key.Key_O)
+    assert not window.viewport.show_original
+
+
+def test_the_wheel_over_a_field_scrolls_the_panel(qtbot: Any, window: MainWindow) -> None:
+    window.resize(760, 360)  # a panel taller than its room
+    bar = window.side_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=TIMEOUT)
+    row = window.param_panel.rows["dilution"]
+    window.viewport.setFocus()
+    value = window.state.params["dilution"]
+    for widget in (row.spin, row.slider):
+        start = bar.value()
+        at = QPointF(widget.width() / 2, widget.height() / 2)
+        event = QWheelEvent(at, QPointF(widget.mapToGlobal(at.toPoint())), QPoint(0, 0),
+                            QPoint(0, -120), Qt.MouseButton.NoButton,
+                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(widget, event)
+        assert bar.value() > start or bar.value() == bar.maximum()
+        assert window.state.params["dilution"] == value
+
+
+def test_seek_bar_jumps_to_the_click_and_shows_timecode(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:  # noqa: F811
+    open_and_render(qtbot, window, media["clip"])  # 12 frames at 12 fps
+    window.set_playing(False)
+    seek = window.transport.seek
+    with qtbot.waitSignal(window.transport.seekRequested, timeout=TIMEOUT) as got:
+        qtbot.mouseClick(seek, Qt.MouseButton.LeftButton,
+                         pos=QPoint(round(seek.width() * 0.75), seek.height() // 2))
+    assert abs(got.args[0] - 0.75) < 0.1  # there, not one page towards it
+    qtbot.waitUntil(lambda: window.viewport.shown_index == 9, timeout=TIMEOUT)
+    window.update_stats()
+    assert window.transport.time.text().startswith("0:00:00:09 / 0:00:01:00")
+    assert "frame 10 of 12" in window.transport.time.text()
+    window.step(-1)
+    qtbot.waitUntil(lambda: window.viewport.shown_index == 8, timeout=TIMEOUT)
+    window.update_stats()
+    assert "frame 9 of 12" in window.transport.time.text()  # a frame step shows
+    window._actions["play_on"].trigger()  # L
+    assert not window.source.paused
+    window._actions["pause"].trigger()  # K
+    assert window.source.paused
+    window._actions["jump_back"].trigger()  # J: a second back, paused
+    qtbot.waitUntil(lambda: window.viewport.shown_index == 0, timeout=TIMEOUT)
+    assert window.transport.loop.toolTip().endswith("(Ctrl+L)")
+
+
+def test_timecode_format() -> None:
+    assert format_timecode(3725.5, 25) == "1:02:05:12"
+    assert format_timecode(1.0, 30) == "0:00:01:00"
+    assert format_timecode(2.0, 29.97) == "0:00:01:29"  # frame 59 of a 30-frame second
+    assert format_timecode(2.25, None) == "0:02.2"
