@@ -649,6 +649,9 @@ def test_param_panel_entry_reset_colour_tooltips(qtbot: Any, window: MainWindow,
     assert color.color_button.text() == "#204060"
     window.param_panel.set_value("wobble", 99.0)  # clamped, with a warning in the status bar
     assert params["wobble"] == 8.0 and "clamped" in (window.param_panel.warning or "")
+    window.param_panel.set_value("quantize_levels", 99)  # named as the panel names it
+    assert window.param_panel.warning == "Wash tones goes from 0 to 24: 99 was clamped to 24"
+    assert "--set quantize_levels=" in window.param_panel.rows["quantize_levels"].label.toolTip()
     qtbot.mouseClick(window.param_panel.findChild(type(color.color_button), "resetAll"),
                      Qt.MouseButton.LeftButton)
     assert params.values() == {s.name: s.default for s in params.specs.values()}

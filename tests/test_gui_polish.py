@@ -25,6 +25,7 @@ from test_gui import (  # noqa: F401 - fixtures
     window,
 )
 
+from aquarelle.engine.presets import user_presets_dir
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.sources import SourceSpec
 from aquarelle.ui.view_transform import CompareMode
@@ -58,21 +59,21 @@ def test_last_source_and_preset_are_restored(qtbot: Any, config: Path, dialogs: 
     first = make_window(qtbot, config)
     open_and_render(qtbot, first, media["image"])
     first.presets.select("ink_and_wash")
-    assert first.presets.combo.currentText() == "ink_and_wash"
+    assert first.presets.combo.currentText() == "Ink and wash"
     first.close()
 
     second = make_window(qtbot, config)
     with qtbot.waitSignal(second.viewport.rendered, timeout=TIMEOUT):
         second.open_initial(None)
     assert second.source_spec == SourceSpec("file", str(media["image"].resolve()))
-    assert second.presets.combo.currentText() == "ink_and_wash"
+    assert second.presets.combo.currentText() == "Ink and wash"
     assert second.windowTitle().startswith(media["image"].name)
     second.param_panel.set_value("dilution", 0.6)
-    assert second.presets.combo.currentText() == "ink_and_wash, modified"
+    assert second.presets.combo.currentText() == "Ink and wash, modified"
     second.close()
 
     third = make_window(qtbot, config)
-    assert third.presets.combo.currentText() == "ink_and_wash, modified"
+    assert third.presets.combo.currentText() == "Ink and wash, modified"
     assert third.state.params["dilution"] == pytest.approx(0.6)
     third.close()
 
@@ -164,15 +165,44 @@ def test_shortcuts_work_right_after_a_dialog_closes(qtbot: Any, window: MainWind
 
 def test_next_preset_from_custom_starts_at_the_first(qtbot: Any, window: MainWindow) -> None:
     presets = window.presets
-    assert presets.combo.currentIndex() == 0  # "(custom)"
+    assert presets.combo.currentIndex() == 0
+    assert presets.combo.currentText() == "Default"  # a first start: the style's own values
     handle = focus_window(qtbot, window)
     qtbot.keyClick(handle, Qt.Key.Key_PageDown)
-    assert presets.combo.currentText() == presets.presets[0].name
+    assert presets.combo.currentText() == "Soft wash"  # names in words, not ids
+    assert presets.about.text() == presets.presets[0].description  # said, not only a tooltip
     qtbot.keyClick(handle, Qt.Key.Key_PageDown)
-    assert presets.combo.currentText() == presets.presets[1].name
+    assert presets.combo.currentText() == presets.label(presets.presets[1])
     qtbot.keyClick(handle, Qt.Key.Key_PageUp)
     qtbot.keyClick(handle, Qt.Key.Key_PageUp)  # wraps around
-    assert presets.combo.currentText() == presets.presets[-1].name
+    assert presets.combo.currentText() == presets.label(presets.presets[-1])
+    window.param_panel.set_value("dilution", 0.5)
+    assert presets.combo.currentText().endswith(", modified")
+
+
+def test_a_user_preset_never_hides_a_built_in(qtbot: Any, window: MainWindow,
+                                              dialogs: Any) -> None:
+    import json
+
+    from aquarelle.engine.errors import AquarelleError
+
+    presets = window.presets
+    with pytest.raises(AquarelleError, match="built-in preset"):
+        presets.save_as("Soft wash")  # reads like the built-in soft_wash: refused
+    assert not any(not p.builtin for p in presets.presets)
+    # a file an older version saved under a built-in's name: both are listed, both reachable
+    folder = presets._dir() or user_presets_dir(presets.style)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "soft_wash.json").write_text(json.dumps(
+        {"name": "soft_wash", "style": "watercolor", "values": {"dilution": 0.6}}))
+    presets.refresh()
+    texts = [presets.combo.itemText(i) for i in range(presets.combo.count())]
+    assert "Soft wash" in texts and "soft_wash (yours)" in texts
+    mine = presets.select("soft_wash (yours)")
+    assert mine is not None and not mine.builtin
+    assert window.state.params["dilution"] == 0.6
+    assert presets.rename_button.isEnabled() and presets.delete_button.isEnabled()
+    assert presets.select("soft_wash") is not None and presets.presets[0].builtin
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -211,7 +241,7 @@ def test_undo_redo_of_values_presets_and_seed(qtbot: Any, window: MainWindow) ->
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
     assert params["quantize_levels"] == 5
-    assert window.presets.combo.currentText() == "loose_wash"
+    assert window.presets.combo.currentText() == "Loose wash"
 
 
 def test_a_slider_drag_is_one_undo_step(qtbot: Any, window: MainWindow) -> None:

@@ -74,11 +74,16 @@ def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
     out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
     udir = user_dir or user_presets_dir(style)
     if udir.is_dir():
+        taken = {preset_key(p.name) for p in out}
         for p in sorted(udir.glob("*.json")):
             try:
-                out.append(_read(p, False))
+                mine = _read(p, False)
             except StyleError:
                 continue  # a broken user file must not hide the others
+            if preset_key(mine.name) in taken:  # never hide a built-in: both stay reachable
+                mine.name = f"{mine.name} (yours)"
+            taken.add(preset_key(mine.name))
+            out.append(mine)
     members = style.split(JOIN)
     if len(members) > 1:
         for member in members:
@@ -133,6 +138,19 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     where = f"{preset.path}: " if preset.path is not None else ""
     raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
                      f"{preset.style[:60]!r}, not {style!r}")
+
+
+def preset_key(name: str) -> str:
+    """What two preset names that read the same share ("Soft wash", "soft_wash")."""
+    return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
+
+
+def preset_label(preset: Preset) -> str:
+    """A preset's name as people read it: built-ins' ids in words ("Soft wash")."""
+    if not preset.builtin:
+        return preset.name
+    words = preset.name.replace("_", " ")
+    return words[:1].upper() + words[1:]
 
 
 def describe_preset(preset: Preset) -> str:

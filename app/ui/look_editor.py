@@ -119,7 +119,9 @@ class LookEditor(QObject):
 
     # -- helpers ---------------------------------------------------------------------------
     def _show(self, preset: str | None, modified: bool) -> None:
-        self.presets.show_state(preset, modified)
+        params = self.state.params
+        at_defaults = all(v == params.specs[n].default for n, v in params.values().items())
+        self.presets.show_state(preset, modified, at_defaults)
         self.preset = self.presets.base
         self.modified = modified if self.preset is not None else True
 

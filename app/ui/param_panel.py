@@ -52,7 +52,8 @@ class ParamRow:
                  on_change: Any) -> None:
         self.spec = spec
         self._on_change = on_change
-        tip = spec.help or spec.label
+        # the label is for people; the tooltip also names the parameter for --set and presets
+        tip = f"{spec.help or spec.label}\n(Command line: --set {spec.name}=…)"
         self.label = QLabel(spec.label, parent)
         self.label.setToolTip(tip)
         grid.addWidget(self.label, row, 0)
@@ -285,10 +286,16 @@ class ParamPanel(QWidget):
     def _on_change(self, name: str, value: Any, refresh: bool) -> None:
         if self.params is None:
             return
+        spec = self.rows[name].spec
         try:
             self.warning = self.params.set(name, value)
         except ValueError as e:
-            self.warning = str(e)
+            self.warning = f"{spec.label}: {e}"
+        if self.warning is not None and spec.min is not None and spec.max is not None \
+                and not isinstance(value, str):
+            self.warning = (f"{spec.label} goes from {_num(float(spec.min))} to "
+                            f"{_num(float(spec.max))}: {_num(float(value))} was clamped to "
+                            f"{_num(float(self.params[name]))}")
         if refresh or self.warning:
             self.rows[name].show_value(self.params[name])
         else:

@@ -11,6 +11,7 @@ from PyQt6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -24,10 +25,13 @@ from ..engine.presets import (
     delete_preset,
     describe_preset,
     list_presets,
+    preset_key,
+    preset_label,
     save_preset,
 )
 
-CUSTOM = "(custom)"
+CUSTOM = "Custom"
+DEFAULT = "Default"
 
 
 class PresetsPanel(QWidget):
@@ -45,7 +49,11 @@ class PresetsPanel(QWidget):
         self.style = "watercolor"
         self.presets: list[Preset] = []
         self.base: str | None = None  # the preset the current values started from
+        self._at_defaults = False
         self.combo = QComboBox(self)
+        self.about = QLabel(self)  # what the preset shown is for
+        self.about.setWordWrap(True)
+        self.about.setEnabled(False)  # a quieter colour: a note, not a control
         self.combo.setToolTip("Built-in and user presets of this style")
         self.combo.activated.connect(self._chosen)
         self.save_button = QPushButton("Save\u2026", self)
@@ -61,6 +69,7 @@ class PresetsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo)
+        layout.addWidget(self.about)
         layout.addLayout(buttons)
 
     def _dir(self) -> Path | None:
@@ -72,7 +81,7 @@ class PresetsPanel(QWidget):
         self.refresh()
 
     def refresh(self, select: str | None = None) -> None:
-        """Re-read the preset folders; show `select` (a name) or "(custom)"."""
+        """Re-read the preset folders; show `select` (a name), else "Custom" or "Default"."""
         try:
             self.presets = list_presets(self.style, self._dir())
         except AquarelleError as e:
@@ -82,28 +91,46 @@ class PresetsPanel(QWidget):
         self.combo.clear()
         self.combo.addItem(CUSTOM)
         for i, p in enumerate(self.presets, 1):
-            self.combo.addItem(p.name if p.builtin else f"{p.name} (user)")
-            self.combo.setItemData(i, describe_preset(p), Qt.ItemDataRole.ToolTipRole)
+            self.combo.addItem(self.label(p))
+            self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: --preset "
+                                   f"{p.path.stem if p.path is not None else p.name})",
+                                   Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
-        self.show_state(select, modified=select is None)
+        self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
         self.stateChanged.emit(self.base, select is None)
 
     def current(self) -> Preset | None:
-        """The selected preset, or None for "(custom)"."""
+        """The selected preset, or None for "Custom" / "Default"."""
         i = self.combo.currentIndex() - 1
         return self.presets[i] if 0 <= i < len(self.presets) else None
 
-    def show_state(self, base: str | None, modified: bool) -> None:
+    @staticmethod
+    def label(preset: Preset) -> str:
+        """How the chooser lists a preset."""
+        text = preset_label(preset)
+        return text if preset.builtin or text.endswith("(yours)") else f"{text} (yours)"
+
+    def show_state(self, base: str | None, modified: bool, at_defaults: bool = False) -> None:
         """Show which preset the parameters came from, without choosing it: the preset
-        itself, "NAME, modified" after edits, or "(custom)"."""
-        self.base = base if any(p.name == base for p in self.presets) else None
+        itself, "NAME, modified" after edits, "Default" (the style's own values) or
+        "Custom"."""
+        self._at_defaults = at_defaults
+        found = next((p for p in self.presets if p.name == base), None)
+        self.base = found.name if found is not None else None
         index = 0
-        if self.base is not None and not modified:
-            index = next(i + 1 for i, p in enumerate(self.presets) if p.name == self.base)
+        if found is not None and not modified:
+            index = self.presets.index(found) + 1
+        if found is not None and modified:
+            first = f"{self.label(found)}, modified"
+        else:
+            first = DEFAULT if at_defaults and found is None else CUSTOM
         self.combo.blockSignals(True)
-        self.combo.setItemText(0, f"{self.base}, modified" if self.base and modified else CUSTOM)
+        self.combo.setItemText(0, first)
         self.combo.setCurrentIndex(index)
         self.combo.blockSignals(False)
+        about = found.description if found is not None else (
+            "The style's own values." if first == DEFAULT else "Your own values.")
+        self.about.setText(about)
         self._update_buttons()
 
     def select(self, name: str) -> Preset | None:
@@ -120,7 +147,7 @@ class PresetsPanel(QWidget):
         if not self.presets:
             return
         here = self.combo.currentIndex() - 1
-        if here < 0:  # "(custom)" or "NAME, modified": from that preset, else from the ends
+        if here < 0:  # "Custom", "Default" or "NAME, modified": from it, else from an end
             here = next((i for i, p in enumerate(self.presets) if p.name == self.base), -1)
         if here < 0:
             i = 0 if delta > 0 else len(self.presets) - 1
@@ -145,8 +172,7 @@ class PresetsPanel(QWidget):
     def save_as(self, name: str) -> Preset:
         """Save the current values as user preset `name` (replacing one of that name)."""
         name = name.strip()
-        if not name:
-            raise AquarelleError("a preset needs a name")
+        self._check_name(name)
         preset = Preset(name=name, style=self.style, values=self._values())
         save_preset(preset, self._dir())
         self.refresh(select=name)
@@ -158,8 +184,7 @@ class PresetsPanel(QWidget):
         new_name = new_name.strip()
         if preset.builtin:
             raise AquarelleError(f"preset {preset.name!r} is built in and cannot be renamed")
-        if not new_name:
-            raise AquarelleError("a preset needs a name")
+        self._check_name(new_name, preset)
         renamed = Preset(name=new_name, style=preset.style, values=dict(preset.values),
                          description=preset.description)
         old_path = preset.path
@@ -168,6 +193,15 @@ class PresetsPanel(QWidget):
             delete_preset(preset)
         self.refresh(select=new_name)
         return renamed
+
+    def _check_name(self, name: str, renaming: Preset | None = None) -> None:
+        """A user preset's name may not read like a built-in's: it would hide it."""
+        if not name:
+            raise AquarelleError("a preset needs a name")
+        for p in self.presets:
+            if p.builtin and preset_key(p.name) == preset_key(name) and p is not renaming:
+                raise AquarelleError(f"“{preset_label(p)}” is a built-in preset; "
+                                     "choose another name for yours")
 
     def save_dialog(self) -> None:
         current = self.current()
