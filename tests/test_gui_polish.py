@@ -296,6 +296,7 @@ def test_snapshot_status_offers_the_folder(qtbot: Any, window: MainWindow,
     qtbot.keyClick(handle, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
     assert [p.suffix for p in tmp_path.iterdir()] == [".png"]
+    assert str(tmp_path) in window.statusBar().currentMessage()  # says where it went
     assert "Show in folder" in window.labels.folder_link.text()
     window.labels.folder_link.linkActivated.emit(tmp_path.as_uri())
     assert window.opened_folder == tmp_path
@@ -461,3 +462,58 @@ def test_save_folders_are_a_setting(qtbot: Any, window: MainWindow, tmp_path: Pa
     assert window.choose_folder("snapshot") == pictures
     assert window.default_dir("snapshot") == pictures
     assert window.settings.last_dir("snapshot") == str(pictures)  # kept for next time
+
+
+def test_exporting_a_still_leaves_the_snapshot_folder(qtbot: Any, window: MainWindow,
+                                                     media: dict[str, Path], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from PyQt6.QtWidgets import QFileDialog
+
+    open_and_render(qtbot, window, media["image"])
+    pictures = window.default_dir("snapshot")
+    elsewhere = tmp_path / "exports"
+    elsewhere.mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(elsewhere / "still.png"), "")))
+    window._actions["export"].trigger()  # Ctrl+E on an image
+    assert (elsewhere / "still.png").is_file()
+    assert window.default_dir("snapshot") == pictures  # later snapshots still go there
+
+
+def test_export_asks_before_replacing_a_file(qtbot: Any, window: MainWindow, dialogs: Any,
+                                            media: dict[str, Path], tmp_path: Path) -> None:
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_play()
+    existing = tmp_path / "mine.mp4"
+    existing.write_bytes(b"keep me")
+    shown: list[int] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ExportDialog):
+            QTimer.singleShot(50, answer)
+            return
+        shown.append(1)
+        if len(shown) == 1:
+            dialog.path_edit.setText(str(existing))
+            dialog.accept()  # asked, answered No: the dialog comes back
+            QTimer.singleShot(50, answer)
+        else:
+            dialog.reject()
+
+    QTimer.singleShot(50, answer)
+    window.export_dialog()
+    assert len(shown) == 2 and dialogs.kinds() == ["question"]
+    assert "mine.mp4 already exists" in dialogs.calls[0][2]
+    assert existing.read_bytes() == b"keep me" and window.export_job is None
+
+
+def test_the_window_fits_its_screen(qtbot: Any, window: MainWindow) -> None:
+    room = window.screen().availableGeometry()
+    window.resize(room.width() * 2, room.height() * 2)  # as a saved size at 150% can be
+    window.move(room.right() + 200, room.bottom() + 200)
+    window.fit_to_screen()
+    assert window.width() <= room.width() and window.height() <= room.height()
+    assert room.contains(window.geometry().topLeft())

@@ -142,10 +142,16 @@ class ExportController(QObject):
             folder = self._default_dir("export")
         dialog = ExportDialog(src, folder, playback.duration(source),
                               playback.position(source), self.widget)
-        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        while dialog.exec() == QDialog.DialogCode.Accepted:
+            choice = dialog.choice()
+            dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
+            if not dst.exists() or QMessageBox.question(
+                    self.widget, "Export", f"{dst.name} already exists in {dst.parent}.\n\n"
+                    "Replace it?") == QMessageBox.StandardButton.Yes:
+                self._after_dialog()
+                self.start(choice)
+                return
         self._after_dialog()
-        if accepted:
-            self.start(dialog.choice())
 
     def export_still(self) -> None:
         """Ctrl+E on an image: save the painted still at the image's full resolution."""

@@ -41,11 +41,9 @@ from ..engine.errors import AquarelleError
 from ..engine.presets import Preset
 from ..engine.style import list_styles, load_style
 from ..media.camera_modes import CameraMode, camera_modes
-from ..media.image_io import write_image
 from ..media.source import FrameSource
 from ..platforms import (
     current_camera_denied_hint,
-    current_media_dir,
     current_virtual_camera_name,
 )
 from . import playback
@@ -64,6 +62,7 @@ from .recording import RecordingController
 from .render_state import RenderState
 from .settings import Settings
 from .shortcuts import SHORTCUTS, ShortcutsDialog
+from .snapshots import SnapshotController
 from .source_controls import SourcePanel, TransportBar
 from .sources import SourceSpec, demo_path, list_cameras, open_source
 from .stats import PassTimesDock
@@ -90,7 +89,6 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.source: FrameSource | None = None
         self.source_spec: SourceSpec | None = None
-        self.snapshot_dir: Path | None = None  # None: the last folder used, else Pictures
         self._fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
         self._frames_seen = 0
         self._last_gl_error: str | None = None
@@ -159,6 +157,24 @@ class MainWindow(QMainWindow):
         if docks is not None:
             self.restoreState(docks)
         self.pass_dock.hide()  # on demand only
+        self.fit_to_screen()
+
+    def fit_to_screen(self) -> None:
+        """Keep the window on its screen and no larger than it (a saved size from a larger
+        monitor, or 1100x700 at 150% scaling on a small laptop screen)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isFullScreen() or self.isMaximized():
+            return
+        room = screen.availableGeometry()
+        frame = self.frameGeometry().size() - self.geometry().size()  # title bar, borders
+        w = min(self.width(), room.width() - frame.width())
+        h = min(self.height(), room.height() - frame.height())
+        if (w, h) != (self.width(), self.height()):
+            self.resize(max(w, 320), max(h, 240))
+        x = min(max(self.x(), room.left()), room.right() - self.frameGeometry().width() + 1)
+        y = min(max(self.y(), room.top()), room.bottom() - self.frameGeometry().height() + 1)
+        if (x, y) != (self.x(), self.y()):
+            self.move(max(x, room.left()), max(y, room.top()))
 
     # -- construction ----------------------------------------------------------------------
     def _initial_state(self) -> RenderState:
@@ -259,20 +275,23 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         assert bar is not None
         self.labels = StatusLabels(bar, self.open_folder, self)
+        self.snapshots = SnapshotController(self, self.viewport, self.settings, self,
+                                            self.after_dialog, self)
         self.recording = RecordingController(
             self.viewport, self.settings, self.labels, self, lambda: self.source,
             lambda: self.default_dir("record"),
             self)
         self.exports = ExportController(self, self, self.settings, self.state,
                                         lambda: (self.source_spec, self.source),
-                                        self.default_dir, self.save_snapshot,
+                                        self.default_dir,
+                                        lambda path: self.snapshots.save(path, False),
                                         self.after_dialog)
         self.exports.finished.connect(self.exportFinished.emit)
 
     def _build_menus(self) -> None:
         handlers: dict[str, Callable[[], object]] = {
             "open": self.open_file_dialog, "demo": self.open_demo, "camera": self.next_camera,
-            "snapshot": self.snapshot, "snapshot_as": self.snapshot_as,
+            "snapshot": self.snapshot, "snapshot_as": self.snapshots.snapshot_as,
             "record": self.toggle_record, "export": self.export_dialog, "quit": self.close,
             "play": self.toggle_play, "step": lambda: self.step(1),
             "step_back": lambda: self.step(-1), "rewind": lambda: self.seek(0.0),
@@ -753,70 +772,28 @@ class MainWindow(QMainWindow):
         self.overlays.show_compare(vp.comparing, vp.show_original)
         self.labels.show_zoom(vp.zoom_percent())
 
-    # -- snapshot --------------------------------------------------------------------------
+    # -- snapshots (see snapshots.py) ------------------------------------------------------
     def default_dir(self, kind: str) -> Path:
-        """The folder last used for `kind` ("snapshot", "record", "export"), else the
-        system's folder for it (Pictures for snapshots, else Videos / Movies), else home."""
-        last = self.settings.last_dir(kind)
-        if last and Path(last).is_dir():
-            return Path(last)
-        folder = current_media_dir("pictures" if kind == "snapshot" else "videos")
-        if folder:
-            with contextlib.suppress(OSError):  # e.g. ~/Pictures on a fresh account
-                Path(folder).mkdir(parents=True, exist_ok=True)
-            if Path(folder).is_dir():
-                return Path(folder)
-        return Path.home()
+        return self.snapshots.default_dir(kind)
 
     def choose_folder(self, kind: str) -> Path | None:
-        """Pick where snapshots ("snapshot") or recordings ("record") go (kept)."""
-        start = self.default_dir(kind)
-        chosen = QFileDialog.getExistingDirectory(self, f"Folder for {kind}s", str(start))
-        self.after_dialog()
-        if not chosen:
-            return None
-        self.settings.set_last_dir(kind, chosen)
-        if kind == "snapshot":
-            self.snapshot_dir = None  # the chosen folder, not a session override
-        self.status(f"{'Snapshots' if kind == 'snapshot' else 'Recordings'} go to {chosen}")
-        return Path(chosen)
+        return self.snapshots.choose_folder(kind)
 
     def snapshot(self) -> Path | None:
-        """Save the stylized frame (full source resolution) as a PNG next to the last one."""
-        folder = self.snapshot_dir or self.default_dir("snapshot")
-        name = time.strftime("aquarelle-%Y%m%d-%H%M%S")
-        path = folder / f"{name}.png"
-        n = 1
-        while path.exists():
-            path = folder / f"{name}-{n}.png"
-            n += 1
-        return path if self.save_snapshot(path) else None
-
-    def snapshot_as(self) -> None:
-        folder = self.default_dir("snapshot")
-        path, _ = QFileDialog.getSaveFileName(self, "Save snapshot",
-                                              str(folder / "aquarelle.png"),
-                                              "PNG (*.png);;JPEG (*.jpg);;All files (*)")
-        if path:
-            self.save_snapshot(Path(path))
+        """Save the painted frame as a new PNG in the snapshot folder."""
+        return self.snapshots.snapshot()
 
     def save_snapshot(self, path: Path) -> bool:
-        """Write the stylized frame to `path`; errors become a dialog."""
-        try:
-            rgb = self.viewport.snapshot()
-            if not path.suffix:
-                path = path.with_suffix(".png")
-            write_image(path, rgb)
-        except (AquarelleError, OSError) as e:
-            self.error("Snapshot failed", str(e))
-            return False
-        except Exception as e:  # e.g. a GL error while reading back: report, keep running
-            self.error("Snapshot failed", f"{type(e).__name__}: {e}")
-            return False
-        self.settings.set_last_dir("snapshot", str(path.parent))
-        self.status(f"Snapshot saved: {path.name} ({rgb.shape[1]}\u00d7{rgb.shape[0]})")
-        self.show_folder_link(path.parent)
-        return True
+        return self.snapshots.save(path)
+
+    @property
+    def snapshot_dir(self) -> Path | None:
+        """A folder for this session's snapshots (None: the last one used, else Pictures)."""
+        return self.snapshots.folder
+
+    @snapshot_dir.setter
+    def snapshot_dir(self, folder: Path | None) -> None:
+        self.snapshots.folder = folder
 
     def show_folder_link(self, folder: Path) -> None:
         """A clickable "Show in folder" in the status bar for a while."""
