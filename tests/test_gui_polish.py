@@ -517,3 +517,26 @@ def test_the_window_fits_its_screen(qtbot: Any, window: MainWindow) -> None:
     window.fit_to_screen()
     assert window.width() <= room.width() and window.height() <= room.height()
     assert room.contains(window.geometry().topLeft())
+
+
+def test_dark_and_light_themes_persist(qtbot: Any, config: Path, dialogs: Any) -> None:
+    from PyQt6.QtGui import QPalette
+
+    from aquarelle.ui.theme import system_is_dark
+
+    win = make_window(qtbot, config)
+    actions = {a.data(): a for a in win.theme_menu.actions()}
+    assert actions["system"].isChecked()  # follows the system by default
+    window_color = QApplication.palette().color(QPalette.ColorRole.Window)
+    assert (window_color.lightness() < 128) == system_is_dark()
+    actions["dark"].trigger()
+    assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    assert QApplication.palette().color(QPalette.ColorRole.Text).lightness() > 180
+    assert QApplication.style().name().lower() == "fusion"
+    win.close()
+    again = make_window(qtbot, config)  # kept
+    assert {a.data() for a in again.theme_menu.actions() if a.isChecked()} == {"dark"}
+    assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    next(a for a in again.theme_menu.actions() if a.data() == "light").trigger()
+    assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() > 180
+    again.close()

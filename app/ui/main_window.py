@@ -68,6 +68,7 @@ from .sources import SourceSpec, demo_path, list_cameras, open_source
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
+from .theme import theme_menu
 from .view_transform import CompareMode
 from .viewport import Viewport
 
@@ -343,6 +344,9 @@ class MainWindow(QMainWindow):
             assert action is not None
             action.triggered.connect(lambda _=False, k=kind: self.choose_folder(k))
         menus["File"].insertMenu(self._actions["quit"], folders)
+        menus["View"].addSeparator()
+        self.theme_menu = theme_menu(self, self.settings)
+        menus["View"].addMenu(self.theme_menu)
         about = QAction("About Aquarelle", self)
         about.triggered.connect(self._about)
         menus["Help"].addAction(about)

@@ -161,6 +161,13 @@ class Settings:
     def set_compare(self, mode: str) -> None:
         self.q.setValue("view/compare", mode)
 
+    def theme(self) -> str:
+        """"system", "light" or "dark"."""
+        return self._get("view/theme", "system", str)
+
+    def set_theme(self, theme: str) -> None:
+        self.q.setValue("view/theme", theme)
+
     # -- live ------------------------------------------------------------------------------
     def live_bool(self, key: str, default: bool) -> bool:
         return bool(self._get(f"live/{key}", default, bool))
