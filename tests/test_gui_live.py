@@ -85,11 +85,16 @@ def test_virtual_camera_without_backend_shows_a_dialog_and_keeps_the_preview(
     qtbot.waitUntil(lambda: window.viewport.stats.renders > renders, timeout=TIMEOUT)
 
 
-def test_live_sources_adapt_the_scale_and_files_do_not(qtbot: Any, window: MainWindow,
-                                                       monkeypatch: pytest.MonkeyPatch,
-                                                       media: dict[str, Any]) -> None:
+def test_cameras_and_playing_files_adapt_the_scale(qtbot: Any, window: MainWindow,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   media: dict[str, Any]) -> None:
     open_and_render(qtbot, window, media["clip"])
-    assert window.viewport.adaptive is None  # a file: the chosen quality, always
+    assert window.viewport.adaptive is not None  # a playing file holds its rate too
+    assert window.viewport.adaptive.target_fps == 12.0  # the file's own
+    window.toggle_play()  # paused: the frame as the export paints it
+    assert window.viewport.adaptive is None
+    window.toggle_play()
+    assert window.viewport.adaptive is not None
     cam = FakeCamera(unplug=False, frames=10**6)
     use_camera(monkeypatch, cam)
     assert window.open_spec(SourceSpec("camera", "0"))

@@ -540,3 +540,26 @@ def test_dark_and_light_themes_persist(qtbot: Any, config: Path, dialogs: Any) -
     next(a for a in again.theme_menu.actions() if a.data() == "light").trigger()
     assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() > 180
     again.close()
+
+
+def test_slow_playback_gets_one_hint_naming_what_helps() -> None:
+    from aquarelle.ui.slow_hint import SlowPlaybackHint
+
+    class Playing:
+        live, fps, dropped = False, 25.0, 0
+
+    src, hint = Playing(), SlowPlaybackHint()
+    for i in range(10):  # keeping up: nothing said
+        src.dropped += 2
+        assert hint.check(src, True, i * 0.5, 1.0, True) is None
+    said = []
+    for i in range(10, 30):  # 20 of 25 frames a second skipped
+        src.dropped += 10
+        said.append(hint.check(src, True, i * 0.5, 1.0, False))
+    texts = [s for s in said if s]
+    assert len(texts) == 1  # once per session
+    assert "Processing scale" in texts[0] and "Adaptive quality" in texts[0]
+    import re
+
+    shown = int(re.search(r"about (\d+) of the video's 25 frames", texts[0]).group(1))
+    assert shown <= 12  # over half skipped

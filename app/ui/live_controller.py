@@ -41,6 +41,7 @@ class LiveController(QObject):
         self.backend_factory = backend_factory  # None: pyvirtualcam
         self.sink: VirtualCameraSink | None = None
         self.source: FrameSource | None = None
+        self.playing = False  # a file plays (adapts too); paused, it shows full quality
         viewport.live_output = self._output
 
     # -- settings --------------------------------------------------------------------------
@@ -87,9 +88,22 @@ class LiveController(QObject):
             source.mirror = self.mirror
         self._apply()
 
+    def set_playing(self, playing: bool) -> None:
+        """A file started or stopped playing: while it plays, adaptive quality holds its
+        frame rate as for a camera; paused, the frame is painted as an export paints it."""
+        if playing != self.playing:
+            self.playing = playing
+            self._apply()
+
+    @property
+    def adapting(self) -> bool:
+        """Whether adaptive quality applies to the source now."""
+        src = self.source
+        moving = src is not None and (src.live or (self.playing and not src.still))
+        return moving and self.adaptive_on
+
     def _apply(self) -> None:
-        live = self.source is not None and self.source.live
-        if live and self.adaptive_on:
+        if self.adapting:
             state_scale = self.viewport.state.scale
             self.viewport.adaptive = AdaptiveScale(self.target_fps, min(self.min_scale,
                                                                         state_scale),

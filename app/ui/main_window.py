@@ -62,6 +62,7 @@ from .recording import RecordingController
 from .render_state import RenderState
 from .settings import Settings
 from .shortcuts import SHORTCUTS, ShortcutsDialog
+from .slow_hint import SlowPlaybackHint
 from .snapshots import SnapshotController
 from .source_controls import SourcePanel, TransportBar
 from .sources import SourceSpec, demo_path, list_cameras, open_source
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self._lost_camera: str | None = None  # a camera that stopped: reopened if it returns
+        self.slow_hint = SlowPlaybackHint()
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.cameras_changed)
         self.live = LiveController(self.viewport, self.settings, parent=self)
@@ -485,7 +487,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
         self.labels.show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
-        self.transport.set_playing(playback.is_playing(src))
+        self._show_playing()
         self.transport.set_position(playback.position(src), playback.duration(src), src.fps,
                                     None, src.frame_count)
         self.status(f"Opened {spec.label}")
@@ -631,7 +633,14 @@ class MainWindow(QMainWindow):
         if playing and self.source is not None and self.source.finished:
             playback.seek(self.source, 0.0)
         playback.set_playing(self.source, playing)
+        self._show_playing(playing)
+
+    def _show_playing(self, playing: bool | None = None) -> None:
+        """The transport's button and adaptive quality follow whether the file plays."""
+        if playing is None:
+            playing = playback.is_playing(self.source)
         self.transport.set_playing(playing)
+        self.live.set_playing(playing)
 
     def set_playing(self, playing: bool) -> None:
         """Play (L) or pause (K) a file; no change when it already does."""
@@ -647,7 +656,7 @@ class MainWindow(QMainWindow):
 
     def step(self, frames: int) -> None:
         playback.step(self.source, frames)
-        self.transport.set_playing(False)
+        self._show_playing()
 
     def seek(self, seconds: float) -> None:
         if self.source is not None and self.source.seekable:
@@ -759,10 +768,15 @@ class MainWindow(QMainWindow):
         """Refresh the status-bar numbers and the pass-times dock."""
         src = self.source
         self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
+        hint = self.slow_hint.check(src, playback.is_playing(src), time.monotonic(),
+                                    self.state.scale, self.live.adaptive_on)
+        if hint is not None:
+            self.overlays.show_hint(hint, 15000)
+            self.status(hint, 15000)
         if src is not None:
             self.transport.set_position(playback.position(src), playback.duration(src),
                                         src.fps, self.viewport.shown_index, src.frame_count)
-            self.transport.set_playing(playback.is_playing(src))
+            self._show_playing()
         self._view_changed()  # the zoom follows window and frame sizes too
         if self.pass_dock.isVisible():
             self.pass_dock.show_times(self.viewport.last_pass_times)

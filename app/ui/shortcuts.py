@@ -57,7 +57,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
              "Virtual camera on / off (the painted picture in video calls)", "Live"),
     Shortcut("mirror", ("Ctrl+M",), "Mirror the camera (selfie view)", "Live"),
     Shortcut("adaptive", ("Ctrl+Shift+A",),
-             "Adaptive quality on / off (live sources hold their frame rate)", "Live"),
+             "Adaptive quality on / off (cameras and playing videos hold their frame rate)",
+             "Live"),
     Shortcut("help", ("F1",), "Keyboard shortcuts", "Help"),
 )
 
