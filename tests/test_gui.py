@@ -23,7 +23,7 @@ from PyQt6.QtWidgets import QMessageBox
 from aquarelle.engine.errors import ShaderCompileError
 from aquarelle.media.source import Frame, FrameSource
 from aquarelle.resources import shaders_dir
-from aquarelle.ui import main_window as mw
+from aquarelle.ui import source_controller as sc
 from aquarelle.ui.app import configure_opengl
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.settings import Settings
@@ -107,7 +107,7 @@ def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
 def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Settings file and user presets under tmp_path, never the user's own."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(mw, "list_cameras", lambda: [])
+    monkeypatch.setattr(sc, "list_cameras", lambda: [])
     return tmp_path / "settings.ini"
 
 
@@ -181,7 +181,7 @@ def test_window_opens_on_file_and_stylizes(qtbot: Any, window: MainWindow,
 
 
 def test_window_opens_on_demo_without_camera(qtbot: Any, window: MainWindow) -> None:
-    assert mw.demo_path() is not None, "the bundled demo clip is missing"
+    assert sc.demo_path() is not None, "the bundled demo clip is missing"
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.open_initial(None)
     assert window.source_spec == SourceSpec("demo")
@@ -205,15 +205,15 @@ def test_file_transport_pause_step_seek(qtbot: Any, window: MainWindow,
     open_and_render(qtbot, window, media["clip"])
     src = window.source
     assert src is not None and src.seekable
-    window.toggle_play()
+    window.playback.toggle_play()
     assert src.paused
-    window.seek(0.0)
+    window.playback.seek(0.0)
     wait_position(qtbot, window, lambda t: t == 0.0)
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-        window.step(1)  # the next frame is stylized while paused
+        window.playback.step(1)  # the next frame is stylized while paused
     wait_position(qtbot, window, lambda t: t == pytest.approx(1 / 12))
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-        window.step(-1)
+        window.playback.step(-1)
     wait_position(qtbot, window, lambda t: t == 0.0)
     renders = window.viewport.stats.renders
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
@@ -227,11 +227,11 @@ def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                          media: dict[str, Path], tmp_path: Path) -> None:
 
     open_and_render(qtbot, window, media["clip"])
-    window.toggle_play()  # paused: the preview does not compete with the export
+    window.playback.toggle_play()  # paused: the preview does not compete with the export
     dst = tmp_path / "out.mp4"
     with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
         job = window.exports.start(dst)
-        assert job is not None and window.export_dialog_widget is not None
+        assert job is not None and window.exports.progress_dialog is not None
         assert window.isEnabled()  # the window stays usable during the export
     assert blocker.args[0] is job
     assert job.error is None and not job.cancelled, job.error
@@ -246,13 +246,13 @@ def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
 def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Path],
                             tmp_path: Path) -> None:
     open_and_render(qtbot, window, media["clip"])
-    window.toggle_play()
+    window.playback.toggle_play()
     dst = tmp_path / "rec.mp4"
     window.toggle_record(dst)
     assert window.recorder is not None
     for _ in range(3):
         with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-            window.step(1)
+            window.playback.step(1)
     window.toggle_record()
     assert window.recorder is None and dst.is_file()
     assert count_frames(dst) >= 3
@@ -263,12 +263,12 @@ def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path:
 
     clip = make_clip(tmp_path / "tone.mp4", size=(W, H), frames=10, fps=10, audio=True)
     open_and_render(qtbot, window, clip.path)
-    window.toggle_play()  # paused: step through frames 1..4
+    window.playback.toggle_play()  # paused: step through frames 1..4
     dst = tmp_path / "rec-sound.mp4"
     window.toggle_record(dst)
     for _ in range(4):
         with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-            window.step(1)
+            window.playback.step(1)
     # A slider moved while paused re-renders the same frame: nothing is added.
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.param_panel.set_value("edge_darkening", 1.0)
@@ -339,13 +339,13 @@ def test_debug_view_flow(qtbot: Any, window: MainWindow, media: dict[str, Path])
         window.param_panel.set_value("stroke_strength", 0.3)  # ... and so are brush strokes
     result = grab(window)
     renders = window.viewport.stats.renders
-    window.set_debug_view("flow")
+    window.styles.set_debug_view("flow")
     assert window.state.debug_target == "tfm"
     flow = grab(window)
     assert mean_diff(result, flow) > 8.0
     x0, y0, x1, y1 = image_region(window, flow)
     for label in window.state.style.debug_views:  # every view shows a picture
-        window.set_debug_view(label)
+        window.styles.set_debug_view(label)
         view = grab(window)[y0:y1, x0:x1]
         assert view.std() > 1.0, label
     assert window.viewport.stats.renders == renders  # switching views needs no re-render
@@ -400,12 +400,12 @@ def test_snapshot_png_at_source_size(qtbot: Any, window: MainWindow, dialogs: Di
                                      media: dict[str, Path], tmp_path: Path) -> None:
     open_and_render(qtbot, window, media["image"])
     window.viewport.resize(300, 120)  # the snapshot does not depend on the view
-    window.snapshot_dir = tmp_path
-    path = window.snapshot()
+    window.snapshots.folder = tmp_path
+    path = window.snapshots.snapshot()
     assert path is not None and path.suffix == ".png"
     saved = cv2.imread(str(path))
     assert saved.shape == (H, W, 3)
-    assert window.save_snapshot(tmp_path / "missing" / "dir" / "x.png") is False
+    assert window.snapshots.save(tmp_path / "missing" / "dir" / "x.png") is False
     assert dialogs.kinds() == ["warning"] and "Snapshot" in dialogs.calls[0][1]
 
 
@@ -436,14 +436,14 @@ def test_shader_error_keeps_last_pipeline(qtbot: Any, window: MainWindow, dialog
     lines.insert(3, "this is not glsl;")
     bad.write_text("\n".join(lines) + "\n")
     window.viewport.shader_root = root
-    assert window.reload_shaders() is False
+    assert window.styles.reload_shaders() is False
     assert window.viewport.pipeline is working
     kind, title, text = dialogs.calls[-1]
     assert kind == "warning" and "watercolor/composite.frag" in text and "line 4" in text
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.param_panel.set_value("wobble", 2.0)  # still renders with the old shaders
     window.viewport.shader_root = None
-    assert window.reload_shaders() is True
+    assert window.styles.reload_shaders() is True
     assert isinstance(ShaderCompileError("a", 1, "b"), Exception)
 
 
@@ -491,8 +491,8 @@ class FakeCamera(FrameSource):
 def test_camera_unplugged_offers_demo(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cam = FakeCamera()
-    real_open = mw.open_source
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw:
+    real_open = sc.open_source
+    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw:
                         cam if spec.kind == "camera" else real_open(spec, loop))
     assert window.open_spec(SourceSpec("camera", "0"))
     dialogs.answer = QMessageBox.StandardButton.Yes  # "show the demo clip instead?"
@@ -514,7 +514,7 @@ def test_close_during_export_asks_first(qtbot: Any, window: MainWindow,
             return True
 
     job = Job()
-    window.export_job = job
+    window.exports.job = job
     dialogs.answer = QMessageBox.StandardButton.No
     window.close()
     assert window.isVisible() and not job.cancelled
@@ -559,7 +559,7 @@ def test_cli_opens_app_on_file(monkeypatch: pytest.MonkeyPatch, media: dict[str,
 def test_quit_releases_camera_and_gl(qtbot: Any, config: Path, dialogs: Dialogs,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     cam = FakeCamera(unplug=False)
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw: cam)
+    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw: cam)
     win = make_window(qtbot, config)
     with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
         assert win.open_spec(SourceSpec("camera", "0"))
@@ -673,7 +673,7 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
 
     monkeypatch.setattr(ExportJob, "_on_progress", held)
     open_and_render(qtbot, window, media["clip"])
-    window.toggle_play()
+    window.playback.toggle_play()
     out = tmp_path / "out"
     out.mkdir()
     dst = out / "cancelled.mp4"
@@ -683,7 +683,7 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
         qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
         from PyQt6.QtWidgets import QPushButton
 
-        cancel = window.export_dialog_widget.findChild(QPushButton)
+        cancel = window.exports.progress_dialog.findChild(QPushButton)
         assert cancel is not None and cancel.text() == "Cancel"
         qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
         gate.set()

@@ -74,7 +74,7 @@ def test_the_wheel_over_a_field_scrolls_the_panel(qtbot: Any, window: MainWindow
 def test_seek_bar_jumps_to_the_click_and_shows_timecode(
         qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:  # noqa: F811
     open_and_render(qtbot, window, media["clip"])  # 12 frames at 12 fps
-    window.set_playing(False)
+    window.playback.set_playing(False)
     seek = window.transport.seek
     with qtbot.waitSignal(window.transport.seekRequested, timeout=TIMEOUT) as got:
         qtbot.mouseClick(seek, Qt.MouseButton.LeftButton,
@@ -84,7 +84,7 @@ def test_seek_bar_jumps_to_the_click_and_shows_timecode(
     window.update_stats()
     assert window.transport.time.text().startswith("0:00:00:09 / 0:00:01:00")
     assert "frame 10 of 12" in window.transport.time.text()
-    window.step(-1)
+    window.playback.step(-1)
     qtbot.waitUntil(lambda: window.viewport.shown_index == 8, timeout=TIMEOUT)
     window.update_stats()
     assert "frame 9 of 12" in window.transport.time.text()  # a frame step shows

@@ -117,13 +117,13 @@ def window(qtbot: Any, config: Path) -> MainWindow:  # noqa: F811
 def open_paused(qtbot: Any, win: MainWindow, path: Path) -> None:
     """Open a clip, pause at once, and show its first frame."""
     assert win.open_file(path)
-    win.toggle_play()
+    win.playback.toggle_play()
     goto(qtbot, win, 0)
 
 
 def goto(qtbot: Any, win: MainWindow, index: int) -> None:
     """Seek to frame `index` (paused) and wait until the window shows it."""
-    win.seek(index / FPS)
+    win.playback.seek(index / FPS)
     qtbot.waitUntil(lambda: win.viewport.shown_index == index, timeout=TIMEOUT)
 
 
@@ -165,16 +165,16 @@ def test_paused_video_after_seek_step_and_loop(qtbot: Any, config: Path,  # noqa
     win = window(qtbot, config)
     open_paused(qtbot, win, files["clip"])
     for i in (1, 2, 3):  # frames in a row: history carried, as an export does
-        win.step(1)
+        win.playback.step(1)
         qtbot.waitUntil(lambda i=i: win.viewport.shown_index == i, timeout=TIMEOUT)
-    win.step(-1)  # back: a jump no history may cross
+    win.playback.step(-1)  # back: a jump no history may cross
     qtbot.waitUntil(lambda: win.viewport.shown_index == 2, timeout=TIMEOUT)
     assert_same(shown(qtbot, win), cli_render(files["frame2"], tmp_path / "f2.png"))
     goto(qtbot, win, 6)  # a seek forward
     assert_same(shown(qtbot, win), cli_render(files["frame6"], tmp_path / "f6.png"))
-    win.step(1)
+    win.playback.step(1)
     qtbot.waitUntil(lambda: win.viewport.shown_index == 7, timeout=TIMEOUT)
-    win.step(1)  # past the end, with loop on: frame 0, painted afresh
+    win.playback.step(1)  # past the end, with loop on: frame 0, painted afresh
     qtbot.waitUntil(lambda: win.viewport.shown_index == 0, timeout=TIMEOUT)
     assert_same(shown(qtbot, win), cli_render(files["frame0"], tmp_path / "f0.png"))
 

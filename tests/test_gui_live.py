@@ -21,9 +21,9 @@ from test_gui import (  # noqa: F401 - fixtures
 )
 from test_live import FakeBackend
 
-import aquarelle.ui.main_window as mw
 from aquarelle.media.virtual_camera import VirtualCameraError
 from aquarelle.media.webcam import CameraSource
+from aquarelle.ui import source_controller as sc
 from aquarelle.ui.live_controller import camera_mode
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.sources import SourceSpec
@@ -37,7 +37,7 @@ def use_camera(monkeypatch: pytest.MonkeyPatch, cam: Any) -> list[dict[str, Any]
         opened.append(kw)
         return cam
 
-    monkeypatch.setattr(mw, "open_source", fake_open)
+    monkeypatch.setattr(sc, "open_source", fake_open)
     return opened
 
 
@@ -91,9 +91,9 @@ def test_cameras_and_playing_files_adapt_the_scale(qtbot: Any, window: MainWindo
     open_and_render(qtbot, window, media["clip"])
     assert window.viewport.adaptive is not None  # a playing file holds its rate too
     assert window.viewport.adaptive.target_fps == 12.0  # the file's own
-    window.toggle_play()  # paused: the frame as the export paints it
+    window.playback.toggle_play()  # paused: the frame as the export paints it
     assert window.viewport.adaptive is None
-    window.toggle_play()
+    window.playback.toggle_play()
     assert window.viewport.adaptive is not None
     cam = FakeCamera(unplug=False, frames=10**6)
     use_camera(monkeypatch, cam)
@@ -217,9 +217,9 @@ def test_a_lost_camera_that_comes_back_is_reopened(qtbot: Any, window: MainWindo
     qtbot.waitUntil(lambda: window.source is None or window.source is not cam,
                     timeout=TIMEOUT)  # unplugged: the question was answered No
     assert dialogs.kinds() == ["question"] and "plugged back in" in dialogs.calls[0][2]
-    monkeypatch.setattr(mw, "list_cameras", lambda: [("0", "Fake camera")])
+    monkeypatch.setattr(sc, "list_cameras", lambda: [("0", "Fake camera")])
     back = FakeCamera(unplug=False, frames=10**6)
     use_camera(monkeypatch, back)
-    window.cameras_changed()  # what the /dev watcher triggers
+    window.sources.cameras_changed()  # what the /dev watcher triggers
     assert window.source is back and window.source_spec == SourceSpec("camera", "0")
     assert window.source_panel.cameras.count() == 2  # "choose a camera…" + the camera

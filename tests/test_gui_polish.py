@@ -26,9 +26,11 @@ from test_gui import (  # noqa: F401 - fixtures
 )
 
 from aquarelle.engine.presets import user_presets_dir
+from aquarelle.ui import source_controller as sc
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.sources import SourceSpec
 from aquarelle.ui.view_transform import CompareMode
+from aquarelle.ui.window_fit import fit_to_screen
 
 pytestmark = pytest.mark.gui
 
@@ -97,7 +99,7 @@ def test_stray_letters_have_no_side_effects(qtbot: Any, window: MainWindow,
     open_and_render(qtbot, window, media["clip"])
     out = tmp_path / "out"
     out.mkdir()
-    window.snapshot_dir = out
+    window.snapshots.folder = out
     window.settings.set_last_dir("record", str(out))
     loop = window.transport.loop.isChecked()
     handle = focus_window(qtbot, window)
@@ -291,7 +293,7 @@ def test_snapshot_status_offers_the_folder(qtbot: Any, window: MainWindow,
     open_and_render(qtbot, window, media["image"])
     tmp_path = tmp_path / "pictures"
     tmp_path.mkdir()
-    window.snapshot_dir = tmp_path
+    window.snapshots.folder = tmp_path
     handle = focus_window(qtbot, window)
     qtbot.keyClick(handle, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
@@ -312,8 +314,8 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     from aquarelle.ui.export_dialog import ExportDialog
 
     open_and_render(qtbot, window, media["clip"])
-    window.toggle_play()
-    window.seek(0.25)
+    window.playback.toggle_play()
+    window.playback.seek(0.25)
     qtbot.waitUntil(lambda: window.source is not None and window.source.position == 0.25,
                     timeout=TIMEOUT)
     out = tmp_path / "exports"
@@ -345,7 +347,7 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
         frames = list(c.decode(video=0))
     assert frames[0].width == 640 and frames[0].height == 360
     assert len(frames) == 6  # 0.25 s .. 0.75 s at 12 fps
-    box = window.done_box
+    box = window.exports.done_box
     assert box is not None and box.isVisible() and "Exported" in box.text()
     show = next(b for b in box.buttons() if b.text() == "Show in folder")
     qtbot.mouseClick(show, Qt.MouseButton.LeftButton)
@@ -366,7 +368,7 @@ def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWi
     qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     img = cv2.imread(str(dst))
     assert img is not None and img.shape[:2] == (90, 160)  # the image's own resolution
-    assert window.done_box is not None and window.done_box.isVisible()
+    assert window.exports.done_box is not None and window.exports.done_box.isVisible()
 
 
 def test_fps_comes_from_the_intervals_of_shown_frames() -> None:
@@ -415,10 +417,9 @@ def test_a_camera_lost_while_recording_leaves_a_playable_file(
     import av
     from test_gui import FakeCamera
 
-    from aquarelle.ui import main_window as mw
 
     cam = FakeCamera(frames=5)
-    monkeypatch.setattr(mw, "open_source", lambda spec, loop=True, **kw: cam)
+    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw: cam)
     videos = tmp_path / "videos"
     videos.mkdir()
     window.settings.set_last_dir("record", str(videos))
@@ -459,8 +460,8 @@ def test_save_folders_are_a_setting(qtbot: Any, window: MainWindow, tmp_path: Pa
     pictures.mkdir()
     monkeypatch.setattr(QFileDialog, "getExistingDirectory",
                         staticmethod(lambda *a, **k: str(pictures)))
-    assert window.choose_folder("snapshot") == pictures
-    assert window.default_dir("snapshot") == pictures
+    assert window.snapshots.choose_folder("snapshot") == pictures
+    assert window.snapshots.default_dir("snapshot") == pictures
     assert window.settings.last_dir("snapshot") == str(pictures)  # kept for next time
 
 
@@ -470,14 +471,14 @@ def test_exporting_a_still_leaves_the_snapshot_folder(qtbot: Any, window: MainWi
     from PyQt6.QtWidgets import QFileDialog
 
     open_and_render(qtbot, window, media["image"])
-    pictures = window.default_dir("snapshot")
+    pictures = window.snapshots.default_dir("snapshot")
     elsewhere = tmp_path / "exports"
     elsewhere.mkdir()
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *a, **k: (str(elsewhere / "still.png"), "")))
     window._actions["export"].trigger()  # Ctrl+E on an image
     assert (elsewhere / "still.png").is_file()
-    assert window.default_dir("snapshot") == pictures  # later snapshots still go there
+    assert window.snapshots.default_dir("snapshot") == pictures  # later snapshots still go there
 
 
 def test_export_asks_before_replacing_a_file(qtbot: Any, window: MainWindow, dialogs: Any,
@@ -485,7 +486,7 @@ def test_export_asks_before_replacing_a_file(qtbot: Any, window: MainWindow, dia
     from aquarelle.ui.export_dialog import ExportDialog
 
     open_and_render(qtbot, window, media["clip"])
-    window.toggle_play()
+    window.playback.toggle_play()
     existing = tmp_path / "mine.mp4"
     existing.write_bytes(b"keep me")
     shown: list[int] = []
@@ -507,14 +508,14 @@ def test_export_asks_before_replacing_a_file(qtbot: Any, window: MainWindow, dia
     window.export_dialog()
     assert len(shown) == 2 and dialogs.kinds() == ["question"]
     assert "mine.mp4 already exists" in dialogs.calls[0][2]
-    assert existing.read_bytes() == b"keep me" and window.export_job is None
+    assert existing.read_bytes() == b"keep me" and window.exports.job is None
 
 
 def test_the_window_fits_its_screen(qtbot: Any, window: MainWindow) -> None:
     room = window.screen().availableGeometry()
     window.resize(room.width() * 2, room.height() * 2)  # as a saved size at 150% can be
     window.move(room.right() + 200, room.bottom() + 200)
-    window.fit_to_screen()
+    fit_to_screen(window)
     assert window.width() <= room.width() and window.height() <= room.height()
     assert room.contains(window.geometry().topLeft())
 

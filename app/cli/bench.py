@@ -6,18 +6,15 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
-import time
 from datetime import date
 
-import cv2
 import numpy as np
 
 from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context, renderer_string
 from ..eval.report import replace_section
-from ..media.image_io import read_image
-from ..resources import assets_dir
 from .bench_baselines import baseline
+from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
 from .common import (
     add_style_options,
     command_line,
@@ -25,9 +22,6 @@ from .common import (
     positive,
     resolve_style,
 )
-
-SIZES = ((640, 360), (1280, 720), (1920, 1080))
-DEFAULT_SIZES = ",".join(f"{w}x{h}" for w, h in SIZES)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -41,30 +35,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="instead: every style's GPU time next to its OpenCV equivalent, one "
                         "row each (default size 1280x720; --write replaces the filter table)")
     p.set_defaults(func=run)
-
-
-def _test_frames(w: int, h: int, n: int) -> list[np.ndarray]:
-    """A short pan (2 px a frame) over the bundled photo, at w x h."""
-    photo = assets_dir() / "demo" / "coffee.jpg"
-    img = read_image(photo).rgb if photo.is_file() else _synthetic(512, 512)
-    big = cv2.resize(img, (w + 2 * n, h), interpolation=cv2.INTER_AREA)
-    return [np.ascontiguousarray(big[:, 2 * i:2 * i + w]) for i in range(n)]
-
-
-def _synthetic(w: int, h: int) -> np.ndarray:
-    rng = np.random.default_rng(1)
-    img = cv2.GaussianBlur(rng.integers(0, 255, (h // 8, w // 8, 3), dtype=np.uint8), (0, 0), 1)
-    return cv2.resize(img, (w, h), interpolation=cv2.INTER_CUBIC)
-
-
-def _median_time(fn, frames: list[np.ndarray]) -> float:
-    fn(frames[0])  # warm-up: compiles, allocates
-    times = []
-    for f in frames[1:]:
-        t = time.perf_counter()
-        fn(f)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,17 +51,17 @@ def run(args: argparse.Namespace) -> int:
     pipeline.set_params(values)
     rows, pass_tables = [], []
     for w, h in sizes:
-        frames = _test_frames(w, h, args.runs + 1)
+        frames = pan_frames(w, h, args.runs + 1)
 
         def still(f: np.ndarray) -> np.ndarray:
             pipeline.reset_history()  # each frame on its own, as a still image
             return pipeline.render_array(f)
 
-        ours = _median_time(still, frames)
+        ours = median_time(still, frames)
         pipeline.reset_history()
-        video = _median_time(pipeline.render_array, frames)  # temporal features at work
+        video = median_time(pipeline.render_array, frames)  # temporal features at work
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
-        cv = _median_time(baseline(style.name)[1], cv_frames)
+        cv = median_time(baseline(style.name)[1], cv_frames)
         pipeline.profile = True
         per_pass = []
         for f in frames[:3]:

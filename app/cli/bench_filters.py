@@ -13,24 +13,24 @@ from ..engine.context import create_headless_context, renderer_string
 from ..engine.style import list_styles
 from ..eval.report import replace_section
 from .bench_baselines import baseline
+from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
 from .common import parse_frame_size, positive
 
 FILTER_SIZE = "1280x720"
 
 
 def run_filters(args: argparse.Namespace) -> int:
-    from .bench import DEFAULT_SIZES, _median_time, _test_frames
 
     positive(args.runs, "--runs")
     sizes = FILTER_SIZE if args.sizes == DEFAULT_SIZES else args.sizes
     w, h = parse_frame_size(sizes.split(",")[0], "--sizes")
     ctx = create_headless_context()
     renderer = renderer_string(ctx)
-    frames = _test_frames(w, h, args.runs + 1)
+    frames = pan_frames(w, h, args.runs + 1)
     rows = []
     for name in list_styles():
         pipeline = build_pipeline(ctx, name, seed=args.seed)
-        whole = _median_time(pipeline.render_array, frames)  # a video: temporal state works
+        whole = median_time(pipeline.render_array, frames)  # a video: temporal state works
         pipeline.profile = True
         gpu = []
         for f in frames[:4]:
@@ -38,7 +38,7 @@ def run_filters(args: argparse.Namespace) -> int:
             gpu.append(sum(pipeline.pass_times_ms().values()))
         pipeline.release()
         what, fn = baseline(name)
-        cv = _median_time(fn, frames)
+        cv = median_time(fn, frames)
         rows.append((name, statistics.median(gpu[1:]), whole * 1e3, what, cv * 1e3))
         print(f"{name}: GPU {rows[-1][1]:.1f} ms, frame {whole * 1e3:.1f} ms, "
               f"OpenCV {cv * 1e3:.1f} ms", flush=True)

@@ -15,8 +15,8 @@ from ..engine.context import create_headless_context, renderer_string
 from ..eval.report import replace_section
 from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
-from ..media.virtual_camera import VirtualCameraSink
-from .bench import _test_frames
+from ..media.virtual_camera import NullCamera, VirtualCameraSink
+from .bench_frames import pan_frames
 from .common import add_style_options, parse_frame_size, positive, resolve_style
 
 DEFAULT_SIZES = "640x360,1280x720"
@@ -34,21 +34,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-class NullCamera:
-    """A virtual camera backend that discards frames (the bench measures up to the send)."""
-
-    device = "null"
-
-    def send(self, frame: np.ndarray) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 def pan_camera(size: tuple[int, int], fps: float) -> SyntheticSource:
     """A live synthetic camera at `fps`: a slow pan back and forth over the bundled photo."""
-    frames = _test_frames(size[0], size[1], PAN_FRAMES)
+    frames = pan_frames(size[0], size[1], PAN_FRAMES)
 
     def pattern(k: int, w: int, h: int) -> np.ndarray:
         i = k % (2 * PAN_FRAMES - 2)

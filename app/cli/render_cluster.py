@@ -16,6 +16,7 @@ from ..media.export import check_options, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
+from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import positive, resolve_style
 from .render_frames import wants_frames
 from .render_image import render_image
@@ -108,7 +109,6 @@ def summary(o: Any) -> str:
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
     """One video on the cluster."""
     from ..cluster.driver import FileJob
-    from .render_video import default_name
 
     if wants_frames(output):
         raise AquarelleError("--cluster writes video files, not frames or GIFs")
@@ -135,7 +135,6 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
     """Several files into the folder `output`: the videos' chunks spread over the cluster
     together (one progress line), images rendered here; the batch's summary line."""
     from ..cluster.driver import FileJob
-    from .render_video import prepare_batch
 
     opts, files, names = prepare_batch(args, inputs, output)
     check_options(opts)
@@ -169,6 +168,5 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
                 failed.append((o.job.source, o.error))
             elif not args.quiet:
                 print(summary(o), file=sys.stderr)
-    from .render_video import batch_summary  # render_video hands batches here
 
     return batch_summary(args, len(files), output, skipped, failed)

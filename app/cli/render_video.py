@@ -7,13 +7,12 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
-from ..media.errors import MediaError
-from ..media.export import ExportOptions, ExportResult, export_video, same_path
+from ..media.export import ExportResult, export_video
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
-from ..media.video_reader import is_video_path
-from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
+from ..media.video_writer import output_format
 from . import render_cluster
+from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import resolve_style
 from .render_frames import run_frames, wants_frames
 from .render_image import render_image
@@ -33,22 +32,6 @@ def looks_like_video(path: Path) -> bool:
             return True
     except (av.FFmpegError, OSError, UnicodeDecodeError):
         return False
-
-
-def default_name(src: Path, codec: str | None, fmt: str | None = None,
-                 template: str = "{stem}") -> str:
-    """Output file name for a file rendered into a folder (videos get the container's
-    extension: --format, else the codec's)."""
-    try:
-        stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
-    except (KeyError, IndexError, ValueError):
-        raise AquarelleError(f"--name {template!r}: use {{stem}} and {{ext}} only") from None
-    if not stem or "/" in stem or "\\" in stem:
-        raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
-    if is_image_path(src):
-        return stem + src.suffix
-    ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
-    return stem + ext
 
 
 def run(args: argparse.Namespace, src: Path, output: Path) -> int:
@@ -82,60 +65,6 @@ def summary(src: Path, r: ExportResult) -> str:
             f"{r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
-def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
-                   recursive: bool = False) -> list[tuple[Path, Path]]:
-    """The files to render, each with the subfolder (of -o) it goes to: explicit files as
-    given, folders expanded to their media files (and subfolders' with `recursive`); what
-    is skipped there, and why, is said."""
-    files: list[tuple[Path, Path]] = []
-    for p in inputs:
-        if not p.is_dir():
-            files.append((p, Path()))
-            continue
-        if same_path(p, output):
-            raise AquarelleError(f"output folder {output} is the input folder {p}; "
-                                 "choose another one")
-        found, skipped = [], []
-        walk = sorted(p.rglob("*")) if recursive else sorted(p.iterdir())
-        for f in walk:
-            rel = f.relative_to(p)
-            if any(part.startswith(".") for part in rel.parts) or f.is_dir() and recursive:
-                continue
-            if recursive and (output.resolve() == f.resolve()
-                              or output.resolve() in f.resolve().parents):
-                continue  # the output folder inside the input folder
-            if f.is_file() and (is_image_path(f) or is_video_path(f)):
-                found.append((f, rel.parent))
-            else:
-                skipped.append(str(rel) + ("/" if f.is_dir() else ""))
-        if skipped and not quiet:
-            more = "" if recursive else "; subfolders are entered with --recursive"
-            print(f"aquarelle: note: skipped in {p}: {', '.join(skipped[:10])}"
-                  f"{', ...' if len(skipped) > 10 else ''} (not images or videos by their "
-                  f"names{more})", file=sys.stderr)
-        if not found:
-            raise AquarelleError(f"no images or videos in {p}")
-        files.extend(found)
-    return files
-
-
-def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
-                 template: str = "{stem}") -> list[Path]:
-    """One output path (relative to -o) per input. Inputs that would share one (x.mp4 and
-    x.mkv -> x.mp4): the one already called that keeps it (else the first), the others get
-    their own extension added (x_mkv.mp4), so no file takes another's plain name."""
-    plain = [sub / default_name(f, codec, fmt, template) for f, sub in files]
-    out = list(plain)
-    for name in {n for n in plain if plain.count(n) > 1}:
-        group = [i for i, n in enumerate(plain) if n == name]
-        keeper = next((i for i in group if files[i][0].name == name.name), group[0])
-        for i in group:
-            if i != keeper:
-                f = files[i][0]
-                out[i] = name.with_name(f"{name.stem}_{f.suffix.lstrip('.')}{name.suffix}")
-    return out
-
-
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
     """Render several files into the folder `output`; continue past failures."""
     if render_cluster.wanted(args):
@@ -162,37 +91,3 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
     return batch_summary(args, len(files), output, skipped, failed)
 
 
-def prepare_batch(args: argparse.Namespace, inputs: list[Path], output: Path
-                  ) -> tuple[ExportOptions, list[tuple[Path, Path]], list[Path]]:
-    """A batch's checks before any file (style, values, codec, container, the output
-    folder), its export options, the files found and their output names."""
-    resolve_style(args)  # a bad style or value fails once, before any file
-    opts = export_options(args)
-    if opts.codec is not None:
-        output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
-    if output.exists() and not output.is_dir():
-        raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
-    files = collect_inputs(inputs, output, args.quiet, getattr(args, "recursive", False))
-    try:
-        output.mkdir(exist_ok=True)
-    except OSError as e:
-        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
-    fmt = getattr(args, "format", None)
-    if fmt:
-        output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
-    return opts, files, output_names(files, opts.codec, fmt, getattr(args, "name", "{stem}"))
-
-
-def batch_summary(args: argparse.Namespace, total: int, output: Path, skipped: list[str],
-                  failed: list[tuple[Path, str]]) -> int:
-    """The batch's last line (rendered, skipped, failed) and its exit status."""
-    ok = total - len(failed) - len(skipped)
-    line = f"batch: {ok} of {total} rendered into {output}"
-    if skipped:
-        line += (f", {len(skipped)} skipped (already there: "
-                 f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}; -y replaces)")
-    if failed:
-        line += f", {len(failed)} failed: " + ", ".join(str(s) for s, _ in failed)
-    if failed or skipped or not args.quiet:
-        print(line, file=sys.stderr)
-    return 2 if failed else 0

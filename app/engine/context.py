@@ -63,3 +63,20 @@ def reset_draw_state(ctx: moderngl.Context) -> None:
     ctx.disable(moderngl.BLEND | moderngl.DEPTH_TEST | moderngl.CULL_FACE)
     ctx.blend_func = moderngl.DEFAULT_BLENDING
     ctx.scissor = None
+
+
+def collect_garbage(ctx: moderngl.Context) -> int:
+    """Release GL objects that Python collected (gc_mode "context_gc"), on this thread.
+
+    Like ctx.gc(), but skips objects released explicitly before they were collected
+    (moderngl 5.13 queues those as InvalidObject, which ctx.gc() fails on).
+    """
+    count = 0
+    objects = ctx.objects
+    while objects:
+        obj = objects.popleft()
+        release = getattr(obj, "release", None)
+        if release is not None:
+            release()
+            count += 1
+    return count

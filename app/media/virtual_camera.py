@@ -181,3 +181,16 @@ def pace(next_t: float, now: float, period: float) -> tuple[float, float]:
     if now - next_t > period:
         next_t = now + period
     return next_t, max(0.0, next_t - now)
+
+
+class NullCamera:
+    """A virtual camera backend that discards frames (benchmarks measure up to the send;
+    screenshots show the camera on without a device)."""
+
+    device = "null"
+
+    def send(self, frame: np.ndarray) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -122,7 +122,7 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
           f"{save_small_png(window.grab().toImage(), out / 'chain-panel.png') // 1024} KB")
     window.set_style("watercolor")
     # The virtual camera on (a backend that discards frames: no device needed).
-    from ..cli.bench_live import NullCamera
+    from ..media.virtual_camera import NullCamera
 
     class Shown(NullCamera):
         device = "/dev/video10"
@@ -166,9 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     _wait(app, lambda: window.viewport.stats.renders > 0)
     if window.source is not None and not window.source.still:
         _wait(app, lambda: window.viewport.stats.renders > 15)  # let the temporal state settle
-        window.toggle_play()  # pause so every picture shows the same frame
+        window.playback.toggle_play()  # pause so every picture shows the same frame
         before = window.viewport.stats.renders
-        window.seek(1.0)  # a frame of the coffee shot (no cross-fade)
+        window.playback.seek(1.0)  # a frame of the coffee shot (no cross-fade)
         _wait(app, lambda: window.viewport.stats.renders > before)
     print(f"OpenGL: {window.viewport.gl_info}")
     if not args.bench_only:
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             ("default.png", lambda: None),
             ("split-compare.png", lambda: window.set_compare(CompareMode.SPLIT)),
             ("debug-flow.png", lambda: (window.set_compare(CompareMode.OFF),
-                                        window.set_debug_view("flow"))),
+                                        window.styles.set_debug_view("flow"))),
         ]
         for name, setup in shots:
             setup()
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             window.update_stats()
             size = save_small_png(window.grab().toImage(), out / name)
             print(f"{out / name}: {size // 1024} KB")
-        window.set_debug_view(None)
+        window.styles.set_debug_view(None)
         _extra_shots(app, window, out)
     base = window.viewport.current_image
     if window.source is not None:

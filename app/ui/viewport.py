@@ -13,14 +13,13 @@ from pathlib import Path
 
 import moderngl
 import numpy as np
-from PyQt6.QtCore import QPointF, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QMouseEvent, QWheelEvent
+from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
 from ..engine.chain import AnyPipeline, build_pipeline, use_draft
 from ..engine.chain_spec import AnyStyle
-from ..engine.context import renderer_string, wrap_current_context
+from ..engine.context import collect_garbage, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
 from ..media.adaptive import AdaptiveScale
@@ -28,6 +27,7 @@ from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
 from .stats import FrameStats
+from .view_navigation import ViewNavigation
 from .view_transform import CompareMode, Rect, ViewTransform
 
 # A file's frame more than this many frames after the last one shown (or before it) is a
@@ -36,25 +36,6 @@ from .view_transform import CompareMode, Rect, ViewTransform
 # estimate. A live source's dropped frames are left to the motion estimate's own gate (the
 # warp residual), since a camera's scene moves on continuously.
 MAX_FOLLOW = 2
-DIVIDER_GRAB_PX = 6  # logical pixels either side of the split divider that start a drag
-WHEEL_STEP = 1.2  # zoom factor per wheel notch
-
-
-def collect_garbage(ctx: moderngl.Context) -> int:
-    """Release GL objects that Python collected (gc_mode "context_gc"), on this thread.
-
-    Like ctx.gc(), but skips objects released explicitly before they were collected
-    (moderngl 5.13 queues those as InvalidObject, which ctx.gc() fails on).
-    """
-    count = 0
-    objects = ctx.objects
-    while objects:
-        obj = objects.popleft()
-        release = getattr(obj, "release", None)
-        if release is not None:
-            release()
-            count += 1
-    return count
 
 
 class Viewport(QOpenGLWidget):
@@ -102,11 +83,9 @@ class Viewport(QOpenGLWidget):
         self._jumped = False  # the frame on screen does not follow the one before it
         self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
-        self._drag: str | None = None
-        self._last_pos = QPointF()
         self.setMinimumSize(160, 90)
-        self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
 
     # -- public API ------------------------------------------------------------------------
     @property
@@ -179,7 +158,7 @@ class Viewport(QOpenGLWidget):
         image = self.frame_size
         if not image:
             return None
-        view = self._view_size()
+        view = self.view_size()
         if self.compare is CompareMode.SIDE_BY_SIDE:
             view = (max(1, view[0] // 2), view[1])
         return 100.0 * self.transform.image_rect(view, image).w / image[0]
@@ -200,13 +179,13 @@ class Viewport(QOpenGLWidget):
             if result is not None and _shaped_like(image, result.size) == image \
                     and not self.show_original:
                 factor = result.size[0] / image[0]
-            self.transform.actual_pixels(self._view_size(), image, factor)
+            self.transform.actual_pixels(self.view_size(), image, factor)
             self.viewChanged.emit()
             self.update()
 
     def zoom_by(self, factor: float) -> None:
         """Zoom around the centre of the view."""
-        w, h = self._view_size()
+        w, h = self.view_size()
         self.transform.zoom_at((w, h), (w / 2, h / 2), factor)
         self.viewChanged.emit()
         self.update()
@@ -347,7 +326,7 @@ class Viewport(QOpenGLWidget):
             new_frame = self._consume_pending()
             rendered = self._render_if_needed()
             fbo = ctx.detect_framebuffer(self.defaultFramebufferObject())
-            size = fbo.size if fbo.size[0] > 0 else self._view_size()
+            size = fbo.size if fbo.size[0] > 0 else self.view_size()
             self._display.begin(fbo, size)
             self._draw(size)
             if rendered and self.sync_timing:
@@ -494,69 +473,9 @@ class Viewport(QOpenGLWidget):
             return
         display.draw(main, rect, size, mode=mode, pixelated=pix)
 
-    def _view_size(self) -> tuple[int, int]:
+    def view_size(self) -> tuple[int, int]:
         dpr = self.devicePixelRatioF()
         return (max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
-
-    # -- mouse -----------------------------------------------------------------------------
-    def _near_divider(self, pos: QPointF) -> bool:
-        return (self.compare is CompareMode.SPLIT
-                and abs(pos.x() - self.split * self.width()) <= DIVIDER_GRAB_PX)
-
-    def mousePressEvent(self, e: QMouseEvent | None) -> None:
-        if e is None:
-            return
-        if e.button() == Qt.MouseButton.LeftButton:
-            self._drag = "divider" if self._near_divider(e.position()) else "pan"
-            self._last_pos = e.position()
-            if self._drag == "pan":
-                self.setCursor(Qt.CursorShape.ClosedHandCursor)
-            e.accept()
-            return
-        super().mousePressEvent(e)
-
-    def mouseMoveEvent(self, e: QMouseEvent | None) -> None:
-        if e is None:
-            return
-        pos = e.position()
-        if self._drag == "divider":
-            self.set_split(pos.x() / max(1, self.width()))
-        elif self._drag == "pan":
-            dpr = self.devicePixelRatioF()
-            d = pos - self._last_pos
-            self.transform.pan(d.x() * dpr, d.y() * dpr)
-            self.viewChanged.emit()
-            self.update()
-        elif self._near_divider(pos):
-            self.setCursor(Qt.CursorShape.SplitHCursor)
-        else:
-            self.unsetCursor()
-        self._last_pos = pos
-
-    def mouseReleaseEvent(self, e: QMouseEvent | None) -> None:
-        if e is not None and e.button() == Qt.MouseButton.LeftButton:
-            self._drag = None
-            self.unsetCursor()
-
-    def mouseDoubleClickEvent(self, e: QMouseEvent | None) -> None:
-        self.fit()
-
-    def wheelEvent(self, e: QWheelEvent | None) -> None:
-        if e is None:
-            return
-        steps = e.angleDelta().y() / 120.0
-        if steps == 0:
-            return
-        dpr = self.devicePixelRatioF()
-        w, h = self._view_size()
-        x, y = e.position().x() * dpr, e.position().y() * dpr
-        if self.compare is CompareMode.SIDE_BY_SIDE:
-            w = max(1, w // 2)
-            x = x % w
-        self.transform.zoom_at((w, h), (x, y), WHEEL_STEP ** steps)
-        self.viewChanged.emit()
-        self.update()
-        e.accept()
 
 
 def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, int]:

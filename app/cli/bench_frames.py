@@ -1,0 +1,42 @@
+"""What the benchmarks render and how they time it: a short pan over the bundled photo at
+the usual frame sizes, and the median time per frame after a warm-up."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from ..media.image_io import read_image
+from ..resources import assets_dir
+
+SIZES = ((640, 360), (1280, 720), (1920, 1080))
+DEFAULT_SIZES = ",".join(f"{w}x{h}" for w, h in SIZES)
+
+
+def pan_frames(w: int, h: int, n: int) -> list[np.ndarray]:
+    """A short pan (2 px a frame) over the bundled photo, at w x h."""
+    photo = assets_dir() / "demo" / "coffee.jpg"
+    img = read_image(photo).rgb if photo.is_file() else _synthetic(512, 512)
+    big = cv2.resize(img, (w + 2 * n, h), interpolation=cv2.INTER_AREA)
+    return [np.ascontiguousarray(big[:, 2 * i:2 * i + w]) for i in range(n)]
+
+
+def _synthetic(w: int, h: int) -> np.ndarray:
+    rng = np.random.default_rng(1)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (h // 8, w // 8, 3), dtype=np.uint8), (0, 0), 1)
+    return cv2.resize(img, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def median_time(fn: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> float:
+    """The median seconds `fn` takes per frame, after one warm-up frame."""
+    fn(frames[0])  # warm-up: compiles, allocates
+    times = []
+    for f in frames[1:]:
+        t = time.perf_counter()
+        fn(f)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)

@@ -1,0 +1,76 @@
+"""Play, pause, step, seek and loop of the file on screen (the transport bar and J/K/L)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PyQt6.QtCore import QObject
+
+from ..media.source import FrameSource
+from . import playback
+from .live_controller import LiveController
+from .settings import Settings
+from .source_controls import TransportBar
+from .viewport import Viewport
+
+
+class PlaybackController(QObject):
+    """Drives the source's transport; the bar and adaptive quality follow what it does."""
+
+    def __init__(self, source: Callable[[], FrameSource | None], transport: TransportBar,
+                 viewport: Viewport, live: LiveController, settings: Settings,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.source, self.transport, self.viewport = source, transport, viewport
+        self.live, self.settings = live, settings
+        self.loop_changed: Callable[[bool], None] = lambda on: None
+        transport.playToggled.connect(self.toggle_play)
+        transport.stepRequested.connect(self.step)
+        transport.seekRequested.connect(self.seek)
+        transport.loopToggled.connect(self._loop_toggled)
+        transport.loop.setChecked(settings.loop())
+
+    def toggle_play(self) -> None:
+        src = self.source()
+        if not playback.can_play(src):
+            return
+        playing = not playback.is_playing(src)
+        if playing and src is not None and src.finished:
+            playback.seek(src, 0.0)
+        playback.set_playing(src, playing)
+        self.show_playing(playing)
+
+    def show_playing(self, playing: bool | None = None) -> None:
+        """The transport's button and adaptive quality follow whether the file plays."""
+        if playing is None:
+            playing = playback.is_playing(self.source())
+        self.transport.set_playing(playing)
+        self.live.set_playing(playing)
+
+    def set_playing(self, playing: bool) -> None:
+        """Play (L) or pause (K) a file; no change when it already does."""
+        src = self.source()
+        if playback.can_play(src) and playback.is_playing(src) != playing:
+            self.toggle_play()
+
+    def jump_back(self) -> None:
+        """Back one second, paused (J)."""
+        here = playback.position(self.source())
+        if here is not None:
+            self.set_playing(False)
+            self.seek(max(0.0, here - 1.0))
+
+    def step(self, frames: int) -> None:
+        playback.step(self.source(), frames)
+        self.show_playing()
+
+    def seek(self, seconds: float) -> None:
+        src = self.source()
+        if src is not None and src.seekable:
+            playback.seek(src, seconds)
+            self.viewport.new_source()
+
+    def _loop_toggled(self, on: bool) -> None:
+        playback.set_loop(self.source(), on)
+        self.settings.set_loop(on)
+        self.loop_changed(on)

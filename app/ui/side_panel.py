@@ -1,0 +1,111 @@
+"""The controls beside the picture: source, style and chain, preset, seed, processing scale,
+compare, debug view and the style's parameters, in a scrolling panel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QScrollArea,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..engine.pipeline import MAX_SCALE, MIN_SCALE
+from ..engine.style import list_styles, load_style
+from .chain_panel import ChainPanel
+from .param_panel import ParamPanel
+from .presets_panel import PresetsPanel
+from .render_state import RenderState
+from .source_controls import SourcePanel
+from .view_transform import CompareMode
+
+MAX_SEED = 2**31 - 1
+MIN_WIDTH = 340
+
+
+class SidePanel(QScrollArea):
+    """The widgets of the side panel, built once; the controllers connect to them."""
+
+    def __init__(self, state: RenderState, preset_dir: Path | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+
+        source_box = QGroupBox("Source", body)
+        self.source_panel = SourcePanel(source_box)
+        self.source_panel.cameras.addItem("cameras: press \u27f3 to look", None)
+        QVBoxLayout(source_box).addWidget(self.source_panel)
+        layout.addWidget(source_box)
+
+        style_box = QGroupBox("Style", body)
+        form = QFormLayout(style_box)
+        form.setContentsMargins(6, 4, 6, 4)
+        specs = [load_style(n) for n in list_styles()]
+        self.style_combo = QComboBox(style_box)
+        for spec in specs:
+            self.style_combo.addItem(spec.label, spec.name)
+            self.style_combo.setItemData(self.style_combo.count() - 1,
+                                         f"{spec.description}\n(Command line: --style "
+                                         f"{spec.name})", Qt.ItemDataRole.ToolTipRole)
+        self.style_combo.setToolTip("The rendering style (one style; build a chain below)")
+        form.addRow("Style", self.style_combo)
+        self.chain_panel = ChainPanel([s.name for s in specs], {s.name: s.label for s in specs},
+                                      {s.name: s.chain_order for s in specs}, style_box)
+        form.addRow("Chain", self.chain_panel)
+        self.presets = PresetsPanel(state.params.as_json_values, style_box, preset_dir)
+        self.presets.set_style(state.style.name)
+        form.addRow("Preset", self.presets)
+        seed_row = QHBoxLayout()
+        self.seed_spin = QSpinBox(style_box)
+        self.seed_spin.setRange(0, MAX_SEED)
+        self.seed_spin.setValue(state.seed)
+        self.seed_spin.setKeyboardTracking(False)
+        self.seed_spin.setToolTip("Seed of the paper and pigment noise (Command line: --seed)")
+        self.new_seed = QToolButton(style_box)
+        self.new_seed.setText("New")
+        self.new_seed.setToolTip("A new random seed (N)")
+        seed_row.addWidget(self.seed_spin, 1)
+        seed_row.addWidget(self.new_seed)
+        form.addRow("Seed", seed_row)
+        self.scale_spin = QDoubleSpinBox(style_box)
+        self.scale_spin.setRange(MIN_SCALE, MAX_SCALE)
+        self.scale_spin.setSingleStep(0.05)
+        self.scale_spin.setDecimals(2)
+        self.scale_spin.setValue(state.scale)
+        self.scale_spin.setKeyboardTracking(False)
+        self.scale_spin.setToolTip("Processing scale: paint at this fraction of the source size "
+                                   "and enlarge (faster, less detail; Command line: --scale)")
+        form.addRow("Processing scale", self.scale_spin)
+        self.compare_combo = QComboBox(style_box)
+        for mode in CompareMode:
+            self.compare_combo.addItem(mode.value.capitalize(), mode)
+        self.compare_combo.setToolTip("Show the original next to the result (C); hold O to see "
+                                      "the original")
+        form.addRow("Compare", self.compare_combo)
+        self.debug_combo = QComboBox(style_box)
+        self.debug_combo.setToolTip("Show a step of the painting instead of the result (D)")
+        form.addRow("View", self.debug_combo)
+        layout.addWidget(style_box)
+
+        params_box = QGroupBox("Parameters", body)
+        self.param_panel = ParamPanel(params_box)
+        self.param_panel.bind(state.params)
+        QVBoxLayout(params_box).addWidget(self.param_panel)
+        layout.addWidget(params_box)
+        layout.addStretch(1)
+
+        self.setWidget(body)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMinimumWidth(MIN_WIDTH)

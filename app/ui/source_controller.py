@@ -1,0 +1,237 @@
+"""The source on screen: opening files, cameras and the demo, what opens at start, the
+newest frame to the viewport, and the fallbacks when a camera fails or goes away."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from PyQt6.QtCore import QObject, pyqtSignal
+from PyQt6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
+
+from ..engine.errors import AquarelleError
+from ..media.camera_modes import CameraMode, camera_modes
+from ..media.source import FrameSource
+from ..platforms import current_camera_denied_hint
+from .camera_access import denied_by_system
+from .feedback import Feedback
+from .live_controller import LiveController, camera_mode
+from .settings import Settings
+from .sources import SourceSpec, demo_path, list_cameras, open_source
+from .viewport import Viewport
+
+MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
+                "*.tif *.tiff *.bmp);;All files (*)")
+
+
+class SourceController(QObject):
+    """Owns the open source; the window shows what `opened` and `stopped` say."""
+
+    opened = pyqtSignal(object)  # the SourceSpec now on screen
+    stopped = pyqtSignal()  # the source failed or ended for good: nothing plays
+    camerasListed = pyqtSignal(list)  # [(id, label)] after each look for cameras
+
+    def __init__(self, widget: QWidget, settings: Settings, viewport: Viewport,
+                 live: LiveController, feedback: Feedback, loop: Callable[[], bool],
+                 hint: Callable[[str, int], None], stop_recording: Callable[[], None],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.widget, self.settings, self.viewport, self.live = widget, settings, viewport, live
+        self.feedback, self.loop, self.hint = feedback, loop, hint
+        self.stop_recording = stop_recording
+        self.source: FrameSource | None = None
+        self.spec: SourceSpec | None = None
+        self.lost_camera: str | None = None  # a camera that stopped: reopened if it returns
+        self.fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
+        self.frames_seen = 0
+
+    # -- cameras ---------------------------------------------------------------------------
+    def refresh_cameras(self) -> list[tuple[str, str]]:
+        cams = list_cameras()
+        self.camerasListed.emit(cams)
+        return cams
+
+    def cameras_changed(self) -> None:
+        """Cameras came or went: refresh the list; a lost camera that is back is reopened
+        while the window shows nothing or the demo in its place."""
+        ids = [c[0] for c in self.refresh_cameras()]
+        lost = self.lost_camera
+        showing_stand_in = self.source is None or (
+            self.spec is not None and self.spec.kind == "demo")
+        if lost is not None and lost in ids and showing_stand_in \
+                and self.open_spec(SourceSpec("camera", lost), quiet=True):
+            self.feedback.status(f"Camera {lost} is back")
+
+    def next_camera(self) -> None:
+        cams = self.refresh_cameras()
+        if not cams:
+            self.feedback.error("Camera", "No camera was found.")
+            return
+        ids = [c[0] for c in cams]
+        current = self.spec.ref if self.spec and self.spec.kind == "camera" else None
+        nxt = ids[(ids.index(current) + 1) % len(ids)] if current in ids else ids[0]
+        self.open_spec(SourceSpec("camera", nxt))
+
+    def camera_modes(self) -> list[CameraMode]:
+        """What the camera on screen offers (none listed for other sources)."""
+        spec = self.spec
+        if spec is None or spec.kind != "camera":
+            return []
+        return camera_modes(f"/dev/video{spec.ref}" if spec.ref.isdigit() else spec.ref)
+
+    def camera_mode_changed(self) -> None:
+        """A new camera resolution or rate: reopen the camera on screen with it."""
+        if self.spec is not None and self.spec.kind == "camera":
+            self.open_spec(self.spec)
+
+    # -- opening ---------------------------------------------------------------------------
+    def open_initial(self, file: str | None = None) -> None:
+        """What the app opens at start: FILE, else what was open last time (a file that
+        still exists, a camera that is still there, the demo), else the first camera, else
+        the demo clip."""
+        cams = self.refresh_cameras()
+        if file:
+            self.open_spec(SourceSpec("file", str(Path(file).resolve())))
+            return
+        last = SourceSpec.parse(self.settings.last_source() or "")
+        if last is not None and self._reopen(last, [c[0] for c in cams]):
+            return
+        if cams:
+            if not self.open_spec(SourceSpec("camera", cams[0][0]), quiet=True):
+                self.open_demo()
+        elif demo_path() is not None:
+            self.open_demo()
+            self.hint("No camera found: showing the demo. Open a file with Ctrl+O or drop "
+                      "one here.", 10000)
+        else:
+            self.feedback.status("No camera and no demo clip: open a file (Ctrl+O) or drop "
+                                 "one here")
+
+    def _reopen(self, spec: SourceSpec, cameras: list[str]) -> bool:
+        """Open last session's source if it is still there (quietly: else the defaults)."""
+        if spec.kind == "file" and not Path(spec.ref).is_file():
+            return False
+        if spec.kind == "camera" and spec.ref not in cameras:
+            return False
+        if spec.kind == "demo" and demo_path() is None:
+            return False
+        return self.open_spec(spec, quiet=True)
+
+    def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
+        """Open and start a source; on failure keep the current one and say why."""
+        try:
+            size, fps = camera_mode(self.settings)
+            src = open_source(spec, loop=self.loop(), camera_size=size, camera_fps=fps)
+            src.start()
+        except AquarelleError as e:
+            if not quiet:
+                self.feedback.error("Cannot open source", f"{spec.label}: {e}")
+            return False
+        except Exception as e:  # a source bug must not take the app down
+            if not quiet:
+                self.feedback.error("Cannot open source",
+                                    f"{spec.label}: {type(e).__name__}: {e}")
+            return False
+        self.close()
+        self.lost_camera = None
+        self.source, self.spec = src, spec
+        self.live.source_changed(src)
+        self.fallback_to_demo = quiet and spec.kind == "camera"
+        self.frames_seen = 0
+        self.viewport.new_source()
+        self.viewport.fit()
+        self.settings.set_last_source(str(spec))
+        self.opened.emit(spec)
+        return True
+
+    def open_file(self, path: str | Path) -> bool:
+        """Open an image or video file."""
+        return self.open_spec(SourceSpec("file", str(Path(path).resolve())))
+
+    def open_demo(self) -> bool:
+        if demo_path() is None:
+            self.feedback.error("Demo", "The demo clip is not installed (assets/demo/demo.mp4).")
+            return False
+        return self.open_spec(SourceSpec("demo"))
+
+    def open_file_dialog(self) -> None:
+        folder = self.settings.last_dir("open")
+        path, _ = QFileDialog.getOpenFileName(self.widget, "Open image or video", folder,
+                                              MEDIA_FILTER)
+        if path:
+            self.settings.set_last_dir("open", str(Path(path).parent))
+            self.open_file(path)
+
+    def fill_recent(self, menu: QMenu) -> None:
+        """File > Open recent."""
+        menu.clear()
+        for path in self.settings.recent_files():
+            action = menu.addAction(path)
+            assert action is not None
+            action.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        if menu.isEmpty():
+            empty = menu.addAction("(none)")
+            assert empty is not None
+            empty.setEnabled(False)
+
+    def close(self) -> None:
+        """Stop the source on screen (it stays on screen as the last frame)."""
+        src, self.source = self.source, None
+        self.live.source_changed(None)
+        if src is not None:
+            with contextlib.suppress(Exception):  # stopping must never fail the app
+                src.stop()
+
+    # -- frames ----------------------------------------------------------------------------
+    def poll(self) -> None:
+        """Take the newest frame (never a queue: live sources keep no latency)."""
+        src = self.source
+        if src is None:
+            return
+        try:
+            frame = src.latest()
+        except Exception as e:
+            src.error = src.error or f"{type(e).__name__}: {e}"
+            frame = None
+        if frame is not None:
+            self.frames_seen += 1
+            self.viewport.show_frame(frame)
+        if src.error:
+            self._failed(src)
+
+    def _failed(self, src: FrameSource) -> None:
+        spec = self.spec
+        message = src.error or "the source stopped"
+        self.stop_recording()  # keep what was recorded: a playable file up to here
+        self.close()
+        self.stopped.emit()
+        camera = spec is not None and spec.kind == "camera"
+        if camera and self.frames_seen == 0 and denied_by_system():
+            message = f"the system refused access: {current_camera_denied_hint()}"
+        if camera and self.fallback_to_demo and self.frames_seen == 0 \
+                and demo_path() is not None:
+            self.feedback.status(f"Camera {spec.ref} did not start ({message}); showing the "
+                                 "demo clip", 15000)
+            self.open_demo()
+            return
+        if camera and self.frames_seen == 0:
+            self.feedback.error("Camera", f"Camera {spec.label} did not start: {message}")
+            self.lost_camera = spec.ref  # plugged in or freed later: it opens by itself
+            return
+        if camera:
+            self.feedback.status(f"Camera lost: {message}", 15000)
+            if demo_path() is None:
+                QMessageBox.warning(self.widget, "Camera", f"The camera stopped: {message}\n\n"
+                                    "It opens again by itself when it is plugged back in.")
+            else:
+                answer = QMessageBox.question(
+                    self.widget, "Camera", f"The camera stopped: {message}\n\nShow the demo "
+                    "clip instead? (The camera opens again by itself when it is plugged back "
+                    "in.)")
+                if answer == QMessageBox.StandardButton.Yes:
+                    self.open_demo()
+            self.lost_camera = spec.ref  # after open_demo, which forgets it
+            return
+        label = spec.label if spec is not None else "source"
+        self.feedback.error("Playback stopped", f"{label}: {message}")
