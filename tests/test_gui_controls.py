@@ -102,3 +102,33 @@ def test_timecode_format() -> None:
     assert format_timecode(1.0, 30) == "0:00:01:00"
     assert format_timecode(2.0, 29.97) == "0:00:01:29"  # frame 59 of a 30-frame second
     assert format_timecode(2.25, None) == "0:02.2"
+
+
+def test_the_views_follow_the_state(qtbot: Any, window: MainWindow,
+                                    media: dict[str, Path]) -> None:  # noqa: F811
+    # One place owns the look: whoever changes it (undo, a preset, a script), the panels,
+    # the chooser, the chain, the debug views and the picture follow without a window in
+    # between.
+    open_and_render(qtbot, window, media["image"])
+    state = window.state
+    renders = window.viewport.stats.renders
+    state.set_seed(4242)
+    state.set_scale(0.5)
+    state.apply_values({"dilution": 0.61})
+    assert window.seed_spin.value() == 4242 and window.scale_spin.value() == 0.5
+    assert window.param_panel.rows["dilution"].spin.value() == 0.61
+    qtbot.waitUntil(lambda: window.viewport.stats.renders > renders, timeout=TIMEOUT)
+    state.set_style("denoise+watercolor", {"watercolor.dilution": 0.33})
+    assert window.chain_panel.names() == ["denoise", "watercolor"]
+    qtbot.waitUntil(lambda: window.viewport.pipeline is not None
+                    and window.viewport.pipeline.style.name == "denoise+watercolor",
+                    timeout=TIMEOUT)  # the picture is the chain's
+    assert "denoise.sigma_space" in window.param_panel.rows
+    assert window.param_panel.rows["watercolor.dilution"].spin.value() == 0.33
+    assert any(window.debug_combo.itemText(i).startswith("Denoise ›")
+               for i in range(window.debug_combo.count()))
+    state.set_compare(CompareMode.SPLIT.value)
+    assert window.viewport.compare is CompareMode.SPLIT
+    assert window.compare_combo.currentData() is CompareMode.SPLIT
+    state.set_preset(None, True)
+    assert window.presets.combo.currentText() == "Custom"

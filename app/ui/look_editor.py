@@ -1,5 +1,5 @@
-"""Edits of the look (style or chain, parameters, seed, presets) with undo/redo and an honest
-preset label."""
+"""Edits of the look (style or chain, parameters, seed, presets) as undo steps, with an
+honest preset label. The edits go to the app's state; the views follow it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ class LookEditor(QObject):
     """Every change of the look goes through here: it is recorded for undo, and the preset
     chooser shows the preset the values came from ("NAME, modified" after edits)."""
 
-    changed = pyqtSignal()  # the look changed: render and save
     message = pyqtSignal(str)  # status-bar text
 
     def __init__(self, state: RenderState, panel: ParamPanel, presets: PresetsPanel,
@@ -33,14 +32,28 @@ class LookEditor(QObject):
         self.switch_style = switch_style
         self.history = UndoHistory()
         self._edits = 0  # numbers the chain edits: no two merge into one undo step
-        self.preset: str | None = None
-        self.modified = True
+        state.subscribe(self._state_changed)
         self._show(preset, modified)
         self._look = self.look()
         panel.changed.connect(self._param_changed)
         presets.presetChosen.connect(self.apply_preset)
         presets.stateChanged.connect(self._preset_state)
         seed_spin.valueChanged.connect(self._seed_changed)
+
+    @property
+    def preset(self) -> str | None:
+        """The preset the values started from (the state's)."""
+        return self.state.preset
+
+    @property
+    def modified(self) -> bool:
+        return self.state.modified
+
+    def _state_changed(self, change: str) -> None:
+        if change in ("preset", "values", "style"):  # the chooser says where values came from
+            params = self.state.params
+            at_defaults = all(v == params.specs[n].default for n, v in params.values().items())
+            self.presets.show_state(self.state.preset, self.state.modified, at_defaults)
 
     def look(self) -> Look:
         """The current look."""
@@ -64,6 +77,7 @@ class LookEditor(QObject):
     # -- changes ---------------------------------------------------------------------------
     def _param_changed(self, name: str) -> None:
         self.history.record(self._look, name or "reset all")
+        self.state.values_changed()
         self._show(self.preset, True)
         if self.panel.warning:
             self.message.emit(self.panel.warning)
@@ -78,7 +92,6 @@ class LookEditor(QObject):
         """Take a preset's values (the others back to their defaults); undoable."""
         self.history.record(self._look, f"preset {preset.name}")
         warnings = self.state.apply_values(preset.values, reset_others=True)
-        self.panel.refresh()
         self._show(preset.name, False)
         self.message.emit(f"Preset {preset.name}"
                           + (f" ({'; '.join(warnings)})" if warnings else ""))
@@ -86,8 +99,7 @@ class LookEditor(QObject):
 
     def _preset_state(self, base: object, modified: bool) -> None:
         # Saved, renamed or deleted a preset: the label changed, the values did not.
-        self.preset = base if isinstance(base, str) else None
-        self.modified = modified
+        self.state.set_preset(base if isinstance(base, str) else None, modified)
         self._look = self.look()
 
     # -- undo ------------------------------------------------------------------------------
@@ -106,25 +118,16 @@ class LookEditor(QObject):
             self.message.emit(f"{done}: cannot use {look.style}")
             return False
         self.state.apply_values(look.values, reset_others=True)
-        self.seed_spin.blockSignals(True)
-        self.seed_spin.setValue(look.seed)
-        self.seed_spin.blockSignals(False)
-        self.state.set_seed(look.seed)
-        self.panel.refresh()
+        self.state.set_seed(look.seed)  # the views follow the state
         self._show(look.preset, look.modified)
         self._look = look
         self.message.emit(done)
-        self.changed.emit()
         return True
 
     # -- helpers ---------------------------------------------------------------------------
     def _show(self, preset: str | None, modified: bool) -> None:
-        params = self.state.params
-        at_defaults = all(v == params.specs[n].default for n, v in params.values().items())
-        self.presets.show_state(preset, modified, at_defaults)
-        self.preset = self.presets.base
-        self.modified = modified if self.preset is not None else True
+        listed = any(p.name == preset for p in self.presets.presets)
+        self.state.set_preset(preset if listed else None, modified)
 
     def _done(self) -> None:
-        self._look = self.look()
-        self.changed.emit()
+        self._look = self.look()  # what the next change's undo step goes back to

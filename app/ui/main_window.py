@@ -223,12 +223,10 @@ class MainWindow(QMainWindow):
         self._live_changed()
 
     def _connect(self) -> None:
-        self.editor.changed.connect(self._look_changed)
         self.editor.message.connect(self.status)
         self.presets.message.connect(self.status)
-        self.editor.changed.connect(self.styles.show_bypass)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
-        self.scale_spin.valueChanged.connect(self._scale_changed)
+        self.scale_spin.valueChanged.connect(self.state.set_scale)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
         src = self.sources
@@ -244,6 +242,7 @@ class MainWindow(QMainWindow):
         self._actions["loop"].setChecked(self.transport.loop.isChecked())
         self.viewport.viewChanged.connect(self._view_changed)
         self.set_compare(self._initial_compare)
+        self.state.subscribe(lambda change: self._save_timer.start(SAVE_DELAY_MS))
 
     # -- messages --------------------------------------------------------------------------
     def status(self, text: str, ms: int = 6000) -> None:
@@ -328,9 +327,6 @@ class MainWindow(QMainWindow):
         self.labels.live.setText(self.live.status_text())
 
     # -- rendering settings ----------------------------------------------------------------
-    def _look_changed(self) -> None:
-        self._save_timer.start(SAVE_DELAY_MS)
-        self.viewport.request_render()
 
     def set_style(self, name: str) -> bool:
         """Switch style or chain (`a+b`), undoably; see StyleController."""
@@ -339,16 +335,8 @@ class MainWindow(QMainWindow):
     def new_seed(self) -> None:
         self.seed_spin.setValue(random.randint(0, 99999))
 
-    def _scale_changed(self, value: float) -> None:
-        self.state.set_scale(value)
-        self._save_timer.start(SAVE_DELAY_MS)
-        self.viewport.request_render()
-
     def set_compare(self, mode: CompareMode) -> None:
-        self.viewport.set_compare(mode)
-        index = self.compare_combo.findData(mode)
-        if index != self.compare_combo.currentIndex():
-            self.compare_combo.setCurrentIndex(index)
+        self.state.set_compare(mode.value)  # the viewport and the combo follow
 
     def cycle_compare(self) -> None:
         self.set_compare(self.viewport.compare.next())

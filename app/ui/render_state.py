@@ -1,20 +1,29 @@
-"""What the user chose to render: style, parameter values, seed, processing scale, debug view.
+"""The app's state in one place: the style or chain, its parameter values, the preset they
+came from, the seed, the processing scale and the view (debug view, compare).
 
-Plain Python (no Qt, no GL): the panels write it, the viewport reads it in paintGL and
-applies it to whichever pipeline currently works, so the values survive pipeline rebuilds.
+Plain Python (no Qt, no GL), evented as napari's models are: whoever changes it goes through
+its setters, and every view subscribes (`subscribe`) and shows what it says, instead of one
+window syncing each widget by hand. The viewport reads it in paintGL and applies it to
+whichever pipeline currently works, so the values survive pipeline rebuilds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.pipeline import MAX_SCALE, MIN_SCALE
 
+# What changed: the style or chain (and with it every value), values, the preset label, the
+# seed, the processing scale, or only what is shown (debug view, compare).
+Change = Literal["style", "values", "preset", "seed", "scale", "view"]
+Observer = Callable[[Change], None]
+
 
 class RenderState:
-    """The render settings, with a revision counter bumped on every change."""
+    """The render settings, with a revision counter bumped on every change that affects the
+    picture, and observers told of every change."""
 
     def __init__(self, style: str | AnyStyle = "watercolor") -> None:
         self.style = style if not isinstance(style, str) else load_chain(style)
@@ -22,7 +31,24 @@ class RenderState:
         self.seed = 0
         self.scale = 1.0
         self.debug_view: str | None = None  # a label of style.debug_views, or None
+        self.compare = "off"  # a CompareMode's value
+        self.preset: str | None = None  # the preset the values started from
+        self.modified = True  # edited since (or no preset)
         self._revision = 0
+        self._observers: list[Observer] = []
+
+    def subscribe(self, observer: Observer) -> None:
+        """Call `observer(change)` after every change, in the order of subscription."""
+        self._observers.append(observer)
+
+    def _emit(self, change: Change) -> None:
+        for observer in list(self._observers):
+            observer(change)
+
+    def values_changed(self) -> None:
+        """A value was set on `params` directly (the parameter panel's own edit)."""
+        self.touch()
+        self._emit("values")
 
     @property
     def revision(self) -> tuple[int, int, int]:
@@ -38,15 +64,22 @@ class RenderState:
         self.style = style if not isinstance(style, str) else load_chain(style)
         self.params = param_set(self.style)
         if values:
-            self.apply_values(values)
+            self._apply(values)
         if self.debug_view not in self.style.debug_views:
             self.debug_view = None
         self.touch()
+        self._emit("style")
 
     def apply_values(self, values: Mapping[str, Any], reset_others: bool = False) -> list[str]:
         """Set the known parameters among `values`; returns warnings (clamped or invalid).
         `reset_others`: the rest back to their defaults; in a chain, only the rest of the
         styles `values` speak of (a watercolor preset leaves the denoise alone)."""
+        warnings = self._apply(values, reset_others)
+        self.touch()
+        self._emit("values")
+        return warnings
+
+    def _apply(self, values: Mapping[str, Any], reset_others: bool = False) -> list[str]:
         if reset_others:
             styles = {k.split(".", 1)[0] for k in values if "." in k}
             for name in self.params.specs:
@@ -65,24 +98,36 @@ class RenderState:
                 continue
             if w:
                 warnings.append(w)
-        self.touch()
         return warnings
 
     def set_seed(self, seed: int) -> None:
         """The noise seed."""
         self.seed = int(seed)
         self.touch()
+        self._emit("seed")
 
     def set_scale(self, scale: float) -> None:
         """The processing scale, clamped to the engine's range."""
         self.scale = min(MAX_SCALE, max(MIN_SCALE, float(scale)))
         self.touch()
+        self._emit("scale")
 
     def set_debug_view(self, label: str | None) -> None:
         """Show an intermediate target (a debug view label) instead of the result."""
         if label is not None and label not in self.style.debug_views:
             raise KeyError(label)
         self.debug_view = label  # only what is drawn changes: no re-render needed
+        self._emit("view")
+
+    def set_compare(self, mode: str) -> None:
+        """How the original is shown beside the result (a CompareMode's value)."""
+        self.compare = mode
+        self._emit("view")
+
+    def set_preset(self, preset: str | None, modified: bool) -> None:
+        """The preset the values started from, and whether they were edited since."""
+        self.preset, self.modified = preset, modified if preset is not None else True
+        self._emit("preset")
 
     @property
     def debug_target(self) -> str | None:

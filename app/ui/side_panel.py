@@ -109,3 +109,28 @@ class SidePanel(QScrollArea):
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(MIN_WIDTH)
+        self.state = state
+        state.subscribe(self._state_changed)
+
+    def _state_changed(self, change: str) -> None:
+        """The widgets show the state, whoever changed it (undo, a preset, a restart)."""
+        state = self.state
+        if change == "style":
+            self.param_panel.bind(state.params)
+        elif change == "values":
+            self.param_panel.refresh()
+        elif change == "seed":
+            _show(self.seed_spin, state.seed)
+        elif change == "scale":
+            _show(self.scale_spin, state.scale)
+        elif change == "view":
+            index = self.compare_combo.findData(CompareMode(state.compare))
+            self.compare_combo.blockSignals(True)
+            self.compare_combo.setCurrentIndex(index)
+            self.compare_combo.blockSignals(False)
+
+
+def _show(spin: QSpinBox | QDoubleSpinBox, value: float) -> None:
+    spin.blockSignals(True)
+    spin.setValue(value)  # type: ignore[arg-type]
+    spin.blockSignals(False)

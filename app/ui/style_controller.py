@@ -48,8 +48,23 @@ class StyleController(QObject):
         chain_panel.bypass_toggled.connect(
             lambda name, off: param_panel.set_value(f"{name}.{BYPASS}", off))
         debug_combo.currentIndexChanged.connect(self._debug_changed)
+        state.subscribe(self._state_changed)
         self.show_style()
         self.fill_debug_views()
+
+    def _state_changed(self, change: str) -> None:
+        """The style combo, the chain, the presets listed and the debug views follow."""
+        if change == "style":
+            self.show_style()
+            self.presets.set_style(self.state.style.name)
+            self.fill_debug_views()
+        elif change == "values":
+            self.show_bypass()
+        elif change == "view":
+            combo = self.debug_combo
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(0, combo.findData(self.state.debug_view)))
+            combo.blockSignals(False)
 
     # -- switching -------------------------------------------------------------------------
     def _chain_edited(self, names: list[str]) -> None:
@@ -78,18 +93,13 @@ class StyleController(QObject):
         if editor is not None:
             self.settings.set_preset(old.name, editor.preset, editor.modified)
         self.state.set_style(spec, {**self.settings.params(spec.name),
-                                    **carry_values(old, values, spec)})
-        self.show_style()
-        self.param_panel.bind(self.state.params)
-        self.presets.set_style(spec.name)
+                                    **carry_values(old, values, spec)})  # the views follow
         if editor is not None and before is not None:
             preset, modified = self.settings.preset(spec.name)
             if record:
                 editor.style_switched(before, preset, modified)
             else:
                 editor.show_preset(preset, modified)
-        self.fill_debug_views()
-        self.viewport.request_render()
         return True
 
     def show_style(self) -> None:
@@ -137,7 +147,6 @@ class StyleController(QObject):
 
     def _debug_changed(self, index: int) -> None:
         self.state.set_debug_view(self.debug_combo.itemData(index))
-        self.viewport.update()
 
     def set_debug_view(self, label: str | None) -> None:
         """Show a debug view by label (None: the result)."""

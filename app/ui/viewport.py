@@ -86,6 +86,16 @@ class Viewport(QOpenGLWidget):
         self.setMinimumSize(160, 90)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
+        state.subscribe(self._state_changed)
+
+    def _state_changed(self, change: str) -> None:
+        p = self._pipeline
+        if change == "style" and (p is None or p.style.name != self.state.style.name):
+            self._want_style = self.state.style  # built at the next paint (GL is current)
+        if change == "view":
+            self.compare = CompareMode(self.state.compare)
+            self.viewChanged.emit()
+        self.update()  # paintGL renders again only when the state's revision moved
 
     # -- public API ------------------------------------------------------------------------
     @property
@@ -139,9 +149,8 @@ class Viewport(QOpenGLWidget):
         self.stats.reset()
 
     def set_compare(self, mode: CompareMode) -> None:
-        self.compare = mode
-        self.viewChanged.emit()
-        self.update()
+        """How the original is shown next to the result (the state's compare mode)."""
+        self.state.set_compare(mode.value)
 
     def set_split(self, fraction: float) -> None:
         self.split = min(1.0, max(0.0, fraction))
