@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -23,17 +21,9 @@ from aquarelle.cli.main import main as cli_main
 from aquarelle.media.video_reader import VideoReader
 from aquarelle.resources import assets_dir
 from aquarelle.ui.app import create_application
+from aquarelle.ui.screenshots import wait_until
 
 SEEK_S = 1.0  # the paused video frame: a second into the demo clip
-
-
-def wait(app: object, done: Callable[[], bool], timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        app.processEvents()  # type: ignore[attr-defined]
-        if time.monotonic() > end:
-            raise TimeoutError("the window did not show the frame in time")
-        time.sleep(0.005)
 
 
 def shown(window: object) -> np.ndarray:
@@ -86,7 +76,7 @@ def main(out: Path) -> int:
         window.show()
         photo = assets_dir() / "demo" / "coffee.jpg"
         assert window.open_file(photo)
-        wait(app, lambda: window.viewport.has_frame and window.viewport.pipeline is not None)
+        wait_until(app, lambda: window.viewport.has_frame and window.viewport.pipeline is not None)
         still = pair(shown(window), cli_render(photo, tmp / "still.png"), "a photo")
         cv2.imwrite(str(out / "window-vs-cli-still.jpg"), still, [cv2.IMWRITE_JPEG_QUALITY, 88])
 
@@ -94,7 +84,7 @@ def main(out: Path) -> int:
         assert window.open_file(clip)
         window.playback.set_playing(False)
         window.playback.seek(SEEK_S)
-        wait(app, lambda: window.source.position is not None
+        wait_until(app, lambda: window.source.position is not None
              and abs(window.source.position - SEEK_S) < 0.05
              and window.viewport.shown_index is not None and window.viewport.has_frame)
         index = window.viewport.shown_index

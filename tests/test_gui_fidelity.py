@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 from skimage import data
-from test_gui import TIMEOUT, Dialogs, config, dialogs, make_window  # noqa: F401
+from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.ui.main_window import MainWindow
@@ -78,9 +78,9 @@ def shown(qtbot: Any, win: MainWindow) -> np.ndarray:
     """The picture the viewport draws, read back from its framebuffer at 100% (RGB)."""
     vp = win.viewport
     qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
-    _grab(vp)  # renders what is pending
+    grab(win)  # renders what is pending
     vp.actual_pixels()
-    pixels = _grab(vp)
+    pixels = grab(win)
     h, w = pixels.shape[:2]
     frame = vp.frame_size
     assert frame is not None
@@ -90,15 +90,6 @@ def shown(qtbot: Any, win: MainWindow) -> np.ndarray:
     assert max(abs(rect.x - x), abs(rect.y - y)) < 1e-6, "100% is not pixel-aligned"
     assert x >= 0 and y >= 0 and x + size[0] <= w and y + size[1] <= h, "window too small"
     return pixels[y:y + size[1], x:x + size[0]]
-
-
-def _grab(vp: Any) -> np.ndarray:
-    from PyQt6.QtGui import QImage
-    img = vp.grabFramebuffer().convertToFormat(QImage.Format.Format_RGB888)
-    ptr = img.constBits()
-    ptr.setsize(img.sizeInBytes())
-    arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
-    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
 
 
 def assert_same(a: np.ndarray, b: np.ndarray) -> None:

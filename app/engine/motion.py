@@ -8,6 +8,7 @@ frame's state into the current frame needs.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -86,11 +87,17 @@ def corner_shift(a: np.ndarray, b: np.ndarray, size: tuple[int, int]) -> float:
 def warp_residual(prev: np.ndarray, grey: np.ndarray, flow: np.ndarray) -> np.ndarray:
     """|previous frame warped along the backward flow - this frame| per pixel, 0..1 (grey
     uint8 frames of one size; `flow` in their pixels)."""
-    h, w = grey.shape
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    xs, ys = _pixel_grid(grey.shape)
     warped = cv2.remap(prev, xs + flow[..., 0], ys + flow[..., 1], cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE)
     return cv2.absdiff(warped, grey).astype(np.float32) / 255.0
+
+
+@functools.lru_cache(maxsize=4)
+def _pixel_grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of every pixel of a frame of `shape` (h, w), made once per size."""
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    return xs, ys
 
 
 def confidence(residual: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ WINDOW = (1100, 700)
 MAX_PNG_BYTES = 400_000
 
 
-def _wait(app: object, done: Callable[[], bool], timeout: float = 60.0) -> None:
+def wait_until(app: object, done: Callable[[], bool], timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not done():
         app.processEvents()  # type: ignore[attr-defined]
@@ -98,7 +98,7 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
           f"{save_small_png(window.grab().toImage(), out / 'recording.png') // 1024} KB")
     window.overlays.show_recording(False)
     window.toggle_fullscreen()
-    _wait(app, window.isFullScreen)
+    wait_until(app, window.isFullScreen)
     settle()
     print(f"{out / 'fullscreen.png'}: "
           f"{save_small_png(window.grab().toImage(), out / 'fullscreen.png') // 1024} KB")
@@ -113,7 +113,7 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     dialog.close()
     # The chain panel: a dark camera's clean-up before the painting.
     window.set_style("denoise+enhance+watercolor")
-    _wait(app, lambda: window.viewport.pipeline is not None
+    wait_until(app, lambda: window.viewport.pipeline is not None
           and window.viewport.pipeline.style.name == window.state.style.name)
     window.viewport.request_render()
     window.overlays.hint.hide()  # the fullscreen hint of the shot before
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(Settings(tmp / "settings.ini"), preset_dir=tmp / "presets")
     window.resize(*WINDOW)
     window.show()
-    _wait(app, lambda: window.viewport.gl_info != "" or window.viewport.gl_error is not None)
+    wait_until(app, lambda: window.viewport.gl_info != "" or window.viewport.gl_error is not None)
     window.refresh_cameras()
     if args.source:
         opened = window.open_file(args.source)
@@ -163,13 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not opened:
         return 2
-    _wait(app, lambda: window.viewport.stats.renders > 0)
+    wait_until(app, lambda: window.viewport.stats.renders > 0)
     if window.source is not None and not window.source.still:
-        _wait(app, lambda: window.viewport.stats.renders > 15)  # let the temporal state settle
+        wait_until(app, lambda: window.viewport.stats.renders > 15)  # let the temporal state settle
         window.playback.toggle_play()  # pause so every picture shows the same frame
         before = window.viewport.stats.renders
         window.playback.seek(1.0)  # a frame of the coffee shot (no cross-fade)
-        _wait(app, lambda: window.viewport.stats.renders > before)
+        wait_until(app, lambda: window.viewport.stats.renders > before)
     print(f"OpenGL: {window.viewport.gl_info}")
     if not args.bench_only:
         out = Path(args.out)

@@ -51,22 +51,20 @@ class SeekSlider(QSlider):
     """A seek bar that jumps to where it is clicked (and drags from there), as video players
     do, instead of paging towards the click."""
 
+    def _value_at(self, e: QMouseEvent) -> int:
+        return QStyle.sliderValueFromPosition(self.minimum(), self.maximum(),
+                                              round(e.position().x()), max(1, self.width()))
+
     def mousePressEvent(self, e: QMouseEvent | None) -> None:
         if e is not None and e.button() == Qt.MouseButton.LeftButton and self.isEnabled():
-            style = self.style()
-            if style is not None:
-                value = QStyle.sliderValueFromPosition(
-                    self.minimum(), self.maximum(), round(e.position().x()),
-                    max(1, self.width()))
-                self.setSliderDown(True)
-                self.setSliderPosition(value)  # emits sliderMoved: the seek
-                return
+            self.setSliderDown(True)
+            self.setSliderPosition(self._value_at(e))  # emits sliderMoved: the seek
+            return
         super().mousePressEvent(e)
 
     def mouseMoveEvent(self, e: QMouseEvent | None) -> None:
         if e is not None and self.isSliderDown():
-            self.setSliderPosition(QStyle.sliderValueFromPosition(
-                self.minimum(), self.maximum(), round(e.position().x()), max(1, self.width())))
+            self.setSliderPosition(self._value_at(e))
             return
         super().mouseMoveEvent(e)
 
