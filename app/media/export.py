@@ -52,6 +52,7 @@ class ExportOptions:
     scale: float = 1.0
     pipelined: bool = True
     queue_size: int = 4
+    replace: bool = True  # False (-n): an existing output is never replaced, atomically
 
 
 @dataclass
@@ -293,7 +294,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
         stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
         try:
-            with _atomic(dst) as tmp:
+            with _atomic(dst, replace=opts.replace) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed)
@@ -360,9 +361,9 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 class _atomic:
     """atomic_output with OS errors turned into one-line MediaErrors."""
 
-    def __init__(self, dst: Path) -> None:
+    def __init__(self, dst: Path, *, replace: bool = True) -> None:
         self.dst = dst
-        self._cm = atomic_output(dst)
+        self._cm = atomic_output(dst, replace=replace)
 
     def __enter__(self) -> Path:
         try:
