@@ -20,7 +20,7 @@ _UMASK = _read_umask()
 
 
 @contextmanager
-def atomic_output(path: str | Path) -> Iterator[Path]:
+def atomic_output(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
     """Yield a temporary path in the target's folder; it replaces `path` only if the block
     succeeds, and is removed otherwise (nothing half-written is ever left behind).
 
