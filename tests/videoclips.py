@@ -150,3 +150,97 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
     path = Path(path)
     path.write_bytes(data)
     return path
+
+
+SRT_CUES = [(0, 500, "<i>Hello</i> there"), (600, 400, "Second line")]  # ms, ms, text
+
+
+def make_rich_clip(path: str | Path, *, frames: int = 25, size: tuple[int, int] = (64, 48),
+                   codec: str = "libx265", pix_fmt: str = "yuv420p10le",
+                   hdr: bool = False, picture_subtitles: bool = False) -> Path:
+    """A Matroska clip with what people put in their files: a (10-bit) gradient video, two
+    audio tracks with languages, titles and dispositions, a SubRip subtitle track, two
+    chapters and a title. `hdr` tags it BT.2020 PQ; `picture_subtitles` adds a PGS track."""
+    path = Path(path)
+    w, h = size
+    tb = Fraction(1, 25)
+    with av.open(str(path), "w", format="matroska") as out:
+        out.metadata["title"] = "My film"
+        out.metadata["comment"] = "made for a test"
+        vs = out.add_stream(codec, rate=25)
+        vs.width, vs.height, vs.pix_fmt = w, h, pix_fmt
+        if codec == "libx265":
+            vs.codec_context.options = {"x265-params": "log-level=error", "crf": "4"}
+        if hdr:
+            cc = vs.codec_context
+            cc.color_primaries, cc.color_trc, cc.colorspace = 9, 16, 9
+        tracks = []
+        for name, lang, title in (("aac", "eng", "English"), ("libopus", "fra", "Français")):
+            a = out.add_stream(name, rate=48000, layout="stereo")
+            a.metadata.update(language=lang, title=title)
+            tracks.append(a)
+        tracks[0].disposition = av.stream.Disposition.default
+        tracks[1].disposition = av.stream.Disposition(0)
+        subs = out.add_mux_stream("subrip", time_base=Fraction(1, 1000))
+        subs.metadata.update(language="fra", title="Sous-titres")
+        subs.disposition = av.stream.Disposition.forced
+        pgs = None
+        if picture_subtitles:
+            pgs = out.add_mux_stream("hdmv_pgs_subtitle", time_base=Fraction(1, 1000))
+            pgs.metadata.update(language="deu")
+        out.set_chapters([
+            {"id": 1, "start": 0, "end": 500, "time_base": Fraction(1, 1000),
+             "metadata": {"title": "Opening"}},
+            {"id": 2, "start": 500, "end": 1000, "time_base": Fraction(1, 1000),
+             "metadata": {"title": "Ending"}}])
+        ramp = np.linspace(0.40, 0.45, w)[None, :] * np.ones((h, 1))
+        for k in range(frames):
+            img = np.stack([ramp, ramp * 0.9 + 0.002 * k, ramp * 0.8], axis=2)
+            frame = av.VideoFrame.from_ndarray((img * 65535).astype(np.uint16),
+                                               format="rgb48le")
+            frame.pts, frame.time_base = k, tb
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        for a in tracks:
+            af = av.AudioFrame.from_ndarray(tone(frames / 25), format="fltp", layout="stereo")
+            af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
+            for packet in [*a.encode(af), *a.encode(None)]:
+                out.mux(packet)
+        cues = [(subs, SRT_CUES)] + ([(pgs, [(100, 300, "x")])] if pgs is not None else [])
+        for stream, items in cues:
+            for start, length, text in items:
+                packet = av.Packet(text.encode())
+                packet.stream, packet.time_base = stream, Fraction(1, 1000)
+                packet.pts = packet.dts = start
+                packet.duration = length
+                out.mux(packet)
+    return path
+
+
+def probe(path: str | Path) -> dict:
+    """What ffprobe would say of a file, read with PyAV: format tags, chapters (seconds and
+    titles) and per stream codec, tags, disposition and pixel format."""
+    with av.open(str(path)) as c:
+        chapters = [(float(ch["start"] * ch["time_base"]), float(ch["end"] * ch["time_base"]),
+                     ch["metadata"].get("title")) for ch in c.chapters()]
+        streams = []
+        for s in c.streams:
+            cc = s.codec_context
+            streams.append({"type": s.type, "codec": cc.name if cc else None,
+                            "tags": dict(s.metadata), "disposition": int(s.disposition),
+                            "pix_fmt": getattr(cc, "pix_fmt", None),
+                            "profile": getattr(cc, "profile", None),
+                            "colour": (cc.color_primaries, cc.color_trc, cc.colorspace)
+                            if s.type == "video" else None})
+        return {"tags": {k.lower(): v for k, v in c.metadata.items()}, "chapters": chapters,
+                "streams": streams}
+
+
+def subtitle_cues(path: str | Path) -> list[tuple[float, float, bytes]]:
+    """(start s, duration s, payload) of the first subtitle stream's packets."""
+    with av.open(str(path)) as c:
+        s = c.streams.subtitles[0]
+        return [(float(p.pts * p.time_base), float(p.duration * p.time_base), bytes(p))
+                for p in c.demux(s) if p.dts is not None and p.size]

@@ -61,8 +61,9 @@ def run(args: argparse.Namespace, src: Path, output: Path) -> int:
 def summary(src: Path, r: ExportResult) -> str:
     """One line saying what an export wrote."""
     audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
-    return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec}{audio}; "
-            f"{r.elapsed:.1f} s, {r.fps:.1f} fps)")
+    others = "".join(f", {s}" for s in r.streams)
+    return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec} "
+            f"{r.bits}-bit{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
 def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:

@@ -48,16 +48,18 @@ class ChainPipeline:
     """
 
     def __init__(self, ctx: moderngl.Context, style: ChainSpec, *, seed: int = 0,
-                 scale: float = 1.0, shader_root: Path | None = None) -> None:
+                 scale: float = 1.0, shader_root: Path | None = None,
+                 deep: bool = False) -> None:
         self.ctx = ctx
         self.style = style
+        self.deep = deep
         self.params = param_set(style)
         self.tracker = MotionTracker()
         self._fitter: FrameFitter | None = None
         self.stages: list[Pipeline] = []
         try:
             for s in style.styles:
-                stage = Pipeline(ctx, s, seed=seed, shader_root=shader_root)
+                stage = Pipeline(ctx, s, seed=seed, shader_root=shader_root, deep=deep)
                 stage.tracker = self.tracker
                 stage.shared_tracker = True
                 self.stages.append(stage)
@@ -250,15 +252,17 @@ class ChainPipeline:
 
 
 def build_pipeline(ctx: moderngl.Context, style: AnyStyle | str, *, seed: int = 0,
-                   scale: float = 1.0, shader_root: Path | None = None
+                   scale: float = 1.0, shader_root: Path | None = None, deep: bool = False
                    ) -> Pipeline | ChainPipeline:
-    """The pipeline for a style or a chain (`a+b`)."""
+    """The pipeline for a style or a chain (`a+b`); `deep`: 16-bit targets and readback
+    (for 10-bit and 16-bit sources)."""
     from .chain_spec import load_chain
 
     spec = load_chain(style) if isinstance(style, str) else style
     if isinstance(spec, ChainSpec):
-        return ChainPipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root)
-    return Pipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root)
+        return ChainPipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root,
+                             deep=deep)
+    return Pipeline(ctx, spec, seed=seed, scale=scale, shader_root=shader_root, deep=deep)
 
 
 AnyPipeline = Pipeline | ChainPipeline

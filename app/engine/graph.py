@@ -81,10 +81,10 @@ class PassGraph:
     """A style's passes compiled for one GL context, ready to run frame after frame."""
 
     def __init__(self, ctx: moderngl.Context, style: StyleSpec,
-                 shader_root: Path | None = None) -> None:
+                 shader_root: Path | None = None, *, deep: bool = False) -> None:
         self.ctx = ctx
         self.style = style
-        self.pool = TargetPool(ctx)
+        self.pool = TargetPool(ctx, deep=deep)
         self._samplers: dict[tuple[str, str], moderngl.Sampler] = {}
         self._compiled: dict[str, _Compiled] = {}
         # programs with some uniforms compiled in (PassSpec.specialize), made on first use

@@ -42,11 +42,14 @@ class Pipeline:
     """
 
     def __init__(self, ctx: moderngl.Context, style: str | StyleSpec = "watercolor", *,
-                 seed: int = 0, scale: float = 1.0, shader_root: Path | None = None) -> None:
+                 seed: int = 0, scale: float = 1.0, shader_root: Path | None = None,
+                 deep: bool = False) -> None:
         self.ctx = ctx
         self.style = style if isinstance(style, StyleSpec) else load_style(style)
         self.params = ParamSet(self.style.params, scope=self.style.name)
-        self.graph = PassGraph(ctx, self.style, shader_root)
+        # deep: 16-bit targets where the style says 8-bit, and `read` gives uint16
+        self.deep = deep
+        self.graph = PassGraph(ctx, self.style, shader_root, deep=deep)
         self.seed = seed
         self._scale = 1.0
         self.scale = scale
@@ -83,7 +86,7 @@ class Pipeline:
         self._finish_params = ParamSet(())
         if self.style.draft_finish is not None:
             finish = load_style(styles_dir() / self.style.draft_finish)
-            self._finish = PassGraph(ctx, finish, shader_root)
+            self._finish = PassGraph(ctx, finish, shader_root, deep=deep)
             self._finish_params = ParamSet(finish.params)
         self._input: moderngl.Texture | None = None
 
@@ -151,7 +154,7 @@ class Pipeline:
         h, w = arr.shape[:2]
         if w > self._max_size or h > self._max_size:
             raise FrameError(f"frame {w}x{h} exceeds the GPU's texture limit {self._max_size}")
-        dtype = "f1" if arr.dtype == np.uint8 else "f4"
+        dtype = {np.dtype(np.uint8): "f1", np.dtype(np.uint16): "nu2"}.get(arr.dtype, "f4")
         key = (w, h, arr.shape[2], dtype)
         if self._source is None or self._source_key != key:
             if self._source is not None:
@@ -330,13 +333,16 @@ class Pipeline:
         return {"u_canvas": (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]), float(c[1, 2]))}
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
-        """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
+        """Stylize a frame and read it back as an (H, W, 3) array in the same order (uint8;
+        uint16 from a deep pipeline)."""
         return self.read(self.render(frame, order), order)
 
     def read(self, tex: moderngl.Texture, order: str = "rgb") -> np.ndarray:
-        """Read an RGBA8 texture back as a uint8 (H, W, 3) array."""
+        """Read an output texture back as an (H, W, 3) array: uint8 from an 8-bit texture,
+        uint16 from a 16-bit one (a deep pipeline's)."""
         data = tex.read(alignment=1)
-        out = np.frombuffer(data, np.uint8).reshape(tex.height, tex.width, tex.components)
+        dtype = np.uint16 if tex.dtype == "nu2" else np.uint8
+        out = np.frombuffer(data, dtype).reshape(tex.height, tex.width, tex.components)
         if tex.components == 4:
             # OpenCV's SIMD conversion: numpy's strided copy of 3 bytes out of 4 is 20x slower
             # (30 ms for a 4K frame, a quarter of the frame time on a GPU)
@@ -353,10 +359,11 @@ class Pipeline:
     def read_target(self, name: str) -> np.ndarray:
         """An intermediate target as float32 (H, W, C) (for tests and debugging)."""
         tex = self.target(name)
-        dtype = {"f1": np.uint8, "f2": np.float16, "f4": np.float32}[tex.dtype]
+        dtype = {"f1": np.uint8, "nu2": np.uint16, "f2": np.float16, "f4": np.float32}[tex.dtype]
         data = np.frombuffer(tex.read(alignment=1), dtype)
         arr = data.reshape(tex.height, tex.width, tex.components).astype(np.float32)
-        return arr / 255.0 if tex.dtype == "f1" else arr
+        scale = {"f1": 255.0, "nu2": 65535.0}.get(tex.dtype, 1.0)
+        return arr / scale if scale != 1.0 else arr
 
     def release(self) -> None:
         """Release every GL object the pipeline owns."""
@@ -410,7 +417,7 @@ def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
 
 
 def _as_rgb(frame: np.ndarray) -> np.ndarray:
-    """Normalize a frame to (H, W, 3) uint8 or float32 in [0,1]."""
+    """Normalize a frame to (H, W, 3) uint8, uint16 or float32 in [0,1]."""
     if not isinstance(frame, np.ndarray):
         raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
     if frame.ndim == 2:
@@ -424,7 +431,7 @@ def _as_rgb(frame: np.ndarray) -> np.ndarray:
     if frame.dtype == np.uint8:
         return frame
     if frame.dtype == np.uint16:
-        return frame.astype(np.float32) / 65535.0
+        return frame  # uploaded as 16-bit normalized: no float copy
     if frame.dtype in (np.float32, np.float64):
         return np.clip(frame, 0.0, 1.0).astype(np.float32)
     raise FrameError(f"unsupported frame type {frame.dtype}")

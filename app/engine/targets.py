@@ -6,6 +6,8 @@ import moderngl
 
 from .style import TargetSpec
 
+DEEP_DTYPE = "nu2"  # 16-bit unsigned normalized: what 8-bit targets become in a deep graph
+
 
 class TargetPool:
     """Owns every texture and framebuffer of a pass graph.
@@ -15,8 +17,11 @@ class TargetPool:
     until the size changes, so steady-state rendering allocates nothing.
     """
 
-    def __init__(self, ctx: moderngl.Context) -> None:
+    def __init__(self, ctx: moderngl.Context, *, deep: bool = False) -> None:
         self.ctx = ctx
+        # Deep (16-bit sources): 8-bit targets are made 16-bit normalized instead, so the
+        # painting keeps 16-bit precision end to end; decided once, for every target.
+        self.deep = deep
         self._slots: dict[str, list[moderngl.Texture]] = {}
         self._sizes: dict[str, tuple[int, int]] = {}
         self._fbos: dict[int, moderngl.Framebuffer] = {}
@@ -37,7 +42,8 @@ class TargetPool:
         for tex in slots:
             if tex.glo not in busy:
                 return tex
-        tex = self.ctx.texture(size, spec.components, dtype=spec.dtype)
+        dtype = DEEP_DTYPE if self.deep and spec.dtype == "f1" else spec.dtype
+        tex = self.ctx.texture(size, spec.components, dtype=dtype)
         tex.repeat_x = tex.repeat_y = False
         slots.append(tex)
         self.allocations += 1

@@ -17,7 +17,7 @@ from .video_reader import DecodedFrame
 class Rendered:
     """A stylized frame read back, with its source timestamp."""
 
-    image: np.ndarray  # (H, W, 4) RGBA uint8
+    image: np.ndarray  # (H, W, 4) RGBA, uint8 (uint16 from a deep pipeline)
     pts: int
     duration: int | None
 
@@ -35,9 +35,11 @@ class RenderStage:
         self.pipeline = pipeline
         self.size = size
         self.pingpong = pingpong
+        self.dtype = np.uint16 if getattr(pipeline, "deep", False) else np.uint8
         w, h = size
+        frame_bytes = w * h * 4 * np.dtype(self.dtype).itemsize
         self._buffers: list[moderngl.Buffer] = (
-            [pipeline.ctx.buffer(reserve=w * h * 4) for _ in range(2)] if pingpong else [])
+            [pipeline.ctx.buffer(reserve=frame_bytes) for _ in range(2)] if pingpong else [])
         self._pending: deque[tuple[DecodedFrame, int]] = deque()
         self._count = 0
         self.busy = 0.0  # seconds spent in push/flush
@@ -75,7 +77,7 @@ class RenderStage:
 
     def _wrap(self, frame: DecodedFrame, data: bytes) -> Rendered:
         w, h = self.size
-        image = np.frombuffer(data, np.uint8).reshape(h, w, 4)
+        image = np.frombuffer(data, self.dtype).reshape(h, w, 4)
         return Rendered(image, frame.pts, frame.duration)
 
     def release(self) -> None:

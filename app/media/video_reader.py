@@ -35,7 +35,7 @@ def is_video_path(path: str | Path) -> bool:
 class DecodedFrame:
     """One decoded video frame, upright RGB, with its source timestamp."""
 
-    image: np.ndarray  # (H, W, 3) uint8 RGB, rotation applied, resized if asked
+    image: np.ndarray  # (H, W, 3) RGB (uint8; uint16 when deep), rotated upright, resized
     pts: int  # in `time_base` units, as in the source (made increasing if it was not)
     time_base: Fraction
     index: int  # 0-based among the frames yielded by this walk
@@ -53,6 +53,35 @@ class AudioItem:
 
     stream: int  # position of the audio stream among the file's audio streams
     data: av.Packet | av.AudioFrame
+
+
+@dataclass
+class SubtitleItem:
+    """A subtitle packet of one stream (copied, or converted by the writer)."""
+
+    stream: int  # position of the subtitle stream among the file's subtitle streams
+    packet: av.Packet
+
+
+# Transfer characteristics of HDR video (FFmpeg's AVColorTransferCharacteristic): PQ, HLG
+HDR_TRANSFERS = {16: "PQ", 18: "HLG"}
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A video's colour tags (FFmpeg's numbers): primaries, transfer, matrix."""
+
+    primaries: int = 1  # BT.709
+    transfer: int = 1
+    matrix: int = 1
+
+    @property
+    def hdr(self) -> str | None:
+        """"PQ" or "HLG" for HDR video, else None."""
+        return HDR_TRANSFERS.get(self.transfer)
+
+
+SDR = Colour()
 
 
 SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
@@ -146,6 +175,24 @@ def _main_video_stream(container: av.container.InputContainer) -> av.video.strea
     return container.streams.video[0]
 
 
+def _bit_depth(stream: av.video.stream.VideoStream) -> int:
+    """Bits per sample of a video stream's pixel format (8 when unknown)."""
+    try:
+        fmt = av.VideoFormat(stream.codec_context.pix_fmt or "yuv420p")
+        return max(c.bits for c in fmt.components)
+    except (ValueError, TypeError, AttributeError):
+        return 8
+
+
+def _cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
+    """Whether a subtitle packet shows inside [start, end) seconds."""
+    if packet.pts is None or packet.dts is None and not packet.size:
+        return False
+    t = float(packet.pts * packet.time_base)
+    until = t + float((packet.duration or 0) * packet.time_base)
+    return (end is None or t < end) and (start is None or until > start)
+
+
 def _parse_clock(text: str | None) -> float | None:
     """Seconds from `HH:MM:SS.fraction` (Matroska DURATION tags)."""
     if not text:
@@ -164,7 +211,8 @@ class VideoReader:
     """
 
     def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
-                 audio: bool = False, transcode_audio: frozenset[int] = frozenset()) -> None:
+                 audio: bool = False, transcode_audio: frozenset[int] = frozenset(),
+                 subtitles: bool = False, deep: bool | None = False) -> None:
         self.path = Path(path)
         self.container = open_input(self.path)
         if not self.container.streams.video:
@@ -177,6 +225,10 @@ class VideoReader:
         self.audio_streams = [s for s in streams if s.codec_context is not None]
         self.unusable_audio = len(streams) - len(self.audio_streams)
         self.transcode_audio = transcode_audio
+        self.subtitle_streams = list(self.container.streams.subtitles) if subtitles else []
+        # More than 8 bits a sample: frames come as 16-bit RGB (deep None: by the source)
+        self.bit_depth = _bit_depth(self.video)
+        self.deep = self.bit_depth > 8 if deep is None else deep
         self.size = size  # upright output size (W, H), or None for the source size
         self.decoded = 0  # frames yielded in the asked range
         self.decode_errors = 0  # packets the decoder rejected
@@ -200,6 +252,15 @@ class VideoReader:
         """Average (or guessed) frame rate."""
         rate = self.video.average_rate or self.video.guessed_rate or self.video.base_rate
         return float(rate) if rate else None
+
+    @property
+    def colour(self) -> Colour:
+        """The video's colour tags (unspecified ones read as BT.709)."""
+        cc = self.video.codec_context
+        def tag(value: object, unspecified: tuple[int, ...] = (0, 2)) -> int:
+            return 1 if value is None or int(value) in unspecified else int(value)
+
+        return Colour(tag(cc.color_primaries), tag(cc.color_trc), tag(cc.colorspace))
 
     @property
     def start_time(self) -> float:
@@ -296,12 +357,16 @@ class VideoReader:
         if start > 0:
             self._seek(start_abs)
         audio_index = {s.index: i for i, s in enumerate(self.audio_streams)}
+        subtitle_index = {s.index: i for i, s in enumerate(self.subtitle_streams)}
         audio_done = dict.fromkeys(audio_index, False)
         video_done = False
-        streams = [self.video, *self.audio_streams]
+        streams = [self.video, *self.audio_streams, *self.subtitle_streams]
         try:
             for packet in self.container.demux(streams):
-                if packet.stream.index in audio_index:
+                if packet.stream.index in subtitle_index:
+                    if _cue_in(packet, start_abs if start > 0 else None, end_abs):
+                        yield SubtitleItem(subtitle_index[packet.stream.index], packet)
+                elif packet.stream.index in audio_index:
                     i = audio_index[packet.stream.index]
                     for item in self.audio_items(i, packet, start_abs if start > 0 else None,
                                             end_abs):
@@ -369,7 +434,7 @@ class VideoReader:
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
         rotation = rotation_of(f, self.video)
-        kwargs: dict[str, object] = {"format": "rgb24"}
+        kwargs: dict[str, object] = {"format": "rgb48le" if self.deep else "rgb24"}
         if f.color_range:
             kwargs["src_color_range"] = f.color_range
         if self.size is not None:

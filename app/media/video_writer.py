@@ -1,7 +1,9 @@
 """Encoding stylized frames with PyAV: codec/container choice, even sizes, kept timestamps.
 
 Every output is tagged BT.709 (matrix, primaries, transfer) with limited range, and the RGB to
-YUV conversion uses that matrix, so players show the colours the GL pipeline produced.
+YUV conversion uses that matrix, so players show the colours the GL pipeline produced; an HDR
+source's tags (BT.2020, PQ or HLG) are carried instead, its coded values painted as they are.
+A deep (16-bit) picture is written at 10 bits where the codec can hold them.
 Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padded by
 repeating its last column and/or row; no pixel of the picture is lost.
 """
@@ -12,6 +14,7 @@ import contextlib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
@@ -19,6 +22,9 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
+from .metadata import copy_stream_tags
+from .subtitles import SubtitlePlan, SubtitleTrack
+from .video_reader import SDR, Colour
 
 
 @dataclass(frozen=True)
@@ -32,18 +38,20 @@ class CodecSpec:
     max_crf: int
     containers: frozenset[str]
     subsampling: tuple[int, int]  # chroma subsampling (x, y): sizes must be multiples
+    deep_pix_fmt: str | None = None  # 10 bits (H.265 Main 10, VP9 profile 2); None: 8 only
 
 
 CODECS: dict[str, CodecSpec] = {
     "h264": CodecSpec("h264", "libx264", "yuv420p", 18, 51,
                       frozenset({"mp4", "mov", "matroska"}), (2, 2)),
     "h265": CodecSpec("h265", "libx265", "yuv420p", 22, 51,
-                      frozenset({"mp4", "mov", "matroska"}), (2, 2)),
+                      frozenset({"mp4", "mov", "matroska"}), (2, 2), "yuv420p10le"),
     "vp9": CodecSpec("vp9", "libvpx-vp9", "yuv420p", 31, 63,
-                     frozenset({"webm", "matroska", "mp4"}), (2, 2)),
+                     frozenset({"webm", "matroska", "mp4"}), (2, 2), "yuv420p10le"),
     "prores": CodecSpec("prores", "prores_ks", "yuv422p10le", None, 0,
-                        frozenset({"mov", "matroska"}), (2, 1)),
+                        frozenset({"mov", "matroska"}), (2, 1), "yuv422p10le"),
 }
+# H.264 stays 8-bit even for deep pictures: High 10 plays on few devices.
 # x264/x265 presets, fastest to smallest; VP9's cpu-used follows them.
 SPEEDS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
           "veryslow")
@@ -71,6 +79,23 @@ def output_format(path: str | Path, codec: str | None = None) -> tuple[str, Code
     return fmt, spec
 
 
+def deep_format(spec: CodecSpec) -> str | None:
+    """The 10-bit pixel format this codec's encoder takes here, if any (libvpx is often
+    built 8-bit only)."""
+    if spec.deep_pix_fmt is None:
+        return None
+    try:
+        formats = av.codec.Codec(spec.encoder, "w").video_formats or ()
+    except (av.error.FFmpegError, ValueError):  # an encoder this FFmpeg lacks
+        return None
+    return spec.deep_pix_fmt if spec.deep_pix_fmt in {f.name for f in formats} else None
+
+
+def bits_of(pix_fmt: str) -> int:
+    """Bits per sample of a pixel format."""
+    return max(c.bits for c in av.VideoFormat(pix_fmt).components)
+
+
 def encoded_size(width: int, height: int, spec: CodecSpec) -> tuple[int, int]:
     """The size actually encoded: rounded up to the codec's chroma subsampling."""
     sx, sy = spec.subsampling
@@ -93,14 +118,19 @@ class VideoWriter:
 
     def __init__(self, path: str | Path, *, fmt: str, codec: CodecSpec, size: tuple[int, int],
                  time_base: Fraction, fps: float | None, crf: int | None = None,
-                 speed: str | None = None) -> None:
+                 speed: str | None = None, deep: bool = False, colour: Colour = SDR) -> None:
         self.path = Path(path)
         self.codec = codec
+        self.fmt = fmt
+        self.pix_fmt = (deep_format(codec) if deep else None) or codec.pix_fmt
+        self.colour = colour
+        self._matrix = Colorspace.BT2020 if colour.matrix in (9, 10) else Colorspace.ITU709
         self.content_size = size
         self.size = encoded_size(*size, codec)
         self.time_base = time_base
         self.frames = 0
         self.audio: list[AudioTrack] = []
+        self.subtitles: list[SubtitleTrack] = []
         self._durations: dict[int, int] = {}
         # MP4/MOV keep exact timestamps with edit lists; Matroska would shift every stream
         # to make an AAC priming packet's negative timestamp zero, so keep them as they are.
@@ -123,13 +153,13 @@ class VideoWriter:
         rate = Fraction(fps).limit_denominator(1001) if fps and 0.5 <= fps <= 1000 else 30
         stream = self.output.add_stream(spec.encoder, rate=rate)
         stream.width, stream.height = self.size
-        stream.pix_fmt = spec.pix_fmt
+        stream.pix_fmt = self.pix_fmt
         stream.time_base = self.time_base
         cc = stream.codec_context
         cc.time_base = self.time_base
-        cc.colorspace = int(Colorspace.ITU709)
-        cc.color_primaries = 1  # BT.709
-        cc.color_trc = 1  # BT.709
+        cc.colorspace = self.colour.matrix
+        cc.color_primaries = self.colour.primaries
+        cc.color_trc = self.colour.transfer
         cc.color_range = int(ColorRange.MPEG)
         crf = spec.default_crf if crf is None else crf
         opts: dict[str, str] = {}
@@ -154,18 +184,49 @@ class VideoWriter:
                   transcode: bool | None = None) -> AudioTrack:
         """Add an output audio track for a source audio stream (copy if the format allows)."""
         track = AudioTrack(self.output, source, offset, transcode=transcode)
+        copy_stream_tags(source, track.stream, self.fmt)
+        track.stream.disposition = source.disposition
         self.audio.append(track)
         return track
 
+    def add_subtitles(self, plan: SubtitlePlan, offset: float = 0.0) -> SubtitleTrack:
+        """Add an output subtitle track (copied or converted, as the plan says)."""
+        track = SubtitleTrack(self.output, plan, offset)
+        self.subtitles.append(track)
+        return track
+
+    def add_attachment(self, source: av.stream.Stream) -> None:
+        """Copy an attachment (a Matroska font, say) unchanged."""
+        self.output.add_stream_from_template(source)
+
+    def set_tags(self, tags: dict[str, str], chapters: list[dict[str, Any]],
+                 video: av.stream.Stream | None = None) -> None:
+        """Container tags, chapters and the painted stream's own tags (language, title);
+        before the first frame."""
+        self.output.metadata.update(tags)
+        if chapters:
+            self.output.set_chapters(chapters)
+        if video is not None:
+            copy_stream_tags(video, self.stream, self.fmt)
+
     def write_frame(self, image: np.ndarray, pts: int, duration: int | None = None) -> None:
-        """Encode one RGB or RGBA uint8 frame at `pts` (in `time_base` units)."""
+        """Encode one RGB or RGBA frame (uint8, or uint16 for a deep picture) at `pts` (in
+        `time_base` units)."""
         w, h = self.size
         image = pad_to(image, w, h)
-        fmt = "rgba" if image.shape[2] == 4 else "rgb24"
+        four = image.shape[2] == 4
+        if image.dtype == np.uint16:
+            fmt = "rgba64le" if four else "rgb48le"
+        else:
+            fmt = "rgba" if four else "rgb24"
         frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image), format=fmt)
-        frame = frame.reformat(format=self.codec.pix_fmt, dst_colorspace=Colorspace.ITU709,
-                               dst_color_range=ColorRange.MPEG, dst_color_trc=1,
-                               dst_color_primaries=1)
+        c = self.colour
+        # The pixels already are in the output's primaries and transfer: say so, else
+        # FFmpeg's colour-managed scaler would convert them (BT.709 to PQ, say).
+        frame.color_primaries, frame.color_trc = c.primaries, c.transfer
+        frame = frame.reformat(format=self.pix_fmt, dst_colorspace=self._matrix,
+                               dst_color_range=ColorRange.MPEG, dst_color_trc=c.transfer,
+                               dst_color_primaries=c.primaries)
         frame.pts = pts
         frame.time_base = self.time_base
         if duration:
@@ -182,6 +243,11 @@ class VideoWriter:
             if duration and packet.time_base == self.time_base:
                 packet.duration = duration
             self.output.mux(packet)
+
+    def write_subtitle(self, stream: int, packet: av.Packet) -> None:
+        """Pass a packet of source subtitle stream number `stream` on."""
+        if 0 <= stream < len(self.subtitles):
+            self.subtitles[stream].write(packet)
 
     def write_audio(self, stream: int, data: av.Packet | av.AudioFrame) -> None:
         """Pass an audio packet/frame of source audio stream number `stream` on."""

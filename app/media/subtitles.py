@@ -1,0 +1,148 @@
+"""Subtitle streams of an export: copied where the container takes their codec, text ones
+converted to the container's own text format (MP4/MOV: mov_text, WebM: WebVTT, Matroska:
+SubRip), the rest named in a warning. Timestamps follow the picture's trim."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+from dataclasses import dataclass
+from fractions import Fraction
+
+import av
+
+from .metadata import copy_stream_tags, stream_label
+
+# Subtitle codecs whose packets are text (FFmpeg names; "text" is plain text)
+TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
+# The text format each container holds natively
+TEXT_FORMAT = {"mp4": "mov_text", "mov": "mov_text", "webm": "webvtt", "matroska": "subrip"}
+_ASS_OVERRIDE = re.compile(r"\{[^}]*\}")
+_MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")
+
+
+@dataclass(frozen=True)
+class SubtitlePlan:
+    """What happens to one subtitle stream: copied (`convert_to` None) or converted."""
+
+    source: av.subtitles.stream.SubtitleStream
+    convert_to: str | None = None
+
+    @property
+    def codec(self) -> str:
+        """The source stream's codec name."""
+        return codec_name(self.source)
+
+    def describe(self) -> str:
+        """E.g. "subtitle 3 (fra) subrip copied" or "... subrip -> mov_text"."""
+        how = "copied" if self.convert_to is None else f"-> {self.convert_to}"
+        return f"subtitle {stream_label(self.source)} {self.codec} {how}"
+
+
+def codec_name(stream: av.stream.Stream) -> str:
+    """A stream's codec name, or "unknown" when FFmpeg has no codec for it."""
+    cc = stream.codec_context
+    return cc.name if cc is not None else "unknown"
+
+
+def plan_subtitles(streams: list[av.subtitles.stream.SubtitleStream], fmt: str, ext: str
+                   ) -> tuple[list[SubtitlePlan], list[str]]:
+    """How each subtitle stream goes into a `fmt` output, and a warning for each that
+    cannot (bitmap subtitles outside Matroska, say)."""
+    plans: list[SubtitlePlan] = []
+    warnings: list[str] = []
+    for s in streams:
+        name = codec_name(s)
+        if _can_copy(fmt, s):
+            plans.append(SubtitlePlan(s))
+        elif name in TEXT_CODECS and fmt in TEXT_FORMAT:
+            plans.append(SubtitlePlan(s, TEXT_FORMAT[fmt]))
+        else:
+            kind = "text" if name in TEXT_CODECS else "picture"
+            warnings.append(f"subtitle stream {stream_label(s)} ({name}, {kind} subtitles) "
+                            f"left out: {ext} files cannot hold it; write .mkv to keep it")
+    return plans, warnings
+
+
+def _can_copy(fmt: str, stream: av.stream.Stream) -> bool:
+    if stream.codec_context is None:
+        return False
+    try:
+        with av.open(io.BytesIO(), mode="w", format=fmt) as trial:
+            trial.add_stream_from_template(stream)
+        return True
+    except Exception:  # any refusal means: convert or leave out
+        return False
+
+
+def cue_text(codec: str, payload: bytes) -> str:
+    """The plain text of one subtitle packet (lines joined by newlines)."""
+    if codec == "mov_text":
+        n = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 0
+        return payload[2:2 + n].decode("utf-8", "replace")
+    text = payload.decode("utf-8", "replace")
+    if codec in ("ass", "ssa"):
+        # Matroska's ASS packets: ReadOrder, Layer, Style, Name, MarginL/R/V, Effect, Text
+        fields = text.split(",", 8)
+        text = fields[8] if len(fields) == 9 else text
+        text = _ASS_OVERRIDE.sub("", text).replace("\\N", "\n").replace("\\n", "\n")
+        text = text.replace("\\h", " ")
+    return text
+
+
+def cue_payload(codec: str, text: str) -> bytes:
+    """One packet of `codec` (mov_text, webvtt or subrip) holding `text`."""
+    if codec == "mov_text":
+        data = _MARKUP.sub("", text).encode("utf-8")[:65535]
+        return struct.pack(">H", len(data)) + data
+    return text.encode("utf-8")
+
+
+class SubtitleTrack:
+    """One subtitle stream of the output, fed with the source's packets.
+
+    `offset` (seconds, the trim start) is subtracted from every timestamp; a cue that began
+    before it but lasts into the range is kept, shortened.
+    """
+
+    def __init__(self, output: av.container.OutputContainer, plan: SubtitlePlan,
+                 offset: float = 0.0) -> None:
+        self.output = output
+        self.plan = plan
+        self.offset = offset
+        self.packets = 0
+        src = plan.source
+        fmt = output.format.name.split(",")[0]
+        if plan.convert_to is None:
+            self.stream = output.add_stream_from_template(src)
+            self.stream.metadata.clear()
+        else:
+            self.stream = output.add_mux_stream(plan.convert_to,
+                                                time_base=src.time_base or Fraction(1, 1000))
+        copy_stream_tags(src, self.stream, fmt)
+        self.stream.disposition = src.disposition
+
+    def write(self, packet: av.Packet) -> None:
+        """Mux one source packet (converted if the plan says), shifted by `offset`."""
+        if packet.pts is None:
+            return
+        tb = packet.time_base
+        pts, duration = packet.pts, packet.duration or 0
+        if self.offset:
+            pts -= round(Fraction(self.offset).limit_denominator(10**9) / tb)
+        if pts < 0:
+            if pts + duration <= 0:
+                return  # ended before the range
+            pts, duration = 0, pts + duration
+        if self.plan.convert_to is None:
+            out = packet
+        else:
+            text = cue_text(self.plan.codec, bytes(packet))
+            out = av.Packet(cue_payload(self.plan.convert_to, text))
+        out.stream = self.stream
+        out.time_base = tb
+        out.pts = out.dts = pts
+        out.duration = duration
+        self.output.mux(out)
+        self.packets += 1

@@ -1,0 +1,176 @@
+"""Exports keep what people put in their files, as `ffmpeg -map 0` would: every audio track
+with its language, title and disposition, subtitles (copied or converted), chapters, tags,
+10 bits where the codec holds them, HDR tags; and one warning for anything left out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+
+from aquarelle.cli.main import main
+from aquarelle.engine.chain import build_pipeline
+from aquarelle.media.metadata import container_tags, shifted_chapters
+from aquarelle.media.subtitles import cue_payload, cue_text
+from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
+
+
+@pytest.fixture(scope="module")
+def rich(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_rich_clip(tmp_path_factory.mktemp("rich") / "film.mkv", frames=8)
+
+
+def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["render", *args, "-q", "--style", "adjust"])
+    return code, capsys.readouterr().err
+
+
+def by_type(info: dict, kind: str) -> list[dict]:
+    return [s for s in info["streams"] if s["type"] == kind]
+
+
+def test_mkv_keeps_tracks_tags_subtitles_and_chapters(rich: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    out = tmp_path / "out.mkv"
+    code, err = render(capsys, str(rich), "-o", str(out), "--codec", "h265")
+    assert code == 0, err
+    info = probe(out)
+    audio = by_type(info, "audio")
+    assert [(a["tags"]["language"], a["tags"]["title"]) for a in audio] == \
+        [("eng", "English"), ("fra", "Français")]
+    assert [a["disposition"] & 1 for a in audio] == [1, 0]  # default kept on the first only
+    (subs,) = by_type(info, "subtitle")
+    assert subs["tags"]["language"] == "fra" and subs["tags"]["title"] == "Sous-titres"
+    assert subs["disposition"] & int(av.stream.Disposition.forced)
+    assert subtitle_cues(out) == [(0.0, 0.5, b"<i>Hello</i> there"), (0.6, 0.4, b"Second line")]
+    assert info["tags"]["title"] == "My film" and info["tags"]["comment"] == "made for a test"
+    assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
+    assert info["chapters"][1][0] == pytest.approx(0.5)
+    (video,) = by_type(info, "video")
+    assert video["pix_fmt"] == "yuv420p10le" and video["profile"] == "Main 10"
+    assert "warning" not in err
+
+
+def test_mp4_converts_subtitles_to_mov_text_and_names_the_track(
+        rich: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.mp4"
+    code, err = render(capsys, str(rich), "-o", str(out), "--codec", "h265")
+    assert code == 0, err
+    info = probe(out)
+    (subs,) = by_type(info, "subtitle")
+    assert subs["codec"] == "mov_text" and subs["tags"]["language"] == "fra"
+    texts = [cue_text("mov_text", c[2]) for c in subtitle_cues(out)]
+    assert [t for t in texts if t] == ["Hello there", "Second line"]  # markup mov_text lacks
+    assert [a["tags"]["handler_name"] for a in by_type(info, "audio")] == ["English", "Français"]
+    assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
+
+
+def test_trim_moves_cues_and_chapters(rich: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cut.mkv"
+    code, err = render(capsys, str(rich), "-o", str(out), "--start", "0.2")
+    assert code == 0, err
+    cues = subtitle_cues(out)
+    assert cues[0][0] == pytest.approx(0.0) and cues[0][1] == pytest.approx(0.3)  # shortened
+    assert cues[1][0] == pytest.approx(0.4)
+    chapters = probe(out)["chapters"]
+    assert [(round(a, 3), round(b, 3), t) for a, b, t in chapters] == \
+        [(0.0, 0.3, "Opening"), (0.3, 0.8, "Ending")]
+
+
+def test_no_subtitles_and_no_metadata(rich: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bare.mkv"
+    code, err = render(capsys, str(rich), "-o", str(out), "--no-subtitles", "--no-metadata",
+                       "--codec", "h265")
+    assert code == 0, err
+    info = probe(out)
+    assert not by_type(info, "subtitle") and not info["chapters"]
+    assert "title" not in info["tags"]
+    assert all("language" not in a["tags"] for a in by_type(info, "audio"))
+    assert len(by_type(info, "audio")) == 2
+
+
+def test_ten_bits_lost_only_with_one_warning(rich: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "eight.mp4"
+    code, err = render(capsys, str(rich), "-o", str(out))
+    assert code == 0
+    lines = [line for line in err.splitlines() if "warning" in line]
+    assert len(lines) == 1 and "10-bit" in lines[0] and "--codec h265" in lines[0]
+    assert by_type(probe(out), "video")[0]["pix_fmt"] == "yuv420p"
+
+
+def _row_levels(path: Path) -> int:
+    with av.open(str(path)) as c:
+        frame = next(c.decode(video=0))
+        y = frame.reformat(format="yuv420p10le").to_ndarray()[: frame.height]
+    return len(np.unique(y[y.shape[0] // 2]))
+
+
+def test_ten_bit_output_keeps_the_fine_steps(rich: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A gentle ramp (a dozen steps at 8 bits) keeps several times as many at 10."""
+    deep, shallow = tmp_path / "deep.mkv", tmp_path / "shallow.mkv"
+    assert render(capsys, str(rich), "-o", str(deep), "--codec", "h265")[0] == 0
+    assert render(capsys, str(rich), "-o", str(shallow), "--codec", "h264")[0] == 0
+    assert _row_levels(deep) >= 2.5 * _row_levels(shallow)
+    eight = make_clip(tmp_path / "eight.mkv", size=(64, 48), frames=2, audio=False)
+    plain = tmp_path / "plain.mkv"
+    assert render(capsys, str(eight.path), "-o", str(plain), "--codec", "h265")[0] == 0
+    assert probe(plain)["streams"][0]["pix_fmt"] == "yuv420p"  # an 8-bit source stays 8
+
+
+def test_deep_pipeline_paints_in_sixteen_bits(gl_ctx: object) -> None:
+    ramp = np.linspace(0.2, 0.3, 256)[None, :, None] * np.ones((64, 1, 3))
+    with build_pipeline(gl_ctx, "watercolor", deep=True) as deep:
+        out16 = deep.render_array((ramp * 65535).astype(np.uint16))
+    with build_pipeline(gl_ctx, "watercolor") as shallow:
+        out8 = shallow.render_array((ramp * 255).round().astype(np.uint8))
+    assert out16.dtype == np.uint16 and out8.dtype == np.uint8
+    assert np.abs(out16 / 257.0 - out8).mean() < 1.0  # the same picture
+    row = 32
+    assert len(np.unique(out16[row, :, 0])) > 2 * len(np.unique(out8[row, :, 0]))
+
+
+def test_hdr_tags_carried_and_picture_subtitles_named(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    src = make_rich_clip(tmp_path / "hdr.mkv", frames=4, hdr=True, picture_subtitles=True)
+    out = tmp_path / "hdr.mp4"
+    code, err = render(capsys, str(src), "-o", str(out), "--codec", "h265")
+    assert code == 0, err
+    video = by_type(probe(out), "video")[0]
+    assert video["colour"] == (9, 16, 9) and video["pix_fmt"] == "yuv420p10le"
+    assert "HDR (PQ, BT.2020)" in err
+    with av.open(str(src)) as a, av.open(str(out)) as b:  # coded values kept, not converted
+        ya, yb = (next(c.decode(video=0)).to_ndarray()[:48].astype(int) for c in (a, b))
+    assert np.abs(ya - yb).mean() < 2.0
+    assert "subtitle stream 4 (deu) (pgssub, picture subtitles) left out" in err
+    assert len(by_type(probe(out), "subtitle")) == 1  # the text one, converted
+    kept = tmp_path / "hdr.mkv.mkv"
+    code, err = render(capsys, str(src), "-o", str(kept), "--codec", "h265")
+    assert code == 0 and "left out" not in err
+    assert len(by_type(probe(kept), "subtitle")) == 2  # Matroska holds both
+
+
+def test_text_conversions() -> None:
+    ass = b"0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0}\\Nle monde"
+    assert cue_text("ass", ass) == "Bonjour\nle monde"
+    assert cue_text("mov_text", cue_payload("mov_text", "<b>Hi</b> you")) == "Hi you"
+    assert cue_payload("webvtt", "<i>a</i>") == b"<i>a</i>"
+
+
+def test_stale_tags_dropped_and_chapters_cut() -> None:
+    assert container_tags({"title": "T", "ENCODER": "Lavf", "major_brand": "isom",
+                           "creation_time": "2020"}) == {"title": "T", "creation_time": "2020"}
+    from fractions import Fraction
+    chapters = [{"id": 1, "start": 0, "end": 2000, "time_base": Fraction(1, 1000),
+                 "metadata": {"title": "A"}},
+                {"id": 2, "start": 2000, "end": 5000, "time_base": Fraction(1, 1000),
+                 "metadata": {"title": "B"}}]
+    cut = shifted_chapters(chapters, 2.5, 4.0)
+    assert [(c["start"], c["end"], c["metadata"]["title"]) for c in cut] == [(0, 1500, "B")]
