@@ -17,7 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .platforms import current_needs_display_server
+from .platforms import (
+    current_needs_display_server,
+    finds_virtual_camera_device,
+    virtual_camera_setup,
+)
 
 PACKAGES = ("numpy", "moderngl", "glcontext", "cv2", "av", "PyQt6.QtCore", "PIL")
 # The Qt xcb plugin's usual missing libraries -> the Debian package that provides each.
@@ -175,23 +179,62 @@ def encoders(report: Report) -> None:
                        required=needed)
 
 
-def virtual_camera(report: Report) -> None:
+def virtual_camera(report: Report, platform: str | None = None,
+                   sys_root: Path | None = None, dev_root: Path | None = None) -> None:
+    """pyvirtualcam, and where the virtual camera is a device file (Linux) whether a
+    v4l2loopback device exists that may be opened; elsewhere what it needs (OBS)."""
+    from .media.virtual_camera import loopback_devices, loopback_problem
+
+    platform = platform or sys.platform
     try:
         importlib.import_module("pyvirtualcam")
-        report.add("virtual camera", True, "pyvirtualcam is installed", required=False)
+        backend = ""
     except Exception:
-        report.add("virtual camera", False, "no backend installed (optional; not used yet)",
-                   required=False)
+        backend = "pyvirtualcam is not installed (optional: pip install pyvirtualcam); "
+    if not finds_virtual_camera_device(platform):
+        report.add("virtual camera", not backend, (backend or "pyvirtualcam is installed; ")
+                   + "it sends to OBS Studio's Virtual Camera, which shows only when opened "
+                   f"(not checked here: {virtual_camera_setup(platform)})", required=False)
+        return
+    problem = loopback_problem(sys_root, dev_root)
+    found = loopback_devices(sys_root, dev_root)
+    if problem:
+        detail = problem.removeprefix("no virtual camera: ")
+    elif found is None:
+        detail = "cannot tell whether a v4l2loopback device exists (no /sys/class/video4linux)"
+    else:
+        detail = "v4l2loopback " + ", ".join(f"{d.path} ({d.name})" for d in found)
+    report.add("virtual camera", not backend and not problem and bool(found),
+               backend + detail, required=False)
 
 
-def folders(report: Report) -> None:
+def folder_state(path: Path, access: Callable[[Path, int], bool] = os.access
+                 ) -> tuple[bool, str]:
+    """Whether Aquarelle can write into `path` (creating it if need be), and what it is."""
+    if path.exists():
+        if not path.is_dir():
+            return False, f"{path} is a file, not a folder: move it away"
+        if not access(path, os.W_OK | os.X_OK):
+            return False, f"{path} is not writable: nothing can be saved there (chmod u+w)"
+        return True, f"{path} (exists, writable)"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.is_dir() and access(parent, os.W_OK | os.X_OK):
+        return True, f"{path} (will be created on first save)"
+    why = "is a file" if parent.exists() and not parent.is_dir() else "is not writable"
+    return False, f"{path} cannot be created: {parent} {why}"
+
+
+def folders(report: Report, presets: Path | None = None,
+            access: Callable[[Path, int], bool] = os.access) -> None:
+    """The settings folder and the user presets folder: there or creatable, writable."""
     from .engine.presets import user_presets_dir
 
-    presets = user_presets_dir("watercolor").parent
-    config = presets.parent
-    report.add("config folder", True, f"{config} ({'exists' if config.is_dir() else 'new'})",
-               required=False)
-    report.add("user presets", True, str(presets), required=False)
+    presets = presets or user_presets_dir("watercolor").parent
+    for name, path in (("config folder", presets.parent), ("user presets", presets)):
+        ok, detail = folder_state(path, access)
+        report.add(name, ok, detail, required=False)
 
 
 def diagnose(ldd: Callable[[Path], str] | None = None) -> Report:

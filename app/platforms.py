@@ -128,11 +128,14 @@ def lists_cameras_from_devices(platform: str) -> bool:
     return family(platform) == "linux"
 
 
+VIDEO_GROUP_HINT = "the 'video' group: sudo usermod -aG video $USER, then log in again"
+
+
 def camera_denied_hint(platform: str) -> str:
     """What to do when a camera exists but cannot be opened (busy, or access refused)."""
     return {
         "linux": "close other programs using it, and check that you may use /dev/video* "
-                 "(the 'video' group: sudo usermod -aG video $USER, then log in again)",
+                 f"({VIDEO_GROUP_HINT})",
         "win32": "close other programs using it, and allow camera access in Settings > "
                  "Privacy & security > Camera (\"Let desktop apps access your camera\")",
         "darwin": "macOS may have refused access: allow Aquarelle (or the Terminal you "
@@ -148,6 +151,20 @@ def virtual_camera_setup(platform: str) -> str:
         return ("run `sudo modprobe v4l2loopback devices=1 exclusive_caps=1 "
                 "card_label=\"Aquarelle\"` (package v4l2loopback-dkms)")
     return "install OBS Studio 28 or newer and start its Virtual Camera once"
+
+
+def finds_virtual_camera_device(platform: str) -> bool:
+    """Whether the virtual camera is a device file that can be looked for before opening
+    it (a v4l2loopback /dev/videoN, named in sysfs): Linux. OBS's Virtual Camera on Windows
+    and macOS only shows when opened."""
+    return family(platform) == "linux"
+
+
+def device_denied_hint(platform: str) -> str:
+    """What to do when a device file exists but opening it is refused (EACCES)."""
+    if family(platform) == "linux":
+        return f"you may not open it ({VIDEO_GROUP_HINT})"
+    return camera_denied_hint(platform)
 
 
 def virtual_camera_name(platform: str) -> str:
@@ -211,6 +228,14 @@ def current_legacy_settings_files() -> list[Path]:
 
 def current_virtual_camera_setup() -> str:
     return virtual_camera_setup(sys.platform)
+
+
+def current_finds_virtual_camera_device() -> bool:
+    return finds_virtual_camera_device(sys.platform)
+
+
+def current_device_denied_hint() -> str:
+    return device_denied_hint(sys.platform)
 
 
 def current_virtual_camera_name() -> str:

@@ -152,6 +152,8 @@ def test_missing_backend_says_what_to_run(monkeypatch):
                                "/dev/video[0-99]. Did you run 'modprobe v4l2loopback'?")
 
     monkeypatch.setitem(sys.modules, "pyvirtualcam", NoDevice)
+    # pyvirtualcam's own words, where the device files cannot tell more (see test_cli_truthful)
+    monkeypatch.setattr("aquarelle.media.virtual_camera.device_problem", lambda: None)
     with pytest.raises(VirtualCameraError) as e:
         open_pyvirtualcam(640, 360, 30.0)
     msg = str(e.value)
@@ -314,6 +316,7 @@ def test_cli_live_without_a_virtual_camera_device_exits_2_with_the_setup_line(
         capsys, monkeypatch):
     monkeypatch.setattr("aquarelle.media.virtual_camera.open_pyvirtualcam",
                         _raise_no_device)
+    monkeypatch.setattr("aquarelle.media.virtual_camera.device_problem", lambda: None)
     code = main(["live", "--input", "synthetic", "--virtual-camera", "--max-frames", "3"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2

@@ -243,7 +243,7 @@ def test_missing_style_file(tmp_path):
 
 
 def test_malformed_json(tmp_path):
-    with pytest.raises(StyleError, match="cannot read style"):
+    with pytest.raises(StyleError, match="invalid JSON at line 1 column 26: Expecting value"):
         load_style(_write(tmp_path, '{"name": "x", "params": [}'))
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import textwrap
 
 from ..engine.chain_spec import load_chain
 from ..engine.errors import StyleError
-from ..engine.params import color_to_hex
-from ..engine.presets import describe_preset, list_presets, load_preset
+from ..engine.params import ParamSpec, color_to_hex
+from ..engine.presets import describe_preset, list_presets, load_preset, user_presets_dir
 from ..engine.style import list_styles, load_style
+from .common import DEFAULT_STYLE
+
+MIN_HELP_WIDTH = 30  # narrower than this beside the table, a parameter's help goes below it
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -29,14 +34,28 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_params)
 
 
+def terminal_width() -> int:
+    """Columns to wrap to: the terminal's (or $COLUMNS; 80 when not a terminal)."""
+    return max(40, shutil.get_terminal_size().columns)
+
+
+def hanging(first: str, text: str, indent: int, width: int) -> str:
+    """`text` after `first`, wrapped to `width`; later lines indented by `indent`."""
+    return textwrap.fill(text, width, initial_indent=first, subsequent_indent=" " * indent,
+                         break_on_hyphens=False, break_long_words=False)
+
+
 def run_styles(args: argparse.Namespace) -> int:
-    for name in list_styles():
+    width = terminal_width()
+    for name in sorted(list_styles(), key=lambda n: (n != DEFAULT_STYLE, n)):  # main first
         style = load_style(name)
         presets = ", ".join(p.name for p in list_presets(name))
-        print(f"{name:14s} {style.label}: {style.description}")
-        print(f"{'':14s} presets: {presets or '-'}")
-    print("\nChain styles with + (each after the one before), e.g. "
-          "--style denoise+enhance+watercolor; set a style's parameter as style.param.")
+        print(hanging(f"{name:14s} ", f"{style.label}: {style.description}", 15, width))
+        print(hanging(f"{'':14s} ", f"presets: {presets or '-'}", 15, width))
+    print()
+    print(textwrap.fill("Chain styles with + (each after the one before), e.g. "
+                        "--style denoise+enhance+watercolor; set a style's parameter as "
+                        "style.param.", width, break_on_hyphens=False))
     return 0
 
 
@@ -58,6 +77,13 @@ def run_presets(args: argparse.Namespace) -> int:
         raise StyleError("usage: aquarelle presets [STYLE] | aquarelle presets show NAME")
     style = load_chain(words[0] if words else args.style).name
     presets = list_presets(style)
+    if not presets:
+        print(textwrap.fill(
+            f"{style} has no presets; save one in the desktop app (Save\u2026 beside the "
+            f"presets, or Ctrl+S: it goes to {user_presets_dir(style)}), or set values with "
+            f"--set NAME=VALUE (see `aquarelle params {style}`)", terminal_width(),
+            break_on_hyphens=False, break_long_words=False))
+        return 0
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
         print(f"{preset.name:{width}s}  {describe_preset(preset)}")
@@ -75,15 +101,30 @@ def run_params(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([p.as_dict() for p in style.params], indent=2))
         return 0
+    width = terminal_width()
+    nw = max(22, *(len(p.name) for p in style.params))
     gw = max(len("group"), *(len(p.group) for p in style.params))
-    print(f"{'name':22s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  "
-          f"{'group':{gw}s} help")
+    head = f"{'name':{nw}s} {'type':6s} {'min':>7s} {'max':>7s} {'default':>8s}  {'group':{gw}s} "
+    below = width - len(head) < MIN_HELP_WIDTH
+    print(head.rstrip() if below else head + "help")
     for p in style.params:
-        if p.choices:  # a menu: its names instead of numbers
-            print(f"{p.name:22s} {'choice':6s} {'':>7s} {'':>7s} "
-                  f"{p.choices[int(p.default)]:>8s}  {p.group:{gw}s} "  # type: ignore[arg-type]
-                  f"one of {', '.join(p.choices)}. {p.help}")
-            continue
-        print(f"{p.name:22s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
-              f"{_fmt(p.default):>8s}  {p.group:{gw}s} {p.help}")
+        row = _param_row(p, nw, gw)
+        if below:
+            print(row.rstrip())
+            print(hanging("    ", _param_help(p), 4, width))
+        else:
+            print(hanging(row, _param_help(p), len(row), width))
     return 0
+
+
+def _param_row(p: ParamSpec, nw: int, gw: int) -> str:
+    """A parameter's table columns, up to its help."""
+    if p.choices:  # a menu: its names instead of numbers
+        default = p.choices[int(p.default)]  # type: ignore[arg-type]
+        return f"{p.name:{nw}s} {'choice':6s} {'':>7s} {'':>7s} {default:>8s}  {p.group:{gw}s} "
+    return (f"{p.name:{nw}s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
+            f"{_fmt(p.default):>8s}  {p.group:{gw}s} ")
+
+
+def _param_help(p: ParamSpec) -> str:
+    return f"one of {', '.join(p.choices)}. {p.help}" if p.choices else p.help

@@ -4,19 +4,24 @@ sent to a virtual camera for video calls, until Ctrl+C."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
+from pathlib import Path
 
 from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import ParamError
 from ..engine.fit import FIT_MODES
 from ..engine.pipeline import MIN_SCALE
+from ..media import virtual_camera
+from ..media.errors import MediaError
 from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
 from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
-from ..media.webcam import CameraSource
+from ..media.webcam import CameraSource, list_cameras
+from ..platforms import current_device_denied_hint, current_lists_cameras_from_devices
 from .common import add_style_options, parse_frame_size, positive, resolve_style
 
 
@@ -59,7 +64,38 @@ def _source(args: argparse.Namespace) -> FrameSource:
         if camera_size:
             raise ParamError("--camera-size applies to cameras, not to --input")
         return open_source(args.input, paced=True, loop=True)
+    check_camera(args.camera or "0", args.virtual_camera)
     return CameraSource(args.camera or 0, size=camera_size, fps=args.fps)
+
+
+def check_camera(device: str, sending: bool) -> None:
+    """Where cameras are device files (Linux), say plainly that the camera's is missing,
+    refused, or the virtual camera itself (`sending` to it); OpenCV only says it failed."""
+    if not current_lists_cameras_from_devices():
+        return
+    dev_root = virtual_camera.DEV
+    path = dev_root / f"video{device}" if device.isdigit() else Path(device)
+    if path.parent != dev_root:
+        return  # not a device file (a URL, a pipeline): opening it tells
+    name = f"camera {device}" if device.isdigit() else "camera"
+    if not path.exists():
+        raise MediaError(f"no {name}: {path} does not exist; {_cameras_here()}")
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise MediaError(f"cannot open {name}: {path} exists, but "
+                         f"{current_device_denied_hint()}")
+    if sending and path in {d.path for d in virtual_camera.loopback_devices() or []}:
+        raise ParamError(f"{name} ({path}) is the virtual camera itself, which "
+                         f"--virtual-camera sends to; {_cameras_here()}")
+
+
+def _cameras_here() -> str:
+    """The cameras to pick from instead (or that there are none), and the file fallback."""
+    loopbacks = {d.path for d in virtual_camera.loopback_devices() or []}
+    cams = [c for c in list_cameras(virtual_camera.DEV, virtual_camera.SYS_VIDEO)
+            if Path(c.path) not in loopbacks]
+    listed = ", ".join(f"--camera {c.index} ({c.name})" for c in cams)
+    return (f"cameras here: {listed}" if cams else "no camera is connected") + \
+        "; to paint a video file instead: --input FILE (or --input synthetic, a test picture)"
 
 
 def options(args: argparse.Namespace) -> LiveOptions:
@@ -82,6 +118,8 @@ def options(args: argparse.Namespace) -> LiveOptions:
 def run(args: argparse.Namespace) -> int:
     style, values = resolve_style(args)
     opts = options(args)
+    if args.virtual_camera:
+        virtual_camera.check_device()  # before the camera: fix this first, it may add one
     source = _source(args)
     ctx = create_headless_context()
     try:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal's number when terminated by SIGTERM or SIGHUP)."""
     parser = build_parser()
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
+    mistyped = _mistyped_command(parser, argv)
+    if mistyped:
+        print(f"aquarelle: error: {mistyped}", file=sys.stderr)
+        return 2
     file = _app_file(parser, argv)
     if file is not None:  # `aquarelle FILE` opens the desktop app on FILE
         return _open_app(parser, argparse.Namespace(command=None, file=file))
@@ -51,6 +58,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("aquarelle: cancelled", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `aquarelle styles | head`: the reader left; so do we, quietly
+        _silence_stdout()
+        return 128 + 13  # as if killed by SIGPIPE, like other tools
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the flush at exit cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 # Options whose value may start with "-" (argparse would take "-1x90" for an option).
@@ -71,15 +88,37 @@ def _join_negative_values(argv: list[str]) -> list[str]:
     return out
 
 
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    """The subcommands' names, in the order `--help` lists them."""
+    commands: list[str] = []
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        commands.extend(getattr(action, "choices", None) or {})
+    return commands
+
+
+def _mistyped_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """What is wrong when the first argument is no command and no file: 'did you mean' for
+    a name close to a command; for a lone bare word (no folder, no extension), that it is
+    neither. None when it may be a file for the app, or argparse says better."""
+    if not argv or argv[0].startswith("-"):
+        return None
+    word, commands = argv[0], _commands(parser)
+    if word in commands or Path(word).exists():
+        return None
+    close = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
+    if close:
+        return f"unknown command {word!r}; did you mean {close[0]!r}?"
+    if len(argv) == 1 and not Path(word).suffix and Path(word).name == word:
+        return f"no command or file {word!r}; commands: {', '.join(commands)}"
+    return None
+
+
 def _app_file(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
     """The FILE of `aquarelle FILE`: one argument that is a file or no known command."""
     if len(argv) != 1 or argv[0].startswith("-"):
         return None
-    commands: set[str] = set()
-    for action in parser._subparsers._group_actions if parser._subparsers else []:
-        commands.update(getattr(action, "choices", None) or {})
     arg = argv[0]
-    return arg if Path(arg).is_file() or arg not in commands else None
+    return arg if Path(arg).is_file() or arg not in _commands(parser) else None
 
 
 def _open_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -4,15 +4,22 @@ or a batch: render_image, render_video, render_frames)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
+from ..media.video_writer import CONTAINERS
 from . import render_cluster, render_video
 from .common import add_style_options
+from .render_frames import wants_frames
 from .render_image import read_pair, render_image
 from .render_options import add_arguments
+
+# The first bytes of the image formats read (name, extension to write it as).
+IMAGE_SIGNATURES = ((b"\xff\xd8\xff", "JPEG", ".jpg"), (b"\x89PNG\r\n\x1a\n", "PNG", ".png"),
+                    (b"II*\x00", "TIFF", ".tif"), (b"MM\x00*", "TIFF", ".tif"))
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +49,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     inputs = [Path(p) for p in args.inputs]
     output = Path(args.output)
+    if args.output == "-":
+        raise AquarelleError("-o -: writing to standard output is not supported; give a file "
+                             "name (e.g. -o out.png, -o out.mp4) or a folder (-o out/)")
     if getattr(args, "pair", False):
         return _render_pair(args, inputs, output)
     wants_folder = args.output.endswith(("/", "\\")) or output.is_dir()
@@ -60,14 +70,71 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise AquarelleError(f"cannot create output folder {output}: {e}") from None
     if is_image_path(src):
-        if output.is_dir():
-            output = output / src.name
-        return render_image(args, src, output)
-    if not is_video_path(src) and not render_video.looks_like_video(src):
+        return _render_one_image(args, src, output, src.name)
+    sniffed = sniff_image(src)
+    if sniffed and not (is_video_path(output) or wants_frames(output)):
+        return _render_one_image(args, src, output, src.stem + sniffed[1],
+                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image")
+    if sniffed:  # an image, but the output asks for a video: a one-frame one, as asked
+        print(f"aquarelle: warning: {_misnamed(src, sniffed[0])}; rendering it as a "
+              "one-frame video", file=sys.stderr)
+    elif not is_video_path(src) and not render_video.looks_like_video(src):
         kinds = " ".join(sorted(IMAGE_EXTENSIONS))
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
+    if not output.is_dir():
+        check_extension(output, "video")
     return render_video.run(args, src, output)
+
+
+def _render_one_image(args: argparse.Namespace, src: Path, output: Path, name: str,
+                      warning: str = "") -> int:
+    """An image to `output` (a folder: as `name` in it), once the output can take one."""
+    if output.is_dir():
+        output = output / name
+    check_extension(output, "image")
+    if warning:
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
+    return render_image(args, src, output)
+
+
+def sniff_image(path: Path) -> tuple[str, str] | None:
+    """(format, extension) when the file's first bytes are those of an image we read
+    (whatever its name says), else None."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None  # missing or unreadable: the reader's own error says so
+    for signature, name, ext in IMAGE_SIGNATURES:
+        if head.startswith(signature):
+            return name, ext
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP", ".webp"
+    if head[:2] == b"BM" and head[6:10] == bytes(4):  # BMP: its reserved fields are zero
+        return "BMP", ".bmp"
+    return None
+
+
+def _misnamed(src: Path, kind: str) -> str:
+    name = f"its {src.suffix} name" if src.suffix else "its name without an extension"
+    return f"{src} is a {kind} image despite {name}"
+
+
+def check_extension(output: Path, kind: str) -> None:
+    """An output without an extension: say which ones a `kind` ("image", "video") takes."""
+    if output.suffix:
+        return  # a wrong one: the writer names the right ones
+    if kind == "image":
+        allowed = ", ".join(sorted(IMAGE_EXTENSIONS))
+        example = f"{output}.png"
+    else:
+        allowed = ", ".join(sorted(CONTAINERS)) + ", .gif (animated) or frames/%04d.png"
+        example = f"{output}.mp4"
+    article = "an" if kind == "image" else "a"
+    raise AquarelleError(f"-o {output} has no extension, which says what to write; {article} "
+                         f"{kind} can be written as {allowed} (e.g. -o {example}; into a "
+                         f"folder: -o {output}/)")
 
 
 def _render_pair(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:

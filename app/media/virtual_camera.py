@@ -5,20 +5,28 @@ Camera on Windows and macOS) and a pacing thread that sends one frame every 1/fp
 the newest frame submitted, or the previous one again when the source stalls (consumers
 expect a steady rate), never a queue of old ones. Frames must already have the sink's size
 (the engine's `FrameFitter` fits them on the GPU). Qt-free: the app and `aquarelle live`
-share it; tests inject a fake backend.
+share it; tests inject a fake backend. Where the virtual camera is a device file
+(v4l2loopback), `device_problem()` reads sysfs to say whether one exists and may be opened.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from ..platforms import current_virtual_camera_setup
+from ..platforms import (
+    current_device_denied_hint,
+    current_finds_virtual_camera_device,
+    current_virtual_camera_setup,
+)
 from .errors import MediaError
 from .latency import LatencyMeter
 
@@ -44,6 +52,93 @@ def setup_hint() -> str:
     return current_virtual_camera_setup()
 
 
+SYS_VIDEO = Path("/sys/class/video4linux")  # read at call time: tests point these elsewhere
+DEV = Path("/dev")
+# What v4l2loopback devices are called: its default, OBS's, ours (`setup_hint()`).
+LOOPBACK_NAMES = ("dummy video device", "loopback", "obs virtual", "aquarelle")
+LOOPBACK_ATTRIBUTE = "max_openers"  # a sysfs attribute only v4l2loopback devices have
+
+Access = Callable[[Path, int], bool]
+
+
+@dataclass(frozen=True)
+class LoopbackDevice:
+    """A v4l2loopback device: its file and the name it was given (card_label)."""
+
+    path: Path
+    name: str
+
+
+def loopback_devices(sys_root: Path | None = None,
+                     dev_root: Path | None = None) -> list[LoopbackDevice] | None:
+    """The v4l2loopback devices, as sysfs names them (nothing is opened); None when that
+    cannot be told: device files but no sysfs (some containers)."""
+    sys_root, dev_root = Path(sys_root or SYS_VIDEO), Path(dev_root or DEV)
+    if not sys_root.is_dir():
+        return None if video_files(dev_root) else []
+    found = []
+    for info in sorted(sys_root.glob("video*"), key=_number):
+        dev = dev_root / info.name
+        if _number(info) >= 0 and dev.exists() and _is_loopback(info):
+            found.append(LoopbackDevice(dev, _read(info / "name") or info.name))
+    return found
+
+
+def video_files(dev_root: Path | None = None) -> list[Path]:
+    """/dev/video0, /dev/video1, ... in number order."""
+    files = [p for p in Path(dev_root or DEV).glob("video*") if _number(p) >= 0]
+    return sorted(files, key=_number)
+
+
+def _number(p: Path) -> int:
+    digits = p.name[len("video"):]
+    return int(digits) if digits.isdigit() else -1
+
+
+def _is_loopback(info: Path) -> bool:
+    name = (_read(info / "name") or "").lower()
+    return (info / LOOPBACK_ATTRIBUTE).exists() or any(n in name for n in LOOPBACK_NAMES)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+
+
+def loopback_problem(sys_root: Path | None = None, dev_root: Path | None = None,
+                     access: Access = os.access) -> str | None:
+    """Why no v4l2loopback device can take frames, in one line; None when one can, or when
+    that cannot be told (then opening it says)."""
+    found = loopback_devices(sys_root, dev_root)
+    if found is None:
+        return None
+    if not found:
+        others = video_files(dev_root)
+        why = (f"{', '.join(str(p) for p in others[:4])} {'is' if len(others) == 1 else 'are'}"
+               " not one" if others else "there is no /dev/video* at all")
+        return f"no virtual camera: no v4l2loopback device exists ({why}); {setup_hint()}"
+    if any(access(d.path, os.R_OK | os.W_OK) for d in found):
+        return None
+    paths = ", ".join(f"{d.path} ({d.name})" for d in found)
+    return (f"no virtual camera: {paths} {'is a' if len(found) == 1 else 'are'} v4l2loopback "
+            f"device{'s' if len(found) > 1 else ''}, but {current_device_denied_hint()}")
+
+
+def device_problem() -> str | None:
+    """Why the virtual camera cannot take frames where it is a device file (Linux): none
+    exists, or it is refused. Elsewhere only opening it can tell (None)."""
+    return loopback_problem() if current_finds_virtual_camera_device() else None
+
+
+def check_device() -> None:
+    """Raise VirtualCameraError when `device_problem()` finds one (before any work)."""
+    problem = device_problem()
+    if problem:
+        raise VirtualCameraError(problem)
+
+
 def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:
     """Open the platform's virtual camera through pyvirtualcam (RGB frames)."""
     try:
@@ -57,7 +152,8 @@ def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:
     except Exception as e:  # pyvirtualcam raises RuntimeError with a multi-line text
         text = str(e).strip() or type(e).__name__
         first = text.splitlines()[0].split(". ")[0].rstrip(".")  # the first sentence
-        raise VirtualCameraError(f"no virtual camera ({first}): "
+        # The device files say why more plainly, when they can: missing or refused.
+        raise VirtualCameraError(device_problem() or f"no virtual camera ({first}): "
                                  f"{setup_hint()}") from None
     return cam
 
