@@ -9,12 +9,12 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
 
 from aquarelle.cli.main import main
 from aquarelle.engine.chain import build_pipeline
 from aquarelle.media.metadata import container_tags, shifted_chapters
 from aquarelle.media.subtitles import cue_payload, cue_text
-from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
 
 
 @pytest.fixture(scope="module")

@@ -16,17 +16,22 @@ VIDEO_HELP = """\
 Videos: every frame is stylized and written with its original timestamp (variable frame
 rates are kept), upright (rotation metadata applied), with the audio streams copied
 unchanged, or transcoded (AAC; Opus for .webm) when the output format cannot hold their
-codec. Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv; prores in
-.mov/.mkv) and .webm (vp9). Odd sizes: H.264/H.265/VP9 store 4:2:0 colour and ProRes 4:2:2,
-which need an even width (and height for 4:2:0), so an odd-sized picture is padded by
-repeating its last column/row (e.g. 641x361 is written as 642x362; no pixel is lost). A
-video whose end is corrupt or truncated is rendered up to the last decodable frame, with a
-warning saying how many frames are missing (exit status 0). --start/--end cut the video at
-frames and copied audio at its packet boundaries (about 20 ms; transcoded audio to the
-sample); the output starts at 0. Several inputs or a folder with
--o FOLDER render each file, continue past failures, print a summary, and exit with status
-2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output is
-removed."""
+codec, each with its language, title and default/forced flags. Subtitles are copied, or
+converted to the output's text format (mov_text in .mp4/.mov, WebVTT in .webm); picture
+subtitles only .mkv holds (a warning names any left out). Chapters and the file's tags
+(title, comment...) are kept (--no-subtitles, --no-metadata drop them). A 10-bit source
+stays 10-bit with --codec h265 or prores (H.264 is written 8-bit: a warning says so); HDR
+tags (BT.2020, PQ/HLG) are carried. Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9
+in .mp4/.mkv; prores in .mov/.mkv) and .webm (vp9). Odd sizes: H.264/H.265/VP9 store 4:2:0
+colour and ProRes 4:2:2, which need an even width (and height for 4:2:0), so an odd-sized
+picture is padded by repeating its last column/row (e.g. 641x361 is written as 642x362; no
+pixel is lost). A video whose end is corrupt or truncated is rendered up to the last
+decodable frame, with a warning saying how many frames are missing (exit status 0).
+--start/--end cut the video at frames and copied audio at its packet boundaries (about 20
+ms; transcoded audio to the sample); the output starts at 0. Several inputs or a folder
+with -o FOLDER render each file, continue past failures, print a summary, and exit with
+status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output
+is removed."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
+    g.add_argument("--no-subtitles", action="store_true", help="drop the subtitle streams")
+    g.add_argument("--no-metadata", action="store_true",
+                   help="drop the tags (title, languages, track names...) and chapters")
     g.add_argument("--fps", type=float, metavar="RATE",
                    help="a new constant frame rate: frames are repeated or left out (the "
                         "default keeps every frame with its own timestamp)")
@@ -103,17 +111,28 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
     return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
                          size=parse_size(getattr(args, "size", None)), start=start, end=end,
                          audio=not getattr(args, "no_audio", False),
+                         subtitles=not getattr(args, "no_subtitles", False),
+                         metadata=not getattr(args, "no_metadata", False),
                          speed=getattr(args, "speed", None), fps=getattr(args, "fps", None),
-                         seed=args.seed, scale=args.scale)
+                         seed=args.seed, scale=args.scale, replace=may_replace(args))
 
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
-              ("no_audio", "--no-audio"), ("speed", "--speed"), ("fps", "--fps"))
+              ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
+              ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"))
+
+
+def may_replace(args: argparse.Namespace) -> bool:
+    """Whether an existing output may be replaced (not with -n)."""
+    return not getattr(args, "no_overwrite", False)
 
 
 def refuse_existing(args: argparse.Namespace, output: Path) -> None:
-    """-n: an existing output is never replaced."""
-    if getattr(args, "no_overwrite", False) and output.exists():
+    """-n: an existing output is never replaced. This is the early check, before any work;
+    the guarantee is the atomic publish (atomic_output(replace=False)) when writing: an
+    output that appears meanwhile is not replaced either. A symlink counts as existing when
+    its target does (the write would go through it)."""
+    if not may_replace(args) and output.exists():
         raise AquarelleError(f"{output} exists and -n says not to replace it")
 
 
