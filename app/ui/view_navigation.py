@@ -3,15 +3,34 @@ pointer, double-click to fit."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
-from PyQt6.QtCore import QEvent, QObject, QPointF, Qt
+from PyQt6.QtCore import QEvent, QObject, QPointF, Qt, pyqtBoundSignal
 from PyQt6.QtGui import QMouseEvent, QWheelEvent
+from PyQt6.QtWidgets import QWidget
 
-from .view_transform import CompareMode
+from .view_transform import CompareMode, ViewTransform
 
-if TYPE_CHECKING:
-    from .viewport import Viewport
+
+class NavigableView(Protocol):
+    """What the navigation needs of the view it moves (the Viewport is one): a widget with
+    a view transform, a compare mode and split, and a signal for changes."""
+
+    compare: CompareMode
+    split: float
+    transform: ViewTransform
+    viewChanged: pyqtBoundSignal
+
+    def fit(self) -> None: ...
+    def set_split(self, fraction: float) -> None: ...
+    def view_size(self) -> tuple[int, int]: ...
+    # QWidget's, as used here
+    def width(self) -> int: ...
+    def devicePixelRatioF(self) -> float: ...
+    def update(self) -> None: ...
+    def setCursor(self, cursor: Qt.CursorShape) -> None: ...
+    def unsetCursor(self) -> None: ...
+    def setFocus(self) -> None: ...
 
 DIVIDER_GRAB_PX = 6  # logical pixels either side of the split divider that start a drag
 WHEEL_STEP = 1.2  # zoom factor per wheel notch
@@ -20,9 +39,9 @@ WHEEL_STEP = 1.2  # zoom factor per wheel notch
 class ViewNavigation(QObject):
     """An event filter on the viewport that moves its view (see the module docstring)."""
 
-    def __init__(self, viewport: Viewport) -> None:
+    def __init__(self, viewport: QWidget) -> None:
         super().__init__(viewport)
-        self.vp = viewport
+        self.vp = cast(NavigableView, viewport)  # the widget, as far as navigation needs it
         self._drag: str | None = None  # "pan", "divider" or None
         self._last = QPointF()
         viewport.setMouseTracking(True)
