@@ -354,6 +354,22 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     assert window.opened_folder == out
 
 
+def test_export_done_box_names_what_the_export_could_not_keep(window: MainWindow,
+                                                              tmp_path: Path) -> None:
+    """A video export from the app warns as the command line does: the done box lists what
+    was left out (a picture subtitle track in an MP4, say)."""
+    from types import SimpleNamespace
+
+    from aquarelle.media.export import ExportResult
+
+    note = "subtitle stream 4 (deu) (pgssub, picture subtitles) left out: .mp4 files cannot hold it"
+    result = ExportResult(tmp_path / "out.mp4", 3, 0, (64, 48), "h264", warnings=[note])
+    window.exports._finished(SimpleNamespace(cancelled=False, error=None, result=result))
+    box = window.exports.done_box
+    assert box is not None and "Exported 3 frames" in box.text()
+    assert note in box.informativeText()
+
+
 def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWindow,
                                                       media: dict[str, Path], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:

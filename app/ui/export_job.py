@@ -231,15 +231,19 @@ class ExportController(QObject):
             self.settings.set_last_dir("export", str(r.output.parent))
             extra = f", {r.lost} frames lost" if r.lost else ""
             self.notify_done(f"Exported {r.frames} frames to {r.output.name} in "
-                             f"{r.elapsed:.1f} s{extra}", r.output.parent)
+                             f"{r.elapsed:.1f} s{extra}", r.output.parent, r.warnings)
         self.finished.emit(job)
 
-    def notify_done(self, text: str, folder: Path) -> QMessageBox:
-        """A non-blocking "done" box with Show in folder (and the same in the status bar)."""
+    def notify_done(self, text: str, folder: Path, notes: list[str] | None = None
+                    ) -> QMessageBox:
+        """A non-blocking "done" box with Show in folder (and the same in the status bar);
+        `notes`: what the export could not keep (streams left out, bits lost)."""
         self.feedback.status(text, 15000)
         self.feedback.show_folder_link(folder)
         box = QMessageBox(QMessageBox.Icon.Information, "Export finished", text,
                           QMessageBox.StandardButton.Close, self.widget)
+        if notes:
+            box.setInformativeText("\n".join(f"Note: {n}" for n in notes))
         show = box.addButton("Show in folder", QMessageBox.ButtonRole.ActionRole)
         if show is not None:
             show.clicked.connect(lambda: self.feedback.open_folder(folder))
