@@ -19,13 +19,13 @@ import numpy as np
 from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
-from ..media.atomic import atomic_output
+from ..media.atomic import OutputExists, atomic_output
 from ..media.export import ExportProgress, check_options, output_frames, resolve_size, retime
 from ..media.image_io import write_image
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
 from .common import resolve_style
-from .render_options import export_options, resize
+from .render_options import export_options, refuse_existing, resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
 
@@ -42,6 +42,7 @@ def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
     gif = output.suffix.lower() == ".gif"
     if not output.parent.is_dir() and str(output.parent):
         raise AquarelleError(f"output folder does not exist: {output.parent}")
+    refuse_existing(args, output if gif else frame_path(output, 1))  # each write checks too
     printer = ProgressPrinter(src.name, quiet=args.quiet)
     t0 = time.perf_counter()
     written: list[Path] = []
@@ -73,7 +74,7 @@ def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
                                              if frame.duration else step)
                         else:
                             path = frame_path(output, k + 1)
-                            write_image(path, rgb)
+                            write_image(path, rgb, replace=opts.replace)
                             written.append(path)
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
@@ -82,7 +83,7 @@ def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
         if gif:
             if not frames:
                 raise AquarelleError(f"{src}: no decodable video frames")
-            _write_gif(output, frames, durations)
+            _write_gif(output, frames, durations, replace=opts.replace)
     except BaseException:
         for path in written:  # nothing half-written: the frames so far go too
             path.unlink(missing_ok=True)
@@ -114,13 +115,19 @@ def _fit(image: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
     return resize(image, (w, h))
 
 
-def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float]) -> None:
+def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *,
+               replace: bool = True) -> None:
     """An animated GIF: one adaptive palette per frame, each frame's duration kept."""
     from PIL import Image
 
     images = [Image.fromarray(f).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
               for f in frames]
     ms = [max(20, round(d * 1000)) for d in durations]  # browsers treat less as 100 ms
-    with atomic_output(output) as tmp:
-        images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
-                       duration=ms, loop=0, optimize=False, disposal=1)
+    try:
+        with atomic_output(output, replace=replace) as tmp:
+            images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
+                           duration=ms, loop=0, optimize=False, disposal=1)
+    except OutputExists as e:
+        raise AquarelleError(str(e)) from None
+    except OSError as e:
+        raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None

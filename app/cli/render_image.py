@@ -22,7 +22,7 @@ from ..media.image_io import (
     write_image,
 )
 from .common import resolve_style
-from .render_options import VIDEO_ONLY, parse_size, refuse_existing, resize
+from .render_options import VIDEO_ONLY, may_replace, parse_size, refuse_existing, resize
 
 
 def read_pair(left: Path, right: Path) -> Image:
@@ -81,7 +81,8 @@ def render_image(args: argparse.Namespace, src: Path, output: Path,
         if output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
             print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
                   f"{output.name}", file=sys.stderr)
-    write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif)
+    write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif,
+                replace=may_replace(args))
     if not args.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0

@@ -342,7 +342,8 @@ class Driver:
             parts = [(self._chunk_file(f, c), self._rebase(f, c) * f.index.time_base)
                      for c in f.chunks]
             f.outcome.result = join_chunks(parts, f.job.output, f.job.fmt, f.job.source,
-                                           audio=o.audio, start=o.start, end=o.end)
+                                           audio=o.audio, start=o.start, end=o.end,
+                                           replace=o.replace)
         except MediaError as e:
             f.outcome.error = str(e)
             return

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import av
 
-from ..media.atomic import atomic_output
+from ..media.atomic import OutputExists, atomic_output
 from ..media.audio import AudioTrack, can_copy, sample_packets
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.video_reader import AudioItem, VideoReader
@@ -67,10 +67,11 @@ def _time(item: AudioItem) -> Fraction:
 
 
 def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source: Path, *,
-                audio: bool = True, start: float = 0.0, end: float | None = None
-                ) -> JoinResult:
+                audio: bool = True, start: float = 0.0, end: float | None = None,
+                replace: bool = True) -> JoinResult:
     """Remux `chunks` (in order; each with the seconds to add to its timestamps) and the
-    source's audio of [start, end) into `dst`."""
+    source's audio of [start, end) into `dst`; replace=False (-n) never replaces a file
+    there, even one that appeared while the chunks were rendered."""
     if not chunks:
         raise MediaError(f"nothing to join into {dst}")
     reader = VideoReader(source, audio=audio)
@@ -84,11 +85,15 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
                    else {"avoid_negative_ts": "disabled"})
         try:
-            with atomic_output(dst) as tmp:
+            with atomic_output(dst, replace=replace) as tmp:
                 return _join(chunks, dst, tmp, fmt, options, reader, transcode, offset,
                              start, end)
         except av.error.FFmpegError as e:
             raise MediaError(f"cannot join the chunks into {dst}: {ffmpeg_reason(e)}") from None
+        except OutputExists as e:
+            raise MediaError(str(e)) from None
+        except OSError as e:
+            raise MediaError(f"cannot write {dst}: {ffmpeg_reason(e)}") from None
     finally:
         reader.close()
 

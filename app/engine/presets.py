@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,13 +54,14 @@ def user_presets_dir(style: str) -> Path:
 def _read(path: Path, builtin: bool) -> Preset:
     data = read_json(path, "preset")
     try:
-        if not isinstance(data, dict) or not isinstance(data.get("values"), dict):
-            raise ValueError("expected an object with 'style' and 'values'")
+        if not isinstance(data.get("values"), dict):
+            raise ValueError("a preset needs 'style' and 'values' (an object of parameter "
+                             "values)")
         return Preset(name=str(data.get("name", path.stem)), style=str(data["style"]),
                       values=dict(data["values"]), description=str(data.get("description", "")),
                       builtin=builtin, path=path)
     except (ValueError, KeyError, TypeError) as e:
-        raise StyleError(f"cannot read preset {path}: {describe_error(e)}") from None
+        raise StyleError(f"{path}: not a preset: {describe_error(e)}") from None
 
 
 def read_preset(path: Path) -> Preset:
@@ -66,11 +69,13 @@ def read_preset(path: Path) -> Preset:
     return _read(path, False)
 
 
-def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
+def list_presets(style: str, user_dir: Path | None = None, *,
+                 warn: Callable[[str], None] | None = None) -> list[Preset]:
     """Built-in presets (in a fixed order) followed by the user's, for one style. A chain
     (`a+b`) lists its own, then each of its styles' presets addressed to that style
     (`watercolor.dilution`), read-only there. `user_dir` is the style's folder among the
-    user's preset folders (STYLE/ under the base)."""
+    user's preset folders (STYLE/ under the base). A broken user file is left out and
+    reported to `warn` (default: one warning line on stderr per file and problem)."""
     out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
     udir = user_dir or user_presets_dir(style)
     if udir.is_dir():
@@ -78,8 +83,9 @@ def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
         for p in sorted(udir.glob("*.json")):
             try:
                 mine = _read(p, False)
-            except StyleError:
-                continue  # a broken user file must not hide the others
+            except StyleError as e:  # a broken user file must not hide the others
+                (warn or _warn_once)(f"{e}; skipped")
+                continue
             if preset_key(mine.name) in taken:  # never hide a built-in: both stay reachable
                 mine.name = f"{mine.name} (yours)"
             taken.add(preset_key(mine.name))
@@ -88,8 +94,18 @@ def list_presets(style: str, user_dir: Path | None = None) -> list[Preset]:
     if len(members) > 1:
         for member in members:
             mdir = user_dir.parent / member if user_dir is not None else None
-            out.extend(_for_chain(p, style) for p in list_presets(member, mdir))
+            out.extend(_for_chain(p, style) for p in list_presets(member, mdir, warn=warn))
     return out
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    # The app lists presets again on every change; one line per broken file is enough.
+    if message not in _warned:
+        _warned.add(message)
+        print(f"aquarelle: warning: {message}", file=sys.stderr)
 
 
 def _for_chain(preset: Preset, chain: str) -> Preset:
@@ -126,8 +142,8 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
         found = presets.get(wanted) or stems.get(wanted) \
             or presets.get(wanted.replace("-", "_"))
         if found is None:
-            raise StyleError(f"unknown preset {wanted!r}; "
-                             f"{suggest(wanted, presets, 'presets') if presets else 'none'}")
+            raise StyleError(f"unknown preset {wanted!r}; " + (
+                suggest(wanted, presets, "presets") if presets else f"{style} has no presets"))
         preset = found
     if preset.style == style:
         return preset

@@ -6,6 +6,7 @@ ISF: adding a style needs no Python. See ARCHITECTURE.md for the format.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..resources import assets_dir
 from .errors import StyleError
-from .params import ParamSpec
+from .params import ParamSpec, suggest
 
 # name -> (components, moderngl dtype)
 TEXTURE_FORMATS: dict[str, tuple[int, str]] = {
@@ -56,6 +57,9 @@ class TargetSpec:
     # to its own work size: the passes that decide a picture's borders stay sharp in a draft
     relative_to: str = "work"
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
+    # Made once for the whole picture when a big still is rendered in tiles (its passes need
+    # all of it: pyramids, saliency); tiles read it through windows (engine/tiles.py)
+    whole: bool = False
     scale_param: str | None = None  # "scale": "$name": the scale is that parameter's value
     size: tuple[int, int] | None = None  # "size": [w, h]: a fixed size (histograms, tables)
     # "scale_by": [{"param": P, "values": {CHOICE: [sx, sy]}}]: per-axis factors picked by
@@ -200,8 +204,8 @@ def load_style(name_or_path: str | Path) -> StyleSpec:
     if not path.suffix:
         path = styles_dir() / f"{name_or_path}.json"
         if not path.is_file():
-            raise StyleError(
-                f"unknown style {str(name_or_path)!r}; available: {', '.join(list_styles())}")
+            name = str(name_or_path)
+            raise StyleError(f"unknown style {name!r}; {suggest(name, list_styles(), 'styles')}")
     data = read_json(path, "style")
     try:
         if not isinstance(data, dict):
@@ -212,18 +216,83 @@ def load_style(name_or_path: str | Path) -> StyleSpec:
 
 
 MAX_JSON_BYTES = 1 << 20  # styles and presets are a few kB; refuse what cannot be one
+MAX_JSON_DEPTH = 32  # the shipped styles nest 7 levels
 
 
-def read_json(path: Path, what: str) -> Any:
-    """A JSON file that users may have edited or been sent: size-limited, one-line errors."""
+def read_json(path: Path, what: str) -> dict[str, Any]:
+    """A JSON object from a file that users may have edited or been sent (UTF-8, with or
+    without the BOM Windows editors add): size- and depth-limited, one-line errors that name
+    the file and say what is wrong."""
+    text = _json_text(path, what)
     try:
-        size = path.stat().st_size
-        if size > MAX_JSON_BYTES:
-            raise StyleError(f"cannot read {what} {path}: too large ({size} bytes; a {what} "
-                             f"is at most {MAX_JSON_BYTES} bytes)")
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise StyleError(f"cannot read {what} {path}: {e}") from None
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise StyleError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: "
+                         f"{e.msg}") from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise StyleError(f"{path}: invalid JSON: {_first_line(e)}") from None
+    except RecursionError:  # deeper than the parser's stack allows
+        raise StyleError(_too_deep_message(path)) from None
+    if _too_deep(data):  # parsed, but deeper than anything else should walk
+        raise StyleError(_too_deep_message(path))
+    if not isinstance(data, dict):
+        raise StyleError(f"{path}: the top level must be an object ({{...}}), not "
+                         f"{_json_kind(data)}")
+    return data
+
+
+def _json_text(path: Path, what: str) -> str:
+    """The file's text: refused when it is not a file, too large, empty or not UTF-8."""
+    try:
+        if not path.is_file():  # a folder, or a FIFO that would block the read
+            why = "not a file" if path.exists() else "no such file"
+            raise StyleError(f"cannot read {what} {path}: {why}")
+        with path.open("rb") as f:  # read at most one byte past the limit
+            data = f.read(MAX_JSON_BYTES + 1)
+    except OSError as e:
+        raise StyleError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise StyleError(f"{path}: too large (over {MAX_JSON_BYTES} bytes; a {what} is a "
+                         "few kB)")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise StyleError(f"{path}: UTF-16 text; save it as UTF-8")
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StyleError(f"{path}: not UTF-8 text (byte 0x{data[bom + e.start]:02x} at offset "
+                         f"{bom + e.start}); save it as UTF-8") from None
+    if not text.strip():
+        raise StyleError(f"{path}: empty file")
+    return text
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether objects and arrays nest more than MAX_JSON_DEPTH levels (walked without
+    recursion: what is checked here must not be able to exhaust the stack)."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                return True
+            items = node.values() if isinstance(node, dict) else node
+            stack.extend((v, depth + 1) for v in items if isinstance(v, dict | list))
+    return False
+
+
+def _too_deep_message(path: Path) -> str:
+    return f"{path}: nested too deeply (over {MAX_JSON_DEPTH} levels)"
+
+
+def _json_kind(data: Any) -> str:
+    kinds = {list: "an array", str: "a string", bool: "true/false", type(None): "null"}
+    return kinds.get(type(data), "a number")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def describe_error(e: BaseException) -> str:
@@ -231,8 +300,8 @@ def describe_error(e: BaseException) -> str:
     if isinstance(e, KeyError):
         return f"missing key {e.args[0]!r}"
     if isinstance(e, TypeError | AttributeError | IndexError):
-        return f"a value has the wrong type ({e})"
-    return str(e)
+        return f"a value has the wrong type ({_first_line(e)})"
+    return _first_line(e)
 
 
 def _get(d: Any, key: str, kind: type | tuple[type, ...], where: str,
@@ -323,6 +392,7 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
                                    scale_by=tuple(scale_by),
                                    relative_to=relative,
                                    persistent=_get(t, "persistent", bool, where, False),
+                                   whole=_get(t, "whole", bool, where, False),
                                    scale_param=scale_param,
                                    size=(size[0], size[1]) if size is not None else None)
     graph: list[Node] = []

@@ -29,11 +29,12 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
+from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import AudioItem, DecodedFrame, VideoReader
-from .video_writer import CODECS, SPEEDS, VideoWriter, output_format
+from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader
+from .video_writer import CODECS, SPEEDS, VideoWriter, bits_of, output_format
 
 
 @dataclass
@@ -46,6 +47,8 @@ class ExportOptions:
     start: float = 0.0  # seconds from the video's start
     end: float | None = None
     audio: bool = True
+    subtitles: bool = True  # False (--no-subtitles): subtitle streams left out
+    metadata: bool = True  # False (--no-metadata): no container tags, chapters or stream tags
     speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
     fps: float | None = None  # a new constant frame rate (frames repeated or left out)
     seed: int = 0
@@ -86,6 +89,8 @@ class ExportResult:
     size: tuple[int, int]  # encoded (W, H)
     codec: str
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
+    streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
+    bits: int = 8  # bits per sample of the video written
     elapsed: float = 0.0
     warnings: list[str] = field(default_factory=list)
     # Seconds each stage was busy: decode (demux, decode, RGB, resize), render (upload,
@@ -154,7 +159,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     if str(dst.parent) and not dst.parent.is_dir():
         raise MediaError(f"output folder does not exist: {dst.parent}")
 
-    reader = VideoReader(src, audio=opts.audio)
+    reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None)
     try:
         samples = sample_packets(src, [s.index for s in reader.audio_streams])
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
@@ -288,7 +293,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             counters.busy["decode"] += time.perf_counter() - t
             yield item
 
-    with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+    with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale,
+                        deep=reader.deep) as pipeline:
         if values:
             pipeline.set_params(values)
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
@@ -297,14 +303,18 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             with _atomic(dst, replace=opts.replace) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
-                                     crf=opts.crf, speed=opts.speed)
+                                     crf=opts.crf, speed=opts.speed, deep=reader.deep,
+                                     colour=reader.colour)
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
+                    carried = carry_streams(reader, writer, dst, opts, offset)
 
-                    def encode(item: Rendered | AudioItem) -> None:
+                    def encode(item: Rendered | AudioItem | SubtitleItem) -> None:
                         t = time.perf_counter()
-                        if isinstance(item, AudioItem):
+                        if isinstance(item, SubtitleItem):
+                            writer.write_subtitle(item.stream, item.packet)
+                        elif isinstance(item, AudioItem):
                             writer.write_audio(item.stream, item.data)
                         else:
                             writer.write_frame(item.image, item.pts - shift, item.duration)
@@ -340,8 +350,11 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                           for t in audio], elapsed,
-                          stage_seconds={**counters.busy, "render": stage.busy})
+                           for t in audio], carried.kept, elapsed=elapsed,
+                          stage_seconds={**counters.busy, "render": stage.busy},
+                          bits=bits_of(writer.pix_fmt))
+    result.warnings.extend(carried.warnings)
+    result.warnings.extend(depth_warnings(reader, writer, dst))
     if result.lost:
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
@@ -368,11 +381,15 @@ class _atomic:
     def __enter__(self) -> Path:
         try:
             return self._cm.__enter__()
+        except FileExistsError as e:  # atomic.OutputExists, -n: its message says it all
+            raise MediaError(str(e)) from None
         except OSError as e:
             raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
 
     def __exit__(self, *exc: Any) -> bool:
         try:
             return bool(self._cm.__exit__(*exc))
+        except FileExistsError as e:  # -n, and the output appeared while rendering
+            raise MediaError(str(e)) from None
         except OSError as e:
             raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from ..engine.errors import AquarelleError
-from .atomic import atomic_output
+from .atomic import OutputExists, atomic_output
 
 # OpenCV's decoders print warnings (e.g. on a truncated PNG) straight to stderr; our own
 # one-line error says what went wrong.
@@ -133,10 +133,11 @@ PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".png": "PNG",
 
 def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,
                 quality: int | None = None, icc: bytes | None = None,
-                exif: bytes | None = None) -> None:
+                exif: bytes | None = None, replace: bool = True) -> None:
     """Encode RGB (+ alpha) to `path` atomically; the format follows the extension.
     `quality` (1..100) is JPEG's and WebP's; a colour profile and EXIF are embedded where the
-    format takes them (8-bit output)."""
+    format takes them (8-bit output). replace=False (-n) never replaces an existing file,
+    even one that appears meanwhile; a symlink is written through (atomic_output)."""
     path = Path(path)
     ext = path.suffix.lower()
     if ext not in IMAGE_EXTENSIONS:
@@ -164,7 +165,9 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
             raise ImageError(f"could not encode {path}")
         data = buf.tobytes()
     try:
-        with atomic_output(path) as tmp:
+        with atomic_output(path, replace=replace) as tmp:
             tmp.write_bytes(data)
+    except OutputExists as e:
+        raise ImageError(str(e)) from None
     except OSError as e:
         raise ImageError(f"cannot write {path}: {e.strerror or e}") from None

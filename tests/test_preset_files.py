@@ -1,0 +1,197 @@
+"""Presets and styles written by other editors (issue #27): UTF-8 with or without a BOM is
+read; every malformed file gives one line naming the file and what is wrong, whichever way
+it is loaded (--preset FILE, a user preset in the presets folder, --style FILE), and a broken
+file in the presets folder is skipped with a warning instead of breaking the listing."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from aquarelle.cli.main import main
+from aquarelle.engine import list_presets, load_preset, load_style
+from aquarelle.engine.errors import StyleError
+from aquarelle.engine.presets import read_preset
+from aquarelle.engine.style import MAX_JSON_DEPTH, styles_dir
+
+PRESET = {"name": "mine", "style": "watercolor", "description": "from Notepad",
+          "values": {"dilution": 0.25}}
+GOOD = json.dumps(PRESET, indent=2).encode()
+STYLE = (styles_dir() / "watercolor.json").read_bytes()
+
+
+def nested(levels: int) -> bytes:
+    return b'{"style": "watercolor", "values": {}, "x": ' + b"[" * levels + b"]" * levels \
+        + b"}"
+
+
+# (file bytes, the problem as said after "PATH: ")
+MALFORMED = [
+    (b'{"style": "watercolor", "name": "caf\xe9", "values": {}}',
+     "not UTF-8 text (byte 0xe9 at offset 36); save it as UTF-8"),
+    (codecs.BOM_UTF8 + b'{"name": "\xff"}',
+     "not UTF-8 text (byte 0xff at offset 13); save it as UTF-8"),
+    (codecs.BOM_UTF16_LE + '{"style": "watercolor"}'.encode("utf-16-le"),
+     "UTF-16 text; save it as UTF-8"),
+    (nested(100_000), f"nested too deeply (over {MAX_JSON_DEPTH} levels)"),  # past the stack
+    (nested(MAX_JSON_DEPTH), f"nested too deeply (over {MAX_JSON_DEPTH} levels)"),  # parsed
+    (b'{\n  "style": "watercolor"\n  "values": {}\n}',
+     "invalid JSON at line 3 column 3: Expecting ',' delimiter"),
+    (codecs.BOM_UTF8 + b'{"style": }', "invalid JSON at line 1 column 11: Expecting value"),
+    (b'{"values": {"x": ' + b"1" * 5000 + b"}}", "invalid JSON: Exceeds the limit (4300 "
+     "digits) for integer string conversion: value has 5000 digits; use "
+     "sys.set_int_max_str_digits() to increase the limit"),
+    (b"", "empty file"),
+    (codecs.BOM_UTF8 + b" \n\t\n", "empty file"),
+    (b"[1, 2]", "the top level must be an object ({...}), not an array"),
+    (b'"watercolor"', "the top level must be an object ({...}), not a string"),
+    (b"null", "the top level must be an object ({...}), not null"),
+    (b"3", "the top level must be an object ({...}), not a number"),
+]
+IDS = ["latin1", "bom-bad-byte", "utf16", "deep-stack", "deep", "comma", "bom-syntax",
+       "long-int", "empty", "blank", "array", "string", "null", "number"]
+
+
+@pytest.fixture
+def photo(tmp_path) -> Path:
+    path = tmp_path / "in.png"
+    cv2.imwrite(str(path), np.full((24, 32, 3), 120, np.uint8))
+    return path
+
+
+def cli(capsys, *argv: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("aquarelle: error: "), err
+    return lines[0].removeprefix("aquarelle: error: ")
+
+
+def test_a_preset_with_a_bom_loads(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_bytes(codecs.BOM_UTF8 + GOOD)
+    preset = load_preset(path, "watercolor")
+    assert preset.values == {"dilution": 0.25} and preset.description == "from Notepad"
+
+
+def test_a_style_with_a_bom_loads(tmp_path):
+    path = tmp_path / "my_style.json"
+    path.write_bytes(codecs.BOM_UTF8 + STYLE)
+    assert load_style(path).params == load_style("watercolor").params
+
+
+@pytest.mark.parametrize("data, problem", MALFORMED, ids=IDS)
+def test_a_malformed_preset_file_is_one_line(tmp_path, data, problem):
+    path = tmp_path / "my.json"
+    path.write_bytes(data)
+    for load in (lambda: load_preset(path, "watercolor"), lambda: read_preset(path)):
+        with pytest.raises(StyleError) as info:
+            load()
+        assert str(info.value) == f"{path}: {problem}"
+
+
+@pytest.mark.parametrize("data, problem", MALFORMED, ids=IDS)
+def test_a_malformed_style_file_is_one_line(tmp_path, data, problem):
+    path = tmp_path / "my_style.json"
+    path.write_bytes(data)
+    with pytest.raises(StyleError) as info:
+        load_style(path)
+    assert str(info.value) == f"{path}: {problem}"
+
+
+def test_a_preset_without_values_says_so(tmp_path):
+    path = tmp_path / "my.json"
+    path.write_text('{"style": "watercolor"}')
+    with pytest.raises(StyleError) as info:
+        load_preset(path, "watercolor")
+    assert str(info.value) == (f"{path}: not a preset: a preset needs 'style' and 'values' "
+                               "(an object of parameter values)")
+
+
+def test_a_folder_named_like_a_style_file(tmp_path):
+    (tmp_path / "my_style.json").mkdir()
+    with pytest.raises(StyleError) as info:
+        load_style(tmp_path / "my_style.json")
+    assert str(info.value) == f"cannot read style {tmp_path / 'my_style.json'}: not a file"
+    with pytest.raises(StyleError, match="no such file"):
+        load_style(tmp_path / "missing.json")
+
+
+# The command line: --preset FILE, --style FILE, a user's preset folder
+
+
+def test_render_with_a_bom_preset_file(tmp_path, capsys, photo, gl_ctx):
+    preset = tmp_path / "my.json"
+    preset.write_bytes(codecs.BOM_UTF8 + GOOD)
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--preset", preset)
+    assert code == 0, err
+    assert (tmp_path / "out.png").is_file()
+
+
+@pytest.mark.parametrize("data, problem", [MALFORMED[0], MALFORMED[3], MALFORMED[5],
+                                           MALFORMED[8], MALFORMED[10]],
+                         ids=["latin1", "deep", "comma", "empty", "array"])
+def test_render_with_a_malformed_preset_file(tmp_path, capsys, photo, data, problem):
+    preset = tmp_path / "my.json"
+    preset.write_bytes(data)
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--preset", preset)
+    assert code == 2 and one_error(err) == f"{preset}: {problem}"
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_render_with_a_style_file(tmp_path, capsys, photo, gl_ctx):
+    style = tmp_path / "my_style.json"
+    style.write_bytes(codecs.BOM_UTF8 + STYLE)
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--style", style)
+    assert code == 0, err
+    style.write_bytes(STYLE.replace(b"{", b"{\xff", 1))
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--style", style)
+    assert code == 2 and one_error(err) == (f"{style}: not UTF-8 text (byte 0xff at offset "
+                                            "1); save it as UTF-8")
+
+
+@pytest.fixture
+def user_presets(tmp_path, monkeypatch) -> Path:
+    """The user's presets folder of watercolor, with one good preset (BOM) and broken ones."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    folder = tmp_path / "config" / "aquarelle" / "presets" / "watercolor"
+    folder.mkdir(parents=True)
+    (folder / "mine.json").write_bytes(codecs.BOM_UTF8 + GOOD)
+    (folder / "latin1.json").write_bytes(MALFORMED[0][0])
+    (folder / "deep.json").write_bytes(MALFORMED[3][0])
+    return folder
+
+
+def test_a_listing_skips_broken_user_presets_with_a_warning(user_presets):
+    said: list[str] = []
+    names = [p.name for p in list_presets("watercolor", warn=said.append)]
+    assert "mine" in names and "latin1" not in names and "deep" not in names
+    assert said == [f"{user_presets / 'deep.json'}: {MALFORMED[3][1]}; skipped",
+                    f"{user_presets / 'latin1.json'}: {MALFORMED[0][1]}; skipped"]
+
+
+def test_presets_command_lists_past_a_broken_file(user_presets, capsys):
+    code, out, err = cli(capsys, "presets", "watercolor")
+    assert code == 0, err
+    assert any(line.startswith("mine ") for line in out.splitlines())
+    assert err.splitlines() == [
+        f"aquarelle: warning: {user_presets / 'deep.json'}: {MALFORMED[3][1]}; skipped",
+        f"aquarelle: warning: {user_presets / 'latin1.json'}: {MALFORMED[0][1]}; skipped"]
+    cli(capsys, "presets", "watercolor")
+    assert capsys.readouterr().err == ""  # said once per file and problem
+
+
+def test_render_with_a_user_preset_by_name_past_a_broken_one(user_presets, tmp_path, capsys,
+                                                             photo, gl_ctx):
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--preset", "mine")
+    assert code == 0, err
+    assert "Traceback" not in err and (tmp_path / "out.png").is_file()
