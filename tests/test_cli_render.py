@@ -227,7 +227,7 @@ def engine_render(gl_ctx):
     """What the engine makes of an image in this process (the CLI must give the same)."""
 
     def render(rgb: np.ndarray, values: dict | None = None, seed: int = 0) -> np.ndarray:
-        with Pipeline(gl_ctx, "watercolor", seed=seed) as p:
+        with Pipeline(gl_ctx, "watercolor", seed=seed, deep=rgb.dtype == np.uint16) as p:
             p.set_params(values or {})
             return p.render_array(rgb)
 
@@ -289,8 +289,10 @@ def test_16_bit_png_input(runs, engine_render):
     run = ok(runs["deep"])
     got = cv2.imread(str(run.out / "deep.png"), cv2.IMREAD_UNCHANGED)
     assert got.dtype == np.uint16 and got.shape == (24, 32, 3)
-    expected = engine_render(DEEP).astype(np.uint16) * 257
+    expected = engine_render(DEEP)  # painted at 16 bits, not 8 widened
+    assert expected.dtype == np.uint16
     np.testing.assert_array_equal(got[..., ::-1], expected)
+    assert np.any(got % 257 != 0)  # finer steps than 8 bits
 
 
 def test_exif_orientation_is_applied(runs):

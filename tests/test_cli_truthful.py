@@ -325,7 +325,7 @@ def test_bench_export_says_what_its_target_is(tmp_path):
                                  size="1280x720", fps=30, repeat=1, no_cv2=False,
                                  style="watercolor")
     rows = [("pipelined", 60, 3.0, {}), ("cv2", 60, 10.0, {})]
-    md = bench_export._markdown(args, "llvmpipe", (1280, 720), 60, rows)
+    md = bench_export._markdown(args, "watercolor", "llvmpipe", (1280, 720), 60, rows)
     assert "issue" not in md.lower()
     assert "**0.300** (target: at most 0.35, the pipelined export at least 2.9 times as " \
            "fast as that per-frame loop: met)" in md

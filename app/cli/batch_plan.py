@@ -3,18 +3,16 @@ checks before any file, and the batch's last line."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.errors import MediaError
-from ..media.export import ExportOptions, same_path
+from ..media.export import same_path
 from ..media.image_io import is_image_path
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
-from .common import resolve_style
-from .render_options import export_options
+from .render_job import RenderJob
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
@@ -87,28 +85,26 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
     return out
 
 
-def prepare_batch(args: argparse.Namespace, inputs: list[Path], output: Path
-                  ) -> tuple[ExportOptions, list[tuple[Path, Path]], list[Path]]:
-    """A batch's checks before any file (style, values, codec, container, the output
-    folder), its export options, the files found and their output names."""
-    resolve_style(args)  # a bad style or value fails once, before any file
-    opts = export_options(args)
+def prepare_batch(job: RenderJob) -> tuple[list[tuple[Path, Path]], list[Path]]:
+    """A batch's checks before any file (codec, container, the output folder; the style and
+    values were checked when the job was parsed), the files found and their output names."""
+    opts, output = job.export, job.output
     if opts.codec is not None:
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
     if output.exists() and not output.is_dir():
         raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
-    files = collect_inputs(inputs, output, args.quiet, getattr(args, "recursive", False))
+    files = collect_inputs(list(job.inputs), output, job.quiet, job.recursive)
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
-    fmt = getattr(args, "format", None)
+    fmt = job.container
     if fmt:
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
-    return opts, files, output_names(files, opts.codec, fmt, getattr(args, "name", "{stem}"))
+    return files, output_names(files, opts.codec, fmt, job.name_template)
 
 
-def batch_summary(args: argparse.Namespace, total: int, output: Path, skipped: list[str],
+def batch_summary(quiet: bool, total: int, output: Path, skipped: list[str],
                   failed: list[tuple[Path, str]]) -> int:
     """The batch's last line (rendered, skipped, failed) and its exit status."""
     ok = total - len(failed) - len(skipped)
@@ -118,6 +114,6 @@ def batch_summary(args: argparse.Namespace, total: int, output: Path, skipped: l
                  f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}; -y replaces)")
     if failed:
         line += f", {len(failed)} failed: " + ", ".join(str(s) for s, _ in failed)
-    if failed or skipped or not args.quiet:
+    if failed or skipped or not quiet:
         print(line, file=sys.stderr)
     return 2 if failed else 0

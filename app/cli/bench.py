@@ -20,7 +20,7 @@ from .common import (
     command_line,
     parse_frame_size,
     positive,
-    resolve_style,
+    resolve_look,
 )
 
 
@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
         from .bench_filters import run_filters
 
         return run_filters(args)
-    style, values = resolve_style(args)
+    look = resolve_look(args)
+    style, values = look.style, look.values
     positive(args.runs, "--runs")
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
     ctx = create_headless_context()
@@ -75,30 +76,30 @@ def run(args: argparse.Namespace) -> int:
               f"OpenCV {cv * 1e3:.1f} ms, speed-up x{cv / ours:.2f}", flush=True)
     pipeline.release()
     ctx.release()
-    md = _markdown(args, renderer, rows, pass_tables)
+    md = _markdown(args, look.name, renderer, rows, pass_tables)
     print(md)
     if args.write:
-        if args.style == "watercolor":
+        if look.name == "watercolor":
             replace_section(args.write, "frame", md, "## Still frames: `aquarelle bench`")
         else:
-            replace_section(args.write, f"frame-{args.style}", md,
-                            f"## Still frames, style {args.style}: `aquarelle bench --style "
-                            f"{args.style}`")
+            replace_section(args.write, f"frame-{look.name}", md,
+                            f"## Still frames, style {look.name}: `aquarelle bench --style "
+                            f"{look.name}`")
     return 0
 
 
-def _markdown(args, renderer, rows, pass_tables) -> str:
+def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
     cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None})
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "
         f"{platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
-        f"Style `{args.style}`, preset `{args.preset or 'defaults'}`, scale {args.scale:g}. "
+        f"Style `{style}`, preset `{args.preset or 'defaults'}`, scale {args.scale:g}. "
         "Whole frame = upload + all passes + readback to a numpy array, median of "
         f"{args.runs} frames of a 2 px/frame pan over the bundled photo. *Still*: history reset "
         "before each frame (as for an image); *video*: consecutive frames with the temporal "
         "features (optical flow on the CPU, advected canvas, temporal smoothing). Baseline: "
-        f"{baseline(args.style)[0]} on the same frames in the same process.",
+        f"{baseline(style)[0]} on the same frames in the same process.",
         "",
         "| size | still frame ms | video frame ms (temporal) | OpenCV ms | "
         "speed-up still (cv2 / ours) | speed-up video |",

@@ -29,7 +29,7 @@ from .common import (
     command_line,
     parse_frame_size,
     positive,
-    resolve_style,
+    resolve_look,
 )
 
 
@@ -113,7 +113,8 @@ def cv2_export(src: Path, dst: Path) -> tuple[int, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    style, values = resolve_style(args)
+    look = resolve_look(args)
+    style, values = look.style, look.values
     w, h = parse_frame_size(args.size, "--size")
     positive(args.fps, "--fps")
     positive(args.seconds, "--seconds")
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         for label, results in runs.items():
             frames, seconds, stages = sorted(results, key=lambda x: x[1])[len(results) // 2]
             rows.append((label, frames, seconds, stages))
-    md = _markdown(args, renderer, (w, h), n, rows)
+    md = _markdown(args, look.name, renderer, (w, h), n, rows)
     print(md)
     if args.write:
         replace_section(args.write, "export", md, "## Video export: `aquarelle bench-export`")
@@ -165,7 +166,8 @@ LABELS = {
 }
 
 
-def _markdown(args, renderer: str, size: tuple[int, int], n: int, rows) -> str:
+def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, rows
+              ) -> str:
     cmd = command_line("bench-export", args, {"seconds": None, "size": "1280x720",
                                               "fps": 30, "repeat": 1, "no_cv2": False})
     seq = next((r for r in rows if r[0] == "sequential"), None)
@@ -174,7 +176,7 @@ def _markdown(args, renderer: str, size: tuple[int, int], n: int, rows) -> str:
         f"{os.cpu_count()} CPU cores, Python {platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
         f"Clip: {size[0]}x{size[1]}, {n} frames at {args.fps} fps, H.264 + AAC, a pan over "
-        f"assets/demo/coffee.jpg. Style `{args.style}`, preset `{args.preset or 'defaults'}`, "
+        f"assets/demo/coffee.jpg. Style `{style}`, preset `{args.preset or 'defaults'}`, "
         f"scale {args.scale:g}. Output H.264 CRF 18 (preset medium), audio copied. Time from "
         "opening the input to the finished file, same process; "
         + (f"median of {args.repeat} alternating runs (sequential: one)."

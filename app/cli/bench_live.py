@@ -17,7 +17,7 @@ from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
 from ..media.virtual_camera import NullCamera, VirtualCameraSink
 from .bench_frames import pan_frames
-from .common import add_style_options, parse_frame_size, positive, resolve_style
+from .common import add_style_options, parse_frame_size, positive, resolve_look
 
 DEFAULT_SIZES = "640x360,1280x720"
 PAN_FRAMES = 40  # the camera pans back and forth over these
@@ -56,7 +56,8 @@ def measure(pipeline: AnyPipeline, size: tuple[int, int], fps: float, seconds: f
 
 
 def run(args: argparse.Namespace) -> int:
-    style, values = resolve_style(args)
+    look = resolve_look(args)
+    style, values = look.style, look.values
     positive(args.seconds, "--seconds")
     positive(args.fps, "--fps")
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",") if s.strip()]
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 rows.append((size, adaptive, stats))
     finally:
         ctx.release()
-    md = _markdown(args, renderer, rows)
+    md = _markdown(args, look.name, renderer, rows)
     print(md)
     if args.write:
         replace_section(args.write, "live", md, "## Live: `aquarelle bench-live`")
@@ -85,13 +86,13 @@ def _ms(x: float | None) -> str:
     return "-" if x is None else f"{x * 1000:.0f}"
 
 
-def _markdown(args: argparse.Namespace, renderer: str, rows) -> str:
+def _markdown(args: argparse.Namespace, style: str, renderer: str, rows) -> str:
     lines = [
         f"Command: `aquarelle bench-live --seconds {args.seconds:g}` ({date.today()}, "
         f"{platform.machine()}, Python {platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
         f"A synthetic camera at {args.fps:g} fps (a slow pan back and forth over the bundled "
-        f"photo), style `{args.style}`, preset `{args.preset or 'defaults'}`, painted live "
+        f"photo), style `{style}`, preset `{args.preset or 'defaults'}`, painted live "
         "and sent to a virtual camera backend that discards the frames, for "
         f"{args.seconds:g} s a run. *Delivered*: new painted frames per second. *Scale*: "
         "the processing scale (median over the frames, and at the end). *Latency*: camera "

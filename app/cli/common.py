@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
@@ -82,24 +83,37 @@ def parse_sets(sets: list[str]) -> dict[str, str]:
     return out
 
 
-def resolve_style(args: argparse.Namespace) -> tuple[AnyStyle, dict[str, object]]:
-    """The style and the parameter values (preset, then --set) the options ask for.
+@dataclass(frozen=True)
+class Look:
+    """What the style options ask for, validated: the style (or chain) by name and loaded,
+    its parameter values (preset, then --set), the seed and the processing scale."""
+
+    name: str  # as the command line or the preset names it, e.g. "denoise+watercolor"
+    style: AnyStyle
+    values: dict[str, object]
+    seed: int
+    scale: float
+
+
+def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Look:
+    """The Look of the style options (`sets`: the --set items, if not the options' own).
 
     Values are validated against the style here, before any GL work or file is touched;
-    clamped values are reported as warnings on stderr.
+    clamped values are reported as warnings on stderr, once.
     """
-    if args.style is None:
-        args.style = DEFAULT_STYLE
+    name = args.style
+    if name is None:
+        name = DEFAULT_STYLE
         if args.preset and Path(args.preset).suffix == ".json" and Path(args.preset).is_file():
-            args.style = read_preset(Path(args.preset)).style  # the chain it stores
-    style = load_chain(args.style)
+            name = read_preset(Path(args.preset)).style  # the chain it stores
+    style = load_chain(name)
     if not MIN_SCALE <= args.scale <= MAX_SCALE:
         raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")
     values: dict[str, object] = {}
     if args.preset:
         values.update(load_preset(args.preset, style.name).values)
-    values.update(parse_sets(args.sets))
+    values.update(parse_sets(args.sets if sets is None else sets))
     check = param_set(style)
     for warning in check.update(values):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    return style, check.values()
+    return Look(name, style, check.values(), args.seed, args.scale)

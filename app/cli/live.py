@@ -22,7 +22,7 @@ from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
 from ..media.webcam import CameraSource, list_cameras
 from ..platforms import current_device_denied_hint, current_lists_cameras_from_devices
-from .common import add_style_options, parse_frame_size, positive, resolve_style
+from .common import add_style_options, parse_frame_size, positive, resolve_look
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -116,7 +116,8 @@ def options(args: argparse.Namespace) -> LiveOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    style, values = resolve_style(args)
+    look = resolve_look(args)
+    style, values = look.style, look.values
     opts = options(args)
     if args.virtual_camera:
         virtual_camera.check_device()  # before the camera: fix this first, it may add one

@@ -15,6 +15,7 @@ from . import render_cluster, render_video
 from .common import add_style_options
 from .render_frames import wants_frames
 from .render_image import read_pair, render_image
+from .render_job import RenderJob, parse_render
 from .render_options import add_arguments
 
 # The first bytes of the image formats read (name, extension to write it as).
@@ -47,33 +48,30 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    inputs = [Path(p) for p in args.inputs]
-    output = Path(args.output)
-    if args.output == "-":
-        raise AquarelleError("-o -: writing to standard output is not supported; give a file "
-                             "name (e.g. -o out.png, -o out.mp4) or a folder (-o out/)")
-    if getattr(args, "pair", False):
-        return _render_pair(args, inputs, output)
-    wants_folder = args.output.endswith(("/", "\\")) or output.is_dir()
+    """`aquarelle render`: the command line parsed once, then the job each input gets."""
+    job = parse_render(args, render_cluster.LOCAL)
+    inputs, output = job.inputs, job.output
+    if job.pair:
+        return _render_pair(job)
     if len(inputs) > 1 or inputs[0].is_dir():
-        if not wants_folder and (is_image_path(output) or is_video_path(output)):
+        if not job.wants_folder and (is_image_path(output) or is_video_path(output)):
             why = f"{inputs[0]} is a folder" if len(inputs) == 1 else "there are several inputs"
-            raise AquarelleError(f"-o {args.output} names a file, but {why}: give a folder "
+            raise AquarelleError(f"-o {output} names a file, but {why}: give a folder "
                                  "to render into")
-        return render_video.run_batch(args, inputs, output)
+        return render_video.run_batch(job)
     src = inputs[0]
     if is_sequence(src):  # frames/%04d.png: an image sequence is a video
-        return render_video.run(args, src, output)
-    if wants_folder and not output.exists():
+        return render_video.run(job, src, output)
+    if job.wants_folder and not output.exists():
         try:
             output.mkdir(parents=True)
         except OSError as e:
             raise AquarelleError(f"cannot create output folder {output}: {e}") from None
     if is_image_path(src):
-        return _render_one_image(args, src, output, src.name)
+        return _render_one_image(job, src, output, src.name)
     sniffed = sniff_image(src)
     if sniffed and not (is_video_path(output) or wants_frames(output)):
-        return _render_one_image(args, src, output, src.stem + sniffed[1],
+        return _render_one_image(job, src, output, src.stem + sniffed[1],
                                  f"{_misnamed(src, sniffed[0])}; rendering it as an image")
     if sniffed:  # an image, but the output asks for a video: a one-frame one, as asked
         print(f"aquarelle: warning: {_misnamed(src, sniffed[0])}; rendering it as a "
@@ -84,10 +82,10 @@ def run(args: argparse.Namespace) -> int:
                              "anything FFmpeg reads)")
     if not output.is_dir():
         check_extension(output, "video")
-    return render_video.run(args, src, output)
+    return render_video.run(job, src, output)
 
 
-def _render_one_image(args: argparse.Namespace, src: Path, output: Path, name: str,
+def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
                       warning: str = "") -> int:
     """An image to `output` (a folder: as `name` in it), once the output can take one."""
     if output.is_dir():
@@ -95,7 +93,7 @@ def _render_one_image(args: argparse.Namespace, src: Path, output: Path, name: s
     check_extension(output, "image")
     if warning:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    return render_image(args, src, output)
+    return render_image(job, src, output)
 
 
 def sniff_image(path: Path) -> tuple[str, str] | None:
@@ -137,15 +135,13 @@ def check_extension(output: Path, kind: str) -> None:
                          f"folder: -o {output}/)")
 
 
-def _render_pair(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
-    """`--pair LEFT RIGHT`: two photos of a stereo pair as one side-by-side picture."""
+def _render_pair(job: RenderJob) -> int:
+    """`--pair LEFT RIGHT`: two photos of a stereo pair as one side-by-side picture (the
+    job already says input=sbs to a stereo style)."""
+    inputs = job.inputs
     if len(inputs) != 2 or not all(is_image_path(p) for p in inputs):
         raise AquarelleError("--pair takes two images, the left view then the right")
     for p in inputs:
         if not p.is_file():
             raise AquarelleError(f"no such file: {p}")
-    if not any(s.split("=", 1)[0].strip().endswith("input") for s in args.sets):
-        names = (args.style or "").split("+")
-        if "stereo" in names:
-            args.sets = [*args.sets, ("stereo.input=sbs" if len(names) > 1 else "input=sbs")]
-    return render_image(args, inputs[0], output, read_pair(inputs[0], inputs[1]))
+    return render_image(job, inputs[0], job.output, read_pair(inputs[0], inputs[1]))

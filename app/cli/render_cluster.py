@@ -17,10 +17,10 @@ from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
 from .batch_plan import batch_summary, default_name, prepare_batch
-from .common import positive, resolve_style
+from .common import positive
 from .render_frames import wants_frames
 from .render_image import render_image
-from .render_options import export_options, refuse_existing
+from .render_job import ClusterChoice, RenderJob, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
 LOCAL = "local"
@@ -43,19 +43,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: next to the output)")
 
 
-def wanted(args: argparse.Namespace) -> bool:
-    """Whether the command asks for the cluster."""
-    return getattr(args, "cluster", None) is not None
-
-
-def _backend(args: argparse.Namespace) -> tuple[Any, Any]:
+def _backend(choice: ClusterChoice) -> tuple[Any, Any]:
     """(the Ray backend, the module) after connecting; one line if Ray is missing."""
     try:
         importlib.import_module("ray")
         from ..cluster import ray_backend
     except ImportError:
         raise AquarelleError(INSTALL_HINT) from None
-    address = None if args.cluster == LOCAL else args.cluster
+    address = choice.address
     started = ray_backend.connect(address)
     try:
         backend = ray_backend.RayBackend()
@@ -67,23 +62,24 @@ def _backend(args: argparse.Namespace) -> tuple[Any, Any]:
     return backend, ray_backend
 
 
-def _options(args: argparse.Namespace) -> Any:
+def _options(choice: ClusterChoice) -> Any:
     from ..cluster.driver import ClusterOptions
 
-    positive(args.chunk, "--chunk")
-    return ClusterOptions(chunk_seconds=args.chunk, resume=args.resume,
-                          work_dir=Path(args.work_dir) if args.work_dir else None)
+    positive(choice.chunk, "--chunk")
+    return ClusterOptions(chunk_seconds=choice.chunk, resume=choice.resume,
+                          work_dir=choice.work_dir)
 
 
-def _run_jobs(args: argparse.Namespace, jobs: list[Any], label: str) -> list[Any]:
+def _run_jobs(job: RenderJob, jobs: list[Any], label: str) -> list[Any]:
     from ..cluster.driver import Driver
 
-    style, values = resolve_style(args)
-    options = _options(args)
-    backend, module = _backend(args)
-    printer = ProgressPrinter(label, quiet=args.quiet)
+    assert job.cluster is not None
+    options = _options(job.cluster)
+    backend, module = _backend(job.cluster)
+    printer = ProgressPrinter(label, quiet=job.quiet)
     try:
-        driver = Driver(backend, args.style, style, values, options, printer)
+        driver = Driver(backend, job.look.name, job.look.style, job.look.values, options,
+                        printer)
         return driver.run(jobs)
     finally:
         printer.finish()
@@ -106,37 +102,37 @@ def summary(o: Any) -> str:
             f"{r.codec}{audio}; {o.elapsed:.1f} s, {fps:.1f} fps{extra})")
 
 
-def run(args: argparse.Namespace, src: Path, output: Path) -> int:
+def run(job: RenderJob, src: Path, output: Path) -> int:
     """One video on the cluster."""
     from ..cluster.driver import FileJob
 
     if wants_frames(output):
         raise AquarelleError("--cluster writes video files, not frames or GIFs")
-    resolve_style(args)
-    opts = export_options(args)
+    opts = job.export
     check_options(opts)
     if output.is_dir():
         output = output / default_name(src, opts.codec)
-    refuse_existing(args, output)
+    refuse_existing(job, output)
     fmt, spec = output_format(output, opts.codec)
     if same_path(src, output):
         raise MediaError(f"output {output} is the input; choose another name")
     if str(output.parent) and not output.parent.is_dir():
         raise MediaError(f"output folder does not exist: {output.parent}")
-    (o,) = _run_jobs(args, [FileJob(src, output, fmt, spec.name, opts)], src.name)
+    (o,) = _run_jobs(job, [FileJob(src, output, fmt, spec.name, opts)], src.name)
     if o.error:
         raise MediaError(o.error)
-    if not args.quiet:
+    if not job.quiet:
         print(summary(o), file=sys.stderr)
     return 0
 
 
-def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
-    """Several files into the folder `output`: the videos' chunks spread over the cluster
+def run_batch(job: RenderJob) -> int:
+    """Several files into the folder -o: the videos' chunks spread over the cluster
     together (one progress line), images rendered here; the batch's summary line."""
     from ..cluster.driver import FileJob
 
-    opts, files, names = prepare_batch(args, inputs, output)
+    output, opts = job.output, job.export
+    files, names = prepare_batch(job)
     check_options(opts)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
@@ -144,12 +140,12 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
     for (src, _), name in zip(files, names, strict=True):
         dst = output / name
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if dst.exists() and not args.overwrite:
+        if dst.exists() and not job.overwrite:
             skipped.append(str(name))
             continue
         if is_image_path(src):
             try:
-                render_image(args, src, dst)
+                render_image(job, src, dst)
             except AquarelleError as e:
                 print(f"aquarelle: error: {e}", file=sys.stderr)
                 failed.append((src, str(e)))
@@ -162,11 +158,11 @@ def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int
             continue
         jobs.append(FileJob(src, dst, vfmt, spec.name, opts))
     if jobs:
-        for o in _run_jobs(args, jobs, f"{len(jobs)} videos"):
+        for o in _run_jobs(job, jobs, f"{len(jobs)} videos"):
             if o.error:
                 print(f"aquarelle: error: {o.error}", file=sys.stderr)
                 failed.append((o.job.source, o.error))
-            elif not args.quiet:
+            elif not job.quiet:
                 print(summary(o), file=sys.stderr)
 
-    return batch_summary(args, len(files), output, skipped, failed)
+    return batch_summary(job.quiet, len(files), output, skipped, failed)

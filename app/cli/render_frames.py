@@ -7,7 +7,6 @@ Nothing half-written is left: a failure or Ctrl+C removes the frames written so 
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
@@ -24,8 +23,8 @@ from ..media.export import ExportProgress, check_options, output_frames, resolve
 from ..media.image_io import write_image
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
-from .common import resolve_style
-from .render_options import export_options, refuse_existing, resize
+from .render_job import RenderJob, refuse_existing
+from .render_options import resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
 
@@ -35,15 +34,16 @@ def wants_frames(output: Path) -> bool:
     return output.suffix.lower() == ".gif" or is_sequence(output)
 
 
-def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
-    style, values = resolve_style(args)
-    opts = export_options(args)
+def run_frames(job: RenderJob, src: Path, output: Path) -> int:
+    """Render the frames of `src` to an image sequence or an animated GIF."""
+    style, values = job.look.style, job.look.values
+    opts = job.export
     check_options(opts)
     gif = output.suffix.lower() == ".gif"
     if not output.parent.is_dir() and str(output.parent):
         raise AquarelleError(f"output folder does not exist: {output.parent}")
-    refuse_existing(args, output if gif else frame_path(output, 1))  # each write checks too
-    printer = ProgressPrinter(src.name, quiet=args.quiet)
+    refuse_existing(job, output if gif else frame_path(output, 1))  # each write checks too
+    printer = ProgressPrinter(src.name, quiet=job.quiet)
     t0 = time.perf_counter()
     written: list[Path] = []
     frames: list[np.ndarray] = []
@@ -94,7 +94,7 @@ def run_frames(args: argparse.Namespace, src: Path, output: Path) -> int:
     if lost:
         print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded",
               file=sys.stderr)
-    if not args.quiet:
+    if not job.quiet:
         what = str(output) if gif else f"{count} images {output}"
         print(f"{src} -> {what} ({count} frames)", file=sys.stderr)
     return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 from pathlib import Path
@@ -21,8 +20,8 @@ from ..media.image_io import (
     read_image,
     write_image,
 )
-from .common import resolve_style
-from .render_options import VIDEO_ONLY, may_replace, parse_size, refuse_existing, resize
+from .render_job import RenderJob, refuse_existing
+from .render_options import resize
 
 
 def read_pair(left: Path, right: Path) -> Image:
@@ -38,24 +37,22 @@ def read_pair(left: Path, right: Path) -> Image:
                                alpha=None)
 
 
-def render_image(args: argparse.Namespace, src: Path, output: Path,
-                 image: Image | None = None) -> int:
+def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = None) -> int:
     """Stylize one image file (or a given picture read from `src`) into `output`
     (atomically)."""
-    style, values = resolve_style(args)
+    style, values = job.look.style, job.look.values
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
-    refuse_existing(args, output)
+    refuse_existing(job, output)
     if not is_image_path(output):
         raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image; "
                          f"use one of {' '.join(sorted(IMAGE_EXTENSIONS))}")
     if str(output.parent) and not output.parent.is_dir():
         raise ImageError(f"output folder does not exist: {output.parent}")
-    for attr, option in VIDEO_ONLY:
-        if getattr(args, attr, None):
-            print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
-                  file=sys.stderr)
-    size = parse_size(getattr(args, "size", None))
+    for option in job.video_only:
+        print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
+              file=sys.stderr)
+    size = job.size
     image = image if image is not None else read_image(src)
     rgb_in, alpha = image.rgb, image.alpha
     if size is not None:
@@ -64,17 +61,17 @@ def render_image(args: argparse.Namespace, src: Path, output: Path,
         alpha = resize(alpha, (w, h)) if alpha is not None else None
     ctx = create_headless_context()
     try:
-        with build_pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
+        # 16-bit in: painted and written at 16 bits (a deep pipeline)
+        deep = rgb_in.dtype == np.uint16
+        with build_pipeline(ctx, style, seed=job.look.seed, scale=job.look.scale,
+                            deep=deep) as pipeline:
             pipeline.set_params(values)
             rgb = pipeline.render_array(rgb_in)
     finally:
         ctx.release()
     if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
         alpha = resize(alpha, (rgb.shape[1], rgb.shape[0]))
-    if image.rgb.dtype == np.uint16:
-        # 16-bit in, 16-bit out (the style renders at 8 bits; widen without banding steps).
-        rgb = rgb.astype(np.uint16) * 257
-    quality = getattr(args, "quality", None)
+    quality = job.quality
     if quality is not None:
         if not 1 <= quality <= 100:
             raise ImageError(f"--quality must be 1 to 100, got {quality}")
@@ -82,7 +79,7 @@ def render_image(args: argparse.Namespace, src: Path, output: Path,
             print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
                   f"{output.name}", file=sys.stderr)
     write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif,
-                replace=may_replace(args))
-    if not args.quiet:
+                replace=job.replace)
+    if not job.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0

@@ -1,15 +1,13 @@
-"""The options of `aquarelle render` parsed once into what the jobs take: the export options
-(codec, quality, size, range, rate, sound, speed) and the output rules (overwrite, resize)."""
+"""The video options of `aquarelle render` (codec, quality, size, range, rate, streams,
+speed) and their value parsers; render_job.py turns them into the job."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
 from ..engine.errors import AquarelleError
-from ..media.export import ExportOptions
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
 
 VIDEO_HELP = """\
@@ -104,36 +102,9 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     return size
 
 
-def export_options(args: argparse.Namespace) -> ExportOptions:
-    """The ExportOptions the command line asks for."""
-    start = parse_time(getattr(args, "start", None), "--start") or 0.0
-    end = parse_time(getattr(args, "end", None), "--end")
-    return ExportOptions(codec=getattr(args, "codec", None), crf=getattr(args, "crf", None),
-                         size=parse_size(getattr(args, "size", None)), start=start, end=end,
-                         audio=not getattr(args, "no_audio", False),
-                         subtitles=not getattr(args, "no_subtitles", False),
-                         metadata=not getattr(args, "no_metadata", False),
-                         speed=getattr(args, "speed", None), fps=getattr(args, "fps", None),
-                         seed=args.seed, scale=args.scale, replace=may_replace(args))
-
-
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
               ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
               ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"))
-
-
-def may_replace(args: argparse.Namespace) -> bool:
-    """Whether an existing output may be replaced (not with -n)."""
-    return not getattr(args, "no_overwrite", False)
-
-
-def refuse_existing(args: argparse.Namespace, output: Path) -> None:
-    """-n: an existing output is never replaced. This is the early check, before any work;
-    the guarantee is the atomic publish (atomic_output(replace=False)) when writing: an
-    output that appears meanwhile is not replaced either. A symlink counts as existing when
-    its target does (the write would go through it)."""
-    if not may_replace(args) and output.exists():
-        raise AquarelleError(f"{output} exists and -n says not to replace it")
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

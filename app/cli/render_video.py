@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -13,10 +12,9 @@ from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
 from . import render_cluster
 from .batch_plan import batch_summary, default_name, prepare_batch
-from .common import resolve_style
 from .render_frames import run_frames, wants_frames
 from .render_image import render_image
-from .render_options import export_options, refuse_existing
+from .render_job import RenderJob, refuse_existing
 
 
 def looks_like_video(path: Path) -> bool:
@@ -34,26 +32,26 @@ def looks_like_video(path: Path) -> bool:
         return False
 
 
-def run(args: argparse.Namespace, src: Path, output: Path) -> int:
+def run(job: RenderJob, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
-    if render_cluster.wanted(args):
-        return render_cluster.run(args, src, output)
+    if job.cluster is not None:
+        return render_cluster.run(job, src, output)
     if wants_frames(output):  # an image sequence or an animated GIF
-        return run_frames(args, src, output)
-    style, values = resolve_style(args)
-    opts = export_options(args)
+        return run_frames(job, src, output)
+    opts = job.export
     if output.is_dir():
         output = output / default_name(src, opts.codec)
-    refuse_existing(args, output)
+    refuse_existing(job, output)
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
-    printer = ProgressPrinter(src.name, quiet=args.quiet)
+    printer = ProgressPrinter(src.name, quiet=job.quiet)
     try:
-        result = export_video(src, output, style, values, opts, progress=printer)
+        result = export_video(src, output, job.look.style, job.look.values, opts,
+                              progress=printer)
     finally:
         printer.finish()
     for warning in result.warnings:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    if not args.quiet:
+    if not job.quiet:
         print(summary(src, result), file=sys.stderr)
     return 0
 
@@ -66,29 +64,30 @@ def summary(src: Path, r: ExportResult) -> str:
             f"{r.bits}-bit{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
-def run_batch(args: argparse.Namespace, inputs: list[Path], output: Path) -> int:
-    """Render several files into the folder `output`; continue past failures."""
-    if render_cluster.wanted(args):
-        return render_cluster.run_batch(args, inputs, output)
-    opts, files, names = prepare_batch(args, inputs, output)
+def run_batch(job: RenderJob) -> int:
+    """Render several files into the folder -o; continue past failures."""
+    if job.cluster is not None:
+        return render_cluster.run_batch(job)
+    output = job.output
+    files, names = prepare_batch(job)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
     for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if dst.exists() and not args.overwrite:  # a batch never silently replaces work
+        if dst.exists() and not job.overwrite:  # a batch never silently replaces work
             skipped.append(str(name))
             continue
-        if not args.quiet:
+        if not job.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
         try:
             if is_image_path(src):
-                render_image(args, src, dst)
+                render_image(job, src, dst)
             else:
-                run(args, src, dst)
+                run(job, src, dst)
         except AquarelleError as e:
             print(f"aquarelle: error: {e}", file=sys.stderr)
             failed.append((src, str(e)))
-    return batch_summary(args, len(files), output, skipped, failed)
+    return batch_summary(job.quiet, len(files), output, skipped, failed)
 
 

@@ -1,0 +1,94 @@
+"""`aquarelle render`'s command line parsed once into one typed job: what every render module
+(image, video, frames, batch, cluster) takes instead of the argparse namespace."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.errors import AquarelleError
+from ..media.export import ExportOptions
+from .common import Look, resolve_look
+from .render_options import VIDEO_ONLY, parse_size, parse_time
+
+
+@dataclass(frozen=True)
+class ClusterChoice:
+    """--cluster and its options: where, chunk length, resume, work folder."""
+
+    address: str | None  # None: a local cluster started for the render
+    chunk: float
+    resume: bool
+    work_dir: Path | None
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One `aquarelle render` command: inputs, output, look, export options, output rules."""
+
+    inputs: tuple[Path, ...]
+    output: Path
+    wants_folder: bool  # -o ends with a slash or names a folder
+    look: Look
+    export: ExportOptions  # videos (size, seed and scale apply to images too)
+    quality: int | None  # JPEG/WebP quality of images written
+    quiet: bool
+    overwrite: bool  # -y: a batch replaces existing outputs
+    pair: bool  # the two inputs are a stereo pair
+    recursive: bool
+    container: str | None  # --format of a batch's videos
+    name_template: str
+    cluster: ClusterChoice | None
+    video_only: tuple[str, ...] = ()  # video-only options given (warned about for images)
+
+    @property
+    def replace(self) -> bool:
+        """Whether an existing output may be replaced (not with -n)."""
+        return self.export.replace
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """--size (W, H); -1 keeps the aspect."""
+        return self.export.size
+
+
+def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
+    """The job the options ask for, validated (style, values, times, size) before any file
+    is touched. `local` is the --cluster value that means a local cluster."""
+    if args.output == "-":
+        raise AquarelleError("-o -: writing to standard output is not supported; give a file "
+                             "name (e.g. -o out.png, -o out.mp4) or a folder (-o out/)")
+    output = Path(args.output)
+    sets = list(args.sets)
+    if args.pair and not any(s.split("=", 1)[0].strip().endswith("input") for s in sets):
+        names = (args.style or "").split("+")
+        if "stereo" in names:  # a pair is side by side
+            sets.append("stereo.input=sbs" if len(names) > 1 else "input=sbs")
+    look = resolve_look(args, sets)
+    start = parse_time(args.start, "--start") or 0.0
+    export = ExportOptions(
+        codec=args.codec, crf=args.crf, size=parse_size(args.size), start=start,
+        end=parse_time(args.end, "--end"), audio=not args.no_audio,
+        subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
+        fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite)
+    cluster = None
+    if args.cluster is not None:
+        cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,
+                                args.resume, Path(args.work_dir) if args.work_dir else None)
+    return RenderJob(
+        inputs=tuple(Path(p) for p in args.inputs), output=output,
+        wants_folder=args.output.endswith(("/", "\\")) or output.is_dir(), look=look,
+        export=export, quality=args.quality, quiet=args.quiet, overwrite=args.overwrite,
+        pair=args.pair, recursive=args.recursive, container=args.format,
+        name_template=args.name, cluster=cluster,
+        video_only=tuple(option for attr, option in VIDEO_ONLY if getattr(args, attr)))
+
+
+def refuse_existing(job: RenderJob, output: Path) -> None:
+    """-n: an existing output is never replaced. This is the early check, before any work;
+    the guarantee is the atomic publish (atomic_output(replace=False)) when writing: an
+    output that appears meanwhile is not replaced either. A symlink counts as existing when
+    its target does (the write would go through it)."""
+    if not job.replace and output.exists():
+        raise AquarelleError(f"{output} exists and -n says not to replace it")
