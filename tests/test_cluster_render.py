@@ -104,3 +104,28 @@ def test_cli_renders_a_folder_on_the_cluster(cluster, clip, tmp_path, capsys):
     assert_like_reference(tmp_path / "out" / "a.mp4", ref)
     frames, times, _ = decode_video(tmp_path / "out" / "b.mp4")
     assert len(frames) == 24
+
+
+def test_cluster_keeps_streams_tags_chapters_and_ten_bits(cluster, tmp_path, capsys):
+    """The join carries what a single-machine export does: audio tags, subtitles (converted
+    for MP4), chapters, the title; chunks of a 10-bit source are painted and written at 10."""
+    from videoclips import make_rich_clip, probe
+
+    src = make_rich_clip(tmp_path / "film.mkv", frames=25, picture_subtitles=True)
+    out = tmp_path / "film.mp4"
+    code = main(["render", str(src), "-o", str(out), "--cluster", "--chunk", "0.5",
+                 "--codec", "h265", "--style", "adjust", "-q"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    info = probe(out)
+    kinds = [s["type"] for s in info["streams"]]
+    assert kinds.count("audio") == 2 and kinds.count("subtitle") == 1
+    video = info["streams"][0]
+    assert video["pix_fmt"] == "yuv420p10le" and video["profile"] == "Main 10"
+    audio = [s for s in info["streams"] if s["type"] == "audio"]
+    assert [a["tags"]["language"] for a in audio] == ["eng", "fra"]
+    subs = next(s for s in info["streams"] if s["type"] == "subtitle")
+    assert subs["codec"] == "mov_text" and subs["tags"]["language"] == "fra"
+    assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
+    assert info["tags"]["title"] == "My film"
+    assert "pgssub, picture subtitles) left out" in err

@@ -88,10 +88,17 @@ def _run_jobs(job: RenderJob, jobs: list[Any], label: str) -> list[Any]:
             module.shutdown()
 
 
+def warn(warnings: list[str]) -> None:
+    """A cluster render's warnings, as a single-machine render prints them."""
+    for warning in warnings:
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
+
+
 def summary(o: Any) -> str:
     """One line per file, like a single-machine render's, with the chunks."""
     r = o.result
     audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
+    audio += "".join(f", {s}" for s in r.streams)
     fps = r.frames / o.elapsed if o.elapsed > 0 else 0.0
     extra = f"; {o.chunks} chunks"
     if o.resumed:
@@ -121,6 +128,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
     (o,) = _run_jobs(job, [FileJob(src, output, fmt, spec.name, opts)], src.name)
     if o.error:
         raise MediaError(o.error)
+    warn(o.result.warnings)
     if not job.quiet:
         print(summary(o), file=sys.stderr)
     return 0
@@ -162,7 +170,9 @@ def run_batch(job: RenderJob) -> int:
             if o.error:
                 print(f"aquarelle: error: {o.error}", file=sys.stderr)
                 failed.append((o.job.source, o.error))
-            elif not job.quiet:
+                continue
+            warn(o.result.warnings)
+            if not job.quiet:
                 print(summary(o), file=sys.stderr)
 
     return batch_summary(job.quiet, len(files), output, skipped, failed)

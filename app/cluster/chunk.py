@@ -93,6 +93,7 @@ class _Positioned:
     def __init__(self, pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:
         self.pipeline = pipeline
         self.ctx = pipeline.ctx
+        self.deep = pipeline.deep  # 16-bit readback
         self._canvas = canvas
         self._placed = False
 
@@ -128,14 +129,17 @@ class ChunkRenderer:
         self._pipeline: AnyPipeline | None = None
         self._key: tuple | None = None
 
-    def pipeline(self, settings: RenderSettings) -> AnyPipeline:
-        if self._pipeline is None or self._key != settings.key():
+    def pipeline(self, settings: RenderSettings, deep: bool = False) -> AnyPipeline:
+        """The pipeline for a job's settings (`deep`: for a source over 8 bits), kept while
+        the chunks' settings stay the same."""
+        key = (settings.key(), deep)
+        if self._pipeline is None or self._key != key:
             self.release()
             p = build_pipeline(self.ctx, settings.style, seed=settings.seed,
-                               scale=settings.scale)
+                               scale=settings.scale, deep=deep)
             if settings.values:
                 p.set_params(settings.values)
-            self._pipeline, self._key = p, settings.key()
+            self._pipeline, self._key = p, key
         return self._pipeline
 
     def release(self) -> None:
@@ -149,11 +153,11 @@ class ChunkRenderer:
         t0 = time.perf_counter()
         s = task.settings
         with self.ctx:
-            pipeline = self.pipeline(s)
-            pipeline.reset_history()
-            set_frame_index(pipeline, task.frame_index)
-            reader = VideoReader(task.source)
+            reader = VideoReader(task.source, deep=None)
             try:
+                pipeline = self.pipeline(s, reader.deep)
+                pipeline.reset_history()
+                set_frame_index(pipeline, task.frame_index)
                 frames = reader.frames(*task.window)
                 first = next(frames, None)
                 if first is None:
@@ -190,7 +194,7 @@ class ChunkRenderer:
             with atomic_output(task.output) as tmp:
                 writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
                                      time_base=reader.time_base, fps=task.fps, crf=s.crf,
-                                     speed=s.speed)
+                                     speed=s.speed, deep=reader.deep, colour=reader.colour)
                 try:
                     def encode(item: Rendered | AudioItem) -> None:
                         if isinstance(item, Rendered) and item.pts >= task.pts_first:

@@ -343,7 +343,8 @@ class Driver:
                      for c in f.chunks]
             f.outcome.result = join_chunks(parts, f.job.output, f.job.fmt, f.job.source,
                                            audio=o.audio, start=o.start, end=o.end,
-                                           replace=o.replace)
+                                           replace=o.replace, subtitles=o.subtitles,
+                                           metadata=o.metadata, codec=f.job.codec)
         except MediaError as e:
             f.outcome.error = str(e)
             return

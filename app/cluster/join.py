@@ -1,7 +1,8 @@
 """Joining chunk files into the output without re-encoding: their packets are remuxed in
 order (timestamps kept: they are the source's, so variable frame rates stay), with the
-source's audio taken once and copied or transcoded exactly as a single-machine export does
-(media/audio.py), into a temporary file renamed at the end (media/atomic.py)."""
+source's audio and subtitles taken once and copied, transcoded or converted exactly as a
+single-machine export does (media/audio.py, media/carry.py: tags, chapters, attachments
+too), into a temporary file renamed at the end (media/atomic.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import av
 
 from ..media.atomic import OutputExists, atomic_output
 from ..media.audio import AudioTrack, can_copy, sample_packets
+from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.video_reader import AudioItem, VideoReader
+from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_in
+from ..media.video_writer import CODECS
 
 
 @dataclass
@@ -28,17 +31,21 @@ class JoinResult:
     size: tuple[int, int]
     codec: str
     audio: list[str] = field(default_factory=list)
+    streams: list[str] = field(default_factory=list)  # the others kept, e.g. "subtitle 2 ..."
+    warnings: list[str] = field(default_factory=list)  # what could not be kept
+    pix_fmt: str = "yuv420p"
 
 
 def _seconds(ts: int | None, tb: Fraction | None) -> Fraction | None:
     return None if ts is None or tb is None else ts * tb
 
 
-def audio_items(reader: VideoReader, start: float, end: float | None
-                ) -> Iterator[AudioItem]:
-    """The source's audio in [start, end) seconds (from the video's start), as the export's
-    walk gives it (packets to copy, or decoded frames to transcode), without the video."""
-    if not reader.audio_streams:
+def side_items(reader: VideoReader, start: float, end: float | None
+                ) -> Iterator[AudioItem | SubtitleItem]:
+    """The source's audio and subtitles in [start, end) seconds (from the video's start), as
+    the export's walk gives them (packets to copy, or decoded frames to transcode), without
+    the video."""
+    if not reader.audio_streams and not reader.subtitle_streams:
         return
     t0 = reader.start_time
     start_abs = t0 + start if start > 0 else None
@@ -47,8 +54,13 @@ def audio_items(reader: VideoReader, start: float, end: float | None
         reader.container.seek(int(start_abs / reader.time_base), stream=reader.video,
                               backward=True, any_frame=False)
     index = {s.index: i for i, s in enumerate(reader.audio_streams)}
+    cues = {s.index: i for i, s in enumerate(reader.subtitle_streams)}
     done: set[int] = set()
-    for packet in reader.container.demux(reader.audio_streams):
+    for packet in reader.container.demux([*reader.audio_streams, *reader.subtitle_streams]):
+        if packet.stream.index in cues:
+            if cue_in(packet, start_abs, end_abs):
+                yield SubtitleItem(cues[packet.stream.index], packet)
+            continue
         i = index[packet.stream.index]
         if i in done and packet.size:
             continue
@@ -59,7 +71,9 @@ def audio_items(reader: VideoReader, start: float, end: float | None
                 yield item
 
 
-def _time(item: AudioItem) -> Fraction:
+def _time(item: AudioItem | SubtitleItem) -> Fraction:
+    if isinstance(item, SubtitleItem):
+        return _seconds(item.packet.pts, item.packet.time_base) or Fraction(0)
     d = item.data
     tb = d.time_base or (Fraction(1, d.sample_rate) if isinstance(d, av.AudioFrame) else None)
     t = _seconds(d.pts if d.pts is not None else getattr(d, "dts", None), tb)
@@ -68,13 +82,15 @@ def _time(item: AudioItem) -> Fraction:
 
 def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source: Path, *,
                 audio: bool = True, start: float = 0.0, end: float | None = None,
-                replace: bool = True) -> JoinResult:
+                replace: bool = True, subtitles: bool = True, metadata: bool = True,
+                codec: str = "h264") -> JoinResult:
     """Remux `chunks` (in order; each with the seconds to add to its timestamps) and the
-    source's audio of [start, end) into `dst`; replace=False (-n) never replaces a file
-    there, even one that appeared while the chunks were rendered."""
+    source's audio and subtitles of [start, end) into `dst`, with its tags and chapters
+    (`metadata`); replace=False (-n) never replaces a file there, even one that appeared
+    while the chunks were rendered. `codec` is the chunks' (for the bit-depth warning)."""
     if not chunks:
         raise MediaError(f"nothing to join into {dst}")
-    reader = VideoReader(source, audio=audio)
+    reader = VideoReader(source, audio=audio, subtitles=subtitles, deep=None)
     try:
         samples = sample_packets(source, [s.index for s in reader.audio_streams])
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
@@ -86,21 +102,23 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
                    else {"avoid_negative_ts": "disabled"})
         try:
             with atomic_output(dst, replace=replace) as tmp:
-                return _join(chunks, dst, tmp, fmt, options, reader, transcode, offset,
-                             start, end)
+                result = _join(chunks, dst, tmp, fmt, options, reader, transcode, offset,
+                               start, end, metadata)
         except av.error.FFmpegError as e:
             raise MediaError(f"cannot join the chunks into {dst}: {ffmpeg_reason(e)}") from None
         except OutputExists as e:
             raise MediaError(str(e)) from None
         except OSError as e:
             raise MediaError(f"cannot write {dst}: {ffmpeg_reason(e)}") from None
+        result.warnings.extend(depth_warnings(reader, result.pix_fmt, CODECS[codec]))
+        return result
     finally:
         reader.close()
 
 
 def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
           options: dict[str, str], reader: VideoReader, transcode: frozenset[int],
-          offset: float, start: float, end: float | None) -> JoinResult:
+          offset: float, start: float, end: float | None, metadata: bool) -> JoinResult:
     out = av.open(str(tmp), mode="w", format=fmt, container_options=options)
     try:
         with av.open(str(chunks[0][0])) as first:
@@ -108,9 +126,22 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
             video = out.add_stream_from_template(template)
             size = (template.codec_context.width, template.codec_context.height)
             codec = template.codec_context.name
+            pix_fmt = template.codec_context.pix_fmt or "yuv420p"
         tracks = [AudioTrack(out, s, offset, transcode=i in transcode)
                   for i, s in enumerate(reader.audio_streams)]
-        sound = audio_items(reader, start, end)
+        carried = carry_streams(
+            reader, out, video, [(s, t.stream) for s, t in zip(reader.audio_streams, tracks,
+                                                                strict=True)],
+            dst.suffix.lower() or fmt, offset=offset, metadata=metadata,
+            end=None if end is None else reader.start_time + end)
+
+        def write(item: AudioItem | SubtitleItem) -> None:
+            if isinstance(item, SubtitleItem):
+                carried.write_subtitle(item.stream, item.packet)
+            else:
+                tracks[item.stream].write(item.data)
+
+        sound = side_items(reader, start, end)
         pending = next(sound, None)
         frames = 0
         last_dts: Fraction | None = None
@@ -141,14 +172,14 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
                     now = dts if dts is not None else _seconds(packet.pts, tb)
                     while pending is not None and now is not None and \
                             _time(pending) - Fraction(offset).limit_denominator(10**9) <= now:
-                        tracks[pending.stream].write(pending.data)
+                        write(pending)
                         pending = next(sound, None)
                     last_dts = dts if dts is not None else last_dts
                     packet.stream = video
                     out.mux(packet)
                     frames += 1
         while pending is not None:
-            tracks[pending.stream].write(pending.data)
+            write(pending)
             pending = next(sound, None)
         for t in tracks:
             t.flush()
@@ -159,4 +190,4 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         raise
     return JoinResult(dst, frames, size, codec,
                       [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                       for t in tracks])
+                       for t in tracks], carried.kept, carried.warnings, pix_fmt=pix_fmt)

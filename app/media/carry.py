@@ -1,78 +1,89 @@
 """What an export carries besides the painted picture and its sound, as `ffmpeg -map 0` would:
 subtitles, attachments, container and stream tags, chapters; and one warning for each thing
-the output cannot hold (a stream left out, bits of depth lost)."""
+the output cannot hold (a stream left out, bits of depth lost). Used by the single-machine
+export and by the cluster's join alike, on the output container before its first packet."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Protocol
 
-from .metadata import container_tags, shifted_chapters, stream_label
-from .subtitles import codec_name, plan_subtitles
+import av
+
+from .metadata import container_tags, copy_stream_tags, shifted_chapters, stream_label
+from .subtitles import SubtitleTrack, codec_name, plan_subtitles
 from .video_reader import VideoReader
-from .video_writer import VideoWriter, bits_of, deep_format
-
-
-class CarryOptions(Protocol):
-    """The export options this module reads."""
-
-    start: float
-    end: float | None
-    metadata: bool
+from .video_writer import CodecSpec, bits_of, deep_format
 
 
 @dataclass
 class Carried:
-    """The streams kept (for the summary) and the warnings for the ones left out."""
+    """The subtitle tracks made, the streams kept (for the summary) and the warnings for
+    the ones left out."""
 
+    subtitles: list[SubtitleTrack] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
+    def write_subtitle(self, stream: int, packet: av.Packet) -> None:
+        """Pass a packet of source subtitle stream number `stream` on."""
+        if 0 <= stream < len(self.subtitles):
+            self.subtitles[stream].write(packet)
 
-def carry_streams(reader: VideoReader, writer: VideoWriter, dst: Path, opts: CarryOptions,
-                  offset: float) -> Carried:
-    """Add the source's other streams and tags to the writer (before its first frame);
-    `offset` is the source time the output starts at."""
-    out = Carried()
-    ext = dst.suffix.lower() or writer.fmt
-    plans, left_out = plan_subtitles(reader.subtitle_streams, writer.fmt, ext)
+
+def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video: av.stream.Stream,
+                  audio: list[tuple[av.stream.Stream, av.stream.Stream]], ext: str, *,
+                  offset: float = 0.0, end: float | None = None, metadata: bool = True
+                  ) -> Carried:
+    """Add the source's other streams and its tags to `out` (the painted `video` stream and
+    the `audio` (source, output) pairs already in it). `ext` names the output's kind in
+    messages; the output holds source times [offset, end); `metadata` False (--no-metadata)
+    leaves every tag and chapter out."""
+    fmt = out.format.name.split(",")[0]
+    carried = Carried()
+    plans, left_out = plan_subtitles(reader.subtitle_streams, fmt, ext)
     for plan in plans:
-        writer.add_subtitles(plan, offset)
-        out.kept.append(plan.describe())
-    out.warnings.extend(left_out)
+        carried.subtitles.append(SubtitleTrack(out, plan, offset))
+        carried.kept.append(plan.describe())
+    carried.warnings.extend(left_out)
     streams = reader.container.streams
     for s in streams.attachments:
         name = s.metadata.get("filename", f"stream {s.index}")
-        if writer.fmt == "matroska":
-            writer.add_attachment(s)
-            out.kept.append(f"attachment {name} copied")
+        if fmt == "matroska":
+            out.add_stream_from_template(s)
+            carried.kept.append(f"attachment {name} copied")
         else:
-            out.warnings.append(f"attachment {name} left out: only .mkv files hold "
-                                "attachments")
+            carried.warnings.append(f"attachment {name} left out: only .mkv files hold "
+                                    "attachments")
     others = [s for s in streams.video if s.index != reader.video.index] + list(streams.data)
     for s in others:
-        out.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) left out: "
-                            "only the main video is painted")
-    if opts.metadata:
-        end = None if opts.end is None else reader.start_time + opts.end
-        writer.set_tags(container_tags(reader.container.metadata),
-                        shifted_chapters(reader.container.chapters(), offset, end),
-                        reader.video)
+        carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) left "
+                                "out: only the main video is painted")
+    tagged = [(reader.video, video), *audio,
+              *((t.plan.source, t.stream) for t in carried.subtitles)]
+    if metadata:
+        out.metadata.update(container_tags(reader.container.metadata))
+        chapters = shifted_chapters(reader.container.chapters(), offset, end)
+        if chapters:
+            out.set_chapters(chapters)
+        for source, target in tagged:
+            copy_stream_tags(source, target, fmt)
     else:  # --no-metadata: no stream's language or title either
-        for track in [*writer.audio, *writer.subtitles]:
-            track.stream.metadata.clear()
-    return out
+        for _, target in tagged:
+            target.metadata.clear()
+    for source, target in tagged[1:]:
+        target.disposition = source.disposition
+    return carried
 
 
-def depth_warnings(reader: VideoReader, writer: VideoWriter, dst: Path) -> list[str]:
-    """What the output loses of the source's bit depth, and how HDR was handled."""
+def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> list[str]:
+    """What the output (`pix_fmt` of `codec`) loses of the source's bit depth, and how HDR
+    was handled."""
     warnings = []
-    bits = bits_of(writer.pix_fmt)
-    name = writer.codec.name
+    bits = bits_of(pix_fmt)
+    name = codec.name
     if reader.bit_depth > bits:
         if bits == 8:
-            why = (f"this FFmpeg's {name} encoder is 8-bit only" if writer.codec.deep_pix_fmt
+            why = (f"this FFmpeg's {name} encoder is 8-bit only" if codec.deep_pix_fmt
                    else f"{name} is written 8-bit")
             keep = [c for c in ("h265", "prores") if c != name]
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {why}: use "
@@ -84,6 +95,6 @@ def depth_warnings(reader: VideoReader, writer: VideoWriter, dst: Path) -> list[
     if hdr:
         warnings.append(f"{reader.path.name} is HDR ({hdr}, BT.2020): its tags are carried and "
                         "the painting works on its coded values (no tone mapping)"
-                        + ("" if bits > 8 or deep_format(writer.codec) is None else
+                        + ("" if bits > 8 or deep_format(codec) is None else
                            "; at 8 bits it bands: use --codec h265"))
     return warnings

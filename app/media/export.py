@@ -308,12 +308,16 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
-                    carried = carry_streams(reader, writer, dst, opts, offset)
+                    carried = carry_streams(
+                        reader, writer.output, writer.stream,
+                        [(s, t.stream) for s, t in zip(reader.audio_streams, audio, strict=True)],
+                        dst.suffix.lower() or fmt, offset=offset, metadata=opts.metadata,
+                        end=None if opts.end is None else reader.start_time + opts.end)
 
                     def encode(item: Rendered | AudioItem | SubtitleItem) -> None:
                         t = time.perf_counter()
                         if isinstance(item, SubtitleItem):
-                            writer.write_subtitle(item.stream, item.packet)
+                            carried.write_subtitle(item.stream, item.packet)
                         elif isinstance(item, AudioItem):
                             writer.write_audio(item.stream, item.data)
                         else:
@@ -354,7 +358,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                           stage_seconds={**counters.busy, "render": stage.busy},
                           bits=bits_of(writer.pix_fmt))
     result.warnings.extend(carried.warnings)
-    result.warnings.extend(depth_warnings(reader, writer, dst))
+    result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec))
     if result.lost:
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "

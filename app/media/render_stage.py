@@ -35,7 +35,7 @@ class RenderStage:
         self.pipeline = pipeline
         self.size = size
         self.pingpong = pingpong
-        self.dtype = np.uint16 if getattr(pipeline, "deep", False) else np.uint8
+        self.dtype = np.uint16 if pipeline.deep else np.uint8
         w, h = size
         frame_bytes = w * h * 4 * np.dtype(self.dtype).itemsize
         self._buffers: list[moderngl.Buffer] = (

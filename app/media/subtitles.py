@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import av
 
-from .metadata import copy_stream_tags, stream_label
+from .metadata import stream_label
 
 # Subtitle codecs whose packets are text (FFmpeg names; "text" is plain text)
 TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
@@ -100,7 +100,8 @@ def cue_payload(codec: str, text: str) -> bytes:
 
 
 class SubtitleTrack:
-    """One subtitle stream of the output, fed with the source's packets.
+    """One subtitle stream of the output, fed with the source's packets (its tags and
+    disposition are media/carry.py's).
 
     `offset` (seconds, the trim start) is subtracted from every timestamp; a cue that began
     before it but lasts into the range is kept, shortened.
@@ -113,15 +114,11 @@ class SubtitleTrack:
         self.offset = offset
         self.packets = 0
         src = plan.source
-        fmt = output.format.name.split(",")[0]
         if plan.convert_to is None:
             self.stream = output.add_stream_from_template(src)
-            self.stream.metadata.clear()
         else:
             self.stream = output.add_mux_stream(plan.convert_to,
                                                 time_base=src.time_base or Fraction(1, 1000))
-        copy_stream_tags(src, self.stream, fmt)
-        self.stream.disposition = src.disposition
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset`."""

@@ -184,7 +184,7 @@ def _bit_depth(stream: av.video.stream.VideoStream) -> int:
         return 8
 
 
-def _cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
+def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
     """Whether a subtitle packet shows inside [start, end) seconds."""
     if packet.pts is None or packet.dts is None and not packet.size:
         return False
@@ -364,7 +364,7 @@ class VideoReader:
         try:
             for packet in self.container.demux(streams):
                 if packet.stream.index in subtitle_index:
-                    if _cue_in(packet, start_abs if start > 0 else None, end_abs):
+                    if cue_in(packet, start_abs if start > 0 else None, end_abs):
                         yield SubtitleItem(subtitle_index[packet.stream.index], packet)
                 elif packet.stream.index in audio_index:
                     i = audio_index[packet.stream.index]

@@ -14,7 +14,6 @@ import contextlib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import av
 import numpy as np
@@ -22,8 +21,6 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
-from .metadata import copy_stream_tags
-from .subtitles import SubtitlePlan, SubtitleTrack
 from .video_reader import SDR, Colour
 
 
@@ -130,7 +127,6 @@ class VideoWriter:
         self.time_base = time_base
         self.frames = 0
         self.audio: list[AudioTrack] = []
-        self.subtitles: list[SubtitleTrack] = []
         self._durations: dict[int, int] = {}
         # MP4/MOV keep exact timestamps with edit lists; Matroska would shift every stream
         # to make an AAC priming packet's negative timestamp zero, so keep them as they are.
@@ -184,30 +180,8 @@ class VideoWriter:
                   transcode: bool | None = None) -> AudioTrack:
         """Add an output audio track for a source audio stream (copy if the format allows)."""
         track = AudioTrack(self.output, source, offset, transcode=transcode)
-        copy_stream_tags(source, track.stream, self.fmt)
-        track.stream.disposition = source.disposition
         self.audio.append(track)
         return track
-
-    def add_subtitles(self, plan: SubtitlePlan, offset: float = 0.0) -> SubtitleTrack:
-        """Add an output subtitle track (copied or converted, as the plan says)."""
-        track = SubtitleTrack(self.output, plan, offset)
-        self.subtitles.append(track)
-        return track
-
-    def add_attachment(self, source: av.stream.Stream) -> None:
-        """Copy an attachment (a Matroska font, say) unchanged."""
-        self.output.add_stream_from_template(source)
-
-    def set_tags(self, tags: dict[str, str], chapters: list[dict[str, Any]],
-                 video: av.stream.Stream | None = None) -> None:
-        """Container tags, chapters and the painted stream's own tags (language, title);
-        before the first frame."""
-        self.output.metadata.update(tags)
-        if chapters:
-            self.output.set_chapters(chapters)
-        if video is not None:
-            copy_stream_tags(video, self.stream, self.fmt)
 
     def write_frame(self, image: np.ndarray, pts: int, duration: int | None = None) -> None:
         """Encode one RGB or RGBA frame (uint8, or uint16 for a deep picture) at `pts` (in
@@ -243,11 +217,6 @@ class VideoWriter:
             if duration and packet.time_base == self.time_base:
                 packet.duration = duration
             self.output.mux(packet)
-
-    def write_subtitle(self, stream: int, packet: av.Packet) -> None:
-        """Pass a packet of source subtitle stream number `stream` on."""
-        if 0 <= stream < len(self.subtitles):
-            self.subtitles[stream].write(packet)
 
     def write_audio(self, stream: int, data: av.Packet | av.AudioFrame) -> None:
         """Pass an audio packet/frame of source audio stream number `stream` on."""
