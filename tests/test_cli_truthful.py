@@ -64,7 +64,6 @@ def video_devices(tmp_path: Path, names: dict[int, str], loopback: int | None = 
 def devices(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """Point the device scans at fakes, as on Linux: `devices({N: name})` makes them."""
     monkeypatch.setattr(vc, "current_finds_virtual_camera_device", lambda: True)
-    monkeypatch.setattr("aquarelle.cli.live.current_lists_cameras_from_devices", lambda: True)
     monkeypatch.setattr("aquarelle.media.webcam.current_lists_cameras_from_devices",
                         lambda: True)
 
@@ -201,7 +200,7 @@ def test_live_without_a_camera_says_it_does_not_exist(capsys, devices):
 
 def test_live_camera_refused_blames_permissions(capsys, devices, monkeypatch):
     _, dev = devices({0: "HD Webcam"})
-    monkeypatch.setattr("aquarelle.cli.live.os.access", lambda path, mode: False)
+    monkeypatch.setattr("aquarelle.media.webcam.os.access", lambda path, mode: False)
     assert main(["live", "--camera", "0", "--max-frames", "1"]) == 2
     err = one_line_error(capsys)
     assert f"cannot open camera 0: {dev / 'video0'} exists, but" in err
@@ -345,3 +344,16 @@ def test_no_user_facing_text_names_an_issue():
                     and id(node) not in docstrings and ISSUE.search(node.value):
                 found.append(f"{path.relative_to(app)}:{node.lineno}: {node.value[:60]!r}")
     assert not found, found
+
+
+def test_the_apps_camera_error_says_the_device_is_missing_not_permissions(devices):
+    """The app opens cameras through CameraSource: a missing device is named as missing."""
+    from aquarelle.media.webcam import CameraSource
+
+    _, dev = devices({})
+    cam = CameraSource(3, capture_factory=lambda _: None)
+    cam.start()
+    assert cam.ended.wait(10)
+    cam.stop()
+    assert cam.error == f"cannot open camera 3: {dev / 'video3'} does not exist (is it connected?)"
+    assert PERMISSIONS not in cam.error

@@ -4,7 +4,6 @@ sent to a virtual camera for video calls, until Ctrl+C."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from pathlib import Path
@@ -20,8 +19,7 @@ from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
 from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
-from ..media.webcam import CameraSource, list_cameras
-from ..platforms import current_device_denied_hint, current_lists_cameras_from_devices
+from ..media.webcam import CameraSource, camera_device_problem, list_cameras
 from .common import add_style_options, parse_frame_size, positive, resolve_look
 
 
@@ -71,18 +69,13 @@ def _source(args: argparse.Namespace) -> FrameSource:
 def check_camera(device: str, sending: bool) -> None:
     """Where cameras are device files (Linux), say plainly that the camera's is missing,
     refused, or the virtual camera itself (`sending` to it); OpenCV only says it failed."""
-    if not current_lists_cameras_from_devices():
-        return
-    dev_root = virtual_camera.DEV
-    path = dev_root / f"video{device}" if device.isdigit() else Path(device)
-    if path.parent != dev_root:
-        return  # not a device file (a URL, a pipeline): opening it tells
+    problem = camera_device_problem(device)
     name = f"camera {device}" if device.isdigit() else "camera"
-    if not path.exists():
-        raise MediaError(f"no {name}: {path} does not exist; {_cameras_here()}")
-    if not os.access(path, os.R_OK | os.W_OK):
-        raise MediaError(f"cannot open {name}: {path} exists, but "
-                         f"{current_device_denied_hint()}")
+    if problem is not None and problem.missing:
+        raise MediaError(f"no {name}: {problem.text}; {_cameras_here()}")
+    if problem is not None:
+        raise MediaError(f"cannot open {name}: {problem.text}")
+    path = virtual_camera.DEV / f"video{device}" if device.isdigit() else Path(device)
     if sending and path in {d.path for d in virtual_camera.loopback_devices() or []}:
         raise ParamError(f"{name} ({path}) is the virtual camera itself, which "
                          f"--virtual-camera sends to; {_cameras_here()}")

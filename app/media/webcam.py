@@ -10,6 +10,7 @@ backend (`platforms.camera_api`).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import time
@@ -24,8 +25,10 @@ import numpy as np
 from ..platforms import (
     current_camera_api,
     current_camera_denied_hint,
+    current_device_denied_hint,
     current_lists_cameras_from_devices,
 )
+from . import virtual_camera
 from .source import Frame, LatestSlot, ThreadedSource
 
 MAX_READ_FAILURES = 5  # consecutive failed reads before the camera counts as gone
@@ -80,6 +83,31 @@ def _read(path: Path) -> str | None:
 CaptureFactory = Callable[[int | str], Any]
 
 
+
+@dataclass(frozen=True)
+class CameraProblem:
+    """What a camera's device file says is wrong: it is `missing`, or refused to us."""
+
+    missing: bool
+    text: str
+
+
+def camera_device_problem(device: int | str) -> CameraProblem | None:
+    """Where cameras are device files (Linux): what the file of camera `device` says is
+    wrong (it does not exist, or we may not open it); None when it looks fine, or where
+    cameras are no files (Windows, macOS)."""
+    if not current_lists_cameras_from_devices():
+        return None
+    dev = virtual_camera.DEV  # read at call time: tests point it elsewhere
+    path = dev / f"video{device}" if str(device).isdigit() else Path(str(device))
+    if path.parent != dev:
+        return None  # not a device file (a URL, a pipeline): opening it tells
+    if not path.exists():
+        return CameraProblem(True, f"{path} does not exist")
+    if not os.access(path, os.R_OK | os.W_OK):
+        return CameraProblem(False, f"{path} exists, but {current_device_denied_hint()}")
+    return None
+
 class CameraSource(ThreadedSource):
     """A live camera: OpenCV capture (CAP_PROP_BUFFERSIZE=1) in a worker thread.
 
@@ -113,8 +141,13 @@ class CameraSource(ThreadedSource):
         try:
             cap = self._factory(self.device)
             if cap is None or not cap.isOpened():
-                self._fail(f"cannot open camera {self.device}: it is unplugged, busy or "
-                           f"not allowed; {current_camera_denied_hint()}")
+                problem = camera_device_problem(self.device)
+                if problem is None:
+                    why = ("it is busy (another app may be using it) or not allowed; "
+                           f"{current_camera_denied_hint()}")
+                else:
+                    why = problem.text + (" (is it connected?)" if problem.missing else "")
+                self._fail(f"cannot open camera {self.device}: {why}")
                 return
             self._configure(cap)
             self._capture(cap)
