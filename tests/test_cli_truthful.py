@@ -357,3 +357,29 @@ def test_the_apps_camera_error_says_the_device_is_missing_not_permissions(device
     cam.stop()
     assert cam.error == f"cannot open camera 3: {dev / 'video3'} does not exist (is it connected?)"
     assert PERMISSIONS not in cam.error
+
+
+def test_a_video_to_an_image_name_says_what_to_write_instead(tmp_path, capsys):
+    clip = make_clip(tmp_path / "clip.mp4", frames=2, audio=False)
+    assert main(["render", str(clip.path), "-o", str(tmp_path / "out.png"), "-q"]) == 2
+    err = one_line_error(capsys)
+    assert "is a video, which cannot be written as .png" in err
+    assert "out.mp4" in err and "out.gif" in err and "out_%04d.png" in err
+    assert not list(tmp_path.glob("out*"))
+
+
+def test_a_video_named_jpg_is_rendered_as_the_video_it_is(tmp_path, capsys):
+    clip = make_clip(tmp_path / "clip.mp4", frames=3, audio=False)
+    named = tmp_path / "holiday.jpg"
+    named.write_bytes(clip.path.read_bytes())
+    out = tmp_path / "holiday.mp4"
+    assert main(["render", str(named), "-o", str(out), "-q", "--style", "adjust"]) == 0
+    assert "holiday.jpg is a video despite its .jpg name" in capsys.readouterr().err
+    import av
+
+    with av.open(str(out)) as c:
+        assert sum(1 for _ in c.decode(video=0)) == 3
+    (tmp_path / "junk.jpg").write_bytes(b"garbage")  # neither: the image reader's error
+    assert main(["render", str(tmp_path / "junk.jpg"), "-o", str(tmp_path / "j.png")]) == 2
+    junk = tmp_path / "junk.jpg"
+    assert one_line_error(capsys) == f"aquarelle: error: not a readable image: {junk}"

@@ -67,9 +67,12 @@ def run(args: argparse.Namespace) -> int:
             output.mkdir(parents=True)
         except OSError as e:
             raise AquarelleError(f"cannot create output folder {output}: {e}") from None
-    if is_image_path(src):
-        return _render_one_image(job, src, output, src.name)
     sniffed = sniff_image(src)
+    if is_image_path(src) and (sniffed or not _video_inside(src)):
+        return _render_one_image(job, src, output, src.name)
+    if is_image_path(src):
+        print(f"aquarelle: warning: {src} is a video despite its {src.suffix} name; "
+              "rendering it as a video", file=sys.stderr)
     if sniffed and not (is_video_path(output) or wants_frames(output)):
         return _render_one_image(job, src, output, src.stem + sniffed[1],
                                  f"{_misnamed(src, sniffed[0])}; rendering it as an image")
@@ -82,7 +85,28 @@ def run(args: argparse.Namespace) -> int:
                              "anything FFmpeg reads)")
     if not output.is_dir():
         check_extension(output, "video")
+        if is_image_path(output) and not is_sequence(output):
+            raise AquarelleError(
+                f"{src} is a video, which cannot be written as {output.suffix}: use -o "
+                f"{output.with_suffix('.mp4')} for a video, -o {output.with_suffix('.gif')} "
+                f"for an animation, or -o {output.parent / (output.stem + '_%04d.png')} for "
+                "one image per frame")
     return render_video.run(job, src, output)
+
+
+def _video_inside(path: Path) -> bool:
+    """Whether a file named as an image, but no image by its first bytes, is a video
+    container (FFmpeg would open any such file as an image by its name)."""
+    if not path.is_file():
+        return False
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            name = c.format.name
+            return bool(c.streams.video) and name != "image2" and not name.endswith("_pipe")
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        return False
 
 
 def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
