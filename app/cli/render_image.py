@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import time
 from pathlib import Path
 
+import moderngl
 import numpy as np
 
-from ..engine.chain import build_pipeline
+from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
+from ..engine.pipeline import Pipeline
+from ..engine.tiles import TiledStill, needs_tiles, tiling_problem
 from ..media.export import resolve_size, same_path
 from ..media.image_io import (
     IMAGE_EXTENSIONS,
     Image,
     ImageError,
+    image_size,
     is_image_path,
     read_image,
     write_image,
 )
+from ..media.progress import ProgressPrinter, format_seconds
 from .render_job import RenderJob, refuse_existing
 from .render_options import resize
 
@@ -53,20 +59,28 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
     size = job.size
-    image = image if image is not None else read_image(src)
-    rgb_in, alpha = image.rgb, image.alpha
-    if size is not None:
-        w, h = resolve_size(size, image.size)
-        rgb_in = resize(rgb_in, (w, h))
-        alpha = resize(alpha, (w, h)) if alpha is not None else None
+    # the header's size first: a picture that cannot be painted is refused before decoding
+    header = image.size if image is not None else image_size(src)
     ctx = create_headless_context()
     try:
+        if header is not None:
+            refuse_unpaintable(job, resolve_size(size, header), ctx, src)
+        if image is None:
+            image = read_image(src, fit=resolve_size(size, header) if size and header else None)
+        rgb_in, alpha = image.rgb, image.alpha
+        if size is not None:
+            w, h = resolve_size(size, image.size)
+            rgb_in = resize(rgb_in, (w, h))
+            alpha = resize(alpha, (w, h)) if alpha is not None else None
+        icc, exif = image.icc, image.exif
+        del image  # a big photo: only the picture being painted stays in memory
         # 16-bit in: painted and written at 16 bits (a deep pipeline)
         deep = rgb_in.dtype == np.uint16
         with build_pipeline(ctx, style, seed=job.look.seed, scale=job.look.scale,
                             deep=deep) as pipeline:
             pipeline.set_params(values)
-            rgb = pipeline.render_array(rgb_in)
+            rgb = paint(pipeline, rgb_in, src, quiet=job.quiet)
+            del rgb_in
     finally:
         ctx.release()
     if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
@@ -78,8 +92,64 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         if output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
             print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
                   f"{output.name}", file=sys.stderr)
-    write_image(output, rgb, alpha, quality=quality, icc=image.icc, exif=image.exif,
+    write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
                 replace=job.replace)
     if not job.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0
+
+
+def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Context,
+                       src: Path) -> None:
+    """A still beyond the GPU's texture limit that cannot be painted in tiles is refused
+    (with a --size that fits), before it is decoded."""
+    limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
+    if max(size) <= limit:
+        return
+    why = tiling_problem(job.look.style, job.look.values, size, scale=job.look.scale)
+    if why is not None:
+        w, h = size
+        hint = f"{limit}x-1" if w >= h else f"-1x{limit}"
+        raise AquarelleError(f"{src.name} is {w}x{h}, beyond the GPU's texture limit ({limit} "
+                             f"px), and cannot be painted in tiles: {why}; render it smaller, "
+                             f"e.g. --size {hint}")
+
+
+def paint(pipeline: AnyPipeline, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
+    """The painting of a still: whole, or a big one in tiles (painted over the picture, with
+    a progress line)."""
+    size = (rgb.shape[1], rgb.shape[0])
+    if not needs_tiles(size, int(pipeline.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
+            or not isinstance(pipeline, Pipeline) or pipeline.scale != 1.0:
+        return pipeline.render_array(rgb)
+    tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
+    printer = TilePrinter(src.name, quiet=quiet)
+    # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy
+    bgr = tiles.render(rgb, progress=printer.tiles, in_place=True, out_order="bgr")
+    printer.finish()
+    return bgr[:, :, ::-1]
+
+
+class TilePrinter(ProgressPrinter):
+    """The video progress line (rewritten on a terminal, plain lines otherwise) counting
+    tiles: `photo.jpg: tile 3/12 (25%), ETA 0:41`."""
+
+    def tiles(self, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if done == 0:
+            self._start = now
+        elif done < total and now - self._last < self.interval:
+            return
+        self._last = now
+        text = f"{self.label}: tile {done}/{total} ({100 * done // max(1, total)}%)"
+        if 0 < done < total:
+            text += f", ETA {format_seconds((now - self._start) / done * (total - done))}"
+        if self.tty:
+            self.stream.write("\r" + text + " " * max(0, self._width - len(text)))
+            self._width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+        self.lines += 1

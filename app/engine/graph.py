@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,20 @@ MAX_REPEAT = 64
 MIN_REFERENCE_PX = 0.5
 
 
+@dataclass(frozen=True)
+class TileView:
+    """A run over one tile of a big still (engine/tiles.py): where the tile lies in the whole
+    picture, which passes this run makes, and how much of each pass's output it needs."""
+
+    origin: tuple[int, int]  # the tile's top-left corner in the whole picture (work px)
+    whole_size: tuple[int, int]  # the whole picture's work size: targets marked `whole`
+    passes: frozenset[str]  # the passes of this run (the others are made in other runs)
+    # pass -> (x, y, w, h) of its output that this run needs; the rest is left as it was
+    regions: Mapping[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    # textures standing for targets this run does not make (windows onto whole targets)
+    inputs: Mapping[str, moderngl.Texture] = field(default_factory=dict)
+
+
 @dataclass
 class FrameInfo:
     """Per-frame values the graph passes to every shader."""
@@ -57,6 +71,7 @@ class FrameInfo:
     # Exact sizes (w, h) some targets must have this frame (an enlargement to a size its
     # factor only rounds to: no second resampling pass afterwards).
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    tile: TileView | None = None  # one tile of a big still (engine/tiles.py)
 
     @property
     def draft_scale(self) -> float:
@@ -97,6 +112,11 @@ class PassGraph:
         self._kept: set[int] = set()  # textures kept as previous frames (glo)
         self._params: Mapping[str, ParamValue] = {}
         self._history_valid = False
+        # passes that make a whole-picture target from a tile's (see TileView): they read
+        # the tile through u_window
+        self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
+                         and any(tile_input(style, i.target) for i in p.inputs.values())}
+        self._whole_builtins: dict[str, Any] = {}  # what passes onto whole targets see
         self._blank: moderngl.Texture | None = None
         self._timers: dict[str, moderngl.Query] = {}
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
@@ -187,6 +207,8 @@ class PassGraph:
         if name in frame.sizes:
             return frame.sizes[name]
         base = frame.source.size if t.relative_to == "source" else frame.work_size
+        if t.whole and frame.tile is not None:
+            base = frame.tile.whole_size
         kx, ky = target_factors(t, frame, params if params is not None else self._params)
         return (max(1, round(base[0] * kx)), max(1, round(base[1] * ky)))
 
@@ -226,7 +248,7 @@ class PassGraph:
         if self.style.texture_params:
             self._load_texture_params(params)
         self._bound = {SOURCE: frame.source, ORIGINAL: frame.source, **frame.externals,
-                       **self._textures}
+                       **self._textures, **(frame.tile.inputs if frame.tile else {})}
         self._params = params
         if self.profile:
             self.pass_ns = {}
@@ -242,8 +264,22 @@ class PassGraph:
             "u_learned": int(frame.learned),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
             "u_px": frame_px(self.style, frame),
+            # a tile's top-left corner in the whole picture: noise and paper are seeded by the
+            # picture's pixel, not the tile's
+            "u_origin": (0.0, 0.0),
+            "u_window": _NO_WINDOW,
             **frame.uniforms,
         }
+        self._whole_builtins = {}
+        if frame.tile is not None:
+            (ox, oy), (ww, wh) = frame.tile.origin, frame.tile.whole_size
+            tw, th = frame.work_size
+            self._frame_builtins["u_origin"] = (float(ox), float(oy))
+            # a pass onto a whole target draws the whole picture's grid; one that makes it
+            # from this tile reads the tile through u_window
+            self._whole_builtins = {"u_origin": (0.0, 0.0),
+                                    "u_work_size": (float(ww), float(wh)),
+                                    "u_window": (ww / tw, wh / th, -ox / tw, -oy / th)}
         self._kept = {t.glo for t in self._prev.values()}
         for node in self.style.graph:
             if isinstance(node, RepeatSpec):
@@ -261,6 +297,17 @@ class PassGraph:
             if spec.persistent and name in self._bound:
                 self._prev[name] = self._bound[name]
         self._history_valid = True
+
+    def release_targets(self, names: Iterable[str]) -> None:
+        """Free these targets' textures now; a later run that needs them makes them again (a
+        big still's whole-picture targets, once its tiles hold what they read of them)."""
+        for name in names:
+            self.pool.slots(self.style.targets[name], (0, 0))  # another size: dropped
+
+    @property
+    def shader_root(self) -> Path | None:
+        """Where this graph's shaders come from (None: the installed ones)."""
+        return self._shader_root
 
     def uses_uniform(self, name: str) -> bool:
         """Whether any pass's shader reads this uniform (built-ins that cost work to make)."""
@@ -289,6 +336,9 @@ class PassGraph:
 
     def _run_pass(self, p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
                   history: bool) -> None:
+        tile = frame.tile
+        if tile is not None and p.name not in tile.passes:
+            return  # made in another run of this tile, or once for the whole picture
         if p.when is not None and not _condition(p.when, frame, params, history):
             if p.output not in self._bound:  # else an alternative already wrote it: keep it
                 self._skip(p, frame)
@@ -301,7 +351,8 @@ class PassGraph:
                                       target_factors(spec, frame, params)[0])
         if p.specialize:
             c = self._specialized(c, values)
-        if not inputs:
+        region = tile.regions.get(p.name) if tile is not None else None
+        if not inputs and region is None:
             # A pass that reads no texture (the procedural paper) draws the same picture as
             # long as its uniforms are the same: keep last frame's, while its slot holds it.
             kept = self._memo.get(p.name)
@@ -323,9 +374,10 @@ class PassGraph:
             if u is not None and not _same(written.get(name, _UNSET), value):
                 u.value = value
                 written[name] = value
-        if not inputs:
+        if not inputs and region is None:
             self._memo[p.name] = (values, out)
         fbo = self.pool.framebuffer(out)
+        fbo.scissor = region
         fbo.use()
         if self.profile:
             q = self._timers.get(p.name)
@@ -338,6 +390,8 @@ class PassGraph:
             self._draw(c, fbo, inputs)
         for unit in c.samplers.values():
             self.ctx.clear_samplers(unit, unit + 1)
+        if region is not None:
+            fbo.scissor = None
         self._bound[p.output] = out
 
     def _draw(self, c: _Compiled, fbo: moderngl.Framebuffer,
@@ -376,6 +430,10 @@ class PassGraph:
             "u_texel": (1.0 / size[0], 1.0 / size[1]),
             "u_target_scale": float(target_scale),
         }
+        if self._whole_builtins and self.style.targets[c.spec.output].whole:
+            builtins.update(self._whole_builtins)
+            if c.spec.name not in self._bridges:
+                builtins["u_window"] = _NO_WINDOW
         if c.spec.scatter is not None:
             step, grid = scatter_grid(inputs[c.spec.scatter].size)
             builtins["u_scatter_step"] = step
@@ -413,6 +471,28 @@ class PassGraph:
 
 MAX_SCATTER_POINTS = 1 << 16
 _UNSET = object()
+_NO_WINDOW = (1.0, 1.0, 0.0, 0.0)
+
+
+def tile_input(style: StyleSpec, name: str) -> bool:
+    """Whether an input is a tile's own picture in a tiled run: the source or a target not
+    made for the whole picture (external inputs and static textures are neither)."""
+    base = name.removesuffix(".prev")
+    t = style.targets.get(base)
+    return base in (SOURCE, ORIGINAL) or (t is not None and not t.whole)
+
+
+def pass_runs(p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
+              history: bool) -> bool:
+    """Whether a pass runs this frame (its `when`); skipped, it is bypassed or cleared."""
+    return p.when is None or _condition(p.when, frame, params, history)
+
+
+def pass_uniform(p: PassSpec, name: str, builtins: Mapping[str, Any],
+                 params: Mapping[str, ParamValue]) -> Any:
+    """The value a pass's uniform gets from built-ins, its constants or the parameters (None
+    for a texture's size, or a name nothing gives)."""
+    return _lookup(name, builtins, p.uniforms, params, {})
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -442,7 +522,8 @@ def target_factors(t: TargetSpec, frame: FrameInfo,
 def frame_px(style: StyleSpec, frame: FrameInfo) -> float:
     """Work pixels per reference pixel for this frame (a draft's in proportion to its frame)."""
     if frame.drafted_from is None:
-        return reference_px(style, frame.work_size)
+        # a tile's features are as large as the whole picture's
+        return reference_px(style, frame.tile.whole_size if frame.tile else frame.work_size)
     return reference_px(style, frame.drafted_from) * frame.work_size[0] / frame.drafted_from[0]
 
 

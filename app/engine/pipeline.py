@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import AquarelleError
 from .fit import FrameFitter
-from .graph import FrameInfo, PassGraph
+from .graph import FrameInfo, PassGraph, TileView
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
@@ -223,6 +223,26 @@ class Pipeline:
                              frame=self.frame_index, scale=1.0, uniforms=canvas,
                              keep_history=False), self._finish_params.values())
         return finish.output()
+
+    def render_tile(self, frame: np.ndarray, tile: TileView,
+                    order: str = "rgb") -> moderngl.Texture | None:
+        """One run over one tile of a big still (engine/tiles.py: its passes, the regions
+        they need, windows onto the whole picture's targets), at scale 1 and without
+        history: each tile is a still of its own. The style's output, when this run made it.
+        """
+        if self._scale != 1.0:
+            raise AquarelleError("a still is rendered in tiles at scale 1 only")
+        self.reset_history()  # no motion from the last tile, the paper where a still has it
+        src = self.upload(frame, order)
+        self._input = src
+        info = FrameInfo(source=src, work_size=src.size, seed=self.seed, frame=0, scale=1.0,
+                         tile=tile)
+        self.tracker.next_frame(None)
+        if self.style.motion is not None:
+            self._track_motion(info, src.size)
+        info.history = info.keep_history = False
+        self.graph.run(info, self.params.values())
+        return self.graph.output() if self.graph.has(self.style.output) else None
 
     @property
     def upscale_method(self) -> str:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -17,6 +21,12 @@ cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".bmp"}
 _EXIF_ORIENTATION = 0x0112
+# The most pixels a picture is decoded with (3 GB as 8-bit RGB; OpenCV's own limit is 2^30):
+# larger ones are refused from their header, before decoding, unless a JPEG is asked for at
+# half its size or less (decoded reduced).
+MAX_PIXELS = 1_000_000_000
+_REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
 class ImageError(AquarelleError):
@@ -42,15 +52,36 @@ def is_image_path(path: str | Path) -> bool:
     return Path(path).suffix.lower() in IMAGE_EXTENSIONS
 
 
-def read_image(path: str | Path) -> Image:
-    """Decode an image file upright (EXIF orientation applied) as RGB (+ alpha)."""
+def image_size(path: str | Path) -> tuple[int, int] | None:
+    """An image file's upright size (w, h) from its header, without decoding it; None when
+    Pillow cannot read the header (OpenCV may still decode the file)."""
+    with _pillow() as pil:
+        try:
+            with pil.open(path) as im:
+                w, h = im.size
+                orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1))
+        except pil.DecompressionBombError:
+            raise ImageError(f"{Path(path).name} has more than {2 * MAX_PIXELS // 1_000_000} "
+                             f"MP, more than the {MAX_PIXELS // 1_000_000} MP aquarelle "
+                             "decodes; resize it first") from None
+        except Exception:  # not an image Pillow knows (or not a file): the decoder will say
+            return None
+    return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
+
+
+def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image:
+    """Decode an image file upright (EXIF orientation applied) as RGB (+ alpha). A picture of
+    more than MAX_PIXELS is refused before decoding, unless `fit` (the size it is going to
+    be shrunk to) lets a JPEG be decoded at 1/2, 1/4 or 1/8 of its size (8-bit RGB then)."""
     path = Path(path)
     if not path.exists():
         raise ImageError(f"no such file: {path}")
     if not path.is_file():
         raise ImageError(f"not a file: {path}")
+    flags = _decode_flags(path, image_size(path), fit)
     data = np.fromfile(path, dtype=np.uint8)
-    arr = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    arr = cv2.imdecode(data, flags) if data.size else None
+    del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
     if arr.dtype not in (np.uint8, np.uint16):
@@ -66,7 +97,7 @@ def read_image(path: str | Path) -> Image:
     elif arr.shape[2] == 2:  # grey + alpha
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
-        rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB)
+        rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
     orientation, icc, exif = _metadata(path)
     rgb = _orient(rgb, orientation)
     alpha = _orient(alpha, orientation) if alpha is not None else None
@@ -74,13 +105,44 @@ def read_image(path: str | Path) -> Image:
                  icc, exif)
 
 
+def _decode_flags(path: Path, size: tuple[int, int] | None,
+                  fit: tuple[int, int] | None) -> int:
+    """cv2.imdecode's flags: as the file is, or reduced for a picture beyond MAX_PIXELS."""
+    if size is None or size[0] * size[1] <= MAX_PIXELS:
+        return cv2.IMREAD_UNCHANGED
+    w, h = size
+    jpeg = path.suffix.lower() in (".jpg", ".jpeg")
+    for k, flag in _REDUCED.items():
+        if (w // k) * (h // k) <= MAX_PIXELS and fit is not None and jpeg \
+                and fit[0] <= w // k and fit[1] <= h // k:
+            return flag | cv2.IMREAD_IGNORE_ORIENTATION  # turned upright below, like the rest
+    mp = w * h / 1e6
+    if not jpeg:
+        raise ImageError(f"{path.name} is {w}x{h} ({mp:.0f} MP), more than the "
+                         f"{MAX_PIXELS // 1_000_000} MP aquarelle decodes; resize it first")
+    k = next((k for k in _REDUCED if (w // k) * (h // k) <= MAX_PIXELS), None)
+    hint = f"; render it smaller, e.g. --size {w // k}x-1" if k else ""
+    raise ImageError(f"{path.name} is {w}x{h} ({mp:.0f} MP), more than the "
+                     f"{MAX_PIXELS // 1_000_000} MP aquarelle decodes{hint}")
+
+
+@contextlib.contextmanager
+def _pillow() -> Iterator[Any]:
+    """Pillow, its decompression-bomb guard at MAX_PIXELS and quiet: read_image refuses
+    larger pictures itself, in one line (Pillow still refuses twice as many)."""
+    from PIL import Image as PILImage
+
+    PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+        yield PILImage
+
+
 def _metadata(path: Path) -> tuple[int, bytes | None, bytes | None]:
     """EXIF orientation, ICC profile and EXIF block (orientation reset to 1: the pixels are
     turned upright) of an image file; nothing when Pillow cannot open it."""
     try:
-        from PIL import Image as PILImage
-
-        with PILImage.open(path) as im:
+        with _pillow() as pil, pil.open(path) as im:
             exif = im.getexif()
             orientation = int(exif.get(_EXIF_ORIENTATION, 1))
             icc = im.info.get("icc_profile") or None

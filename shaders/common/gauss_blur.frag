@@ -3,6 +3,8 @@
 // Sigma is in work pixels, or reference pixels with u_reference (see u_px), scaled to this
 // target's pixels (with u_reference at least one texel). Taps are bilinear lookups at texel centres of this target: exact when the
 // input has the same size, and a downsampling blur when the target is smaller.
+// tiles: reach along(u_dir, min(32, ceil(2.45 * (u_sigma * u_target_scale if not u_reference
+// tiles:     else max(u_sigma * u_px * u_target_scale, 1.0 if u_sigma > 0 else 0.0)))))
 out vec4 frag;
 uniform sampler2D src;
 uniform vec2 u_dir;      // (1,0) or (0,1)

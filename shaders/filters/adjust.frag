@@ -5,6 +5,7 @@
 // the dull colours more), hue rotation (around the grey axis), and last the tone curve on
 // each of R, G and B (sRGB values): a monotone cubic through (0,0), (0.25, shadows),
 // (0.5, midtones), (0.75, highlights), (1,1), skipped when those are the identity.
+// tiles: reach 0
 #include "common/color.glsl"
 #include "filters/lut3d.glsl"
 #include "filters/curves.glsl"

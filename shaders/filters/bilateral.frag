@@ -3,6 +3,7 @@
 // radius round(1.5 sigma_space) (half to even), spatial weight exp(-r^2 / 2 sigma_space^2),
 // colour weight exp(-d^2 / 2 sigma_color^2) with d the sum of the channels' absolute
 // differences in 8-bit units (replicated borders). Sizes in source px.
+// tiles: reach min(12, ceil(1.5 * max(u_sigma_space, 0)))
 out vec4 frag;
 uniform sampler2D src;
 uniform float u_sigma_space;

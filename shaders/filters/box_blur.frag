@@ -2,6 +2,7 @@
 // One direction of a separable box blur: the mean of the 2r + 1 texels centred on this one
 // along u_dir, replicated borders (cv2.blur / cv2.boxFilter with BORDER_REPLICATE). The
 // radius is in work pixels; 0 leaves the picture as it is.
+// tiles: reach along(u_dir, max(0, min(32, u_box_radius)))
 out vec4 frag;
 uniform sampler2D src;
 uniform vec2 u_dir;  // (1,0) or (0,1)

@@ -1,6 +1,7 @@
 #version 330 core
 // Canny, last step: strong edges (after hysteresis) as white lines on black, like the
 // Sobel mode (or inverted: dark lines on white paper). Weak edges left unjoined are dropped.
+// tiles: reach 0
 #include "filters/canny.glsl"
 out vec4 frag;
 uniform sampler2D state;

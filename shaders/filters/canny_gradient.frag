@@ -3,6 +3,7 @@
 // (BT.601 weights in 15-bit fixed point, rounded) and its 3x3 Sobel derivatives, with
 // replicated borders: .r = d/dx, .g = d/dy in grey levels (whole numbers within +-1020, so
 // exact in an rg16f target). Thresholds downstream are therefore in cv2.Canny's units.
+// tiles: reach 1
 out vec4 frag;
 uniform sampler2D src;
 

@@ -5,6 +5,7 @@
 // its strong pixels through its weak ones; so every pass grows the strong edges by at least
 // REACH pixels along any chain (N passes: N * REACH), however the chain winds. Only weak
 // pixels do this work; every other pixel keeps its state.
+// tiles: reach 4
 #include "filters/canny.glsl"
 out vec4 frag;
 uniform sampler2D state;

@@ -6,6 +6,7 @@
 // kept only if its magnitude beats both neighbours across the edge (strictly on the one
 // side, at least equal on the other, as OpenCV breaks ties). Outside the picture the
 // magnitude is 0.
+// tiles: reach 1
 #include "filters/canny.glsl"
 out vec4 frag;
 uniform sampler2D gradient;  // .rg = Sobel dx, dy in grey levels (canny_gradient)

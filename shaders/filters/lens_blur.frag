@@ -3,6 +3,7 @@
 // confusion, work px) of lens_weight.frag's premultiplied linear light, back to sRGB. A tap
 // at distance d weighs its pixel's coverage by the disc, clamp(R + 0.5 - d, 0, 1), so the
 // disc's edge is antialiased and fractional radii are smooth. Replicated borders.
+// tiles: reach min(24, ceil(max(u_lens_radius, 0) + 0.5))
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;  // (w * linear RGB, w)

@@ -4,6 +4,7 @@
 // t = clamp((Y - threshold) / (1 - threshold), 0, 1), Y the linear luminance (Rec. 709).
 // Averaging these over the lens's disc (lens_blur.frag) lets bright points spread into
 // bright discs (bokeh) while a flat area keeps its colour.
+// tiles: reach 0
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;

@@ -5,6 +5,7 @@
 // relative to a flat surface's, so flat areas keep their colour and slopes facing the light
 // brighten. Shading is applied in linear light to the colour mixed with mid grey by
 // `emboss` (1: the classic grey emboss).
+// tiles: reach 1
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;

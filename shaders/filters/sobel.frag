@@ -1,6 +1,7 @@
 #version 330 core
 // Edges: the Sobel gradient magnitude of the luma (BT.601), scaled by `gain`, as white
 // lines on black (or inverted: dark lines on white paper). Replicated borders.
+// tiles: reach 1
 out vec4 frag;
 uniform sampler2D src;
 uniform float u_gain;

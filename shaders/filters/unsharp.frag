@@ -1,6 +1,7 @@
 #version 330 core
 // Unsharp mask: the picture plus `amount` times its difference from a Gaussian blur of it,
 // only where that difference exceeds `threshold` (8-bit units), so flat noise stays calm.
+// tiles: reach 0
 out vec4 frag;
 uniform sampler2D src;
 uniform sampler2D blurred;

@@ -3,6 +3,7 @@
 // along the backward optical flow; re-seed to the identity where the layer has distorted
 // past its budget. Beyond the frame border the coordinate map is extended linearly, which is
 // exact for camera pans.
+// tiles: reach 0 if u_history == 0 else None
 #include "common/canvas.glsl"
 out vec4 frag;
 uniform sampler2D prev;   // this layer last frame
@@ -12,6 +13,7 @@ uniform int u_layer;
 uniform float u_scale;          // processing scale: source px = work px / u_scale
 uniform float u_target_scale;   // this layer's size relative to the work size
 uniform vec4 u_canvas;          // this frame's pixels -> the paper sheet (identity at a cut)
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 const float BUDGET = 0.6;  // re-seed when |J - I| exceeds this
 
@@ -34,7 +36,7 @@ vec2 jacobian_column(vec2 c, vec2 plus, vec2 minus, vec2 unit) {
 void main() {
     vec2 size = vec2(textureSize(prev, 0));
     vec2 x = gl_FragCoord.xy;
-    vec2 ident = x / (u_scale * u_target_scale);
+    vec2 ident = x / (u_scale * u_target_scale) + u_origin;
     float budget_first = u_layer == 1 ? 0.5 * BUDGET : BUDGET;
     if (u_history == 0) {
         // Fresh canvas: both layers where the paper sheet is (the identity after a cut; a

@@ -3,6 +3,7 @@
 // overlaps) looked up with hand tremor, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
 // outlines, and finally the paper colour (pigment is transparent).
+// tiles: reach ceil(u_wobble * u_px / u_scale) + 1
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/canvas.glsl"
@@ -31,6 +32,7 @@ uniform float u_outline_strength;
 uniform float u_scale;       // work px per source px
 uniform float u_px;          // work px per reference px
 uniform vec3 u_paper_color;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 #include "common/canvas_noise.glsl"
 
@@ -51,7 +53,7 @@ void main() {
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
     c = pigment(c, density(turb, u_turbulence));
     if (u_dispersion > 0.0) {
-        c = pigment(c, density(canvas_noise(p, uv, 3.0, 301), u_dispersion));
+        c = pigment(c, density(canvas_noise(p + u_origin, uv, 3.0, 301), u_dispersion));
     }
     float stroke = 0.5;
     if (u_stroke_strength > 0.0 || u_dry_brush > 0.0) {

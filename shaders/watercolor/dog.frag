@@ -2,6 +2,7 @@
 // Flow-based difference of Gaussians across the flow (Winnemöller et al. 2012):
 // D = (1 + p) G_sigma(L) - p G_(k sigma)(L), sampled along the gradient direction, in work
 // pixels (the Lab image may be smaller: it is sampled by position).
+// tiles: reach min(32, floor(2 * u_outline_k * u_outline_sigma))
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D lab;

@@ -1,5 +1,6 @@
 #version 330 core
 // CIELab -> sRGB values in [0,1] (the source at this target's size).
+// tiles: reach 0
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;

@@ -2,6 +2,7 @@
 // Line integral convolution of an image along the tangent flow. With u_renormalize the
 // result's deviation from 0.5 is rescaled by 1/sqrt(sum w^2), so LIC of white noise keeps the
 // contrast of the noise (brush-stroke texture); without it, it is flow-aligned smoothing.
+// tiles: reach min(24, ceil(2 * u_sigma * u_target_scale)) + 1
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D src;

@@ -5,12 +5,14 @@
 // on screen, so the sheet is seen at two octaves, 2^m and 2^(m+1) times the canvas scale,
 // cross-faded by the fractional zoom level (contrast renormalized): each layer moves
 // exactly with the sheet, and together they keep the grain about u_paper_scale.
+// tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 out vec4 frag;
 uniform int u_seed;
 uniform float u_paper_scale;
 uniform vec4 u_canvas;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 float sheet(vec2 q) {
     float grain = fbm(q / 3.5, 3, u_seed, 101);
@@ -19,7 +21,7 @@ float sheet(vec2 q) {
 }
 
 void main() {
-    vec2 c = canvas_point(u_canvas, gl_FragCoord.xy) / u_paper_scale;
+    vec2 c = canvas_point(u_canvas, gl_FragCoord.xy + u_origin) / u_paper_scale;
     float level = -log2(max(length(u_canvas.xy), 1e-6));  // zoom level: 0 without zoom
     float m = floor(level + 1e-4);
     float f = level - m;

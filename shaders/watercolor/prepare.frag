@@ -1,5 +1,6 @@
 #version 330 core
 // Source frame -> work-resolution image (sRGB values in [0,1], float).
+// tiles: reach 0
 in vec2 v_uv;
 out vec4 frag;
 uniform sampler2D source;

@@ -2,6 +2,7 @@
 // Wash tones (watercolor/tones.glsl) of the abstracted Lab image, per pixel. Away from the
 // subject (saliency) the tones follow a widely blurred copy, so the background dissolves
 // into large washes.
+// tiles: reach 1
 #include "watercolor/tones.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted

@@ -2,6 +2,7 @@
 // Seeded noise in [0,1] with features of u_stroke_grain source pixels: the raw
 // material of the brush-stroke texture. With the temporal canvas on, the cells are looked up
 // through the advected coordinates, so strokes move with the content.
+// tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 out vec4 frag;
@@ -14,6 +15,7 @@ uniform float u_stroke_grain;
 uniform float u_scale;
 uniform float u_target_scale;
 uniform vec2 u_resolution;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 // Value noise (smoothly interpolated), so sub-pixel motion moves it smoothly, rescaled to
 // roughly the contrast of white noise.
@@ -23,7 +25,7 @@ float cell_noise(vec2 p_src) {
 
 void main() {
     if (u_temporal == 0 || u_history == 0) {
-        frag = vec4(vec3(cell_noise(gl_FragCoord.xy / (u_scale * u_target_scale))), 1.0);
+        frag = vec4(vec3(cell_noise(gl_FragCoord.xy / (u_scale * u_target_scale) + u_origin)), 1.0);
         return;
     }
     vec2 uv = gl_FragCoord.xy / u_resolution;

@@ -4,6 +4,7 @@
 // bilinear lookups one target texel apart, so a half-size tensor sees the image box-filtered
 // 2x2 (its gradients rescaled to work pixels). Flat pixels (|g|^2 < tau^2) carry no
 // direction: tensor 0, weight .w 0, filled in later by pull-push.
+// tiles: reach 1
 out vec4 frag;
 uniform sampler2D src;
 uniform float u_flat_threshold;

@@ -2,6 +2,7 @@
 // Tangent flow map from the smoothed structure tensor (after the last push step of the flat
 // fill): .xy unit tangent (along edges, the minor eigenvector), .z anisotropy
 // A = (l1 - l2) / (l1 + l2).
+// tiles: reach 0
 #include "common/pullpush.glsl"
 in vec2 v_uv;
 out vec4 frag;

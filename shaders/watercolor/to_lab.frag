@@ -2,6 +2,7 @@
 // sRGB image -> CIELab (L 0..100), the space the abstraction filters in. The target may be
 // smaller than the image (washes are abstracted at half the work size): one bilinear tap at
 // the centre of the output texel averages the 2x2 block it covers.
+// tiles: reach 0
 #include "common/color.glsl"
 out vec4 frag;
 uniform sampler2D src;

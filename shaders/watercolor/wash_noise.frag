@@ -4,6 +4,7 @@
 // turbulent flow), .yz the hand-tremor displacement field (wobble), .w the border noise that
 // moves the washes' tone thresholds, all seeded. Turbulence and border noise move with the
 // content through the advected canvas; the tremor follows the paper sheet.
+// tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 out vec4 frag;
@@ -18,11 +19,12 @@ uniform vec4 u_canvas;          // source px -> paper sheet (see canvas_point)
 uniform float u_turbulence_scale;
 uniform float u_px;      // work px per reference px
 uniform float u_scale;   // work px per source px
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 const float BORDER_SCALE = 40.0;  // reference px: borders wander over about this length
 
 void main() {
-    vec2 p = gl_FragCoord.xy / u_target_scale;  // source pixels
+    vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source pixels
     float ref = u_px / u_scale;  // source px per reference px
     float ts = max(u_turbulence_scale, 1.0) * ref;
     float bs = BORDER_SCALE * ref;

@@ -3,6 +3,7 @@
 // widely blurred washes on wet patches of the paper (more of them away from the subject),
 // then gaps (slivers of bare paper) and overlaps (both washes layered, darker) along the
 // borders that bleeding left crisp. .a keeps the wetness: wet borders pool no pigment.
+// tiles: reach ceil(max(2.0, 0.5 * u_bleed_width) * u_px * u_target_scale) + 1
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 #include "common/color.glsl"
@@ -26,11 +27,12 @@ uniform float u_scale;         // work px per source px
 uniform float u_target_scale;  // of the work size
 uniform float u_px;            // work px per reference px
 uniform vec2 u_resolution;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 #include "common/canvas_noise.glsl"
 
 void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
-    vec2 p = gl_FragCoord.xy / (u_scale * u_target_scale);  // source px
+    vec2 p = gl_FragCoord.xy / (u_scale * u_target_scale) + u_origin;  // source px
     float ref = u_px / u_scale;                             // source px per reference px
     vec2 src_size = u_resolution / (u_scale * u_target_scale);
     vec3 c = texture(smoothed, uv).rgb;

@@ -3,6 +3,7 @@
 // neighbourhood. The difference peaks where one wash meets another and fades into each wash
 // over the blur's width, so pigment pools along the inside of every wash's border, on both
 // sides, and nowhere inside a flat wash.
+// tiles: reach 0
 out vec4 frag;
 uniform sampler2D src;    // the washes, sRGB
 uniform sampler2D blurred; // the same, Gaussian-blurred

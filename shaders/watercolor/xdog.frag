@@ -1,6 +1,7 @@
 #version 330 core
 // XDoG outlines: the DoG response smoothed along the flow (LIC, sigma_m), then the soft
 // threshold T = 1 if D >= eps else 1 + tanh(phi (D - eps)). 1 = paper, 0 = ink.
+// tiles: reach min(24, ceil(2 * u_outline_smoothing)) + 1
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D dog;

@@ -1,0 +1,168 @@
+"""Big stills in tiles (engine/tiles.py): the plan, the same picture as untiled, painting in
+place, and the command line's big-still behaviour (progress, texture limit, header refusals).
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from aquarelle.cli.main import main
+from aquarelle.engine.chain_spec import load_chain
+from aquarelle.engine.tiles import TiledStill, plan_tiles, tiling_problem
+from aquarelle.media.image_io import ImageError, image_size, read_image
+
+
+def photo(w: int, h: int, seed: int = 1) -> np.ndarray:
+    """A smooth photo-like RGB uint8 picture: soft colour fields, a gradient, round shapes."""
+    rng = np.random.default_rng(seed)
+    small = rng.random((max(2, h // 64), max(2, w // 64), 3)).astype(np.float32)
+    img = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * 0.6
+    img += np.linspace(0.0, 0.35, h, dtype=np.float32)[:, None, None]
+    for _ in range(40):
+        centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        r = int(rng.integers(min(w, h) // 40, min(w, h) // 6))
+        cv2.circle(img, centre, r, tuple(float(v) for v in rng.random(3)), -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), max(1.0, min(w, h) / 2000))
+    return (np.clip(img, 0, 1) * 255).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def big() -> np.ndarray:
+    return photo(1500, 1000)
+
+
+# -- the plan -------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(1500, 1000), (1501, 1001), (30000, 4000), (700, 9000)])
+def test_tiles_partition_the_picture_with_their_overlap(size):
+    margin, align = (244, 196), 4
+    tiles = plan_tiles(size, margin, align, 2_000_000, 16380)
+    w, h = size
+    cover = np.zeros((h // 4 + 1, w // 4 + 1), np.int32)  # cores, counted on a coarse grid
+    for t in tiles:
+        x0, y0, x1, y1 = t.core
+        bx0, by0, bx1, by1 = t.box
+        assert x0 % align == 0 and y0 % align == 0 and bx0 % align == 0 and by0 % align == 0
+        assert bx0 <= max(0, x0 - margin[0]) and bx1 >= min(w, x1 + margin[0])
+        assert by0 <= max(0, y0 - margin[1]) and by1 >= min(h, y1 + margin[1])
+        assert bx0 >= 0 and bx1 <= w and by0 >= 0 and by1 <= h
+        assert t.size[0] % align == 0 and t.size[1] % align == 0
+        assert t.size[0] * t.size[1] <= 2_000_000 and max(t.size) <= 16380
+        cover[y0 // 4:-(-y1 // 4), x0 // 4:-(-x1 // 4)] += 1
+    assert len({t.size for t in tiles}) == 1  # one size: the textures are made once
+    assert (cover[:h // 4, :w // 4] == 1).all()
+
+
+def test_watercolor_needs_the_whole_picture_for_its_pyramid_and_saliency(pipeline):
+    p = pipeline()
+    plan = TiledStill(p, (1500, 1000), max_tile_px=600_000).plan
+    assert plan.bridges == {"tensor_pull1", "saliency_lab"}
+    assert set(plan.windows) == {"fill1", "saliency_t"}
+    assert plan.align == 4
+
+
+def test_styles_that_cannot_be_tiled_say_why():
+    assert tiling_problem(load_chain("watercolor"), {}, (30000, 4000)) is None
+    assert tiling_problem(load_chain("sharpen"), {}, (30000, 4000)) is None
+    assert "fixed-size" in tiling_problem(load_chain("enhance"), {}, (30000, 4000))
+    assert "chain" in tiling_problem(load_chain("watercolor+sharpen"), {}, (30000, 4000))
+    assert "scale 1" in tiling_problem(load_chain("watercolor"), {}, (30000, 4000), scale=0.5)
+
+
+# -- the same picture -----------------------------------------------------------------------
+def _diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
+
+
+@pytest.mark.parametrize(("style", "tile_px"), [("watercolor", 600_000), ("sharpen", 100_000)])
+def test_tiled_is_the_untiled_picture(pipeline, big, style, tile_px):
+    """Small forced tiles (cores of about 300 x 500 px; the watercolor's overlap is 244 px,
+    the sharpening's 8): the painting is the untiled one. Float rounding of sample positions
+    differs between a tile and the whole picture; it stays within one level except where a
+    threshold or a flow line picked by the nearest texel amplifies it (a handful of pixels,
+    anywhere, not along seams)."""
+    p = pipeline(style=style)
+    whole = p.render_array(big)
+    tiles = TiledStill(p, (1500, 1000), max_tile_px=tile_px)
+    assert len(tiles.tiles) >= 6
+    d = _diff(tiles.render(big), whole)
+    assert d.max() <= 2
+    assert (d > 1).sum() <= 10  # of 1.5 million
+    assert d.mean() < 0.01
+
+
+def test_tilings_agree_where_sides_are_not_multiples_of_the_alignment(pipeline):
+    """701 x 501: the untiled painting's half- and quarter-size targets span the picture
+    at ratios a little off 2 and 4 (350.5 rounds to 350), the tiles' at exactly 2 and 4, so
+    tiled and untiled differ by a drift of up to a pixel across the picture; two tilings
+    still agree with each other, seams included."""
+    picture = photo(701, 501, seed=2)
+    p = pipeline(style="watercolor")
+    a = TiledStill(p, (701, 501), max_tile_px=300_000).render(picture)
+    b = TiledStill(p, (701, 501), max_tile_px=600_000).render(picture)
+    d = _diff(a, b)
+    assert d.max() <= 2 and (d > 1).sum() <= 10
+
+
+def test_painting_in_place_is_the_same_painting(pipeline, big):
+    p = pipeline(style="watercolor")
+    tiles = TiledStill(p, (1500, 1000), max_tile_px=600_000)
+    apart = tiles.render(big)
+    frame = big.copy()
+    assert tiles.render(frame, in_place=True, out_order="bgr") is frame
+    assert np.array_equal(frame[..., ::-1], apart)
+
+
+# -- the command line -----------------------------------------------------------------------
+def _wide(tmp_path: Path) -> Path:
+    path = tmp_path / "wide.jpg"
+    assert cv2.imwrite(str(path), photo(17000, 64, seed=3)[..., ::-1])
+    return path
+
+
+def test_wider_than_the_texture_limit_is_painted_in_tiles(tmp_path, capsys):
+    src = _wide(tmp_path)
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style", "sharpen"]) == 0
+    err = capsys.readouterr().err
+    assert "wide.jpg: tile 0/" in err and "(100%)" in err
+    out = cv2.imread(str(tmp_path / "out.png"))
+    assert out.shape == (64, 17000, 3)
+    assert main(["render", str(src), "-o", str(tmp_path / "q.png"), "--style", "sharpen",
+                 "-q"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsys):
+    src = _wide(tmp_path)
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style",
+                 "enhance"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("aquarelle: error: wide.jpg is 17000x64")
+    assert "--size 16384x-1" in err[0]
+
+
+def _jpeg_header(path: Path, w: int, h: int) -> Path:
+    """A JPEG's header (start, frame, scan) for a picture of w x h, without the picture."""
+    frame = struct.pack(">BHHB", 8, h, w, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])
+    scan = bytes([3, 1, 0, 2, 0, 3, 0, 0, 63, 0])
+    path.write_bytes(b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
+                     + b"\xff\xda" + struct.pack(">H", len(scan) + 2) + scan + bytes(16)
+                     + b"\xff\xd9")
+    return path
+
+
+def test_more_pixels_than_decoded_are_refused_from_the_header(tmp_path, capsys):
+    src = _jpeg_header(tmp_path / "huge.jpg", 50000, 30000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Pillow's DecompressionBombWarning must not show
+        assert image_size(src) == (50000, 30000)
+        with pytest.raises(ImageError, match=r"1500 MP.*--size 25000x-1"):
+            read_image(src)
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--size 25000x-1" in err[0]
