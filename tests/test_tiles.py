@@ -14,7 +14,9 @@ import pytest
 
 from aquarelle.cli.main import main
 from aquarelle.engine.chain_spec import load_chain
-from aquarelle.engine.tiles import TiledStill, plan_tiles, tiling_problem
+from aquarelle.engine.tile_analysis import tiling_problem
+from aquarelle.engine.tile_plan import plan_tiles
+from aquarelle.engine.tiles import TiledStill
 from aquarelle.media.image_io import ImageError, image_size, read_image
 
 

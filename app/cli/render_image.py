@@ -14,7 +14,9 @@ from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.pipeline import Pipeline
-from ..engine.tiles import TiledStill, needs_tiles, tiling_problem
+from ..engine.tile_analysis import tiling_problem
+from ..engine.tile_plan import needs_tiles
+from ..engine.tiles import TiledStill
 from ..media.export import resolve_size, same_path
 from ..media.image_io import (
     IMAGE_EXTENSIONS,
@@ -146,10 +148,4 @@ class TilePrinter(ProgressPrinter):
         text = f"{self.label}: tile {done}/{total} ({100 * done // max(1, total)}%)"
         if 0 < done < total:
             text += f", ETA {format_seconds((now - self._start) / done * (total - done))}"
-        if self.tty:
-            self.stream.write("\r" + text + " " * max(0, self._width - len(text)))
-            self._width = len(text)
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-        self.lines += 1
+        self.show(text)

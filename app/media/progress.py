@@ -74,7 +74,10 @@ class ProgressPrinter:
         elif now - self._last < self.interval:
             return
         self._last = now
-        text = format_progress(self.label, p)
+        self.show(format_progress(self.label, p))
+
+    def show(self, text: str) -> None:
+        """Print one progress line: over the last one on a TTY, a new line otherwise."""
         if self.tty:
             pad = max(0, self._width - len(text))
             self.stream.write("\r" + text + " " * pad)
