@@ -40,6 +40,9 @@ def test_plain_install_finds_data_and_renders(tmp_path: Path) -> None:
                          capture_output=True, text=True).stdout.split()
     assert all(Path(p).resolve().is_relative_to(target.resolve()) for p in out), out
     assert (Path(out[0]) / "watercolor" / "composite.frag").is_file()
+    for model in ("face_detection_short_range", "face_landmark", "selfie_segmentation"):
+        assert (Path(out[1]) / "models" / f"{model}.tflite").is_file()  # the subject models
+    assert (Path(out[1]) / "models" / "LICENSE.txt").is_file()
     res = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(img), "-o",
                           str(tmp_path / "out.png"), "--preset", "ink_and_wash"],
                          cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -1,0 +1,181 @@
+"""Faces in a picture: boxes with six keypoints (MediaPipe's short-range BlazeFace) and, per
+face, the 468-point face mesh (eyes, brows, nose, lips, the oval), on the CPU at the models'
+small sizes. Greyscale pictures work (the models see RGB; grey is three equal channels).
+
+The detector sees the picture letterboxed to 128 px and finds faces of about a tenth of its
+long side; wide frames are also looked at in overlapping squares (a 640x360 webcam frame:
+two of 360 px), which finds faces down to about 45 px and several faces side by side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+from .face_models import DETECTOR, LANDMARKS, blob, load_model, sigmoid
+
+DETECT_SIZE = 128
+MESH_SIZE = 192
+MESH_MARGIN = 1.5  # the mesh's crop: this many times the face box's long side
+NMS_IOU = 0.3
+# Points of the face mesh worth naming (MediaPipe's numbering; "right" is the subject's)
+MESH_RIGHT_EYE = (33, 133, 159, 145)  # outer and inner corner, upper and lower lid
+MESH_LEFT_EYE = (263, 362, 386, 374)
+MESH_MOUTH = (61, 291, 13, 14)  # corners, inner upper and lower lip
+MESH_NOSE_TIP = 1
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face, in the picture's pixels: box (x0, y0, x1, y1), keypoints (6, 2) in the
+    detector's order (right eye, left eye, nose tip, mouth, right ear, left ear; "right" is
+    the subject's, the image's left), score in [0, 1]; mesh (468, 3) with z on x's scale and
+    the mesh model's presence, when landmarks were asked for."""
+
+    box: tuple[float, float, float, float]
+    keypoints: np.ndarray
+    score: float
+    mesh: np.ndarray | None = None
+    presence: float = 0.0
+
+    @property
+    def size(self) -> float:
+        """The box's long side (px)."""
+        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+
+@cache
+def anchors() -> np.ndarray:
+    """The detector's 896 anchor centres, in [0, 1] of its input: a 16x16 grid with 2 anchors
+    a cell (stride 8), then an 8x8 grid with 6 (its three stride-16 layers, 2 each)."""
+    rows = []
+    for cells, per_cell in ((16, 2), (8, 6)):
+        c = (np.arange(cells, dtype=np.float32) + 0.5) / cells
+        y, x = np.meshgrid(c, c, indexing="ij")
+        grid = np.stack([x.ravel(), y.ravel()], axis=1)
+        rows.append(np.repeat(grid, per_cell, axis=0))
+    return np.concatenate(rows)
+
+
+class FaceDetector:
+    """Finds faces (and their meshes) in RGB uint8 pictures; one per thread (a cv2 Net is
+    not thread-safe)."""
+
+    def __init__(self, *, min_score: float = 0.5, landmarks: bool = True) -> None:
+        self.min_score = min_score
+        self.detector = load_model(DETECTOR)
+        self.mesh = load_model(LANDMARKS) if landmarks else None
+
+    def detect(self, rgb: np.ndarray) -> list[Face]:
+        """The faces in an (H, W, 3) uint8 RGB picture, best first."""
+        h, w = rgb.shape[:2]
+        found: list[tuple[np.ndarray, np.ndarray, float]] = []
+        for x0, y0, side_w, side_h in _views(w, h):
+            found += self._detect_in(rgb[y0:y0 + side_h, x0:x0 + side_w], (x0, y0))
+        faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in _merge(found)]
+        if self.mesh is None:
+            return faces
+        return [self._with_mesh(rgb, f) for f in faces]
+
+    def _detect_in(self, rgb: np.ndarray, offset: tuple[int, int]
+                   ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        h, w = rgb.shape[:2]
+        scale = DETECT_SIZE / max(w, h)
+        nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+        board = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
+        px, py = (DETECT_SIZE - nw) // 2, (DETECT_SIZE - nh) // 2
+        board[py:py + nh, px:px + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
+        self.detector.setInput(blob(board, -1.0, 1.0))
+        reg, cls = self.detector.forward(["regressors", "classificators"])
+        scores = sigmoid(cls.reshape(-1))
+        keep = np.nonzero(scores >= self.min_score)[0]
+        out = []
+        a = anchors()
+        for i in keep:
+            r = reg.reshape(-1, 16)[i] / DETECT_SIZE
+            cx, cy = r[0] + a[i, 0], r[1] + a[i, 1]
+            box = np.array([cx - r[2] / 2, cy - r[3] / 2, cx + r[2] / 2, cy + r[3] / 2])
+            kp = r[4:].reshape(6, 2) + a[i]
+            # detector input [0, 1] -> the picture's pixels
+            to_px = np.array([px, py]) / DETECT_SIZE
+            box = ((box.reshape(2, 2) - to_px) * DETECT_SIZE / scale + offset).ravel()
+            kp = (kp - to_px) * DETECT_SIZE / scale + offset
+            out.append((box, kp, float(scores[i])))
+        return out
+
+    def _with_mesh(self, rgb: np.ndarray, face: Face) -> Face:
+        assert self.mesh is not None
+        m = mesh_transform(face)
+        crop = cv2.warpAffine(rgb, m, (MESH_SIZE, MESH_SIZE), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT)
+        self.mesh.setInput(blob(crop, 0.0, 1.0))
+        pts, flag = self.mesh.forward(["conv2d_21", "conv2d_31"])
+        pts = pts.reshape(-1, 3).astype(np.float64)
+        back = cv2.invertAffineTransform(m)
+        xy = pts[:, :2] @ back[:, :2].T + back[:, 2]
+        z = pts[:, 2] * math.hypot(back[0, 0], back[0, 1])
+        return Face(face.box, face.keypoints, face.score, np.column_stack([xy, z]),
+                    float(sigmoid(flag.ravel()[0])))
+
+
+def mesh_transform(face: Face) -> np.ndarray:
+    """The 2x3 affine from the picture to the mesh model's crop: centred on the box, the eyes
+    level, MESH_MARGIN times the box's long side across."""
+    x0, y0, x1, y1 = face.box
+    (ex0, ey0), (ex1, ey1) = face.keypoints[0], face.keypoints[1]
+    angle = math.atan2(ey1 - ey0, ex1 - ex0)
+    k = MESH_SIZE / (face.size * MESH_MARGIN)
+    c, s = math.cos(angle) * k, math.sin(angle) * k
+    a = np.array([[c, s], [-s, c]])
+    t = np.array([MESH_SIZE / 2, MESH_SIZE / 2]) - a @ np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    return np.hstack([a, t[:, None]]).astype(np.float32)
+
+
+def _views(w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """The whole picture, and for a wide (or tall) one the squares of its short side that
+    cover it with at least a quarter's overlap: (x, y, width, height)."""
+    views = [(0, 0, w, h)]
+    short, long_ = min(w, h), max(w, h)
+    if long_ < 1.2 * short:
+        return views
+    n = math.ceil((long_ - short) / (0.75 * short)) + 1
+    for i in range(n):
+        at = round(i * (long_ - short) / (n - 1))
+        views.append((at, 0, short, short) if w >= h else (0, at, short, short))
+    return views
+
+
+def _iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    lo = np.maximum(box[:2], boxes[:, :2])
+    hi = np.minimum(box[2:], boxes[:, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=1)
+    area = np.prod(box[2:] - box[:2])
+    areas = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
+    return inter / np.maximum(area + areas - inter, 1e-9)
+
+
+def _merge(found: list[tuple[np.ndarray, np.ndarray, float]]
+           ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Weighted non-maximum suppression: overlapping detections (IoU > NMS_IOU, from the
+    anchors and from overlapping views) averaged by score into one, best first."""
+    if not found:
+        return []
+    boxes = np.array([f[0] for f in found])
+    kps = np.array([f[1] for f in found])
+    scores = np.array([f[2] for f in found])
+    order = np.argsort(-scores)
+    boxes, kps, scores = boxes[order], kps[order], scores[order]
+    left = np.arange(len(scores))
+    out = []
+    while len(left):
+        overlap = _iou(boxes[left[0]], boxes[left])
+        group = left[overlap > NMS_IOU]
+        w = scores[group] / scores[group].sum()
+        out.append(((boxes[group] * w[:, None]).sum(0), (kps[group] * w[:, None, None]).sum(0),
+                    float(scores[group[0]])))
+        left = left[overlap <= NMS_IOU]
+    return out

@@ -1,0 +1,85 @@
+"""The subject models (assets/models/) as the engine runs them: faces with keypoints and a
+face mesh that agree with each other, on colour and grey photos, several faces a frame, none
+in blank or noise frames; a person mask that covers the person and not the background."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+import skimage.data
+
+from aquarelle.engine.faces import (
+    MESH_LEFT_EYE,
+    MESH_MOUTH,
+    MESH_RIGHT_EYE,
+    FaceDetector,
+    anchors,
+)
+from aquarelle.engine.person_mask import PersonSegmenter
+
+
+@pytest.fixture(scope="module")
+def detector() -> FaceDetector:
+    return FaceDetector()
+
+
+@pytest.fixture(scope="module")
+def astronaut() -> np.ndarray:
+    return skimage.data.astronaut()  # public domain (NASA); her face is near (180..272, 80..175)
+
+
+def test_anchors_follow_the_short_range_scheme() -> None:
+    a = anchors()
+    assert a.shape == (896, 2)
+    assert np.allclose(a[0], (1 / 32, 1 / 32)) and np.allclose(a[1], a[0])  # 2 a cell, 16x16
+    assert np.allclose(a[512], (1 / 16, 1 / 16)) and np.allclose(a[517], a[512])  # 6, 8x8
+
+
+def test_a_face_with_keypoints_and_a_mesh_that_agree(detector, astronaut) -> None:
+    (face,) = detector.detect(astronaut)
+    x0, y0, x1, y1 = face.box
+    assert face.score > 0.8 and face.presence > 0.9
+    assert 160 < x0 < 200 and 260 < x1 < 290 and 60 < y0 < 100 and 160 < y1 < 195
+    mesh = face.mesh
+    assert mesh is not None and mesh.shape == (468, 3)
+    # two models, one face: the mesh's eyes and mouth lie on the detector's keypoints
+    tolerance = 0.08 * face.size
+    for points, keypoint in ((MESH_RIGHT_EYE, 0), (MESH_LEFT_EYE, 1), (MESH_MOUTH, 3)):
+        centre = mesh[list(points), :2].mean(axis=0)
+        assert np.linalg.norm(centre - face.keypoints[keypoint]) < tolerance, points
+    right, left = mesh[list(MESH_RIGHT_EYE), 0].mean(), mesh[list(MESH_LEFT_EYE), 0].mean()
+    assert right < left  # the subject's right eye is on the image's left
+
+
+def test_grey_photos_and_several_faces(detector, astronaut) -> None:
+    grey = np.repeat(cv2.cvtColor(astronaut, cv2.COLOR_RGB2GRAY)[..., None], 3, axis=2)
+    (face,) = detector.detect(grey)
+    assert face.score > 0.6 and face.presence > 0.9
+    # a 640x360 frame with two 150 px faces, one mirrored: both found, each once
+    crop = cv2.resize(astronaut[40:240, 130:330], (150, 150), interpolation=cv2.INTER_AREA)
+    frame = np.full((360, 640, 3), 200, np.uint8)
+    frame[100:250, 60:210] = crop
+    frame[120:270, 420:570] = crop[:, ::-1]
+    faces = detector.detect(frame)
+    assert len(faces) == 2
+    centres = sorted((f.box[0] + f.box[2]) / 2 for f in faces)
+    assert 90 < centres[0] < 180 and 450 < centres[1] < 540
+
+
+def test_no_faces_in_blank_or_noise(detector) -> None:
+    assert detector.detect(np.full((360, 640, 3), 128, np.uint8)) == []
+    noise = np.random.default_rng(0).integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    assert detector.detect(noise) == []
+
+
+def test_person_mask_covers_the_person_not_the_background(astronaut) -> None:
+    seg = PersonSegmenter()
+    small = seg.mask(astronaut)
+    assert small.shape == (256, 256) and small.dtype == np.float32
+    mask = seg.mask(astronaut, (512, 512))
+    assert mask[90:170, 190:260].mean() > 0.8  # the face
+    assert mask[300:400, 60:200].mean() > 0.8  # the suit
+    assert mask[:60, :60].mean() < 0.1 and mask[:60, -60:].mean() < 0.1  # flag, wall
+    wide = seg.mask(cv2.resize(astronaut, (640, 360)))
+    assert wide.shape == (144, 256)  # the landscape model for 16:9
