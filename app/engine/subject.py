@@ -1,0 +1,110 @@
+"""Who is in the picture, frame after frame: faces (box, keypoints, mesh) kept as tracks and
+smoothed with One Euro filters so they do not jitter, and the person mask, refreshed every
+few frames (it costs the most). A cut or a seek (`reset`) starts afresh; a face not found in
+a frame is dropped. On the CPU at the models' sizes; callers run it off the render thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .faces import Face, FaceDetector, box_iou
+from .one_euro import OneEuroFilter
+from .person_mask import PersonSegmenter
+
+MATCH_IOU = 0.3  # a face this close to last frame's box is the same face
+DETECT_EVERY = 10  # frames between full detections (new faces); between, meshes follow
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The subject of one frame: its faces, best first, and the person probability (at the
+    segmentation model's size; None when not computed)."""
+
+    faces: tuple[Face, ...] = ()
+    person: np.ndarray | None = None
+    time: float = 0.0
+
+
+@dataclass
+class _Track:
+    face: Face
+    filter: OneEuroFilter = field(default_factory=OneEuroFilter)
+
+
+def _pack(face: Face) -> np.ndarray:
+    parts = [np.asarray(face.box, np.float64), face.keypoints.ravel()]
+    if face.mesh is not None:
+        parts.append(face.mesh.ravel())
+    return np.concatenate(parts)
+
+
+def _unpack(v: np.ndarray, like: Face) -> Face:
+    mesh = None if like.mesh is None else v[16:].reshape(like.mesh.shape)
+    return Face((float(v[0]), float(v[1]), float(v[2]), float(v[3])), v[4:16].reshape(6, 2),
+                like.score, mesh, like.presence)
+
+
+class SubjectTracker:
+    """Faces and the person mask of successive frames (one thread)."""
+
+    def __init__(self, *, people: bool = True, segment_every: int = 2,
+                 detect_every: int = DETECT_EVERY, detector: FaceDetector | None = None,
+                 segmenter: PersonSegmenter | None = None) -> None:
+        self.detector = detector or FaceDetector()
+        self.segmenter = segmenter or (PersonSegmenter() if people else None)
+        self.segment_every = max(1, segment_every)
+        self.detect_every = max(1, detect_every)
+        self._tracks: list[_Track] = []
+        self._person: np.ndarray | None = None
+        self._frames = 0
+
+    def reset(self) -> None:
+        """Forget the previous frames (a cut, a seek)."""
+        self._tracks = []
+        self._person = None
+        self._frames = 0
+
+    def update(self, rgb: np.ndarray, t: float) -> Subject:
+        """The subject of the frame `rgb` (uint8 RGB) shown at `t` seconds."""
+        found = self._find(rgb)
+        tracks: list[_Track] = []
+        free = list(self._tracks)
+        for face in found:
+            track = _match(face, free)
+            if track is None:
+                track = _Track(face)
+            else:
+                free.remove(track)
+            if track.face.mesh is None or face.mesh is None or \
+                    track.face.mesh.shape != face.mesh.shape:
+                track.filter.reset()
+            track.face = _unpack(track.filter(_pack(face), t), face)
+            tracks.append(track)
+        self._tracks = tracks
+        if self.segmenter is not None and (self._frames % self.segment_every == 0
+                                           or self._person is None):
+            self._person = self.segmenter.mask(rgb)
+        self._frames += 1
+        return Subject(tuple(tr.face for tr in tracks), self._person, t)
+
+
+    def _find(self, rgb: np.ndarray) -> list[Face]:
+        """This frame's faces: each track's followed from its mesh; a full detection every
+        `detect_every` frames, when there is no track, or when one was lost."""
+        if self._tracks and self._frames % self.detect_every:
+            followed = [self.detector.follow(rgb, tr.face) for tr in self._tracks]
+            if all(f is not None for f in followed):
+                return [f for f in followed if f is not None]
+        return self.detector.detect(rgb)
+
+
+def _match(face: Face, tracks: list[_Track]) -> _Track | None:
+    """The track whose face overlaps `face` most (above MATCH_IOU), if any."""
+    if not tracks:
+        return None
+    boxes = np.array([tr.face.box for tr in tracks])
+    overlap = box_iou(np.asarray(face.box), boxes)
+    best = int(np.argmax(overlap))
+    return tracks[best] if overlap[best] > MATCH_IOU else None
