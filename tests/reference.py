@@ -107,6 +107,24 @@ def smoothstep(e0: float, e1: float, x: np.ndarray) -> np.ndarray:
     return t * t * (3.0 - 2.0 * t)
 
 
+def skin_band(lab: np.ndarray, hue: tuple, chroma: tuple, light: tuple) -> np.ndarray:
+    """watercolor/skin.glsl: soft bands of Lab hue angle (degrees), chroma and lightness."""
+    h = np.degrees(np.arctan2(lab[..., 2], lab[..., 1]))
+    c = np.hypot(lab[..., 1], lab[..., 2])
+
+    def band(x: np.ndarray, e: tuple) -> np.ndarray:
+        return smoothstep(e[0], e[1], x) * (1.0 - smoothstep(e[2], e[3], x))
+
+    return band(h, hue) * band(c, chroma) * band(lab[..., 0], light)
+
+
+def chroma_gain(lab: np.ndarray, saturation: float, skin_saturation: float) -> np.ndarray:
+    """watercolor/tones.glsl: the pigment saturation, held at the skin's on vivid skin."""
+    skin = skin_band(lab, (22, 34, 74, 86), (3, 7, 36, 48), (12, 25, 93, 99))
+    w = skin * smoothstep(12.0, 24.0, np.hypot(lab[..., 1], lab[..., 2]))
+    return saturation * (1 - w) + min(saturation, skin_saturation) * w
+
+
 def soft_quantize(lum: np.ndarray, n: int, phi: float | np.ndarray) -> np.ndarray:
     """Winnemöller 2006 soft quantization of L in 0..100: qn = floor(L n + .5) / n,
     q = qn + (smoothstep(-2, 2, phi 100 (L - qn)) - .5) / n (on L/100); returns 0..100."""

@@ -334,7 +334,8 @@ def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_widt
     soft = 0.5 / (sharp * 25.0)
     bare = ref.smoothstep(thr - soft, thr + soft, x) if v["highlights"] > 0 else 0.0 * x
     q = np.clip(q, 0.0, 1.0) * (1 - bare) + bare
-    tones = np.dstack([q * 100.0, lab[..., 1:3] * (v["saturation"] * (1.0 - bare))[..., None]])
+    gain = ref.chroma_gain(lab, v["saturation"], v["skin_saturation"])
+    tones = np.dstack([q * 100.0, lab[..., 1:3] * (gain * (1.0 - bare))[..., None]])
     return tones.reshape(h, 2, w, 2, 3).mean(axis=(1, 3))
 
 

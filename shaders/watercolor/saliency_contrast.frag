@@ -4,6 +4,7 @@
 // Achanta 2009), weighted by a centre prior: what stands out, near the middle, is the subject.
 // Skin tones (.z) count on their own (faces are what viewers look at first, and webcams show faces).
 out vec4 frag;
+#include "watercolor/skin.glsl"
 uniform sampler2D small;   // mean Lab per block
 uniform vec2 u_resolution;
 
@@ -39,12 +40,9 @@ void main() {
     float far = length(weighted(c - ring_mean(uv, 0.2, aspect)));
     vec2 d = (uv - 0.5) / aspect;  // in frame heights
     float prior = exp(-dot(d, d) / (2.0 * 0.3 * 0.3));
-    // Skin: hue angle in Lab about 40-75 degrees, low chroma, mid to light tones.
-    float hue = degrees(atan(c.z, c.y));
-    float chroma = length(c.yz);
-    float skin = smoothstep(35.0, 45.0, hue) * (1.0 - smoothstep(70.0, 78.0, hue))
-               * smoothstep(11.0, 15.0, chroma) * (1.0 - smoothstep(24.0, 30.0, chroma))
-               * smoothstep(40.0, 55.0, c.x) * (1.0 - smoothstep(88.0, 95.0, c.x));
+    // Skin: the core of skin tones (low chroma, mid to light tones) marks a face.
+    float skin = skin_band(c, vec4(35.0, 45.0, 70.0, 78.0), vec4(11.0, 15.0, 24.0, 30.0),
+                           vec4(40.0, 55.0, 88.0, 95.0));
     float contrast = 0.5 * global + near + far;
     frag = vec4(contrast * (0.35 + 0.65 * prior), prior, min(1.0, 1.5 * skin) * (0.6 + 0.4 * prior), 1.0);
 }

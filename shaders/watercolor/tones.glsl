@@ -10,6 +10,18 @@ uniform float u_quantize_sharpness;
 uniform float u_tremor;
 uniform float u_highlights;
 uniform float u_saturation;
+uniform float u_skin_saturation;
+#include "watercolor/skin.glsl"
+
+// The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
+// dark) at most the skin's: a painter keeps flesh near the photo's (1.45 turned warm-lit
+// faces orange), while dull, grey-lit skin keeps the boost (held back, it looked dead).
+float chroma_gain(vec3 lab) {
+    float skin = skin_band(lab, vec4(22.0, 34.0, 74.0, 86.0), vec4(3.0, 7.0, 36.0, 48.0),
+                           vec4(12.0, 25.0, 93.0, 99.0));
+    float vivid = smoothstep(12.0, 24.0, length(lab.yz));
+    return mix(u_saturation, min(u_saturation, u_skin_saturation), skin * vivid);
+}
 
 // How fast the tone changes, from its change per pixel of a target with `px` pixels per
 // reference pixel: per reference pixel, so steps are as crisp on a thumbnail as on a phone's
@@ -39,5 +51,5 @@ vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
         bare = smoothstep(thr - soft, thr + soft, L);
     }
     q = mix(clamp(q, 0.0, 1.0), 1.0, bare);
-    return vec3(q * 100.0, lab.yz * u_saturation * (1.0 - bare));
+    return vec3(q * 100.0, lab.yz * chroma_gain(lab) * (1.0 - bare));
 }
