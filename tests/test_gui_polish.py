@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from PyQt6.QtCore import QEvent, Qt, QTimer
 from PyQt6.QtGui import QKeyEvent
@@ -368,6 +369,47 @@ def test_export_done_box_names_what_the_export_could_not_keep(window: MainWindow
     box = window.exports.done_box
     assert box is not None and "Exported 3 frames" in box.text()
     assert note in box.informativeText()
+
+
+def test_a_big_still_is_shown_smaller_and_exported_whole(qtbot: Any, window: MainWindow,
+                                                         dialogs: Dialogs, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A still beyond the app's preview size (a panorama wider than the GPU's texture limit,
+    say) opens without an error, shown smaller, and Ctrl+E paints it at its own size, in
+    tiles, as `aquarelle render` does."""
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+
+    from aquarelle.cli.main import main
+    from aquarelle.engine import still
+    from aquarelle.media import sources
+
+    monkeypatch.setattr(sources, "PREVIEW_SIDE", 600)  # as 16384 px is to a 30000 px one
+    monkeypatch.setattr(still, "needs_tiles", lambda size, limit: size[0] * size[1] > 500_000)
+    y, x = np.mgrid[0:600, 0:1200]
+    photo = np.dstack([120 + 80 * np.sin(x / 90), 110 + 60 * np.cos(y / 70),
+                       150 + 50 * np.sin((x + y) / 130)]).astype(np.uint8)
+    src = tmp_path / "pano.png"
+    cv2.imwrite(str(src), photo)
+    open_and_render(qtbot, window, src)
+    assert window.sources.source.size == (600, 300)
+    assert "which is 1200x600: shown at 600x300" in window.statusBar().currentMessage()
+    assert not dialogs.calls
+    dst = tmp_path / "painted.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(dst), "")))
+    handle = focus_window(qtbot, window)
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=120000) as blocker:
+        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    job = blocker.args[0]
+    assert job.error is None and job.tiles is not None and job.tiles[0] == job.tiles[1]  # tiled
+    ref = tmp_path / "cli.png"
+    assert main(["render", str(src), "-o", str(ref), "-q"]) == 0
+    got, want = cv2.imread(str(dst)), cv2.imread(str(ref))
+    assert got.shape == (600, 1200, 3)
+    assert np.abs(got.astype(int) - want.astype(int)).max() <= 1  # what the CLI paints
+    assert window.exports.done_box is not None and "1200x600" in window.exports.done_box.text()
 
 
 def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWindow,

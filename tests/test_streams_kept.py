@@ -120,7 +120,8 @@ def test_ten_bit_output_keeps_the_fine_steps(rich: Path, tmp_path: Path,
     assert _row_levels(deep) >= 2.5 * _row_levels(shallow)
     eight = make_clip(tmp_path / "eight.mkv", size=(64, 48), frames=2, audio=False)
     plain = tmp_path / "plain.mkv"
-    assert render(capsys, str(eight.path), "-o", str(plain), "--codec", "h265")[0] == 0
+    code, err = render(capsys, str(eight.path), "-o", str(plain), "--codec", "h265")
+    assert code == 0, err
     assert probe(plain)["streams"][0]["pix_fmt"] == "yuv420p"  # an 8-bit source stays 8
 
 

@@ -13,10 +13,8 @@ import numpy as np
 from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
-from ..engine.pipeline import Pipeline
+from ..engine.still import paint_still, tiled
 from ..engine.tile_analysis import tiling_problem
-from ..engine.tile_plan import needs_tiles
-from ..engine.tiles import TiledStill
 from ..media.export import resolve_size, same_path
 from ..media.image_io import (
     IMAGE_EXTENSIONS,
@@ -118,18 +116,14 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
 
 
 def paint(pipeline: AnyPipeline, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
-    """The painting of a still: whole, or a big one in tiles (painted over the picture, with
-    a progress line)."""
-    size = (rgb.shape[1], rgb.shape[0])
-    if not needs_tiles(size, int(pipeline.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
-            or not isinstance(pipeline, Pipeline) or pipeline.scale != 1.0:
-        return pipeline.render_array(rgb)
-    tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
+    """The painting of a still (engine/still.py), with a progress line when in tiles."""
+    if not tiled(pipeline, (rgb.shape[1], rgb.shape[0])):
+        return paint_still(pipeline, rgb)
     printer = TilePrinter(src.name, quiet=quiet)
-    # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy
-    bgr = tiles.render(rgb, progress=printer.tiles, in_place=True, out_order="bgr")
-    printer.finish()
-    return bgr[:, :, ::-1]
+    try:
+        return paint_still(pipeline, rgb, printer.tiles)
+    finally:
+        printer.finish()
 
 
 class TilePrinter(ProgressPrinter):

@@ -5,20 +5,34 @@ Video files: `file_source.VideoFileSource`; cameras: `webcam.CameraSource`.
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from ..resources import assets_dir
 from .errors import MediaError
 from .file_source import VideoFileSource
-from .image_io import is_image_path, read_image
+from .image_io import image_size, is_image_path, read_image
 from .source import Frame, FrameSource, LatestSlot, ThreadedSource
 from .webcam import CameraSource
+
+# A still above these is shown smaller in the app (the look is the same at any size: its
+# features are sized in reference pixels); exports paint it whole, in tiles.
+PREVIEW_PX = 16_000_000
+PREVIEW_SIDE = 8192
+
+
+def preview_size(size: tuple[int, int]) -> tuple[int, int] | None:
+    """The size the app shows a still of `size` at, if smaller (None: its own)."""
+    w, h = size
+    k = min(1.0, math.sqrt(PREVIEW_PX / (w * h)), PREVIEW_SIDE / max(w, h))
+    return None if k >= 1.0 else (max(1, round(w * k)), max(1, round(h * k)))
 
 
 class StillImageSource(FrameSource):
@@ -30,12 +44,18 @@ class StillImageSource(FrameSource):
 
     def __init__(self, image: str | Path | np.ndarray) -> None:
         super().__init__()
+        self.full_size: tuple[int, int] | None = None  # a big still's own size (W, H)
         if isinstance(image, np.ndarray):
             rgb = image
             self.path: Path | None = None
         else:
             self.path = Path(image)
-            rgb = read_image(self.path).rgb  # ImageError for a bad file
+            size = image_size(self.path)
+            fit = preview_size(size) if size is not None else None
+            rgb = read_image(self.path, fit=fit).rgb  # ImageError for a bad file
+            if fit is not None:
+                self.full_size = size
+                rgb = cv2.resize(rgb, fit, interpolation=cv2.INTER_AREA)
         if rgb.dtype == np.uint16:
             rgb = (rgb >> 8).astype(np.uint8)
         if rgb.ndim == 2:

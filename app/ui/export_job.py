@@ -20,12 +20,14 @@ from ..engine.errors import AquarelleError
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
 from ..media.source import FrameSource
+from ..media.sources import StillImageSource
 from . import playback
 from .export_dialog import ExportChoice, ExportDialog
 from .feedback import Feedback
 from .render_state import RenderState
 from .settings import Settings
 from .sources import SourceSpec
+from .still_export_job import StillExportJob
 
 if TYPE_CHECKING:
     from ..media.export import ExportProgress, ExportResult
@@ -89,6 +91,7 @@ class ExportController(QObject):
     dialog, and the "done" box. Gets what it needs, never the window."""
 
     finished = pyqtSignal(object)  # the ExportJob, when it ends (done, failed, cancelled)
+    stillFinished = pyqtSignal(object)  # the StillExportJob of a big still, when it ends
 
     def __init__(self, parent: QWidget, feedback: Feedback, settings: Settings,
                  state: RenderState, source: SourceGetter, default_dir: FolderGetter,
@@ -104,6 +107,7 @@ class ExportController(QObject):
         self._save_snapshot = save_snapshot
         self._after_dialog = after_dialog
         self.job: Any = None  # the last ExportJob
+        self.still_job: StillExportJob | None = None  # the last big still's
         self.progress_dialog: QProgressDialog | None = None
         self.done_box: QMessageBox | None = None  # the last "export finished" box
 
@@ -164,8 +168,51 @@ class ExportController(QObject):
             self.widget, "Export painted image", str(folder / f"{stem}-watercolor.png"),
             "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")
         self._after_dialog()
-        if path and self._save_snapshot(Path(path)):
+        if not path:
+            return
+        _, source = self._source()
+        if isinstance(source, StillImageSource) and source.full_size and source.path:
+            self.start_still(source.path, Path(path), source.full_size)  # shown smaller
+        elif self._save_snapshot(Path(path)):
             self.notify_done(f"Exported {Path(path).name}", Path(path).parent)
+
+    def start_still(self, src: Path, dst: Path, size: tuple[int, int]) -> StillExportJob:
+        """Paint a big still at its full size in the background, with a progress dialog."""
+        state = self.state
+        job = StillExportJob(src, dst, state.style, state.params.values(), seed=state.seed,
+                             scale=state.scale)
+        label = f"Painting {src.name} at {size[0]}x{size[1]}\u2026"
+        dialog = QProgressDialog(label, "", 0, 0, self.widget)
+        dialog.setWindowTitle("Export")
+        dialog.setCancelButton(None)  # a tile cannot be stopped midway; it is quick
+        dialog.setWindowModality(Qt.WindowModality.NonModal)
+        dialog.setMinimumDuration(0)
+        self.still_job = job
+        timer = QTimer(dialog)
+
+        def poll() -> None:
+            if job.tiles is not None:
+                done, total = job.tiles
+                dialog.setMaximum(total)
+                dialog.setValue(done)
+                dialog.setLabelText(f"{label} tile {done}/{total}")
+            if job.running:
+                return
+            timer.stop()
+            dialog.hide()
+            dialog.deleteLater()
+            if job.error is not None:
+                self.feedback.error("Export failed", job.error)
+            else:
+                self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent)
+            self.stillFinished.emit(job)
+
+        timer.timeout.connect(poll)
+        timer.start(POLL_MS)
+        job.start()
+        dialog.show()
+        self.feedback.status(f"Painting {src.name} at full size to {dst}\u2026")
+        return job
 
     def start(self, choice: ExportChoice | Path) -> ExportJob | None:
         """Start exporting the open video with the current look (a plain path: defaults)."""

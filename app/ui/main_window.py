@@ -21,7 +21,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.errors import AquarelleError
+from ..engine.errors import AquarelleError, ShaderCompileError
 from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
@@ -262,7 +262,8 @@ class MainWindow(QMainWindow):
             self.status(f"Rendering problem: {text.splitlines()[0]}", 10000)
             return
         self._last_gl_error = text
-        kept = self.viewport.pipeline is not None
+        # only a shader that failed to build leaves the previous ones at work
+        kept = self.viewport.pipeline is not None and isinstance(e, ShaderCompileError)
         suffix = "\n\nThe last working shaders stay in use." if kept else ""
         self.error("Rendering problem", text + suffix)
 
@@ -303,7 +304,14 @@ class MainWindow(QMainWindow):
         self.playback.show_playing()
         self.transport.set_position(playback.position(src), playback.duration(src), src.fps,
                                     None, src.frame_count)
-        self.status(f"Opened {spec.label}")
+        full = getattr(src, "full_size", None)
+        if full is None:
+            self.status(f"Opened {spec.label}")
+        else:  # a big still: shown smaller, exported whole
+            w, h = src.size
+            self.status(f"Opened {spec.label}, which is {full[0]}x{full[1]}: shown at {w}x{h} "
+                        "(the painting looks the same, smaller); Ctrl+E paints it at full size",
+                        20000)
         self._actions["export"].setEnabled(True)  # videos, and stills from images
 
     def _stop_recording(self) -> None:

@@ -1,0 +1,35 @@
+"""Painting a still: whole, or a big one (over 16 MP, or wider than the GPU's texture limit)
+in tiles, painted over the picture to keep memory bounded (engine/tiles.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .chain import AnyPipeline
+from .pipeline import Pipeline
+from .tile_plan import needs_tiles
+from .tiles import TiledStill
+
+TileProgress = Callable[[int, int], None]  # (tiles painted, tiles)
+
+
+def tiled(pipeline: AnyPipeline, size: tuple[int, int]) -> bool:
+    """Whether a still of `size` is painted in tiles by this pipeline."""
+    return needs_tiles(size, int(pipeline.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
+        and isinstance(pipeline, Pipeline) and pipeline.scale == 1.0
+
+
+def paint_still(pipeline: AnyPipeline, rgb: np.ndarray,
+                progress: TileProgress | None = None) -> np.ndarray:
+    """The painting of an (H, W, 3) RGB still (a big one painted over `rgb` itself, which is
+    then no longer the picture); `progress` hears of each tile."""
+    size = (rgb.shape[1], rgb.shape[0])
+    if not tiled(pipeline, size):
+        return pipeline.render_array(rgb)
+    assert isinstance(pipeline, Pipeline)
+    tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
+    # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy
+    bgr = tiles.render(rgb, progress=progress, in_place=True, out_order="bgr")
+    return bgr[:, :, ::-1]

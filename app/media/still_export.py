@@ -1,0 +1,38 @@
+"""Painting a still file at its full size to another file (the app's export of a big still,
+shown smaller in the window): in tiles where it is big, written atomically."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..engine.chain import build_pipeline
+from ..engine.chain_spec import AnyStyle
+from ..engine.context import create_headless_context
+from ..engine.still import TileProgress, paint_still
+from .image_io import read_image, write_image
+
+
+def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any], *,
+                 seed: int = 0, scale: float = 1.0, progress: TileProgress | None = None
+                 ) -> tuple[int, int]:
+    """Paint the image file `src` at its own size into `dst`; returns the size written. Its
+    own GL context: call from any thread."""
+    image = read_image(src)
+    ctx = create_headless_context()
+    try:
+        with build_pipeline(ctx, style, seed=seed, scale=scale,
+                            deep=image.rgb.dtype == np.uint16) as pipeline:
+            pipeline.set_params(values)
+            rgb = paint_still(pipeline, image.rgb, progress)
+    finally:
+        ctx.release()
+    alpha = image.alpha
+    if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
+        alpha = cv2.resize(alpha, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_CUBIC)
+    write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif)
+    return rgb.shape[1], rgb.shape[0]
