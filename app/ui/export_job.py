@@ -28,6 +28,7 @@ from .render_state import RenderState
 from .settings import Settings
 from .sources import SourceSpec
 from .still_export_job import StillExportJob
+from .thread_job import ThreadJob
 
 if TYPE_CHECKING:
     from ..media.export import ExportProgress, ExportResult
@@ -35,11 +36,12 @@ if TYPE_CHECKING:
 POLL_MS = 100
 
 
-class ExportJob:
+class ExportJob(ThreadJob):
     """One export running in a Python thread; poll `progress`, `result`, `error`."""
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any],
                  options: ExportOptions | None = None) -> None:
+        super().__init__("aquarelle-export")
         self.src, self.dst = src, dst
         self._args = (style, values, options or ExportOptions())
         self.cancel_event = threading.Event()
@@ -47,22 +49,9 @@ class ExportJob:
         self.result: ExportResult | None = None
         self.error: str | None = None
         self.cancelled = False
-        self._thread = threading.Thread(target=self._run, name="aquarelle-export", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
 
     def cancel(self) -> None:
         self.cancel_event.set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the worker; True when it has finished."""
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _on_progress(self, p: ExportProgress) -> None:
         self.progress = p
@@ -188,31 +177,45 @@ class ExportController(QObject):
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setMinimumDuration(0)
         self.still_job = job
-        timer = QTimer(dialog)
 
-        def poll() -> None:
+        def show() -> None:
             if job.tiles is not None:
                 done, total = job.tiles
                 dialog.setMaximum(total)
                 dialog.setValue(done)
                 dialog.setLabelText(f"{label} tile {done}/{total}")
-            if job.running:
-                return
-            timer.stop()
-            dialog.hide()
-            dialog.deleteLater()
+
+        def finished() -> None:
             if job.error is not None:
                 self.feedback.error("Export failed", job.error)
             else:
                 self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent)
             self.stillFinished.emit(job)
 
+        self._follow(job, dialog, show, finished)
+        self.feedback.status(f"Painting {src.name} at full size to {dst}\u2026")
+        return job
+
+    def _follow(self, job: ThreadJob, dialog: QProgressDialog, show: Callable[[], None],
+                finished: Callable[[], None]) -> None:
+        """Start `job`, `show` its progress in `dialog` until it ends, then close the dialog
+        and call `finished` (on the GUI thread, from a timer)."""
+        timer = QTimer(dialog)
+
+        def poll() -> None:
+            show()
+            if job.running:
+                return
+            timer.stop()
+            dialog.reset()
+            dialog.hide()
+            dialog.deleteLater()
+            finished()
+
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
         job.start()
         dialog.show()
-        self.feedback.status(f"Painting {src.name} at full size to {dst}\u2026")
-        return job
 
     def start(self, choice: ExportChoice | Path) -> ExportJob | None:
         """Start exporting the open video with the current look (a plain path: defaults)."""
@@ -240,9 +243,8 @@ class ExportController(QObject):
         dialog.canceled.connect(job.cancel)
         self.job = job
         self.progress_dialog = dialog
-        timer = QTimer(dialog)
 
-        def poll() -> None:
+        def show() -> None:
             p = job.progress
             if p is not None:
                 if p.total:
@@ -252,19 +254,12 @@ class ExportController(QObject):
                 dialog.setLabelText(f"Exporting {src.name}: {p.done}"
                                     f"{'/' + str(p.total) if p.total else ''} frames, "
                                     f"{p.fps:.1f} fps{eta}")
-            if job.running:
-                return
-            timer.stop()
-            dialog.reset()
-            dialog.hide()
-            dialog.deleteLater()
+
+        def finished() -> None:
             self.progress_dialog = None
             self._finished(job)
 
-        timer.timeout.connect(poll)
-        timer.start(POLL_MS)
-        job.start()
-        dialog.show()
+        self._follow(job, dialog, show, finished)
         self.feedback.status(f"Exporting to {dst}\u2026")
         return job
 

@@ -4,37 +4,25 @@ polled on the GUI thread."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
 from ..engine.chain_spec import AnyStyle
 from ..engine.errors import AquarelleError
+from .thread_job import ThreadJob
 
 
-class StillExportJob:
+class StillExportJob(ThreadJob):
     """One still painted at full size in a Python thread; poll `tiles`, `size`, `error`."""
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any], *,
                  seed: int = 0, scale: float = 1.0) -> None:
+        super().__init__("aquarelle-still")
         self.src, self.dst = src, dst
         self._args = (style, dict(values), seed, scale)
         self.tiles: tuple[int, int] | None = None  # (painted, total) once tiling starts
         self.size: tuple[int, int] | None = None  # what was written, when done
         self.error: str | None = None
-        self._thread = threading.Thread(target=self._run, name="aquarelle-still", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the worker; True when it has finished."""
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _progress(self, done: int, total: int) -> None:
         self.tiles = (done, total)
