@@ -13,7 +13,7 @@ import numpy as np
 from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
-from ..engine.still import paint_still, tiled
+from ..engine.still import paint_still
 from ..engine.tile_analysis import tiling_problem
 from ..media.export import resolve_size, same_path
 from ..media.image_io import (
@@ -116,9 +116,8 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
 
 
 def paint(pipeline: AnyPipeline, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
-    """The painting of a still (engine/still.py), with a progress line when in tiles."""
-    if not tiled(pipeline, (rgb.shape[1], rgb.shape[0])):
-        return paint_still(pipeline, rgb)
+    """The painting of a still (engine/still.py), with a progress line when in tiles (the
+    printer says nothing unless tiles report)."""
     printer = TilePrinter(src.name, quiet=quiet)
     try:
         return paint_still(pipeline, rgb, printer.tiles)

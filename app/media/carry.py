@@ -11,8 +11,8 @@ import av
 
 from .metadata import container_tags, copy_stream_tags, shifted_chapters, stream_label
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
-from .video_reader import VideoReader
-from .video_writer import CodecSpec, bits_of, deep_format
+from .video_reader import VideoReader, bits_of
+from .video_writer import CodecSpec, deep_format
 
 
 @dataclass

@@ -33,8 +33,8 @@ from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader
-from .video_writer import CODECS, SPEEDS, VideoWriter, bits_of, output_format
+from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
+from .video_writer import CODECS, SPEEDS, VideoWriter, output_format
 
 
 @dataclass

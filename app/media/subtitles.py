@@ -112,7 +112,6 @@ class SubtitleTrack:
         self.output = output
         self.plan = plan
         self.offset = offset
-        self.packets = 0
         src = plan.source
         if plan.convert_to is None:
             self.stream = output.add_stream_from_template(src)
@@ -142,4 +141,3 @@ class SubtitleTrack:
         out.pts = out.dts = pts
         out.duration = duration
         self.output.mux(out)
-        self.packets += 1

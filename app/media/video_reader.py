@@ -175,13 +175,22 @@ def _main_video_stream(container: av.container.InputContainer) -> av.video.strea
     return container.streams.video[0]
 
 
+def bits_of(pix_fmt: str) -> int:
+    """Bits per sample of a pixel format."""
+    return max(c.bits for c in av.VideoFormat(pix_fmt).components)
+
+
 def _bit_depth(stream: av.video.stream.VideoStream) -> int:
     """Bits per sample of a video stream's pixel format (8 when unknown)."""
     try:
-        fmt = av.VideoFormat(stream.codec_context.pix_fmt or "yuv420p")
-        return max(c.bits for c in fmt.components)
+        return bits_of(stream.codec_context.pix_fmt or "yuv420p")
     except (ValueError, TypeError, AttributeError):
         return 8
+
+
+def _tag(value: int | None) -> int:
+    """A colour tag, unspecified (0, 2) or missing read as BT.709 (1)."""
+    return 1 if value is None or int(value) in (0, 2) else int(value)
 
 
 def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
@@ -257,10 +266,7 @@ class VideoReader:
     def colour(self) -> Colour:
         """The video's colour tags (unspecified ones read as BT.709)."""
         cc = self.video.codec_context
-        def tag(value: object, unspecified: tuple[int, ...] = (0, 2)) -> int:
-            return 1 if value is None or int(value) in unspecified else int(value)
-
-        return Colour(tag(cc.color_primaries), tag(cc.color_trc), tag(cc.colorspace))
+        return Colour(_tag(cc.color_primaries), _tag(cc.color_trc), _tag(cc.colorspace))
 
     @property
     def start_time(self) -> float:

@@ -88,11 +88,6 @@ def deep_format(spec: CodecSpec) -> str | None:
     return spec.deep_pix_fmt if spec.deep_pix_fmt in {f.name for f in formats} else None
 
 
-def bits_of(pix_fmt: str) -> int:
-    """Bits per sample of a pixel format."""
-    return max(c.bits for c in av.VideoFormat(pix_fmt).components)
-
-
 def encoded_size(width: int, height: int, spec: CodecSpec) -> tuple[int, int]:
     """The size actually encoded: rounded up to the codec's chroma subsampling."""
     sx, sy = spec.subsampling
@@ -121,7 +116,11 @@ class VideoWriter:
         self.fmt = fmt
         self.pix_fmt = (deep_format(codec) if deep else None) or codec.pix_fmt
         self.colour = colour
-        self._matrix = Colorspace.BT2020 if colour.matrix in (9, 10) else Colorspace.ITU709
+        # The RGB -> YUV matrix, and the tag that says it (FFmpeg's AVColorSpace: 1 BT.709,
+        # 9 BT.2020): BT.2020 for an HDR source, else BT.709 (an SD source's BT.601 too)
+        bt2020 = colour.matrix in (9, 10)
+        self._matrix = Colorspace.BT2020 if bt2020 else Colorspace.ITU709
+        self._matrix_tag = 9 if bt2020 else 1
         self.content_size = size
         self.size = encoded_size(*size, codec)
         self.time_base = time_base
@@ -153,7 +152,7 @@ class VideoWriter:
         stream.time_base = self.time_base
         cc = stream.codec_context
         cc.time_base = self.time_base
-        cc.colorspace = self.colour.matrix
+        cc.colorspace = self._matrix_tag
         cc.color_primaries = self.colour.primaries
         cc.color_trc = self.colour.transfer
         cc.color_range = int(ColorRange.MPEG)
