@@ -133,6 +133,24 @@ def test_still_on_a_fresh_start_is_the_cli_render(qtbot: Any, config: Path,  # n
                                               "--preset", "ink_and_wash"))
 
 
+def test_a_big_still_shown_smaller_is_the_cli_render_at_that_size(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A still over the app's preview size is shown smaller: the window's picture is what
+    `aquarelle render --size` makes at that size (the full size is Ctrl+E's)."""
+    from aquarelle.media import sources
+
+    monkeypatch.setattr(sources, "PREVIEW_SIDE", PW)  # as 8192 px is to a 30000 px panorama
+    big = tmp_path / "big.png"
+    cv2.imwrite(str(big), cv2.resize(data.chelsea(), (2 * PW, 2 * PH),
+                                     interpolation=cv2.INTER_AREA)[:, :, ::-1])
+    win = window(qtbot, config)
+    assert win.open_file(big)
+    assert win.sources.source.size == (PW, PH)
+    assert_same(shown(qtbot, win), cli_render(big, tmp_path / "cli.png", "--size",
+                                              f"{PW}x{PH}"))
+
+
 @pytest.mark.parametrize("preset", ["dry_brush"])
 def test_restart_with_a_saved_look_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811
                                                      dialogs: Dialogs,  # noqa: F811
