@@ -72,7 +72,9 @@ def test_odd_widths_are_not_sheared(pipeline):
     img[:, 18:] = 255
     p = pipeline()
     p.render_array(img)
-    np.testing.assert_array_equal(p.read_target("image")[..., :3], img / np.float32(255))
+    # painted padded to the style's grid of 4 px with its edge pixels (engine/grid_pad.py)
+    padded = np.pad(img, ((0, 3), (0, 3), (0, 0)), mode="edge")
+    np.testing.assert_array_equal(p.read_target("image")[..., :3], padded / np.float32(255))
 
 
 def test_full_hd_plus_one(pipeline):
@@ -216,7 +218,8 @@ def test_paper_is_drawn_again_only_when_its_uniforms_change(pipeline):
     p.render_array(img)
     assert not np.array_equal(p.read_target("paper"), paper5)
     p.render_array(np.zeros((20, 30, 3), np.uint8))
-    assert "paper" in p.pass_times_ms() and p.read_target("paper").shape[:2] == (20, 30)
+    # (30 px wide: painted 32 wide, on the style's grid of 4 px)
+    assert "paper" in p.pass_times_ms() and p.read_target("paper").shape[:2] == (20, 32)
 
 
 def test_new_size_reallocates(pipeline):

@@ -98,17 +98,30 @@ def test_tiled_is_the_untiled_picture(pipeline, big, style, tile_px):
     assert d.mean() < 0.01
 
 
-def test_tilings_agree_where_sides_are_not_multiples_of_the_alignment(pipeline):
-    """701 x 501: the untiled painting's half- and quarter-size targets span the picture
-    at ratios a little off 2 and 4 (350.5 rounds to 350), the tiles' at exactly 2 and 4, so
-    tiled and untiled differ by a drift of up to a pixel across the picture; two tilings
-    still agree with each other, seams included."""
-    picture = photo(701, 501, seed=2)
+@pytest.mark.parametrize("size", [(701, 501), (1203, 898)])
+def test_tiled_is_the_untiled_picture_at_any_size(pipeline, size):
+    """Sides that are not multiples of the quarter-size targets' texel (701 / 4 = 175.25):
+    untiled and tiled both paint the picture padded to that grid with its edge pixels, and
+    agree as at aligned sizes, the last row and column included."""
+    picture = photo(*size, seed=2)
     p = pipeline(style="watercolor")
-    a = TiledStill(p, (701, 501), max_tile_px=300_000).render(picture)
-    b = TiledStill(p, (701, 501), max_tile_px=600_000).render(picture)
-    d = _diff(a, b)
+    whole = p.render_array(picture)
+    assert whole.shape == (size[1], size[0], 3)
+    tiles = TiledStill(p, size, max_tile_px=200_000 if size[0] < 1000 else 500_000)
+    assert len(tiles.tiles) >= 2
+    d = _diff(tiles.render(picture), whole)
     assert d.max() <= 2 and (d > 1).sum() <= 10
+    assert d.mean() < 0.01
+
+
+def test_an_unaligned_picture_is_its_padded_painting_cropped(pipeline):
+    """The untiled render of an unaligned picture is the render of the picture padded with
+    its edge pixels, cropped: nothing is resampled."""
+    picture = photo(301, 198, seed=4)
+    p = pipeline(style="watercolor")
+    assert p.grid_align() == 4
+    padded = cv2.copyMakeBorder(picture, 0, 2, 0, 3, cv2.BORDER_REPLICATE)
+    assert np.array_equal(p.render_array(picture), p.render_array(padded)[:198, :301])
 
 
 def test_painting_in_place_is_the_same_painting(pipeline, big):

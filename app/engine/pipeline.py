@@ -13,6 +13,7 @@ import numpy as np
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph, TileView
+from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
@@ -79,6 +80,8 @@ class Pipeline:
         # borders); live adaptive quality turns it off (cheapest: all at the work size).
         self.draft_borders = True
         self._fitter: FrameFitter | None = None
+        self._padder: GridPad | None = None
+        self._align: tuple[int, int] = (-1, 1)  # (params revision, grid_align)
         self._upscaler: Upscaler | None = None
         self._upscale_method = self.style.draft_upscale
         self._draft_off = ParamSet(self.style.params).coerce_values(self.style.draft_off)
@@ -180,6 +183,7 @@ class Pipeline:
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
+        crop: tuple[int, int] | None = None
         if draft:
             small = src if src.size == work else \
                 self._resizer().draw(src, work, "stretch", dtype="f2")  # no 8-bit rounding
@@ -188,7 +192,13 @@ class Pipeline:
                              drafted_from=(w, h), full_targets=self.draft_borders,
                              learned=self._upscale_method != "bilinear")
         else:
-            info = FrameInfo(source=src, work_size=work, seed=self.seed,
+            graph_src = src
+            if full_size is None and work == src.size:
+                a = self.grid_align()
+                if w % a or h % a:  # painted on the style's grid, cropped back (grid_pad.py)
+                    work = padded_size((w, h), a)
+                    graph_src, crop = self._grid_pad().copy(src, work), (w, h)
+            info = FrameInfo(source=graph_src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)
         if original is not None:
             info.externals[ORIGINAL] = original
@@ -210,7 +220,7 @@ class Pipeline:
         self.frame_index += 1
         out = self.graph.output()
         if not draft:
-            return out
+            return out if crop is None else self._grid_pad().copy(out, crop)
         size = self.output_size((w, h))
         if finish is None:
             return self._enlarger().upscale(out, size)
@@ -275,6 +285,18 @@ class Pipeline:
     def input_texture(self) -> moderngl.Texture | None:
         """The frame the last render got, at its own size (the original, for display)."""
         return self._input
+
+    def grid_align(self) -> int:
+        """The grid a frame's sides are padded to at scale 1 (engine/grid_pad.py), and a big
+        still's tiles follow."""
+        if self._align[0] != self.params.revision:
+            self._align = (self.params.revision, grid_align(self.style, self.params.values()))
+        return self._align[1]
+
+    def _grid_pad(self) -> GridPad:
+        if self._padder is None:
+            self._padder = GridPad(self.ctx, self.graph.shader_root)
+        return self._padder
 
     def _enlarger(self) -> Upscaler:
         if self._upscaler is None:
@@ -394,6 +416,9 @@ class Pipeline:
         if self._upscaler is not None:
             self._upscaler.release()
             self._upscaler = None
+        if self._padder is not None:
+            self._padder.release()
+            self._padder = None
         if self._finish is not None:
             self._finish.release()
             self._finish = None

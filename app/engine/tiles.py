@@ -20,10 +20,9 @@ target resampled at the texel centres of the pass that reads it, which is what t
 reads untiled.
 
 Tile corners lie on multiples of the coarsest tile target's texel, so a tile's targets are
-exact sub-grids of the whole picture's: where the picture's sides are such multiples too, the
-tiled render is the untiled one. Elsewhere the untiled render's reduced targets span the
-picture with a ratio that is not a power of two; the tiles (whose last ones are padded with
-repeated edge pixels) follow the exact ratio instead and still agree with each other.
+exact sub-grids of the whole picture's. A picture whose sides are not such multiples is
+painted padded to them with its edge pixels, as an untiled render pads it (grid_pad.py), and
+cropped back: tiled and untiled are the same picture at any size.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ import numpy as np
 from .context import reset_draw_state
 from .glsl import build_program
 from .graph import TileView
+from .grid_pad import padded_size
 from .pipeline import Pipeline
 from .tile_analysis import Phase, TileAnalysis, target_size_in, tile_frame
 from .tile_plan import MIN_TILE_PX, Tile, TileError, plan_tiles
@@ -67,10 +67,14 @@ class TiledStill:
         if pipeline.scale != 1.0:
             raise TileError("a still is rendered in tiles at scale 1 only")
         self.pipeline = pipeline
-        self.size = size
-        self.plan = plan = TileAnalysis(pipeline.style, pipeline.params.values(), size,
-                                     pipeline.graph.shader_root)
-        a = plan.align
+        self.picture = size
+        probe = TileAnalysis(pipeline.style, pipeline.params.values(), size,
+                             pipeline.graph.shader_root)
+        a = max(probe.align, pipeline.grid_align())
+        # painted on the grid (the picture padded with its edges), as untiled
+        self.size = size = padded_size(size, a)
+        self.plan = plan = probe if size == self.picture else TileAnalysis(
+            pipeline.style, pipeline.params.values(), size, pipeline.graph.shader_root)
         margin = tuple(int(-(-math.ceil(max(plan.first.margin[i], plan.second.margin[i]))
                                // a) * a) for i in (0, 1))
         self.margin: tuple[int, int] = (margin[0], margin[1])
@@ -103,8 +107,9 @@ class TiledStill:
         `out_order`, by default `order`); `progress` is told (tiles painted, tiles) as it
         goes. `in_place`: painted into `frame` itself (which is returned) where the painting
         has its type, keeping only the band of rows that the next tiles still read."""
-        if (frame.shape[1], frame.shape[0]) != self.size:
-            raise TileError(f"the tiles were planned for {self.size}, not {frame.shape[1::-1]}")
+        if (frame.shape[1], frame.shape[0]) != self.picture:
+            raise TileError(f"the tiles were planned for {self.picture}, "
+                            f"not {frame.shape[1::-1]}")
         p, graph, plan = self.pipeline, self.pipeline.graph, self.plan
         windows = _Windows(p.ctx, graph.shader_root)
         try:
@@ -130,6 +135,7 @@ class TiledStill:
                     same = in_place and arr.dtype == frame.dtype
                     out = frame if same else np.empty((*frame.shape[:2], 3), arr.dtype)
                 x0, y0, x1, y1 = tile.core
+                x1, y1 = min(x1, self.picture[0]), min(y1, self.picture[1])  # not the padding
                 bx, by = tile.origin
                 out[y0:y1, x0:x1] = arr[y0 - by:y1 - by, x0 - bx:x1 - bx]
                 if progress is not None:
@@ -203,12 +209,15 @@ class TiledStill:
 
 
 def _crop(rows: np.ndarray, tile: Tile, top: int) -> np.ndarray:
-    """A tile's box out of the picture's rows from `top` on, padded with its edge pixels."""
+    """A tile's box out of the picture's rows from `top` on, padded with its edge pixels (its
+    own padding, and the picture's to the grid)."""
     x0, y0, x1, y1 = tile.box
     part = rows[y0 - top:y1 - top, x0:x1]
-    if tile.pad == (0, 0):
+    w, h = tile.size
+    if part.shape[:2] == (h, w):
         return part
-    return cv2.copyMakeBorder(part, 0, tile.pad[1], 0, tile.pad[0], cv2.BORDER_REPLICATE)
+    return cv2.copyMakeBorder(part, 0, h - part.shape[0], 0, w - part.shape[1],
+                              cv2.BORDER_REPLICATE)
 
 
 def _owned(c0: int, c1: int, length: int, texels: int) -> tuple[int, int]:
