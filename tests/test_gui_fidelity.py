@@ -63,7 +63,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         p = root / f"frame{i}.png"
         cv2.imwrite(str(p), clip_frame(i)[:, :, ::-1])
         frames.append(p)
-    return {"still": still, "clip": clip, **{f"frame{i}": p for i, p in enumerate(frames)}}
+    portrait = root / "portrait.png"  # the astronaut (public domain): a face to find
+    cv2.imwrite(str(portrait), cv2.resize(data.astronaut(), (256, 256),
+                                          interpolation=cv2.INTER_AREA)[:, :, ::-1])
+    return {"still": still, "clip": clip, "portrait": portrait,
+            **{f"frame{i}": p for i, p in enumerate(frames)}}
 
 
 def cli_render(src: Path, out: Path, *args: str) -> np.ndarray:
@@ -131,6 +135,24 @@ def test_still_on_a_fresh_start_is_the_cli_render(qtbot: Any, config: Path,  # n
     win.editor.apply_preset(win.presets.select("ink_and_wash"))  # another look: still exact
     assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "ink.png",
                                               "--preset", "ink_and_wash"))
+
+
+def test_a_portrait_is_painted_again_with_its_subject_as_the_cli_paints_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """The faces are found off the GUI thread; once they are, the still is painted again
+    with them (its vignette, its focus): then the window is the CLI's picture."""
+    win = window(qtbot, config)
+    assert win.open_file(files["portrait"])
+    vp = win.viewport
+    qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
+    grab(win)
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    pipeline = vp.pipeline
+    assert pipeline is not None
+    qtbot.waitUntil(lambda: pipeline.last_subject is not None, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), cli_render(files["portrait"], tmp_path / "cli.png"))
+    assert not dialogs.calls
 
 
 def test_a_big_still_shown_smaller_is_the_cli_render_at_that_size(

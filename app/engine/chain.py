@@ -18,6 +18,7 @@ from .errors import AquarelleError
 from .fit import FrameFitter
 from .motion import MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
+from .subject import Subject
 from .upscaler import FAST_METHOD
 
 
@@ -78,6 +79,13 @@ class ChainPipeline:
         self._bypassed = {n: False for n in self.names}
         self._uploader = self.stages[0]
         self._input: moderngl.Texture | None = None
+        # the subject, found once for the styles that want it (see Pipeline.subject_feed)
+        self.subject_feed = "detect"
+        self._given: Subject | None = None
+        self._subject_stage = next((s for s in self.stages if s.style.subject is not None),
+                                   None)
+        for stage in self.stages:
+            stage.subject_feed = "given"
         self.frame_index = 0
 
     # -- settings -------------------------------------------------------------------------
@@ -179,6 +187,13 @@ class ChainPipeline:
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         self.tracker.next_frame(_motion_frame(frame, order))
+        if self._subject_stage is not None:
+            subject = self._given
+            if self.subject_feed == "detect":
+                subject = self._subject_stage.detect_subject(frame, order) \
+                    if isinstance(frame, np.ndarray) else None
+            for stage in self.stages:
+                stage.set_subject(subject)
         active = self._active()
         painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
                         and self._paints), default=-1)
@@ -193,6 +208,15 @@ class ChainPipeline:
                                original=original)
         self.frame_index += 1
         return tex
+
+    def set_subject(self, subject: Subject | None) -> None:
+        """The subject of the frames rendered from now on (`subject_feed = "given"`)."""
+        self._given = subject
+
+    @property
+    def last_subject(self) -> Subject | None:
+        """The last frame's subject, where a face was found."""
+        return self._subject_stage.last_subject if self._subject_stage is not None else None
 
     def _shrinker(self) -> FrameFitter:
         if self._fitter is None:
@@ -266,6 +290,12 @@ def build_pipeline(ctx: moderngl.Context, style: AnyStyle | str, *, seed: int = 
 
 
 AnyPipeline = Pipeline | ChainPipeline
+
+
+def wants_subject(pipeline: AnyPipeline) -> bool:
+    """Whether a pipeline (or a style of a chain) paints with a subject map."""
+    stages = pipeline.stages if isinstance(pipeline, ChainPipeline) else [pipeline]
+    return any(s.style.subject is not None for s in stages)
 
 
 def use_draft(pipeline: AnyPipeline, *, adapting: bool) -> None:

@@ -263,6 +263,9 @@ class PassGraph:
             "u_history": int(history),
             "u_learned": int(frame.learned),
             "u_work_size": (float(frame.work_size[0]), float(frame.work_size[1])),
+            # the whole picture's source size (a tile's, or this frame's)
+            "u_picture": tuple(float(v) for v in (frame.tile.whole_size if frame.tile
+                                                  else frame.source.size)),
             "u_px": frame_px(self.style, frame),
             # a tile's top-left corner in the whole picture: noise and paper are seeded by the
             # picture's pixel, not the tile's

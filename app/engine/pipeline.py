@@ -17,9 +17,13 @@ from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
+from .subject import Subject, SubjectTracker
+from .subject_map import map_grid, map_region, map_step, subject_map
 from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
+MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
+SUBJECT_FEEDS = ("detect", "given")
 
 
 def checked_scale(value: float) -> float:
@@ -92,6 +96,16 @@ class Pipeline:
             self._finish = PassGraph(ctx, finish, shader_root, deep=deep)
             self._finish_params = ParamSet(finish.params)
         self._input: moderngl.Texture | None = None
+        # The subject (faces, the person) of a style that asks for it: "detect": found in
+        # each array frame `render` gets (exports, the command line: every frame, in order);
+        # "given": what `set_subject` last handed over (the app's worker, off this thread).
+        self.subject_feed = "detect"
+        self._subjects: SubjectTracker | None = None
+        self._given: Subject | None = None
+        self._still: np.ndarray | None = None  # a tiled still's whole subject map
+        self._subject_tex: moderngl.Texture | None = None
+        self._last_probe: tuple[np.ndarray, Subject] | None = None  # (a frame's 1/16, its)
+        self.last_subject: Subject | None = None  # the last frame's, where a face was found
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -146,6 +160,9 @@ class Pipeline:
         self.frame_index = 0
         if not self.shared_tracker:
             self.tracker.reset()
+        if self._subjects is not None:
+            self._subjects.reset()
+        self._last_probe = None
         self._canvas = np.eye(3)
         self._canvas_shown = np.eye(3)
         self._canvas_set = False
@@ -202,6 +219,10 @@ class Pipeline:
                              frame=self.frame_index, scale=self._scale)
         if original is not None:
             info.externals[ORIGINAL] = original
+        if self.style.subject is not None:
+            cover = info.work_size if crop is not None else (w, h)  # picture px
+            self._give_subject(info, self._subject_map(self._frame_subject(frame, order),
+                                                       cover))
         if not self.shared_tracker:
             self.tracker.next_frame(_motion_frame(frame, order))
         canvas: dict[str, Any] = {}
@@ -247,12 +268,92 @@ class Pipeline:
         self._input = src
         info = FrameInfo(source=src, work_size=src.size, seed=self.seed, frame=0, scale=1.0,
                          tile=tile)
+        if self.style.subject is not None:
+            whole = self._still
+            if self.subject_feed == "given":
+                whole = self._subject_map(self._given, tile.whole_size)
+            part = None
+            if whole is not None:
+                (ox, oy), (tw, th) = tile.origin, src.size
+                grid = map_grid((tw, th), map_step(tile.whole_size))
+                part = map_region(whole, tile.whole_size, (ox, oy, ox + tw, oy + th), grid)
+            self._give_subject(info, part)
         self.tracker.next_frame(None)
         if self.style.motion is not None:
             self._track_motion(info, src.size)
         info.history = info.keep_history = False
         self.graph.run(info, self.params.values())
         return self.graph.output() if self.graph.has(self.style.output) else None
+
+    # -- the subject ----------------------------------------------------------------------
+    def set_subject(self, subject: Subject | None) -> None:
+        """The subject of the frames rendered from now on (with `subject_feed = "given"`)."""
+        self._given = subject
+
+    def detect_subject(self, frame: np.ndarray, order: str = "rgb") -> Subject | None:
+        """The subject of the next frame in a sequence (faces followed from the last
+        frame's): None for a frame too small to hold a face."""
+        rgb = _rgb8(frame, order)
+        if min(rgb.shape[:2]) < MIN_SUBJECT_SIDE:
+            return None
+        # The same picture again (a still re-rendered with other values): the same subject,
+        # not a video frame that followed it (the window paints what the command line does).
+        probe = rgb[::4, ::4]
+        last = self._last_probe
+        if last is not None and last[0].shape == probe.shape and np.array_equal(last[0], probe):
+            return last[1]
+        if self._subjects is None:
+            self._subjects = SubjectTracker()
+        subject = self._subjects.update(rgb, self.frame_index / 30.0)
+        self._last_probe = (probe.copy(), subject)
+        return subject
+
+    def prepare_still(self, frame: np.ndarray, size: tuple[int, int],
+                      order: str = "rgb") -> None:
+        """Before a big still's tiles (render_tile): its subject, found on the whole picture,
+        mapped over `size` (the picture padded to the style's grid)."""
+        self._still = None
+        if self.style.subject is None or not self.params[self.style.subject.enable]:
+            return
+        if self._subjects is not None:
+            self._subjects.reset()
+        self._last_probe = None
+        self._still = self._subject_map(self.detect_subject(frame, order), size)
+
+    def _frame_subject(self, frame: np.ndarray | moderngl.Texture,
+                       order: str) -> Subject | None:
+        assert self.style.subject is not None
+        subject = None
+        if not self.params[self.style.subject.enable]:
+            pass
+        elif self.subject_feed == "given":
+            subject = self._given
+        elif isinstance(frame, np.ndarray):
+            subject = self.detect_subject(frame, order)
+        self.last_subject = subject if subject is not None and subject.faces else None
+        return subject
+
+    @staticmethod
+    def _subject_map(subject: Subject | None, picture: tuple[int, int]) -> np.ndarray | None:
+        """The map of a picture of `picture` px where a face was found, else None."""
+        return subject_map(subject, picture) if subject is not None and subject.faces else None
+
+    def _give_subject(self, info: FrameInfo, arr: np.ndarray | None) -> None:
+        """A subject map (None: nothing found) as the style's external input."""
+        assert self.style.subject is not None
+        found = arr is not None
+        if arr is None:
+            arr = np.zeros((1, 1, 4), np.float32)
+        h, w = arr.shape[:2]
+        tex = self._subject_tex
+        if tex is None or tex.size != (w, h):
+            if tex is not None:
+                tex.release()
+            tex = self._subject_tex = self.ctx.texture((w, h), 4, dtype="f4")
+            tex.repeat_x = tex.repeat_y = False
+        tex.write(np.ascontiguousarray(arr))
+        info.externals[self.style.subject.input] = tex
+        info.uniforms["u_subject"] = int(found)
 
     @property
     def upscale_method(self) -> str:
@@ -429,6 +530,9 @@ class Pipeline:
         if self._source is not None:
             self._source.release()
             self._source = None
+        if self._subject_tex is not None:
+            self._subject_tex.release()
+            self._subject_tex = None
 
     def __enter__(self) -> Pipeline:
         return self
@@ -459,6 +563,18 @@ def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
         return c
     s = np.diag([k, k, 1.0])
     return s @ c @ np.linalg.inv(s)
+
+
+def _rgb8(frame: np.ndarray, order: str) -> np.ndarray:
+    """A frame as the subject models see it: (H, W, 3) uint8 RGB."""
+    arr = _as_rgb(frame)
+    if order == "bgr":
+        arr = arr[..., ::-1]
+    if arr.dtype == np.uint16:
+        return (arr >> 8).astype(np.uint8)
+    if arr.dtype != np.uint8:
+        return (arr * 255.0 + 0.5).astype(np.uint8)
+    return np.ascontiguousarray(arr)
 
 
 def _as_rgb(frame: np.ndarray) -> np.ndarray:

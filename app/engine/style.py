@@ -140,6 +140,16 @@ class MotionSpec:
 
 
 @dataclass(frozen=True)
+class SubjectSpec:
+    """The subject map a style asks for (engine/subject_map.py): an external input texture
+    (RGBA: head, features, person, found), made while the `enable` parameter is on; the
+    passes hear `u_subject` (1: a face was found)."""
+
+    input: str
+    enable: str
+
+
+@dataclass(frozen=True)
 class StyleSpec:
     """A complete style description."""
 
@@ -153,6 +163,7 @@ class StyleSpec:
     debug_views: dict[str, str]
     path: Path
     motion: MotionSpec | None = None
+    subject: SubjectSpec | None = None
     # Sizes given in "reference pixels" are pixels of a frame whose shorter side has this many
     # lines; shaders read the work frame's ratio to it as u_px (0: u_px is 1).
     reference_lines: int = 0
@@ -411,12 +422,17 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
             raise ValueError(f"motion: max_width {width} is not in 16..4096")
         motion = MotionSpec(input=_get(m, "input", str, "motion"),
                             enable=_get(m, "enable", str, "motion"), max_width=width)
+    subject = None
+    if "subject" in data:
+        m = _get(data, "subject", dict, "style")
+        subject = SubjectSpec(input=_get(m, "input", str, "subject"),
+                              enable=_get(m, "enable", str, "subject"))
     views = _get(data, "debug_views", dict, "style", {})
     if not all(isinstance(v, str) for v in views.values()):
         raise ValueError("debug_views: every view names a target")
     name = _get(data, "name", str, "style")
     style = StyleSpec(
-        motion=motion,
+        motion=motion, subject=subject,
         name=name, label=_get(data, "label", str, "style", name),
         description=_get(data, "description", str, "style", ""), params=params,
         targets=targets, graph=tuple(graph), output=_get(data, "output", str, "style"),
@@ -537,6 +553,8 @@ def _check_order(style: StyleSpec) -> None:
         | set(style.textures)
     if style.motion is not None:
         written.add(style.motion.input)
+    if style.subject is not None:
+        written.add(style.subject.input)
     for p in style.passes():
         for inp in p.inputs.values():
             if inp.target not in written and inp.target != p.output:
@@ -583,6 +601,11 @@ def _check(style: StyleSpec) -> None:
         known.add(style.motion.input)
         if style.motion.enable not in param_names:
             raise ValueError(f"motion: 'enable' names unknown parameter {style.motion.enable!r}")
+    if style.subject is not None:
+        known.add(style.subject.input)
+        if style.subject.enable not in param_names:
+            raise ValueError("subject: 'enable' names unknown parameter "
+                             f"{style.subject.enable!r}")
     for node in style.graph:
         if isinstance(node, RepeatSpec) and node.count not in param_names:
             raise ValueError(f"repeat count {node.count!r} is not a parameter")

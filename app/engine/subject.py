@@ -83,8 +83,10 @@ class SubjectTracker:
             track.face = _unpack(track.filter(_pack(face), t), face)
             tracks.append(track)
         self._tracks = tracks
-        if self.segmenter is not None and (self._frames % self.segment_every == 0
-                                           or self._person is None):
+        if not tracks:
+            self._person = None  # a person without a face is not taken for the subject
+        elif self.segmenter is not None and (self._frames % self.segment_every == 0
+                                             or self._person is None):
             self._person = self.segmenter.mask(rgb)
         self._frames += 1
         return Subject(tuple(tr.face for tr in tracks), self._person, t)

@@ -111,6 +111,7 @@ class TiledStill:
             raise TileError(f"the tiles were planned for {self.picture}, "
                             f"not {frame.shape[1::-1]}")
         p, graph, plan = self.pipeline, self.pipeline.graph, self.plan
+        p.prepare_still(frame, self.size, order)  # faces found on the whole picture
         windows = _Windows(p.ctx, graph.shader_root)
         try:
             last = len(self.tiles) - 1

@@ -13,12 +13,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..engine.chain import AnyPipeline, use_draft
+from ..engine.chain import AnyPipeline, use_draft, wants_subject
 from ..engine.fit import FrameFitter
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
 from .source import FrameSource
+from .subject_worker import SubjectWorker
 from .virtual_camera import VirtualCameraSink
 
 SinkFactory = Callable[[tuple[int, int], float], VirtualCameraSink]
@@ -88,6 +89,7 @@ class LiveSession:
         self.stats = LiveStats(scale=options.scale)
         self.out_size: tuple[int, int] | None = None
         self.fps: float | None = None
+        self._subjects: SubjectWorker | None = None
 
     @staticmethod
     def output_rate(options: LiveOptions, source: FrameSource) -> float:
@@ -102,10 +104,16 @@ class LiveSession:
         MediaError if the source fails (VirtualCameraError if the sink cannot open)."""
         stop = stop or threading.Event()
         fitter: FrameFitter | None = None
+        subjects = None
         self.source.start()
         try:
             if not self.source.wait_frame(FIRST_FRAME_SECONDS):
                 raise MediaError(self.source.error or "the source delivered no frame")
+            if wants_subject(self.pipeline):  # faces found off this thread, a frame behind
+                subjects = SubjectWorker()
+                subjects.start()
+                self.pipeline.subject_feed = "given"
+            self._subjects = subjects
             fitter = FrameFitter(self.pipeline.ctx)
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
@@ -142,6 +150,8 @@ class LiveSession:
             self.stats.seconds = self._clock() - start
             return self.snapshot()
         finally:
+            if subjects is not None:
+                subjects.stop()
             if self.sink is not None:
                 self.sink.stop()
             self.source.stop()
@@ -154,6 +164,9 @@ class LiveSession:
         self.pipeline.scale = self.adaptive.scale
         use_draft(self.pipeline, adapting=self.options.adaptive)
         self.stats.scales.append(self.adaptive.scale)
+        if self._subjects is not None:
+            self._subjects.submit(frame.image, frame.captured or t0)
+            self.pipeline.set_subject(self._subjects.latest())
         tex = self.pipeline.render(frame.image)
         out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)
         t1 = self._clock()

@@ -17,7 +17,7 @@ from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
-from ..engine.chain import AnyPipeline, build_pipeline, use_draft
+from ..engine.chain import AnyPipeline, build_pipeline, use_draft, wants_subject
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import collect_garbage, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
@@ -27,6 +27,7 @@ from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
 from .stats import FrameStats
+from .subject_feed import SubjectFeed
 from .view_navigation import ViewNavigation
 from .view_transform import CompareMode, Rect, ViewTransform
 
@@ -83,6 +84,8 @@ class Viewport(QOpenGLWidget):
         self._jumped = False  # the frame on screen does not follow the one before it
         self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
+        self.subjects = SubjectFeed(self)  # faces and the person, found off this thread
+        self.subjects.stillReady.connect(self._subject_arrived)
         self.setMinimumSize(160, 90)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
@@ -248,8 +251,13 @@ class Viewport(QOpenGLWidget):
             self._fitter = FrameFitter(self._ctx, self.shader_root)
         return self._fitter
 
+    def _subject_arrived(self) -> None:
+        self._applied = None  # the same still again, with its subject
+        self.update()
+
     def release_gl(self) -> None:
         """Release every GL object (closing, or the context is about to go away)."""
+        self.subjects.stop()
         if self._ctx is None:
             return
         self.makeCurrent()
@@ -403,6 +411,11 @@ class Viewport(QOpenGLWidget):
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
+            if wants_subject(p):
+                still = self._image_pts is None and self._image_captured is None
+                self.subjects.frame(img, still=still, jumped=self._jumped,
+                                    t=self._image_pts or time.monotonic())
+                self.subjects.give(p)
             if self._jumped:
                 p.reset_history()
                 self._jumped = False
@@ -415,6 +428,8 @@ class Viewport(QOpenGLWidget):
             self._fresh = False
             captured = self._image_captured
         else:
+            if wants_subject(p):
+                self.subjects.give(p)
             self._result = p.render(self._orig)  # same frame, new settings
         self._applied = revision
         self.stats.renders += 1

@@ -1,12 +1,13 @@
 #version 330 core
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
-// overlaps) looked up with hand tremor, then Bousseau's pigment densities from turbulence,
+// overlaps) looked up with hand tremor, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
 // outlines, and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + 1
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/canvas.glsl"
+#include "watercolor/accents.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -14,11 +15,15 @@ uniform sampler2D wet;       // wet-edge mask
 uniform sampler2D edges;     // XDoG, 1 = paper, 0 = ink
 uniform sampler2D paper;     // paper height, source resolution
 uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
+uniform sampler2D photo;     // the picture (work size, sRGB values)
+uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
+uniform sampler2D vignette;  // .x 1 painted .. 0 bare paper, .y its hard edge (vignette.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
 uniform int u_history;
 uniform int u_seed;
+uniform int u_subject;  // a face was found
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
@@ -36,6 +41,9 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 
 #include "common/canvas_noise.glsl"
 
+const float RIM = 0.6;  // the vignette edge's pooled pigment
+const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
+
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
     vec2 p = gl_FragCoord.xy;
@@ -49,6 +57,11 @@ void main() {
 
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
     c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
+    // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
+    vec4 focus_here = texture(focus, p / size);
+    c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
+    vec2 v = texture(vignette, uv).xy;
+    c = pigment(mix(vec3(1.0), c, v.x), 1.0 + RIM * 4.0 * v.y * (1.0 - v.y));
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
     c = pigment(c, density(turb, u_turbulence));
@@ -61,7 +74,10 @@ void main() {
         c = pigment(c, density(stroke, u_stroke_strength));
     }
     c = pigment(c, density(1.0 - h, u_paper_grain));
-    c = pigment(c, 1.0 + u_edge_darkening * (1.0 - painted.a) * texture(wet, uv).r);
+    // less pooling on a face: its glazes meet softly, not in rims round patches
+    float on_face = u_subject != 0 ? focus_here.z : 0.0;
+    c = pigment(c, 1.0 + u_edge_darkening * (1.0 - FACE_POOLING * on_face) * (1.0 - painted.a)
+                         * texture(wet, uv).r);
     if (u_granulation > 0.0) {
         // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
         c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));

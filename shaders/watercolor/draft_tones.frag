@@ -28,7 +28,9 @@ void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);
     vec2 uv = gl_FragCoord.xy / u_resolution;
     // low-frequency inputs: the texel's centre serves its sub-pixels
-    float subject = u_detail * texture(saliency, uv).x;
+    vec4 focus = texture(saliency, uv);
+    float subject = u_detail * focus.x;
+    float face = face_skin(focus);
     vec3 wide = texture(coarse, uv).xyz;
     float wander = texture(wash, uv).w;
     ivec2 lim = textureSize(src, 0) - 1;
@@ -49,8 +51,11 @@ void main() {
         if (u_learned != 0) {
             lab.x = big_l[k];
         }
-        lab = mix(wide, lab, 0.4 + 0.6 * subject);
-        sum += wash_tone(lab, slope, subject, wander);
+        vec3 tone = wash_tone(mix(wide, lab, 0.4 + 0.6 * subject), slope, subject, wander);
+        if (face > 0.0) {
+            tone = mix(tone, face_tone(lab, wide, slope, wander), face);
+        }
+        sum += tone;
     }
     frag = vec4(0.25 * sum, 1.0);
 }

@@ -8,7 +8,7 @@ out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
-uniform sampler2D saliency;
+uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
 uniform float u_detail;
 uniform float u_px;             // work px per reference px
 uniform float u_target_scale;
@@ -22,10 +22,20 @@ void main() {
     ivec2 ip = ivec2(gl_FragCoord.xy);
     vec4 lab = texelFetch(src, ip, 0);
     vec2 uv = gl_FragCoord.xy / u_resolution;
-    float subject = u_detail * texture(saliency, uv).x;
-    lab.xyz = mix(texture(coarse, uv).xyz, lab.xyz, 0.4 + 0.6 * subject);
+    vec4 focus = texture(saliency, uv);
+    float subject = u_detail * focus.x;
+    vec3 wide = texture(coarse, uv).xyz;
+    vec3 own = lab.xyz;
+    lab.xyz = mix(wide, lab.xyz, 0.4 + 0.6 * subject);
     vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
                   lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
     float slope = tone_slope(length(g), u_target_scale * u_px);
-    frag = vec4(wash_tone(lab.xyz, slope, subject, texture(wash, uv).w), 1.0);
+    float wander = texture(wash, uv).w;
+    vec3 tone = wash_tone(lab.xyz, slope, subject, wander);
+    // on a face (the focus is 1 only there), less its features: flesh and glazes
+    float face = face_skin(focus);
+    if (face > 0.0) {
+        tone = mix(tone, face_tone(own, wide, slope, wander), face);
+    }
+    frag = vec4(tone, 1.0);
 }

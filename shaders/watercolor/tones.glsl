@@ -31,12 +31,13 @@ float tone_slope(float per_px, float px) {
     return 2.0 * per_px * px;
 }
 
-// The tone of `lab` (already drawn towards the wide blur away from the subject); `slope`:
-// tone_slope's; `subject`: saliency times detail; `wander`: the wash noise (0..1) that moves
-// the thresholds.
-vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
-    float sharp = u_quantize_sharpness * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope));
-    float n = float(u_quantize_levels);
+// The tone of `lab` (already drawn towards the wide blur away from the subject) in `n` levels
+// with steps `soft_k` times as sharp; `slope`: tone_slope's; `subject`: focus times detail;
+// `wander`: the wash noise (0..1) that moves the thresholds; `reserve`: how little paper is
+// left bare in the highlights (the subject's: a face is not punched with holes).
+vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, float soft_k,
+                 float reserve) {
+    float sharp = soft_k * u_quantize_sharpness * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope));
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
     float L = lab.x / 100.0 + shift / n;
     float qn = floor(L * n + 0.5) / n;
@@ -46,10 +47,36 @@ vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
     // on the subject, where a bare patch would punch a hole in a face.
     float bare = 0.0;
     if (u_highlights > 0.0) {
-        float thr = 1.0 - 0.25 * u_highlights * (1.0 - 0.6 * subject);
+        float thr = 1.0 - 0.25 * u_highlights * (1.0 - 0.6 * reserve);
         float soft = 0.5 / (sharp * 25.0);
         bare = smoothstep(thr - soft, thr + soft, L);
     }
     q = mix(clamp(q, 0.0, 1.0), 1.0, bare);
     return vec3(q * 100.0, lab.yz * chroma_gain(lab) * (1.0 - bare));
+}
+
+// The tone of `lab` in the style's levels (see wash_tone_n).
+vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
+    return wash_tone_n(lab, slope, subject, wander, float(u_quantize_levels), 1.0, subject);
+}
+
+// A face's skin as a portraitist lays it: the form (the abstraction drawn halfway to the wide
+// blur, so the photo's small light contours go) in FACE_LEVELS tones with soft steps: one
+// flesh wash and a shadow glaze or two.
+const float FACE_LEVELS = 3.0;
+uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
+
+// How much of a texel is face skin to lay so, from the focus map (.y the features, .z the
+// face).
+float face_skin(vec4 focus) {
+    if (u_subject == 0) {
+        return 0.0;
+    }
+    return focus.z * (1.0 - smoothstep(0.2, 0.6, focus.y));
+}
+
+vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander) {
+    vec3 form = mix(coarse, lab, 0.45);
+    // paper only on the brightest planes: a bare patch would punch a hole in the face
+    return wash_tone_n(form, slope * 0.5, 0.25, wander, FACE_LEVELS, 0.5, 1.3);
 }

@@ -1,0 +1,133 @@
+"""The subject as the painting sees it: a small map of the whole picture, made on the CPU
+from the faces and the person mask (engine/subject.py) and uploaded for the GPU passes: .r
+the face (inside the mesh's oval, fading out past it), .g the features (eyes, brows, nostrils,
+mouth), .b the figure (person or head), .a how near the figure (the figure blurred over about
+a tenth of the picture). A big still's tiles each get their region of it, resampled."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .faces import MESH_LEFT_EYE, MESH_MOUTH, MESH_RIGHT_EYE, Face
+from .subject import Subject
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in the picture's pixels
+
+MAP_STEP = 4  # picture px per map texel (the wash's grid); at most MAP_MAX_SIDE a side
+MAP_MAX_SIDE = 512
+# Face mesh points (MediaPipe's numbering) of the brows and the nostrils
+MESH_RIGHT_BROW = (70, 63, 105, 66, 107)
+MESH_LEFT_BROW = (300, 293, 334, 296, 336)
+MESH_NOSTRILS = (98, 327)
+# The face oval of the mesh (MediaPipe's silhouette, in order round the face)
+MESH_OVAL = (10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378,
+             400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54,
+             103, 67, 109)
+FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
+# Without a mesh (a small face): an ellipse in the box, these half axes of its sides
+BOX_AXES = (0.55, 0.65)
+
+
+def map_step(picture: tuple[int, int]) -> float:
+    """Picture px per map texel for a picture of `picture` (w, h)."""
+    return max(MAP_STEP, max(picture) / MAP_MAX_SIDE)
+
+
+def map_grid(region: tuple[float, float], step: float) -> tuple[int, int]:
+    """The map's grid (w, h) over a region of `region` (w, h) px."""
+    return max(1, round(region[0] / step)), max(1, round(region[1] / step))
+
+
+NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
+
+
+def subject_map(subject: Subject | None, picture: tuple[int, int],
+                grid: tuple[int, int] | None = None) -> np.ndarray:
+    """The map (grid h, grid w, 4) float32 of the whole picture of size `picture` (w, h),
+    sampled at the grid's texel centres (default grid: map_step's); zeros where nothing was
+    found."""
+    gw, gh = grid or map_grid(picture, map_step(picture))
+    xs = (np.arange(gw, dtype=np.float32) + 0.5) * (picture[0] / gw)
+    ys = (np.arange(gh, dtype=np.float32) + 0.5) * (picture[1] / gh)
+    out = np.zeros((gh, gw, 4), np.float32)
+    if subject is None or (not subject.faces and subject.person is None):
+        return out
+    x, y = np.meshgrid(xs, ys)
+    step = (picture[0] / gw, picture[1] / gh)
+    for face in subject.faces:
+        out[..., 0] = np.maximum(out[..., 0], _face(face, step, (gw, gh)))
+        _features(face, xs, ys, out[..., 1])
+    if subject.person is not None:
+        ph, pw = subject.person.shape
+        # the mask spans the picture: its texel centres at (i + 0.5) * picture / mask
+        mx = (x * (pw / picture[0]) - 0.5).astype(np.float32)
+        my = (y * (ph / picture[1]) - 0.5).astype(np.float32)
+        person = cv2.remap(subject.person.astype(np.float32), mx, my, cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        out[..., 2] = person
+    out[..., 2] = np.maximum(out[..., 2], out[..., 0])
+    sigma = NEAR_SIGMA * min(gw, gh)
+    near = cv2.GaussianBlur(out[..., 2], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
+    return out
+
+
+def map_region(whole: np.ndarray, picture: tuple[int, int], region: Rect,
+               grid: tuple[int, int]) -> np.ndarray:
+    """The part of a whole map (of a picture of size `picture`) under `region` (picture px),
+    resampled bilinearly at the texel centres of `grid` (w, h) over it."""
+    gh, gw = whole.shape[:2]
+    x0, y0, x1, y1 = region
+    xs = x0 + (np.arange(grid[0], dtype=np.float32) + 0.5) * ((x1 - x0) / grid[0])
+    ys = y0 + (np.arange(grid[1], dtype=np.float32) + 0.5) * ((y1 - y0) / grid[1])
+    mx, my = np.meshgrid(xs * (gw / picture[0]) - 0.5, ys * (gh / picture[1]) - 0.5)
+    return cv2.remap(whole, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+
+
+def _face(face: Face, step: tuple[float, float], grid: tuple[int, int]) -> np.ndarray:
+    """1 inside the face's oval (the mesh's, else an ellipse in its box), fading out past
+    it over FACE_FADE of its size, on the map's grid (`step`: picture px per texel)."""
+    mask = np.zeros((grid[1], grid[0]), np.float32)
+    shift = 4  # cv2's sub-pixel bits
+    if face.mesh is not None:
+        pts = face.mesh[list(MESH_OVAL), :2] / np.array(step) - 0.5
+        cv2.fillPoly(mask, [np.round(pts * (1 << shift)).astype(np.int32)], 1.0,
+                     cv2.LINE_AA, shift)
+    else:
+        x0, y0, x1, y1 = face.box
+        centre = ((x0 + x1) / 2 / step[0] - 0.5, (y0 + y1) / 2 / step[1] - 0.5)
+        axes = (BOX_AXES[0] * (x1 - x0) / step[0], BOX_AXES[1] * (y1 - y0) / step[1])
+        cv2.ellipse(mask, (centre, (2 * axes[0], 2 * axes[1]), 0.0), 1.0, -1, cv2.LINE_AA)
+    sigma = max(0.5, FACE_FADE * face.size / max(step) / 2)
+    soft = cv2.GaussianBlur(mask, (0, 0), sigma)
+    return np.maximum(mask, np.clip(2.0 * soft, 0.0, 1.0))
+
+
+def _features(face: Face, xs: np.ndarray, ys: np.ndarray, out: np.ndarray) -> None:
+    """Soft blobs on the eyes, brows, nostrils and mouth (sizes follow the face's), drawn
+    into `out` (on the grid of `xs` and `ys`) where larger."""
+    s = face.size
+    blobs: list[tuple[np.ndarray, float]] = []
+    if face.mesh is not None:
+        m = face.mesh[:, :2]
+        for eye in (MESH_RIGHT_EYE, MESH_LEFT_EYE):
+            blobs.append((m[list(eye)].mean(axis=0), 0.07 * s))
+        for brow in (MESH_RIGHT_BROW, MESH_LEFT_BROW):
+            blobs += [(m[i], 0.04 * s) for i in brow]
+        blobs += [(m[i], 0.035 * s) for i in MESH_NOSTRILS]
+        mouth = m[list(MESH_MOUTH)]
+        blobs += [(mouth.mean(axis=0), 0.07 * s), (mouth[0], 0.04 * s), (mouth[1], 0.04 * s)]
+    else:  # the detector's keypoints: eyes, nose tip, mouth
+        k = face.keypoints
+        blobs += [(k[0], 0.08 * s), (k[1], 0.08 * s), (k[2], 0.05 * s), (k[3], 0.08 * s)]
+    for (px, py), sigma in blobs:
+        # separable: a Gaussian's window of 3 sigma on each axis
+        i0, i1 = np.searchsorted(xs, (px - 3 * sigma, px + 3 * sigma))
+        j0, j1 = np.searchsorted(ys, (py - 3 * sigma, py + 3 * sigma))
+        if i0 >= i1 or j0 >= j1:
+            continue
+        gx = np.exp(-((xs[i0:i1] - px) ** 2) / (2 * sigma * sigma))
+        gy = np.exp(-((ys[j0:j1] - py) ** 2) / (2 * sigma * sigma))
+        np.maximum(out[j0:j1, i0:i1], gy[:, None] * gx[None, :], out=out[j0:j1, i0:i1])

@@ -1,0 +1,78 @@
+"""The subject (faces, the person) for the window's pipeline, found off the GUI thread
+(media/subject_worker.py): video frames use the newest result (a frame behind at most, the
+picture never waits); a still is painted again once its own result arrives, so the window
+shows what `aquarelle render` makes."""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6.QtCore import QObject, QTimer, pyqtSignal
+
+from ..engine.chain import AnyPipeline
+from ..engine.subject import Subject
+from ..media.subject_worker import SubjectWorker
+
+POLL_MS = 15
+
+
+class SubjectFeed(QObject):
+    """Hands frames to a SubjectWorker and the results to a pipeline (GUI thread)."""
+
+    stillReady = pyqtSignal()  # a still's own subject arrived: paint it again
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._worker: SubjectWorker | None = None
+        self._seen: Subject | None = None
+        self._still_pending = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll)
+
+    def frame(self, image: np.ndarray, *, still: bool, jumped: bool, t: float) -> None:
+        """A new frame on screen (`jumped`: it does not follow the last one)."""
+        if self._worker is None:
+            self._worker = SubjectWorker()
+            self._worker.start()
+        if jumped or still:
+            self._worker.reset()
+            self._seen = None
+        self._still_pending = still
+        self._worker.submit(image, t)
+        if still:
+            self._timer.start()
+
+    def give(self, pipeline: AnyPipeline) -> None:
+        """Set the newest subject on the pipeline before it renders."""
+        pipeline.subject_feed = "given"
+        self._seen = self.latest
+        pipeline.set_subject(self._seen)
+
+    @property
+    def latest(self) -> Subject | None:
+        return self._worker.latest() if self._worker is not None else None
+
+    def _poll(self) -> None:
+        if self._worker is None or not self._still_pending:
+            self._timer.stop()
+            return
+        if self._worker.error is not None:
+            self._timer.stop()
+            return
+        latest = self._worker.latest()
+        if latest is not None:
+            self._still_pending = False
+            self._timer.stop()
+            if latest is not self._seen:
+                self.stillReady.emit()
+
+    @property
+    def waiting(self) -> bool:
+        """A still's subject is still being found."""
+        return self._still_pending
+
+    def stop(self) -> None:
+        self._timer.stop()
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None

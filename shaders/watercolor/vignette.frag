@@ -1,0 +1,56 @@
+#version 330 core
+// The painted vignette: the figure painted, the rest fading out into bare paper, as a painter
+// leaves a portrait (1 painted, 0 bare paper). Near the figure the background is painted and
+// gets lighter outwards (a graded wash), then stops at a hard, ragged edge: a threshold of
+// the figure, its neighbourhood, the distance to the frame's borders and low-frequency noise
+// (features about a tenth of the picture, on the paper sheet: it moves with the camera).
+// The slider raises the threshold; "bare paper" keeps the figure alone. .x how much is
+// painted, .y the hard edge alone (where pigment pools).
+// tiles: reach 0
+#include "common/noise.glsl"
+#include "common/canvas.glsl"
+out vec4 frag;
+uniform sampler2D figure;  // .x the figure, .y near it (figure.frag, carried along the flow)
+uniform vec2 u_resolution;
+uniform vec2 u_picture;    // the whole picture's size, source px
+uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
+uniform float u_target_scale;  // of the source size
+uniform vec4 u_canvas;     // source px -> paper sheet
+uniform int u_seed;
+uniform int u_subject;
+uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper
+uniform float u_vignette;
+
+const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
+const float SOFT = 0.03;   // half the threshold's hard ramp
+const float GRADE = 0.5;   // the field's span over which a wash lightens towards its edge
+const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
+
+void main() {
+    float strength = u_background == 2 ? max(u_vignette, 0.8) : u_vignette;
+    if (u_subject == 0 || strength <= 0.0) {
+        frag = vec4(1.0);
+        return;
+    }
+    vec2 uv = gl_FragCoord.xy / u_resolution;
+    vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source px of the whole picture
+    float short_side = min(u_picture.x, u_picture.y);
+    vec2 d = min(p, u_picture - p);
+    float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
+    vec2 fig = texture(figure, uv).xy;
+    vec2 sheet = canvas_point(u_canvas, p);
+    // lopsided, as painted: the wash round the figure reaches further on one side than on
+    // another, and its edge is found in places and lost in others
+    float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
+    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(0.4, 1.4, side);
+    float field = max(fig.x * (0.5 + 0.5 * edge), around);
+    float n = fbm(sheet / (0.1 * short_side), 3, u_seed, 501) - 0.5;
+    float thr = mix(-0.4, 0.8, strength);
+    float lost = SOFT * mix(1.0, 5.0, smoothstep(0.55, 0.8,
+                                                 value_noise(sheet / (0.25 * short_side),
+                                                             u_seed, 503)));
+    float v = smoothstep(thr - lost, thr + lost, field + RAGGED * n);
+    // the grade follows the figure's neighbourhood calmly: only the edge is ragged
+    float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
+    frag = vec4(v * mix(0.35, 1.0, grade), v, 0.0, 1.0);
+}

@@ -1,0 +1,142 @@
+"""The portrait look (issue 28): the subject map made from faces and the person mask, the
+focus map that follows it, the painted vignette and the Background choice; the same picture
+in tiles; saliency alone where no face is found."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+import skimage.data
+
+from aquarelle.engine.faces import Face
+from aquarelle.engine.subject import Subject
+from aquarelle.engine.subject_map import MESH_OVAL, map_region, subject_map
+from aquarelle.engine.tiles import TiledStill
+
+PAPER = np.array([0xF7, 0xF2, 0xE6])
+
+
+@pytest.fixture(scope="module")
+def portrait() -> np.ndarray:
+    """The astronaut (public domain, scikit-image), 384 px: a head and shoulders."""
+    return cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+
+
+def bare(picture: np.ndarray) -> np.ndarray:
+    """Where a painting shows bare paper (within 6 levels of the paper colour)."""
+    return (np.abs(picture.astype(int) - PAPER).max(axis=2) <= 6)
+
+
+def border(mask: np.ndarray, k: float = 0.1) -> np.ndarray:
+    """The outer band (k of the short side) of a mask."""
+    h, w = mask.shape
+    b = max(1, round(k * min(w, h)))
+    inner = np.zeros_like(mask, bool)
+    inner[b:h - b, b:w - b] = True
+    return mask[~inner]
+
+
+def test_the_map_holds_the_head_the_features_and_the_figure() -> None:
+    face = Face((100.0, 80.0, 160.0, 150.0), np.array([[115, 105], [145, 105], [130, 120],
+                                                       [130, 135], [100, 110], [160, 110]],
+                                                      float), 0.9)
+    person = np.zeros((144, 256), np.float32)
+    person[60:, 70:190] = 1.0  # shoulders below the head (a 320x240 picture)
+    m = subject_map(Subject((face,), person), (320, 240))
+    assert m.shape == (60, 80, 4)
+
+    def at(x: float, y: float) -> np.ndarray:
+        return m[int(y / 4), int(x / 4)]
+    assert at(130, 110)[0] > 0.99 and at(20, 20)[0] == 0.0  # the head, not the corner
+    assert at(115, 105)[1] > 0.9 and at(130, 160)[1] < 0.1  # an eye; the chin is no feature
+    assert at(130, 220)[2] > 0.99 and at(20, 20)[2] < 0.01  # the figure: head and person
+    assert at(70, 200)[3] > 0.2 and at(5, 5)[3] < at(70, 200)[3]  # near the figure
+    # a tile's region of it: the whole map at the same texel centres
+    part = map_region(m, (320, 240), (80.0, 40.0, 240.0, 200.0), (40, 40))
+    np.testing.assert_allclose(part, m[10:50, 20:60], atol=1e-5)
+    assert not subject_map(Subject(), (320, 240)).any()
+
+
+def test_a_portrait_fades_into_paper_and_a_photo_without_a_face_does_not(pipeline, portrait):
+    p = pipeline()
+    painted = p.render_array(portrait)
+    assert p.last_subject is not None and len(p.last_subject.faces) == 1
+    focus = p.read_target("focus_t")
+    h, w = focus.shape[:2]
+    x0, y0, x1, y1 = (int(v * w / 384) for v in p.last_subject.faces[0].box)
+    assert focus[y0:y1, x0:x1, 0].mean() > 0.8 and focus[y0:y1, x0:x1, 2].mean() > 0.8
+    assert focus[:h // 8, :w // 8, 0].mean() < 0.3  # the sky of the corner
+    share = border(bare(painted)).mean()
+    assert share > 0.3, share
+    edges = pipeline({"vignette": 0.0}).render_array(portrait)
+    assert border(bare(edges)).mean() < 0.05
+    paper = pipeline({"background": "bare paper"}).render_array(portrait)
+    assert bare(paper).mean() > bare(painted).mean()
+    # no face: saliency decides, painted to the edges as before, the models cost no look
+    coffee = cv2.resize(skimage.data.coffee(), (384, 256), interpolation=cv2.INTER_AREA)
+    q = pipeline()
+    a = q.render_array(coffee)
+    assert q.last_subject is None
+    np.testing.assert_array_equal(a, pipeline({"subject_aware": False}).render_array(coffee))
+
+
+def test_the_vignette_is_a_hard_ragged_edge(pipeline, portrait):
+    p = pipeline()
+    p.render_array(portrait)
+    v = p.read_target("vignette")[..., 1]  # the hard edge alone
+    between = ((v > 0.05) & (v < 0.95)).mean()
+    assert 0.0 < between < 0.06  # a thin boundary, not a fog
+    rows = [np.flatnonzero(r > 0.5) for r in v[v.shape[0] // 4: v.shape[0] // 2]]
+    lefts = np.array([r[0] for r in rows if len(r)])
+    assert lefts.std() > 1.0  # it wanders
+
+
+def test_a_portrait_in_tiles_is_the_untiled_painting(pipeline, portrait):
+    big = cv2.resize(portrait, (1001, 1001), interpolation=cv2.INTER_CUBIC)
+    p = pipeline()
+    whole = p.render_array(big)
+    assert p.last_subject is not None
+    tiles = TiledStill(p, (1001, 1001), max_tile_px=300_000)
+    assert len(tiles.tiles) >= 4
+    d = np.abs(tiles.render(big).astype(np.int16) - whole).max(axis=2)
+    assert d.max() <= 2 and d.mean() < 0.02, (d.max(), d.mean())
+
+
+def test_re_rendering_a_still_keeps_its_subject(pipeline, portrait):
+    p = pipeline({"temporal": False})
+    first = p.render_array(portrait)
+    for _ in range(3):  # the same picture again is not the next frame of a video
+        np.testing.assert_array_equal(p.render_array(portrait), first)
+
+
+def test_a_face_is_laid_in_a_few_soft_tones_with_its_features_drawn(pipeline, portrait):
+    """Skin: a flesh wash and a glaze or two that follow the form, without the photo's small
+    light contours; the eyes, brows and mouth: crisper than without the subject (accents)."""
+    p = pipeline()
+    painted = p.render_array(portrait)
+    face = p.last_subject.faces[0]
+    assert face.mesh is not None
+    plain = pipeline({"subject_aware": False}).render_array(portrait)
+    oval = np.zeros(portrait.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    features = np.zeros_like(oval)
+    for part in ((33, 133, 159, 145), (263, 362, 386, 374), (61, 291, 13, 14),
+                 (70, 63, 105, 66, 107), (300, 293, 334, 296, 336), (98, 327, 1)):
+        pts = face.mesh[list(part), :2]
+        r = int(0.9 * max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]))) + 4
+        cv2.circle(features, tuple(int(v) for v in pts.mean(axis=0)), r, 1, -1)
+    skin = (oval == 1) & (features == 0)
+
+    def lum(img: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(img, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float32)
+
+    def fine(img: np.ndarray) -> np.ndarray:  # what a blur of 2.5 px takes away
+        return np.abs(lum(img) - cv2.GaussianBlur(lum(img), (0, 0), 2.5))
+
+    def grad(img: np.ndarray) -> np.ndarray:
+        return np.hypot(cv2.Sobel(lum(img), cv2.CV_32F, 1, 0),
+                        cv2.Sobel(lum(img), cv2.CV_32F, 0, 1))
+    assert fine(painted)[skin].mean() < 0.7 * fine(portrait)[skin].mean()
+    drawn = features == 1
+    assert grad(painted)[drawn].mean() > 1.15 * grad(plain)[drawn].mean()
