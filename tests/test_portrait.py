@@ -140,3 +140,21 @@ def test_a_face_is_laid_in_a_few_soft_tones_with_its_features_drawn(pipeline, po
     assert fine(painted)[skin].mean() < 0.7 * fine(portrait)[skin].mean()
     drawn = features == 1
     assert grad(painted)[drawn].mean() > 1.15 * grad(plain)[drawn].mean()
+
+
+def test_focus_and_figure_passes_match_numpy(pipeline, portrait):
+    """focus.frag and figure.frag against their numpy twins: from the saliency map and the
+    subject map (the same grid as the focus: a quarter of 384 px)."""
+    p = pipeline({"temporal": False})
+    p.render_array(portrait)
+    m = subject_map(p.last_subject, (384, 384))
+    sal = cv2.resize(p.read_target("saliency_t")[..., 0], (96, 96),
+                     interpolation=cv2.INTER_LINEAR)
+    face, features, figure, near = (m[..., i] for i in range(4))
+    focus = np.maximum(np.maximum(features, 0.85 * face),
+                       np.maximum(0.7 * figure, 0.45 * sal * (1 - figure)))
+    got = p.read_target("focus")
+    np.testing.assert_allclose(got[..., 0], focus, atol=0.01)
+    np.testing.assert_allclose(got[..., 1:4], np.dstack([features, face, figure]), atol=0.005)
+    np.testing.assert_allclose(p.read_target("figure")[..., :2], np.dstack([figure, near]),
+                               atol=0.005)

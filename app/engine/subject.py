@@ -94,8 +94,11 @@ class SubjectTracker:
 
     def _find(self, rgb: np.ndarray) -> list[Face]:
         """This frame's faces: each track's followed from its mesh; a full detection every
-        `detect_every` frames, when there is no track, or when one was lost."""
-        if self._tracks and self._frames % self.detect_every:
+        `detect_every` frames (the first after a reset among them), or when a track was lost;
+        none between detections that found nobody (a face coming in is found at the next)."""
+        if self._frames % self.detect_every:
+            if not self._tracks:
+                return []  # nobody in the last detection: look again at the next one
             followed = [self.detector.follow(rgb, tr.face) for tr in self._tracks]
             if all(f is not None for f in followed):
                 return [f for f in followed if f is not None]

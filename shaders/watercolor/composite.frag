@@ -58,10 +58,14 @@ void main() {
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
     c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
-    vec4 focus_here = texture(focus, p / size);
-    c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
-    vec2 v = texture(vignette, uv).xy;
-    c = pigment(mix(vec3(1.0), c, v.x), 1.0 + RIM * 4.0 * v.y * (1.0 - v.y));
+    float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
+    if (u_subject != 0) {
+        vec4 focus_here = texture(focus, p / size);
+        on_face = focus_here.z;
+        c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
+        vec2 v = texture(vignette, uv).xy;
+        c = pigment(mix(vec3(1.0), c, v.x), 1.0 + RIM * 4.0 * v.y * (1.0 - v.y));
+    }
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
     c = pigment(c, density(turb, u_turbulence));
@@ -74,8 +78,6 @@ void main() {
         c = pigment(c, density(stroke, u_stroke_strength));
     }
     c = pigment(c, density(1.0 - h, u_paper_grain));
-    // less pooling on a face: its glazes meet softly, not in rims round patches
-    float on_face = u_subject != 0 ? focus_here.z : 0.0;
     c = pigment(c, 1.0 + u_edge_darkening * (1.0 - FACE_POOLING * on_face) * (1.0 - painted.a)
                          * texture(wet, uv).r);
     if (u_granulation > 0.0) {
