@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import skimage.data
+from make_look_docs import label  # scripts/: the same labels as the look's pictures
 
 from aquarelle.engine import create_headless_context
 from aquarelle.engine.chain import build_pipeline
@@ -35,14 +36,6 @@ def cases() -> list[tuple[str, np.ndarray]]:
     webcam = np.clip(webcam + rng.normal(0, 7, webcam.shape), 0, 255).astype(np.uint8)
     return [("astronaut, 512 px", astronaut), ("a grey photo (camera)", grey),
             ("a noisy 640x360 webcam frame", webcam)]
-
-
-def label(img: np.ndarray, text: str) -> np.ndarray:
-    img = img.copy()
-    cv2.rectangle(img, (0, 0), (8 + 8 * len(text), 20), (255, 255, 255), -1)
-    cv2.putText(img, text, (4, 15), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (20, 20, 20), 1,
-                cv2.LINE_AA)
-    return img
 
 
 def row(ctx, title: str, photo: np.ndarray) -> np.ndarray:
