@@ -23,6 +23,7 @@ from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
+SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
 SUBJECT_FEEDS = ("detect", "given")
 
 
@@ -105,6 +106,10 @@ class Pipeline:
         self._still: np.ndarray | None = None  # a tiled still's whole subject map
         self._subject_tex: moderngl.Texture | None = None
         self._last_probe: tuple[np.ndarray, Subject] | None = None  # (a frame's 1/16, its)
+        self._last_frame_probe: np.ndarray | None = None
+        self._subject_weight = 0.0  # 0..1: how much the subject shapes the painting
+        self._subject_fresh = True  # no frame since a reset: the next one sets the weight
+        self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
 
     # -- settings -------------------------------------------------------------------------
@@ -163,6 +168,8 @@ class Pipeline:
         if self._subjects is not None:
             self._subjects.reset()
         self._last_probe = None
+        self._subject_fresh = True
+        self._held_map = None
         self._canvas = np.eye(3)
         self._canvas_shown = np.eye(3)
         self._canvas_set = False
@@ -219,15 +226,17 @@ class Pipeline:
                              frame=self.frame_index, scale=self._scale)
         if original is not None:
             info.externals[ORIGINAL] = original
-        if self.style.subject is not None:
-            cover = info.work_size if crop is not None else (w, h)  # picture px
-            self._give_subject(info, self._subject_map(self._frame_subject(frame, order),
-                                                       cover))
         if not self.shared_tracker:
             self.tracker.next_frame(_motion_frame(frame, order))
         canvas: dict[str, Any] = {}
         if self.style.motion is not None:
             canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
+        if self.style.subject is not None:
+            cover = info.work_size if crop is not None else (w, h)  # picture px
+            arr = self._subject_map(self._frame_subject(frame, order), cover)
+            # a video's next frame that follows the last (not a cut: motion was found)
+            follows = self._advances(frame) and info.history
+            self._give_subject(info, self._faded(arr, follows))
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
@@ -277,6 +286,7 @@ class Pipeline:
                 (ox, oy), (tw, th) = tile.origin, src.size
                 grid = map_grid((tw, th), map_step(tile.whole_size))
                 part = map_region(whole, tile.whole_size, (ox, oy, ox + tw, oy + th), grid)
+            self._subject_weight = 1.0
             self._give_subject(info, part)
         self.tracker.next_frame(None)
         if self.style.motion is not None:
@@ -338,10 +348,40 @@ class Pipeline:
         """The map of a picture of `picture` px where a face was found, else None."""
         return subject_map(subject, picture) if subject is not None and subject.faces else None
 
+    def _advances(self, frame: np.ndarray | moderngl.Texture) -> bool:
+        """Whether `frame` is the next picture of a video (not the same one again, a still
+        re-rendered, nor a texture handed back)."""
+        if not isinstance(frame, np.ndarray):
+            return False
+        probe = frame[::8, ::8]
+        last, self._last_frame_probe = self._last_frame_probe, probe.copy()
+        return last is None or last.shape != probe.shape or not np.array_equal(last, probe)
+
+    def _faded(self, arr: np.ndarray | None, follows: bool) -> np.ndarray | None:
+        """The subject fades in and out over SUBJECT_FADE_FRAMES frames of a video that
+        `follows` (a face found or lost must not switch the look in one frame); at once on a
+        still, after a cut, or when the same picture is painted again. Fading out paints the
+        last map."""
+        target = 1.0 if arr is not None else 0.0
+        if self._subject_fresh or not follows:
+            self._subject_weight = target
+        else:
+            step = 1.0 / SUBJECT_FADE_FRAMES
+            self._subject_weight = min(max(target, self._subject_weight - step),
+                                       self._subject_weight + step)
+        self._subject_fresh = False
+        held = self._held_map if follows else None
+        if arr is not None:
+            self._held_map = arr
+        elif self._subject_weight > 0.0 and held is not None:
+            return held
+        return arr
+
     def _give_subject(self, info: FrameInfo, arr: np.ndarray | None) -> None:
-        """A subject map (None: nothing found) as the style's external input."""
+        """A subject map (None: nothing found) as the style's external input, at the
+        subject's weight (`u_subject_weight`)."""
         assert self.style.subject is not None
-        found = arr is not None
+        found = arr is not None and self._subject_weight > 0.0
         if arr is None:
             arr = np.zeros((1, 1, 4), np.float32)
         h, w = arr.shape[:2]
@@ -354,6 +394,7 @@ class Pipeline:
         tex.write(np.ascontiguousarray(arr))
         info.externals[self.style.subject.input] = tex
         info.uniforms["u_subject"] = int(found)
+        info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
 
     @property
     def upscale_method(self) -> str:

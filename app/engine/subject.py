@@ -102,7 +102,15 @@ class SubjectTracker:
             followed = [self.detector.follow(rgb, tr.face) for tr in self._tracks]
             if all(f is not None for f in followed):
                 return [f for f in followed if f is not None]
-        return self.detector.detect(rgb)
+        found = self.detector.detect(rgb)
+        # a face the detection missed (at the frame's border, turned) that its mesh still sees
+        # stays: the subject must not blink out for a frame
+        for track in self._tracks:
+            if _match(track.face, [_Track(f) for f in found]) is None:
+                kept = self.detector.follow(rgb, track.face)
+                if kept is not None:
+                    found.append(kept)
+        return found
 
 
 def _match(face: Face, tracks: list[_Track]) -> _Track | None:

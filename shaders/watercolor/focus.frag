@@ -10,7 +10,8 @@ out vec4 frag;
 uniform sampler2D saliency;  // .x: colour contrast, centre, skin (0..1)
 uniform sampler2D subject;   // .r face, .g features, .b figure (engine/subject_map.py)
 uniform vec2 u_resolution;
-uniform int u_subject;       // a subject was found in this frame
+uniform int u_subject;       // a subject was found in this frame (or is fading out)
+uniform float u_subject_weight;  // 0..1: a face found or lost fades in or out
 uniform int u_background;    // 0 painted, 1 loose wash, 2 bare paper
 
 const float FACE = 0.85;   // the face's focus, under its features
@@ -27,5 +28,6 @@ void main() {
     vec4 m = texture(subject, uv);
     float focus = max(max(m.g, FACE * m.r),
                       max(FIGURE * m.b, REST[u_background] * sal * (1.0 - m.b)));
-    frag = vec4(focus, m.g, m.r, m.b);
+    float k = u_subject_weight;
+    frag = vec4(mix(sal, focus, k), k * m.g, k * m.r, k * m.b);
 }

@@ -18,6 +18,7 @@ uniform float u_target_scale;  // of the source size
 uniform vec4 u_canvas;     // source px -> paper sheet
 uniform int u_seed;
 uniform int u_subject;
+uniform float u_subject_weight;  // 0..1: a face found or lost fades in or out
 uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper
 uniform float u_vignette;
 
@@ -27,7 +28,7 @@ const float GRADE = 0.5;   // the field's span over which a wash lightens toward
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
 
 void main() {
-    float strength = u_background == 2 ? max(u_vignette, 0.8) : u_vignette;
+    float strength = (u_background == 2 ? max(u_vignette, 0.8) : u_vignette) * u_subject_weight;
     if (u_subject == 0 || strength <= 0.0) {
         frag = vec4(1.0);
         return;
