@@ -78,5 +78,5 @@ float face_skin(vec4 focus) {
 vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander) {
     vec3 form = mix(coarse, lab, 0.45);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
-    return wash_tone_n(form, slope * 0.5, 0.25, wander, FACE_LEVELS, 0.5, 1.3);
+    return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3);
 }
