@@ -1,10 +1,12 @@
 """Portrait measurements (issue 28): on each photo of a folder, the share of the photo's
 gradient energy the painting keeps in the eye regions and in the background, their ratio,
-and the share of bare paper in the outer border (a tenth of the short side).
+and the share of bare paper (within 12 levels of the paper colour: its tooth) in the outer
+border (a tenth of the short side).
 
     python scripts/eval_portraits.py PHOTOS [--before PAINTINGS] [--save DIR]
 
-The default look paints each photo here; --before names paintings of the same photos (same
+The default look paints each photo here, with the paper's tooth off (its relief is the
+paper's texture, not the photo's detail kept); --before names paintings of the same photos (same
 file stems, .png) made by another version (`aquarelle render` of an older checkout) to
 measure side by side. Faces (eyes from the face mesh) and the person mask come from the
 engine's subject models, on the photo.
@@ -59,7 +61,7 @@ def regions(photo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def border_paper(painting: np.ndarray) -> float:
     h, w = painting.shape[:2]
     b = max(1, round(0.1 * min(w, h)))
-    bare = np.abs(painting.astype(int) - PAPER).max(axis=2) <= 6
+    bare = np.abs(painting.astype(int) - PAPER).max(axis=2) <= 12  # the paper's tooth
     inner = np.zeros((h, w), bool)
     inner[b:h - b, b:w - b] = True
     return float(bare[~inner].mean())
@@ -85,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in sorted(args.photos.glob("*.png")):
         photo = cv2.imread(str(path))[:, :, ::-1].copy()
         p = build_pipeline(ctx, "watercolor")
+        p.set_params({"paper_tooth": 0.0})
         painting = p.render_array(photo)
         p.release()
         if args.save is not None:

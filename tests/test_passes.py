@@ -7,6 +7,7 @@ room for the targets' storage formats (float16 targets: ~1e-3 relative; rgba8: r
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 import reference as ref
@@ -515,6 +516,9 @@ def composite_reference(p, prm: dict) -> np.ndarray:
         bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.3 * (stroke - 0.5))
         c = c * (1.0 - bare[..., None]) + bare[..., None]
     c = c * (1.0 + (edge - 1.0) * prm["outline_strength"])[..., None]
+    if prm.get("paper_tooth", 0.0) > 0:  # the relief, lit from the top left
+        lit = np.pad(paper, ((0, 1), (0, 1)), mode="edge")[1:, 1:]
+        c = c * (1.0 + 0.25 * prm["paper_tooth"] * (paper - lit))[..., None]
     paper_rgb = np.array([int(prm["paper_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])
     return c * paper_rgb * 255.0
 
@@ -530,6 +534,7 @@ def composite_image() -> np.ndarray:
     {"edge_darkening": 2.0},
     {"edge_darkening": 4.0, "edge_width": 3.0},
     {"paper_grain": 1.5},
+    {"paper_tooth": 2.0},
     {"stroke_strength": 2.0},
     {"granulation": 1.0},
     {"dilution": 0.4},
@@ -588,3 +593,17 @@ def test_unrendered_target_is_an_error(pipeline):
     p = pipeline()
     with pytest.raises(AquarelleError):
         p.read_target("tfm")
+
+
+def test_bare_paper_shows_its_tooth(pipeline):
+    """A white frame paints bare paper whose relief shows: L* varies by about 2-3% (issue 29:
+    the sheet must not be a flat fill); without tooth it is flat."""
+    white = np.full((96, 128, 3), 255, np.uint8)
+
+    def lightness(values: dict) -> np.ndarray:
+        out = pipeline(values).render_array(white)
+        return cv2.cvtColor(out, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float64) * 100 / 255
+    flat, tooth = lightness({"paper_tooth": 0.0}), lightness({})
+    assert flat.std() < 0.3
+    lo, hi = np.percentile(tooth, (5, 95))
+    assert 1.5 < hi - lo < 8.0 and abs(tooth.mean() - flat.mean()) < 0.5

@@ -25,8 +25,8 @@ def portrait() -> np.ndarray:
 
 
 def bare(picture: np.ndarray) -> np.ndarray:
-    """Where a painting shows bare paper (within 6 levels of the paper colour)."""
-    return (np.abs(picture.astype(int) - PAPER).max(axis=2) <= 6)
+    """Where a painting shows bare paper (within 12 levels of the paper colour: its tooth)."""
+    return (np.abs(picture.astype(int) - PAPER).max(axis=2) <= 12)
 
 
 def border(mask: np.ndarray, k: float = 0.1) -> np.ndarray:

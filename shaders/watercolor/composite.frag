@@ -8,6 +8,7 @@
 #include "common/pigment.glsl"
 #include "common/canvas.glsl"
 #include "watercolor/accents.glsl"
+#include "watercolor/paper_tooth.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -91,6 +92,9 @@ void main() {
     }
     if (u_outline_strength > 0.0) {
         c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+    }
+    if (u_paper_tooth > 0.0) {
+        c = paper_tooth(c, h, texelFetch(paper, min(ivec2(p) + 1, ivec2(size) - 1), 0).r);
     }
     frag = vec4(c * u_paper_color, 1.0);
 }

@@ -12,5 +12,7 @@ uniform vec2 u_resolution;
 void main() {
     vec3 lo, hi;
     vec3 c = clamp(bicubic(src, gl_FragCoord.xy, u_resolution, lo, hi), lo, hi);
-    frag = vec4(paper_finish(c, texelFetch(paper, ivec2(gl_FragCoord.xy), 0).r), 1.0);
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    ivec2 lit = min(p + 1, textureSize(paper, 0) - 1);  // the tooth's light
+    frag = vec4(paper_finish(c, texelFetch(paper, p, 0).r, texelFetch(paper, lit, 0).r), 1.0);
 }
