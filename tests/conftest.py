@@ -20,6 +20,7 @@ EFFECTS_OFF: dict[str, Any] = {
     "stroke_strength": 0.0,
     "paper_grain": 0.0,
     "paper_tooth": 0.0,
+    "dither": False,
     "granulation": 0.0,
     "wobble": 0.0,
     "dry_brush": 0.0,

@@ -607,3 +607,20 @@ def test_bare_paper_shows_its_tooth(pipeline):
     assert flat.std() < 0.3
     lo, hi = np.percentile(tooth, (5, 95))
     assert 1.5 < hi - lo < 8.0 and abs(tooth.mean() - flat.mean()) < 0.5
+
+
+def test_a_graded_sky_is_dithered_not_banded(pipeline):
+    """A slow gradient (10 levels over 256 px): without dither the 8-bit picture is a
+    staircase of bands; dithered, each column's mean follows the smooth ramp (issue 29)."""
+    from conftest import WASH_OFF
+    ramp = np.linspace(0.40, 0.44, 256, dtype=np.float32)
+    img = np.repeat(np.repeat(ramp[None, :, None], 96, axis=0), 3, axis=2)
+
+    def residual(dither: bool) -> float:
+        out = pipeline({**EFFECTS_OFF, **WASH_OFF, "dither": dither}).render_array(img)
+        cols = out[8:-8, 8:-8, 1].astype(np.float64).mean(axis=0)
+        x = np.arange(cols.size)
+        fit = np.polyval(np.polyfit(x, cols, 3), x)
+        return float(np.std(cols - fit))
+    assert residual(False) > 0.2  # the staircase: about 1/sqrt(12) of a level
+    assert residual(True) < 0.12

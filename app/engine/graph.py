@@ -100,6 +100,7 @@ class PassGraph:
         self.ctx = ctx
         self.style = style
         self.pool = TargetPool(ctx, deep=deep)
+        self._levels = 65535.0 if deep else 255.0  # of the 8-bit targets, as stored
         self._samplers: dict[tuple[str, str], moderngl.Sampler] = {}
         self._compiled: dict[str, _Compiled] = {}
         # programs with some uniforms compiled in (PassSpec.specialize), made on first use
@@ -267,6 +268,7 @@ class PassGraph:
             "u_picture": tuple(float(v) for v in (frame.tile.whole_size if frame.tile
                                                   else frame.source.size)),
             "u_px": frame_px(self.style, frame),
+            "u_levels": self._levels,  # steps of an 8-bit target as stored (16-bit when deep)
             # a tile's top-left corner in the whole picture: noise and paper are seeded by the
             # picture's pixel, not the tile's
             "u_origin": (0.0, 0.0),

@@ -9,6 +9,7 @@
 #include "common/canvas.glsl"
 #include "watercolor/accents.glsl"
 #include "watercolor/paper_tooth.glsl"
+#include "watercolor/dither.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -96,5 +97,5 @@ void main() {
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, min(ivec2(p) + 1, ivec2(size) - 1), 0).r);
     }
-    frag = vec4(c * u_paper_color, 1.0);
+    frag = vec4(dithered(c * u_paper_color, ivec2(p + u_origin), u_seed), 1.0);
 }

@@ -5,6 +5,9 @@
 // at scale 1.
 #include "common/pigment.glsl"
 #include "watercolor/paper_tooth.glsl"
+#include "common/noise.glsl"
+#include "watercolor/dither.glsl"
+uniform int u_seed;
 uniform float u_paper_grain;
 uniform float u_granulation;
 uniform vec3 u_paper_color;
