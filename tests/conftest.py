@@ -21,6 +21,7 @@ EFFECTS_OFF: dict[str, Any] = {
     "paper_grain": 0.0,
     "paper_tooth": 0.0,
     "dither": False,
+    "darks": 0.0,
     "granulation": 0.0,
     "wobble": 0.0,
     "dry_brush": 0.0,

@@ -516,6 +516,17 @@ def composite_reference(p, prm: dict) -> np.ndarray:
         bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.3 * (stroke - 0.5))
         c = c * (1.0 - bare[..., None]) + bare[..., None]
     c = c * (1.0 + (edge - 1.0) * prm["outline_strength"])[..., None]
+    if prm.get("darks", 0.0) > 0:  # pigment darks (darks.glsl)
+        luma = np.array([0.2126, 0.7152, 0.0722])
+        lum = c @ luma
+        dark = (1.0 - ref.smoothstep(0.1, 0.4, lum)) * prm["darks"]
+        mix_rgb = np.array([0.18, 0.22, 0.41])
+        mixed = mix_rgb * (lum / (mix_rgb @ luma))[..., None]
+        chroma = np.linalg.norm(c - lum[..., None], axis=-1)
+        t = ref.smoothstep(0.03, 0.12, chroma)[..., None]
+        hued = mixed * (1 - t) + c * t
+        deep = ref.pigment(hued, (1.0 + 0.8 * dark)[..., None])
+        c = c * (1 - dark[..., None]) + deep * dark[..., None]
     if prm.get("paper_tooth", 0.0) > 0:  # the relief, lit from the top left
         lit = np.pad(paper, ((0, 1), (0, 1)), mode="edge")[1:, 1:]
         c = c * (1.0 + 0.25 * prm["paper_tooth"] * (paper - lit))[..., None]
@@ -535,6 +546,7 @@ def composite_image() -> np.ndarray:
     {"edge_darkening": 4.0, "edge_width": 3.0},
     {"paper_grain": 1.5},
     {"paper_tooth": 2.0},
+    {"darks": 1.0},
     {"stroke_strength": 2.0},
     {"granulation": 1.0},
     {"dilution": 0.4},
@@ -624,3 +636,17 @@ def test_a_graded_sky_is_dithered_not_banded(pipeline):
         return float(np.std(cols - fit))
     assert residual(False) > 0.2  # the staircase: about 1/sqrt(12) of a level
     assert residual(True) < 0.12
+
+
+def test_darks_are_coloured_and_deep(pipeline):
+    """Issue 29: the darkest tones are mixed from pigments, not black: a black patch paints
+    as a coloured dark (chroma at least 10 at L* 12-34)."""
+    img = np.full((64, 96, 3), 200, np.uint8)
+    img[16:48, 24:72] = 8  # a black coat
+    out = pipeline().render_array(img)
+    lab = cv2.cvtColor(out.astype(np.float32) / 255, cv2.COLOR_RGB2LAB)[28:36, 40:56]
+    assert 12 <= lab[..., 0].mean() <= 34
+    assert np.hypot(lab[..., 1], lab[..., 2]).mean() >= 10
+    plain = pipeline({"darks": 0.0}).render_array(img)
+    lab0 = cv2.cvtColor(plain.astype(np.float32) / 255, cv2.COLOR_RGB2LAB)[28:36, 40:56]
+    assert np.hypot(lab0[..., 1], lab0[..., 2]).mean() < 6  # was a grey

@@ -10,6 +10,7 @@
 #include "watercolor/accents.glsl"
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
+#include "watercolor/darks.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -94,6 +95,7 @@ void main() {
     if (u_outline_strength > 0.0) {
         c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
     }
+    c = pigment_darks(c);
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, min(ivec2(p) + 1, ivec2(size) - 1), 0).r);
     }
