@@ -214,3 +214,22 @@ def test_a_face_lost_fades_out_and_a_cut_drops_it_at_once(pipeline):
         p.render_array(f)
     p.render_array(other)  # a cut: the look drops the face at once
     assert p.read_target("vignette")[..., 0].min() > 0.99
+
+
+def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):
+    from aquarelle.cli.main import main
+    src = tmp_path / "portrait.png"
+    cv2.imwrite(str(src), portrait[:, :, ::-1])
+    shares = {}
+    for choice in ("painted", "paper"):
+        out = tmp_path / f"{choice}.png"
+        assert main(["render", str(src), "-o", str(out), "--background", choice, "-q"]) == 0
+        shares[choice] = bare(cv2.imread(str(out))[:, :, ::-1]).mean()
+    assert shares["paper"] > shares["painted"] + 0.05
+    capsys.readouterr()
+    assert main(["render", str(src), "-o", str(tmp_path / "x.png"), "--background", "paper",
+                 "--style", "sharpen"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["aquarelle: error: --background is a choice of the watercolor; style "
+                   "sharpen has no background to choose"]
+    assert not (tmp_path / "x.png").exists()

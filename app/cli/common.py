@@ -13,6 +13,8 @@ from ..engine.pipeline import MAX_SCALE, MIN_SCALE
 from ..engine.presets import load_preset, read_preset
 
 DEFAULT_STYLE = "watercolor"
+# --background's words for the watercolor's `background` choices
+BACKGROUNDS = {"painted": "painted", "loose": "loose wash", "paper": "bare paper"}
 
 
 def add_style_options(p: argparse.ArgumentParser) -> None:
@@ -23,6 +25,9 @@ def add_style_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", metavar="NAME|FILE", help="built-in or user preset, or a JSON file")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="set a parameter (repeatable; see `aquarelle params STYLE`)")
+    p.add_argument("--background", choices=sorted(BACKGROUNDS),
+                   help="behind a person (watercolor): painted like the rest (default), a "
+                        "loose wash, or bare paper round the figure (video calls)")
     p.add_argument("--seed", type=int, default=0, help="noise seed (default 0)")
     p.add_argument("--scale", type=float, default=1.0,
                    help=f"processing scale {MIN_SCALE}..{MAX_SCALE}: render the style at this "
@@ -112,8 +117,13 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     values: dict[str, object] = {}
     if args.preset:
         values.update(load_preset(args.preset, style.name).values)
-    values.update(parse_sets(args.sets if sets is None else sets))
     check = param_set(style)
+    if getattr(args, "background", None):
+        if not any(k.rsplit(".", 1)[-1] == "background" for k in check.values()):
+            raise ParamError(f"--background is a choice of the watercolor; style {name} has "
+                             "no background to choose")
+        values["background"] = BACKGROUNDS[args.background]
+    values.update(parse_sets(args.sets if sets is None else sets))
     for warning in check.update(values):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     return Look(name, style, check.values(), args.seed, args.scale)
