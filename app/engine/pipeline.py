@@ -574,6 +574,10 @@ class Pipeline:
         if self._subject_tex is not None:
             self._subject_tex.release()
             self._subject_tex = None
+        # the subject models (cv2.dnn nets) go with the pipeline, not at interpreter exit
+        self._subjects = None
+        self._last_probe = None
+        self._held_map = None
 
     def __enter__(self) -> Pipeline:
         return self
