@@ -650,3 +650,16 @@ def test_darks_are_coloured_and_deep(pipeline):
     plain = pipeline({"darks": 0.0}).render_array(img)
     lab0 = cv2.cvtColor(plain.astype(np.float32) / 255, cv2.COLOR_RGB2LAB)[28:36, 40:56]
     assert np.hypot(lab0[..., 1], lab0[..., 2]).mean() < 6  # was a grey
+
+
+def test_a_deckled_edge_is_torn_irregular_and_leaves_the_rest(pipeline):
+    img = cv2.resize(smooth_noise(48, 64, seed=3, sigma=3.0), (320, 240))
+    img = to_u8(img)
+    cut = pipeline().render_array(img)
+    torn = pipeline({"deckle": 1.0}).render_array(img)
+    assert (torn[0] == 255).all() and (torn[:, 0] == 255).all()  # white beyond the sheet
+    inner = (slice(40, 200), slice(40, 280))
+    assert np.array_equal(torn[inner], cut[inner])  # the picture itself untouched
+    white = (torn == 255).all(axis=2)
+    depth = [int(np.argmin(white[:, x])) for x in range(40, 280)]  # the tear from the top
+    assert np.std(depth) > 0.8 and max(depth) < 20

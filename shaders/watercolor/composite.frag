@@ -11,6 +11,7 @@
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
+#include "watercolor/deckle.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -99,5 +100,6 @@ void main() {
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, min(ivec2(p) + 1, ivec2(size) - 1), 0).r);
     }
-    frag = vec4(dithered(c * u_paper_color, ivec2(p + u_origin), u_seed), 1.0);
+    c = deckled(c * u_paper_color, p + u_origin, u_seed);
+    frag = vec4(dithered(c, ivec2(p + u_origin), u_seed), 1.0);
 }
