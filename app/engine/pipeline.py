@@ -24,7 +24,6 @@ from .upscaler import Upscaler
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
-SUBJECT_FEEDS = ("detect", "given")
 
 
 def checked_scale(value: float) -> float:
@@ -105,8 +104,8 @@ class Pipeline:
         self._given: Subject | None = None
         self._still: np.ndarray | None = None  # a tiled still's whole subject map
         self._subject_tex: moderngl.Texture | None = None
-        self._last_probe: tuple[np.ndarray, Subject] | None = None  # (a frame's 1/16, its)
-        self._last_frame_probe: np.ndarray | None = None
+        self._last_probe: np.ndarray | None = None  # 1/16 of the last array frame
+        self._last_found: Subject | None = None  # what detect_subject found in it
         self._subject_weight = 0.0  # 0..1: how much the subject shapes the painting
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
@@ -167,7 +166,7 @@ class Pipeline:
             self.tracker.reset()
         if self._subjects is not None:
             self._subjects.reset()
-        self._last_probe = None
+        self._last_probe = self._last_found = None
         self._subject_fresh = True
         self._held_map = None
         self._canvas = np.eye(3)
@@ -233,10 +232,10 @@ class Pipeline:
             canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
         if self.style.subject is not None:
             cover = info.work_size if crop is not None else (w, h)  # picture px
-            arr = self._subject_map(self._frame_subject(frame, order), cover)
+            repeat = self._repeats(frame)
+            arr = self._subject_map(self._frame_subject(frame, order, repeat), cover)
             # a video's next frame that follows the last (not a cut: motion was found)
-            follows = self._advances(frame) and info.history
-            self._give_subject(info, self._faded(arr, follows))
+            self._give_subject(info, self._faded(arr, not repeat and info.history))
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
@@ -302,21 +301,29 @@ class Pipeline:
 
     def detect_subject(self, frame: np.ndarray, order: str = "rgb") -> Subject | None:
         """The subject of the next frame in a sequence (faces followed from the last
-        frame's): None for a frame too small to hold a face."""
+        frame's; the same picture again, a still re-rendered with other values, keeps its
+        own): None for a frame too small to hold a face."""
+        return self._detect(frame, order, self._repeats(frame))
+
+    def _detect(self, frame: np.ndarray, order: str, repeat: bool) -> Subject | None:
+        if repeat and self._last_found is not None:
+            return self._last_found  # not a video frame that followed it: the same subject
         rgb = _rgb8(frame, order)
         if min(rgb.shape[:2]) < MIN_SUBJECT_SIDE:
             return None
-        # The same picture again (a still re-rendered with other values): the same subject,
-        # not a video frame that followed it (the window paints what the command line does).
-        probe = rgb[::4, ::4]
-        last = self._last_probe
-        if last is not None and last[0].shape == probe.shape and np.array_equal(last[0], probe):
-            return last[1]
         if self._subjects is None:
             self._subjects = SubjectTracker()
-        subject = self._subjects.update(rgb, self.frame_index / 30.0)
-        self._last_probe = (probe.copy(), subject)
-        return subject
+        self._last_found = self._subjects.update(rgb, self.frame_index / 30.0)
+        return self._last_found
+
+    def _repeats(self, frame: np.ndarray | moderngl.Texture) -> bool:
+        """Whether `frame` is the last picture again (a still re-rendered, or a texture
+        handed back) rather than the next one of a video."""
+        if not isinstance(frame, np.ndarray):
+            return True
+        probe = frame[::4, ::4]
+        last, self._last_probe = self._last_probe, probe.copy()
+        return last is not None and last.shape == probe.shape and np.array_equal(last, probe)
 
     def prepare_still(self, frame: np.ndarray, size: tuple[int, int],
                       order: str = "rgb") -> None:
@@ -327,19 +334,18 @@ class Pipeline:
             return
         if self._subjects is not None:
             self._subjects.reset()
-        self._last_probe = None
+        self._last_probe = self._last_found = None
         self._still = self._subject_map(self.detect_subject(frame, order), size)
 
-    def _frame_subject(self, frame: np.ndarray | moderngl.Texture,
-                       order: str) -> Subject | None:
+    def _frame_subject(self, frame: np.ndarray | moderngl.Texture, order: str,
+                       repeat: bool) -> Subject | None:
         assert self.style.subject is not None
         subject = None
-        if not self.params[self.style.subject.enable]:
-            pass
-        elif self.subject_feed == "given":
-            subject = self._given
-        elif isinstance(frame, np.ndarray):
-            subject = self.detect_subject(frame, order)
+        if self.params[self.style.subject.enable]:
+            if self.subject_feed == "given":
+                subject = self._given
+            elif isinstance(frame, np.ndarray):
+                subject = self._detect(frame, order, repeat)
         self.last_subject = subject if subject is not None and subject.faces else None
         return subject
 
@@ -347,15 +353,6 @@ class Pipeline:
     def _subject_map(subject: Subject | None, picture: tuple[int, int]) -> np.ndarray | None:
         """The map of a picture of `picture` px where a face was found, else None."""
         return subject_map(subject, picture) if subject is not None and subject.faces else None
-
-    def _advances(self, frame: np.ndarray | moderngl.Texture) -> bool:
-        """Whether `frame` is the next picture of a video (not the same one again, a still
-        re-rendered, nor a texture handed back)."""
-        if not isinstance(frame, np.ndarray):
-            return False
-        probe = frame[::8, ::8]
-        last, self._last_frame_probe = self._last_frame_probe, probe.copy()
-        return last is None or last.shape != probe.shape or not np.array_equal(last, probe)
 
     def _faded(self, arr: np.ndarray | None, follows: bool) -> np.ndarray | None:
         """The subject fades in and out over SUBJECT_FADE_FRAMES frames of a video that
@@ -576,7 +573,7 @@ class Pipeline:
             self._subject_tex = None
         # the subject models (cv2.dnn nets) go with the pipeline, not at interpreter exit
         self._subjects = None
-        self._last_probe = None
+        self._last_probe = self._last_found = None
         self._held_map = None
 
     def __enter__(self) -> Pipeline:

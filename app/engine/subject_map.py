@@ -27,6 +27,7 @@ MESH_OVAL = (10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365
 FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 # Without a mesh (a small face): an ellipse in the box, these half axes of its sides
 BOX_AXES = (0.55, 0.65)
+NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
 
 
 def map_step(picture: tuple[int, int]) -> float:
@@ -37,9 +38,6 @@ def map_step(picture: tuple[int, int]) -> float:
 def map_grid(region: tuple[float, float], step: float) -> tuple[int, int]:
     """The map's grid (w, h) over a region of `region` (w, h) px."""
     return max(1, round(region[0] / step)), max(1, round(region[1] / step))
-
-
-NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
 
 
 def subject_map(subject: Subject | None, picture: tuple[int, int],
@@ -53,19 +51,13 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     out = np.zeros((gh, gw, 4), np.float32)
     if subject is None or (not subject.faces and subject.person is None):
         return out
-    x, y = np.meshgrid(xs, ys)
     step = (picture[0] / gw, picture[1] / gh)
     for face in subject.faces:
         out[..., 0] = np.maximum(out[..., 0], _face(face, step, (gw, gh)))
         _features(face, xs, ys, out[..., 1])
-    if subject.person is not None:
-        ph, pw = subject.person.shape
-        # the mask spans the picture: its texel centres at (i + 0.5) * picture / mask
-        mx = (x * (pw / picture[0]) - 0.5).astype(np.float32)
-        my = (y * (ph / picture[1]) - 0.5).astype(np.float32)
-        person = cv2.remap(subject.person.astype(np.float32), mx, my, cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
-        out[..., 2] = person
+    if subject.person is not None:  # it spans the picture, as the map does
+        out[..., 2] = cv2.resize(subject.person.astype(np.float32), (gw, gh),
+                                 interpolation=cv2.INTER_LINEAR)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     sigma = NEAR_SIGMA * min(gw, gh)
     near = cv2.GaussianBlur(out[..., 2], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)

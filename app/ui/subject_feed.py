@@ -53,10 +53,7 @@ class SubjectFeed(QObject):
         return self._worker.latest() if self._worker is not None else None
 
     def _poll(self) -> None:
-        if self._worker is None or not self._still_pending:
-            self._timer.stop()
-            return
-        if self._worker.error is not None:
+        if self._worker is None or not self._still_pending or self._worker.error is not None:
             self._timer.stop()
             return
         latest = self._worker.latest()

@@ -2,18 +2,16 @@
 // is darker than the wash laid over it, a crisp accent in a denser layer of the wash's own
 // pigment (a coloured dark, not ink); where it is lighter (catchlights, the shine on lips),
 // the paper kept. The washes are painted at half size; the accents at the picture's own, so
-// the eyes keep their drawing. Needs pigment.glsl.
+// the eyes keep their drawing. Needs pigment.glsl and color.glsl.
 uniform float u_features;
-
-const vec3 LUMA = vec3(0.2126, 0.7152, 0.0722);
 
 vec3 feature_accents(vec3 c, vec3 photo, float feature) {
     float k = feature * u_features;
     if (k <= 0.0) {
         return c;
     }
-    float lw = dot(c, LUMA);
-    float lp = dot(photo, LUMA);
+    float lw = luma(c);
+    float lp = luma(photo);
     float dark = smoothstep(0.03, 0.2, lw - lp) * k;
     c = pigment(c, 1.0 + 3.0 * dark * (lw - lp) / max(lw, 0.05));
     float light = smoothstep(0.06, 0.25, lp - lw) * k;

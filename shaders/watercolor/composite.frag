@@ -6,6 +6,7 @@
 // tiles: reach ceil(u_wobble * u_px / u_scale) + 1
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
+#include "common/color.glsl"
 #include "common/canvas.glsl"
 #include "watercolor/accents.glsl"
 #include "watercolor/paper_tooth.glsl"
