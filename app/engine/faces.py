@@ -3,8 +3,9 @@ face, the 468-point face mesh (eyes, brows, nose, lips, the oval), on the CPU at
 small sizes. Greyscale pictures work (the models see RGB; grey is three equal channels).
 
 The detector sees the picture letterboxed to 128 px and finds faces of about a tenth of its
-long side; wide frames are also looked at in overlapping squares (a 640x360 webcam frame:
-two of 360 px), which finds faces down to about 45 px and several faces side by side.
+long side; wide frames are also looked at in overlapping squares of the short side, all cut
+from one downscale (a 640x360 webcam frame: three of 360 px), which finds faces down to
+about 45 px and several faces side by side.
 """
 
 from __future__ import annotations
@@ -78,10 +79,12 @@ class FaceDetector:
     def detect(self, rgb: np.ndarray) -> list[Face]:
         """The faces in an (H, W, 3) uint8 RGB picture, best first: with their mesh where
         its model confirms them, small sure ones without."""
-        h, w = rgb.shape[:2]
         found: list[tuple[np.ndarray, np.ndarray, float]] = []
-        for x0, y0, side_w, side_h in _views(w, h):
-            found += self._detect_in(rgb[y0:y0 + side_h, x0:x0 + side_w], (x0, y0))
+        # one board a forward: the converted model's reshapes assume a batch of one
+        for board, place in zip(*_boards(rgb), strict=True):
+            self.detector.setInput(blob(board, -1.0, 1.0))
+            reg, cls = self.detector.forward(["regressors", "classificators"])
+            found += self._read(reg.reshape(-1, 16), cls.reshape(-1), place)
         faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in _merge(found)]
         if self.mesh is None:
             return faces
@@ -94,29 +97,23 @@ class FaceDetector:
                 out.append(face)  # keypoints only
         return out
 
-    def _detect_in(self, rgb: np.ndarray, offset: tuple[int, int]
-                   ) -> list[tuple[np.ndarray, np.ndarray, float]]:
-        h, w = rgb.shape[:2]
-        scale = DETECT_SIZE / max(w, h)
-        nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-        board = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
-        px, py = (DETECT_SIZE - nw) // 2, (DETECT_SIZE - nh) // 2
-        board[py:py + nh, px:px + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
-        self.detector.setInput(blob(board, -1.0, 1.0))
-        reg, cls = self.detector.forward(["regressors", "classificators"])
-        scores = sigmoid(cls.reshape(-1))
+    def _read(self, reg: np.ndarray, cls: np.ndarray, place: tuple[float, float, float]
+              ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """One board's detections above min_score in the picture's pixels; `place` maps the
+        board's pixels to the picture's: picture = board * scale + (x0, y0)."""
+        scale, x0, y0 = place
+        scores = sigmoid(cls)
         keep = np.nonzero(scores >= self.min_score)[0]
-        out = []
         a = anchors()
+        offset = np.array([x0, y0])
+        out = []
         for i in keep:
-            r = reg.reshape(-1, 16)[i] / DETECT_SIZE
+            r = reg[i] / DETECT_SIZE
             cx, cy = r[0] + a[i, 0], r[1] + a[i, 1]
             box = np.array([cx - r[2] / 2, cy - r[3] / 2, cx + r[2] / 2, cy + r[3] / 2])
             kp = r[4:].reshape(6, 2) + a[i]
-            # detector input [0, 1] -> the picture's pixels
-            to_px = np.array([px, py]) / DETECT_SIZE
-            box = ((box.reshape(2, 2) - to_px) * DETECT_SIZE / scale + offset).ravel()
-            kp = (kp - to_px) * DETECT_SIZE / scale + offset
+            box = (box.reshape(2, 2) * DETECT_SIZE * scale + offset).ravel()
+            kp = kp * DETECT_SIZE * scale + offset
             out.append((box, kp, float(scores[i])))
         return out
 
@@ -168,18 +165,36 @@ def mesh_transform(face: Face) -> np.ndarray:
     return np.hstack([a, t[:, None]]).astype(np.float32)
 
 
-def _views(w: int, h: int) -> list[tuple[int, int, int, int]]:
-    """The whole picture, and for a wide (or tall) one the squares of its short side that
-    cover it with at least a quarter's overlap: (x, y, width, height)."""
-    views = [(0, 0, w, h)]
+def _boards(rgb: np.ndarray) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+    """The detector's 128 px inputs for a picture, with where each lies in it (scale, x0, y0):
+    the whole picture letterboxed, and for a wide (or tall) one the squares of its short side
+    that cover it with at least a quarter's overlap, all cut from one downscale."""
+    h, w = rgb.shape[:2]
     short, long_ = min(w, h), max(w, h)
-    if long_ < 1.2 * short:
-        return views
-    n = math.ceil((long_ - short) / (0.75 * short)) + 1
-    for i in range(n):
-        at = round(i * (long_ - short) / (n - 1))
-        views.append((at, 0, short, short) if w >= h else (0, at, short, short))
-    return views
+    boards, places = [], []
+    if long_ >= 1.2 * short:
+        k = DETECT_SIZE / short
+        small = cv2.resize(rgb, (max(DETECT_SIZE, round(w * k)), max(DETECT_SIZE, round(h * k))),
+                           interpolation=cv2.INTER_AREA)
+        scale = short / DETECT_SIZE
+        room = max(small.shape[:2]) - DETECT_SIZE
+        n = math.ceil((long_ - short) / (0.75 * short)) + 1
+        for i in range(n):
+            at = round(i * room / (n - 1))
+            cut = small[:, at:at + DETECT_SIZE] if w >= h else small[at:at + DETECT_SIZE]
+            boards.append(cut)
+            places.append((scale, at * scale, 0.0) if w >= h else (scale, 0.0, at * scale))
+        whole = small
+    else:
+        whole = rgb
+    # the whole picture, letterboxed
+    nw = max(1, round(w * DETECT_SIZE / long_))
+    nh = max(1, round(h * DETECT_SIZE / long_))
+    board = np.zeros((DETECT_SIZE, DETECT_SIZE, 3), np.uint8)
+    px, py = (DETECT_SIZE - nw) // 2, (DETECT_SIZE - nh) // 2
+    board[py:py + nh, px:px + nw] = cv2.resize(whole, (nw, nh), interpolation=cv2.INTER_AREA)
+    scale = long_ / DETECT_SIZE
+    return [board, *boards], [(scale, -px * scale, -py * scale), *places]
 
 
 def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
