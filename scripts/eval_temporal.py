@@ -1,6 +1,7 @@
 """Temporal coherence table: E_warp of input, per-frame and coherent stylization on three clips.
 
 Run: .venv/bin/python scripts/eval_temporal.py [--frames 30] [--write BENCHMARKS.md] [--gif]
+     .venv/bin/python scripts/eval_temporal.py --steadiness [--write BENCHMARKS.md]
 Clips are made in memory from scikit-image's public-domain photos (camera pan, zoom, a
 moving object over a still background) and never encoded, so compression does not blur the
 comparison. E_warp follows app/eval/flicker.py (Lai et al. 2018, DIS flow of the input).
@@ -67,10 +68,11 @@ def object_clip(n: int) -> list[np.ndarray]:
 CLIPS = {"camera pan": pan_clip, "zoom": zoom_clip, "moving object": object_clip}
 
 
-def stylize(ctx, frames: list[np.ndarray], temporal: bool) -> tuple[list[np.ndarray], float]:
+def stylize(ctx, frames: list[np.ndarray], temporal: bool, **params: object
+            ) -> tuple[list[np.ndarray], float]:
     """Stylized frames and the median wall time per frame (upload, passes, readback)."""
     with Pipeline(ctx) as pipeline:
-        pipeline.set_params({"temporal": temporal})
+        pipeline.set_params({"temporal": temporal, **params})
         pipeline.render_array(frames[0])  # warm-up (compile, allocate)
         pipeline.reset_history()
         out, times = [], []
@@ -97,13 +99,50 @@ def gif(frames_a: list[np.ndarray], frames_b: list[np.ndarray], path: Path) -> N
                   optimize=True)
 
 
+STEADINESS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def steadiness_table(ctx, n: int) -> str:
+    """E_warp of each clip at each steadiness (0: a boil; 0.5: the default; 1: held)."""
+    md = [
+        f"Command: `python scripts/eval_temporal.py --steadiness --frames {n}` "
+        f"({date.today().isoformat()}), {W}x{H}, default parameters but `steadiness`.  ",
+        f"GL renderer: `{renderer_string(ctx)}`",
+        "",
+        "| clip | E_warp input | " + " | ".join(f"steadiness {s:g}" for s in STEADINESS)
+        + " | 0 / 1 | ms/frame at 1 vs 0.5 |",
+        "|---|" + "---:|" * (len(STEADINESS) + 3),
+    ]
+    for name, make in CLIPS.items():
+        frames = make(n)
+        runs = {f"s{s:g}": stylize(ctx, frames, True, steadiness=s) for s in STEADINESS}
+        res = warping_errors(frames, **{k: v[0] for k, v in runs.items()})
+        e = [res.e_warp(f"s{s:g}") for s in STEADINESS]
+        extra = (runs["s1"][1] - runs["s0.5"][1]) * 1e3
+        md.append(f"| {name} | {res.e_warp('input'):.5f} | "
+                  + " | ".join(f"{v:.5f}" for v in e) + f" | {e[0] / e[-1]:.1f}x | "
+                  f"{extra:+.1f} ms |")
+        print(md[-1], flush=True)
+    return "\n".join(md)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--write", type=Path, help="replace the temporal table in this Markdown file")
     ap.add_argument("--gif", action="store_true", help="write docs/temporal_pan.gif")
+    ap.add_argument("--steadiness", action="store_true",
+                    help="the steadiness control's table instead (E_warp from 0 to 1)")
     args = ap.parse_args()
     ctx = create_headless_context()
+    if args.steadiness:
+        text = steadiness_table(ctx, args.frames)
+        print(text)
+        if args.write:
+            replace_section(args.write, "steadiness", text,
+                            "### Steadiness: `scripts/eval_temporal.py --steadiness`")
+        ctx.release()
+        return
     rows = []
     for name, make in CLIPS.items():
         frames = make(args.frames)

@@ -300,3 +300,23 @@ def xdog_threshold(d: np.ndarray, eps: float, phi: float) -> np.ndarray:
     """T = 1 if D >= eps else 1 + tanh(phi (D - eps)), clamped to [0,1]."""
     d = np.asarray(d, np.float64)
     return np.clip(np.where(d >= eps, 1.0, 1.0 + np.tanh(phi * (d - eps))), 0.0, 1.0)
+
+
+def hold(cur: np.ndarray, prev: np.ndarray, flow: np.ndarray, steadiness: float) -> np.ndarray:
+    """The painting held along the flow (watercolor/hold.frag): the last output warped by the
+    backward flow (UV units, .z confidence), clamped to this frame's 3x3 neighbourhood, mixed
+    in by 0.85 * hold * confidence; pixels whose past lies outside the frame keep `cur`."""
+    h, w = cur.shape[:2]
+    yy, xx = np.mgrid[:h, :w].astype(np.float32)
+    mx = xx + flow[..., 0] * w
+    my = yy + flow[..., 1] * h
+    past = cv2.remap(prev.astype(np.float32), mx, my, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
+    pad = np.pad(cur, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    window = np.stack([pad[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)])
+    past = np.clip(past, window.min(axis=0), window.max(axis=0))
+    k = 0.85 * np.clip(2.0 * steadiness - 1.0, 0.0, 1.0) * flow[..., 2:3]
+    held = cur * (1.0 - k) + past * k
+    u, v = (xx + 0.5) / w + flow[..., 0], (yy + 0.5) / h + flow[..., 1]
+    inside = (u >= 0) & (u <= 1) & (v >= 0) & (v <= 1)
+    return np.where(inside[..., None], held, cur)

@@ -486,7 +486,7 @@ def test_wet_edges_pool_at_wash_borders_only(pipeline):
 
 def composite_input(p, name: str) -> np.ndarray:
     """The target the composite pass reads as `name` (as wired in the style's graph)."""
-    composite = next(q for q in p.style.passes() if q.output == p.style.output)
+    composite = next(q for q in p.style.passes() if q.name == "composite")
     return p.read_target(composite.inputs[name].target)
 
 
@@ -663,3 +663,26 @@ def test_a_deckled_edge_is_torn_irregular_and_leaves_the_rest(pipeline):
     white = (torn == 255).all(axis=2)
     depth = [int(np.argmin(white[:, x])) for x in range(40, 280)]  # the tear from the top
     assert np.std(depth) > 0.8 and max(depth) < 20
+
+
+@pytest.mark.parametrize("steadiness", [0.75, 1.0])
+def test_hold_matches_reference(pipeline, steadiness):
+    """Steadiness above 0.5 holds the painting along the flow, clamped to the neighbourhood."""
+    p = pipeline({"steadiness": steadiness, "temporal": True})
+    image = colour_image(seed=1)
+    p.render_array(image)
+    before = p.read_target("held").copy()
+    p.render_array(np.roll(image, (1, 2), axis=(0, 1)))  # a small pan: history is kept
+    cur, held, flow = p.read_target("result"), p.read_target("held"), p.read_target("flow")
+    expected = ref.hold(cur, before, flow, steadiness)
+    err = np.abs(held - expected) * 255
+    assert err.max() < 2.0 and (err > 1.01).mean() < 0.01, err.max()
+    assert np.abs(held - cur).max() * 255 > 4  # the past really counts
+
+
+def test_hold_is_skipped_at_default_steadiness(pipeline):
+    p = pipeline({"temporal": True})
+    image = colour_image(seed=1)
+    for shift in (0, 1):
+        p.render_array(np.roll(image, shift, axis=1))
+    np.testing.assert_array_equal(p.read_target("held"), p.read_target("result"))

@@ -190,3 +190,32 @@ def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:
     for f in frames:
         p.render_array(f)
     np.testing.assert_array_equal(p.render_array(jump), pipeline().render_array(jump))
+
+
+def test_steadiness_spans_a_boil_to_rock_steady(pipeline) -> None:
+    """The steadiness control: E_warp falls as it rises (BENCHMARKS: 10-12x from 0 to 1 on
+    30-frame clips at 384x256; here, 8 frames at 128x96, the hold has less time to build)."""
+    frames = _pan(8)
+    outs = {}
+    for s in (0.0, 0.5, 1.0):
+        p = pipeline({"steadiness": s})
+        outs[f"s{s}"] = [p.render_array(f) for f in frames]
+    res = warping_errors(frames, **outs)
+    boil, default, steady = (res.e_warp(f"s{s}") for s in (0.0, 0.5, 1.0))
+    assert boil > 1.2 * default > 1.4 * steady, res.errors
+    assert boil > 2.5 * steady, res.errors
+    # the first frame has no history: the same at every steadiness
+    np.testing.assert_array_equal(outs["s0.0"][0], outs["s1.0"][0])
+    np.testing.assert_array_equal(outs["s0.5"][0], outs["s1.0"][0])
+
+
+def test_the_boil_is_on_twos(pipeline) -> None:
+    """A boil renews the textures on every second frame: on a still scene, even frames jump
+    and odd ones barely move (only the temporal blends settling after the jump)."""
+    frame = _pan(1)[0]
+    p = pipeline({"steadiness": 0.0})
+    outs = [p.render_array(frame).astype(int) for _ in range(7)]
+    change = [float(np.abs(outs[k] - outs[k - 1]).mean()) for k in range(1, 7)]
+    jumps, rests = change[1::2], change[2::2]  # frames 2, 4, 6 and 3, 5
+    assert min(jumps) > 0.5, change
+    assert max(rests) < 0.25 * min(jumps), change

@@ -69,6 +69,12 @@ def read_preset(path: Path) -> Preset:
     return _read(path, False)
 
 
+def _numbered(path: Path) -> tuple[int, str]:
+    """Built-in files sort by their number prefix (2_ before 10_), then by name."""
+    head, _, _ = path.stem.partition("_")
+    return (int(head) if head.isdigit() else 1 << 30, path.stem)
+
+
 def list_presets(style: str, user_dir: Path | None = None, *,
                  warn: Callable[[str], None] | None = None) -> list[Preset]:
     """Built-in presets (in a fixed order) followed by the user's, for one style. A chain
@@ -76,7 +82,8 @@ def list_presets(style: str, user_dir: Path | None = None, *,
     (`watercolor.dilution`), read-only there. `user_dir` is the style's folder among the
     user's preset folders (STYLE/ under the base). A broken user file is left out and
     reported to `warn` (default: one warning line on stderr per file and problem)."""
-    out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"))]
+    out = [_read(p, True) for p in sorted(builtin_presets_dir(style).glob("*.json"),
+                                          key=_numbered)]
     udir = user_dir or user_presets_dir(style)
     if udir.is_dir():
         taken = {preset_key(p.name) for p in out}

@@ -5,6 +5,8 @@
 // exact for camera pans.
 // tiles: reach 0 if u_history == 0 else None
 #include "common/canvas.glsl"
+#include "common/noise.glsl"
+#include "common/boil.glsl"
 out vec4 frag;
 uniform sampler2D prev;   // this layer last frame
 uniform sampler2D flow;   // backward flow, UV units
@@ -14,6 +16,10 @@ uniform float u_scale;          // processing scale: source px = work px / u_sca
 uniform float u_target_scale;   // this layer's size relative to the work size
 uniform vec4 u_canvas;          // this frame's pixels -> the paper sheet (identity at a cut)
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
+uniform float u_px;     // work px per reference px
+uniform int u_frame;
+uniform int u_seed;
+uniform float u_steadiness;
 
 const float BUDGET = 0.6;  // re-seed when |J - I| exceeds this
 
@@ -61,5 +67,7 @@ void main() {
         return;
     }
     float age = canvas_age(c) + 1.0;
-    frag = vec4(c.xy, first_cycle ? -age - 1.0 : age, stretch);
+    // both layers jump alike, so their blend keeps its contrast
+    vec2 boil = boil_jump(u_steadiness, u_frame, u_seed) * (u_px / u_scale);
+    frag = vec4(c.xy + boil, first_cycle ? -age - 1.0 : age, stretch);
 }

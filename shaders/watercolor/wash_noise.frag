@@ -7,6 +7,7 @@
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
+#include "common/boil.glsl"
 out vec4 frag;
 uniform sampler2D canvas0;
 uniform sampler2D canvas1;
@@ -20,6 +21,8 @@ uniform float u_turbulence_scale;
 uniform float u_px;      // work px per reference px
 uniform float u_scale;   // work px per source px
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
+uniform int u_frame;
+uniform float u_steadiness;
 
 const float BORDER_SCALE = 40.0;  // reference px: borders wander over about this length
 
@@ -43,6 +46,8 @@ void main() {
                               fbm(b.xy / bs, 2, u_seed, 221), canvas_weight(a),
                               canvas_weight(b), smooth_rho(a.xy - b.xy, bs));
     }
-    vec2 q = canvas_point(u_canvas, p) / (48.0 * ref);
+    // the tremor follows the sheet; a boil renews it on every second frame (outlines jitter)
+    vec2 q = (canvas_point(u_canvas, p) + boil_shift(u_steadiness, u_frame, u_seed) * ref)
+             / (48.0 * ref);
     frag = vec4(turb, value_noise(q, u_seed, 401), value_noise(q, u_seed, 402), border);
 }
