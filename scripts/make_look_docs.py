@@ -1,7 +1,8 @@
 """Pictures and statistics of the watercolor look: docs/look/ and the look table.
 
-Renders scikit-image's public-domain photos (chelsea, coffee, astronaut, rocket) with the
-default, every preset and `cv2.stylization`:
+Renders scikit-image's public-domain photos (chelsea, coffee, astronaut, rocket, the grey
+cameraman, the Hubble deep field, a motorcycle) with the default, every preset and
+`cv2.stylization`:
 
 - docs/look/presets_<photo>.jpg: source | cv2.stylization | default | each preset;
 - docs/look/<phenomenon>.jpg: 100% crops of the photo at 1280 px wide (cubic upscale):
@@ -29,7 +30,8 @@ from aquarelle.eval.report import replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "look"
-PHOTOS = ("chelsea", "coffee", "astronaut", "rocket")
+PHOTOS = ("chelsea", "coffee", "astronaut", "rocket", "camera", "hubble_deep_field",
+          "stereo_motorcycle")
 TILE_HEIGHT = 260
 WIDE = 1280
 PREVIOUS = "photo_wash"
@@ -63,6 +65,10 @@ def label(img: np.ndarray, text: str) -> np.ndarray:
 
 def photo(name: str, width: int | None = None) -> np.ndarray:
     img = getattr(skimage.data, name)()
+    if isinstance(img, tuple):  # a stereo pair (and its disparity): the left view
+        img = img[0]
+    if img.ndim == 2:  # a grey photo, as RGB
+        img = np.repeat(img[..., None], 3, axis=2)
     if width is not None:
         s = width / img.shape[1]
         img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
@@ -103,7 +109,7 @@ def grids(ctx, presets) -> None:
         tiles += [label(render(ctx, img, p.values)[0], p.name) for p in presets]
         s = TILE_HEIGHT / img.shape[0]
         tiles = [cv2.resize(t, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) for t in tiles]
-        rows = [np.hstack(tiles[i:i + 3]) for i in range(0, len(tiles), 3)]
+        rows = [np.hstack(tiles[i:i + 4]) for i in range(0, len(tiles), 4)]
         w = max(r.shape[1] for r in rows)
         rows = [np.pad(r, ((0, 0), (0, w - r.shape[1]), (0, 0)), constant_values=255)
                 for r in rows]

@@ -17,10 +17,12 @@ import av
 import cv2
 import numpy as np
 import pytest
+from PyQt6.QtGui import QImage, QPixmap
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
 
 from aquarelle.cli.main import main as cli_main
+from aquarelle.engine.thumbnails import thumb_size
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.settings import Settings
 
@@ -239,3 +241,64 @@ def test_first_frame_after_open_is_the_cli_render(qtbot: Any, config: Path,  # n
     assert win.open_file(files["still"])
     assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "up.png",
                                               "--style", "watercolor+upscale"))
+
+
+# -- the preset menu's pictures -------------------------------------------------------------
+def qimage_rgb(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    raw = np.frombuffer(image.constBits().asarray(image.sizeInBytes()), np.uint8)
+    return raw.reshape(h, image.bytesPerLine())[:, :3 * w].reshape(h, w, 3).copy()
+
+
+def icon_pixels(win: MainWindow, index: int) -> np.ndarray:
+    """The picture of item `index` of the preset chooser as the screen holds it, RGB."""
+    combo = win.presets.combo
+    return qimage_rgb(combo.itemIcon(index).pixmap(combo.iconSize()).toImage())
+
+
+def on_screen(rgb: np.ndarray) -> np.ndarray:
+    """An RGB picture as a pixmap on this screen holds it (Xvfb's default is 16-bit)."""
+    h, w = rgb.shape[:2]
+    data = np.ascontiguousarray(rgb)
+    image = QImage(data.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+    return qimage_rgb(QPixmap.fromImage(image).toImage())
+
+
+def test_preset_pictures_are_the_frame_on_screen_in_each_preset(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Opening the preset chooser paints the frame on screen small in every preset; each
+    picture is what `aquarelle render` makes of that small frame with the preset."""
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    assert win.presets.paint_thumbnails()
+    combo = win.presets.combo
+    assert combo.count() == len(win.presets.presets) + 1 >= 11
+    size = (combo.iconSize().width(), combo.iconSize().height())
+    assert size == thumb_size((PW, PH))
+    # the small frame the pictures are painted from: the GPU's fit of the photo, made by
+    # the painter's own fitter on the window's context (a second context in this process
+    # would leave Qt's current context broken)
+    vp = win.viewport
+    vp.makeCurrent()
+    try:
+        small = vp._thumbs.fitter.fit(vp._orig, size, "stretch")
+    finally:
+        vp.doneCurrent()
+    # a repaint before the CLI's own EGL context comes and goes in this thread: that one's
+    # teardown, right after a doneCurrent, leaves the next windows without a context
+    grab(win)
+    source = tmp_path / "small.png"
+    cv2.imwrite(str(source), small[:, :, ::-1])
+    pictures = [icon_pixels(win, i) for i in range(combo.count())]
+    for name in ("vivid", "sepia", "ink_and_wash"):
+        i = 1 + [p.name for p in win.presets.presets].index(name)
+        assert_same(pictures[i], on_screen(cli_render(source, tmp_path / f"{name}.png",
+                                                      "--preset", name)))
+    assert_same(pictures[0], on_screen(cli_render(source, tmp_path / "default.png")))
+    # each preset reads differently, even at this size
+    for i in range(1, len(pictures)):
+        for j in range(i + 1, len(pictures)):
+            assert np.abs(pictures[i].astype(int) - pictures[j]).mean() > 2, (i, j)

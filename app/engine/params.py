@@ -313,6 +313,11 @@ class ParamSet:
         """Current values in a JSON-friendly form (colours as #rrggbb)."""
         return {n: color_to_hex(v) if isinstance(v, tuple) else v for n, v in self._values.items()}
 
+    def defaults_json(self) -> dict[str, Any]:
+        """The declared defaults in the JSON-friendly form of as_json_values."""
+        return {n: color_to_hex(s.default) if isinstance(s.default, tuple) else s.default
+                for n, s in self.specs.items()}
+
     def groups(self) -> dict[str, list[ParamSpec]]:
         """Declarations by group, in declaration order."""
         out: dict[str, list[ParamSpec]] = {}

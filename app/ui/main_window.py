@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         self.side_scroll = panel = SidePanel(self.state, preset_dir)
         self.source_panel, self.style_combo = panel.source_panel, panel.style_combo
         self.chain_panel, self.presets = panel.chain_panel, panel.presets
+        self.presets.thumbnails = self.viewport.thumbnails
         self.seed_spin, self.scale_spin = panel.seed_spin, panel.scale_spin
         self.compare_combo, self.debug_combo = panel.compare_combo, panel.debug_combo
         self.param_panel = panel.param_panel

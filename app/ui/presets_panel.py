@@ -6,7 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import Qt, pyqtSignal
+import numpy as np
+from PyQt6.QtCore import QSize, Qt, pyqtSignal
+from PyQt6.QtGui import QIcon, QImage, QPixmap
 from PyQt6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -33,6 +35,29 @@ from ..engine.presets import (
 CUSTOM = "Custom"
 DEFAULT = "Default"
 
+# paints the frame on screen in each look given (full values), or None without a frame
+Thumbnailer = Callable[[list[dict[str, Any]]], "list[np.ndarray] | None"]
+
+
+class _PresetCombo(QComboBox):
+    """A combo that asks for fresh pictures each time its list opens (the frame may have
+    moved on since)."""
+
+    def __init__(self, opening: Callable[[], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._opening = opening
+
+    def showPopup(self) -> None:  # noqa: N802 - Qt's name
+        self._opening()
+        super().showPopup()
+
+
+def _icon(rgb: np.ndarray) -> QIcon:
+    h, w = rgb.shape[:2]
+    data = np.ascontiguousarray(rgb)
+    return QIcon(QPixmap.fromImage(QImage(data.data, w, h, 3 * w,
+                                          QImage.Format.Format_RGB888).copy()))
+
 
 class PresetsPanel(QWidget):
     """Lists the built-in and user presets of one style; emits the chosen preset."""
@@ -42,15 +67,18 @@ class PresetsPanel(QWidget):
     stateChanged = pyqtSignal(object, bool)  # base preset name or None, modified (no undo)
 
     def __init__(self, values: Callable[[], dict[str, Any]],
-                 parent: QWidget | None = None, user_dir: Path | None = None) -> None:
+                 parent: QWidget | None = None, user_dir: Path | None = None,
+                 defaults: Callable[[], dict[str, Any]] | None = None) -> None:
         super().__init__(parent)
         self._values = values  # current parameter values, JSON-friendly
+        self._defaults = defaults or values  # the style's own values, JSON-friendly
+        self.thumbnails: Thumbnailer | None = None  # set by the window: the menu's pictures
         self.user_dir = user_dir  # None: the XDG config folder
         self.style = "watercolor"
         self.presets: list[Preset] = []
         self.base: str | None = None  # the preset the current values started from
         self._at_defaults = False
-        self.combo = QComboBox(self)
+        self.combo = _PresetCombo(self.paint_thumbnails, self)
         self.about = QLabel(self)  # what the preset shown is for
         self.about.setWordWrap(True)
         self.about.setEnabled(False)  # a quieter colour: a note, not a control
@@ -98,6 +126,26 @@ class PresetsPanel(QWidget):
         self.combo.blockSignals(False)
         self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
         self.stateChanged.emit(self.base, select is None)
+
+    def looks(self) -> list[dict[str, Any]]:
+        """Full values for each item of the chooser: the current ones, then each preset's
+        (the others at the style's defaults, as choosing it does)."""
+        defaults = self._defaults()
+        return [self._values()] + [{**defaults, **p.values} for p in self.presets]
+
+    def paint_thumbnails(self) -> bool:
+        """Give each item a picture of the frame on screen in its look; False (and no
+        pictures) when there is no frame or no thumbnailer."""
+        pictures = self.thumbnails(self.looks()) if self.thumbnails is not None else None
+        if not pictures:
+            for i in range(self.combo.count()):
+                self.combo.setItemIcon(i, QIcon())
+            return False
+        h, w = pictures[0].shape[:2]
+        self.combo.setIconSize(QSize(w, h))
+        for i, rgb in enumerate(pictures[:self.combo.count()]):
+            self.combo.setItemIcon(i, _icon(rgb))
+        return True
 
     def current(self) -> Preset | None:
         """The selected preset, or None for "Custom" / "Default"."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import moderngl
 import numpy as np
@@ -22,6 +23,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import collect_garbage, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
+from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -75,6 +77,7 @@ class Viewport(QOpenGLWidget):
         self._pipeline: AnyPipeline | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
+        self._thumbs: ThumbnailPainter | None = None  # the preset menu's pictures
         self._own_tex: moderngl.Texture | None = None  # the frame, when no pipeline works
         self._orig: moderngl.Texture | None = None  # the frame on the GPU (original view)
         self._result: moderngl.Texture | None = None
@@ -243,6 +246,26 @@ class Viewport(QOpenGLWidget):
         finally:
             self.doneCurrent()
 
+    def thumbnails(self, looks: list[dict[str, Any]]) -> list[np.ndarray] | None:
+        """The frame on screen painted small in each look (full parameter values of the
+        current style), for the preset menu; None while there is no frame or no GL."""
+        if self._ctx is None or not self.has_frame:
+            return None
+        self.makeCurrent()
+        try:
+            self._consume_pending()
+            self._render_if_needed()
+            if self._orig is None:
+                return None
+            if self._thumbs is None:
+                self._thumbs = ThumbnailPainter(self._ctx, self.shader_root)
+            return self._thumbs.paint(self.state.style, self.state.seed, self._orig, looks)
+        except AquarelleError as e:
+            self._report(e)
+            return None
+        finally:
+            self.doneCurrent()
+
     def fitter(self) -> FrameFitter:
         """A frame fitter on this view's context (for `live_output`, which runs while the
         context is current); released with the context."""
@@ -270,9 +293,12 @@ class Viewport(QOpenGLWidget):
                 self._own_tex.release()
             if self._fitter is not None:
                 self._fitter.release()
+            if self._thumbs is not None:
+                self._thumbs.release()
             collect_garbage(self._ctx)
         finally:
             self._pipeline = self._display = self._own_tex = self._fitter = None
+            self._thumbs = None
             self._orig = self._result = None
             self._fresh = self._image is not None
             self._want_style = self.state.style
