@@ -11,7 +11,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .chain import build_pipeline
+from .chain import AnyPipeline, build_pipeline
 from .fit import FrameFitter
 
 THUMB_HEIGHT = 40
@@ -36,7 +36,7 @@ class ThumbnailPainter:
         self.ctx = ctx
         self.shader_root = shader_root
         self.fitter = FrameFitter(ctx, shader_root)
-        self._pipeline: Any = None
+        self._pipeline: AnyPipeline | None = None
         self._key: tuple[str, int] | None = None
 
     def paint(self, style: Any, seed: int, frame: moderngl.Texture,
@@ -51,6 +51,7 @@ class ThumbnailPainter:
             self._pipeline.subject_feed = "given"
             self._pipeline.set_subject(None)
             self._key = key
+        assert self._pipeline is not None
         small = self.fitter.draw(frame, thumb_size(frame.size), "stretch")
         out = []
         for look in looks:

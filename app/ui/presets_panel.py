@@ -67,11 +67,11 @@ class PresetsPanel(QWidget):
     stateChanged = pyqtSignal(object, bool)  # base preset name or None, modified (no undo)
 
     def __init__(self, values: Callable[[], dict[str, Any]],
-                 parent: QWidget | None = None, user_dir: Path | None = None,
-                 defaults: Callable[[], dict[str, Any]] | None = None) -> None:
+                 parent: QWidget | None = None, user_dir: Path | None = None, *,
+                 defaults: Callable[[], dict[str, Any]]) -> None:
         super().__init__(parent)
         self._values = values  # current parameter values, JSON-friendly
-        self._defaults = defaults or values  # the style's own values, JSON-friendly
+        self._defaults = defaults  # the style's own values, JSON-friendly
         self.thumbnails: Thumbnailer | None = None  # set by the window: the menu's pictures
         self.user_dir = user_dir  # None: the XDG config folder
         self.style = "watercolor"
