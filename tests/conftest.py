@@ -27,6 +27,7 @@ EFFECTS_OFF: dict[str, Any] = {
     "dry_brush": 0.0,
     "outline_strength": 0.0,
     "edge_darkening": 0.0,
+    "hard_edges": 0.0,
     "dilution": 0.0,
     "paper_color": "#ffffff",
 }

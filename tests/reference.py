@@ -156,17 +156,26 @@ def density(tex: np.ndarray, beta: float) -> np.ndarray:
 TONE_SLOPE = 2.0  # tones.glsl's tone_slope: per reference pixel, times this
 
 
-def adaptive_sharpness(lum: np.ndarray, phi: float, px: float) -> np.ndarray:
+def adaptive_sharpness(lum: np.ndarray, phi: float, px: float,
+                       own_share: float = 0.4) -> np.ndarray:
     """Winnemöller's gradient-adaptive sharpness as quantize.frag uses it: the tone change per
     reference pixel (central differences, replicated borders; `px` = this image's pixels per
     reference pixel) times TONE_SLOPE (tones.glsl's tuning), maps
-    phi * mix(0.04, 1, smoothstep(0.2, 1.5, slope))."""
+    phi * mix(0.04, 1, smoothstep(0.2, 1.5, slope)), at most step_limit of the change
+    laid (`own_share` of this L's: the rest is the wide blur's)."""
     lum = np.asarray(lum, np.float64)
     pad = np.pad(lum, 1, mode="edge")
     gx = (pad[1:-1, 2:] - pad[1:-1, :-2]) * 0.5
     gy = (pad[2:, 1:-1] - pad[:-2, 1:-1]) * 0.5
     slope = TONE_SLOPE * np.hypot(gx, gy) * px
-    return phi * (0.04 + 0.96 * smoothstep(0.2, 1.5, slope))
+    limit = step_limit(own_share * np.hypot(gx, gy))
+    return np.minimum(limit, phi * (0.04 + 0.96 * smoothstep(0.2, 1.5, slope)))
+
+
+def step_limit(change: np.ndarray) -> np.ndarray:
+    """tones.glsl: the sharpest tone step a target holds without stair-steps where its L*
+    changes by `change` per pixel (a step 1.5 px wide)."""
+    return 4.0 / (1.5 * np.maximum(change, 1e-3))
 
 
 def lic_straight(img: np.ndarray, t: tuple[float, float], sigma: float,
@@ -320,3 +329,56 @@ def hold(cur: np.ndarray, prev: np.ndarray, flow: np.ndarray, steadiness: float)
     u, v = (xx + 0.5) / w + flow[..., 0], (yy + 0.5) / h + flow[..., 1]
     inside = (u >= 0) & (u <= 1) & (v >= 0) & (v <= 1)
     return np.where(inside[..., None], held, cur)
+
+
+def hard_edges(washes: np.ndarray, face: np.ndarray | None, out_hw: tuple[int, int],
+               hardness: float, ref_px: float = 1.0, reach: float = 3.0,
+               width: float = 1.2, face_soft: float = 0.75) -> np.ndarray:
+    """watercolor/hard_edges.glsl: the half-size washes (RGBA, .a wetness) at the output size,
+    each border steepened to `width` reference px between its sides `reach` reference px
+    across it; `face` (focus .z at the output size) softens it. ref_px: output px per
+    reference px."""
+    washes = np.asarray(washes, np.float64)
+    h, w = out_hw
+    sh, sw = washes.shape[:2]
+    x, y = pixel_centres(h, w)
+    kx, ky = sw / w, sh / h
+
+    def at(px, py):  # output pixel coordinates
+        return bilinear(washes, px * kx, py * ky)
+
+    def lum(c):
+        return c[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
+
+    here = at(x, y)
+    gx = lum(at(x + 1 / kx, y)) - lum(here)
+    gy = lum(at(x, y + 1 / ky)) - lum(here)
+    hard = hardness * (1.0 - here[..., 3])
+    if face is not None:
+        hard = hard * (1.0 - face_soft * face)
+    norm = np.hypot(gx, gy)
+    nx, ny = gx / np.maximum(norm, 1e-12), gy / np.maximum(norm, 1e-12)
+    d = reach * ref_px
+    a = at(x - d * nx, y - d * ny)[..., :3]
+    ab = at(x + d * nx, y + d * ny)[..., :3] - a
+
+    def across(c):
+        return np.clip(np.sum((c[..., :3] - a) * ab, -1) / np.maximum(np.sum(ab * ab, -1),
+                                                                      1e-12), 0.0, 1.0)
+
+    hard = hard * smoothstep(0.003, 0.009, norm) * smoothstep(0.05, 0.12,
+                                                               np.linalg.norm(ab, axis=-1))
+    t = across(here)
+    rate = norm / ((w / sw) * np.maximum(np.abs(lum(ab)), 0.02))
+    hard = hard * smoothstep(0.3, 0.7, rate * 2.0 * reach * ref_px)
+    half = np.minimum(0.5, 0.5 * max(1.0, width * ref_px) * rate)
+    s = smoothstep_field(0.5 - half, 0.5 + half, t)
+    out = here.copy()
+    out[..., :3] += (hard * (s - t))[..., None] * ab
+    return out
+
+
+def smoothstep_field(e0: np.ndarray, e1: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """smoothstep with per-pixel edges (GLSL: undefined at e0 == e1; here a step)."""
+    t = np.clip((x - e0) / np.maximum(e1 - e0, 1e-12), 0.0, 1.0)
+    return t * t * (3.0 - 2.0 * t)

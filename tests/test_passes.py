@@ -493,17 +493,17 @@ def composite_input(p, name: str) -> np.ndarray:
 def composite_reference(p, prm: dict) -> np.ndarray:
     """The composite (without turbulence, dispersion and wobble) from the pipeline's targets,
     in the order of composite.frag, as 0..255 floats."""
-    smooth = composite_input(p, "washes")[..., :3].astype(np.float64)
-    wet = composite_input(p, "wet")[..., 0].astype(np.float64)
     paper = composite_input(p, "paper")[..., 0].astype(np.float64)
+    smooth = ref.hard_edges(composite_input(p, "washes"), None, paper.shape,
+                            prm.get("hard_edges", 1.0))[..., :3]
+    wet = composite_input(p, "wet")[..., 0].astype(np.float64)
     strokes = composite_input(p, "strokes")
     edges = composite_input(p, "edges")
     h, w = paper.shape
     x, y = ref.pixel_centres(h, w)
-    sh, sw = smooth.shape[:2]
     # uv = p / source size: work-size targets are sampled at the same relative position.
-    c = ref.bilinear(smooth, x * sw / w, y * sh / h)
-    wet = ref.bilinear(wet[..., None], x * sw / w, y * sh / h)[..., 0]
+    c = smooth  # the washes steepened at the output size (hard_edges.glsl)
+    wet = ref.bilinear(wet[..., None], x * wet.shape[1] / w, y * wet.shape[0] / h)[..., 0]
     stroke = ref.bilinear(strokes, x * strokes.shape[1] / w, y * strokes.shape[0] / h)[..., 0]
     edge = ref.bilinear(edges, x * edges.shape[1] / w, y * edges.shape[0] / h)[..., 0]
     c = 1.0 - (1.0 - c) * (1.0 - prm["dilution"])
@@ -575,7 +575,7 @@ def test_composite_follows_the_pigment_model(pipeline, effects):
 def test_edge_darkening_density_directly(pipeline):
     # The brief's check, spelled out: C' = C (1 - (1 - C)(d - 1)), d = 1 + k * wet.
     k = 2.5
-    prm = dict(EFFECTS_OFF, edge_darkening=k)
+    prm = dict(EFFECTS_OFF, edge_darkening=k, hard_edges=0.0)
     p = pipeline(prm)
     result = p.render_array(composite_image()).astype(np.float64) / 255.0
     x, y = ref.pixel_centres(*result.shape[:2])
@@ -686,3 +686,45 @@ def test_hold_is_skipped_at_default_steadiness(pipeline):
     for shift in (0, 1):
         p.render_array(np.roll(image, shift, axis=1))
     np.testing.assert_array_equal(p.read_target("held"), p.read_target("result"))
+
+
+# -- hard edges: a dried wash stops at a sharp border (in the composite) ---------------------
+
+def disc_image(h: int = 48, w: int = 64, blur: float = 3.0) -> np.ndarray:
+    """uint8: a dark blue disc on a light ochre ground, its border a soft ramp."""
+    yy, xx = np.mgrid[:h, :w]
+    inside = (np.hypot(yy - h / 2, xx - w / 2) < 14).astype(np.float32)
+    inside = cv2.GaussianBlur(inside, (0, 0), blur)[..., None]
+    light, dark = np.array([0.85, 0.75, 0.55]), np.array([0.2, 0.25, 0.5])
+    return to_u8(light * (1 - inside) + dark * inside)
+
+
+@pytest.mark.parametrize("hardness", [0.5, 1.0])
+def test_hard_edges_match_reference(pipeline, hardness):
+    """Everything else off, on white paper: the composite is the steepened washes."""
+    p = pipeline(dict(EFFECTS_OFF, hard_edges=hardness, subject_aware=False))
+    result = p.render_array(disc_image()).astype(np.float64)
+    washes = p.read_target("painted")
+    expected = ref.hard_edges(washes, None, result.shape[:2], hardness)[..., :3] * 255
+    err = np.abs(result - expected)
+    # a bilinear tap a texel off on llvmpipe moves a value on the steepest ramps only
+    assert np.percentile(err, 99.5) <= 1.0 and err.max() < 5.0, err.max()
+    soft = ref.hard_edges(washes, None, result.shape[:2], 0.0)[..., :3] * 255
+    assert np.abs(result - soft).max() > 12
+
+
+def test_hard_edges_steepen_borders_and_keep_flat_washes(pipeline):
+    image = disc_image()
+    lum = np.array([0.2126, 0.7152, 0.0722])
+    a = pipeline(dict(EFFECTS_OFF, hard_edges=0.0)).render_array(image) / 255 @ lum
+    b = pipeline(dict(EFFECTS_OFF, hard_edges=1.0)).render_array(image) / 255 @ lum
+    row_a, row_b = a[24], b[24]  # across the disc's border at x = 18 and 46
+    assert np.abs(np.diff(row_b)).max() > 1.6 * np.abs(np.diff(row_a)).max()
+
+    def ramp(r: np.ndarray) -> int:  # pixels between 10% and 90% of the step
+        return int(np.sum((r > r.min() + 0.1 * np.ptp(r)) & (r < r.max() - 0.1 * np.ptp(r))))
+    assert ramp(row_b) < 0.6 * ramp(row_a)
+    flat = (slice(2, 8), slice(2, 10))  # the ground, far from the border: untouched
+    np.testing.assert_allclose(b[flat], a[flat], atol=1.5 / 255)
+    # never beyond the two sides: no ringing, no halo
+    assert row_b.min() >= row_a.min() - 1.5 / 255 and row_b.max() <= row_a.max() + 1.5 / 255

@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+import reference as ref
 import skimage.data
 
 from aquarelle.engine.faces import Face
@@ -82,10 +83,17 @@ def test_a_portrait_fades_into_paper_and_a_photo_without_a_face_does_not(pipelin
     np.testing.assert_array_equal(a, pipeline({"subject_aware": False}).render_array(coffee))
 
 
+def painted(p) -> np.ndarray:
+    """How much of the last frame is painted (1) or bare paper (0), from the vignette target
+    (the edge's signed distance and the grade, as composite.frag reads them)."""
+    v = p.read_target("vignette")
+    return ref.smoothstep(0.25, 0.75, v[..., 0]) * v[..., 1]
+
+
 def test_the_vignette_is_a_hard_ragged_edge(pipeline, portrait):
     p = pipeline()
     p.render_array(portrait)
-    v = p.read_target("vignette")[..., 1]  # the hard edge alone
+    v = ref.smoothstep(0.25, 0.75, p.read_target("vignette")[..., 0])  # the hard edge alone
     between = ((v > 0.05) & (v < 0.95)).mean()
     assert 0.0 < between < 0.06  # a thin boundary, not a fog
     rows = [np.flatnonzero(r > 0.5) for r in v[v.shape[0] // 4: v.shape[0] // 2]]
@@ -101,7 +109,8 @@ def test_a_portrait_in_tiles_is_the_untiled_painting(pipeline, portrait):
     tiles = TiledStill(p, (1001, 1001), max_tile_px=300_000)
     assert len(tiles.tiles) >= 4
     d = np.abs(tiles.render(big).astype(np.int16) - whole).max(axis=2)
-    assert d.max() <= 2 and d.mean() < 0.02, (d.max(), d.mean())
+    # a ramp steepened to a hard edge amplifies float rounding (test_tiles)
+    assert d.max() <= 32 and (d > 2).sum() <= 20 and d.mean() < 0.02, (d.max(), d.mean())
 
 
 def test_re_rendering_a_still_keeps_its_subject(pipeline, portrait):
@@ -118,7 +127,6 @@ def test_a_face_is_laid_in_a_few_soft_tones_with_its_features_drawn(pipeline, po
     painted = p.render_array(portrait)
     face = p.last_subject.faces[0]
     assert face.mesh is not None
-    plain = pipeline({"subject_aware": False}).render_array(portrait)
     oval = np.zeros(portrait.shape[:2], np.uint8)
     cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
     features = np.zeros_like(oval)
@@ -140,7 +148,10 @@ def test_a_face_is_laid_in_a_few_soft_tones_with_its_features_drawn(pipeline, po
                         cv2.Sobel(lum(img), cv2.CV_32F, 0, 1))
     assert fine(painted)[skin].mean() < 0.7 * fine(portrait)[skin].mean()
     drawn = features == 1
-    assert grad(painted)[drawn].mean() > 1.15 * grad(plain)[drawn].mean()
+    # the accents alone (hard edges, which both have, steepen both)
+    accented = pipeline({"hard_edges": 0.0}).render_array(portrait)
+    plain = pipeline({"subject_aware": False, "hard_edges": 0.0}).render_array(portrait)
+    assert grad(accented)[drawn].mean() > 1.15 * grad(plain)[drawn].mean()
 
 
 def test_focus_and_figure_passes_match_numpy(pipeline, portrait):
@@ -200,20 +211,20 @@ def test_a_face_lost_fades_out_and_a_cut_drops_it_at_once(pipeline):
     p = pipeline()
     for f in frames[:4]:
         p.render_array(f)
-    paper = [p.read_target("vignette")[..., 0].mean()]
+    paper = [painted(p).mean()]
     for f in frames[4:]:  # the face hidden (a hand before it): no face, the same shot
         hidden = f.copy()
         hidden[25:110, 85:175] = cv2.GaussianBlur(f[25:110, 85:175], (0, 0), 12)
         p.render_array(hidden)
         assert p.last_subject is None
-        paper.append(p.read_target("vignette")[..., 0].mean())
+        paper.append(painted(p).mean())
     # the painted share grows back to all over the frames, not in one
     assert paper[1] < 0.99 and paper[-1] > 0.99 and all(np.diff(paper) >= -1e-3)
     other = cv2.resize(skimage.data.coffee(), (320, 180), interpolation=cv2.INTER_AREA)
     for f in frames[:4]:
         p.render_array(f)
     p.render_array(other)  # a cut: the look drops the face at once
-    assert p.read_target("vignette")[..., 0].min() > 0.99
+    assert painted(p).min() > 0.99
 
 
 def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):

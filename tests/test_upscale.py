@@ -250,13 +250,14 @@ def test_a_draft_lays_its_tones_as_the_full_render_does(pipeline):
     assert full.read_target("quantized").shape[:2] == (360, 540)
     for name in ("quantized", "abstract_t", "painted", "wet_t"):
         assert draft.read_target(name).shape[:2] == (180, 270)
-    # the draft's tones are the full render's averaged over each small texel: closer to
-    # those than the cheap draft's, quantized small (measured 0.70 of its mean L error)
+    # the draft's tones are the full render's averaged over each small texel: at least as
+    # close to those as the cheap draft's, quantized small (mean L error measured 0.66 and
+    # 0.68; 0.69 and 0.92 when tone steps could be sharper than a texel, stair-stepped)
     ref = cv2.resize(full.read_target("quantized")[..., 0], (270, 180),
                      interpolation=cv2.INTER_AREA)
     err = {name: np.abs(p.read_target("quantized")[..., 0] - ref).mean()
            for name, p in (("draft", draft), ("cheap", cheap))}
-    assert err["draft"] < 0.8 * err["cheap"], err
+    assert err["draft"] <= err["cheap"] and err["draft"] < 0.75, err
 
 
 def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
@@ -284,14 +285,15 @@ def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
 def test_a_draft_of_a_small_frame_paints_the_same_picture_smaller(pipeline, borders):
     # 400 lines: the draft's 200 lines are below the size where a style's features stop
     # shrinking (a thumbnail's); a draft still sizes them in proportion to its frame, so
-    # the picture is the full render's, softer (measured 36.8 dB; 26.4 with a thumbnail's
-    # sizes). Also the cheap draft of live adaptive quality (33 dB; 26 before).
+    # the picture is the full render's, softer (measured 33.0 dB, 34.4 without hard edges: a
+    # hard border a fraction of a pixel off costs more than a soft one; 26.4 with a
+    # thumbnail's sizes). Also the cheap draft of live adaptive quality (32.5 dB; 26 before).
     img = cv2.cvtColor(cv2.imread(str(assets_dir() / "demo" / "coffee.jpg")), cv2.COLOR_BGR2RGB)
     assert img.shape[0] == 400
     full = pipeline().render_array(img)
     p = pipeline(scale=0.5)
     p.draft_borders = borders
-    assert _psnr(full, p.render_array(img)) > (34.0 if borders else 31.0)
+    assert _psnr(full, p.render_array(img)) > (32.0 if borders else 31.0)
 
 
 def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_width: int,
@@ -326,6 +328,7 @@ def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_widt
     px = reference_px(p.style, full_size) * work_width / full_size[0]
     slope = up(ref.TONE_SLOPE * g * 0.5 * px)  # per reference px (the target at half size)
     sharp = v["quantize_sharpness"] * (0.04 + 0.96 * ref.smoothstep(0.2, 1.5, slope))
+    sharp = np.minimum(sharp, ref.step_limit(0.5 * (0.4 + 0.6 * subject) * up(g)))
     n = v["quantize_levels"]
     x = lab[..., 0] / 100.0 + v["tremor"] * 2.5 * (up(centre["wash"][..., 3]) - 0.5) / n
     qn = np.floor(x * n + 0.5) / n

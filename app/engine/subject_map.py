@@ -27,6 +27,8 @@ MESH_OVAL = (10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365
 FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 # Without a mesh (a small face): an ellipse in the box, these half axes of its sides
 BOX_AXES = (0.55, 0.65)
+PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed out, or its
+# outline, enlarged and thresholded by the vignette, is a staircase
 NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
 
 
@@ -56,8 +58,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
         out[..., 0] = np.maximum(out[..., 0], _face(face, step, (gw, gh)))
         _features(face, xs, ys, out[..., 1])
     if subject.person is not None:  # it spans the picture, as the map does
-        out[..., 2] = cv2.resize(subject.person.astype(np.float32), (gw, gh),
-                                 interpolation=cv2.INTER_LINEAR)
+        person = cv2.GaussianBlur(subject.person.astype(np.float32), (0, 0), PERSON_SOFT)
+        out[..., 2] = cv2.resize(person, (gw, gh), interpolation=cv2.INTER_LINEAR)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     sigma = NEAR_SIGMA * min(gw, gh)
     near = cv2.GaussianBlur(out[..., 2], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)

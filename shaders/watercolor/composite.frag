@@ -1,9 +1,9 @@
 #version 330 core
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
-// overlaps) looked up with hand tremor, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
+// overlaps) looked up with hand tremor, their dried borders made hard, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
 // outlines, and finally the paper colour (pigment is transparent).
-// tiles: reach ceil(u_wobble * u_px / u_scale) + 1
+// tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/color.glsl"
@@ -13,6 +13,7 @@
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
 #include "watercolor/deckle.glsl"
+#include "watercolor/hard_edges.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -22,7 +23,7 @@ uniform sampler2D paper;     // paper height, source resolution
 uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
-uniform sampler2D vignette;  // .x 1 painted .. 0 bare paper, .y its hard edge (vignette.frag)
+uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -37,6 +38,7 @@ uniform float u_stroke_strength;
 uniform float u_paper_grain;
 uniform float u_edge_darkening;
 uniform float u_granulation;
+uniform float u_hard_edges;
 uniform float u_dry_brush;
 uniform float u_outline_strength;
 uniform float u_scale;       // work px per source px
@@ -48,6 +50,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 
 const float RIM = 0.6;  // the vignette edge's pooled pigment
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
+const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
 
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
@@ -57,6 +60,12 @@ void main() {
     vec2 wob = texture(wash, p / size).yz - 0.5;
     vec2 uv = (p + 2.0 * u_wobble * ref * wob) / size;
     vec4 painted = texture(washes, uv);  // .a: wetness
+    vec4 focus_here = u_subject != 0 ? texture(focus, p / size) : vec4(0.0);
+    if (u_hard_edges > 0.0) {  // wet washes and a face's glazes keep soft borders
+        float hard = u_hard_edges * (1.0 - painted.a)
+                     * (1.0 - FACE_SOFT * focus_here.z * (1.0 - focus_here.y));
+        painted.rgb = hard_edged(washes, uv, painted.rgb, size, ref, hard);
+    }
     vec3 c = painted.rgb;
     float turb = texture(wash, uv).x;
 
@@ -65,11 +74,12 @@ void main() {
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
     float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
     if (u_subject != 0) {
-        vec4 focus_here = texture(focus, p / size);
         on_face = focus_here.z;
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
-        vec2 v = texture(vignette, uv).xy;
-        c = pigment(mix(vec3(1.0), c, v.x), 1.0 + RIM * 4.0 * v.y * (1.0 - v.y));
+        vec2 v = texture(vignette, uv).xy;  // the edge at this size (vignette.frag)
+        float painted_here = smoothstep(0.25, 0.75, v.x);
+        c = pigment(mix(vec3(1.0), c, painted_here * v.y),
+                    1.0 + RIM * 4.0 * painted_here * (1.0 - painted_here));
     }
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.

@@ -51,9 +51,12 @@ void main() {
         if (u_learned != 0) {
             lab.x = big_l[k];
         }
-        vec3 tone = wash_tone(mix(wide, lab, 0.4 + 0.6 * subject), slope, subject, wander);
+        // L* per sub-pixel (half a texel) of what is laid
+        float own_share = 0.4 + 0.6 * subject;
+        vec3 tone = wash_tone(mix(wide, lab, own_share), slope, subject, wander,
+                              0.5 * own_share * length(g));
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, wide, slope, wander), face);
+            tone = mix(tone, face_tone(lab, wide, slope, wander, 0.5 * length(g)), face);
         }
         sum += tone;
     }

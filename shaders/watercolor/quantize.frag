@@ -26,16 +26,18 @@ void main() {
     float subject = u_detail * focus.x;
     vec3 wide = texture(coarse, uv).xyz;
     vec3 own = lab.xyz;
-    lab.xyz = mix(wide, lab.xyz, 0.4 + 0.6 * subject);
+    float own_share = 0.4 + 0.6 * subject;
+    lab.xyz = mix(wide, lab.xyz, own_share);
     vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
                   lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
     float slope = tone_slope(length(g), u_target_scale * u_px);
     float wander = texture(wash, uv).w;
-    vec3 tone = wash_tone(lab.xyz, slope, subject, wander);
+    // L* per texel of what is laid: the wide blur's own change is small
+    vec3 tone = wash_tone(lab.xyz, slope, subject, wander, own_share * length(g));
     // on a face (the focus is 1 only there), less its features: flesh and glazes
     float face = face_skin(focus);
     if (face > 0.0) {
-        tone = mix(tone, face_tone(own, wide, slope, wander), face);
+        tone = mix(tone, face_tone(own, wide, slope, wander, length(g)), face);
     }
     frag = vec4(tone, 1.0);
 }

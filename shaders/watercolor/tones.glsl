@@ -31,13 +31,24 @@ float tone_slope(float per_px, float px) {
     return 2.0 * per_px * px;
 }
 
+// The sharpest step this target holds without stair-steps where its tone changes by
+// `change` L* per pixel: one STEP_PX of its pixels wide. The washes are laid at half the work
+// size; the composite's hard edges make their borders crisp again at the output's size,
+// along smooth outlines (a step sharper than a texel, enlarged, is a staircase).
+const float STEP_PX = 1.5;
+float step_limit(float change) {
+    return 4.0 / (STEP_PX * max(change, 1e-3));
+}
+
 // The tone of `lab` (already drawn towards the wide blur away from the subject) in `n` levels
-// with steps `soft_k` times as sharp; `slope`: tone_slope's; `subject`: focus times detail;
-// `wander`: the wash noise (0..1) that moves the thresholds; `reserve`: how little paper is
-// left bare in the highlights (the subject's: a face is not punched with holes).
+// with steps `soft_k` times as sharp, at most `limit` (step_limit's); `slope`: tone_slope's;
+// `subject`: focus times detail; `wander`: the wash noise (0..1) that moves the thresholds;
+// `reserve`: how little paper is left bare in the highlights (the subject's: a face is not
+// punched with holes).
 vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, float soft_k,
-                 float reserve) {
-    float sharp = soft_k * u_quantize_sharpness * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope));
+                 float reserve, float limit) {
+    float sharp = min(limit, soft_k * u_quantize_sharpness
+                             * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
     float L = lab.x / 100.0 + shift / n;
     float qn = floor(L * n + 0.5) / n;
@@ -55,15 +66,17 @@ vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, fl
     return vec3(q * 100.0, lab.yz * chroma_gain(lab) * (1.0 - bare));
 }
 
-// The tone of `lab` in the style's levels (see wash_tone_n).
-vec3 wash_tone(vec3 lab, float slope, float subject, float wander) {
-    return wash_tone_n(lab, slope, subject, wander, float(u_quantize_levels), 1.0, subject);
+// The tone of `lab` in the style's levels (see wash_tone_n); `change`: its L* per pixel.
+vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change) {
+    return wash_tone_n(lab, slope, subject, wander, float(u_quantize_levels), 1.0, subject,
+                       step_limit(change));
 }
 
 // A face's skin as a portraitist lays it: the form (the abstraction drawn halfway to the wide
 // blur, so the photo's small light contours go) in FACE_LEVELS tones with soft steps: one
 // flesh wash and a shadow glaze or two.
 const float FACE_LEVELS = 3.0;
+const float FORM = 0.45;  // of the abstraction in the face's form (the rest: the wide blur)
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 
 // How much of a texel is face skin to lay so, from the focus map (.y the features, .z the
@@ -75,8 +88,9 @@ float face_skin(vec4 focus) {
     return focus.z * (1.0 - smoothstep(0.2, 0.6, focus.y));
 }
 
-vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander) {
-    vec3 form = mix(coarse, lab, 0.45);
+vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change) {
+    vec3 form = mix(coarse, lab, FORM);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
-    return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3);
+    return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3,
+                       step_limit(FORM * change));
 }

@@ -4,8 +4,11 @@
 // gets lighter outwards (a graded wash), then stops at a hard, ragged edge: a threshold of
 // the figure, its neighbourhood, the distance to the frame's borders and low-frequency noise
 // (features about a tenth of the picture, on the paper sheet: it moves with the camera).
-// The slider raises the threshold; "bare paper" keeps the figure alone. .x how much is
-// painted, .y the hard edge alone (where pigment pools).
+// The slider raises the threshold; "bare paper" keeps the figure alone. This target is a
+// quarter of the source size, so the edge itself is left to the composite: .x the signed
+// distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
+// the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
+// .y the grade (how dense the wash is inside the edge). 1, 1 (cleared): painted.
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
@@ -43,15 +46,15 @@ void main() {
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
-    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(0.4, 1.4, side);
+    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(0.15, 1.3, side);
     float field = max(fig.x * (0.5 + 0.5 * edge), around);
     float n = fbm(sheet / (0.1 * short_side), 3, u_seed, 501) - 0.5;
     float thr = mix(-0.4, 0.8, strength);
     float lost = SOFT * mix(1.0, 5.0, smoothstep(0.55, 0.8,
                                                  value_noise(sheet / (0.25 * short_side),
                                                              u_seed, 503)));
-    float v = smoothstep(thr - lost, thr + lost, field + RAGGED * n);
+    float s = (field + RAGGED * n - thr) / lost;  // -1 .. 1: the edge's ramp
     // the grade follows the figure's neighbourhood calmly: only the edge is ragged
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    frag = vec4(v * mix(0.35, 1.0, grade), v, 0.0, 1.0);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
 }
