@@ -1,9 +1,8 @@
 """The default look's borders (issue 29): crispness, transition width and pooling
 (aquarelle.eval.edges) of scikit-image's photos at 1280 px wide, and of the .png photos in
-PHOTOS, in the photo and in the painting. --docs also writes docs/look/hard_edges.jpg: 100%
-crops, photo | without hard edges (hard_edges=0) | the default.
+PHOTOS, in the photo and in the painting (docs/look/hard_edges.jpg: make_look_docs.py).
 
-    python scripts/eval_edges.py [PHOTOS] [--width 1280] [--set NAME=VALUE ...] [--docs]
+    python scripts/eval_edges.py [PHOTOS] [--width 1280] [--set NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -21,9 +20,6 @@ from aquarelle.engine.chain import build_pipeline
 from aquarelle.eval.edges import crispness, pooling, transition
 
 NAMES = ("chelsea", "coffee", "astronaut", "rocket", "stereo_motorcycle")
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "look" / "hard_edges.jpg"
-CROPS = (("coffee", 300, 180), ("chelsea", 420, 90), ("stereo_motorcycle", 560, 300))
-CROP = (240, 200)  # w, h at 1280 px wide
 
 
 def pictures(folder: Path | None, width: int) -> dict[str, np.ndarray]:
@@ -46,31 +42,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("photos", type=Path, nargs="?")
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--docs", action="store_true", help=f"write {DOCS.name} too")
     args = ap.parse_args(argv)
     values = dict(v.split("=", 1) for v in args.set)
     ctx = create_headless_context()
     print("| picture | crispness: photo | painting | transition px: photo | painting | "
           "pooling L*: photo | painting |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    rows = []
     for name, rgb in pictures(args.photos, args.width).items():
         out = paint(ctx, rgb, values)
         print(f"| {name} | {crispness(rgb):.2f} | {crispness(out):.2f} | "
               f"{transition(rgb):.1f} | {transition(out):.1f} | "
               f"{pooling(rgb):+.1f} | {pooling(out):+.1f} |")
-        if args.docs and any(name == c[0] for c in CROPS):
-            x, y = next((c[1], c[2]) for c in CROPS if c[0] == name)
-            soft = paint(ctx, rgb, {**values, "hard_edges": "0"})
-            w, h = CROP
-            rows.append(np.hstack([np.pad(c[y:y + h, x:x + w], ((0, 0), (0, 6), (0, 0)),
-                                          constant_values=255) for c in (rgb, soft, out)]))
-    if rows:
-        DOCS.parent.mkdir(parents=True, exist_ok=True)
-        sheet = np.vstack([np.pad(r, ((0, 6), (0, 0), (0, 0)), constant_values=255)
-                           for r in rows])
-        cv2.imwrite(str(DOCS), sheet[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
-        print(f"wrote {DOCS}")
     return 0
 
 

@@ -7,6 +7,8 @@ cameraman, the Hubble deep field, a motorcycle) with the default, every preset a
 - docs/look/presets_<photo>.jpg: source | cv2.stylization | default | each preset;
 - docs/look/<phenomenon>.jpg: 100% crops of the photo at 1280 px wide (cubic upscale):
   source | previous default (the `photo_wash` preset) | new default;
+- docs/look/hard_edges.jpg, blooms.jpg: 100% crops, photo | the default with that
+  parameter at 0 | the default;
 - docs/look/resolution.jpg: the default on chelsea painted at 640, 1280 and 4032 px wide (a
   phone photo's width), each shown at 640: the same look at any resolution;
 - with --write BENCHMARKS.md, the look table: detail kept away from the subject (mean
@@ -51,6 +53,15 @@ PHENOMENA = (
     ("sky", "rocket", "a graded sky: soft tones where the photo changes slowly", 100, 0,
      420, 320),
 )
+# (file, parameter, what it shows, [(photo, crop x, y) at 1280 px wide, ...]): 100% crops of
+# the photo, the default with the parameter at 0, and the default
+TOGGLES = (
+    ("hard_edges", "hard_edges", "dried washes stop at hard borders, pigment pooled inside",
+     (("coffee", 300, 180), ("chelsea", 420, 90), ("stereo_motorcycle", 560, 300))),
+    ("blooms", "blooms", "blooms (backruns) in wet washes: a pale inside, a dark branching "
+     "front", (("stereo_motorcycle", 0, 644), ("coffee", 0, 633))),
+)
+TOGGLE_CROP = (300, 220)
 NEARLY_BARE = 0.06
 NON_SALIENT = 0.3
 
@@ -127,6 +138,19 @@ def phenomena(ctx, previous: dict) -> None:
         save(f"{file}.jpg", np.hstack([label(c, t) for c, t in zip(crops, titles, strict=True)]))
 
 
+def toggles(ctx) -> None:
+    w, h = TOGGLE_CROP
+    for file, param, _what, crops in TOGGLES:
+        rows = []
+        for name, x, y in crops:
+            img = photo(name, WIDE)
+            tiles = [img, render(ctx, img, {param: 0})[0], render(ctx, img, {})[0]]
+            titles = ("photo", f"{param} 0", "default")
+            rows.append(np.hstack([label(t[y:y + h, x:x + w], title)
+                                   for t, title in zip(tiles, titles, strict=True)]))
+        save(f"{file}.jpg", np.vstack(rows))
+
+
 def resolution(ctx) -> None:
     shown = 640
     tiles = []
@@ -182,6 +206,7 @@ def main() -> None:
     if not args.no_pictures:
         grids(ctx, presets)
         phenomena(ctx, previous)
+        toggles(ctx)
         resolution(ctx)
     paper = "#f7f2e6"  # the default paper colour
     rgb = np.array([int(paper[i:i + 2], 16) for i in (1, 3, 5)], np.uint8)

@@ -28,6 +28,7 @@ EFFECTS_OFF: dict[str, Any] = {
     "outline_strength": 0.0,
     "edge_darkening": 0.0,
     "hard_edges": 0.0,
+    "blooms": 0.0,
     "dilution": 0.0,
     "paper_color": "#ffffff",
 }

@@ -4,6 +4,7 @@ smoothing, edge-preserving abstraction, where wet edges and outlines appear, fla
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 import reference as ref
@@ -233,3 +234,22 @@ def test_flat_fill_reaches_far_from_any_structure(pipeline):
     stripe_t = np.array([-np.sin(a), np.cos(a)])
     ang = angle_deg(unit_tangents(p.read_target("tfm")), stripe_t)
     assert np.median(ang[:, ang.shape[1] // 2:]) < 10.0
+
+
+def test_blooms_pale_inside_a_dark_front_in_wet_washes_only(unit_pipeline):
+    """Blooms (blooms.glsl): where a wash is wet, some patches get paler inside and darker
+    along their front, the front hugging the pale patch; a dry wash has none."""
+    flat = np.zeros((160, 240, 3), np.uint8)
+    flat[:] = (150, 120, 90)
+    prm = dict(EFFECTS_OFF, bleeding=1.0)
+    plain = unit_pipeline(dict(prm, blooms=0.0)).render_array(flat).astype(int)
+    bloomed = unit_pipeline(dict(prm, blooms=1.0)).render_array(flat).astype(int)
+    lum = np.array([0.2126, 0.7152, 0.0722])
+    change = (bloomed - plain) @ lum
+    pale, dark = change > 4, change < -4
+    assert 0.01 < pale.mean() < 0.5 and dark.mean() > 0.001
+    near_pale = cv2.dilate(pale.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    assert (dark & near_pale).sum() > 0.8 * dark.sum()  # the rim is the pale patch's front
+    dry = dict(EFFECTS_OFF, bleeding=0.0)
+    np.testing.assert_array_equal(unit_pipeline(dict(dry, blooms=1.0)).render_array(flat),
+                                  unit_pipeline(dict(dry, blooms=0.0)).render_array(flat))

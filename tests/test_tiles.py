@@ -97,7 +97,7 @@ def test_tiled_is_the_untiled_picture(pipeline, big, style, tile_px):
     assert len(tiles.tiles) >= 6
     d = _diff(tiles.render(big), whole)
     assert d.max() <= 32 and (d > 2).sum() <= 20
-    assert (d > 1).sum() <= 20  # of 1.5 million
+    assert (d > 1).sum() <= 40  # of 1.5 million: hard edges' and blooms' fronts
     assert d.mean() < 0.01
 
 

@@ -1,6 +1,6 @@
 #version 330 core
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
-// overlaps) looked up with hand tremor, their dried borders made hard, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
+// overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
 // outlines, and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
@@ -47,6 +47,7 @@ uniform vec3 u_paper_color;
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 #include "common/canvas_noise.glsl"
+#include "watercolor/blooms.glsl"
 
 const float RIM = 0.6;  // the vignette edge's pooled pigment
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
@@ -67,6 +68,14 @@ void main() {
         painted.rgb = hard_edged(washes, uv, painted.rgb, size, ref, hard);
     }
     vec3 c = painted.rgb;
+    if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
+        vec2 tx = 1.0 / vec2(textureSize(washes, 0));
+        float l = luma(c);
+        float edge = length(vec2(luma(texture(washes, uv + vec2(tx.x, 0.0)).rgb) - l,
+                                 luma(texture(washes, uv + vec2(0.0, tx.y)).rgb) - l));
+        c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, edge), p + u_origin, uv, ref,
+                    painted.a);
+    }
     float turb = texture(wash, uv).x;
 
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
