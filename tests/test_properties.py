@@ -253,3 +253,28 @@ def test_blooms_pale_inside_a_dark_front_in_wet_washes_only(unit_pipeline):
     dry = dict(EFFECTS_OFF, bleeding=0.0)
     np.testing.assert_array_equal(unit_pipeline(dict(dry, blooms=1.0)).render_array(flat),
                                   unit_pipeline(dict(dry, blooms=0.0)).render_array(flat))
+
+
+def test_pencil_draws_grey_broken_outlines_not_fills(unit_pipeline):
+    """The pencil underdrawing (pencil.glsl): on a dark disc on light paper-white ground it
+    darkens a thin, broken ring round the disc's outline, greyly (no hue), under half opacity,
+    and leaves the disc's inside (the XDoG's fill) and the far ground alone."""
+    yy, xx = np.mgrid[:160, :160]
+    r = np.hypot(yy - 80, xx - 80)
+    img = np.where((r < 45)[..., None], 60, 230).astype(np.uint8).repeat(3, axis=2)
+    prm = dict(EFFECTS_OFF, outline_sigma=0.8, outline_eps=50.0, outline_phi=0.2,
+               outline_p=40.0, quantize_levels=0)
+    plain = unit_pipeline(dict(prm, pencil=0.0)).render_array(img).astype(float)
+    drawn = unit_pipeline(dict(prm, pencil=1.0)).render_array(img).astype(float)
+    ratio = drawn.mean(axis=2) / np.maximum(plain.mean(axis=2), 1.0)
+    line = ratio < 0.93
+    assert line.any()
+    assert 38 < np.median(r[line]) < 55  # on the outline
+    assert (np.abs(r[line] - 45) < 10).mean() > 0.9
+    assert ratio.min() > 0.55  # under half opacity
+    ring = (np.abs(r - 45) < 10)
+    assert line[ring].mean() < 0.6  # broken by gaps
+    d = drawn[line] / np.maximum(plain[line], 1.0)
+    assert np.ptp(d, axis=1).max() < 0.08  # graphite grey: every channel alike
+    assert np.array_equal(drawn[r < 25], plain[r < 25])  # not the fill
+    assert np.array_equal(drawn[r > 70], plain[r > 70])

@@ -2,7 +2,7 @@
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
 // overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
-// outlines, and finally the paper colour (pigment is transparent).
+// outlines, a pencil underdrawing, and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
@@ -48,6 +48,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 
 #include "common/canvas_noise.glsl"
 #include "watercolor/blooms.glsl"
+#include "watercolor/pencil.glsl"
 
 const float RIM = 0.6;  // the vignette edge's pooled pigment
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
@@ -115,6 +116,9 @@ void main() {
     }
     if (u_outline_strength > 0.0) {
         c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+    }
+    if (u_pencil > 0.0) {
+        c = pencilled(c, edges, uv, p + u_origin, ref, size);
     }
     c = pigment_darks(c);
     if (u_paper_tooth > 0.0) {
