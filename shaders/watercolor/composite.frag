@@ -118,7 +118,7 @@ void main() {
         c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
     }
     if (u_pencil > 0.0) {
-        c = pencilled(c, edges, uv, p + u_origin, ref, size);
+        c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
     }
     c = pigment_darks(c);
     if (u_paper_tooth > 0.0) {
