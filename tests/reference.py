@@ -382,3 +382,14 @@ def smoothstep_field(e0: np.ndarray, e1: np.ndarray, x: np.ndarray) -> np.ndarra
     """smoothstep with per-pixel edges (GLSL: undefined at e0 == e1; here a step)."""
     t = np.clip((x - e0) / np.maximum(e1 - e0, 1e-12), 0.0, 1.0)
     return t * t * (3.0 - 2.0 * t)
+
+
+def coarse_pigment(c: np.ndarray) -> np.ndarray:
+    """watercolor/granulation.glsl: how coarse the pigment of sRGB `c` (..., 3) is: 1 for
+    blues and earths (warm, not light), 0.3 for the fine ones."""
+    c = np.asarray(c, np.float64)
+    lum = c @ np.array([0.2126, 0.7152, 0.0722])
+    blue = smoothstep(0.0, 0.15, c[..., 2] - 0.5 * (c[..., 0] + c[..., 1]))
+    earth = smoothstep(0.05, 0.2, c[..., 0] - c[..., 2]) * (1.0 - smoothstep(0.45, 0.7, lum))
+    return 0.3 + 0.7 * np.maximum(blue, earth)
+

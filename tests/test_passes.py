@@ -510,7 +510,8 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     c = ref.pigment(c, ref.density(stroke, prm["stroke_strength"]))
     c = ref.pigment(c, ref.density(1.0 - paper, prm["paper_grain"]))
     c = ref.pigment(c, 1.0 + prm["edge_darkening"] * wet)
-    c = c ** (1.0 + 5.0 * prm["granulation"] * (1.0 - (0.8 + 0.2 * paper)))[..., None]
+    a = prm["granulation"] * ref.coarse_pigment(c)  # no face in these pictures
+    c = c ** (1.0 + 5.0 * a * (1.0 - (0.8 + 0.2 * paper)))[..., None]
     if prm["dry_brush"] > 0:
         thr = 0.6 * prm["dry_brush"]
         bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.3 * (stroke - 0.5))

@@ -244,3 +244,18 @@ def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):
     assert err == ["aquarelle: error: --background is a choice of the watercolor; style "
                    "sharpen has no background to choose"]
     assert not (tmp_path / "x.png").exists()
+
+
+def test_no_granulation_on_a_face(pipeline, portrait):
+    """Granulation settles in the paper's valleys, but not on a face's skin."""
+    base = {"granulation": 0.0, "blooms": 0.0}
+    plain = pipeline(base).render_array(portrait).astype(float)
+    p = pipeline({**base, "granulation": 2.0})
+    grainy = p.render_array(portrait).astype(float)
+    face = p.last_subject.faces[0]
+    oval = np.zeros(portrait.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    inner = cv2.erode(oval, np.ones((15, 15), np.uint8)) == 1
+    change = np.abs(grainy - plain).max(axis=2)
+    away = ~cv2.dilate(oval, np.ones((41, 41), np.uint8)).astype(bool)
+    assert change[inner].mean() < 0.25 * change[away].mean()

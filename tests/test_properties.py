@@ -278,3 +278,17 @@ def test_pencil_draws_grey_broken_outlines_not_fills(unit_pipeline):
     assert np.ptp(d, axis=1).max() < 0.08  # graphite grey: every channel alike
     assert np.array_equal(drawn[r < 25], plain[r < 25])  # not the fill
     assert np.array_equal(drawn[r > 70], plain[r > 70])
+
+
+def test_coarse_pigments_granulate_fine_ones_hardly(unit_pipeline):
+    """Granulation by pigment (granulation.glsl): an ultramarine wash settles into the
+    paper's valleys (texture across the sheet), a bright yellow one barely."""
+    def texture(rgb: tuple[int, int, int]) -> float:
+        img = np.zeros((96, 128, 3), np.uint8)
+        img[:] = rgb
+        prm = dict(EFFECTS_OFF, granulation=2.0)
+        out = unit_pipeline(prm).render_array(img).astype(float)
+        flat = unit_pipeline(dict(prm, granulation=0.0)).render_array(img).astype(float)
+        return float(np.std((out - flat).mean(axis=2)))
+    blue, yellow = texture((60, 80, 170)), texture((235, 200, 60))
+    assert blue > 0.5 and yellow < 0.45 * blue, (blue, yellow)

@@ -1,7 +1,7 @@
 #version 330 core
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
 // overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
-// dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation, dry brush,
+// dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment (none on skin), dry brush,
 // outlines, a pencil underdrawing, and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
@@ -13,6 +13,7 @@
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
 #include "watercolor/deckle.glsl"
+#include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
@@ -37,7 +38,6 @@ uniform float u_dispersion;
 uniform float u_stroke_strength;
 uniform float u_paper_grain;
 uniform float u_edge_darkening;
-uniform float u_granulation;
 uniform float u_hard_edges;
 uniform float u_dry_brush;
 uniform float u_outline_strength;
@@ -106,8 +106,7 @@ void main() {
     c = pigment(c, 1.0 + u_edge_darkening * (1.0 - FACE_POOLING * on_face) * (1.0 - painted.a)
                          * texture(wet, uv).r);
     if (u_granulation > 0.0) {
-        // Granulation: pigment settles in the paper's valleys (MNPR: C^(1 + D a (1 - h'))).
-        c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
+        c = granulated(c, h, on_face);
     }
     if (u_dry_brush > 0.0) {
         // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.
