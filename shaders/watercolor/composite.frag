@@ -1,8 +1,10 @@
 #version 330 core
 // Watercolor composite at source resolution: the painted washes (with bleeding, gaps and
-// overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes, the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
-// dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment (none on skin), dry brush,
-// outlines, a pencil underdrawing, and finally the paper colour (pigment is transparent).
+// overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes,
+// the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
+// dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
+// (none on skin), dry brush, outlines, a pencil underdrawing, and finally the paper colour
+// (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
@@ -63,18 +65,16 @@ void main() {
     vec2 uv = (p + 2.0 * u_wobble * ref * wob) / size;
     vec4 painted = texture(washes, uv);  // .a: wetness
     vec4 focus_here = u_subject != 0 ? texture(focus, p / size) : vec4(0.0);
+    vec2 wash_g = u_hard_edges > 0.0 || u_blooms > 0.0
+        ? wash_gradient(washes, uv, painted.rgb) : vec2(0.0);
     if (u_hard_edges > 0.0) {  // wet washes and a face's glazes keep soft borders
         float hard = u_hard_edges * (1.0 - painted.a)
                      * (1.0 - FACE_SOFT * focus_here.z * (1.0 - focus_here.y));
-        painted.rgb = hard_edged(washes, uv, painted.rgb, size, ref, hard);
+        painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard);
     }
     vec3 c = painted.rgb;
     if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
-        vec2 tx = 1.0 / vec2(textureSize(washes, 0));
-        float l = luma(c);
-        float edge = length(vec2(luma(texture(washes, uv + vec2(tx.x, 0.0)).rgb) - l,
-                                 luma(texture(washes, uv + vec2(0.0, tx.y)).rgb) - l));
-        c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, edge), p + u_origin, uv, ref,
+        c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, length(wash_g)), p + u_origin, uv, ref,
                     painted.a);
     }
     float turb = texture(wash, uv).x;

@@ -15,14 +15,20 @@ float across(vec3 c, vec3 a, vec3 ab) {
     return clamp(dot(c - a, ab) / dot(ab, ab), 0.0, 1.0);
 }
 
-// `here` = texture(washes, uv); size: the output's size (px); ref: output px per reference px.
-vec3 hard_edged(sampler2D washes, vec2 uv, vec3 here, vec2 size, float ref, float hard) {
+// The washes' luma gradient at uv (`here` = texture(washes, uv)): forward differences over
+// one texel of the washes (two taps; the direction is all that matters, half a texel off is
+// nothing at a border 6 reference px wide). Also tells the blooms where a wash is flat.
+vec2 wash_gradient(sampler2D washes, vec2 uv, vec3 here) {
     vec2 tx = 1.0 / vec2(textureSize(washes, 0));
-    // forward differences over one texel of the washes (two taps; the direction is all
-    // that matters, half a texel off is nothing at a border 6 reference px wide)
     float l = luma(here);
-    vec2 g = vec2(luma(texture(washes, uv + vec2(tx.x, 0.0)).rgb) - l,
-                  luma(texture(washes, uv + vec2(0.0, tx.y)).rgb) - l);
+    return vec2(luma(texture(washes, uv + vec2(tx.x, 0.0)).rgb) - l,
+                luma(texture(washes, uv + vec2(0.0, tx.y)).rgb) - l);
+}
+
+// `here` = texture(washes, uv), `g` its wash_gradient; size: the output's size (px); ref:
+// output px per reference px.
+vec3 hard_edged(sampler2D washes, vec2 uv, vec3 here, vec2 g, vec2 size, float ref,
+                float hard) {
     // a border, not a flat wash's rounding noise: its direction must be well defined
     hard *= smoothstep(0.003, 0.009, length(g));
     if (hard <= 0.0) {
@@ -38,7 +44,7 @@ vec3 hard_edged(sampler2D washes, vec2 uv, vec3 here, vec2 size, float ref, floa
     float t = across(here, a, ab);
     // how fast t rises here, per output px (the ramp's own width): the luma gradient over
     // the luma step
-    float texel = size.x * tx.x;  // output px per texel of the washes
+    float texel = size.x / float(textureSize(washes, 0).x);  // output px per washes texel
     float rate = length(g) / (texel * max(abs(luma(ab)), 0.02));
     // on the ramp of one border, not on a plateau between two (a tone laid between them:
     // there t barely moves, and a step would split the plateau where t happens to be 0.5)
