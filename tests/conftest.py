@@ -33,13 +33,14 @@ EFFECTS_OFF: dict[str, Any] = {
     "paper_color": "#ffffff",
 }
 
-# The wash effects (saliency-driven detail, tone layers, background blur, tremor, reserved
-# highlights, saturation, bleeding, gaps and overlaps) off: the passes before them see the
-# abstraction as it is.
+# The wash effects (saliency-driven detail, tone layers, background blur and shapes, tremor,
+# reserved highlights, saturation, bleeding, gaps and overlaps) off: the passes before them
+# see the abstraction as it is.
 WASH_OFF: dict[str, Any] = {
     "detail": 0.0,
     "quantize_levels": 0,
     "wash_size": 0.0,
+    "shapes": 0.0,
     "tremor": 0.0,
     "highlights": 0.0,
     "saturation": 1.0,

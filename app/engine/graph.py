@@ -210,7 +210,8 @@ class PassGraph:
         base = frame.source.size if t.relative_to == "source" else frame.work_size
         if t.whole and frame.tile is not None:
             base = frame.tile.whole_size
-        kx, ky = target_factors(t, frame, params if params is not None else self._params)
+        kx, ky = target_factors(self.style, t, frame,
+                                params if params is not None else self._params)
         return (max(1, round(base[0] * kx)), max(1, round(base[1] * ky)))
 
     def _set_texture(self, name: str, arr: np.ndarray) -> None:
@@ -353,7 +354,7 @@ class PassGraph:
         spec = self.style.targets[p.output]
         size = self.target_size(p.output, frame)
         values = self._uniform_values(c, inputs, size, params,
-                                      target_factors(spec, frame, params)[0])
+                                      target_factors(self.style, spec, frame, params)[0])
         if p.specialize:
             c = self._specialized(c, values)
         region = tile.regions.get(p.name) if tile is not None else None
@@ -514,11 +515,15 @@ def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
     return step, (-(-w // step), -(-h // step))
 
 
-def target_factors(t: TargetSpec, frame: FrameInfo,
+def target_factors(style: StyleSpec, t: TargetSpec, frame: FrameInfo,
                    params: Mapping[str, ParamValue]) -> tuple[float, float]:
     """A target's size over its base size (the work or source size) for this frame: a
-    target relative to `full` keeps its full-quality size in a draft, up to the work size."""
+    target relative to `full` keeps its full-quality size in a draft, up to the work size;
+    one relative to `reference` is a scale of the frame in reference px."""
     kx, ky = t.factors(params)
+    if t.relative_to == "reference":
+        px = frame_px(style, frame)
+        return kx / px, ky / px
     if t.relative_to == "full" and frame.draft_scale < 1.0:
         kx, ky = min(1.0, kx / frame.draft_scale), min(1.0, ky / frame.draft_scale)
     return kx, ky

@@ -54,7 +54,9 @@ class TargetSpec:
     scale: float = 1.0
     # "work" (source x processing scale), "source", or "full": of the work size at full
     # quality, which a draft (a style painted below the frame's size, then enlarged) keeps up
-    # to its own work size: the passes that decide a picture's borders stay sharp in a draft
+    # to its own work size: the passes that decide a picture's borders stay sharp in a draft;
+    # or "reference": of the frame in reference px (graph.reference_px), the same texels at
+    # any picture size (the shapes of the washes: as many on a thumbnail as on a 12 MP photo)
     relative_to: str = "work"
     persistent: bool = False  # kept across frames; read the previous frame as NAME.prev
     # Made once for the whole picture when a big still is rendered in tiles (its passes need
@@ -93,6 +95,10 @@ class InputSpec:
     target: str
     filter: str = "linear"  # or "nearest"
     wrap: str = "clamp"  # or "repeat"
+    # A whole target read whole by a tile's pass, not through a window: the shader finds its
+    # texels from the whole picture's position (u_origin, u_picture), as it does untiled
+    # (small grids of seeds looked up by cell)
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -340,7 +346,8 @@ def _parse_input(v: Any, where: str) -> InputSpec:
         return InputSpec(target=v)
     return InputSpec(target=_get(v, "target", str, where),
                      filter=_get(v, "filter", str, where, "linear"),
-                     wrap=_get(v, "wrap", str, where, "clamp"))
+                     wrap=_get(v, "wrap", str, where, "clamp"),
+                     whole=_get(v, "whole", bool, where, False))
 
 
 def _parse_pass(d: Any) -> PassSpec:
@@ -370,8 +377,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         if fmt not in TEXTURE_FORMATS:
             raise ValueError(f"{where}: unknown format {fmt!r}")
         relative = _get(t, "relative_to", str, where, "work")
-        if relative not in ("work", "source", "full"):
-            raise ValueError(f"{where}: relative_to must be work, source or full")
+        if relative not in ("work", "source", "full", "reference"):
+            raise ValueError(f"{where}: relative_to must be work, source, full or reference")
         size = _get(t, "size", (list, type(None)), where, None)
         if size is not None and not (len(size) == 2 and all(
                 isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 4096

@@ -93,7 +93,7 @@ class TileAnalysis:
         self.frame = tile_frame(size, TileView((0, 0), size, frozenset()))
         self.px = frame_px(style, self.frame)
         out = style.targets[style.output]
-        if out.whole or target_factors(out, self.frame, self.params) != (1.0, 1.0) \
+        if out.whole or target_factors(style, out, self.frame, self.params) != (1.0, 1.0) \
                 or out.size is not None:
             raise TileError(f"style {style.name}'s picture is not the size of its input")
         self.steps = _schedule(style, self.frame, self.params)
@@ -105,6 +105,10 @@ class TileAnalysis:
                              if s.acts and self.whole(s.spec.output) and not self.bridge(s)}
         self.bridges = {s.spec.name for s in self.steps if self.bridge(s)}
         self.windows = self._windows()
+        # whole targets the painting reads whole (an input marked "whole"), not in windows
+        self.whole_reads = {inp.target for s in self.steps
+                            if s.runs and s.spec.name in self.second.passes
+                            for inp in s.spec.inputs.values() if inp.whole}
         self.align = self._align()
 
     def whole(self, name: str) -> bool:
@@ -134,7 +138,7 @@ class TileAnalysis:
     def factors(self, name: str) -> XY:
         if name in (SOURCE, ORIGINAL):
             return 1.0, 1.0
-        return target_factors(self.style.targets[name], self.frame, self.params)
+        return target_factors(self.style, self.style.targets[name], self.frame, self.params)
 
     def reach(self, s: _Step) -> XY:
         """How far (work px, per axis) a drawing step reads around an output pixel."""
@@ -204,7 +208,7 @@ class TileAnalysis:
             if not (s.runs and s.spec.name in self.second.passes):
                 continue
             for inp in s.spec.inputs.values():
-                if not self.whole(inp.target) or inp.target.endswith(".prev"):
+                if not self.whole(inp.target) or inp.target.endswith(".prev") or inp.whole:
                     continue
                 grid = (s.spec.output, inp.filter)
                 old = found.setdefault(inp.target, grid)

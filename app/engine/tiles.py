@@ -121,12 +121,13 @@ class TiledStill:
                 p.render_tile(_crop(frame, tile, 0), self._view(tile, plan.first, passes),
                               order)
             whole = {name: graph.output(name) for name in plan.windows}
-            graph.release_targets(self._unread(whole))
+            read_whole = {name: graph.output(name) for name in plan.whole_reads}
+            graph.release_targets(self._unread({**whole, **read_whole}))
             if progress is not None:
                 progress(0, len(self.tiles))
             out: np.ndarray | None = None
             for k, (tile, crop) in enumerate(self._bands(frame, in_place)):
-                inputs = windows.make(plan, tile, whole)
+                inputs = {**windows.make(plan, tile, whole), **read_whole}
                 view = self._view(tile, plan.second, plan.second.passes, inputs)
                 tex = p.render_tile(crop, view, order)
                 del crop

@@ -10,6 +10,7 @@ out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D filters;    // the learned x2 filters
 uniform sampler2D coarse;     // Lab, widely blurred
+uniform sampler2D shapes;     // Lab, the shapes' graded washes
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;
 uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged draft)
@@ -31,14 +32,17 @@ void main() {
     vec4 focus = texture(saliency, uv);
     float subject = u_detail * focus.x;
     float face = face_skin(focus);
-    vec3 wide = texture(coarse, uv).xyz;
+    vec3 blurred = texture(coarse, uv).xyz;
+    vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz);  // the texel's (its slope)
     float wander = texture(wash, uv).w;
     ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = vec2(texelFetch(src, min(t + ivec2(1, 0), lim), 0).x
                   - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
                   texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
                   - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
-    float slope = tone_slope(length(g), u_target_scale * u_px);
+    float own_k = own_share(subject);
+    vec2 change = laid_change(g, shapes_gradient(shapes, uv), own_k);
+    float slope = tone_slope(change.y, u_target_scale * u_px);
     vec4 big_l = vec4(0.0);
     if (u_learned != 0) {
         vec4 lo, hi;
@@ -51,12 +55,12 @@ void main() {
         if (u_learned != 0) {
             lab.x = big_l[k];
         }
-        // L* per sub-pixel (half a texel) of what is laid
-        float own_share = 0.4 + 0.6 * subject;
-        vec3 tone = wash_tone(mix(wide, lab, own_share), slope, subject, wander,
-                              0.5 * own_share * length(g));
+        // L* per sub-pixel (half a texel) of what is laid; the shapes' borders, sharp, fall
+        // within the texel as in the full render
+        vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz);
+        vec3 tone = wash_tone(mix(laid, lab, own_k), slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, wide, slope, wander, 0.5 * length(g)), face);
+            tone = mix(tone, face_tone(lab, blurred, slope, wander, 0.5 * length(g)), face);
         }
         sum += tone;
     }

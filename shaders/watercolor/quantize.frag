@@ -1,12 +1,13 @@
 #version 330 core
 // Wash tones (watercolor/tones.glsl) of the abstracted Lab image, per pixel. Away from the
-// subject (saliency) the tones follow a widely blurred copy, so the background dissolves
-// into large washes.
+// subject (the focus) the tones follow the shapes' graded washes (watercolor/shape_wash.glsl)
+// or a widely blurred copy, so the background dissolves into large washes.
 // tiles: reach 1
 #include "watercolor/tones.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
+uniform sampler2D shapes;     // Lab, the shapes' graded washes (watercolor/shape_paint.frag)
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
 uniform float u_detail;
@@ -24,20 +25,21 @@ void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
     vec4 focus = texture(saliency, uv);
     float subject = u_detail * focus.x;
-    vec3 wide = texture(coarse, uv).xyz;
+    vec3 blurred = texture(coarse, uv).xyz;
+    vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz);
     vec3 own = lab.xyz;
-    float own_share = 0.4 + 0.6 * subject;
-    lab.xyz = mix(wide, lab.xyz, own_share);
+    float own_k = own_share(subject);
+    lab.xyz = mix(wide, lab.xyz, own_k);
     vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
                   lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
-    float slope = tone_slope(length(g), u_target_scale * u_px);
+    vec2 change = laid_change(g, shapes_gradient(shapes, uv), own_k);
+    float slope = tone_slope(change.y, u_target_scale * u_px);
     float wander = texture(wash, uv).w;
-    // L* per texel of what is laid: the wide blur's own change is small
-    vec3 tone = wash_tone(lab.xyz, slope, subject, wander, own_share * length(g));
+    vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
     // on a face (the focus is 1 only there), less its features: flesh and glazes
     float face = face_skin(focus);
     if (face > 0.0) {
-        tone = mix(tone, face_tone(own, wide, slope, wander, length(g)), face);
+        tone = mix(tone, face_tone(own, blurred, slope, wander, length(g)), face);
     }
     frag = vec4(tone, 1.0);
 }

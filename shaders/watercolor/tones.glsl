@@ -11,6 +11,45 @@ uniform float u_tremor;
 uniform float u_highlights;
 uniform float u_saturation;
 uniform float u_skin_saturation;
+uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
+
+// What the tones follow away from the subject: the picture widely blurred (`coarse`) or, with
+// shapes, its shapes' graded washes (watercolor/shapes.glsl).
+vec3 wide_wash(vec3 coarse, vec3 shapes) {
+    return u_shapes > 0.0 ? mix(coarse, shapes, u_shapes) : coarse;
+}
+
+// How much of the abstraction's own detail the tones keep at `subject` (focus times
+// detail): the rest follows wide_wash. With shapes, which are the background's drawing, less
+// of it away from the subject and all of it on the subject proper.
+float own_share(float subject) {
+    float blurred = 0.4 + 0.6 * subject;
+    return mix(blurred, mix(0.15, 1.0, smoothstep(0.0, 0.7, subject)), u_shapes);
+}
+
+// The shapes' lightness gradient (L* per texel of `shapes`) at `uv`, if they are laid.
+vec2 shapes_gradient(sampler2D shapes, vec2 uv) {
+    if (u_shapes <= 0.0) {
+        return vec2(0.0);
+    }
+    vec2 t = 1.0 / vec2(textureSize(shapes, 0));
+    vec2 dx = vec2(t.x, 0.0), dy = vec2(0.0, t.y);
+    return 0.5 * vec2(texture(shapes, uv + dx).x - texture(shapes, uv - dx).x,
+                      texture(shapes, uv + dy).x - texture(shapes, uv - dy).x);
+}
+
+// What is laid, mixed from the wide wash (gradient `wide_g`, L* per texel) and the
+// abstraction (`g`) by own_share `own_k`: (.x) its change per texel, which bounds its steps
+// (step_limit), and (.y) the gradient whose steepness makes them crisp (tone_slope). The
+// wide blur's own change is small; the shapes' is their borders': steps crisp there and soft
+// inside a shape, whatever its texture.
+vec2 laid_change(vec2 g, vec2 wide_g, float own_k) {
+    if (u_shapes <= 0.0) {
+        return vec2(own_k * length(g), length(g));
+    }
+    float change = length(mix(wide_g, g, own_k));
+    return vec2(change, mix(length(g), change, u_shapes));
+}
 #include "watercolor/skin.glsl"
 
 // The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
