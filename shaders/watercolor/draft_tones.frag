@@ -33,7 +33,6 @@ void main() {
     float subject = u_detail * focus.x;
     float face = face_skin(focus);
     vec3 blurred = texture(coarse, uv).xyz;
-    vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz);  // the texel's (its slope)
     float wander = texture(wash, uv).w;
     ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = vec2(texelFetch(src, min(t + ivec2(1, 0), lim), 0).x
