@@ -8,6 +8,8 @@ the media layer names a platform.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import re
 import sys
@@ -180,6 +182,12 @@ def gl_widget_version(platform: str) -> tuple[int, int]:
     return (4, 1) if family(platform) == "darwin" else (3, 3)
 
 
+def trims_heap(platform: str) -> bool:
+    """Whether freed heap memory is handed back to the system only when asked (glibc's
+    malloc_trim, Linux): a CPU renderer's released textures would otherwise still count."""
+    return family(platform) == "linux"
+
+
 def needs_display_server(platform: str) -> bool:
     """Whether the app needs $DISPLAY or $WAYLAND_DISPLAY (Linux); Windows and macOS
     always have their desktop."""
@@ -248,3 +256,10 @@ def current_gl_widget_version() -> tuple[int, int]:
 
 def current_needs_display_server() -> bool:
     return needs_display_server(sys.platform)
+
+
+def return_freed_heap() -> None:
+    """Hand freed heap memory back to the system where it is kept until asked (glibc)."""
+    if trims_heap(sys.platform):
+        with contextlib.suppress(OSError, AttributeError):  # not glibc (musl): no need
+            ctypes.CDLL(None).malloc_trim(0)

@@ -74,13 +74,16 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)` (a style
     or a chain "a+b").
 
-    Every pipeline it makes is released at the end of the test.
+    Every pipeline it makes is released at the end of the test. Its intermediate targets
+    are kept after each frame for the tests to read (`inspect`; test_frame_plan.py checks
+    that sharing their textures changes no picture).
     """
     made: list[Pipeline] = []
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
              seed: int = 0, scale: float = 1.0) -> Pipeline:
         p = build_pipeline(gl_ctx, style, seed=seed, scale=scale)
+        p.inspect = True
         made.append(p)
         if params:
             warnings = p.set_params(params)

@@ -250,6 +250,7 @@ def test_wash_sizes_scale_with_the_frame(gl_ctx, pipeline):
 
     img = two_washes(h=360, w=480)
     with Pipeline(gl_ctx, "watercolor") as p:
+        p.inspect = True
         p.set_params({**WASH_OFF, "edge_width": 6.0, "lic_sigma": 0.0,
                       "abstraction_iterations": 0})
         p.render_array(img)

@@ -151,6 +151,7 @@ def test_the_app_and_virtual_camera_decisions():
     assert pf.gl_widget_version("darwin") == (4, 1)
     assert pf.gl_widget_version("win32") == (3, 3) == pf.gl_widget_version("linux")
     assert pf.needs_display_server("linux") and not pf.needs_display_server("darwin")
+    assert pf.trims_heap("linux") and not pf.trims_heap("win32") and not pf.trims_heap("darwin")
     assert pf.virtual_camera_name("win32") == "OBS Virtual Camera"
     assert pf.virtual_camera_name("linux") == "Aquarelle"
 

@@ -6,7 +6,7 @@ estimated once from the input and shared. Sizes may change along the chain (an u
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -253,6 +253,40 @@ class ChainPipeline:
         if self._bypassed[name.partition(".")[0]]:
             raise AquarelleError(f"{name!r}: that style is bypassed")
         return stage.target(target)
+
+    @property
+    def keep_history(self) -> bool:
+        """False: no frame follows (a still): no style keeps its history."""
+        return self.stages[0].keep_history
+
+    @keep_history.setter
+    def keep_history(self, on: bool) -> None:
+        for stage in self.stages:
+            stage.keep_history = on
+
+    def trim(self) -> None:
+        """Release the textures only the next frame would reuse, in every style."""
+        for stage in self.stages:
+            stage.trim()
+
+    @property
+    def inspect(self) -> bool:
+        """Whether every style keeps all its intermediate targets after a frame."""
+        return all(stage.inspect for stage in self.stages)
+
+    @inspect.setter
+    def inspect(self, on: bool) -> None:
+        for stage in self.stages:
+            stage.inspect = on
+
+    def keep_targets(self, names: Iterable[str]) -> None:
+        """Intermediate targets (`style.target`) to keep after each frame for `target`."""
+        wanted: dict[str, list[str]] = {}
+        for name in names:
+            style, _, target = name.partition(".")
+            wanted.setdefault(style, []).append(target)
+        for style, stage in zip(self.names, self.stages, strict=True):
+            stage.keep_targets(wanted.get(style, ()))
 
     def read_target(self, name: str) -> np.ndarray:
         """A style's intermediate target as float32 (H, W, C)."""

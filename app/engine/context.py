@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import moderngl
 
-from ..platforms import current_gl_backends, current_gl_help
+from ..platforms import current_gl_backends, current_gl_help, return_freed_heap
 from .errors import GLUnavailableError
 
 REQUIRED_VERSION = 330
@@ -80,3 +80,11 @@ def collect_garbage(ctx: moderngl.Context) -> int:
             release()
             count += 1
     return count
+
+
+def return_freed_memory(ctx: moderngl.Context) -> None:
+    """Hand the memory of released textures back to the system now: a CPU renderer's
+    textures live in the process's heap (a still's working textures, freed before its
+    readback, would otherwise still count)."""
+    ctx.finish()  # the driver frees a released texture once no draw uses it
+    return_freed_heap()

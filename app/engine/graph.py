@@ -16,6 +16,7 @@ import numpy as np
 from .context import reset_draw_state
 from .critical import critical
 from .errors import StyleError
+from .frame_plan import BYPASS, RUN, FramePlan, Step, build_plan, unrolled
 from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
 from .style import (
@@ -33,6 +34,7 @@ from .targets import TargetPool
 
 VERTEX_SHADER = "common/fullscreen.vert"
 MAX_REPEAT = 64
+MAX_PLANS = 64  # frame plans kept (combinations of `when` outcomes met so far)
 MIN_REFERENCE_PX = 0.5
 
 
@@ -113,6 +115,17 @@ class PassGraph:
         self._kept: set[int] = set()  # textures kept as previous frames (glo)
         self._params: Mapping[str, ParamValue] = {}
         self._history_valid = False
+        self._plans: dict[tuple[Any, ...], FramePlan] = {}
+        self.plans_built = 0  # frame plans made so far (tests: a pan makes no new ones)
+        self._repeats = [n for n in style.graph if isinstance(n, RepeatSpec)]
+        self._conditional = [p for p in style.passes() if p.when is not None]
+        self._live: dict[int, float] = {}  # texture (glo) -> the last step reading it
+        self._position = 0  # the step being made
+        # kept after a frame (read by consumers, the next frame or a tile's next run); the
+        # other targets share textures with targets whose lives do not overlap theirs
+        self._extra: frozenset[str] = frozenset()  # targets kept on request (a debug view)
+        self._frame_kept: frozenset[str] = frozenset()
+        self.inspect = False
         # passes that make a whole-picture target from a tile's (see TileView): they read
         # the tile through u_window
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
@@ -287,14 +300,18 @@ class PassGraph:
                                     "u_work_size": (float(ww), float(wh)),
                                     "u_window": (ww / tw, wh / th, -ox / tw, -oy / th)}
         self._kept = {t.glo for t in self._prev.values()}
-        for node in self.style.graph:
-            if isinstance(node, RepeatSpec):
-                count = min(MAX_REPEAT, max(0, int(params[node.count])))
-                for _ in range(count):
-                    for p in node.passes:
-                        self._run_pass(p, frame, params, history)
+        self._frame_kept = self._kept_targets(frame)
+        self._live = {}
+        for i, step in enumerate(self._frame_plan(frame, params, history).steps):
+            self._position = i
+            if step.action == RUN:
+                self._run_pass(step, frame, params, history)
             else:
-                self._run_pass(node, frame, params, history)
+                self._skip(step, frame)
+        self.pool.end_frame()
+        for name in [n for n in self._bound
+                     if n in self.style.targets and n not in self._frame_kept]:
+            del self._bound[name]  # its texture may hold another target by now
         if not frame.keep_history:
             self._prev.clear()
             self._history_valid = False
@@ -303,6 +320,73 @@ class PassGraph:
             if spec.persistent and name in self._bound:
                 self._prev[name] = self._bound[name]
         self._history_valid = True
+
+    def _frame_plan(self, frame: FrameInfo, params: Mapping[str, ParamValue],
+                    history: bool) -> FramePlan:
+        """This frame's plan: made once for each combination of the passes' `when`
+        outcomes, the repeat counts and the tile's passes, then reused."""
+        tile = frame.tile.passes if frame.tile is not None else None
+        repeats = tuple(min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats)
+        runs = tuple(p.when is None or _condition(p.when, frame, params, history)
+                     for p in self._conditional)
+        key = (repeats, runs, tile, frame.keep_history)
+        plan = self._plans.get(key)
+        if plan is None:
+            counts = {r.count: n for r, n in zip(self._repeats, repeats, strict=True)}
+            passes = unrolled(self.style, counts)
+            outcome = dict(zip((p.name for p in self._conditional), runs, strict=True))
+            plan = build_plan(passes, {p.name: outcome.get(p.name, True) for p in passes
+                                       if tile is None or p.name in tile},
+                              self._kept_targets(frame))
+            if len(self._plans) >= MAX_PLANS:
+                self._plans.clear()
+            self._plans[key] = plan
+            self.plans_built += 1
+        return plan
+
+    @property
+    def inspect(self) -> bool:
+        """Whether every target is kept after a frame for reading (tests, debugging): no
+        two targets share a texture."""
+        return self._inspect
+
+    @inspect.setter
+    def inspect(self, on: bool) -> None:
+        self._inspect = on
+        self._update_kept()
+
+    def keep(self, names: Iterable[str]) -> None:
+        """Targets kept after each frame besides the style's own (a debug view on screen)."""
+        extra = frozenset(names) & set(self.style.targets)
+        if extra != self._extra:
+            self._extra = extra
+            self._update_kept()
+
+    def _update_kept(self) -> None:
+        self._kept_sets: dict[tuple[bool, bool], frozenset[str]] = {}
+        self._plans.clear()
+
+    def _kept_targets(self, frame: FrameInfo) -> frozenset[str]:
+        """The targets that outlive this frame: the output, what passes without inputs drew
+        (kept as drawn), the history when a frame follows, the whole picture's targets
+        across a big still's tiles, the targets asked for; every one when inspecting."""
+        key = (frame.keep_history, frame.tile is not None)
+        kept = self._kept_sets.get(key)
+        if kept is None:
+            targets = self.style.targets
+            if self._inspect:
+                names = set(targets)
+            else:
+                names = {self.style.output, *self._extra} | {
+                    p.output for p in self.style.passes() if not p.inputs}
+                names |= {n for n, t in targets.items() if (t.persistent and key[0])
+                          or (t.whole and key[1])}
+            kept = self._kept_sets[key] = frozenset(names)
+        return kept
+
+    def trim(self) -> None:
+        """Release the shared textures no kept target holds (after a still)."""
+        self.pool.trim({t.glo for t in (*self._bound.values(), *self._prev.values())})
 
     def release_targets(self, names: Iterable[str]) -> None:
         """Free these targets' textures now; a later run that needs them makes them again (a
@@ -340,15 +424,10 @@ class PassGraph:
             self._blank = self.ctx.texture((1, 1), 4, bytes(4))
         return self._blank
 
-    def _run_pass(self, p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
+    def _run_pass(self, step: Step, frame: FrameInfo, params: Mapping[str, ParamValue],
                   history: bool) -> None:
         tile = frame.tile
-        if tile is not None and p.name not in tile.passes:
-            return  # made in another run of this tile, or once for the whole picture
-        if p.when is not None and not _condition(p.when, frame, params, history):
-            if p.output not in self._bound:  # else an alternative already wrote it: keep it
-                self._skip(p, frame)
-            return
+        p = step.spec
         c = self._compiled[p.name]
         inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
         spec = self.style.targets[p.output]
@@ -364,12 +443,9 @@ class PassGraph:
             kept = self._memo.get(p.name)
             if kept is not None and kept[0] == values \
                     and any(t is kept[1] for t in self.pool.slots(spec, size)):
-                self._bound[p.output] = kept[1]
+                self._bind(step, kept[1])
                 return
-        # Never overwrite an input of this pass, nor any texture kept as a previous frame
-        # (a persistent target may alias another target's texture when its pass was bypassed).
-        busy = {t.glo for t in inputs.values()} | self._kept
-        out = self.pool.free_slot(spec, size, busy)
+        out = self._out_texture(p.output, size, {t.glo for t in inputs.values()})
         for name, unit in c.samplers.items():
             inputs[name].use(unit)
             self._sampler(p.inputs[name]).use(unit)
@@ -398,7 +474,23 @@ class PassGraph:
             self.ctx.clear_samplers(unit, unit + 1)
         if region is not None:
             fbo.scissor = None
-        self._bound[p.output] = out
+        self._bind(step, out)
+
+    def _out_texture(self, target: str, size: tuple[int, int],
+                     inputs: set[int]) -> moderngl.Texture:
+        """A texture to draw `target` into: never an input of the pass, a texture kept as a
+        previous frame (a persistent target may alias another target's texture when its pass
+        was bypassed), nor one holding a value a later step reads."""
+        spec = self.style.targets[target]
+        busy = inputs | self._kept
+        if target in self._frame_kept:
+            return self.pool.free_slot(spec, size, busy)
+        busy |= {glo for glo, until in self._live.items() if until >= self._position}
+        return self.pool.shared_slot(spec, size, busy)
+
+    def _bind(self, step: Step, tex: moderngl.Texture) -> None:
+        self._bound[step.spec.output] = tex
+        self._live[tex.glo] = max(self._live.get(tex.glo, -1), step.last_read)
 
     def _draw(self, c: _Compiled, fbo: moderngl.Framebuffer,
               inputs: dict[str, moderngl.Texture]) -> None:
@@ -415,17 +507,16 @@ class PassGraph:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.blend_func = moderngl.DEFAULT_BLENDING
 
-    def _skip(self, p: PassSpec, frame: FrameInfo) -> None:
-        if p.bypass is not None:
-            self._bound[p.output] = self._bound[p.inputs[p.bypass].target]
+    def _skip(self, step: Step, frame: FrameInfo) -> None:
+        p = step.spec
+        if step.action == BYPASS:
+            self._bind(step, self._bound[p.inputs[p.bypass].target])  # type: ignore[index]
             return
-        spec = self.style.targets[p.output]
-        out = self.pool.free_slot(spec, self.target_size(p.output, frame), set())
-        fbo = self.pool.framebuffer(out)
-        fbo.use()
-        value = tuple(p.clear) if p.clear is not None else (0.0, 0.0, 0.0, 0.0)
-        fbo.clear(*(tuple(value) + (0.0,) * 4)[:4])
-        self._bound[p.output] = out
+        if step.last_read == self._position:
+            return  # nothing reads what it would leave
+        value = tuple(float(v) for v in p.clear) if p.clear is not None else (0.0,) * 4
+        size = self.target_size(p.output, frame)
+        self._bind(step, self.pool.cleared(self.style.targets[p.output], size, value))
 
     def _uniform_values(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
                         size: tuple[int, int], params: Mapping[str, ParamValue],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +10,7 @@ import cv2
 import moderngl
 import numpy as np
 
+from .context import return_freed_memory
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph, TileView
@@ -100,6 +101,9 @@ class Pipeline:
         # each array frame `render` gets (exports, the command line: every frame, in order);
         # "given": what `set_subject` last handed over (the app's worker, off this thread).
         self.subject_feed = "detect"
+        # False: no frame follows (a still): the history is not kept, and its targets share
+        # textures like any other
+        self.keep_history = True
         self._subjects: SubjectTracker | None = None
         self._given: Subject | None = None
         self._still: np.ndarray | None = None  # a tiled still's whole subject map
@@ -236,6 +240,7 @@ class Pipeline:
             arr = self._subject_map(self._frame_subject(frame, order, repeat), cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             self._give_subject(info, self._faded(arr, not repeat and info.history))
+        info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         if self.params.revision != self._revision:
             # New parameter values: what the previous frame left behind was made with the old
             # ones; blending it in would make the picture lag behind the sliders.
@@ -531,10 +536,31 @@ class Pipeline:
         out = out[..., :3]
         return np.ascontiguousarray(out[..., ::-1] if order == "bgr" else out)
 
+    def trim(self) -> None:
+        """Release the textures only the next frame would reuse (after a still: the
+        readback and the encoder then have that memory)."""
+        self.graph.trim()
+        return_freed_memory(self.ctx)
+
+    @property
+    def inspect(self) -> bool:
+        """Whether every intermediate target is kept after a frame (tests, debugging)."""
+        return self.graph.inspect
+
+    @inspect.setter
+    def inspect(self, on: bool) -> None:
+        self.graph.inspect = on
+
+    def keep_targets(self, names: Iterable[str]) -> None:
+        """Intermediate targets to keep after each frame for `target` (a debug view); the
+        others share textures and are gone once the frame is made."""
+        self.graph.keep(names)
+
     def target(self, name: str) -> moderngl.Texture:
-        """An intermediate target of the last frame (for debug views and tests)."""
+        """An intermediate target of the last frame (for debug views and tests): the style's
+        output, history, or one kept (`keep_targets`, or every one with `graph.inspect`)."""
         if not self.graph.has(name):
-            raise AquarelleError(f"target {name!r} was not rendered in the last frame")
+            raise AquarelleError(f"target {name!r} was not kept from the last frame")
         return self.graph.output(name)
 
     def read_target(self, name: str) -> np.ndarray:

@@ -27,7 +27,13 @@ def paint_still(pipeline: AnyPipeline, rgb: np.ndarray,
     then no longer the picture); `progress` hears of each tile."""
     size = (rgb.shape[1], rgb.shape[0])
     if not tiled(pipeline, size):
-        return pipeline.render_array(rgb)
+        kept, pipeline.keep_history = pipeline.keep_history, False  # no frame follows
+        try:
+            out = pipeline.render(rgb)
+        finally:
+            pipeline.keep_history = kept
+        pipeline.trim()  # the painting's working textures, before its readback needs memory
+        return pipeline.read(out)
     assert isinstance(pipeline, Pipeline)
     tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
     # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy

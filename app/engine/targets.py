@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import moderngl
 
 from .style import TargetSpec
 
 DEEP_DTYPE = "nu2"  # 16-bit unsigned normalized: what 8-bit targets become in a deep graph
+_BYTES = {"f1": 1, "nu2": 2, "f2": 2, "f4": 4}  # per component
 
 
 class TargetPool:
     """Owns every texture and framebuffer of a pass graph.
 
-    Each named target has one or more slots (a second one for passes that read and write the
-    same target, a third for persistent targets); slots are allocated on first use and kept
-    until the size changes, so steady-state rendering allocates nothing.
+    Each kept target (read after the frame: the output, history, debug views) has one or more
+    slots of its own (a second one for passes that read and write the same target, a third
+    for persistent targets); the others share textures of their size and format with targets
+    whose lives in the frame do not overlap (frame_plan.py). Textures are allocated on first
+    use and kept while they are used, so steady-state rendering allocates nothing.
     """
 
     def __init__(self, ctx: moderngl.Context, *, deep: bool = False) -> None:
@@ -25,6 +30,12 @@ class TargetPool:
         self._slots: dict[str, list[moderngl.Texture]] = {}
         self._sizes: dict[str, tuple[int, int]] = {}
         self._fbos: dict[int, moderngl.Framebuffer] = {}
+        # (size, components, dtype) -> textures shared by targets of that kind
+        self._shared: dict[tuple[tuple[int, int], int, str], list[moderngl.Texture]] = {}
+        self._used: set[int] = set()  # shared textures drawn into this frame (glo)
+        # target -> (size, value, texture): what a skipped pass leaves, cleared once
+        self._cleared: dict[str, tuple[tuple[int, int], tuple[float, ...], moderngl.Texture]] = {}
+        self._cleared_used: set[str] = set()
         self.allocations = 0  # total textures ever created (tests check reuse with it)
 
     def slots(self, spec: TargetSpec, size: tuple[int, int]) -> list[moderngl.Texture]:
@@ -38,12 +49,77 @@ class TargetPool:
     def free_slot(self, spec: TargetSpec, size: tuple[int, int],
                   busy: set[int]) -> moderngl.Texture:
         """A slot of the target whose texture is not in `busy` (by glo), allocating if needed."""
-        slots = self.slots(spec, size)
+        return self._free(self.slots(spec, size), spec, size, busy)
+
+    def shared_slot(self, spec: TargetSpec, size: tuple[int, int],
+                    busy: set[int]) -> moderngl.Texture:
+        """A texture of the target's size and format not in `busy`, shared with other
+        targets: what it held is overwritten."""
+        dtype = self._dtype(spec)
+        tex = self._free(self._shared.setdefault((size, spec.components, dtype), []),
+                         spec, size, busy)
+        self._used.add(tex.glo)
+        return tex
+
+    def cleared(self, spec: TargetSpec, size: tuple[int, int],
+                value: tuple[float, ...]) -> moderngl.Texture:
+        """A texture of the target cleared to `value`, kept for every frame that clears it
+        (no pass draws into it): a pass turned off costs one clear, not one a frame."""
+        self._cleared_used.add(spec.name)
+        kept = self._cleared.get(spec.name)
+        if kept is not None and kept[0] == size and kept[1] == value:
+            return kept[2]
+        if kept is not None:
+            self._release(kept[2])
+        tex = self.ctx.texture(size, spec.components, dtype=self._dtype(spec))
+        tex.repeat_x = tex.repeat_y = False
+        self.allocations += 1
+        self.framebuffer(tex).clear(*(value + (0.0,) * 4)[:4])
+        self._cleared[spec.name] = (size, value, tex)
+        return tex
+
+    def end_frame(self) -> None:
+        """Release the shared and cleared textures of sizes no texture had this frame (the
+        frame's size changed); those of a pass turned off stay for when it is turned on."""
+        sizes = {tex.size for texes in self._shared.values() for tex in texes
+                 if tex.glo in self._used}
+        sizes |= {self._cleared[n][0] for n in self._cleared_used}
+        for key, texes in list(self._shared.items()):
+            if key[0] not in sizes:
+                for tex in texes:
+                    self._release(tex)
+                del self._shared[key]
+        for name in [n for n, (size, _, _) in self._cleared.items() if size not in sizes]:
+            self._release(self._cleared.pop(name)[2])
+        self._used = set()
+        self._cleared_used = set()
+
+    def trim(self, keep: Set[int] = frozenset()) -> None:
+        """Release the shared textures now but those in `keep` (by glo; a kept target may
+        alias one): after a still, whose next frame may never come."""
+        for key, texes in list(self._shared.items()):
+            self._shared[key] = [t for t in texes if t.glo in keep]
+            for tex in texes:
+                if tex.glo not in keep:
+                    self._release(tex)
+            if not self._shared[key]:
+                del self._shared[key]
+
+    def resident_bytes(self) -> int:
+        """Bytes of every texture the pool holds now."""
+        texes = [t for slots in (*self._slots.values(), *self._shared.values()) for t in slots]
+        texes += [tex for _, _, tex in self._cleared.values()]
+        return sum(t.width * t.height * t.components * _BYTES[t.dtype] for t in texes)
+
+    def _dtype(self, spec: TargetSpec) -> str:
+        return DEEP_DTYPE if self.deep and spec.dtype == "f1" else spec.dtype
+
+    def _free(self, slots: list[moderngl.Texture], spec: TargetSpec, size: tuple[int, int],
+              busy: set[int]) -> moderngl.Texture:
         for tex in slots:
             if tex.glo not in busy:
                 return tex
-        dtype = DEEP_DTYPE if self.deep and spec.dtype == "f1" else spec.dtype
-        tex = self.ctx.texture(size, spec.components, dtype=dtype)
+        tex = self.ctx.texture(size, spec.components, dtype=self._dtype(spec))
         tex.repeat_x = tex.repeat_y = False
         slots.append(tex)
         self.allocations += 1
@@ -58,13 +134,21 @@ class TargetPool:
 
     def _drop(self, name: str) -> None:
         for tex in self._slots.pop(name, []):
-            fbo = self._fbos.pop(tex.glo, None)
-            if fbo is not None:
-                fbo.release()
-            tex.release()
+            self._release(tex)
+
+    def _release(self, tex: moderngl.Texture) -> None:
+        fbo = self._fbos.pop(tex.glo, None)
+        if fbo is not None:
+            fbo.release()
+        tex.release()
 
     def release(self) -> None:
         """Release every GL object the pool owns."""
         for name in list(self._slots):
             self._drop(name)
         self._sizes.clear()
+        self.trim()
+        for _, _, tex in self._cleared.values():
+            self._release(tex)
+        self._cleared.clear()
+        self._used = set()

@@ -376,7 +376,7 @@ class Viewport(QOpenGLWidget):
                 ctx.finish()
             collect_garbage(ctx)
         except (AquarelleError, moderngl.Error) as e:  # never let paintGL raise into Qt
-            self._applied = self.state.revision  # do not retry the same failure every paint
+            self._applied = self._revision()  # do not retry the same failure every paint
             self._report(AquarelleError(str(e)))
             return
         if rendered:
@@ -386,6 +386,11 @@ class Viewport(QOpenGLWidget):
                 if self._image_captured is not None:
                     self.stats.latency.add(time.monotonic() - self._image_captured)
             self.rendered.emit()
+
+    def _revision(self) -> tuple[int, str | None]:
+        """What the picture on screen was made for: the settings' revision and the debug
+        view (a target the engine keeps only while it is shown)."""
+        return self.state.revision, self.state.debug_target
 
     def _consume_pending(self) -> bool:
         frame, self._pending = self._pending, None
@@ -424,9 +429,11 @@ class Viewport(QOpenGLWidget):
                 self._fresh = False
             self._result = None
             return False
-        revision = self.state.revision
+        revision = self._revision()
         if not self._fresh and self._applied == revision and self._result is not None:
             return False
+        view = self.state.debug_target  # kept after the frame (other targets share memory)
+        p.keep_targets(() if view is None else (view,))
         p.params.update(self.state.params.values())
         p.seed = self.state.seed
         adaptive = self.adaptive

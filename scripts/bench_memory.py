@@ -1,0 +1,96 @@
+"""Memory of the frame plans: the watercolor's GL textures for a still and a video frame
+with targets sharing textures by lifetime, against every target kept (`inspect`: what each
+target had to itself before frame plans), in the same process; and the peak resident memory
+of `aquarelle render` on a 3840x2160 photo.
+
+Run: .venv/bin/python scripts/bench_memory.py [--write BENCHMARKS.md]
+The photo: scikit-image's chelsea enlarged (bicubic) to each size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import cv2
+import numpy as np
+import skimage.data
+
+from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.context import create_headless_context
+from aquarelle.eval.report import replace_section
+
+SIZES = ((1920, 1080), (3840, 2160))
+MB = 2**20
+
+
+def photo(size: tuple[int, int]) -> np.ndarray:
+    return cv2.resize(skimage.data.chelsea(), size, interpolation=cv2.INTER_CUBIC)
+
+
+def texture_mb(size: tuple[int, int], *, video: bool, inspect: bool) -> tuple[float, int]:
+    """MB and count of the pipeline's target textures after a still (or 3 video frames)."""
+    ctx = create_headless_context()
+    try:
+        with build_pipeline(ctx, "watercolor") as p:
+            p.inspect = inspect
+            p.keep_history = video
+            frame = photo(size)
+            for k in range(3 if video else 1):
+                p.render(np.roll(frame, 4 * k, axis=1))
+            pool = p.graph.pool
+            count = sum(len(s) for s in (*pool._slots.values(), *pool._shared.values()))
+            return pool.resident_bytes() / MB, count + len(pool._cleared)
+    finally:
+        ctx.release()
+
+
+def cli_peak_mb(size: tuple[int, int]) -> tuple[float, float]:
+    """Peak resident MB and seconds of `aquarelle render` on a photo of `size`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "photo.jpg", Path(tmp) / "out.png"
+        cv2.imwrite(str(src), photo(size)[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+        code = ("import resource, sys\nfrom aquarelle.cli.main import main\n"
+                "rc = main(sys.argv[1:])\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)")
+        t = time.perf_counter()
+        res = subprocess.run([sys.executable, "-c", code, "render", str(src), "-o", str(out),
+                              "-y", "-q"], check=True, capture_output=True, text=True)
+        seconds = time.perf_counter() - t
+        return int(res.stdout.split()[-1]) / 1024, seconds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", metavar="MD", help="put the table into this Markdown file")
+    args = ap.parse_args()
+    rows = []
+    for size in SIZES:
+        for video in (False, True):
+            before, n_before = texture_mb(size, video=video, inspect=True)
+            after, n_after = texture_mb(size, video=video, inspect=False)
+            rows.append(f"| {size[0]}x{size[1]} | {'video frame' if video else 'still'} | "
+                        f"{before:.0f} ({n_before}) | {after:.0f} ({n_after}) | "
+                        f"x{after / before:.2f} |")
+            print(rows[-1], flush=True)
+    peak, seconds = cli_peak_mb(SIZES[-1])
+    md = "\n".join([
+        f"Command: `.venv/bin/python scripts/bench_memory.py --write BENCHMARKS.md` "
+        f"({date.today()}), watercolor default, llvmpipe.", "",
+        "| frame | run | textures MB (count), every target its own | shared by lifetime | "
+        "ratio |", "|---|---|---:|---:|---:|", *rows, "",
+        f"`aquarelle render` of the {SIZES[-1][0]}x{SIZES[-1][1]} photo (PNG out): peak "
+        f"resident {peak:.0f} MB, {seconds:.1f} s (the process alone, with its shaders "
+        "built, holds about 210 MB of it)."])
+    print(md)
+    if args.write:
+        replace_section(args.write, "memory", md, "## Memory: frame plans (issue 30)")
+
+
+if __name__ == "__main__":
+    main()
