@@ -55,9 +55,10 @@ def cli_peak_mb(size: tuple[int, int]) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "photo.jpg", Path(tmp) / "out.png"
         cv2.imwrite(str(src), photo(size)[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
-        code = ("import resource, sys\nfrom aquarelle.cli.main import main\n"
-                "rc = main(sys.argv[1:])\n"
-                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)")
+        # VmHWM: this process image's peak (ru_maxrss would start from the forking parent's)
+        code = ("import sys\nfrom aquarelle.cli.main import main\nrc = main(sys.argv[1:])\n"
+                "print(next(l.split()[1] for l in open('/proc/self/status') "
+                "if l.startswith('VmHWM')))\nsys.exit(rc)")
         t = time.perf_counter()
         res = subprocess.run([sys.executable, "-c", code, "render", str(src), "-o", str(out),
                               "-y", "-q"], check=True, capture_output=True, text=True)

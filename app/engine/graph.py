@@ -121,6 +121,7 @@ class PassGraph:
         self._conditional = [p for p in style.passes() if p.when is not None]
         self._live: dict[int, float] = {}  # texture (glo) -> the last step reading it
         self._position = 0  # the step being made
+        self._units = 0  # texture units given sampler objects this frame
         # kept after a frame (read by consumers, the next frame or a tile's next run); the
         # other targets share textures with targets whose lives do not overlap theirs
         self._extra: frozenset[str] = frozenset()  # targets kept on request (a debug view)
@@ -308,6 +309,11 @@ class PassGraph:
                 self._run_pass(step, frame, params, history)
             else:
                 self._skip(step, frame)
+        if self._units:
+            # sampler objects stay bound between passes (each pass sets its own units'):
+            # unbound once, for what draws after the graph (the display, the fitter)
+            self.ctx.clear_samplers(0, self._units)
+            self._units = 0
         self.pool.end_frame()
         for name in [n for n in self._bound
                      if n in self.style.targets and n not in self._frame_kept]:
@@ -470,8 +476,7 @@ class PassGraph:
             self.pass_ns[p.name] = self.pass_ns.get(p.name, 0) + q.elapsed
         else:
             self._draw(c, fbo, inputs)
-        for unit in c.samplers.values():
-            self.ctx.clear_samplers(unit, unit + 1)
+        self._units = max(self._units, len(c.samplers))
         if region is not None:
             fbo.scissor = None
         self._bind(step, out)
