@@ -116,7 +116,8 @@ class RenderState:
         """Show an intermediate target (a debug view label) instead of the result."""
         if label is not None and label not in self.style.debug_views:
             raise KeyError(label)
-        self.debug_view = label  # only what is drawn changes: no re-render needed
+        # the settings are unchanged: the viewport renders the frame again, keeping the target
+        self.debug_view = label
         self._emit("view")
 
     def set_compare(self, mode: str) -> None:
