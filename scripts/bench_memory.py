@@ -44,8 +44,7 @@ def texture_mb(size: tuple[int, int], *, video: bool, inspect: bool) -> tuple[fl
             for k in range(3 if video else 1):
                 p.render(np.roll(frame, 4 * k, axis=1))
             pool = p.graph.pool
-            count = sum(len(s) for s in (*pool._slots.values(), *pool._shared.values()))
-            return pool.resident_bytes() / MB, count + len(pool._cleared)
+            return pool.resident_bytes() / MB, len(pool.textures())
     finally:
         ctx.release()
 

@@ -330,7 +330,8 @@ class PassGraph:
     def _frame_plan(self, frame: FrameInfo, params: Mapping[str, ParamValue],
                     history: bool) -> FramePlan:
         """This frame's plan: made once for each combination of the passes' `when`
-        outcomes, the repeat counts and the tile's passes, then reused."""
+        outcomes, the repeat counts, the tile's passes and whether history is kept (which
+        decide `_frame_kept`), then reused."""
         tile = frame.tile.passes if frame.tile is not None else None
         repeats = tuple(min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats)
         runs = tuple(p.when is None or _condition(p.when, frame, params, history)
@@ -343,7 +344,7 @@ class PassGraph:
             outcome = dict(zip((p.name for p in self._conditional), runs, strict=True))
             plan = build_plan(passes, {p.name: outcome.get(p.name, True) for p in passes
                                        if tile is None or p.name in tile},
-                              self._kept_targets(frame))
+                              self._frame_kept)
             if len(self._plans) >= MAX_PLANS:
                 self._plans.clear()
             self._plans[key] = plan

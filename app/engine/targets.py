@@ -71,9 +71,7 @@ class TargetPool:
             return kept[2]
         if kept is not None:
             self._release(kept[2])
-        tex = self.ctx.texture(size, spec.components, dtype=self._dtype(spec))
-        tex.repeat_x = tex.repeat_y = False
-        self.allocations += 1
+        tex = self._new(spec, size)
         self.framebuffer(tex).clear(*(value + (0.0,) * 4)[:4])
         self._cleared[spec.name] = (size, value, tex)
         return tex
@@ -105,11 +103,14 @@ class TargetPool:
             if not self._shared[key]:
                 del self._shared[key]
 
+    def textures(self) -> list[moderngl.Texture]:
+        """Every texture the pool holds now."""
+        texes = [t for slots in (*self._slots.values(), *self._shared.values()) for t in slots]
+        return texes + [tex for _, _, tex in self._cleared.values()]
+
     def resident_bytes(self) -> int:
         """Bytes of every texture the pool holds now."""
-        texes = [t for slots in (*self._slots.values(), *self._shared.values()) for t in slots]
-        texes += [tex for _, _, tex in self._cleared.values()]
-        return sum(t.width * t.height * t.components * _BYTES[t.dtype] for t in texes)
+        return sum(t.width * t.height * t.components * _BYTES[t.dtype] for t in self.textures())
 
     def _dtype(self, spec: TargetSpec) -> str:
         return DEEP_DTYPE if self.deep and spec.dtype == "f1" else spec.dtype
@@ -119,9 +120,13 @@ class TargetPool:
         for tex in slots:
             if tex.glo not in busy:
                 return tex
+        tex = self._new(spec, size)
+        slots.append(tex)
+        return tex
+
+    def _new(self, spec: TargetSpec, size: tuple[int, int]) -> moderngl.Texture:
         tex = self.ctx.texture(size, spec.components, dtype=self._dtype(spec))
         tex.repeat_x = tex.repeat_y = False
-        slots.append(tex)
         self.allocations += 1
         return tex
 
