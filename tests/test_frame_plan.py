@@ -13,6 +13,7 @@ from conftest import smooth_noise, to_u8
 from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.frame_plan import BYPASS, CLEAR, FOREVER, RUN, build_plan
 from aquarelle.engine.style import InputSpec, PassSpec, list_styles
+from aquarelle.eval.timing import host_only_frame
 
 CHAIN = "denoise+enhance+watercolor+upscale"
 
@@ -114,3 +115,62 @@ def test_an_alternative_that_ran_is_not_cleared() -> None:
                        frozenset({"out"})).steps
     assert [s.spec.name for s in steps] == ["fast", "out"]
     assert steps[0].last_read == 1
+
+
+def test_values_whose_lives_do_not_overlap_share_a_register() -> None:
+    passes = [
+        _pass("a", "t", "source"),
+        _pass("b", "u", "t"),  # t's last read
+        _pass("c", "v", "u"),  # may reuse t's texture, not u's (its input)
+        _pass("d", "w", "v", "u"),
+        _pass("e", "out", "w"),
+    ]
+    runs = {p.name: True for p in passes}
+    steps = build_plan(passes, runs, frozenset({"out"}), lambda n: "rgba16f").steps
+    assert [s.register for s in steps] == [0, 1, 0, 2, None]
+
+
+def test_a_bypass_keeps_the_value_it_stands_for_alive() -> None:
+    passes = [
+        _pass("a", "t", "source"),
+        _pass("b", "u", "t", when="off", bypass="t"),  # u is t's texture from here on
+        _pass("c", "v", "source"),  # t's value is still read (as u) below: not its texture
+        _pass("d", "out", "u", "v"),
+    ]
+    runs = {p.name: p.when is None for p in passes}
+    steps = build_plan(passes, runs, frozenset({"out"}), lambda n: "rgba8").steps
+    assert [(s.spec.name, s.register) for s in steps] == [
+        ("a", 0), ("b", None), ("c", 1), ("d", None)]
+
+
+def test_a_value_a_kept_target_stands_for_keeps_a_texture_of_its_own() -> None:
+    # `hist` is kept for the next frame; bypassed, it is `t`'s texture: t must not lend it.
+    passes = [_pass("a", "t", "source"), _pass("h", "hist", "t", when="off", bypass="t"),
+              _pass("o", "out", "t")]
+    steps = build_plan(passes, {"a": True, "h": False, "o": True},
+                       frozenset({"out", "hist"}), lambda n: "rgba8").steps
+    assert [s.register for s in steps] == [None, None, None]
+
+
+def test_the_executor_allocates_nothing_a_frame(gl_ctx: moderngl.Context) -> None:
+    # A video frame of the default, draws stubbed: after its first frames, what the per-frame
+    # loop leaves allocated does not grow (tracemalloc, engine files only).
+    import tracemalloc
+
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        first, second = clip(2)
+        p.render(first)
+        run = host_only_frame(p.graph, lambda: p.render(second))
+        tracemalloc.start()
+        try:
+            for _ in range(5):
+                run()
+            before = tracemalloc.take_snapshot()
+            for _ in range(40):
+                run()
+            after = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+    grown = sum(d.count_diff for d in after.compare_to(before, "filename")
+                if "engine" in d.traceback[0].filename and d.count_diff > 0)
+    assert grown < 10, grown  # a block a frame would be 40

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from aquarelle.engine import Pipeline, ShaderCompileError, load_style
+from aquarelle.engine.errors import StyleError
 from aquarelle.resources import shaders_dir
 
 
@@ -112,3 +113,22 @@ def test_a_specialized_shader_paints_what_the_generic_one_does(gl_ctx, tmp_path:
         assert not ref.graph._variants
         p.set_params({"amount": 0.5})
         assert not np.array_equal(p.render_array(img), img)  # the tint is on
+
+
+def test_a_uniform_nothing_gives_is_an_error_when_the_style_loads(gl_ctx, tmp_path: Path) -> None:
+    # u_strength is neither a built-in, a constant, a parameter (u_<param>) nor an input's
+    # size: it would silently stay 0, so the style is refused when its graph is built.
+    root = _shader_tree(tmp_path)
+    _tint_shader(root, "c = mix(c, vec3(luma(c)), u_amount * u_strength);")
+    (root / "tint.frag").write_text((root / "tint.frag").read_text().replace(
+        "uniform float u_amount;", "uniform float u_amount;\nuniform float u_strength;"))
+    path = _style(tmp_path, "tint.frag")
+    with pytest.raises(StyleError, match="pass tint: uniform u_strength has no source"):
+        Pipeline(gl_ctx, load_style(path), shader_root=root)
+    spec = json.loads(path.read_text())
+    spec["passes"][0]["uniforms"] = {"u_strength": 1.0}  # a constant gives it
+    path.write_text(json.dumps(spec))
+    with Pipeline(gl_ctx, load_style(path), shader_root=root) as p:
+        p.set_params({"amount": 1.0})
+        out = p.render_array(np.array([[[255, 0, 0]]], np.uint8))
+    assert np.all(out[0, 0] == out[0, 0, 0])

@@ -1,10 +1,11 @@
-"""A frame's passes decided once per key: which run, which are skipped, and how long each
-output lives (so targets whose lives do not overlap share one texture)."""
+"""A frame's passes decided once per key: which run, which are skipped, how long each output
+lives, and which texture each output draws into (targets whose lives do not overlap share
+one)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .style import PassSpec, RepeatSpec, StyleSpec
@@ -15,13 +16,18 @@ FOREVER = math.inf  # an output read after the frame (the style's output, histor
 
 @dataclass(frozen=True)
 class Step:
-    """One pass of the frame: drawn (RUN), aliased to an input (BYPASS) or cleared (CLEAR);
+    """One pass of the frame: drawn (RUN), aliased to an input (BYPASS) or cleared (CLEAR).
+
     `last_read` is the position of the last step that reads the value it makes (FOREVER for
-    a kept target; its own position when nothing reads it)."""
+    a kept target; its own position when nothing reads it). A drawn output's `register` is
+    the index of the texture of its kind (size and format) it shares with outputs whose
+    lives do not overlap; None: the target's own textures (it is kept, or a kept target
+    stands for it)."""
 
     spec: PassSpec
     action: str
     last_read: float
+    register: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,12 @@ def unrolled(style: StyleSpec, repeats: Mapping[str, int]) -> list[PassSpec]:
     return out
 
 
-def build_plan(passes: Iterable[PassSpec], runs: Mapping[str, bool],
-               kept: frozenset[str]) -> FramePlan:
+def build_plan(passes: Iterable[PassSpec], runs: Mapping[str, bool], kept: frozenset[str],
+               kind: Callable[[str], Hashable] | None = None) -> FramePlan:
     """The plan of a frame whose passes run as `runs` says (a pass not in it is made
     elsewhere: by another tile's run). A skipped pass is bypassed or cleared, unless an
-    alternative already made its output; `kept` targets live to the end of the frame."""
+    alternative already made its output; `kept` targets live to the end of the frame.
+    With `kind` (a target's texture kind), the other drawn outputs get registers."""
     actions: list[tuple[PassSpec, str]] = []
     made: set[str] = set()
     for p in passes:
@@ -61,8 +68,8 @@ def build_plan(passes: Iterable[PassSpec], runs: Mapping[str, bool],
             actions.append((p, BYPASS if p.bypass is not None else CLEAR))
         made.add(p.output)
     reads = [_reads(p, action) for p, action in actions]
-    steps = []
-    for i, (p, action) in enumerate(actions):
+    lives: list[float] = []
+    for i, (p, _) in enumerate(actions):
         last: float = i
         if p.output in kept:
             last = FOREVER
@@ -72,8 +79,47 @@ def build_plan(passes: Iterable[PassSpec], runs: Mapping[str, bool],
                     last = j
                 if actions[j][0].output == p.output:
                     break  # a new value from here on (read above, before it is written)
-        steps.append(Step(p, action, last))
-    return FramePlan(tuple(steps))
+        lives.append(last)
+    registers = _registers(actions, lives, kept, kind) if kind is not None else {}
+    return FramePlan(tuple(Step(p, a, lives[i], registers.get(i))
+                           for i, (p, a) in enumerate(actions)))
+
+
+def _registers(actions: list[tuple[PassSpec, str]], lives: list[float], kept: frozenset[str],
+               kind: Callable[[str], Hashable]) -> dict[int, int]:
+    """Step -> register for the drawn outputs that are not kept: the lowest-numbered texture
+    of its kind free for the value's whole life (a bypass that aliases it lengthens it)."""
+    producer: dict[str, int] = {}  # target -> the drawn step whose value it holds now
+    until: dict[int, float] = {}  # drawn step -> the last step reading its value (aliases too)
+    own: set[int] = set()  # drawn values a kept target stands for: the target's own textures
+    for i, (p, action) in enumerate(actions):
+        if action == RUN:
+            producer[p.output] = i
+            until[i] = lives[i]
+        elif action == BYPASS:
+            src = producer.get(p.inputs[p.bypass].target.removesuffix(".prev"))  # type: ignore[index]
+            if src is None:
+                producer.pop(p.output, None)
+                continue
+            producer[p.output] = src
+            until[src] = max(until[src], lives[i])
+            if p.output in kept:
+                own.add(src)
+        else:
+            producer.pop(p.output, None)
+    busy: dict[Hashable, list[float]] = {}  # kind -> each register's value's last read
+    out: dict[int, int] = {}
+    for i, (p, action) in enumerate(actions):
+        if action != RUN or p.output in kept or i in own:
+            continue
+        regs = busy.setdefault(kind(p.output), [])
+        free = next((r for r, last in enumerate(regs) if last < i), len(regs))
+        if free == len(regs):
+            regs.append(until[i])
+        else:
+            regs[free] = until[i]
+        out[i] = free
+    return out
 
 
 def _reads(p: PassSpec, action: str) -> frozenset[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import math
 import struct
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -13,13 +12,25 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .compiled_plan import (
+    BLANK,
+    FRAME_UNIFORMS,
+    CompiledPlan,
+    Op,
+    PlanContext,
+    check_uniforms,
+    compile_plan,
+    scatter_grid,
+    specialization,
+)
 from .context import reset_draw_state
 from .critical import critical
 from .errors import StyleError
-from .frame_plan import BYPASS, RUN, FramePlan, Step, build_plan, unrolled
+from .frame_plan import BYPASS, RUN, build_plan, unrolled
 from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
 from .style import (
+    BUILTIN_FLAGS,
     ORIGINAL,
     SOURCE,
     WHEN_COMPARISON,
@@ -34,7 +45,8 @@ from .targets import TargetPool
 
 VERTEX_SHADER = "common/fullscreen.vert"
 MAX_REPEAT = 64
-MAX_PLANS = 64  # frame plans kept (combinations of `when` outcomes met so far)
+MAX_PLANS = 64  # compiled frame plans kept (keys met so far; the oldest goes first)
+MAX_UNITS = 32  # texture units the executor tracks
 MIN_REFERENCE_PX = 0.5
 
 
@@ -92,6 +104,7 @@ class _Compiled:
     uniforms: dict[str, moderngl.Uniform]
     samplers: dict[str, int]  # input name -> texture unit
     written: dict[str, Any] = field(default_factory=dict)  # the uniforms' current values
+    owner: Op | None = None  # the step whose static uniforms it holds now
 
 
 class PassGraph:
@@ -110,28 +123,36 @@ class PassGraph:
         self._shader_root = shader_root
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
-        self._memo: dict[str, tuple[dict[str, Any], moderngl.Texture]] = {}
-        self._frame_builtins: dict[str, Any] = {}  # this frame's built-ins shared by passes
+        self._memo: dict[str, tuple[Any, moderngl.Texture]] = {}
         self._kept: set[int] = set()  # textures kept as previous frames (glo)
         self._params: Mapping[str, ParamValue] = {}
+        self._seen: dict[str, ParamValue] | None = None  # the parameters of the last frame
+        self._rev = 0  # bumped when they change: steps re-read their parameter uniforms
+        self._param_key: tuple[Any, ...] = ()
         self._history_valid = False
-        self._plans: dict[tuple[Any, ...], FramePlan] = {}
+        self._plans: dict[tuple[Any, ...], CompiledPlan] = {}
+        self._last: CompiledPlan | None = None  # the plan of the last frame
         self.plans_built = 0  # frame plans made so far (tests: a pan makes no new ones)
         self._repeats = [n for n in style.graph if isinstance(n, RepeatSpec)]
         self._conditional = [p for p in style.passes() if p.when is not None]
-        self._live: dict[int, float] = {}  # texture (glo) -> the last step reading it
-        self._position = 0  # the step being made
-        self._units = 0  # texture units given sampler objects this frame
+        self._atoms = sorted({a.strip().lstrip("!").strip() for p in self._conditional
+                              for term in _when_terms(p.when or "") for a in term}
+                             - BUILTIN_FLAGS)  # the parameter tests in `when`s
+        self._special = [p for p in style.passes() if p.specialize]
+        # frame uniforms some pass compiles in: their value is part of the plan's key
+        self._special_frame = sorted({n for p in self._special for n in p.specialize}
+                                     & FRAME_UNIFORMS)
+        self._persistent = tuple(n for n, t in style.targets.items() if t.persistent)
+        self._units: list[Any] = [None] * MAX_UNITS  # (texture, sampler) per unit, this frame
+        self._samplers_on: list[Any] = [None] * MAX_UNITS
         # kept after a frame (read by consumers, the next frame or a tile's next run); the
         # other targets share textures with targets whose lives do not overlap theirs
         self._extra: frozenset[str] = frozenset()  # targets kept on request (a debug view)
-        self._frame_kept: frozenset[str] = frozenset()
         self.inspect = False
         # passes that make a whole-picture target from a tile's (see TileView): they read
         # the tile through u_window
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
                          and any(tile_input(style, i.target) for i in p.inputs.values())}
-        self._whole_builtins: dict[str, Any] = {}  # what passes onto whole targets see
         self._blank: moderngl.Texture | None = None
         self._timers: dict[str, moderngl.Query] = {}
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
@@ -167,22 +188,23 @@ class PassGraph:
                 uniforms.pop(name).value = unit
                 samplers[name] = unit
         if constants is None:
+            check_uniforms(self.style, p, uniforms)
             self._check_constants(p, uniforms)
         return _Compiled(p, prog, vao, uniforms, samplers)
 
+    def _program(self, p: PassSpec, value: Callable[[str], Any]) -> _Compiled:
+        """The pass's program for a plan: `_specialized` given its uniforms' values."""
+        c = self._compiled[p.name]
+        return self._specialized(c, {n: value(n) for n in p.specialize}) if p.specialize else c
+
     def _specialized(self, c: _Compiled, values: Mapping[str, Any]) -> _Compiled:
         """The pass's program with its `specialize` uniforms that are 0 (floats) or switches
-        (ints) compiled in at their values; compiled on first use, then reused."""
-        key = []
-        for name in c.spec.specialize:
-            v = values.get(name)
-            if isinstance(v, int):
-                key.append((name, int(v)))
-            elif isinstance(v, float) and v == 0.0:
-                key.append((name, 0.0))
+        (ints) compiled in at their values; compiled with the plan that needs it, then
+        reused."""
+        key = specialization(c.spec.specialize, values.get)
         if not key:
             return c
-        k = (c.spec.name, tuple(key))
+        k = (c.spec.name, key)
         variant = self._variants.get(k)
         if variant is None:
             variant = self._variants[k] = self._compile(c.spec, self._shader_root, dict(key))
@@ -259,22 +281,237 @@ class PassGraph:
         self._history_valid = False
 
     def run(self, frame: FrameInfo, params: Mapping[str, ParamValue]) -> None:
-        """Render one frame through every pass."""
+        """Render one frame through every pass: the frame's compiled plan, executed."""
         reset_draw_state(self.ctx)
-        if self.style.texture_params:
-            self._load_texture_params(params)
-        self._bound = {SOURCE: frame.source, ORIGINAL: frame.source, **frame.externals,
-                       **self._textures, **(frame.tile.inputs if frame.tile else {})}
+        if params != self._seen:
+            self._seen = dict(params)
+            self._rev += 1
+            if self.style.texture_params:
+                self._load_texture_params(params)
+            self._param_key = self._structure(params)
         self._params = params
         if self.profile:
             self.pass_ns = {}
-        sizes_before = {n: self.target_size(n, frame) for n in self._prev}
-        history = frame.history and self._history_valid and all(
-            self._prev[n].size == s for n, s in sizes_before.items())
-        # what every pass of this frame shares (a GPU frame is mostly this Python per pass)
-        self._frame_builtins = {
-            "u_seed": int(frame.seed) & 0x7FFFFFFF,
-            "u_frame": int(frame.frame),
+        plan, history = self._plan(frame, params)
+        prev = self._prev
+        bound = self._bound = {SOURCE: frame.source, ORIGINAL: frame.source,
+                               **frame.externals, **self._textures}
+        if frame.tile is not None:
+            bound.update(frame.tile.inputs)
+        if plan.prev_inputs:
+            for name in plan.prev_inputs:
+                bound[name + ".prev"] = prev.get(name) or self._blank_texture()
+        bound[BLANK] = self._blank_texture()
+        self._kept = {t.glo for t in prev.values()}
+        fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
+              **frame.uniforms}
+        units, samplers = self._units, self._samplers_on
+        for i in range(plan.units):
+            units[i] = samplers[i] = None  # another draw may have bound anything since
+        for op in plan.ops:
+            action = op.action
+            if action is RUN:
+                self._run_op(op, bound, fv)
+            elif action is BYPASS:
+                bound[op.output] = bound[op.source]
+            else:
+                bound[op.output] = self.pool.cleared(op.target, op.size, op.clear)
+        if plan.units:
+            # sampler objects stay bound between passes (each pass sets its own units'):
+            # unbound once, for what draws after the graph (the display, the fitter)
+            self.ctx.clear_samplers(0, plan.units)
+        if plan is not self._last:
+            self.pool.keep_sizes(plan.sizes)  # the frame's size changed: the others go
+            self._last = plan
+        for name in plan.transient:
+            del bound[name]  # its texture may hold another target by now
+        if not frame.keep_history:
+            prev.clear()
+            self._history_valid = False
+            return
+        for name in self._persistent:
+            tex = bound.get(name)
+            if tex is not None:
+                prev[name] = tex
+        self._history_valid = True
+
+    def _run_op(self, op: Op, bound: dict[str, moderngl.Texture], fv: Mapping[str, Any]
+                ) -> None:
+        """Draw one step: bind what differs from the last step, write what moved."""
+        c = op.program
+        if op.memo:
+            # A pass that reads no texture (the procedural paper) draws the same picture as
+            # long as its uniforms are the same: keep last frame's, while its slot holds it.
+            memo = (tuple([e[2] for e in op.static]), tuple([fv.get(n) for _, n in op.frame]))
+            kept = self._memo.get(op.name)
+            if kept is not None and kept[0] == memo \
+                    and any(t is kept[1] for t in self.pool.slots(op.target, op.size)):
+                bound[op.output] = kept[1]
+                return
+        pool = self.pool
+        if op.register is not None:
+            generation, out, fbo = op.drawn
+            if generation != pool.generation:
+                out = pool.shared(op.target, op.size, op.register)
+                fbo = pool.framebuffer(out)
+                op.drawn = (pool.generation, out, fbo)
+        else:
+            busy = self._kept | {bound[name].glo for _, name, _ in op.units}
+            out = pool.free_slot(op.target, op.size, busy)
+            fbo = pool.framebuffer(out)
+        # after the output is found: a texture made now is bound to the default unit
+        units, samplers = self._units, self._samplers_on
+        for unit, name, sampler in op.units:
+            tex = bound[name]
+            if units[unit] is not tex:
+                tex.use(unit)
+                units[unit] = tex
+            if samplers[unit] is not sampler:
+                sampler.use(unit)
+                samplers[unit] = sampler
+        if op.rev != self._rev:
+            self._refresh(op)
+        written = c.written
+        if c.owner is not op:
+            for u, name, value in op.static:
+                if not _same(written.get(name, _UNSET), value):
+                    u.value = value
+                    written[name] = value
+            c.owner = op
+        for u, name in op.frame:
+            value = fv.get(name)
+            if value is not None and not _same(written.get(name, _UNSET), value):
+                u.value = value
+                written[name] = value
+        for u, name, key, fn in op.dynamic:
+            value = fn(bound[key])
+            if not _same(written.get(name, _UNSET), value):
+                u.value = value
+                written[name] = value
+        if op.region is not None:
+            fbo.scissor = op.region
+        fbo.use()
+        if self.profile:
+            q = self._timers.get(op.name)
+            if q is None:
+                q = self._timers[op.name] = self.ctx.query(time=True)
+            with q:
+                self._draw(op, fbo, bound)
+            self.pass_ns[op.name] = self.pass_ns.get(op.name, 0) + q.elapsed
+        else:
+            self._draw(op, fbo, bound)
+        if op.region is not None:
+            fbo.scissor = None
+        bound[op.output] = out
+        if op.memo:
+            self._memo[op.name] = (memo, out)
+
+    def _refresh(self, op: Op) -> None:
+        """The step's parameter uniforms after the parameters moved."""
+        for index, get in op.params:
+            entry = op.static[index]
+            value = get(self._params)
+            if not _same(entry[2], value):
+                entry[2] = value
+                op.program.owner = None
+        op.rev = self._rev
+
+    def _structure(self, params: Mapping[str, ParamValue]) -> tuple[Any, ...]:
+        """What of the parameters decides a plan: the repeat counts, the parameter tests of
+        the `when`s, the specialized programs, the targets' sizes and the textures' files
+        (a parameter that only feeds uniforms is not in it)."""
+        return (
+            tuple(min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats),
+            tuple(_flag(a, None, params, False) for a in self._atoms),  # type: ignore[arg-type]
+            tuple(specialization(p.specialize, lambda n, p=p: _lookup(
+                n, {}, p.uniforms, params, {})) for p in self._special),
+            tuple(t.factors(params) for t in self.style.targets.values()),
+            tuple(str(params[v]) for v in self.style.texture_params.values()))
+
+    def _plan(self, frame: FrameInfo, params: Mapping[str, ParamValue]
+              ) -> tuple[CompiledPlan, bool]:
+        """This frame's compiled plan, and whether it reads the previous frame: made once
+        for each key (the parameters' structure, the frame's sizes and modes, the tile, the
+        frame uniforms compiled in, whether history is read and kept), then reused."""
+        tile = frame.tile
+        key: tuple[Any, ...] = (
+            self._param_key, frame.source.size, frame.work_size, frame.scale,
+            frame.drafted_from, frame.full_targets, frame.learned, frame.keep_history,
+            tuple(frame.sizes.items()) if frame.sizes else (),
+            None if tile is None else (tile.origin, tile.whole_size, tile.passes,
+                                       tuple(tile.regions.items())),
+            tuple([_special_value(frame.uniforms.get(n)) for n in self._special_frame]))
+        history = frame.history and self._history_valid
+        if history:
+            sizes = self._sizes.get(key)
+            if sizes is None:
+                sizes = self._sizes[key] = {n: self.target_size(n, frame)
+                                            for n in self.style.targets}
+                if len(self._sizes) > MAX_PLANS:
+                    del self._sizes[next(iter(self._sizes))]
+            history = all(t.size == sizes[n] for n, t in self._prev.items())
+        plan = self._plans.get((key, history))
+        if plan is None:
+            plan = self._plans[(key, history)] = self._build(frame, params, history)
+            if len(self._plans) > MAX_PLANS:
+                del self._plans[next(iter(self._plans))]
+            self.plans_built += 1
+        return plan, history
+
+    def _build(self, frame: FrameInfo, params: Mapping[str, ParamValue],
+               history: bool) -> CompiledPlan:
+        """Plan and compile a frame of this key (variants it needs compiled now)."""
+        tile = frame.tile
+        counts = {r.count: min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats}
+        passes = unrolled(self.style, counts)
+        runs = {p.name: pass_runs(p, frame, params, history) for p in passes
+                if tile is None or p.name in tile.passes}
+        kept = self._kept_targets(frame)
+        targets = self.style.targets
+        sizes = {n: self.target_size(n, frame) for n in targets}
+        plan = build_plan(passes, runs, kept, lambda n: (sizes[n], targets[n].components,
+                                                           self.pool.dtype(targets[n])))
+        bound_sizes: dict[str, tuple[int, int] | None] = {
+            SOURCE: frame.source.size, ORIGINAL: frame.source.size,
+            **{n: None for n in frame.externals},
+            **{n: t.size for n, t in self._textures.items()}}
+        if tile is not None:
+            bound_sizes.update(dict.fromkeys(tile.inputs))
+        if history:
+            bound_sizes.update({f"{n}.prev": sizes[n] for n in self._persistent})
+        builtins = self._key_builtins(frame, history)
+        whole: dict[str, Any] = {}
+        if tile is not None:
+            (ox, oy), (ww, wh) = tile.origin, tile.whole_size
+            tw, th = frame.work_size
+            builtins["u_origin"] = (float(ox), float(oy))
+            # a pass onto a whole target draws the whole picture's grid; one that makes it
+            # from this tile reads the tile through u_window
+            whole = {"u_origin": (0.0, 0.0), "u_work_size": (float(ww), float(wh)),
+                     "u_window": (ww / tw, wh / th, -ox / tw, -oy / th)}
+
+        def pass_builtins(p: PassSpec) -> dict[str, Any]:
+            size = sizes[p.output]
+            out = {"u_resolution": (float(size[0]), float(size[1])),
+                   "u_texel": (1.0 / size[0], 1.0 / size[1]),
+                   "u_target_scale": float(target_factors(self.style, targets[p.output],
+                                                          frame, params)[0])}
+            if whole and targets[p.output].whole:
+                out.update(whole)
+                if p.name not in self._bridges:
+                    out["u_window"] = _NO_WINDOW
+            return out
+
+        fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
+              **frame.uniforms}
+        cx = PlanContext(self.style, sizes, bound_sizes, builtins, pass_builtins, fv, params,
+                         history, self._program, self._sampler,
+                         tile.regions if tile is not None else {})
+        return compile_plan(plan, cx, kept)
+
+    def _key_builtins(self, frame: FrameInfo, history: bool) -> dict[str, Any]:
+        """The built-ins every pass of a frame of this key shares."""
+        return {
             "u_scale": float(frame.scale),
             "u_history": int(history),
             "u_learned": int(frame.learned),
@@ -288,68 +525,12 @@ class PassGraph:
             # picture's pixel, not the tile's
             "u_origin": (0.0, 0.0),
             "u_window": _NO_WINDOW,
-            **frame.uniforms,
         }
-        self._whole_builtins = {}
-        if frame.tile is not None:
-            (ox, oy), (ww, wh) = frame.tile.origin, frame.tile.whole_size
-            tw, th = frame.work_size
-            self._frame_builtins["u_origin"] = (float(ox), float(oy))
-            # a pass onto a whole target draws the whole picture's grid; one that makes it
-            # from this tile reads the tile through u_window
-            self._whole_builtins = {"u_origin": (0.0, 0.0),
-                                    "u_work_size": (float(ww), float(wh)),
-                                    "u_window": (ww / tw, wh / th, -ox / tw, -oy / th)}
-        self._kept = {t.glo for t in self._prev.values()}
-        self._frame_kept = self._kept_targets(frame)
-        self._live = {}
-        for i, step in enumerate(self._frame_plan(frame, params, history).steps):
-            self._position = i
-            if step.action == RUN:
-                self._run_pass(step, frame, params, history)
-            else:
-                self._skip(step, frame)
-        if self._units:
-            # sampler objects stay bound between passes (each pass sets its own units'):
-            # unbound once, for what draws after the graph (the display, the fitter)
-            self.ctx.clear_samplers(0, self._units)
-            self._units = 0
-        self.pool.end_frame()
-        for name in [n for n in self._bound
-                     if n in self.style.targets and n not in self._frame_kept]:
-            del self._bound[name]  # its texture may hold another target by now
-        if not frame.keep_history:
-            self._prev.clear()
-            self._history_valid = False
-            return
-        for name, spec in self.style.targets.items():
-            if spec.persistent and name in self._bound:
-                self._prev[name] = self._bound[name]
-        self._history_valid = True
 
-    def _frame_plan(self, frame: FrameInfo, params: Mapping[str, ParamValue],
-                    history: bool) -> FramePlan:
-        """This frame's plan: made once for each combination of the passes' `when`
-        outcomes, the repeat counts, the tile's passes and whether history is kept (which
-        decide `_frame_kept`), then reused."""
-        tile = frame.tile.passes if frame.tile is not None else None
-        repeats = tuple(min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats)
-        runs = tuple(p.when is None or _condition(p.when, frame, params, history)
-                     for p in self._conditional)
-        key = (repeats, runs, tile, frame.keep_history)
-        plan = self._plans.get(key)
-        if plan is None:
-            counts = {r.count: n for r, n in zip(self._repeats, repeats, strict=True)}
-            passes = unrolled(self.style, counts)
-            outcome = dict(zip((p.name for p in self._conditional), runs, strict=True))
-            plan = build_plan(passes, {p.name: outcome.get(p.name, True) for p in passes
-                                       if tile is None or p.name in tile},
-                              self._frame_kept)
-            if len(self._plans) >= MAX_PLANS:
-                self._plans.clear()
-            self._plans[key] = plan
-            self.plans_built += 1
-        return plan
+    @property
+    def plan(self) -> CompiledPlan | None:
+        """The plan of the last frame (benchmarks count its steps)."""
+        return self._last
 
     @property
     def inspect(self) -> bool:
@@ -372,6 +553,7 @@ class PassGraph:
     def _update_kept(self) -> None:
         self._kept_sets: dict[tuple[bool, bool], frozenset[str]] = {}
         self._plans.clear()
+        self._sizes: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
 
     def _kept_targets(self, frame: FrameInfo) -> frozenset[str]:
         """The targets that outlive this frame: the output, what passes without inputs drew
@@ -418,135 +600,29 @@ class PassGraph:
         """Whether the last run produced `name`."""
         return name in self._bound
 
-    def _input_texture(self, target: str, history: bool) -> moderngl.Texture:
-        if target.endswith(".prev"):
-            base = target[:-5]
-            if history and base in self._prev:
-                return self._prev[base]
-            return self._bound.get(base) or self._blank_texture()
-        return self._bound[target]
-
     def _blank_texture(self) -> moderngl.Texture:
         if self._blank is None:
             self._blank = self.ctx.texture((1, 1), 4, bytes(4))
         return self._blank
 
-    def _run_pass(self, step: Step, frame: FrameInfo, params: Mapping[str, ParamValue],
-                  history: bool) -> None:
-        tile = frame.tile
-        p = step.spec
-        c = self._compiled[p.name]
-        inputs = {n: self._input_texture(i.target, history) for n, i in p.inputs.items()}
-        spec = self.style.targets[p.output]
-        size = self.target_size(p.output, frame)
-        values = self._uniform_values(c, inputs, size, params,
-                                      target_factors(self.style, spec, frame, params)[0])
-        if p.specialize:
-            c = self._specialized(c, values)
-        region = tile.regions.get(p.name) if tile is not None else None
-        if not inputs and region is None:
-            # A pass that reads no texture (the procedural paper) draws the same picture as
-            # long as its uniforms are the same: keep last frame's, while its slot holds it.
-            kept = self._memo.get(p.name)
-            if kept is not None and kept[0] == values \
-                    and any(t is kept[1] for t in self.pool.slots(spec, size)):
-                self._bind(step, kept[1])
-                return
-        out = self._out_texture(p.output, size, {t.glo for t in inputs.values()})
-        for name, unit in c.samplers.items():
-            inputs[name].use(unit)
-            self._sampler(p.inputs[name]).use(unit)
-        written = c.written
-        for name, value in values.items():
-            u = c.uniforms.get(name)
-            # None: compiled in, or dropped by the compiler; a program keeps what was written
-            if u is not None and not _same(written.get(name, _UNSET), value):
-                u.value = value
-                written[name] = value
-        if not inputs and region is None:
-            self._memo[p.name] = (values, out)
-        fbo = self.pool.framebuffer(out)
-        fbo.scissor = region
-        fbo.use()
-        if self.profile:
-            q = self._timers.get(p.name)
-            if q is None:
-                q = self._timers[p.name] = self.ctx.query(time=True)
-            with q:
-                self._draw(c, fbo, inputs)
-            self.pass_ns[p.name] = self.pass_ns.get(p.name, 0) + q.elapsed
-        else:
-            self._draw(c, fbo, inputs)
-        self._units = max(self._units, len(c.samplers))
-        if region is not None:
-            fbo.scissor = None
-        self._bind(step, out)
-
-    def _out_texture(self, target: str, size: tuple[int, int],
-                     inputs: set[int]) -> moderngl.Texture:
-        """A texture to draw `target` into: never an input of the pass, a texture kept as a
-        previous frame (a persistent target may alias another target's texture when its pass
-        was bypassed), nor one holding a value a later step reads."""
-        spec = self.style.targets[target]
-        busy = inputs | self._kept
-        if target in self._frame_kept:
-            return self.pool.free_slot(spec, size, busy)
-        busy |= {glo for glo, until in self._live.items() if until >= self._position}
-        return self.pool.shared_slot(spec, size, busy)
-
-    def _bind(self, step: Step, tex: moderngl.Texture) -> None:
-        self._bound[step.spec.output] = tex
-        self._live[tex.glo] = max(self._live.get(tex.glo, -1), step.last_read)
-
-    def _draw(self, c: _Compiled, fbo: moderngl.Framebuffer,
-              inputs: dict[str, moderngl.Texture]) -> None:
-        if c.spec.scatter is None:
-            c.vao.render(moderngl.TRIANGLES, vertices=3)
+    def _draw(self, op: Op, fbo: moderngl.Framebuffer,
+              bound: Mapping[str, moderngl.Texture]) -> None:
+        vao = op.program.vao
+        if op.scatter is None:
+            vao.render(moderngl.TRIANGLES, vertices=3)
             return
         fbo.clear(0.0, 0.0, 0.0, 0.0)
-        step, grid = scatter_grid(inputs[c.spec.scatter].size)
+        name, vertices = op.scatter
+        if vertices is None:
+            columns, rows = scatter_grid(bound[name].size)[1]
+            vertices = columns * rows
         self.ctx.enable(moderngl.BLEND)
         self.ctx.blend_func = moderngl.ONE, moderngl.ONE
         try:
-            c.vao.render(moderngl.POINTS, vertices=grid[0] * grid[1])
+            vao.render(moderngl.POINTS, vertices=vertices)
         finally:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.blend_func = moderngl.DEFAULT_BLENDING
-
-    def _skip(self, step: Step, frame: FrameInfo) -> None:
-        p = step.spec
-        if step.action == BYPASS:
-            self._bind(step, self._bound[p.inputs[p.bypass].target])  # type: ignore[index]
-            return
-        if step.last_read == self._position:
-            return  # nothing reads what it would leave
-        value = tuple(float(v) for v in p.clear) if p.clear is not None else (0.0,) * 4
-        size = self.target_size(p.output, frame)
-        self._bind(step, self.pool.cleared(self.style.targets[p.output], size, value))
-
-    def _uniform_values(self, c: _Compiled, inputs: dict[str, moderngl.Texture],
-                        size: tuple[int, int], params: Mapping[str, ParamValue],
-                        target_scale: float) -> dict[str, Any]:
-        builtins: dict[str, Any] = {
-            **self._frame_builtins,
-            "u_resolution": (float(size[0]), float(size[1])),
-            "u_texel": (1.0 / size[0], 1.0 / size[1]),
-            "u_target_scale": float(target_scale),
-        }
-        if self._whole_builtins and self.style.targets[c.spec.output].whole:
-            builtins.update(self._whole_builtins)
-            if c.spec.name not in self._bridges:
-                builtins["u_window"] = _NO_WINDOW
-        if c.spec.scatter is not None:
-            step, grid = scatter_grid(inputs[c.spec.scatter].size)
-            builtins["u_scatter_step"] = step
-            builtins["u_scatter_grid"] = grid
-        values = {}
-        for name in c.uniforms:
-            value = _lookup(name, builtins, c.spec.uniforms, params, inputs)
-            if value is not None:
-                values[name] = value
-        return values
 
     # -- clean-up -------------------------------------------------------------------------
     def release(self) -> None:
@@ -570,9 +646,10 @@ class PassGraph:
         self._bound.clear()
         self._prev.clear()
         self._memo.clear()
+        self._plans.clear()
+        self._last = None
 
 
-MAX_SCATTER_POINTS = 1 << 16
 _UNSET = object()
 _NO_WINDOW = (1.0, 1.0, 0.0, 0.0)
 
@@ -601,15 +678,6 @@ def pass_uniform(p: PassSpec, name: str, builtins: Mapping[str, Any],
 def _same(old: Any, new: Any) -> bool:
     """A uniform's value is unchanged (scalars and tuples; anything else is written again)."""
     return type(old) is type(new) and isinstance(new, int | float | tuple) and old == new
-
-
-def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
-    """A scatter pass's samples of a picture of `size`: every `step`-th texel in x and y,
-    (step, (columns, rows)); every texel up to MAX_SCATTER_POINTS (256x256), then sparser
-    (every 4th at 1280x720), which a histogram or a mean barely notices."""
-    w, h = size
-    step = max(1, math.ceil(math.sqrt(w * h / MAX_SCATTER_POINTS)))
-    return step, (-(-w // step), -(-h // step))
 
 
 def target_factors(style: StyleSpec, t: TargetSpec, frame: FrameInfo,
@@ -673,6 +741,13 @@ def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history
     if name == "history":  # the previous frame's persistent targets are valid
         return history
     return bool(params[name])
+
+
+def _special_value(v: Any) -> Any:
+    """What of a frame uniform's value decides its variant (see `specialization`)."""
+    if isinstance(v, int):
+        return int(v)
+    return v == 0.0 if isinstance(v, float) else None
 
 
 def _lookup(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],

@@ -32,11 +32,10 @@ class TargetPool:
         self._fbos: dict[int, moderngl.Framebuffer] = {}
         # (size, components, dtype) -> textures shared by targets of that kind
         self._shared: dict[tuple[tuple[int, int], int, str], list[moderngl.Texture]] = {}
-        self._used: set[int] = set()  # shared textures drawn into this frame (glo)
         # target -> (size, value, texture): what a skipped pass leaves, cleared once
         self._cleared: dict[str, tuple[tuple[int, int], tuple[float, ...], moderngl.Texture]] = {}
-        self._cleared_used: set[str] = set()
         self.allocations = 0  # total textures ever created (tests check reuse with it)
+        self.generation = 0  # bumped when a shared texture is released (cached ones are stale)
 
     def slots(self, spec: TargetSpec, size: tuple[int, int]) -> list[moderngl.Texture]:
         """The existing slots of a target at `size` (reallocated when the size changed)."""
@@ -51,21 +50,18 @@ class TargetPool:
         """A slot of the target whose texture is not in `busy` (by glo), allocating if needed."""
         return self._free(self.slots(spec, size), spec, size, busy)
 
-    def shared_slot(self, spec: TargetSpec, size: tuple[int, int],
-                    busy: set[int]) -> moderngl.Texture:
-        """A texture of the target's size and format not in `busy`, shared with other
-        targets: what it held is overwritten."""
-        dtype = self._dtype(spec)
-        tex = self._free(self._shared.setdefault((size, spec.components, dtype), []),
-                         spec, size, busy)
-        self._used.add(tex.glo)
-        return tex
+    def shared(self, spec: TargetSpec, size: tuple[int, int], register: int) -> moderngl.Texture:
+        """The `register`-th texture of the target's size and format, shared with other
+        targets (frame_plan.py gives each value a register free for its whole life)."""
+        texes = self._shared.setdefault((size, spec.components, self.dtype(spec)), [])
+        while len(texes) <= register:
+            texes.append(self._new(spec, size))
+        return texes[register]
 
     def cleared(self, spec: TargetSpec, size: tuple[int, int],
                 value: tuple[float, ...]) -> moderngl.Texture:
         """A texture of the target cleared to `value`, kept for every frame that clears it
         (no pass draws into it): a pass turned off costs one clear, not one a frame."""
-        self._cleared_used.add(spec.name)
         kept = self._cleared.get(spec.name)
         if kept is not None and kept[0] == size and kept[1] == value:
             return kept[2]
@@ -76,25 +72,22 @@ class TargetPool:
         self._cleared[spec.name] = (size, value, tex)
         return tex
 
-    def end_frame(self) -> None:
-        """Release the shared and cleared textures of sizes no texture had this frame (the
-        frame's size changed); those of a pass turned off stay for when it is turned on."""
-        sizes = {tex.size for texes in self._shared.values() for tex in texes
-                 if tex.glo in self._used}
-        sizes |= {self._cleared[n][0] for n in self._cleared_used}
+    def keep_sizes(self, sizes: Set[tuple[int, int]]) -> None:
+        """Release the shared and cleared textures of other sizes (the frame's size changed);
+        those of a pass turned off stay for when it is turned on."""
         for key, texes in list(self._shared.items()):
             if key[0] not in sizes:
                 for tex in texes:
                     self._release(tex)
                 del self._shared[key]
+                self.generation += 1
         for name in [n for n, (size, _, _) in self._cleared.items() if size not in sizes]:
             self._release(self._cleared.pop(name)[2])
-        self._used = set()
-        self._cleared_used = set()
 
     def trim(self, keep: Set[int] = frozenset()) -> None:
         """Release the shared textures now but those in `keep` (by glo; a kept target may
         alias one): after a still, whose next frame may never come."""
+        self.generation += 1
         for key, texes in list(self._shared.items()):
             self._shared[key] = [t for t in texes if t.glo in keep]
             for tex in texes:
@@ -112,7 +105,8 @@ class TargetPool:
         """Bytes of every texture the pool holds now."""
         return sum(t.width * t.height * t.components * _BYTES[t.dtype] for t in self.textures())
 
-    def _dtype(self, spec: TargetSpec) -> str:
+    def dtype(self, spec: TargetSpec) -> str:
+        """The texture format the target gets (8-bit ones deepened in a deep graph)."""
         return DEEP_DTYPE if self.deep and spec.dtype == "f1" else spec.dtype
 
     def _free(self, slots: list[moderngl.Texture], spec: TargetSpec, size: tuple[int, int],
@@ -125,7 +119,7 @@ class TargetPool:
         return tex
 
     def _new(self, spec: TargetSpec, size: tuple[int, int]) -> moderngl.Texture:
-        tex = self.ctx.texture(size, spec.components, dtype=self._dtype(spec))
+        tex = self.ctx.texture(size, spec.components, dtype=self.dtype(spec))
         tex.repeat_x = tex.repeat_y = False
         self.allocations += 1
         return tex
@@ -156,4 +150,3 @@ class TargetPool:
         for _, _, tex in self._cleared.values():
             self._release(tex)
         self._cleared.clear()
-        self._used = set()

@@ -23,5 +23,7 @@ def view_style(shader: str) -> StyleSpec:
         targets={"view": TargetSpec(name="view", format="rgba8", relative_to="source")},
         graph=(PassSpec(name="view", shader=shader, output="view",
                         inputs={"image": InputSpec("source"),
-                                "disparity": InputSpec("disparity", filter="nearest")}),),
+                                "disparity": InputSpec("disparity", filter="nearest")},
+                        # the search radius is u_max_shift alone (not a share of the width)
+                        uniforms={"u_max_shift_percent": 0.0}),),
         output="view", debug_views={}, path=Path(__file__))
