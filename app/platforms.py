@@ -263,3 +263,18 @@ def return_freed_heap() -> None:
     if trims_heap(sys.platform):
         with contextlib.suppress(OSError, AttributeError):  # not glibc (musl): no need
             ctypes.CDLL(None).malloc_trim(0)
+
+
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+BIG_BUFFER = 1 << 20
+
+
+def map_big_buffers() -> None:
+    """Give every buffer over 1 MB its own mapping, returned to the system when freed
+    (glibc). glibc's threshold otherwise grows to the largest buffer freed so far, and a
+    still's decoded picture, its readback and the GL textures then stay resident in the heap
+    once freed; for a process painting stills, not for video (a frame's buffers would be
+    mapped and zeroed anew every frame)."""
+    if trims_heap(sys.platform):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, BIG_BUFFER)

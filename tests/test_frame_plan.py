@@ -11,6 +11,7 @@ import pytest
 from conftest import smooth_noise, to_u8
 
 from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.compiled_plan import reads_only_values
 from aquarelle.engine.frame_plan import BYPASS, CLEAR, FOREVER, RUN, build_plan
 from aquarelle.engine.style import InputSpec, PassSpec, list_styles
 from aquarelle.eval.timing import host_only_frame
@@ -174,3 +175,59 @@ def test_the_executor_allocates_nothing_a_frame(gl_ctx: moderngl.Context) -> Non
     grown = sum(d.count_diff for d in after.compare_to(before, "filename")
                 if "engine" in d.traceback[0].filename and d.count_diff > 0)
     assert grown < 10, grown  # a block a frame would be 40
+
+
+@pytest.mark.parametrize("style", ["watercolor", CHAIN])
+def test_a_still_releasing_as_it_goes_paints_the_same(gl_ctx: moderngl.Context,
+                                                      style: str) -> None:
+    # A still (no history kept) releases each shared texture after its last use in the
+    # frame: the picture is the one every target kept paints, with less held at the peak.
+    frame = clip(1, 180, 320)[0]
+    with build_pipeline(gl_ctx, style) as lean, build_pipeline(gl_ctx, style) as kept:
+        lean.keep_history = kept.keep_history = False
+        kept.inspect = True
+        assert np.array_equal(lean.render_array(frame), kept.render_array(frame))
+        if style == "watercolor":
+            lean.graph.pool.peak_bytes = 0
+            lean.render_array(frame)
+            assert lean.graph.pool.peak_bytes < 0.4 * kept.graph.pool.resident_bytes()
+
+
+def test_a_switched_off_pass_read_only_by_lookups_clears_one_texel(
+        gl_ctx: moderngl.Context) -> None:
+    # Outlines off: the composite samples the cleared outline target only by texture() (in
+    # a function it hands it to as well): a 1x1 texture reads the same everywhere.
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        p.render(clip(1)[0])
+        cleared = {op.name: op.size for op in p.graph.plan.ops if op.action == CLEAR}
+    assert cleared["xdog"] == (1, 1)
+
+
+@pytest.mark.parametrize(("body", "only_values"), [
+    ("float a = texture(e, uv).r + e2;", True),
+    ("ivec2 s = textureSize(e, 0);", False),
+    ("float a = f(uv, e);", True),  # f samples it
+    ("float a = g(uv, e);", False),  # g fetches texels by index
+    ("float a = texelFetch(e, ivec2(0), 0).r;", False),
+])
+def test_reads_only_values(body: str, only_values: bool) -> None:
+    text = ("uniform sampler2D e;\n// textureSize(e, 0) in a comment\n"
+            "float f(vec2 q, sampler2D s) { return texture(s, q).r; }\n"
+            "float g(vec2 q, sampler2D s) { return texelFetch(s, ivec2(q), 0).r; }\n"
+            f"void main() {{ {body} }}\n")
+    assert reads_only_values(text, "e") is only_values
+
+
+def test_a_still_is_read_back_over_its_own_picture(gl_ctx: moderngl.Context) -> None:
+    # paint_still reads the painting straight into the picture's array (one 4K picture in
+    # memory, not three): the same bytes as a plain readback.
+    from aquarelle.engine.still import paint_still
+
+    frame = clip(1, 180, 320)[0]
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        p.keep_history = False
+        expected = p.render_array(frame)
+        picture = frame.copy()
+        painted = paint_still(p, picture)
+    assert np.array_equal(painted, expected)
+    assert np.shares_memory(painted, picture)

@@ -26,6 +26,7 @@ from ..media.image_io import (
     write_image,
 )
 from ..media.progress import ProgressPrinter, format_seconds
+from ..platforms import map_big_buffers, return_freed_heap
 from .render_job import RenderJob, refuse_existing
 from .render_options import resize
 
@@ -58,6 +59,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     for option in job.video_only:
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
+    map_big_buffers()  # a still's big buffers go back to the system once freed
     size = job.size
     # the header's size first: a picture that cannot be painted is refused before decoding
     header = image.size if image is not None else image_size(src)
@@ -83,6 +85,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
             del rgb_in
     finally:
         ctx.release()
+        return_freed_heap()  # the GL textures' memory, for the encoder
     if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
         alpha = resize(alpha, (rgb.shape[1], rgb.shape[0]))
     quality = job.quality

@@ -227,9 +227,10 @@ class ChainPipeline:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""
         return self.read(self.render(frame, order), order)
 
-    def read(self, tex: moderngl.Texture, order: str = "rgb") -> np.ndarray:
-        """Read an RGBA8 texture back as a uint8 (H, W, 3) array."""
-        return self.stages[0].read(tex, order)
+    def read(self, tex: moderngl.Texture, order: str = "rgb", *,
+             low_memory: bool = False, into: np.ndarray | None = None) -> np.ndarray:
+        """Read an RGBA8 texture back as a uint8 (H, W, 3) array (Pipeline.read)."""
+        return self.stages[0].read(tex, order, low_memory=low_memory, into=into)
 
     def output_size(self, size: tuple[int, int]) -> tuple[int, int]:
         """The size of the picture `render` returns for a frame of `size` (w, h)."""

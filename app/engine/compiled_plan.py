@@ -5,6 +5,7 @@ per-frame loop (graph.py) only binds and writes what moved."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import moderngl
 
 from .errors import StyleError
-from .frame_plan import BYPASS, CLEAR, FramePlan
+from .frame_plan import BYPASS, CLEAR, RUN, FramePlan, Step
 from .style import InputSpec, PassSpec, StyleSpec, TargetSpec
 
 BLANK = "\0blank"  # where a `.prev` input with no history to read finds its 1x1 stand-in
@@ -40,6 +41,85 @@ def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
     w, h = size
     step = max(1, math.ceil(math.sqrt(w * h / MAX_SCATTER_POINTS)))
     return step, (-(-w // step), -(-h // step))
+
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_LOOKUPS = frozenset({"texture", "textureLod", "textureGrad", "textureOffset",
+                      "textureLodOffset", "textureGather"})
+_FUNCTION = re.compile(r"\b\w+\s+(\w+)\s*\(([^()]*)\)\s*\{")
+
+
+def reads_only_values(shader_text: str, sampler: str) -> bool:
+    """Whether a shader reads the sampler only through filtered lookups (`texture(s, uv)`
+    and kin, also inside functions it is handed to), never its size or a texel by index
+    (`textureSize`, `texelFetch`): then a constant picture reads the same from a 1x1
+    texture."""
+    text = _COMMENTS.sub(" ", shader_text)
+    functions: dict[str, list[tuple[list[str], str]]] = {}
+    for m in _FUNCTION.finditer(text):
+        params = [q.split()[-1] if q.split() else "" for q in m.group(2).split(",")]
+        functions.setdefault(m.group(1), []).append((params, _body(text, m.end() - 1)))
+    return _values_only(text, sampler, functions, set())
+
+
+def _values_only(text: str, name: str, functions: dict[str, list[tuple[list[str], str]]],
+                 seen: set[tuple[str, int]]) -> bool:
+    for m in re.finditer(rf"\b{re.escape(name)}\b", text):
+        before = text[:m.start()].rstrip()
+        if before.endswith("sampler2D"):
+            continue  # its declaration (a uniform, or a function's parameter)
+        call = _enclosing_call(text, m.start(), m.end())
+        if call is None:
+            return False
+        fn, index = call
+        if fn in _LOOKUPS and index == 0:
+            continue
+        if fn not in functions:
+            return False  # a built-in that reads more than values (textureSize, texelFetch)
+        if (fn, index) in seen:
+            continue
+        seen.add((fn, index))
+        for params, body in functions[fn]:
+            if index >= len(params) or not _values_only(body, params[index], functions, seen):
+                return False
+    return True
+
+
+def _enclosing_call(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """(function, argument index) when text[start:end] is a whole argument of a call."""
+    if text[:start].rstrip()[-1:] not in ("(", ",") or text[end:].lstrip()[:1] not in (",", ")"):
+        return None
+    depth, commas, i = 0, 0, start - 1
+    while i >= 0:
+        ch = text[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                if ch == "[":
+                    return None
+                m = re.search(r"(\w+)\s*$", text[:i])
+                return (m.group(1), commas) if m else None
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+        elif ch in ";{}":
+            return None
+        i -= 1
+    return None
+
+
+def _body(text: str, brace: int) -> str:
+    """The text of the block opening at text[brace] ('{')."""
+    depth = 0
+    for i in range(brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[brace:i + 1]
+    return text[brace:]
 
 
 def unresolved_uniform(style: StyleSpec, p: PassSpec, name: str) -> bool:
@@ -95,7 +175,7 @@ class Op:
 
     __slots__ = ("action", "name", "output", "target", "size", "register", "program",
                  "units", "static", "params", "frame", "dynamic", "rev", "memo", "region",
-                 "scatter", "source", "clear", "drawn")
+                 "scatter", "source", "clear", "drawn", "frees")
 
     def __init__(self, action: str, p: PassSpec, target: TargetSpec,
                  size: tuple[int, int]) -> None:
@@ -106,6 +186,7 @@ class Op:
         self.size = size
         self.register: int | None = None
         self.drawn: tuple[int, Any, Any] = (-1, None, None)  # (pool generation, texture, fbo)
+        self.frees: tuple[tuple[Any, int], ...] = ()  # shared textures unused after this step
         self.program: Any = None  # graph._Compiled
         # (unit, bound name, sampler) of each input the program samples
         self.units: tuple[tuple[int, str, moderngl.Sampler], ...] = ()
@@ -150,6 +231,7 @@ class PlanContext:
     params: Mapping[str, Any]
     history: bool
     program: Callable[[PassSpec, Callable[[str], Any]], Any]  # the (variant) program
+    values_only: Callable[[PassSpec, str], bool]  # the pass reads that input's values only
     sampler: Callable[[InputSpec], moderngl.Sampler]
     regions: Mapping[str, tuple[int, int, int, int]]
 
@@ -163,10 +245,12 @@ def compile_plan(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> Comp
     prev_inputs: set[str] = set()
     units = 0
     sizes: set[tuple[int, int]] = set()
+    tiny = _constant_reads(plan, cx, kept)
     for i, step in enumerate(plan.steps):
         p = step.spec
         size = cx.sizes[p.output]
         op = Op(step.action, p, style.targets[p.output], size)
+        op.frees = step.frees
         if step.action == BYPASS:
             op.source = p.inputs[p.bypass].target  # type: ignore[index]
             value_size[p.output] = value_size.get(op.source)
@@ -174,6 +258,8 @@ def compile_plan(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> Comp
             if step.last_read == i:
                 continue  # nobody reads what it would leave
             op.clear = tuple(float(v) for v in p.clear) if p.clear is not None else (0.0,) * 4
+            if i in tiny:
+                op.size = size = (1, 1)
             value_size[p.output] = size
             sizes.add(size)
         else:
@@ -191,6 +277,38 @@ def compile_plan(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> Comp
     transient = tuple(n for n in dict.fromkeys(o.output for o in ops) if n not in kept)
     return CompiledPlan(plan, tuple(ops), transient, frozenset(sizes), units,
                         tuple(sorted(prev_inputs)))
+
+
+def _constant_reads(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> set[int]:
+    """The cleared steps whose value every reader only samples (see `reads_only_values`):
+    they clear a 1x1 texture instead of one of the target's size (a 4K picture's outlines,
+    turned off, are 16 MB of one value). Not for targets read after the frame or across a
+    big still's tiles, nor values a bypass hands on or a scatter pass counts."""
+    out = set()
+    steps = plan.steps
+    for i, step in enumerate(steps):
+        name = step.spec.output
+        if step.action != CLEAR or name in kept or cx.style.targets[name].whole:
+            continue
+        ok = True
+        for later in steps[i + 1:]:
+            ok = _reads_value_only(later, name, cx)
+            if not ok or later.spec.output == name:
+                break
+        if ok:
+            out.add(i)
+    return out
+
+
+def _reads_value_only(step: Step, name: str, cx: PlanContext) -> bool:
+    """Whether a step reads target `name` (if at all) only by filtered lookups."""
+    p = step.spec
+    if step.action == BYPASS:
+        return p.inputs[p.bypass].target.removesuffix(".prev") != name  # type: ignore[index]
+    names = [n for n, i in p.inputs.items() if i.target.removesuffix(".prev") == name]
+    if step.action != RUN or not names:
+        return True
+    return p.scatter not in names and all(cx.values_only(p, n) for n in names)
 
 
 def _input_key(target: str, history: bool, made: set[str], style: StyleSpec,

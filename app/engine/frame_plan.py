@@ -28,6 +28,8 @@ class Step:
     action: str
     last_read: float
     register: int | None = None
+    # (kind, register) of the shared textures no later step of the frame uses
+    frees: tuple[tuple[Hashable, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,15 +82,17 @@ def build_plan(passes: Iterable[PassSpec], runs: Mapping[str, bool], kept: froze
                 if actions[j][0].output == p.output:
                     break  # a new value from here on (read above, before it is written)
         lives.append(last)
-    registers = _registers(actions, lives, kept, kind) if kind is not None else {}
-    return FramePlan(tuple(Step(p, a, lives[i], registers.get(i))
+    registers, frees = _registers(actions, lives, kept, kind) if kind is not None else ({}, {})
+    return FramePlan(tuple(Step(p, a, lives[i], registers.get(i), tuple(frees.get(i, ())))
                            for i, (p, a) in enumerate(actions)))
 
 
 def _registers(actions: list[tuple[PassSpec, str]], lives: list[float], kept: frozenset[str],
-               kind: Callable[[str], Hashable]) -> dict[int, int]:
+               kind: Callable[[str], Hashable]
+               ) -> tuple[dict[int, int], dict[int, list[tuple[Hashable, int]]]]:
     """Step -> register for the drawn outputs that are not kept: the lowest-numbered texture
-    of its kind free for the value's whole life (a bypass that aliases it lengthens it)."""
+    of its kind free for the value's whole life (a bypass that aliases it lengthens it);
+    and step -> the registers whose last use it is."""
     producer: dict[str, int] = {}  # target -> the drawn step whose value it holds now
     until: dict[int, float] = {}  # drawn step -> the last step reading its value (aliases too)
     own: set[int] = set()  # drawn values a kept target stands for: the target's own textures
@@ -119,7 +123,11 @@ def _registers(actions: list[tuple[PassSpec, str]], lives: list[float], kept: fr
         else:
             regs[free] = until[i]
         out[i] = free
-    return out
+    frees: dict[int, list[tuple[Hashable, int]]] = {}
+    for k, regs in busy.items():
+        for r, last in enumerate(regs):
+            frees.setdefault(int(last), []).append((k, r))
+    return out, frees
 
 
 def _reads(p: PassSpec, action: str) -> frozenset[str]:

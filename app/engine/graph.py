@@ -20,6 +20,7 @@ from .compiled_plan import (
     PlanContext,
     check_uniforms,
     compile_plan,
+    reads_only_values,
     scatter_grid,
     specialization,
 )
@@ -142,6 +143,7 @@ class PassGraph:
         # frame uniforms some pass compiles in: their value is part of the plan's key
         self._special_frame = sorted({n for p in self._special for n in p.specialize}
                                      & FRAME_UNIFORMS)
+        self._value_reads: dict[tuple[str, str], bool] = {}
         self._persistent = tuple(n for n, t in style.targets.items() if t.persistent)
         self._units: list[Any] = [None] * MAX_UNITS  # (texture, sampler) per unit, this frame
         self._samplers_on: list[Any] = [None] * MAX_UNITS
@@ -149,6 +151,10 @@ class PassGraph:
         # other targets share textures with targets whose lives do not overlap theirs
         self._extra: frozenset[str] = frozenset()  # targets kept on request (a debug view)
         self.inspect = False
+        # A still's frame: each shared texture is released after its last use in the frame
+        # (the peak is the frame's widest moment, not every texture it ever needed); video
+        # keeps them for the next frame.
+        self.lean = False
         # passes that make a whole-picture target from a tile's (see TileView): they read
         # the tile through u_window
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
@@ -196,6 +202,18 @@ class PassGraph:
         """The pass's program for a plan: `_specialized` given its uniforms' values."""
         c = self._compiled[p.name]
         return self._specialized(c, {n: value(n) for n in p.specialize}) if p.specialize else c
+
+    def _values_only(self, p: PassSpec, name: str) -> bool:
+        """Whether the pass reads input `name` only by filtered lookups (its size unread)."""
+        c = self._compiled[p.name]
+        if f"{name}_size" in c.uniforms or f"{name}_texel" in c.uniforms:
+            return False
+        key = (p.name, name)
+        known = self._value_reads.get(key)
+        if known is None:
+            text = ShaderSource(p.shader, self._shader_root).text
+            known = self._value_reads[key] = reads_only_values(text, name)
+        return known
 
     def _specialized(self, c: _Compiled, values: Mapping[str, Any]) -> _Compiled:
         """The pass's program with its `specialize` uniforms that are 0 (floats) or switches
@@ -308,6 +326,7 @@ class PassGraph:
         units, samplers = self._units, self._samplers_on
         for i in range(plan.units):
             units[i] = samplers[i] = None  # another draw may have bound anything since
+        lean = self.lean
         for op in plan.ops:
             action = op.action
             if action is RUN:
@@ -316,6 +335,9 @@ class PassGraph:
                 bound[op.output] = bound[op.source]
             else:
                 bound[op.output] = self.pool.cleared(op.target, op.size, op.clear)
+            if lean and op.frees:
+                for kind, register in op.frees:
+                    self.pool.drop(kind, register)
         if plan.units:
             # sampler objects stay bound between passes (each pass sets its own units'):
             # unbound once, for what draws after the graph (the display, the fitter)
@@ -505,7 +527,7 @@ class PassGraph:
         fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
               **frame.uniforms}
         cx = PlanContext(self.style, sizes, bound_sizes, builtins, pass_builtins, fv, params,
-                         history, self._program, self._sampler,
+                         history, self._program, self._values_only, self._sampler,
                          tile.regions if tile is not None else {})
         return compile_plan(plan, cx, kept)
 

@@ -23,8 +23,9 @@ def tiled(pipeline: AnyPipeline, size: tuple[int, int]) -> bool:
 
 def paint_still(pipeline: AnyPipeline, rgb: np.ndarray,
                 progress: TileProgress | None = None) -> np.ndarray:
-    """The painting of an (H, W, 3) RGB still (a big one painted over `rgb` itself, which is
-    then no longer the picture); `progress` hears of each tile."""
+    """The painting of an (H, W, 3) RGB still, painted over `rgb` itself where it can (which
+    is then no longer the picture: a big still's memory holds one picture, not two);
+    `progress` hears of each tile."""
     size = (rgb.shape[1], rgb.shape[0])
     if not tiled(pipeline, size):
         kept, pipeline.keep_history = pipeline.keep_history, False  # no frame follows
@@ -33,7 +34,8 @@ def paint_still(pipeline: AnyPipeline, rgb: np.ndarray,
         finally:
             pipeline.keep_history = kept
         pipeline.trim()  # the painting's working textures, before its readback needs memory
-        return pipeline.read(out)
+        # read in BGR, handed on as an RGB view: the encoder needs no copy (as for tiles)
+        return pipeline.read(out, "bgr", low_memory=True, into=rgb)[:, :, ::-1]
     assert isinstance(pipeline, Pipeline)
     tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
     # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy

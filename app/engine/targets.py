@@ -12,6 +12,11 @@ DEEP_DTYPE = "nu2"  # 16-bit unsigned normalized: what 8-bit targets become in a
 _BYTES = {"f1": 1, "nu2": 2, "f2": 2, "f4": 4}  # per component
 
 
+def texture_bytes(tex: moderngl.Texture) -> int:
+    """A texture's size in memory."""
+    return tex.width * tex.height * tex.components * _BYTES[tex.dtype]
+
+
 class TargetPool:
     """Owns every texture and framebuffer of a pass graph.
 
@@ -31,11 +36,15 @@ class TargetPool:
         self._sizes: dict[str, tuple[int, int]] = {}
         self._fbos: dict[int, moderngl.Framebuffer] = {}
         # (size, components, dtype) -> textures shared by targets of that kind
-        self._shared: dict[tuple[tuple[int, int], int, str], list[moderngl.Texture]] = {}
+        # (None: a register's texture released until it is drawn into again)
+        self._shared: dict[tuple[tuple[int, int], int, str],
+                           list[moderngl.Texture | None]] = {}
         # target -> (size, value, texture): what a skipped pass leaves, cleared once
         self._cleared: dict[str, tuple[tuple[int, int], tuple[float, ...], moderngl.Texture]] = {}
         self.allocations = 0  # total textures ever created (tests check reuse with it)
         self.generation = 0  # bumped when a shared texture is released (cached ones are stale)
+        self._held = 0  # bytes of the textures held now
+        self.peak_bytes = 0  # the most held at once (benchmarks reset it before a frame)
 
     def slots(self, spec: TargetSpec, size: tuple[int, int]) -> list[moderngl.Texture]:
         """The existing slots of a target at `size` (reallocated when the size changed)."""
@@ -55,8 +64,20 @@ class TargetPool:
         targets (frame_plan.py gives each value a register free for its whole life)."""
         texes = self._shared.setdefault((size, spec.components, self.dtype(spec)), [])
         while len(texes) <= register:
-            texes.append(self._new(spec, size))
-        return texes[register]
+            texes.append(None)
+        tex = texes[register]
+        if tex is None:
+            tex = texes[register] = self._new(spec, size)
+        return tex
+
+    def drop(self, kind: tuple[tuple[int, int], int, str], register: int) -> None:
+        """Release a shared texture now (a still's, once no later step of its frame uses it:
+        memory held for the frame's peak, not its whole length)."""
+        texes = self._shared.get(kind)
+        if texes is not None and register < len(texes) and texes[register] is not None:
+            self._release(texes[register])
+            texes[register] = None
+            self.generation += 1
 
     def cleared(self, spec: TargetSpec, size: tuple[int, int],
                 value: tuple[float, ...]) -> moderngl.Texture:
@@ -78,7 +99,8 @@ class TargetPool:
         for key, texes in list(self._shared.items()):
             if key[0] not in sizes:
                 for tex in texes:
-                    self._release(tex)
+                    if tex is not None:
+                        self._release(tex)
                 del self._shared[key]
                 self.generation += 1
         for name in [n for n, (size, _, _) in self._cleared.items() if size not in sizes]:
@@ -89,21 +111,23 @@ class TargetPool:
         alias one): after a still, whose next frame may never come."""
         self.generation += 1
         for key, texes in list(self._shared.items()):
-            self._shared[key] = [t for t in texes if t.glo in keep]
+            # released in place: the others keep their registers
+            self._shared[key] = [t if t is not None and t.glo in keep else None for t in texes]
             for tex in texes:
-                if tex.glo not in keep:
+                if tex is not None and tex.glo not in keep:
                     self._release(tex)
-            if not self._shared[key]:
+            if not any(self._shared[key]):
                 del self._shared[key]
 
     def textures(self) -> list[moderngl.Texture]:
         """Every texture the pool holds now."""
-        texes = [t for slots in (*self._slots.values(), *self._shared.values()) for t in slots]
+        texes = [t for slots in (*self._slots.values(), *self._shared.values()) for t in slots
+                 if t is not None]
         return texes + [tex for _, _, tex in self._cleared.values()]
 
     def resident_bytes(self) -> int:
         """Bytes of every texture the pool holds now."""
-        return sum(t.width * t.height * t.components * _BYTES[t.dtype] for t in self.textures())
+        return sum(texture_bytes(t) for t in self.textures())
 
     def dtype(self, spec: TargetSpec) -> str:
         """The texture format the target gets (8-bit ones deepened in a deep graph)."""
@@ -122,6 +146,8 @@ class TargetPool:
         tex = self.ctx.texture(size, spec.components, dtype=self.dtype(spec))
         tex.repeat_x = tex.repeat_y = False
         self.allocations += 1
+        self._held += texture_bytes(tex)
+        self.peak_bytes = max(self.peak_bytes, self._held)
         return tex
 
     def framebuffer(self, tex: moderngl.Texture) -> moderngl.Framebuffer:
@@ -139,6 +165,7 @@ class TargetPool:
         fbo = self._fbos.pop(tex.glo, None)
         if fbo is not None:
             fbo.release()
+        self._held -= texture_bytes(tex)
         tex.release()
 
     def release(self) -> None:
