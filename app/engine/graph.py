@@ -160,7 +160,8 @@ class PassGraph:
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
                          and any(tile_input(style, i.target) for i in p.inputs.values())}
         self._blank: moderngl.Texture | None = None
-        self._timers: dict[str, moderngl.Query] = {}
+        self._timers: list[moderngl.Query] = []  # reused frame after frame
+        self._timed: list[tuple[str, moderngl.Query]] = []  # this frame's (pass, query)
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
         self.profile = False
         self._textures: dict[str, moderngl.Texture] = {}
@@ -338,6 +339,11 @@ class PassGraph:
             if lean and op.frees:
                 for kind, register in op.frees:
                     self.pool.drop(kind, register)
+        if self._timed:
+            ns = self.pass_ns
+            for name, q in self._timed:
+                ns[name] = ns.get(name, 0) + q.elapsed
+            self._timed.clear()
         if plan.units:
             # sampler objects stay bound between passes (each pass sets its own units'):
             # unbound once, for what draws after the graph (the display, the fitter)
@@ -414,12 +420,15 @@ class PassGraph:
             fbo.scissor = op.region
         fbo.use()
         if self.profile:
-            q = self._timers.get(op.name)
-            if q is None:
-                q = self._timers[op.name] = self.ctx.query(time=True)
+            # one query a step, read once the whole frame is issued: reading each after its
+            # pass would wait for the GPU every pass (a table summing past the frame's time)
+            timers = self._timers
+            if len(timers) <= len(self._timed):
+                timers.append(self.ctx.query(time=True))
+            q = timers[len(self._timed)]
             with q:
                 self._draw(op, fbo, bound)
-            self.pass_ns[op.name] = self.pass_ns.get(op.name, 0) + q.elapsed
+            self._timed.append((op.name, q))
         else:
             self._draw(op, fbo, bound)
         if op.region is not None:
