@@ -71,7 +71,8 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         codec=args.codec, crf=args.crf, size=parse_size(args.size), start=start,
         end=parse_time(args.end, "--end"), audio=not args.no_audio,
         subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
-        fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite)
+        fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite,
+        encoder=args.encoder or "auto")
     cluster = None
     if args.cluster is not None:
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,

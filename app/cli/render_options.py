@@ -8,6 +8,7 @@ import argparse
 import numpy as np
 
 from ..engine.errors import AquarelleError
+from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
 
 VIDEO_HELP = """\
@@ -54,6 +55,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
                    help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
                         "default medium): faster encodes give bigger files at the same --crf")
+    g.add_argument("--encoder", choices=ENCODER_CHOICES,
+                   help="h264/h265 on the GPU's encoder (NVENC, Quick Sync, AMF, VideoToolbox, "
+                        "Media Foundation): auto uses one where it works here, else the "
+                        "software encoder (the default); hardware insists; software never "
+                        "tries (`aquarelle doctor` lists them)")
     b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
     b.add_argument("-r", "--recursive", action="store_true",
                    help="also render the media in subfolders (the tree is kept in -o)")
@@ -104,7 +110,8 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
               ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
-              ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"))
+              ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"),
+              ("encoder", "--encoder"))
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

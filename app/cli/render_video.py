@@ -60,8 +60,9 @@ def summary(src: Path, r: ExportResult) -> str:
     """One line saying what an export wrote."""
     audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
     others = "".join(f", {s}" for s in r.streams)
+    encoder = f" by {r.encoder}" if r.encoder else ""
     return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec} "
-            f"{r.bits}-bit{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
+            f"{r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
 def run_batch(job: RenderJob) -> int:

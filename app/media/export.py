@@ -31,10 +31,11 @@ from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
+from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
 from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
-from .video_writer import CODECS, SPEEDS, VideoWriter, output_format
+from .video_writer import CODECS, SPEEDS, CodecSpec, VideoWriter, output_format
 
 
 @dataclass
@@ -50,6 +51,7 @@ class ExportOptions:
     subtitles: bool = True  # False (--no-subtitles): subtitle streams left out
     metadata: bool = True  # False (--no-metadata): no container tags, chapters or stream tags
     speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
+    encoder: str = "auto"  # hw_encoders.CHOICES: a GPU's H.264/H.265 encoder where one works
     fps: float | None = None  # a new constant frame rate (frames repeated or left out)
     seed: int = 0
     scale: float = 1.0
@@ -65,6 +67,7 @@ class ExportProgress:
     done: int  # frames encoded
     total: int | None  # frames expected, if known
     elapsed: float  # seconds since the first frame was decoded
+    encoder: str = ""  # the video encoder at work, e.g. "h264_nvenc (hardware)"
 
     @property
     def fps(self) -> float:
@@ -88,6 +91,7 @@ class ExportResult:
     lost: int  # frames of the range that could not be decoded (corrupt or truncated input)
     size: tuple[int, int]  # encoded (W, H)
     codec: str
+    encoder: str = ""  # hw_encoders.EncoderChoice.describe(): which encoder, and why
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
     streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
     bits: int = 8  # bits per sample of the video written
@@ -226,6 +230,26 @@ def output_frames(expected: int | None, source_fps: float | None, fps: float | N
     return round(expected * fps / source_fps)
 
 
+def encoder_for(spec: CodecSpec, want: str, deep: bool) -> EncoderChoice:
+    """The encoder of an export: a hardware one for 8-bit H.264/H.265 where one works here
+    (`want` "auto"), else the codec's software encoder (media/hw_encoders.py)."""
+    if deep and want != "hardware":
+        return EncoderChoice(spec.encoder, False, "10-bit" if want == "auto" and
+                             spec.name in HARDWARE else "")
+    if spec.name not in HARDWARE:
+        if want == "hardware":
+            raise MediaError(f"--encoder hardware: no hardware encoder for {spec.name}; use "
+                             f"{' or '.join(HARDWARE)}")
+        return EncoderChoice(spec.encoder, False)
+    if deep:
+        raise MediaError("--encoder hardware writes 8-bit video only; this source is deep "
+                         "(use --encoder auto or software)")
+    try:
+        return choose(spec.name, spec.encoder, want)
+    except ValueError as e:
+        raise MediaError(f"--encoder hardware: {e}") from None
+
+
 def _check_options(opts: ExportOptions, codec: str) -> None:
     spec = CODECS[codec]
     if opts.crf is not None and spec.default_crf is not None \
@@ -304,7 +328,10 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
-                                     colour=reader.colour)
+                                     colour=reader.colour,
+                                     encoder=encoder_for(spec, opts.encoder, reader.deep))
+                label = writer.encoder.name + (" (hardware)" if writer.encoder.hardware
+                                               else "")
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
@@ -335,7 +362,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                             raise ExportCancelled()
                         if progress is not None:
                             progress(ExportProgress(counters.encoded, total,
-                                                    time.perf_counter() - counters.started))
+                                                    time.perf_counter() - counters.started,
+                                                    label))
 
                     run = run_pipelined if opts.pipelined else run_sequential
                     try:
@@ -349,10 +377,12 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                     raise MediaError(f"{reader.path}: no decodable video frames")
                 elapsed = time.perf_counter() - counters.started
                 if progress is not None:  # the last word; raising here still discards
-                    progress(ExportProgress(counters.encoded, counters.encoded, elapsed))
+                    progress(ExportProgress(counters.encoded, counters.encoded, elapsed,
+                                            label))
         finally:
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
+                          writer.encoder.describe(),
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
                            for t in audio], carried.kept, elapsed=elapsed,
                           stage_seconds={**counters.busy, "render": stage.busy},

@@ -41,7 +41,8 @@ def format_progress(label: str, p: ProgressLike) -> str:
         text += ", finishing"  # every frame is in; the encoder and muxer close the file
     elif eta is not None:
         text += f", ETA {format_seconds(eta)}"
-    return text
+    encoder = getattr(p, "encoder", "")
+    return f"{text}, {encoder}" if encoder else text
 
 
 class ProgressPrinter:

@@ -21,6 +21,7 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
+from .hw_encoders import EncoderChoice, quality_options
 from .video_reader import SDR, Colour
 
 
@@ -110,9 +111,13 @@ class VideoWriter:
 
     def __init__(self, path: str | Path, *, fmt: str, codec: CodecSpec, size: tuple[int, int],
                  time_base: Fraction, fps: float | None, crf: int | None = None,
-                 speed: str | None = None, deep: bool = False, colour: Colour = SDR) -> None:
+                 speed: str | None = None, deep: bool = False, colour: Colour = SDR,
+                 encoder: EncoderChoice | None = None) -> None:
         self.path = Path(path)
         self.codec = codec
+        # a hardware encoder takes the 8-bit frames only (see media/hw_encoders.py)
+        self.encoder = encoder if encoder is not None and not deep \
+            else EncoderChoice(codec.encoder, False)
         self.fmt = fmt
         self.pix_fmt = (deep_format(codec) if deep else None) or codec.pix_fmt
         self.colour = colour
@@ -146,7 +151,7 @@ class VideoWriter:
                           ) -> av.video.stream.VideoStream:
         spec = self.codec
         rate = Fraction(fps).limit_denominator(1001) if fps and 0.5 <= fps <= 1000 else 30
-        stream = self.output.add_stream(spec.encoder, rate=rate)
+        stream = self.output.add_stream(self.encoder.name, rate=rate)
         stream.width, stream.height = self.size
         stream.pix_fmt = self.pix_fmt
         stream.time_base = self.time_base
@@ -158,7 +163,12 @@ class VideoWriter:
         cc.color_range = int(ColorRange.MPEG)
         crf = spec.default_crf if crf is None else crf
         opts: dict[str, str] = {}
-        if spec.encoder == "libx264":
+        if self.encoder.hardware:
+            cc.bit_rate = 0
+            opts = quality_options(self.encoder.name, crf or 0, SPEEDS.index(speed))
+            if self.encoder.name.startswith("hevc") and fmt in ("mp4", "mov"):
+                cc.codec_tag = "hvc1"
+        elif spec.encoder == "libx264":
             cc.bit_rate = 0
             opts = {"crf": str(crf), "preset": speed}
         elif spec.encoder == "libx265":

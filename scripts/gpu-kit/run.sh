@@ -86,5 +86,7 @@ if step tests; then
   tail -40 "$OUT/tests.txt"
 fi
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --write "$md" 2>&1 | tee "$OUT/export.md"
+# issue 30: a 1080p export through the GPU's encoder where one works (NVENC), at least 120 fps
+step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto 2>&1 | tee "$OUT/export1080.md"
 step live && timeout 200 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" --write "$md" 2>&1 | tee "$OUT/live.md"
 echo "kit: tables in $OUT"
