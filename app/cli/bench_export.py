@@ -210,11 +210,12 @@ def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, ro
     if stages:
         lines += ["", "Busy time per frame by stage (ms; pipelined, the stages overlap and "
                   "throughput approaches the slowest one):", "",
-                  "| export | decode | render + readback | encode |", "|---|---:|---:|---:|"]
+                  "| export | decode | motion (decoder's thread) | render + readback | encode |",
+                  "|---|---:|---:|---:|---:|"]
         for label, frames, st in stages:
             lines.append(f"| {label} | " + " | ".join(
-                f"{st.get(k, 0) / frames * 1e3:.1f}" for k in ("decode", "render", "encode"))
-                + " |")
+                f"{st.get(k, 0) / frames * 1e3:.1f}"
+                for k in ("decode", "motion", "render", "encode")) + " |")
     if "llvmpipe" in renderer:
         lines += ["", "llvmpipe renders on the CPU: the GL stage, the decoder and the encoder "
                   "share the same cores, so overlapping them mostly moves work around (the "

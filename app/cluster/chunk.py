@@ -19,6 +19,7 @@ import moderngl
 import numpy as np
 
 from ..engine.chain import AnyPipeline, ChainPipeline, build_pipeline
+from ..engine.motion import FrameMotion
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
 from ..media.render_stage import Rendered, RenderStage
@@ -97,11 +98,12 @@ class _Positioned:
         self._canvas = canvas
         self._placed = False
 
-    def render(self, frame: Any, order: str = "rgb") -> moderngl.Texture:
+    def render(self, frame: Any, order: str = "rgb", *,
+               motion: FrameMotion | None = None) -> moderngl.Texture:
         if not self._placed:
             self._placed = True
             place_canvas(self.pipeline, self._canvas)
-        return self.pipeline.render(frame, order)
+        return self.pipeline.render(frame, order, motion=motion)
 
 
 def place_canvas(pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:

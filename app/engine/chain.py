@@ -16,7 +16,7 @@ import numpy as np
 from .chain_spec import BYPASS, AnyStyle, ChainSpec, param_set
 from .errors import AquarelleError
 from .fit import FrameFitter
-from .motion import MotionTracker
+from .motion import FrameMotion, MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
 from .subject import Subject
 from .upscaler import FAST_METHOD
@@ -176,8 +176,8 @@ class ChainPipeline:
         """Copy a frame to the (reused) source texture."""
         return self._uploader.upload(frame, order)
 
-    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb"
-               ) -> moderngl.Texture:
+    def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
+               motion: FrameMotion | None = None) -> moderngl.Texture:
         """The frame through every style not bypassed; the texture belongs to the chain.
 
         Below scale 1 the filters before the (last) painting style run on the frame shrunk
@@ -186,7 +186,7 @@ class ChainPipeline:
         """
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
-        self.tracker.next_frame(_motion_frame(frame, order))
+        self.tracker.next_frame(_motion_frame(frame, order), motion)
         if self._subject_stage is not None:
             subject = self._given
             if self.subject_feed == "detect":
@@ -222,6 +222,10 @@ class ChainPipeline:
         if self._fitter is None:
             self._fitter = FrameFitter(self.ctx)
         return self._fitter
+
+    def motion_widths(self) -> frozenset[int]:
+        """The flow widths the active styles ask motion at (Pipeline.motion_widths)."""
+        return frozenset().union(*(stage.motion_widths() for _, stage in self._active()))
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as a uint8 (H, W, 3) array in the same order."""

@@ -157,14 +157,17 @@ class MotionTracker:
         """(w, h) of the current frame, or None when there is none (a texture was given)."""
         return None if self._frame is None else (self._frame.shape[1], self._frame.shape[0])
 
-    def next_frame(self, rgb: np.ndarray | None) -> None:
+    def next_frame(self, rgb: np.ndarray | None, ahead: FrameMotion | None = None) -> None:
         """The next frame as an RGB or grey array, or None when motion cannot be known (a texture
-        without its array, a re-render of the same frame with new settings)."""
+        without its array, a re-render of the same frame with new settings). `ahead`: its
+        motion, already estimated (MotionAhead, on another thread)."""
         self._frame = rgb
         self._index += 1
         self._cache.clear()
         if rgb is None:
             self.reset()
+        elif ahead is not None and ahead.size == self.frame_size:
+            self._cache.update(ahead.by_width)
 
     def motion(self, max_width: int) -> Motion | None:
         """The motion from the previous frame to this one, at `max_width` flow pixels."""
@@ -187,3 +190,27 @@ class MotionTracker:
         for est, _ in self._estimators.values():
             est.reset()
         self._cache.clear()
+
+
+@dataclass(frozen=True)
+class FrameMotion:
+    """A frame's motion estimated ahead of its render, at each flow width asked for."""
+
+    size: tuple[int, int]  # (w, h) of the frame it was estimated on
+    by_width: dict[int, Motion | None]
+
+
+class MotionAhead:
+    """Estimates each frame's motion before the render thread gets the frame (a decoder's
+    thread feeds it, in frame order): what `MotionTracker` would find for that frame, at the
+    flow widths the pipeline's styles ask for, so that the render only uploads the flow."""
+
+    def __init__(self, widths: set[int] | frozenset[int]) -> None:
+        self.widths = tuple(sorted(widths))
+        self._tracker = MotionTracker()
+
+    def estimate(self, rgb: np.ndarray) -> FrameMotion:
+        """The motion from the previous frame fed to this one (None at a cut or start)."""
+        self._tracker.next_frame(rgb)
+        return FrameMotion((rgb.shape[1], rgb.shape[0]),
+                           {w: self._tracker.motion(w) for w in self.widths})

@@ -15,7 +15,7 @@ from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph, TileView
 from .grid_pad import GridPad, grid_align, padded_size
-from .motion import STILL_PX, MotionTracker, corner_shift
+from .motion import STILL_PX, FrameMotion, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .subject import Subject, SubjectTracker
@@ -197,13 +197,16 @@ class Pipeline:
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
                full_size: tuple[int, int] | None = None,
-               original: moderngl.Texture | None = None) -> moderngl.Texture:
+               original: moderngl.Texture | None = None,
+               motion: FrameMotion | None = None) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
 
         The texture belongs to the pipeline and is overwritten by the next call. A chain
         that already shrank the frame to this style's work size says the size it stands for
         (`full_size`): the painting is enlarged to it as if the frame had come at that size.
         A chain also hands on the frame as it came in (`original`, for stereo depth).
+        `motion`: the frame's motion, estimated ahead on another thread (MotionAhead fed
+        every frame, at `motion_widths()`).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = src
@@ -230,7 +233,7 @@ class Pipeline:
         if original is not None:
             info.externals[ORIGINAL] = original
         if not self.shared_tracker:
-            self.tracker.next_frame(_motion_frame(frame, order))
+            self.tracker.next_frame(_motion_frame(frame, order), motion)
         canvas: dict[str, Any] = {}
         if self.style.motion is not None:
             canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
@@ -518,6 +521,13 @@ class Pipeline:
     def _canvas_uniforms(c: np.ndarray) -> dict[str, Any]:
         # The similarity as (a, b, tx, ty): canvas = (a x - b y + tx, b x + a y + ty).
         return {"u_canvas": (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]), float(c[1, 2]))}
+
+    def motion_widths(self) -> frozenset[int]:
+        """The flow widths this frame's styles ask motion at (none when temporal features
+        are off): what a MotionAhead estimates for them."""
+        m = self.style.motion
+        return frozenset({m.max_width}) if m is not None and self.params[m.enable] \
+            else frozenset()
 
     def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
         """Stylize a frame and read it back as an (H, W, 3) array in the same order (uint8;

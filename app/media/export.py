@@ -27,6 +27,7 @@ import numpy as np
 from ..engine.chain import build_pipeline
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
+from ..engine.motion import MotionAhead
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
@@ -138,7 +139,7 @@ class _Counters:
     def __init__(self) -> None:
         self.encoded = 0
         self.started = time.perf_counter()
-        self.busy = {"decode": 0.0, "encode": 0.0}
+        self.busy = {"decode": 0.0, "motion": 0.0, "encode": 0.0}
 
 
 def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "watercolor",
@@ -314,7 +315,13 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 return
             if isinstance(item, DecodedFrame):
                 item.image = _fit(item.image, size)
-            counters.busy["decode"] += time.perf_counter() - t
+                counters.busy["decode"] += time.perf_counter() - t
+                t = time.perf_counter()
+                if ahead.widths:  # the optical flow, here and not on the GL thread
+                    item.motion = ahead.estimate(item.image)
+                counters.busy["motion"] += time.perf_counter() - t
+            else:
+                counters.busy["decode"] += time.perf_counter() - t
             yield item
 
     with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale,
@@ -322,6 +329,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         if values:
             pipeline.set_params(values)
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
+        ahead = MotionAhead(pipeline.motion_widths())
         stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
         try:
             with _atomic(dst, replace=opts.replace) as tmp:

@@ -53,7 +53,7 @@ class RenderStage:
             self.busy += time.perf_counter() - t
 
     def _push(self, frame: DecodedFrame) -> list[Rendered]:
-        tex = self.pipeline.render(frame.image)
+        tex = self.pipeline.render(frame.image, motion=frame.motion)
         if not self.pingpong:
             data = tex.read(alignment=1)
             return [self._wrap(frame, data)]

@@ -20,6 +20,7 @@ import av
 import av.error
 import numpy as np
 
+from ..engine.motion import FrameMotion
 from .errors import MediaError, ffmpeg_reason
 
 VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
@@ -40,6 +41,7 @@ class DecodedFrame:
     time_base: Fraction
     index: int  # 0-based among the frames yielded by this walk
     duration: int | None = None  # in `time_base` units, if the container knows it
+    motion: FrameMotion | None = None  # estimated on the decoder's thread (engine MotionAhead)
 
     @property
     def time(self) -> float:

@@ -1,0 +1,55 @@
+"""Motion estimated ahead, off the render thread: the same motion, the same pictures."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from conftest import smooth_noise, to_u8
+from videoclips import make_clip
+
+from aquarelle.engine import motion as motion_module
+from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.motion import MotionAhead
+from aquarelle.media.export import export_video
+
+
+def pan(n: int = 5, h: int = 72, w: int = 96) -> list[np.ndarray]:
+    big = to_u8(smooth_noise(h, w + 3 * n, seed=7, sigma=3.0))
+    return [np.ascontiguousarray(big[:, 3 * k:3 * k + w]) for k in range(n)]
+
+
+@pytest.mark.parametrize("style", ["watercolor", "denoise+watercolor+motion_blur"])
+def test_motion_ahead_paints_what_motion_found_in_the_render_paints(gl_ctx, style,
+                                                                    monkeypatch):
+    calls = []
+    update = motion_module.MotionEstimator.update
+    monkeypatch.setattr(motion_module.MotionEstimator, "update",
+                        lambda self, frame: calls.append(1) or update(self, frame))
+    with build_pipeline(gl_ctx, style) as inline, build_pipeline(gl_ctx, style) as given:
+        ahead = MotionAhead(given.motion_widths())
+        assert ahead.widths  # the temporal features are on by default
+        for frame in pan():
+            motion = ahead.estimate(frame)
+            a = inline.render_array(frame)
+            before = len(calls)
+            b = given.read(given.render(frame, motion=motion))
+            assert len(calls) == before  # the render estimated nothing itself
+            assert np.array_equal(a, b)
+
+
+def test_an_export_finds_motion_on_the_decoders_thread(tmp_path, monkeypatch):
+    threads: list[str] = []
+    update = motion_module.MotionEstimator.update
+
+    def recording(self, frame):
+        threads.append(threading.current_thread().name)
+        return update(self, frame)
+
+    monkeypatch.setattr(motion_module.MotionEstimator, "update", recording)
+    clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=6, audio=False)
+    result = export_video(clip.path, tmp_path / "out.mp4")
+    assert result.frames == 6
+    assert threads and set(threads) == {"aquarelle-decode"}
+    assert result.stage_seconds["motion"] > 0
