@@ -20,6 +20,7 @@ from pathlib import Path
 from .platforms import (
     current_needs_display_server,
     finds_virtual_camera_device,
+    software_renderer,
     virtual_camera_setup,
 )
 
@@ -43,7 +44,6 @@ DEBIAN_PACKAGES = {
 ENCODERS = (("H.264", "libx264", True), ("H.265", "libx265", False),
             ("VP9", "libvpx-vp9", False), ("ProRes", "prores_ks", False),
             ("AAC", "aac", True), ("Opus", "libopus", False))
-SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software", "swrast")
 
 
 @dataclass
@@ -101,7 +101,7 @@ def opengl(report: Report) -> None:
         report.add("OpenGL (EGL, headless)", False, str(e),
                    fix="apt-get install libegl1 libgl1-mesa-dri (or the GPU vendor's driver)")
         return
-    software = any(s in renderer.lower() for s in SOFTWARE_RENDERERS)
+    software = software_renderer(renderer)
     report.add("OpenGL (EGL, headless)", True, renderer
                + (" - software rendering on the CPU: works, but slowly" if software else ""))
 

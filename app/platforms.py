@@ -278,3 +278,11 @@ def map_big_buffers() -> None:
     if trims_heap(sys.platform):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, BIG_BUFFER)
+
+
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software", "swrast")
+
+
+def software_renderer(renderer: str) -> bool:
+    """Whether a GL renderer string names a CPU renderer (Mesa llvmpipe and kin)."""
+    return any(s in renderer.lower() for s in SOFTWARE_RENDERERS)

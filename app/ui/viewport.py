@@ -23,9 +23,11 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import collect_garbage, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
+from ..engine.frame_timer import FrameTimer, frame_cost
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
+from ..platforms import software_renderer
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
 from .stats import FrameStats
@@ -74,6 +76,7 @@ class Viewport(QOpenGLWidget):
         self.gl_error: str | None = None
         self._ctx: moderngl.Context | None = None
         self._display: DisplayRenderer | None = None
+        self._timer: FrameTimer | None = None  # the rendered frames' GPU time (a query ring)
         self._pipeline: AnyPipeline | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
@@ -298,6 +301,7 @@ class Viewport(QOpenGLWidget):
             collect_garbage(self._ctx)
         finally:
             self._pipeline = self._display = self._own_tex = self._fitter = None
+            self._timer = None
             self._thumbs = None
             self._orig = self._result = None
             self._fresh = self._image is not None
@@ -314,6 +318,7 @@ class Viewport(QOpenGLWidget):
             self._ctx = ctx
             self.gl_info = renderer_string(ctx)
             self._display = DisplayRenderer(ctx)
+            self._timer = FrameTimer(ctx)
         except AquarelleError as e:
             self._ctx = None
             self.gl_error = str(e)
@@ -453,10 +458,13 @@ class Viewport(QOpenGLWidget):
                 p.reset_history()
                 self._jumped = False
             t0 = time.perf_counter()
-            self._result = p.render(img)
+            assert self._timer is not None
+            with self._timer.frame():
+                self._result = p.render(img)
             if adaptive is not None:
-                self._ctx.finish()  # the GPU's time, not just the submission's
-                adaptive.update(time.perf_counter() - t0)
+                # the GPU's time from a query ring, two frames late: no wait for the GPU
+                adaptive.update(frame_cost(time.perf_counter() - t0, self._timer.seconds,
+                                           software_renderer(self.gl_info)))
             self._orig = p.input_texture
             self._fresh = False
             captured = self._image_captured

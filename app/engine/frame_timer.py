@@ -1,0 +1,46 @@
+"""A frame's GPU time without waiting for it: timer queries in a ring, each read a few frames
+after it was issued (by then the GPU has long finished that frame)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import moderngl
+
+DEPTH = 3  # queries in the ring: a frame's time is read two frames later
+
+
+class FrameTimer:
+    """Times whole frames on the GPU (`with timer.frame(): ...`); `seconds` is the time of
+    the frame DEPTH - 1 frames back, None until the ring is full. Calls from the context's
+    thread only."""
+
+    def __init__(self, ctx: moderngl.Context, depth: int = DEPTH) -> None:
+        self._queries = [ctx.query(time=True) for _ in range(depth)]
+        self._count = 0
+        self.seconds: float | None = None
+
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        """Time the GL work issued inside the block as one frame."""
+        q = self._queries[self._count % len(self._queries)]
+        with q:
+            yield
+        self._count += 1
+        if self._count >= len(self._queries):
+            # the oldest frame of the ring, reused next: issued DEPTH - 1 frames ago
+            self.seconds = self._queries[self._count % len(self._queries)].elapsed / 1e9
+
+    def reset(self) -> None:
+        """Forget what was measured (another pipeline, another source)."""
+        self._count = 0
+        self.seconds = None
+
+
+def frame_cost(host_seconds: float, gpu_seconds: float | None, cpu_renderer: bool) -> float:
+    """What a live frame costs: the host's work and the GPU's overlap on a GPU (the slower
+    one sets the rate), and add up on a CPU renderer (llvmpipe: the same cores do both)."""
+    if gpu_seconds is None:
+        return host_seconds
+    return host_seconds + gpu_seconds if cpu_renderer else max(host_seconds, gpu_seconds)
