@@ -16,9 +16,8 @@ from typing import Any
 
 import av
 import moderngl
-import numpy as np
 
-from ..engine.chain import AnyPipeline, ChainPipeline, build_pipeline
+from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.motion import FrameMotion
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
@@ -102,24 +101,8 @@ class _Positioned:
                motion: FrameMotion | None = None) -> moderngl.Texture:
         if not self._placed:
             self._placed = True
-            place_canvas(self.pipeline, self._canvas)
+            self.pipeline.place_canvas(self._canvas)
         return self.pipeline.render(frame, order, motion=motion)
-
-
-def place_canvas(pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:
-    """Set each style's paper position from the one tracked at its flow width."""
-    stages = pipeline.stages if isinstance(pipeline, ChainPipeline) else [pipeline]
-    for stage in stages:
-        motion = stage.style.motion
-        if motion is not None and motion.max_width in canvas:
-            stage.canvas = np.asarray(canvas[motion.max_width], np.float64)
-
-
-def set_frame_index(pipeline: AnyPipeline, index: int) -> None:
-    pipeline.frame_index = index
-    if isinstance(pipeline, ChainPipeline):
-        for stage in pipeline.stages:
-            stage.frame_index = index
 
 
 class ChunkRenderer:
@@ -159,7 +142,7 @@ class ChunkRenderer:
             try:
                 pipeline = self.pipeline(s, reader.deep)
                 pipeline.reset_history()
-                set_frame_index(pipeline, task.frame_index)
+                pipeline.frame_index = task.frame_index
                 frames = reader.frames(*task.window)
                 first = next(frames, None)
                 if first is None:

@@ -164,6 +164,23 @@ class ChainPipeline:
         for stage in self.stages:
             stage.canvas = value
 
+    def place_canvas(self, by_width: Mapping[int, np.ndarray]) -> None:
+        """Each style's paper position from the one tracked at its flow width."""
+        for stage in self.stages:
+            stage.place_canvas(by_width)
+
+    @property
+    def frame_index(self) -> int:
+        """The frame number the next render paints (noise is seeded with it); set, it sets
+        every style's (a chunk of a long video starting mid-way)."""
+        return self._frame_index
+
+    @frame_index.setter
+    def frame_index(self, index: int) -> None:
+        self._frame_index = index
+        for stage in self.stages:
+            stage.frame_index = index
+
     def reset_history(self) -> None:
         """Forget temporal state (seeks, cuts, new sources)."""
         self.tracker.reset()
@@ -206,7 +223,7 @@ class ChainPipeline:
         for i, (_, stage) in enumerate(active):
             tex = stage.render(tex, full_size=full if i == painting else None,
                                original=original)
-        self.frame_index += 1
+        self._frame_index += 1
         return tex
 
     def set_subject(self, subject: Subject | None) -> None:

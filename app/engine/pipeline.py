@@ -162,6 +162,13 @@ class Pipeline:
         self._canvas_shown = value.copy()
         self._canvas_set = True
 
+    def place_canvas(self, by_width: Mapping[int, np.ndarray]) -> None:
+        """Set the paper's position from the one tracked at this style's flow width, if
+        given (a chunk of a long video: see `canvas`)."""
+        motion = self.style.motion
+        if motion is not None and motion.max_width in by_width:
+            self.canvas = np.asarray(by_width[motion.max_width], np.float64)
+
     def reset_history(self) -> None:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
