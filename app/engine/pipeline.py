@@ -10,7 +10,8 @@ import cv2
 import moderngl
 import numpy as np
 
-from .context import return_freed_memory
+from ..platforms import software_renderer
+from .context import renderer_string, return_freed_memory
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .graph import FrameInfo, PassGraph, TileView
@@ -20,6 +21,7 @@ from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .subject import Subject, SubjectTracker
 from .subject_map import map_grid, map_region, map_step, subject_map
+from .upload_ring import UploadRing
 from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
@@ -61,6 +63,10 @@ class Pipeline:
         self.scale = scale
         self.frame_index = 0
         self._source: moderngl.Texture | None = None
+        # Uploads through a ring of pixel buffers on a GPU; a CPU renderer would only copy
+        # twice (its "GPU" memory is this process's).
+        self.upload_ring = not software_renderer(renderer_string(ctx))
+        self._ring: UploadRing | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
         # Motion between frames: this pipeline's own, or a chain's shared by its styles.
@@ -199,7 +205,12 @@ class Pipeline:
             self._source = self.ctx.texture((w, h), arr.shape[2], dtype=dtype, alignment=1)
             self._source_key = key
         self._source.swizzle = "BGRA" if order == "bgr" else "RGBA"
-        self._source.write(np.ascontiguousarray(arr), alignment=1)
+        if self.upload_ring:
+            if self._ring is None:
+                self._ring = UploadRing(self.ctx)
+            self._ring.write(self._source, arr)
+        else:
+            self._source.write(np.ascontiguousarray(arr), alignment=1)
         return self._source
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
@@ -623,6 +634,9 @@ class Pipeline:
         if self._flow is not None:
             self._flow.release()
             self._flow = None
+        if self._ring is not None:
+            self._ring.release()
+            self._ring = None
         if self._source is not None:
             self._source.release()
             self._source = None

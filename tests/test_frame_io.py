@@ -1,0 +1,49 @@
+"""Frame I/O on the GPU: frames timed from a ring of timer queries read frames later (no wait
+on the GPU), and uploads through a ring of pixel buffers."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import smooth_noise, to_u8
+
+from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.frame_timer import DEPTH, FrameTimer, frame_cost
+
+
+def test_a_frame_is_timed_when_the_ring_comes_round(gl_ctx) -> None:
+    frame = to_u8(smooth_noise(90, 160, seed=3))
+    timer = FrameTimer(gl_ctx)
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        seen = []
+        for _ in range(DEPTH + 1):
+            with timer.frame():
+                p.render(frame)
+            seen.append(timer.seconds)
+    assert seen[:DEPTH - 1] == [None] * (DEPTH - 1)  # nothing read before it came round
+    assert all(s is not None and 0.0 < s < 60.0 for s in seen[DEPTH - 1:])
+    timer.reset()
+    assert timer.seconds is None
+
+
+def test_a_frame_costs_the_slower_side_on_a_gpu_and_both_on_the_cpu() -> None:
+    assert frame_cost(0.004, None, cpu_renderer=False) == 0.004
+    assert frame_cost(0.004, 0.010, cpu_renderer=False) == 0.010
+    assert frame_cost(0.004, 0.010, cpu_renderer=True) == pytest.approx(0.014)
+
+
+@pytest.mark.parametrize(("order", "deep"), [("rgb", False), ("bgr", False), ("rgb", True)])
+def test_uploads_through_the_buffer_ring_paint_the_same(gl_ctx, order, deep) -> None:
+    # On a GPU frames go up through a ring of pixel buffers; here (llvmpipe) directly:
+    # forced on, the ring gives the same pictures, frame after frame and across a new size.
+    import numpy as np
+
+    frames = [to_u8(smooth_noise(60, 80, seed=k)) for k in range(3)]
+    frames.append(to_u8(smooth_noise(50, 72, seed=9)))
+    if deep:
+        frames = [f.astype(np.uint16) * 257 for f in frames]
+    with build_pipeline(gl_ctx, "watercolor", deep=deep) as ring, \
+            build_pipeline(gl_ctx, "watercolor", deep=deep) as direct:
+        assert not direct.upload_ring  # a CPU renderer: straight into the texture
+        ring.upload_ring = True
+        for f in frames:
+            assert np.array_equal(ring.render_array(f, order), direct.render_array(f, order))
