@@ -47,3 +47,30 @@ def test_uploads_through_the_buffer_ring_paint_the_same(gl_ctx, order, deep) -> 
         ring.upload_ring = True
         for f in frames:
             assert np.array_equal(ring.render_array(f, order), direct.render_array(f, order))
+
+
+def test_frames_read_back_through_the_ring_come_one_frame_late_and_the_same(gl_ctx) -> None:
+    # The virtual camera's path on a GPU: each fit is read back a frame later, through
+    # pixel buffers; the frames and what goes with them are the direct readback's, in order.
+    import numpy as np
+
+    from aquarelle.engine.fit import FrameFitter
+
+    frames = [to_u8(smooth_noise(48, 64, seed=k)) for k in range(4)]
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        fitter = FrameFitter(gl_ctx)
+        try:
+            direct, queued = [], []
+            for k, f in enumerate(frames):
+                tex = p.render(f)
+                direct.append(fitter.fit(tex, (40, 30), "pad"))
+                ready = fitter.fit_queued(tex, (40, 30), "pad", meta=k)
+                assert (ready is None) == (k == 0)
+                if ready is not None:
+                    queued.append(ready)
+            queued += fitter.drain_queued()
+        finally:
+            fitter.release()
+    assert [k for _, k in queued] == [0, 1, 2, 3]
+    for (image, k) in queued:
+        assert np.array_equal(image, direct[k])

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import moderngl
 import numpy as np
 
 from .context import reset_draw_state
 from .glsl import build_program
+from .readback_ring import ReadbackRing
 
 FIT_MODES = ("pad", "crop")
 VERTEX_SHADER = "common/fullscreen.vert"
@@ -51,6 +53,8 @@ class FrameFitter:
                                        repeat_x=False, repeat_y=False)
         self._targets: dict[tuple[int, int, str],
                             tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
+        self._ring: ReadbackRing[tuple[int, int, Any]] | None = None  # fit_queued's
+        self._ring_size = (0, 0)
 
     def draw(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
              mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0),
@@ -96,8 +100,35 @@ class FrameFitter:
         # RGB straight from the framebuffer: no alpha to strip, no copy
         return np.frombuffer(fbo.read(components=3, alignment=1), np.uint8).reshape(h, w, 3)
 
+    def fit_queued(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
+                   mirror: bool = False, meta: Any = None) -> tuple[np.ndarray, Any] | None:
+        """`fit`, read back through a ring of pixel buffers: returns the frame queued before
+        this one (with its `meta`), or None while the ring fills: one frame later, and the
+        CPU never waits for the GPU (a virtual camera's frames on a GPU)."""
+        out, fbo = self._draw(tex, size, mode, mirror, (0.0, 0.0, 0.0), "f1")
+        w, h = out.size
+        if self._ring is None or self._ring_size != (w, h):
+            self.drain_queued()  # another size (the output changed): the frame in flight goes
+            self._ring = ReadbackRing(self.ctx)
+            self._ring_size = (w, h)
+        ready = self._ring.push(lambda buf: fbo.read_into(buf, components=3, alignment=1),
+                                w * h * 3, (w, h, meta))
+        return None if ready is None else _rgb(*ready)
+
+    def drain_queued(self) -> list[tuple[np.ndarray, Any]]:
+        """The frames `fit_queued` still holds, oldest first."""
+        if self._ring is None:
+            return []
+        ready = [_rgb(data, meta) for data, meta in self._ring.drain()]
+        self._ring.release()
+        self._ring = None
+        return ready
+
     def release(self) -> None:
         """Release the GL objects."""
+        if self._ring is not None:
+            self._ring.release()
+            self._ring = None
         for tex, fbo in self._targets.values():
             fbo.release()
             tex.release()
@@ -106,3 +137,8 @@ class FrameFitter:
         self.program.release()
         self.sampler.release()
         self.min_sampler.release()
+
+
+def _rgb(data: bytes, meta: tuple[int, int, Any]) -> tuple[np.ndarray, Any]:
+    w, h, user = meta
+    return np.frombuffer(data, np.uint8).reshape(h, w, 3), user

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 
-import moderngl
 import numpy as np
 
 from ..engine.chain import AnyPipeline
+from ..engine.readback_ring import ReadbackRing
 from .video_reader import DecodedFrame
 
 
@@ -25,10 +24,10 @@ class Rendered:
 class RenderStage:
     """The GL stage: stylize frames and read them back, optionally ping-ponged.
 
-    With `pingpong`, each rendered texture is copied into one of two pixel-pack buffers
-    (`Texture.read_into`) and the previous frame's buffer is mapped only after the next frame
-    was submitted, so the GPU works on frame k while frame k-1 is read. Calls from the thread
-    that owns the context only.
+    With `pingpong`, each rendered texture is copied through a ring of two pixel-pack buffers
+    (engine/readback_ring.py) and the previous frame's buffer is mapped only after the next
+    frame was submitted, so the GPU works on frame k while frame k-1 is read. Calls from the
+    thread that owns the context only.
     """
 
     def __init__(self, pipeline: AnyPipeline, size: tuple[int, int], pingpong: bool = True) -> None:
@@ -37,11 +36,9 @@ class RenderStage:
         self.pingpong = pingpong
         self.dtype = np.uint16 if pipeline.deep else np.uint8
         w, h = size
-        frame_bytes = w * h * 4 * np.dtype(self.dtype).itemsize
-        self._buffers: list[moderngl.Buffer] = (
-            [pipeline.ctx.buffer(reserve=frame_bytes) for _ in range(2)] if pingpong else [])
-        self._pending: deque[tuple[DecodedFrame, int]] = deque()
-        self._count = 0
+        self._frame_bytes = w * h * 4 * np.dtype(self.dtype).itemsize
+        self._ring: ReadbackRing[DecodedFrame] | None = (
+            ReadbackRing(pipeline.ctx) if pingpong else None)
         self.busy = 0.0  # seconds spent in push/flush
 
     def push(self, frame: DecodedFrame) -> list[Rendered]:
@@ -54,26 +51,18 @@ class RenderStage:
 
     def _push(self, frame: DecodedFrame) -> list[Rendered]:
         tex = self.pipeline.render(frame.image, motion=frame.motion)
-        if not self.pingpong:
-            data = tex.read(alignment=1)
-            return [self._wrap(frame, data)]
-        slot = self._count % 2
-        self._count += 1
-        tex.read_into(self._buffers[slot], alignment=1)
-        ready = [self._collect()] if self._pending else []
-        self._pending.append((frame, slot))
-        return ready
+        if self._ring is None:
+            return [self._wrap(frame, tex.read(alignment=1))]
+        ready = self._ring.push(lambda buf: tex.read_into(buf, alignment=1),
+                                self._frame_bytes, frame)
+        return [] if ready is None else [self._wrap(ready[1], ready[0])]
 
     def flush(self) -> list[Rendered]:
         """The frames still waiting in the buffers."""
         t = time.perf_counter()
-        ready = [self._collect() for _ in range(len(self._pending))]
+        ready = [self._wrap(f, data) for data, f in self._ring.drain()] if self._ring else []
         self.busy += time.perf_counter() - t
         return ready
-
-    def _collect(self) -> Rendered:
-        frame, slot = self._pending.popleft()
-        return self._wrap(frame, self._buffers[slot].read())
 
     def _wrap(self, frame: DecodedFrame, data: bytes) -> Rendered:
         w, h = self.size
@@ -82,6 +71,5 @@ class RenderStage:
 
     def release(self) -> None:
         """Release the readback buffers."""
-        for b in self._buffers:
-            b.release()
-        self._buffers = []
+        if self._ring is not None:
+            self._ring.release()

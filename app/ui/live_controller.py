@@ -22,6 +22,7 @@ from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
 from ..media.source import FrameSource
 from ..media.virtual_camera import BackendFactory, VirtualCameraSink
+from ..platforms import software_renderer
 from .settings import Settings
 from .viewport import Viewport
 
@@ -163,7 +164,14 @@ class LiveController(QObject):
             self.stop_virtual_camera()
             self.failed.emit("Virtual camera", sink.error)
             return
-        sink.submit(self.viewport.fitter().fit(tex, sink.size, "pad"), captured)
+        fitter = self.viewport.fitter()
+        if software_renderer(self.viewport.gl_info):
+            sink.submit(fitter.fit(tex, sink.size, "pad"), captured)
+            return
+        # on a GPU through the readback ring: the frame before this one, never a wait
+        ready = fitter.fit_queued(tex, sink.size, "pad", meta=captured)
+        if ready is not None:
+            sink.submit(*ready)
 
     # -- status ----------------------------------------------------------------------------
     def status_text(self) -> str:
