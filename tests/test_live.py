@@ -257,7 +257,8 @@ def test_fitter_letterboxes_crops_and_mirrors(gl_ctx):
 
 # -- the live session ---------------------------------------------------------------------
 
-def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline):
+@pytest.mark.parametrize("queued", [False, True])  # True: a GPU's readback ring
+def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline, queued):
     backend = FakeBackend()
     source = SyntheticSource((64, 48), fps=30.0, live=True)
     opened: list[tuple[tuple[int, int], float]] = []
@@ -268,6 +269,7 @@ def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline
 
     session = LiveSession(source, pipeline(), LiveOptions(size=(96, 48), fit="pad"),
                           sink_factory=make_sink)
+    session.queued = queued
     stats = session.run(max_frames=8, seconds=30.0)
     assert opened == [((96, 48), 30.0)]  # the output size asked for; the camera's rate
     assert stats.rendered == 8

@@ -13,8 +13,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..engine.chain import AnyPipeline, use_draft, wants_subject
+from ..engine.context import renderer_string
 from ..engine.fit import FrameFitter
+from ..engine.frame_timer import FrameTimer, frame_cost
+from ..platforms import software_renderer
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -90,6 +95,10 @@ class LiveSession:
         self.out_size: tuple[int, int] | None = None
         self.fps: float | None = None
         self._subjects: SubjectWorker | None = None
+        # On a GPU: frames read back through a ring (a frame late, never a wait) and timed
+        # from a ring of queries; a CPU renderer reads each frame at once (that is its time).
+        self.queued: bool | None = None  # decided when it runs (None: by the renderer)
+        self._timer: FrameTimer | None = None
 
     @staticmethod
     def output_rate(options: LiveOptions, source: FrameSource) -> float:
@@ -115,6 +124,8 @@ class LiveSession:
                 self.pipeline.subject_feed = "given"
             self._subjects = subjects
             fitter = FrameFitter(self.pipeline.ctx)
+            if self.queued is None:
+                self.queued = not software_renderer(renderer_string(self.pipeline.ctx))
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
             self.adaptive = AdaptiveScale(self.fps, self.options.min_scale,
@@ -145,6 +156,8 @@ class LiveSession:
                 if on_status is not None and now - last_status >= status_every:
                     last_status = now
                     on_status(self.snapshot())
+            for out, captured in fitter.drain_queued():  # the last frame, still in the ring
+                self._deliver(out, captured, self._clock())
             if self.source.error:
                 raise MediaError(self.source.error)
             self.stats.seconds = self._clock() - start
@@ -167,15 +180,31 @@ class LiveSession:
         if self._subjects is not None:
             self._subjects.submit(frame.image, frame.captured or t0)
             self.pipeline.set_subject(self._subjects.latest())
-        tex = self.pipeline.render(frame.image)
-        out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)
+        if not self.queued:
+            tex = self.pipeline.render(frame.image)
+            out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)
+            t1 = self._clock()
+            self.adaptive.update(t1 - t0)
+            self.stats.rendered += 1
+            self._deliver(out, frame.captured, t1)
+            return
+        if self._timer is None:
+            self._timer = FrameTimer(self.pipeline.ctx)
+        with self._timer.frame():
+            tex = self.pipeline.render(frame.image)
+        ready = fitter.fit_queued(tex, self.out_size, self.options.fit, self.options.mirror,
+                                  meta=frame.captured)
         t1 = self._clock()
-        self.adaptive.update(t1 - t0)
-        if self.sink is not None:
-            self.sink.submit(out, frame.captured)
-        elif frame.captured is not None:
-            self.latency.add(t1 - frame.captured)
+        self.adaptive.update(frame_cost(t1 - t0, self._timer.seconds, cpu_renderer=False))
         self.stats.rendered += 1
+        if ready is not None:
+            self._deliver(ready[0], ready[1], t1)
+
+    def _deliver(self, out: np.ndarray, captured: float | None, now: float) -> None:
+        if self.sink is not None:
+            self.sink.submit(out, captured)
+        elif captured is not None:
+            self.latency.add(now - captured)
 
     def snapshot(self) -> LiveStats:
         """The figures so far."""
