@@ -42,6 +42,11 @@ class EncoderChoice:
         return f"{self.name} (software{': ' + self.why if self.why else ''})"
 
 
+def pixel_format(encoder: str) -> str:
+    """The 8-bit 4:2:0 layout a hardware encoder takes (Quick Sync wants NV12)."""
+    return "nv12" if encoder.endswith("_qsv") else "yuv420p"
+
+
 def quality_options(encoder: str, crf: int, speed_index: int) -> dict[str, str]:
     """A hardware encoder's options for a --crf and a speed (0 fastest .. 8 slowest, as
     x264's presets): constant quality, as the software encoders are run."""
@@ -55,7 +60,8 @@ def quality_options(encoder: str, crf: int, speed_index: int) -> dict[str, str]:
     if encoder.endswith("_amf"):
         return {"rc": "cqp", "qp_i": str(crf), "qp_p": str(crf), "qp_b": str(crf)}
     if encoder.endswith("_videotoolbox"):
-        return {"q:v": str(max(1, 100 - 2 * crf))}  # 1-100, higher better
+        # constant quality (Apple silicon): ffmpeg's -q:v, 1-100 higher better, in lambda units
+        return {"flags": "+qscale", "global_quality": str(max(1, 100 - 2 * crf) * 118)}
     if encoder.endswith("_mf"):
         return {"rate_control": "quality", "quality": str(max(1, 100 - 2 * crf))}
     return {}
@@ -97,7 +103,7 @@ def choose(codec: str, software: str, want: str = "auto", *,
         return EncoderChoice(software, False)
     failures = []
     for name in candidates:
-        reason = probe(name)
+        reason = probe(name, pixel_format(name))
         if reason is None:
             return EncoderChoice(name, True)
         failures.append(f"{name}: {reason}")
@@ -113,7 +119,7 @@ def report(codecs: tuple[str, ...] = ("h264", "h265")) -> list[str]:
     for codec in codecs:
         parts = []
         for name in HARDWARE[codec]:
-            reason = probe(name)
+            reason = probe(name, pixel_format(name))
             parts.append(f"{name} works" if reason is None else f"{name}: {reason}")
         lines.append(f"{codec}: " + "; ".join(parts))
     return lines

@@ -21,7 +21,7 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
-from .hw_encoders import EncoderChoice, quality_options
+from .hw_encoders import EncoderChoice, pixel_format, quality_options
 from .video_reader import SDR, Colour
 
 
@@ -120,6 +120,8 @@ class VideoWriter:
             else EncoderChoice(codec.encoder, False)
         self.fmt = fmt
         self.pix_fmt = (deep_format(codec) if deep else None) or codec.pix_fmt
+        if self.encoder.hardware:
+            self.pix_fmt = pixel_format(self.encoder.name)
         self.colour = colour
         # The RGB -> YUV matrix, and the tag that says it (FFmpeg's AVColorSpace: 1 BT.709,
         # 9 BT.2020): BT.2020 for an HDR source, else BT.709 (an SD source's BT.601 too)
