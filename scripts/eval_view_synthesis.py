@@ -33,7 +33,8 @@ import skimage.data
 from skimage.metrics import structural_similarity
 
 from aquarelle.engine import create_headless_context, renderer_string
-from aquarelle.engine.graph import FrameInfo, PassGraph
+from aquarelle.engine.frame_info import FrameInfo
+from aquarelle.engine.graph import PassGraph
 from aquarelle.eval.report import replace_section
 from aquarelle.eval.timing import median_ms
 from aquarelle.eval.view_synthesis import view_style

@@ -11,7 +11,8 @@ import moderngl
 import numpy as np
 import pytest
 
-from aquarelle.engine.graph import FrameInfo, PassGraph
+from aquarelle.engine.frame_info import FrameInfo
+from aquarelle.engine.graph import PassGraph
 from aquarelle.eval.view_synthesis import view_style
 
 DIBR = "stereo/dibr.frag"

@@ -9,7 +9,7 @@ import pytest
 import reference as ref
 from conftest import UNIT_STYLE, two_washes
 
-from aquarelle.engine.graph import reference_px
+from aquarelle.engine.frame_info import reference_px
 
 WASH = 0.5  # washes live at half the work size
 

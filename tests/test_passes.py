@@ -14,7 +14,7 @@ import reference as ref
 from conftest import EFFECTS_OFF, smooth_noise, to_u8, two_washes
 
 from aquarelle.engine import AquarelleError
-from aquarelle.engine.graph import reference_px
+from aquarelle.engine.frame_info import reference_px
 
 # Washes are abstracted at half the work size.
 WASH = 0.5

@@ -12,7 +12,7 @@ import pytest
 import reference as ref
 import skimage.data
 
-from aquarelle.engine.graph import reference_px
+from aquarelle.engine.frame_info import reference_px
 from aquarelle.resources import assets_dir
 from aquarelle.upscale import learned
 from aquarelle.upscale.learned import Filters, halve, luma, psnr_y, train, upscale_luma

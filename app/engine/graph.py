@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import struct
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,16 @@ from .compiled_plan import (
 from .context import reset_draw_state
 from .critical import critical
 from .errors import StyleError
+from .frame_info import (
+    FrameInfo,
+    frame_px,
+    lookup_uniform,
+    pass_runs,
+    target_factors,
+    tile_input,
+    when_flag,
+    when_terms,
+)
 from .frame_plan import BYPASS, RUN, build_plan, unrolled
 from .glsl import ShaderSource, build_program, with_constants
 from .params import ParamValue
@@ -34,12 +43,10 @@ from .style import (
     BUILTIN_FLAGS,
     ORIGINAL,
     SOURCE,
-    WHEN_COMPARISON,
     InputSpec,
     PassSpec,
     RepeatSpec,
     StyleSpec,
-    TargetSpec,
     load_texture_array,
 )
 from .targets import TargetPool
@@ -48,53 +55,6 @@ VERTEX_SHADER = "common/fullscreen.vert"
 MAX_REPEAT = 64
 MAX_PLANS = 64  # compiled frame plans kept (keys met so far; the oldest goes first)
 MAX_UNITS = 32  # texture units the executor tracks
-MIN_REFERENCE_PX = 0.5
-
-
-@dataclass(frozen=True)
-class TileView:
-    """A run over one tile of a big still (engine/tiles.py): where the tile lies in the whole
-    picture, which passes this run makes, and how much of each pass's output it needs."""
-
-    origin: tuple[int, int]  # the tile's top-left corner in the whole picture (work px)
-    whole_size: tuple[int, int]  # the whole picture's work size: targets marked `whole`
-    passes: frozenset[str]  # the passes of this run (the others are made in other runs)
-    # pass -> (x, y, w, h) of its output that this run needs; the rest is left as it was
-    regions: Mapping[str, tuple[int, int, int, int]] = field(default_factory=dict)
-    # textures standing for targets this run does not make (windows onto whole targets)
-    inputs: Mapping[str, moderngl.Texture] = field(default_factory=dict)
-
-
-@dataclass
-class FrameInfo:
-    """Per-frame values the graph passes to every shader."""
-
-    source: moderngl.Texture
-    work_size: tuple[int, int]
-    seed: int
-    frame: int
-    scale: float
-    externals: dict[str, moderngl.Texture] = field(default_factory=dict)  # e.g. optical flow
-    uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
-    history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
-    keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
-    # A draft: the size of the frame it stands for. Reference sizes follow that frame's, in
-    # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
-    drafted_from: tuple[int, int] | None = None
-    full_targets: bool = True  # in a draft, targets relative to full keep their size
-    learned: bool = True  # a draft's own x2 steps use the learned filters (False: bilinear)
-    # Exact sizes (w, h) some targets must have this frame (an enlargement to a size its
-    # factor only rounds to: no second resampling pass afterwards).
-    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
-    tile: TileView | None = None  # one tile of a big still (engine/tiles.py)
-
-    @property
-    def draft_scale(self) -> float:
-        """A draft's work size over its frame's while targets relative to full keep their
-        size; else 1 (they follow the work size)."""
-        if self.drafted_from is None or not self.full_targets:
-            return 1.0
-        return self.work_size[0] / self.drafted_from[0]
 
 
 @dataclass
@@ -137,7 +97,7 @@ class PassGraph:
         self._repeats = [n for n in style.graph if isinstance(n, RepeatSpec)]
         self._conditional = [p for p in style.passes() if p.when is not None]
         self._atoms = sorted({a.strip().lstrip("!").strip() for p in self._conditional
-                              for term in _when_terms(p.when or "") for a in term}
+                              for term in when_terms(p.when or "") for a in term}
                              - BUILTIN_FLAGS)  # the parameter tests in `when`s
         self._special = [p for p in style.passes() if p.specialize]
         # frame uniforms some pass compiles in: their value is part of the plan's key
@@ -237,7 +197,7 @@ class PassGraph:
             uni = uniforms.get(name)
             if uni is None:
                 continue  # not used by the shader (the GLSL compiler removed it)
-            value = _lookup(name, {}, p.uniforms, defaults, {})
+            value = lookup_uniform(name, {}, p.uniforms, defaults, {})
             try:
                 uni.value = int(value) if isinstance(value, bool) else value
             except (struct.error, TypeError, ValueError, KeyError) as e:
@@ -453,8 +413,8 @@ class PassGraph:
         (a parameter that only feeds uniforms is not in it)."""
         return (
             tuple(min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats),
-            tuple(_flag(a, None, params, False) for a in self._atoms),  # type: ignore[arg-type]
-            tuple(specialization(p.specialize, lambda n, p=p: _lookup(
+            tuple(when_flag(a, None, params, False) for a in self._atoms),  # type: ignore[arg-type]
+            tuple(specialization(p.specialize, lambda n, p=p: lookup_uniform(
                 n, {}, p.uniforms, params, {})) for p in self._special),
             tuple(t.factors(params) for t in self.style.targets.values()),
             tuple(str(params[v]) for v in self.style.texture_params.values()))
@@ -685,93 +645,9 @@ _UNSET = object()
 _NO_WINDOW = (1.0, 1.0, 0.0, 0.0)
 
 
-def tile_input(style: StyleSpec, name: str) -> bool:
-    """Whether an input is a tile's own picture in a tiled run: the source or a target not
-    made for the whole picture (external inputs and static textures are neither)."""
-    base = name.removesuffix(".prev")
-    t = style.targets.get(base)
-    return base in (SOURCE, ORIGINAL) or (t is not None and not t.whole)
-
-
-def pass_runs(p: PassSpec, frame: FrameInfo, params: Mapping[str, ParamValue],
-              history: bool) -> bool:
-    """Whether a pass runs this frame (its `when`); skipped, it is bypassed or cleared."""
-    return p.when is None or _condition(p.when, frame, params, history)
-
-
-def pass_uniform(p: PassSpec, name: str, builtins: Mapping[str, Any],
-                 params: Mapping[str, ParamValue]) -> Any:
-    """The value a pass's uniform gets from built-ins, its constants or the parameters (None
-    for a texture's size, or a name nothing gives)."""
-    return _lookup(name, builtins, p.uniforms, params, {})
-
-
 def _same(old: Any, new: Any) -> bool:
     """A uniform's value is unchanged (scalars and tuples; anything else is written again)."""
     return type(old) is type(new) and isinstance(new, int | float | tuple) and old == new
-
-
-def target_factors(style: StyleSpec, t: TargetSpec, frame: FrameInfo,
-                   params: Mapping[str, ParamValue]) -> tuple[float, float]:
-    """A target's size over its base size (the work or source size) for this frame: a
-    target relative to `full` keeps its full-quality size in a draft, up to the work size;
-    one relative to `reference` is a scale of the frame in reference px."""
-    kx, ky = t.factors(params)
-    if t.relative_to == "reference":
-        px = frame_px(style, frame)
-        return kx / px, ky / px
-    if t.relative_to == "full" and frame.draft_scale < 1.0:
-        kx, ky = min(1.0, kx / frame.draft_scale), min(1.0, ky / frame.draft_scale)
-    return kx, ky
-
-
-def frame_px(style: StyleSpec, frame: FrameInfo) -> float:
-    """Work pixels per reference pixel for this frame (a draft's in proportion to its frame)."""
-    if frame.drafted_from is None:
-        # a tile's features are as large as the whole picture's
-        return reference_px(style, frame.tile.whole_size if frame.tile else frame.work_size)
-    return reference_px(style, frame.drafted_from) * frame.work_size[0] / frame.drafted_from[0]
-
-
-def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:
-    """Work pixels per reference pixel: sizes that should look the same on a thumbnail and
-    on a 12-megapixel photo are declared for a frame of `style.reference_lines` lines. Below
-    half that size features stop shrinking (they would fall below a pixel)."""
-    if style.reference_lines <= 0:
-        return 1.0
-    return max(MIN_REFERENCE_PX, min(work_size) / style.reference_lines)
-
-
-def _condition(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
-               history: bool) -> bool:
-    """A pass's `when`: terms joined by `&`, each true if any of its `|` alternatives is (a
-    parameter's truth or a built-in flag)."""
-    return all(any(_flag(name, frame, params, history) for name in term)
-               for term in _when_terms(when))
-
-
-@functools.lru_cache(maxsize=256)
-def _when_terms(when: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(name.strip() for name in term.split("|")) for term in when.split("&"))
-
-
-def _flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue], history: bool) -> bool:
-    if name.startswith("!"):
-        return not _flag(name[1:].strip(), frame, params, history)
-    m = WHEN_COMPARISON.match(name)
-    if m:
-        value, op, number = float(params[m.group(1)]), m.group(2), float(m.group(3))
-        return {"<": value < number, ">": value > number, "<=": value <= number,
-                ">=": value >= number, "==": value == number, "!=": value != number}[op]
-    if name == "resampling":  # the work size differs from the source size
-        return frame.work_size != frame.source.size
-    if name == "drafting":  # painted below the frame's size, to be enlarged
-        return frame.draft_scale < 1.0
-    if name == "learned":  # ... its own x2 steps with the learned filters (else bilinear)
-        return frame.learned
-    if name == "history":  # the previous frame's persistent targets are valid
-        return history
-    return bool(params[name])
 
 
 def _special_value(v: Any) -> Any:
@@ -779,27 +655,3 @@ def _special_value(v: Any) -> Any:
     if isinstance(v, int):
         return int(v)
     return v == 0.0 if isinstance(v, float) else None
-
-
-def _lookup(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],
-            params: Mapping[str, ParamValue], inputs: Mapping[str, moderngl.Texture]) -> Any:
-    if name in builtins:
-        return builtins[name]
-    if name in constants:
-        v = constants[name]
-        if isinstance(v, str) and v.startswith("$"):  # a parameter's value
-            v = params[v[1:]]
-        return tuple(float(x) for x in v) if isinstance(v, list) else v
-    if name.startswith("u_") and name[2:] in params:
-        v = params[name[2:]]
-        return int(v) if isinstance(v, bool) else v
-    for suffix, fn in _INPUT_UNIFORMS.items():
-        if name.endswith(suffix) and name[: -len(suffix)] in inputs:
-            return fn(inputs[name[: -len(suffix)]])
-    return None
-
-
-_INPUT_UNIFORMS: dict[str, Callable[[moderngl.Texture], Any]] = {
-    "_size": lambda t: (float(t.width), float(t.height)),
-    "_texel": lambda t: (1.0 / t.width, 1.0 / t.height),
-}

@@ -14,7 +14,8 @@ from ..platforms import software_renderer
 from .context import renderer_string, return_freed_memory
 from .errors import AquarelleError
 from .fit import FrameFitter
-from .graph import FrameInfo, PassGraph, TileView
+from .frame_info import FrameInfo, TileView
+from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, FrameMotion, MotionTracker, corner_shift
 from .params import ParamSet

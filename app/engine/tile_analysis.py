@@ -11,8 +11,7 @@ from typing import Any
 
 from ..resources import shaders_dir
 from .chain_spec import ChainSpec
-from .graph import (
-    MAX_REPEAT,
+from .frame_info import (
     FrameInfo,
     TileView,
     frame_px,
@@ -21,6 +20,7 @@ from .graph import (
     target_factors,
     tile_input,
 )
+from .graph import MAX_REPEAT
 from .params import ParamSet
 from .style import ORIGINAL, SOURCE, PassSpec, RepeatSpec, StyleSpec
 from .tile_plan import TileError

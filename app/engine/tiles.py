@@ -36,8 +36,8 @@ import moderngl
 import numpy as np
 
 from .context import reset_draw_state
+from .frame_info import TileView
 from .glsl import build_program
-from .graph import TileView
 from .grid_pad import padded_size
 from .pipeline import Pipeline
 from .tile_analysis import Phase, TileAnalysis, target_size_in, tile_frame

@@ -9,7 +9,8 @@ import math
 import moderngl
 
 from .fit import FrameFitter
-from .graph import FrameInfo, PassGraph
+from .frame_info import FrameInfo
+from .graph import PassGraph
 from .params import ParamSet
 from .style import load_style
 
