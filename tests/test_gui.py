@@ -243,9 +243,11 @@ def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
     assert dialogs.kinds() == ["warning"]
 
 
+@pytest.mark.parametrize("queued", [False, True])  # True: a GPU's readback ring
 def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Path],
-                            tmp_path: Path) -> None:
+                            tmp_path: Path, queued: bool) -> None:
     open_and_render(qtbot, window, media["clip"])
+    window.viewport.queued_readback = queued
     window.playback.toggle_play()
     dst = tmp_path / "rec.mp4"
     window.toggle_record(dst)

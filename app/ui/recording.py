@@ -47,6 +47,7 @@ class RecordingController(QObject):
         rec = self.recorder
         if rec is None:
             return self._start(path or self.default_path())
+        self.viewport.drain_frame_sink()  # the last frame, still in the readback ring
         self.viewport.frame_sink = None
         self.recorder = None
         self.labels.show_recording(None)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import moderngl
 import numpy as np
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
@@ -24,6 +25,7 @@ from ..engine.context import collect_garbage, renderer_string, wrap_current_cont
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost
+from ..engine.readback_ring import ReadbackRing
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
@@ -77,6 +79,8 @@ class Viewport(QOpenGLWidget):
         self._ctx: moderngl.Context | None = None
         self._display: DisplayRenderer | None = None
         self._timer: FrameTimer | None = None  # the rendered frames' GPU time (a query ring)
+        self.queued_readback = False
+        self._sink_ring: ReadbackRing[tuple[int, int, float | None]] | None = None
         self._pipeline: AnyPipeline | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
@@ -302,6 +306,9 @@ class Viewport(QOpenGLWidget):
         finally:
             self._pipeline = self._display = self._own_tex = self._fitter = None
             self._timer = None
+            if self._sink_ring is not None:
+                self._sink_ring.release()
+                self._sink_ring = None
             self._thumbs = None
             self._orig = self._result = None
             self._fresh = self._image is not None
@@ -309,6 +316,47 @@ class Viewport(QOpenGLWidget):
             self._ctx = None
             self._applied = None
             self.doneCurrent()
+
+    def _to_sink(self, p: AnyPipeline) -> None:
+        """The painted frame to the recording: on a GPU through a readback ring (a frame
+        later, never a wait; `drain_frame_sink` hands over the last), else read at once."""
+        tex = self._result
+        assert tex is not None and self.frame_sink is not None
+        if not self.queued_readback or tex.components != 4 or tex.dtype != "f1":
+            self.frame_sink(p.read(tex), self._image_pts)
+            return
+        if self._sink_ring is None:
+            self._sink_ring = ReadbackRing(p.ctx)
+        w, h = tex.size
+        meta = (w, h, self._image_pts)
+        try:
+            ready = self._sink_ring.push(lambda b: tex.read_into(b, alignment=1), w * h * 4, meta)
+        except ValueError:  # another size: the frames in flight go first
+            self._drain_sink()
+            ready = self._sink_ring.push(lambda b: tex.read_into(b, alignment=1), w * h * 4, meta)
+        if ready is not None:
+            self._give_sink(*ready)
+
+    def drain_frame_sink(self) -> None:
+        """Hand the recording the frames its readback ring still holds (before it stops)."""
+        if self._sink_ring is None or self.frame_sink is None or self._ctx is None:
+            return
+        self.makeCurrent()
+        try:
+            self._drain_sink()
+        finally:
+            self.doneCurrent()
+
+    def _drain_sink(self) -> None:
+        if self._sink_ring is not None:
+            for data, meta in self._sink_ring.drain():
+                self._give_sink(data, meta)
+
+    def _give_sink(self, data: bytes, meta: tuple[int, int, float | None]) -> None:
+        w, h, pts = meta
+        rgba = np.frombuffer(data, np.uint8).reshape(h, w, 4)
+        if self.frame_sink is not None:
+            self.frame_sink(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), pts)
 
     # -- GL --------------------------------------------------------------------------------
     def initializeGL(self) -> None:
@@ -319,6 +367,8 @@ class Viewport(QOpenGLWidget):
             self.gl_info = renderer_string(ctx)
             self._display = DisplayRenderer(ctx)
             self._timer = FrameTimer(ctx)
+            # on a GPU the recording's frames come through a readback ring
+            self.queued_readback = not software_renderer(self.gl_info)
         except AquarelleError as e:
             self._ctx = None
             self.gl_error = str(e)
@@ -477,7 +527,7 @@ class Viewport(QOpenGLWidget):
         if self.profile:
             self.last_pass_times = p.pass_times_ms()
         if self.frame_sink is not None:
-            self.frame_sink(p.read(self._result), self._image_pts)
+            self._to_sink(p)
         if self.live_output is not None:
             self.live_output(p, self._result, captured)
         return True
