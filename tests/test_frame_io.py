@@ -74,3 +74,29 @@ def test_frames_read_back_through_the_ring_come_one_frame_late_and_the_same(gl_c
     assert [k for _, k in queued] == [0, 1, 2, 3]
     for (image, k) in queued:
         assert np.array_equal(image, direct[k])
+
+
+def test_a_profiled_frame_is_timed_by_its_passes(gl_ctx) -> None:
+    # GL's time queries do not nest: while the passes are timed (the pass-times panel), the
+    # frame's time is their sum, and the per-pass table stays whole.
+    from aquarelle.engine.frame_timer import timed_render
+
+    frame = to_u8(smooth_noise(96, 160, seed=3))  # on the style's grid: no padding pass
+    timer = FrameTimer(gl_ctx)
+    with build_pipeline(gl_ctx, "watercolor") as p:
+        for _ in range(2):
+            timed_render(timer, p, frame)  # the ring running
+        # (a framebuffer made after another was released while bound leaves an error: a
+        # rebinding of the dead one, as moderngl restores the binding; cleared here)
+        assert gl_ctx.error in ("GL_NO_ERROR", "GL_INVALID_OPERATION")
+        p.profile = True
+        for _ in range(2):
+            timed_render(timer, p, frame)
+            assert gl_ctx.error == "GL_NO_ERROR"
+            times = p.pass_times_ms()
+            assert "composite" in times and timer.seconds == pytest.approx(
+                sum(times.values()) / 1e3)
+        p.profile = False
+        for _ in range(DEPTH):
+            timed_render(timer, p, frame)
+        assert gl_ctx.error == "GL_NO_ERROR" and 0.0 < timer.seconds < 60.0

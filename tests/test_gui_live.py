@@ -41,8 +41,12 @@ def use_camera(monkeypatch: pytest.MonkeyPatch, cam: Any) -> list[dict[str, Any]
     return opened
 
 
+@pytest.mark.parametrize("queued", [None, True])  # True: a GPU's readback ring
 def test_virtual_camera_sends_the_painted_picture(qtbot: Any, window: MainWindow,
-                                                  media: dict[str, Any]) -> None:
+                                                  media: dict[str, Any],
+                                                  queued: bool | None) -> None:
+    # A still is a one-off render: sent at once even where live frames go through the ring.
+    window.live.queued = queued
     backend = FakeBackend(want=3)
     opened: list[tuple[int, int, float]] = []
 

@@ -220,6 +220,12 @@ def test_paper_is_drawn_again_only_when_its_uniforms_change(pipeline):
     p.render_array(np.zeros((20, 30, 3), np.uint8))
     # (30 px wide: painted 32 wide, on the style's grid of 4 px)
     assert "paper" in p.pass_times_ms() and p.read_target("paper").shape[:2] == (20, 32)
+    p.render_array(img)
+    p.set_params({"paper_scale": 2.5})  # a uniform of the paper: drawn again, as a fresh one
+    scaled = p.render_array(img)
+    assert "paper" in p.pass_times_ms()
+    fresh = pipeline({"paper_scale": 2.5})
+    assert np.array_equal(scaled, fresh.render_array(img))
 
 
 def test_new_size_reallocates(pipeline):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import moderngl
 
@@ -32,6 +33,12 @@ class FrameTimer:
             # the oldest frame of the ring, reused next: issued DEPTH - 1 frames ago
             self.seconds = self._queries[self._count % len(self._queries)].elapsed / 1e9
 
+    def take(self, seconds: float) -> None:
+        """A frame timed otherwise (its passes' own queries, while they are profiled: GL's
+        time queries do not nest)."""
+        self._count = 0
+        self.seconds = seconds
+
     def reset(self) -> None:
         """Forget what was measured (another pipeline, another source)."""
         self._count = 0
@@ -44,3 +51,14 @@ def frame_cost(host_seconds: float, gpu_seconds: float | None, cpu_renderer: boo
     if gpu_seconds is None:
         return host_seconds
     return host_seconds + gpu_seconds if cpu_renderer else max(host_seconds, gpu_seconds)
+
+
+def timed_render(timer: FrameTimer, pipeline: Any, frame: Any) -> moderngl.Texture:
+    """`pipeline.render(frame)` timed by `timer`; while the pipeline times its passes
+    (`profile`), their sum, read right away, stands for the frame's time."""
+    if pipeline.profile:
+        tex = pipeline.render(frame)
+        timer.take(sum(pipeline.pass_times_ms().values()) / 1e3)
+        return tex
+    with timer.frame():
+        return pipeline.render(frame)

@@ -172,8 +172,9 @@ class PassGraph:
         key = (p.name, name)
         known = self._value_reads.get(key)
         if known is None:
-            text = ShaderSource(p.shader, self._shader_root).text
-            known = self._value_reads[key] = reads_only_values(text, name)
+            known = all(reads_only_values(ShaderSource(s, self._shader_root).text, name)
+                        for s in (p.shader, p.vertex or VERTEX_SHADER))
+            self._value_reads[key] = known
         return known
 
     def _specialized(self, c: _Compiled, values: Mapping[str, Any]) -> _Compiled:
@@ -326,11 +327,15 @@ class PassGraph:
     def _run_op(self, op: Op, bound: dict[str, moderngl.Texture], fv: Mapping[str, Any]
                 ) -> None:
         """Draw one step: bind what differs from the last step, write what moved."""
+        if op.rev != self._rev:
+            self._refresh(op)  # before the memo: its key is these values
         c = op.program
         if op.memo:
             # A pass that reads no texture (the procedural paper) draws the same picture as
-            # long as its uniforms are the same: keep last frame's, while its slot holds it.
-            memo = (tuple([e[2] for e in op.static]), tuple([fv.get(n) for _, n in op.frame]))
+            # long as its program and uniforms are the same: keep last frame's, while its
+            # slot holds it.
+            memo = (id(c), tuple([e[2] for e in op.static]),
+                    tuple([fv.get(n) for _, n in op.frame]))
             kept = self._memo.get(op.name)
             if kept is not None and kept[0] == memo \
                     and any(t is kept[1] for t in self.pool.slots(op.target, op.size)):
@@ -357,8 +362,6 @@ class PassGraph:
             if samplers[unit] is not sampler:
                 sampler.use(unit)
                 samplers[unit] = sampler
-        if op.rev != self._rev:
-            self._refresh(op)
         written = c.written
         if c.owner is not op:
             for u, name, value in op.static:

@@ -36,7 +36,7 @@ from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
 from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
-from .video_writer import CODECS, SPEEDS, CodecSpec, VideoWriter, output_format
+from .video_writer import CODECS, SPEEDS, CodecSpec, VideoWriter, encoded_size, output_format
 
 
 @dataclass
@@ -231,7 +231,8 @@ def output_frames(expected: int | None, source_fps: float | None, fps: float | N
     return round(expected * fps / source_fps)
 
 
-def encoder_for(spec: CodecSpec, want: str, deep: bool) -> EncoderChoice:
+def encoder_for(spec: CodecSpec, want: str, deep: bool,
+                size: tuple[int, int] = (256, 144)) -> EncoderChoice:
     """The encoder of an export: a hardware one for 8-bit H.264/H.265 where one works here
     (`want` "auto"), else the codec's software encoder (media/hw_encoders.py)."""
     if deep and want != "hardware":
@@ -246,7 +247,7 @@ def encoder_for(spec: CodecSpec, want: str, deep: bool) -> EncoderChoice:
         raise MediaError("--encoder hardware writes 8-bit video only; this source is deep "
                          "(use --encoder auto or software)")
     try:
-        return choose(spec.name, spec.encoder, want)
+        return choose(spec.name, spec.encoder, want, size=size)
     except ValueError as e:
         raise MediaError(f"--encoder hardware: {e}") from None
 
@@ -337,7 +338,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
                                      colour=reader.colour,
-                                     encoder=encoder_for(spec, opts.encoder, reader.deep))
+                                     encoder=encoder_for(spec, opts.encoder, reader.deep,
+                                                         encoded_size(*out_size, spec)))
                 label = writer.encoder.name + (" (hardware)" if writer.encoder.hardware
                                                else "")
                 try:

@@ -50,6 +50,7 @@ def pixel_format(encoder: str) -> str:
 def quality_options(encoder: str, crf: int, speed_index: int) -> dict[str, str]:
     """A hardware encoder's options for a --crf and a speed (0 fastest .. 8 slowest, as
     x264's presets): constant quality, as the software encoders are run."""
+    crf = max(1, crf)  # 0 reads as "unset" to NVENC and Quick Sync
     if encoder.endswith("_nvenc"):
         preset = f"p{min(7, 1 + speed_index * 6 // 8)}"  # p1 fastest .. p7 best
         return {"rc": "vbr", "cq": str(crf), "b": "0", "preset": preset}
@@ -62,25 +63,28 @@ def quality_options(encoder: str, crf: int, speed_index: int) -> dict[str, str]:
     if encoder.endswith("_videotoolbox"):
         # constant quality (Apple silicon): ffmpeg's -q:v, 1-100 higher better, in lambda units
         return {"flags": "+qscale", "global_quality": str(max(1, 100 - 2 * crf) * 118)}
-    if encoder.endswith("_mf"):
-        return {"rate_control": "quality", "quality": str(max(1, 100 - 2 * crf))}
+    if encoder.endswith("_mf"):  # the GPU's encoder only: never Windows' software one
+        return {"hw_encoding": "1", "rate_control": "quality",
+                "quality": str(max(1, 100 - 2 * crf))}
     return {}
 
 
 @functools.cache
-def probe(encoder: str, pix_fmt: str = "yuv420p") -> str | None:
-    """None when `encoder` opens and encodes here, else why not (one line)."""
+def probe(encoder: str, pix_fmt: str = "yuv420p",
+          size: tuple[int, int] = _PROBE_SIZE) -> str | None:
+    """None when `encoder` opens and encodes a frame of `size` here, else why not (one
+    line). An export probes at its own size: a GPU's encoder has a largest frame."""
     if encoder not in av.codecs_available:
         return "not in this FFmpeg"
     try:
         cc = av.CodecContext.create(encoder, "w")
-        cc.width, cc.height = _PROBE_SIZE
+        cc.width, cc.height = size
         cc.pix_fmt = pix_fmt
         cc.time_base = Fraction(1, 30)
         cc.options = quality_options(encoder, 23, 5)
         cc.open()
-        frame = av.VideoFrame.from_ndarray(
-            np.zeros((_PROBE_SIZE[1], _PROBE_SIZE[0], 3), np.uint8), format="rgb24")
+        frame = av.VideoFrame.from_ndarray(np.zeros((size[1], size[0], 3), np.uint8),
+                                           format="rgb24")
         frame = frame.reformat(format=pix_fmt)
         frame.pts = 0
         cc.encode(frame)
@@ -91,11 +95,12 @@ def probe(encoder: str, pix_fmt: str = "yuv420p") -> str | None:
 
 
 def choose(codec: str, software: str, want: str = "auto", *,
-           tried: tuple[str, ...] | None = None) -> EncoderChoice:
+           tried: tuple[str, ...] | None = None,
+           size: tuple[int, int] = _PROBE_SIZE) -> EncoderChoice:
     """The encoder for `codec` (its software encoder `software`): `auto` the first hardware
     one that works here, else the software one; `hardware` refuses to fall back (a
     ValueError saying why each failed); `software` never tries. `tried` replaces HARDWARE's
-    list (tests)."""
+    list (tests); `size`: the frames' (even) size."""
     if want not in CHOICES:
         raise ValueError(f"--encoder must be one of {', '.join(CHOICES)}, got {want!r}")
     candidates = HARDWARE.get(codec, ()) if tried is None else tried
@@ -103,7 +108,7 @@ def choose(codec: str, software: str, want: str = "auto", *,
         return EncoderChoice(software, False)
     failures = []
     for name in candidates:
-        reason = probe(name, pixel_format(name))
+        reason = probe(name, pixel_format(name), size)
         if reason is None:
             return EncoderChoice(name, True)
         failures.append(f"{name}: {reason}")

@@ -18,7 +18,7 @@ import numpy as np
 from ..engine.chain import AnyPipeline, use_draft, wants_subject
 from ..engine.context import renderer_string
 from ..engine.fit import FrameFitter
-from ..engine.frame_timer import FrameTimer, frame_cost
+from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..platforms import software_renderer
 from .adaptive import AdaptiveScale
 from .errors import MediaError
@@ -190,8 +190,7 @@ class LiveSession:
             return
         if self._timer is None:
             self._timer = FrameTimer(self.pipeline.ctx)
-        with self._timer.frame():
-            tex = self.pipeline.render(frame.image)
+        tex = timed_render(self._timer, self.pipeline, frame.image)
         ready = fitter.fit_queued(tex, self.out_size, self.options.fit, self.options.mirror,
                                   meta=frame.captured)
         t1 = self._clock()

@@ -43,6 +43,8 @@ class LiveController(QObject):
         self.sink: VirtualCameraSink | None = None
         self.source: FrameSource | None = None
         self.playing = False  # a file plays (adapts too); paused, it shows full quality
+        self._queued: bool | None = None  # live frames through the readback ring (None: GPU)
+        self._queued_for: VirtualCameraSink | None = None  # the session the ring holds for
         viewport.live_output = self._output
 
     # -- settings --------------------------------------------------------------------------
@@ -165,13 +167,31 @@ class LiveController(QObject):
             self.failed.emit("Virtual camera", sink.error)
             return
         fitter = self.viewport.fitter()
-        if software_renderer(self.viewport.gl_info):
+        if sink is not self._queued_for:
+            fitter.drain_queued()  # another camera session's frame: not this one's
+            self._queued_for = sink
+        if captured is None or not self.queued:
+            # a one-off render (a still, a paused video, a setting) is sent at once, after
+            # what was in flight; so is every frame on a CPU renderer
+            for image, at in fitter.drain_queued():
+                sink.submit(image, at)
             sink.submit(fitter.fit(tex, sink.size, "pad"), captured)
             return
-        # on a GPU through the readback ring: the frame before this one, never a wait
+        # a live frame on a GPU, through the readback ring: the one before it, never a wait
         ready = fitter.fit_queued(tex, sink.size, "pad", meta=captured)
         if ready is not None:
             sink.submit(*ready)
+
+    @property
+    def queued(self) -> bool:
+        """Whether live frames go out through the readback ring (on a GPU)."""
+        if self._queued is None:
+            return not software_renderer(self.viewport.gl_info)
+        return self._queued
+
+    @queued.setter
+    def queued(self, on: bool | None) -> None:
+        self._queued = on
 
     # -- status ----------------------------------------------------------------------------
     def status_text(self) -> str:

@@ -24,7 +24,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import collect_garbage, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
-from ..engine.frame_timer import FrameTimer, frame_cost
+from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..engine.readback_ring import ReadbackRing
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
@@ -509,8 +509,7 @@ class Viewport(QOpenGLWidget):
                 self._jumped = False
             t0 = time.perf_counter()
             assert self._timer is not None
-            with self._timer.frame():
-                self._result = p.render(img)
+            self._result = timed_render(self._timer, p, img)
             if adaptive is not None:
                 # the GPU's time from a query ring, two frames late: no wait for the GPU
                 adaptive.update(frame_cost(time.perf_counter() - t0, self._timer.seconds,
