@@ -333,13 +333,14 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         ahead = MotionAhead(pipeline.motion_widths())
         stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
         try:
+            # chosen before any output exists: a GPU encoder's probe takes a moment
+            encoder = encoder_for(spec, opts.encoder, reader.deep,
+                                  encoded_size(*out_size, spec))
             with _atomic(dst, replace=opts.replace) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
-                                     colour=reader.colour,
-                                     encoder=encoder_for(spec, opts.encoder, reader.deep,
-                                                         encoded_size(*out_size, spec)))
+                                     colour=reader.colour, encoder=encoder)
                 label = writer.encoder.name + (" (hardware)" if writer.encoder.hardware
                                                else "")
                 try:
