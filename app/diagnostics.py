@@ -177,16 +177,16 @@ def encoders(report: Report) -> None:
             report.add(f"encoder {label}", False, f"{name} is not in this FFmpeg build",
                        fix="pip install --force-reinstall av (its wheels include it)",
                        required=needed)
-    from .media.hw_encoders import HARDWARE, pixel_format, probe
+    from .media.hw_encoders import HARDWARE, said
     from .media.video_writer import CODECS
 
-    for codec, names in HARDWARE.items():
-        said = {n: probe(n, pixel_format(n)) for n in names}
-        works = [n for n in names if said[n] is None]
+    for codec in HARDWARE:
+        answers = said(codec)
+        works = [n for n, why in answers.items() if why is None]
         if works:
             detail = f"{works[0]} (exports use it; --encoder software to avoid it)"
         else:
-            why = "; ".join(f"{n}: {said[n]}" for n in names if said[n] != "not in this FFmpeg")
+            why = "; ".join(f"{n}: {w}" for n, w in answers.items() if w != "not in this FFmpeg")
             detail = f"none works here ({why or 'none in this FFmpeg'}); exports use " \
                      f"{CODECS[codec].encoder}"
         report.add(f"GPU encoder {codec}", bool(works), detail, required=False)

@@ -13,6 +13,7 @@ from typing import Any
 import moderngl
 
 from .errors import StyleError
+from .frame_info import INPUT_UNIFORMS, constant_value, lookup_uniform, param_value
 from .frame_plan import BYPASS, CLEAR, RUN, FramePlan, Step
 from .style import InputSpec, PassSpec, StyleSpec, TargetSpec
 
@@ -28,10 +29,6 @@ PASS_BUILTINS = frozenset({"u_resolution", "u_texel", "u_target_scale", "u_scatt
 # (FrameInfo.uniforms: the camera's motion, the paper's canvas, the subject).
 FRAME_UNIFORMS = frozenset({"u_seed", "u_frame", "u_subject", "u_subject_weight", "u_motion",
                             "u_flow_range", "u_canvas"})
-INPUT_UNIFORMS: dict[str, Callable[[tuple[int, int]], Any]] = {
-    "_size": lambda s: (float(s[0]), float(s[1])),
-    "_texel": lambda s: (1.0 / s[0], 1.0 / s[1]),
-}
 
 
 def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
@@ -142,18 +139,6 @@ def check_uniforms(style: StyleSpec, p: PassSpec, uniforms: Mapping[str, Any]) -
             raise StyleError(f"{style.path}: pass {p.name}: uniform {name} has no source (a "
                              f"built-in, a constant, a parameter u_<name> or an input's "
                              f"<input>_size/_texel)")
-
-
-def constant_value(v: Any, params: Mapping[str, Any]) -> Any:
-    """A pass constant's value (`$name`: a parameter's)."""
-    if isinstance(v, str) and v.startswith("$"):
-        v = params[v[1:]]
-    return tuple(float(x) for x in v) if isinstance(v, list) else v
-
-
-def param_value(v: Any) -> Any:
-    """A parameter's value as a `u_<param>` uniform gets it."""
-    return int(v) if isinstance(v, bool) else v
 
 
 def specialization(names: tuple[str, ...], value: Callable[[str], Any]
@@ -342,16 +327,10 @@ def _compile_run(op: Op, p: PassSpec, register: int | None, cx: PlanContext,
             dynamic_sizes += [("u_scatter_step", keys[p.scatter], _scatter_step),
                               ("u_scatter_grid", keys[p.scatter], _scatter_cells)]
 
+    given = {**builtins, **cx.frame_uniforms}  # the frame's own uniforms come first
+
     def value(name: str) -> Any:
-        if name in cx.frame_uniforms:
-            return cx.frame_uniforms[name]
-        if name in builtins:
-            return builtins[name]
-        if name in p.uniforms:
-            return constant_value(p.uniforms[name], cx.params)
-        if name.startswith("u_") and name[2:] in cx.params:
-            return param_value(cx.params[name[2:]])
-        return None
+        return lookup_uniform(name, given, p.uniforms, cx.params, {})
 
     c = cx.program(p, value)
     op.program = c

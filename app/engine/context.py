@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import moderngl
 
-from ..platforms import current_gl_backends, current_gl_help, return_freed_heap
+from ..platforms import (
+    current_gl_backends,
+    current_gl_help,
+    return_freed_heap,
+    software_renderer,
+)
 from .errors import GLUnavailableError
 
 REQUIRED_VERSION = 330
@@ -51,6 +56,12 @@ def renderer_string(ctx: moderngl.Context) -> str:
     """The GL renderer and version, for reports and benchmarks."""
     info = ctx.info
     return f"{info['GL_RENDERER']} ({info['GL_VERSION']})"
+
+
+def cpu_renderer(ctx: moderngl.Context) -> bool:
+    """Whether the context renders on the CPU (Mesa llvmpipe and kin): its "GPU" memory is
+    the process's, so buffer rings would only copy twice, and nothing runs beside the host."""
+    return software_renderer(ctx.info["GL_RENDERER"])
 
 
 def reset_draw_state(ctx: moderngl.Context) -> None:

@@ -150,6 +150,25 @@ def when_flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue],
     return bool(params[name])
 
 
+# A uniform named after an input: that input's size, or its texel (from its (w, h)).
+INPUT_UNIFORMS: dict[str, Callable[[tuple[int, int]], Any]] = {
+    "_size": lambda s: (float(s[0]), float(s[1])),
+    "_texel": lambda s: (1.0 / s[0], 1.0 / s[1]),
+}
+
+
+def constant_value(v: Any, params: Mapping[str, Any]) -> Any:
+    """A pass constant's value (`$name`: a parameter's)."""
+    if isinstance(v, str) and v.startswith("$"):
+        v = params[v[1:]]
+    return tuple(float(x) for x in v) if isinstance(v, list) else v
+
+
+def param_value(v: Any) -> Any:
+    """A parameter's value as a `u_<param>` uniform gets it."""
+    return int(v) if isinstance(v, bool) else v
+
+
 def lookup_uniform(name: str, builtins: Mapping[str, Any], constants: Mapping[str, Any],
                    params: Mapping[str, ParamValue], inputs: Mapping[str, moderngl.Texture]
                    ) -> Any:
@@ -158,20 +177,10 @@ def lookup_uniform(name: str, builtins: Mapping[str, Any], constants: Mapping[st
     if name in builtins:
         return builtins[name]
     if name in constants:
-        v = constants[name]
-        if isinstance(v, str) and v.startswith("$"):  # a parameter's value
-            v = params[v[1:]]
-        return tuple(float(x) for x in v) if isinstance(v, list) else v
+        return constant_value(constants[name], params)
     if name.startswith("u_") and name[2:] in params:
-        v = params[name[2:]]
-        return int(v) if isinstance(v, bool) else v
-    for suffix, fn in _INPUT_UNIFORMS.items():
+        return param_value(params[name[2:]])
+    for suffix, fn in INPUT_UNIFORMS.items():
         if name.endswith(suffix) and name[: -len(suffix)] in inputs:
-            return fn(inputs[name[: -len(suffix)]])
+            return fn(inputs[name[: -len(suffix)]].size)
     return None
-
-
-_INPUT_UNIFORMS: dict[str, Callable[[moderngl.Texture], Any]] = {
-    "_size": lambda t: (float(t.width), float(t.height)),
-    "_texel": lambda t: (1.0 / t.width, 1.0 / t.height),
-}

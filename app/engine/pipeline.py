@@ -10,8 +10,7 @@ import cv2
 import moderngl
 import numpy as np
 
-from ..platforms import software_renderer
-from .context import renderer_string, return_freed_memory
+from .context import cpu_renderer, return_freed_memory
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .frame_info import FrameInfo, TileView
@@ -66,7 +65,7 @@ class Pipeline:
         self._source: moderngl.Texture | None = None
         # Uploads through a ring of pixel buffers on a GPU; a CPU renderer would only copy
         # twice (its "GPU" memory is this process's).
-        self.upload_ring = not software_renderer(renderer_string(ctx))
+        self.upload_ring = not cpu_renderer(ctx)
         self._ring: UploadRing | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])

@@ -118,13 +118,12 @@ def choose(codec: str, software: str, want: str = "auto", *,
     return EncoderChoice(software, False, "no hardware encoder" if failures else why)
 
 
+def said(codec: str) -> dict[str, str | None]:
+    """What each of a codec's hardware encoders says here (None: it works)."""
+    return {name: probe(name, pixel_format(name)) for name in HARDWARE[codec]}
+
+
 def report(codecs: tuple[str, ...] = ("h264", "h265")) -> list[str]:
-    """Lines for `aquarelle doctor`: each codec's hardware encoders and what each says."""
-    lines = []
-    for codec in codecs:
-        parts = []
-        for name in HARDWARE[codec]:
-            reason = probe(name, pixel_format(name))
-            parts.append(f"{name} works" if reason is None else f"{name}: {reason}")
-        lines.append(f"{codec}: " + "; ".join(parts))
-    return lines
+    """A line per codec: each hardware encoder and what it says."""
+    return [f"{codec}: " + "; ".join(f"{n} works" if why is None else f"{n}: {why}"
+                                     for n, why in said(codec).items()) for codec in codecs]

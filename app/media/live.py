@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.chain import AnyPipeline, use_draft, wants_subject
-from ..engine.context import renderer_string
+from ..engine.context import cpu_renderer
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
-from ..platforms import software_renderer
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -125,7 +124,7 @@ class LiveSession:
             self._subjects = subjects
             fitter = FrameFitter(self.pipeline.ctx)
             if self.queued is None:
-                self.queued = not software_renderer(renderer_string(self.pipeline.ctx))
+                self.queued = not cpu_renderer(self.pipeline.ctx)
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
             self.adaptive = AdaptiveScale(self.fps, self.options.min_scale,

@@ -22,7 +22,6 @@ from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
 from ..media.source import FrameSource
 from ..media.virtual_camera import BackendFactory, VirtualCameraSink
-from ..platforms import software_renderer
 from .settings import Settings
 from .viewport import Viewport
 
@@ -186,7 +185,7 @@ class LiveController(QObject):
     def queued(self) -> bool:
         """Whether live frames go out through the readback ring (on a GPU)."""
         if self._queued is None:
-            return not software_renderer(self.viewport.gl_info)
+            return not self.viewport.cpu_renderer
         return self._queued
 
     @queued.setter

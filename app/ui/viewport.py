@@ -21,7 +21,7 @@ from PyQt6.QtWidgets import QWidget
 
 from ..engine.chain import AnyPipeline, build_pipeline, use_draft, wants_subject
 from ..engine.chain_spec import AnyStyle
-from ..engine.context import collect_garbage, renderer_string, wrap_current_context
+from ..engine.context import collect_garbage, cpu_renderer, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
@@ -29,7 +29,6 @@ from ..engine.readback_ring import ReadbackRing
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
-from ..platforms import software_renderer
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
 from .stats import FrameStats
@@ -79,6 +78,7 @@ class Viewport(QOpenGLWidget):
         self._ctx: moderngl.Context | None = None
         self._display: DisplayRenderer | None = None
         self._timer: FrameTimer | None = None  # the rendered frames' GPU time (a query ring)
+        self.cpu_renderer = True  # the context renders on the CPU (llvmpipe): set with it
         self.queued_readback = False
         self._sink_ring: ReadbackRing[tuple[int, int, float | None]] | None = None
         self._pipeline: AnyPipeline | None = None
@@ -368,7 +368,8 @@ class Viewport(QOpenGLWidget):
             self._display = DisplayRenderer(ctx)
             self._timer = FrameTimer(ctx)
             # on a GPU the recording's frames come through a readback ring
-            self.queued_readback = not software_renderer(self.gl_info)
+            self.cpu_renderer = cpu_renderer(ctx)
+            self.queued_readback = not self.cpu_renderer
         except AquarelleError as e:
             self._ctx = None
             self.gl_error = str(e)
@@ -513,7 +514,7 @@ class Viewport(QOpenGLWidget):
             if adaptive is not None:
                 # the GPU's time from a query ring, two frames late: no wait for the GPU
                 adaptive.update(frame_cost(time.perf_counter() - t0, self._timer.seconds,
-                                           software_renderer(self.gl_info)))
+                                           self.cpu_renderer))
             self._orig = p.input_texture
             self._fresh = False
             captured = self._image_captured
