@@ -126,8 +126,8 @@ class TargetPool:
         return texes + [tex for _, _, tex in self._cleared.values()]
 
     def resident_bytes(self) -> int:
-        """Bytes of every texture the pool holds now."""
-        return sum(texture_bytes(t) for t in self.textures())
+        """Bytes of every texture the pool holds now (counted as they are made and freed)."""
+        return self._held
 
     def dtype(self, spec: TargetSpec) -> str:
         """The texture format the target gets (8-bit ones deepened in a deep graph)."""
