@@ -91,3 +91,36 @@ def test_person_mask_covers_the_person_not_the_background(astronaut) -> None:
     assert mask[:60, :60].mean() < 0.1 and mask[:60, -60:].mean() < 0.1  # flag, wall
     wide = seg.mask(cv2.resize(astronaut, (640, 360)))
     assert wide.shape == (144, 256)  # the landscape model for 16:9
+
+
+def test_a_group_of_small_faces_is_found_by_a_thorough_search(detector, astronaut) -> None:
+    # eight 160 px heads (80 px faces) in a 2000x1200 picture (a group photo's sizes): the
+    # first search's views are too coarse for them, the thorough one (a still's) finds them
+    # all, once each
+    head = cv2.resize(astronaut[40:240, 130:330], (160, 160), interpolation=cv2.INTER_AREA)
+    group = np.full((1200, 2000, 3), 110, np.uint8)
+    spots = [(150 + 220 * i, 450 + (i % 2) * 200) for i in range(8)]
+    for x, y in spots:
+        group[y:y + 160, x:x + 160] = head
+    assert len(detector.detect(group)) < 4
+    found = detector.detect(group, thorough=True)
+    assert len(found) == 8
+    centres = sorted(((f.box[0] + f.box[2]) / 2, (f.box[1] + f.box[3]) / 2) for f in found)
+    for (cx, cy), (x, y) in zip(centres, spots, strict=True):
+        assert abs(cx - (x + 80)) < 20 and abs(cy - (y + 80)) < 25
+
+
+def test_a_thorough_search_skips_the_finer_views_for_a_portrait(detector, astronaut) -> None:
+    import aquarelle.engine.faces as faces
+
+    calls = []
+    finer = faces._finer_boards
+    faces._finer_boards = lambda rgb: calls.append(rgb.shape) or finer(rgb)
+    try:
+        close = np.ascontiguousarray(astronaut[0:320, 60:380])  # a face a third of the side
+        (face,) = detector.detect(close, thorough=True)  # one big face: nothing more
+        assert calls == []
+        assert detector.detect(np.full((720, 1280, 3), 90, np.uint8), thorough=True) == []
+        assert calls == []  # no face in a picture under THOROUGH_AREA: not searched further
+    finally:
+        faces._finer_boards = finer

@@ -93,9 +93,9 @@ def test_meshes_follow_and_a_new_face_is_found_at_the_next_detection(frames) -> 
     calls = {"detect": 0}
     detect = tracker.detector.detect
 
-    def counted(rgb):
+    def counted(rgb, **kw):
         calls["detect"] += 1
-        return detect(rgb)
+        return detect(rgb, **kw)
 
     tracker.detector.detect = counted  # type: ignore[method-assign]
     for k in range(4):

@@ -63,7 +63,9 @@ def test_tiles_partition_the_picture_with_their_overlap(size):
 def test_watercolor_needs_the_whole_picture_for_its_pyramid_and_saliency(pipeline):
     p = pipeline()
     plan = TiledStill(p, (1500, 1000), max_tile_px=600_000).plan
-    assert plan.bridges == {"tensor_pull1", "saliency_lab"}
+    # tiles are planned as if a face were found: the shapes of a figure's hair and clothes
+    # read their grid whole too
+    assert plan.bridges == {"tensor_pull1", "saliency_lab", "shape_lab"}
     assert set(plan.windows) == {"fill1", "saliency_t"}
     assert plan.align == 4
 

@@ -5,7 +5,9 @@ small sizes. Greyscale pictures work (the models see RGB; grey is three equal ch
 The detector sees the picture letterboxed to 128 px and finds faces of about a tenth of its
 long side; wide frames are also looked at in overlapping squares of the short side, all cut
 from one downscale (a 640x360 webcam frame: three of 360 px), which finds faces down to
-about 45 px and several faces side by side.
+about 45 px and several faces side by side. A thorough search (a still, the first frame after
+a reset) also looks at squares of half the short side and smaller, which finds the small faces
+of a group photo.
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ DETECT_SIZE = 128
 MESH_SIZE = 192
 MESH_MARGIN = 1.5  # the mesh's crop: this many times the face box's long side
 NMS_IOU = 0.3
+# A thorough search's finer squares: halving the short side while a square is at least
+# THOROUGH_MIN px and an eighth of the long side (a 3000 px group photo: faces from ~55 px).
+THOROUGH_MIN = 200
+# ... searched where only faces under this share of the short side were found (a group), or
+# none on a picture of THOROUGH_AREA px or more (its painting costs ten times the search);
+# at most MAX_FINER boards (a level that would pass it is left out)
+GROUP_FACE = 1 / 4
+THOROUGH_AREA = 2_000_000
+MAX_FINER = 40
 # Points of the face mesh worth naming (MediaPipe's numbering; "right" is the subject's)
 MESH_RIGHT_EYE = (33, 133, 159, 145)  # outer and inner corner, upper and lower lid
 MESH_LEFT_EYE = (263, 362, 386, 374)
@@ -79,15 +90,14 @@ class FaceDetector:
         self.detector = load_model(DETECTOR)
         self.mesh = load_model(LANDMARKS) if landmarks else None
 
-    def detect(self, rgb: np.ndarray) -> list[Face]:
+    def detect(self, rgb: np.ndarray, *, thorough: bool = False) -> list[Face]:
         """The faces in an (H, W, 3) uint8 RGB picture, best first: with their mesh where
-        its model confirms them, small sure ones without."""
-        found: list[tuple[np.ndarray, np.ndarray, float]] = []
-        # one board a forward: the converted model's reshapes assume a batch of one
-        for board, place in zip(*_boards(rgb), strict=True):
-            self.detector.setInput(blob(board, -1.0, 1.0))
-            reg, cls = self.detector.forward(["regressors", "classificators"])
-            found += self._read(reg.reshape(-1, 16), cls.reshape(-1), place)
+        its model confirms them, small sure ones without. `thorough`: where a group is
+        likely (only small faces found) or the picture is big, small faces too (finer
+        squares: tens of ms more)."""
+        found = self._search(*_boards(rgb))
+        if thorough and _finer_wanted(found, rgb.shape[1], rgb.shape[0]):
+            found += self._search(*_finer_boards(rgb))
         faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in _merge(found)]
         if self.mesh is None:
             return faces
@@ -100,6 +110,17 @@ class FaceDetector:
             elif face.size < SMALL_FACE and face.score >= SMALL_FACE_SCORE:
                 out.append(face)  # keypoints only
         return out
+
+    def _search(self, boards: list[np.ndarray], places: list[tuple[float, float, float]]
+                ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """The detections on each board, in the picture's pixels."""
+        found: list[tuple[np.ndarray, np.ndarray, float]] = []
+        # one board a forward: the converted model's reshapes assume a batch of one
+        for board, place in zip(boards, places, strict=True):
+            self.detector.setInput(blob(board, -1.0, 1.0))
+            reg, cls = self.detector.forward(["regressors", "classificators"])
+            found += self._read(reg.reshape(-1, 16), cls.reshape(-1), place)
+        return found
 
     def _read(self, reg: np.ndarray, cls: np.ndarray, place: tuple[float, float, float]
               ) -> list[tuple[np.ndarray, np.ndarray, float]]:
@@ -199,6 +220,49 @@ def _boards(rgb: np.ndarray) -> tuple[list[np.ndarray], list[tuple[float, float,
     board[py:py + nh, px:px + nw] = cv2.resize(whole, (nw, nh), interpolation=cv2.INTER_AREA)
     scale = long_ / DETECT_SIZE
     return [board, *boards], [(scale, -px * scale, -py * scale), *places]
+
+
+def _finer_wanted(found: list[tuple[np.ndarray, np.ndarray, float]], w: int, h: int) -> bool:
+    """Whether a thorough search looks at the finer squares, given the first search's finds."""
+    sizes = [f[0][2] - f[0][0] for f in _merge(found)]
+    if not sizes:
+        return w * h >= THOROUGH_AREA
+    return max(sizes) < GROUP_FACE * min(w, h)
+
+
+def _finer_boards(rgb: np.ndarray) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+    """A thorough search's extra boards: squares of half, a quarter ... of the short side
+    (at least THOROUGH_MIN px and an eighth of the long side), overlapping by a quarter,
+    the finest levels first while they fit in MAX_FINER boards (a board finds faces over a
+    fivefold range of sizes, so a level left out between two others leaves no gap), each
+    level cut from one downscale."""
+    h, w = rgb.shape[:2]
+    levels = []
+    side = min(w, h) / 2
+    while side >= max(THOROUGH_MIN, max(w, h) / 8):
+        nx = math.ceil((w - side) / (0.75 * side)) + 1
+        ny = math.ceil((h - side) / (0.75 * side)) + 1
+        levels.append((side, nx, ny))
+        side /= 2
+    boards, places = [], []
+    for side, nx, ny in reversed(levels):
+        if len(boards) + nx * ny > MAX_FINER:
+            continue
+        k = DETECT_SIZE / side
+        small = cv2.resize(rgb, (max(DETECT_SIZE, round(w * k)), max(DETECT_SIZE, round(h * k))),
+                           interpolation=cv2.INTER_AREA)
+        scale = side / DETECT_SIZE
+        sh, sw = small.shape[:2]
+        for y in _spread(sh - DETECT_SIZE, ny):
+            for x in _spread(sw - DETECT_SIZE, nx):
+                boards.append(small[y:y + DETECT_SIZE, x:x + DETECT_SIZE])
+                places.append((scale, x * scale, y * scale))
+    return boards, places
+
+
+def _spread(room: int, n: int) -> list[int]:
+    """`n` offsets spread evenly over 0..room (one at 0 if n is 1)."""
+    return [0] if n <= 1 or room <= 0 else [round(i * room / (n - 1)) for i in range(n)]
 
 
 def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:

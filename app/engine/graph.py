@@ -96,13 +96,14 @@ class PassGraph:
         self.plans_built = 0  # frame plans made so far (tests: a pan makes no new ones)
         self._repeats = [n for n in style.graph if isinstance(n, RepeatSpec)]
         self._conditional = [p for p in style.passes() if p.when is not None]
-        self._atoms = sorted({a.strip().lstrip("!").strip() for p in self._conditional
-                              for term in when_terms(p.when or "") for a in term}
-                             - BUILTIN_FLAGS)  # the parameter tests in `when`s
+        self._flags = {a.strip().lstrip("!").strip() for p in self._conditional
+                       for term in when_terms(p.when or "") for a in term}
+        self._atoms = sorted(self._flags - BUILTIN_FLAGS)  # the parameter tests in `when`s
         self._special = [p for p in style.passes() if p.specialize]
         # frame uniforms some pass compiles in: their value is part of the plan's key
-        self._special_frame = sorted({n for p in self._special for n in p.specialize}
-                                     & FRAME_UNIFORMS)
+        self._special_frame = sorted(({n for p in self._special for n in p.specialize}
+                                      & FRAME_UNIFORMS)
+                                     | ({"u_subject"} if "subject" in self._flags else set()))
         self._value_reads: dict[tuple[str, str], bool] = {}
         self._persistent = tuple(n for n, t in style.targets.items() if t.persistent)
         self._units: list[Any] = [None] * MAX_UNITS  # (texture, sampler) per unit, this frame

@@ -31,7 +31,7 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 # style's output): what stereo depth is estimated from under a painting. Alone: the source.
 ORIGINAL = "original"
 # what `when` may name besides parameters
-BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned"}
+BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned", "subject"}
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 
@@ -622,6 +622,8 @@ def _check(style: StyleSpec) -> None:
         for inp in p.inputs.values():
             if inp.target not in known:
                 raise ValueError(f"pass {p.name}: unknown input {inp.target!r}")
+        if p.when is not None and any(not t.strip() for t in p.when.replace("|", "&").split("&")):
+            raise ValueError(f"pass {p.name}: 'when' {p.when!r} has an empty term")
         unknown = [n for n in (when_name(t) for t in
                                (p.when or "").replace("|", "&").split("&") if t.strip())
                    if n not in param_names | BUILTIN_FLAGS]

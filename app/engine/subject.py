@@ -102,7 +102,8 @@ class SubjectTracker:
             followed = [self.detector.follow(rgb, tr.face) for tr in self._tracks]
             if all(f is not None for f in followed):
                 return [f for f in followed if f is not None]
-        found = self.detector.detect(rgb)
+        # the first frame (a still, a new shot) is searched thoroughly: a group's small faces
+        found = self.detector.detect(rgb, thorough=self._frames == 0)
         # a face the detection missed (at the frame's border, turned) that its mesh still sees
         # stays: the subject must not blink out for a frame
         for track in self._tracks:

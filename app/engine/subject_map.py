@@ -29,6 +29,8 @@ FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 BOX_AXES = (0.55, 0.65)
 PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed out, or its
 # outline, enlarged and thresholded by the vignette, is a staircase
+GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
+BUST = (2.8, 3.0)  # a bust's width at the shoulders and its height, in face sizes
 NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
 
 
@@ -61,6 +63,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
         person = cv2.GaussianBlur(subject.person.astype(np.float32), (0, 0), PERSON_SOFT)
         out[..., 2] = cv2.resize(person, (gw, gh), interpolation=cv2.INTER_LINEAR)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
+    if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
+        out[..., 2] = np.maximum(out[..., 2], _busts(subject.faces, step, (gw, gh)))
     sigma = NEAR_SIGMA * min(gw, gh)
     near = cv2.GaussianBlur(out[..., 2], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
@@ -97,6 +101,30 @@ def _face(face: Face, step: tuple[float, float], grid: tuple[int, int]) -> np.nd
     sigma = max(0.5, FACE_FADE * face.size / max(step) / 2)
     soft = cv2.GaussianBlur(mask, (0, 0), sigma)
     return np.maximum(mask, np.clip(2.0 * soft, 0.0, 1.0))
+
+
+def _busts(faces: tuple[Face, ...], step: tuple[float, float],
+           grid: tuple[int, int]) -> np.ndarray:
+    """Below each face its shoulders and chest (a trapezoid BUST face sizes wide and high,
+    fading out downwards), on the map's grid: a group's bodies, which the person mask
+    misses, are part of the figure."""
+    mask = np.zeros((grid[1], grid[0]), np.float32)
+    shift = 4
+    for face in faces:
+        x0, y0, x1, y1 = face.box
+        s, cx = face.size, (x0 + x1) / 2
+        top, bottom = y1 - 0.1 * s, y1 + BUST[1] * s
+        half = BUST[0] * s / 2
+        pts = np.array([(cx - 0.3 * s, top), (cx + 0.3 * s, top), (cx + half, y1 + 0.6 * s),
+                        (cx + half, bottom), (cx - half, bottom), (cx - half, y1 + 0.6 * s)])
+        layer = np.zeros_like(mask)
+        cv2.fillPoly(layer, [np.round((pts / np.array(step) - 0.5) * (1 << shift))
+                             .astype(np.int32)], 1.0, cv2.LINE_AA, shift)
+        ys = (np.arange(grid[1], dtype=np.float32) + 0.5) * step[1]
+        fade = np.clip((bottom - ys) / (0.4 * BUST[1] * s), 0.0, 1.0)[:, None]
+        np.maximum(mask, layer * fade, out=mask)
+    sigma = max(0.5, 0.15 * float(np.median([f.size for f in faces])) / max(step))
+    return cv2.GaussianBlur(mask, (0, 0), sigma)
 
 
 def _features(face: Face, xs: np.ndarray, ys: np.ndarray, out: np.ndarray) -> None:

@@ -57,10 +57,22 @@ class _Size:
         self.size = size
 
 
-def tile_frame(size: tuple[int, int], tile: TileView) -> FrameInfo:
-    """A tile's frame as the graph sees it (sizes, flags), for planning."""
+def tile_frame(size: tuple[int, int], tile: TileView,
+               uniforms: Mapping[str, Any] | None = None) -> FrameInfo:
+    """A tile's frame as the graph sees it (sizes, flags, the frame uniforms that decide
+    passes), for planning."""
     return FrameInfo(source=_Size(size), work_size=size,  # type: ignore[arg-type]
-                     seed=0, frame=0, scale=1.0, history=False, keep_history=False, tile=tile)
+                     seed=0, frame=0, scale=1.0, uniforms=dict(uniforms or {}),
+                     history=False, keep_history=False, tile=tile)
+
+
+def planning_uniforms(style: StyleSpec, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The frame uniforms tiles are planned with: a face found wherever the style looks for
+    one (the passes a subject adds are then in every tile's plan; without a face they do
+    not run, and the plan's tiles still hold)."""
+    if style.subject is not None and params.get(style.subject.enable):
+        return {"u_subject": 1}
+    return {}
 
 
 def _schedule(style: StyleSpec, frame: FrameInfo, params: Mapping[str, Any]) -> list[_Step]:
@@ -90,7 +102,8 @@ class TileAnalysis:
         self.params = params
         self.root = root or shaders_dir()
         self.size = size
-        self.frame = tile_frame(size, TileView((0, 0), size, frozenset()))
+        self.uniforms = planning_uniforms(style, params)
+        self.frame = tile_frame(size, TileView((0, 0), size, frozenset()), self.uniforms)
         self.px = frame_px(style, self.frame)
         out = style.targets[style.output]
         if out.whole or target_factors(style, out, self.frame, self.params) != (1.0, 1.0) \

@@ -185,7 +185,8 @@ class TiledStill:
         """A run over a tile: its passes, each drawing what the core needs (a bridge: the
         texels of its whole target whose centres lie in the core)."""
         plan, graph = self.plan, self.pipeline.graph
-        frame = tile_frame(tile.size, TileView(tile.origin, self.size, frozenset(passes)))
+        frame = tile_frame(tile.size, TileView(tile.origin, self.size, frozenset(passes)),
+                           plan.uniforms)
         regions: dict[str, tuple[int, int, int, int]] = {}
         bx, by = tile.origin
         cx0, cy0, cx1, cy1 = tile.core

@@ -39,8 +39,9 @@ void main() {
                   - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
                   texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
                   - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
-    float own_k = own_share(subject);
-    vec2 change = laid_change(g, shapes_gradient(shapes, uv), own_k);
+    float sh = shape_weight(focus);
+    float own_k = own_share(subject, sh, focus);
+    vec2 change = laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh);
     float slope = tone_slope(change.y, u_target_scale * u_px);
     vec4 big_l = vec4(0.0);
     if (u_learned != 0) {
@@ -56,7 +57,7 @@ void main() {
         }
         // L* per sub-pixel (half a texel) of what is laid; the shapes' borders, sharp, fall
         // within the texel as in the full render
-        vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz);
+        vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz, sh);
         vec3 tone = wash_tone(mix(laid, lab, own_k), slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
             tone = mix(tone, face_tone(lab, blurred, slope, wander, 0.5 * length(g)), face);

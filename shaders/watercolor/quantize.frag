@@ -26,13 +26,14 @@ void main() {
     vec4 focus = texture(saliency, uv);
     float subject = u_detail * focus.x;
     vec3 blurred = texture(coarse, uv).xyz;
-    vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz);
+    float sh = shape_weight(focus);
+    vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz, sh);
     vec3 own = lab.xyz;
-    float own_k = own_share(subject);
+    float own_k = own_share(subject, sh, focus);
     lab.xyz = mix(wide, lab.xyz, own_k);
     vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
                   lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
-    vec2 change = laid_change(g, shapes_gradient(shapes, uv), own_k);
+    vec2 change = laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh);
     float slope = tone_slope(change.y, u_target_scale * u_px);
     float wander = texture(wash, uv).w;
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);

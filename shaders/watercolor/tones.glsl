@@ -12,24 +12,43 @@ uniform float u_highlights;
 uniform float u_saturation;
 uniform float u_skin_saturation;
 uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
+uniform float u_figure_shapes;  // how much of its own detail a figure's hair and clothes keep
+uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
+
+// A figure beyond its face and features (hair, clothes), 0..1.
+float figure_rest(vec4 focus) {
+    return focus.w * (1.0 - smoothstep(0.1, 0.5, focus.z)) * (1.0 - smoothstep(0.1, 0.4, focus.y));
+}
+
+// How much a texel's washes are laid as shapes, from the focus map (.y the features, .z the
+// face, .w the figure): the style's `shapes`, and on a figure beyond its face (hair, clothes)
+// all of it: they become a few shapes, not the photo's texture in tone bands (camouflage).
+float shape_weight(vec4 focus) {
+    if (u_subject == 0) {
+        return u_shapes;
+    }
+    return max(u_shapes, figure_rest(focus));
+}
 
 // What the tones follow away from the subject: the picture widely blurred (`coarse`) or, with
-// shapes, its shapes' graded washes (watercolor/shapes.glsl).
-vec3 wide_wash(vec3 coarse, vec3 shapes) {
-    return u_shapes > 0.0 ? mix(coarse, shapes, u_shapes) : coarse;
+// shapes (weight `sh`), its shapes' graded washes (watercolor/shapes.glsl).
+vec3 wide_wash(vec3 coarse, vec3 shapes, float sh) {
+    return sh > 0.0 ? mix(coarse, shapes, sh) : coarse;
 }
 
 // How much of the abstraction's own detail the tones keep at `subject` (focus times
 // detail): the rest follows wide_wash. With shapes, which are the background's drawing, less
-// of it away from the subject and all of it on the subject proper.
-float own_share(float subject) {
+// of it away from the subject and all of it on the subject proper, but for a figure's hair
+// and clothes (u_figure_shapes).
+float own_share(float subject, float sh, vec4 focus) {
     float blurred = 0.4 + 0.6 * subject;
-    return mix(blurred, mix(0.15, 1.0, smoothstep(0.0, 0.7, subject)), u_shapes);
+    float own = mix(blurred, mix(0.15, 1.0, smoothstep(0.0, 0.7, subject)), sh);
+    return u_subject == 0 ? own : mix(own, min(own, u_figure_shapes), figure_rest(focus));
 }
 
 // The shapes' lightness gradient (L* per texel of `shapes`) at `uv`, if they are laid.
-vec2 shapes_gradient(sampler2D shapes, vec2 uv) {
-    if (u_shapes <= 0.0) {
+vec2 shapes_gradient(sampler2D shapes, vec2 uv, float sh) {
+    if (sh <= 0.0) {
         return vec2(0.0);
     }
     vec2 t = 1.0 / vec2(textureSize(shapes, 0));
@@ -43,12 +62,12 @@ vec2 shapes_gradient(sampler2D shapes, vec2 uv) {
 // (step_limit), and (.y) the gradient whose steepness makes them crisp (tone_slope). The
 // wide blur's own change is small; the shapes' is their borders': steps crisp there and soft
 // inside a shape, whatever its texture.
-vec2 laid_change(vec2 g, vec2 wide_g, float own_k) {
-    if (u_shapes <= 0.0) {
+vec2 laid_change(vec2 g, vec2 wide_g, float own_k, float sh) {
+    if (sh <= 0.0) {
         return vec2(own_k * length(g), length(g));
     }
     float change = length(mix(wide_g, g, own_k));
-    return vec2(change, mix(length(g), change, u_shapes));
+    return vec2(change, mix(length(g), change, sh));
 }
 #include "watercolor/skin.glsl"
 
@@ -116,7 +135,6 @@ vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change)
 // flesh wash and a shadow glaze or two.
 const float FACE_LEVELS = 3.0;
 const float FORM = 0.45;  // of the abstraction in the face's form (the rest: the wide blur)
-uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 
 // How much of a texel is face skin to lay so, from the focus map (.y the features, .z the
 // face).
