@@ -190,6 +190,14 @@ def encoders(report: Report) -> None:
             detail = f"none works here ({why or 'none in this FFmpeg'}); exports use " \
                      f"{CODECS[codec].encoder}"
         report.add(f"GPU encoder {codec}", bool(works), detail, required=False)
+    from .media import hw_decoders
+
+    said_dec = hw_decoders.report()
+    works_dec = [d for d in hw_decoders.devices() if f"{d} works" in said_dec]
+    detail = (f"{works_dec[0]} for H.264 (exports use it where it decodes the file; "
+              f"--decoder software to avoid it)" if works_dec else
+              f"none works here ({said_dec}); exports decode in software")
+    report.add("GPU decoder", bool(works_dec), detail, required=False)
 
 
 def virtual_camera(report: Report, platform: str | None = None,

@@ -188,6 +188,14 @@ def trims_heap(platform: str) -> bool:
     return family(platform) == "linux"
 
 
+def video_decoder_devices(platform: str) -> tuple[str, ...]:
+    """FFmpeg's hardware device types to decode video on, in the order tried: NVDEC (CUDA),
+    VAAPI and Quick Sync on Linux; Direct3D 11, NVDEC, Quick Sync and DXVA2 on Windows;
+    VideoToolbox on macOS."""
+    return {"linux": ("cuda", "vaapi", "qsv"), "win32": ("d3d11va", "cuda", "qsv", "dxva2"),
+            "darwin": ("videotoolbox",)}[family(platform)]
+
+
 def needs_display_server(platform: str) -> bool:
     """Whether the app needs $DISPLAY or $WAYLAND_DISPLAY (Linux); Windows and macOS
     always have their desktop."""
@@ -252,6 +260,10 @@ def current_virtual_camera_name() -> str:
 
 def current_gl_widget_version() -> tuple[int, int]:
     return gl_widget_version(sys.platform)
+
+
+def current_video_decoder_devices() -> tuple[str, ...]:
+    return video_decoder_devices(sys.platform)
 
 
 def current_needs_display_server() -> bool:

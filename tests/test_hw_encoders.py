@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from videoclips import decode_video, make_clip
+from hw_paths import both_ways, cli
+from videoclips import make_clip
 
 from aquarelle.cli.main import main
 from aquarelle.media import hw_encoders
 from aquarelle.media.hw_encoders import HARDWARE, choose, probe
-
-
-def cli(capsys, *argv: object) -> tuple[int, str]:
-    code = main([str(a) for a in argv])
-    return code, capsys.readouterr().err
 
 
 def test_a_missing_encoder_falls_back_to_software() -> None:
@@ -32,19 +28,10 @@ def test_an_export_through_the_hardware_path_keeps_every_frame(tmp_path, capsys,
     # No GPU encoder here: libx264 stands in for one (it opens and encodes, as NVENC would
     # on a machine with the driver), through the same path a hardware encoder takes.
     clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=10, audio=False)
-    soft = tmp_path / "soft.mp4"
-    code, err = cli(capsys, "render", clip.path, "-o", soft, "--encoder", "software")
-    assert code == 0, err
-    assert "by libx264 (software)" in err
-    monkeypatch.setitem(HARDWARE, "h264", ("libx264",))
-    hard = tmp_path / "hard.mp4"
-    code, err = cli(capsys, "render", clip.path, "-o", hard, "--encoder", "hardware")
-    assert code == 0, err
-    assert "by libx264 (hardware)" in err
-    frames_soft, times_soft = decode_video(soft)[:2]
-    frames_hard, times_hard = decode_video(hard)[:2]
-    assert len(frames_soft) == len(frames_hard) == 10
-    assert times_soft == times_hard
+    err_soft, err_hard, frames_soft, frames_hard = both_ways(
+        capsys, clip, tmp_path, "--encoder",
+        lambda: monkeypatch.setitem(HARDWARE, "h264", ("libx264",)))
+    assert "by libx264 (software)" in err_soft and "by libx264 (hardware)" in err_hard
     for a, b in zip(frames_soft, frames_hard, strict=True):  # the same painting, coded apart
         assert np.abs(a.astype(np.int16) - b).mean() < 6  # 96x64: coarse blocks either way
 

@@ -72,7 +72,7 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         end=parse_time(args.end, "--end"), audio=not args.no_audio,
         subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
         fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite,
-        encoder=args.encoder or "auto")
+        encoder=args.encoder or "auto", decoder=args.decoder or "auto")
     cluster = None
     if args.cluster is not None:
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,

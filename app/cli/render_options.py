@@ -8,6 +8,7 @@ import argparse
 import numpy as np
 
 from ..engine.errors import AquarelleError
+from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
 
@@ -60,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "Media Foundation): auto uses one where it works here, else the "
                         "software encoder (the default); hardware insists; software never "
                         "tries (`aquarelle doctor` lists them)")
+    g.add_argument("--decoder", choices=DECODER_CHOICES,
+                   help="decode the input on the GPU's decoder (NVDEC, VAAPI, Quick Sync, "
+                        "VideoToolbox, Direct3D 11): auto uses it where it decodes the file "
+                        "here, else the software decoder (the default; the same frames either "
+                        "way); hardware insists; software never tries")
     b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
     b.add_argument("-r", "--recursive", action="store_true",
                    help="also render the media in subfolders (the tree is kept in -o)")
@@ -111,7 +117,7 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
               ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
               ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"),
-              ("encoder", "--encoder"))
+              ("encoder", "--encoder"), ("decoder", "--decoder"))
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -53,6 +53,7 @@ class ExportOptions:
     metadata: bool = True  # False (--no-metadata): no container tags, chapters or stream tags
     speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
     encoder: str = "auto"  # hw_encoders.CHOICES: a GPU's H.264/H.265 encoder where one works
+    decoder: str = "auto"  # hw_decoders.CHOICES: the GPU's decoder where it decodes the file
     fps: float | None = None  # a new constant frame rate (frames repeated or left out)
     seed: int = 0
     scale: float = 1.0
@@ -68,7 +69,7 @@ class ExportProgress:
     done: int  # frames encoded
     total: int | None  # frames expected, if known
     elapsed: float  # seconds since the first frame was decoded
-    encoder: str = ""  # the video encoder at work, e.g. "h264_nvenc (hardware)"
+    encoder: str = ""  # the decoder and encoder at work, e.g. "h264 on cuda -> h264_nvenc"
 
     @property
     def fps(self) -> float:
@@ -93,6 +94,7 @@ class ExportResult:
     size: tuple[int, int]  # encoded (W, H)
     codec: str
     encoder: str = ""  # hw_encoders.EncoderChoice.describe(): which encoder, and why
+    decoder: str = ""  # hw_decoders.DecoderChoice.describe(): which decoder, and why
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
     streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
     bits: int = 8  # bits per sample of the video written
@@ -164,7 +166,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     if str(dst.parent) and not dst.parent.is_dir():
         raise MediaError(f"output folder does not exist: {dst.parent}")
 
-    reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None)
+    reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None,
+                         decoder=opts.decoder)
     try:
         samples = sample_packets(src, [s.index for s in reader.audio_streams])
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
@@ -341,8 +344,10 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
                                      colour=reader.colour, encoder=encoder)
-                label = writer.encoder.name + (" (hardware)" if writer.encoder.hardware
-                                               else "")
+                dec = reader.decoder
+                label = (f"{dec.codec}{' on ' + dec.device if dec.device else ''} -> "
+                         f"{writer.encoder.name}"
+                         f"{' (hardware)' if writer.encoder.hardware else ''}")
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
@@ -393,7 +398,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         finally:
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
-                          writer.encoder.describe(),
+                          writer.encoder.describe(), reader.decoder.describe(),
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
                            for t in audio], carried.kept, elapsed=elapsed,
                           stage_seconds={**counters.busy, "render": stage.busy},

@@ -19,9 +19,11 @@ from pathlib import Path
 import av
 import av.error
 import numpy as np
+from av.codec.hwaccel import HWAccel
 
 from ..engine.motion import FrameMotion
 from .errors import MediaError, ffmpeg_reason
+from .hw_decoders import DecoderChoice, as_software_layout, choose
 
 VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
                     ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
@@ -112,9 +114,10 @@ def sequence_files(pattern: str | Path) -> list[tuple[int, Path]]:
                   if (mm := rx.fullmatch(f.name)))
 
 
-def open_input(path: str | Path) -> av.container.InputContainer:
-    """Open a media file (or an image-sequence pattern) for reading; missing, empty or
-    unreadable inputs raise MediaError."""
+def open_input(path: str | Path, hwaccel: HWAccel | None = None
+               ) -> av.container.InputContainer:
+    """Open a media file (or an image-sequence pattern) for reading, decoding video on a
+    device if `hwaccel` says so; missing, empty or unreadable inputs raise MediaError."""
     p = Path(path)
     if is_sequence(p):
         files = sequence_files(p)
@@ -135,7 +138,7 @@ def open_input(path: str | Path) -> av.container.InputContainer:
     try:
         if p.stat().st_size == 0:
             raise MediaError(f"{p} is empty")
-        return av.open(str(p), mode="r", metadata_errors="ignore")
+        return av.open(str(p), mode="r", metadata_errors="ignore", hwaccel=hwaccel)
     except MediaError:
         raise
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
@@ -223,13 +226,20 @@ class VideoReader:
 
     def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
                  audio: bool = False, transcode_audio: frozenset[int] = frozenset(),
-                 subtitles: bool = False, deep: bool | None = False) -> None:
+                 subtitles: bool = False, deep: bool | None = False,
+                 decoder: str = "software") -> None:
         self.path = Path(path)
         self.container = open_input(self.path)
         if not self.container.streams.video:
             self.container.close()
             raise MediaError(f"{self.path} has no video stream")
         self.video = _main_video_stream(self.container)
+        # hw_decoders.CHOICES: "auto" the GPU's decoder where it decodes this file
+        self.decoder = self._decoder(decoder)
+        if self.decoder.hardware:
+            self.container.close()
+            self.container = open_input(self.path, self.decoder.hwaccel())
+            self.video = _main_video_stream(self.container)
         self.video.thread_type = "AUTO"
         streams = list(self.container.streams.audio) if audio else []
         # A stream FFmpeg has no decoder parameters for cannot be copied or transcoded.
@@ -251,6 +261,20 @@ class VideoReader:
         self._last_end: float | None = None  # end time (s) of the last frame yielded
         self._gaps = 0  # frames missing between yielded ones (time jumps; corrupt packets)
         self._last_pts: int | None = None
+
+    def _decoder(self, want: str) -> DecoderChoice:
+        codec = self.video.codec_context.name if self.video.codec_context else "video"
+        if is_sequence(self.path):  # pictures: no GPU decoder
+            if want == "hardware":
+                self.container.close()
+                raise MediaError("--decoder hardware: an image sequence has no hardware "
+                                 "decoder (use --decoder auto or software)")
+            return DecoderChoice(codec, None, "pictures" if want == "auto" else "")
+        try:
+            return choose(self.path, codec, want)
+        except ValueError as e:
+            self.container.close()
+            raise MediaError(f"--decoder hardware: {e}") from None
 
     # -- stream facts ---------------------------------------------------------------------
     @property
@@ -442,9 +466,12 @@ class VideoReader:
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
         rotation = rotation_of(f, self.video)
+        color_range = f.color_range
+        if self.decoder.hardware:
+            f = as_software_layout(f)  # the same samples as the software decoder's layout
         kwargs: dict[str, object] = {"format": "rgb48le" if self.deep else "rgb24"}
-        if f.color_range:
-            kwargs["src_color_range"] = f.color_range
+        if color_range:
+            kwargs["src_color_range"] = color_range
         if self.size is not None:
             w, h = self.size if rotation % 180 == 0 else self.size[::-1]
             if (w, h) != (f.width, f.height):
