@@ -44,6 +44,8 @@ WASH_OFF: dict[str, Any] = {
     "tremor": 0.0,
     "highlights": 0.0,
     "saturation": 1.0,
+    "palette": 0.0,
+    "temperature": 0.0,
     "bleeding": 0.0,
     "gaps": 0.0,
     "overlaps": 0.0,

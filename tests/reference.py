@@ -393,3 +393,29 @@ def coarse_pigment(c: np.ndarray) -> np.ndarray:
     earth = smoothstep(0.05, 0.2, c[..., 0] - c[..., 2]) * (1.0 - smoothstep(0.45, 0.7, lum))
     return 0.3 + 0.7 * np.maximum(blue, earth)
 
+
+
+# watercolor/palette.glsl
+PIGMENT_HUES = np.array([95.0, 75.0, 60.0, 50.0, 38.0, 5.0, 335.0, 290.0, 245.0, 175.0, 120.0])
+
+
+def palette_tone(lab: np.ndarray, around: np.ndarray, skin: np.ndarray | float,
+                 palette: float, temperature: float) -> np.ndarray:
+    """palette.glsl: hues drawn `palette` of the way to the nearest pigment's (not greys,
+    skin 0.3 as much), then shadows cooler and lights warmer than `around` (L*)."""
+    out = np.array(lab, np.float64, copy=True)
+    ab = out[..., 1:3]
+    if palette > 0:
+        c = np.linalg.norm(ab, axis=-1)
+        h = np.degrees(np.arctan2(ab[..., 1], ab[..., 0]))
+        d = np.mod(h[..., None] - PIGMENT_HUES + 540.0, 360.0) - 180.0
+        best = np.take_along_axis(d, np.abs(d).argmin(-1)[..., None], -1)[..., 0]
+        k = palette * smoothstep(4.0, 12.0, c) * (1.0 - 0.7 * np.asarray(skin))
+        to = np.radians(h - best * k)
+        ab = np.stack([c * np.cos(to), c * np.sin(to)], axis=-1)
+    if temperature > 0:
+        t = np.clip((out[..., 0] - around) / 20.0, -1.0, 1.0)[..., None]
+        ab = ab + temperature * np.where(t < 0, -t * np.array([1.5, -7.0]),
+                                         t * np.array([0.5, 4.0]))
+    out[..., 1:3] = ab
+    return out

@@ -307,3 +307,49 @@ def test_tone_steps_are_as_crisp_at_any_resolution(pipeline):
     inner = slice(8, -8)  # the blur's borders differ by a pixel
     assert np.abs(small[inner] - large[inner]).max() < 2.0, np.abs(small - large).max()
     assert np.ptp(np.diff(small)) > 1.0  # steps, not a plain ramp
+
+
+# -- a painter's palette ------------------------------------------------------------------
+
+def _hue(ab: np.ndarray) -> np.ndarray:
+    return np.degrees(np.arctan2(ab[..., 1], ab[..., 0])) % 360
+
+
+def test_a_limited_palette_draws_hues_to_pigments_and_keeps_greys(pipeline):
+    """A green between sap green (120 degrees) and viridian (175) moves towards sap green,
+    its chroma kept; a grey stays grey (palette.glsl)."""
+    import cv2
+
+    lab = np.zeros((32, 64, 3), np.float32)
+    lab[..., 0] = 60.0
+    lab[:, :32, 1:] = 30.0 * np.array([np.cos(np.radians(140)), np.sin(np.radians(140))])
+    img = cv2.cvtColor(lab, cv2.COLOR_LAB2RGB)
+    img = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    tones = {}
+    for k in (0.0, 1.0):
+        p = pipeline({"palette": k, "temperature": 0.0, "quantize_levels": 8})
+        p.render_array(img)
+        q = p.read_target("quantized")  # half the picture's size
+        tones[k] = q[4:12, 2:14, 1:3].astype(np.float64)
+        assert np.abs(q[4:12, 20:30, 1:3]).max() < 1.0  # the grey
+    h0, h1 = _hue(tones[0.0]).mean(), _hue(tones[1.0]).mean()
+    assert 130 < h0 < 150 and abs(h1 - 120) < 3, (h0, h1)
+    c0, c1 = (np.linalg.norm(tones[k], axis=-1).mean() for k in (0.0, 1.0))
+    assert abs(c1 - c0) < 0.02 * c0
+
+
+def test_shadows_are_cooler_and_lights_warmer_than_around_them(pipeline):
+    """A dark patch in a mid-grey field gets bluer (b* down), a light one yellower (b* up)."""
+    img = np.full((96, 96, 3), 128, np.uint8)
+    img[20:44, 20:44] = 60
+    img[52:76, 52:76] = 200
+    b = {}
+    for t in (0.0, 1.0):
+        p = pipeline({"palette": 0.0, "temperature": t, "quantize_levels": 8,
+                      "wash_size": 12.0})
+        p.render_array(img)
+        q = p.read_target("quantized")
+        b[t] = (float(q[14:18, 14:18, 2].mean()), float(q[30:34, 30:34, 2].mean()))
+    # measured -1.9 and +1.4 b* (the patches' tones against the wide wash round them)
+    assert b[1.0][0] < b[0.0][0] - 1.0  # the shadow's (half-size target coordinates)
+    assert b[1.0][1] > b[0.0][1] + 0.7  # the light's

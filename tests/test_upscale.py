@@ -352,6 +352,8 @@ def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_widt
     q = np.clip(q, 0.0, 1.0) * (1 - bare) + bare
     gain = ref.chroma_gain(lab, v["saturation"], v["skin_saturation"])
     tones = np.dstack([q * 100.0, lab[..., 1:3] * (gain * (1.0 - bare))[..., None]])
+    tones = ref.palette_tone(tones, up(centre["coarse"][..., 0]), 0.0, v["palette"],
+                             v["temperature"])
     return tones.reshape(h, 2, w, 2, 3).mean(axis=(1, 3))
 
 

@@ -6,6 +6,7 @@
 // fall within the texel where the full render's do, anti-aliased, and the abstraction, the
 // costly part, is painted small. One 7x7 read serves the four sub-pixels.
 #include "watercolor/tones.glsl"
+#include "watercolor/palette.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D filters;    // the learned x2 filters
@@ -62,7 +63,7 @@ void main() {
         if (face > 0.0) {
             tone = mix(tone, face_tone(lab, blurred, slope, wander, 0.5 * length(g)), face);
         }
-        sum += tone;
+        sum += palette_tone(tone, blurred.x, face);
     }
     frag = vec4(0.25 * sum, 1.0);
 }

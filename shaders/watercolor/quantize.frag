@@ -4,6 +4,7 @@
 // or a widely blurred copy, so the background dissolves into large washes.
 // tiles: reach 1
 #include "watercolor/tones.glsl"
+#include "watercolor/palette.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
@@ -42,5 +43,5 @@ void main() {
     if (face > 0.0) {
         tone = mix(tone, face_tone(own, blurred, slope, wander, length(g)), face);
     }
-    frag = vec4(tone, 1.0);
+    frag = vec4(palette_tone(tone, blurred.x, face), 1.0);
 }
