@@ -309,3 +309,23 @@ def test_hair_and_clothes_are_laid_as_shapes(pipeline, portrait):
     a = pipeline().render_array(scene)
     b = pipeline({"figure_shapes": 1.0}).render_array(scene)
     np.testing.assert_array_equal(a, b)
+
+
+def test_live_adaptive_drafts_leave_the_figures_shapes_out(pipeline, portrait):
+    """The shape grid costs the same at any draft scale: live adaptive quality's cheap draft
+    (everything at the work size) lays no shapes for a figure; full renders and the style's
+    own drafts do."""
+    def shaped(p) -> bool:
+        from aquarelle.engine.frame_plan import RUN
+
+        return any(op.name == "shape_paint" and op.action == RUN for op in p.graph._last.ops)
+
+    full = pipeline()
+    full.render_array(portrait)
+    draft = pipeline(scale=0.5)
+    draft.render_array(portrait)
+    cheap = pipeline(scale=0.5)
+    cheap.draft_borders = False
+    cheap.render_array(portrait)
+    assert full.last_subject is not None and cheap.last_subject is not None
+    assert shaped(full) and shaped(draft) and not shaped(cheap)

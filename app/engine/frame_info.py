@@ -147,6 +147,8 @@ def when_flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue],
         return frame.learned
     if name == "history":  # the previous frame's persistent targets are valid
         return history
+    if name == "cheap":  # live adaptive quality's draft: everything at the work size
+        return frame.drafted_from is not None and not frame.full_targets
     if name == "subject":  # a face was found in this frame (`u_subject`)
         return bool(frame.uniforms.get("u_subject", 0))
     return bool(params[name])
