@@ -133,6 +133,8 @@ def test_bench_command_line_shows_the_options_given(capsys):
     assert code == 0
     assert "Command: `aquarelle bench --set dilution=0.5 --seed 3 --sizes 48x32 --runs 1`" \
         in out
+    row = next(line for line in out.splitlines() if line.startswith("| 48x32 |"))
+    assert "textures of a video frame, MB |" in out and float(row.split("|")[-2]) >= 0
 
 
 def test_eval_flicker_refuses_misaligned_videos(tmp_path, capsys):

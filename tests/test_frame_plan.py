@@ -231,3 +231,20 @@ def test_a_still_is_read_back_over_its_own_picture(gl_ctx: moderngl.Context) -> 
         painted = paint_still(p, picture)
     assert np.array_equal(painted, expected)
     assert np.shares_memory(painted, picture)
+
+
+def test_texture_pools_hold_what_a_frame_draws(pipeline):
+    """Pipeline.texture_pools: the style's graph's pool (and a chain's, every style's), as
+    `aquarelle bench` reports a video frame's textures."""
+    from aquarelle.cli.bench import video_textures_mb
+
+    img = np.zeros((64, 96, 3), np.uint8)
+    p = pipeline()
+    p.render_array(img)
+    pools = p.texture_pools()  # the style's graph, and the draft finish's
+    assert pools[0] is p.graph.pool and pools[0].resident_bytes() > 0
+    assert video_textures_mb(p, img) * 2 ** 20 >= sum(q.resident_bytes() for q in pools)
+    chain = pipeline(style="denoise+watercolor")
+    chain.render_array(img)
+    held = {id(q) for q in chain.texture_pools()}
+    assert all(id(stage.graph.pool) in held for stage in chain.stages)

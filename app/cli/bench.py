@@ -10,7 +10,7 @@ from datetime import date
 
 import numpy as np
 
-from ..engine.chain import build_pipeline
+from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context, renderer_string
 from ..eval.report import replace_section
 from .bench_baselines import baseline
@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         ours = median_time(still, frames)
         pipeline.reset_history()
         video = median_time(pipeline.render_array, frames)  # temporal features at work
+        textures = video_textures_mb(pipeline, frames[0])
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
         cv = median_time(baseline(style.name)[1], cv_frames)
         pipeline.profile = True
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             per_pass.append(pipeline.pass_times_ms())
         pipeline.profile = False
         passes = {k: statistics.median(p.get(k, 0.0) for p in per_pass) for k in per_pass[-1]}
-        rows.append((w, h, ours, video, cv))
+        rows.append((w, h, ours, video, cv, textures))
         pass_tables.append((w, h, passes))
         print(f"{w}x{h}: still {ours * 1e3:.1f} ms, video {video * 1e3:.1f} ms, "
               f"OpenCV {cv * 1e3:.1f} ms, speed-up x{cv / ours:.2f}", flush=True)
@@ -88,6 +89,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def video_textures_mb(pipeline: AnyPipeline, frame: np.ndarray) -> float:
+    """Texture memory over one more video frame, in MB: the most each pool (the style's
+    graph, a draft's finish, the enlargement; each style of a chain) held at once, summed."""
+    pools = pipeline.texture_pools()
+    for pool in pools:
+        pool.peak_bytes = pool.resident_bytes()
+    pipeline.render_array(frame)
+    return sum(pool.peak_bytes for pool in pipeline.texture_pools()) / 2 ** 20
+
+
 def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
     cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None})
     lines = [
@@ -102,12 +113,12 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
         f"{baseline(style)[0]} on the same frames in the same process.",
         "",
         "| size | still frame ms | video frame ms (temporal) | OpenCV ms | "
-        "speed-up still (cv2 / ours) | speed-up video |",
-        "|---|---:|---:|---:|---:|---:|",
+        "speed-up still (cv2 / ours) | speed-up video | textures of a video frame, MB |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for w, h, ours, video, cv in rows:
+    for w, h, ours, video, cv, textures in rows:
         lines.append(f"| {w}x{h} | {ours * 1e3:.1f} | {video * 1e3:.1f} | {cv * 1e3:.1f} | "
-                     f"x{cv / ours:.2f} | x{cv / video:.2f} |")
+                     f"x{cv / ours:.2f} | x{cv / video:.2f} | {textures:.0f} |")
     lines += ["", "GPU time per pass of a video frame (ms, GL timer queries, median of 3; "
               "repeated passes summed over their iterations):", ""]
     names = list(pass_tables[0][2])

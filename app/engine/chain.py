@@ -19,6 +19,7 @@ from .fit import FrameFitter
 from .motion import FrameMotion, MotionTracker
 from .pipeline import Pipeline, _motion_frame, checked_scale
 from .subject import Subject
+from .targets import TargetPool
 from .upscaler import FAST_METHOD
 
 
@@ -314,6 +315,10 @@ class ChainPipeline:
         """A style's intermediate target as float32 (H, W, C)."""
         stage, target = self._stage(name)
         return stage.read_target(target)
+
+    def texture_pools(self) -> list[TargetPool]:
+        """The pools of every style's textures (see Pipeline.texture_pools)."""
+        return [pool for stage in self.stages for pool in stage.texture_pools()]
 
     def release(self) -> None:
         for stage in self.stages:

@@ -21,6 +21,7 @@ from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .subject import Subject, SubjectTracker
 from .subject_map import map_grid, map_region, map_step, subject_map
+from .targets import TargetPool
 from .upload_ring import UploadRing
 from .upscaler import Upscaler
 
@@ -614,6 +615,13 @@ class Pipeline:
         arr = data.reshape(tex.height, tex.width, tex.components).astype(np.float32)
         scale = {"f1": 255.0, "nu2": 65535.0}.get(tex.dtype, 1.0)
         return arr / scale if scale != 1.0 else arr
+
+    def texture_pools(self) -> list[TargetPool]:
+        """The pools that hold this pipeline's textures: its style's graph, and the draft's
+        finish and the learned enlargement where they were made."""
+        graphs = [self.graph, self._finish,
+                  self._upscaler.graph if self._upscaler is not None else None]
+        return [g.pool for g in graphs if g is not None]
 
     def release(self) -> None:
         """Release every GL object the pipeline owns."""
