@@ -189,10 +189,11 @@ def trims_heap(platform: str) -> bool:
 
 
 def video_decoder_devices(platform: str) -> tuple[str, ...]:
-    """FFmpeg's hardware device types to decode video on, in the order tried: NVDEC (CUDA),
-    VAAPI and Quick Sync on Linux; Direct3D 11, NVDEC, Quick Sync and DXVA2 on Windows;
-    VideoToolbox on macOS."""
-    return {"linux": ("cuda", "vaapi", "qsv"), "win32": ("d3d11va", "cuda", "qsv", "dxva2"),
+    """FFmpeg's hardware device types to decode video on, in the order tried: NVDEC (CUDA)
+    and VAAPI on Linux; Direct3D 11, NVDEC and DXVA2 on Windows; VideoToolbox on macOS.
+    (FFmpeg's own decoders take no Quick Sync device: an Intel GPU decodes through VAAPI or
+    Direct3D 11.)"""
+    return {"linux": ("cuda", "vaapi"), "win32": ("d3d11va", "cuda", "dxva2"),
             "darwin": ("videotoolbox",)}[family(platform)]
 
 

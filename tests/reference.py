@@ -402,7 +402,8 @@ PIGMENT_HUES = np.array([95.0, 75.0, 60.0, 50.0, 38.0, 5.0, 335.0, 290.0, 245.0,
 def palette_tone(lab: np.ndarray, around: np.ndarray, skin: np.ndarray | float,
                  palette: float, temperature: float) -> np.ndarray:
     """palette.glsl: hues drawn `palette` of the way to the nearest pigment's (not greys,
-    skin 0.3 as much), then shadows cooler and lights warmer than `around` (L*)."""
+    skin 0.3 as much), then shadows cooler and lights warmer than `around` (L*), bare paper
+    (L* 100) left white. (The style's wash_size is not 0 where it is used.)"""
     out = np.array(lab, np.float64, copy=True)
     ab = out[..., 1:3]
     if palette > 0:
@@ -415,7 +416,8 @@ def palette_tone(lab: np.ndarray, around: np.ndarray, skin: np.ndarray | float,
         ab = np.stack([c * np.cos(to), c * np.sin(to)], axis=-1)
     if temperature > 0:
         t = np.clip((out[..., 0] - around) / 20.0, -1.0, 1.0)[..., None]
-        ab = ab + temperature * np.where(t < 0, -t * np.array([1.5, -7.0]),
-                                         t * np.array([0.5, 4.0]))
+        pigment = (1.0 - smoothstep(98.0, 100.0, out[..., 0]))[..., None]
+        ab = ab + temperature * pigment * np.where(t < 0, -t * np.array([1.5, -7.0]),
+                                                   t * np.array([0.5, 4.0]))
     out[..., 1:3] = ab
     return out

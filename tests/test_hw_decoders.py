@@ -19,7 +19,7 @@ def stand_in(monkeypatch) -> None:
     """A device that "decodes" every file: FFmpeg's software decoder behind the path a GPU's
     takes (as libx264 stands in for a GPU encoder in test_hw_encoders)."""
     monkeypatch.setattr(hw_decoders, "devices", lambda: ("stand_in",))
-    monkeypatch.setattr(hw_decoders, "probe", lambda source, device: None)
+    monkeypatch.setattr(hw_decoders, "probe", lambda source, device, stream=0: None)
     monkeypatch.setattr(DecoderChoice, "hwaccel", lambda self: None)
 
 
@@ -27,7 +27,8 @@ def test_without_a_device_the_software_decoder_and_why(tmp_path, monkeypatch) ->
     clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=2, audio=False)
     assert choose(clip.path, "h264", tried=()).describe() == "h264 (software: none in this " \
                                                              "FFmpeg)"
-    monkeypatch.setattr(hw_decoders, "probe", lambda source, device: f"{device} is absent")
+    monkeypatch.setattr(hw_decoders, "probe",
+                        lambda source, device, stream=0: f"{device} is absent")
     choice = choose(clip.path, "h264", tried=("cuda", "vaapi"))
     assert (choice.hardware, choice.describe()) == (False, "h264 (software: no hardware "
                                                            "decoder)")
@@ -98,7 +99,7 @@ def test_the_reader_repacks_a_gpu_decoders_frames(tmp_path, monkeypatch) -> None
 def test_insisting_on_hardware_where_none_works_is_a_clear_error(tmp_path, capsys,
                                                                  monkeypatch) -> None:
     monkeypatch.setattr(hw_decoders, "devices", lambda: ("cuda",))
-    monkeypatch.setattr(hw_decoders, "probe", lambda source, device: "no driver")
+    monkeypatch.setattr(hw_decoders, "probe", lambda source, device, stream=0: "no driver")
     clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=3, audio=False)
     out = tmp_path / "o.mp4"
     code, err = cli(capsys, "render", clip.path, "-o", out, "--decoder", "hardware")
@@ -111,7 +112,7 @@ def test_insisting_on_hardware_where_none_works_is_a_clear_error(tmp_path, capsy
 
 def test_doctor_names_the_gpu_decoder(capsys, monkeypatch) -> None:
     monkeypatch.setattr(hw_decoders, "devices", lambda: ("cuda",))
-    monkeypatch.setattr(hw_decoders, "probe", lambda source, device: "no driver")
+    monkeypatch.setattr(hw_decoders, "probe", lambda source, device, stream=0: "no driver")
     main(["doctor"])
     out = capsys.readouterr().out
     assert "GPU decoder" in out and "cuda: no driver" in out

@@ -353,3 +353,16 @@ def test_shadows_are_cooler_and_lights_warmer_than_around_them(pipeline):
     # measured -1.9 and +1.4 b* (the patches' tones against the wide wash round them)
     assert b[1.0][0] < b[0.0][0] - 1.0  # the shadow's (half-size target coordinates)
     assert b[1.0][1] > b[0.0][1] + 0.7  # the light's
+
+
+def test_bare_paper_takes_no_colour_from_the_temperature(pipeline):
+    """Highlights left bare stay the paper's white however warm the lights are made."""
+    img = np.full((48, 64, 3), 255, np.uint8)
+    img[12:36, 16:48] = 150  # a wash, so the white is lighter than its surroundings
+    p = pipeline({"temperature": 1.0, "palette": 1.0, "quantize_levels": 8,
+                  "wash_size": 12.0, "highlights": 1.0})
+    p.render_array(img)
+    q = p.read_target("quantized")
+    bare = q[..., 0] > 99.9
+    assert bare.mean() > 0.2 and np.abs(q[bare][:, 1:3]).max() < 0.05
+    assert np.isfinite(q).all()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import skimage.data
 
+from aquarelle.engine.faces import Face
 from aquarelle.engine.one_euro import OneEuroFilter
 from aquarelle.engine.subject import SubjectTracker
 from aquarelle.media.subject_worker import SubjectWorker
@@ -105,3 +106,29 @@ def test_meshes_follow_and_a_new_face_is_found_at_the_next_detection(frames) -> 
     second[200:350, 480:630] = frames[0][100:250, 150:300]  # another face comes in
     assert len(tracker.update(second, 4 / FPS).faces) == 2  # frame 4: a full detection
     assert calls["detect"] == 2
+
+
+def test_a_groups_faces_are_followed_up_to_a_budget() -> None:
+    """Between detections only the MAX_FOLLOWED largest faces are followed by their mesh
+    (about 3 ms each); a group's others keep their place instead of costing a frame."""
+    from aquarelle.engine.subject import MAX_FOLLOWED
+
+    faces = [Face((10.0 + 30 * i, 10.0, 10.0 + 30 * i + 8 + i, 30.0), np.zeros((6, 2)), 0.9)
+             for i in range(12)]
+
+    class Group:
+        follows = 0
+
+        def detect(self, rgb, thorough=False):
+            return list(faces)
+
+        def follow(self, rgb, face):
+            Group.follows += 1
+            return face
+
+    tracker = SubjectTracker(people=False, detector=Group())  # type: ignore[arg-type]
+    frame = np.zeros((64, 400, 3), np.uint8)
+    assert len(tracker.update(frame, 0.0).faces) == 12  # the first frame: a detection
+    Group.follows = 0
+    assert len(tracker.update(frame, 1 / 30).faces) == 12  # then followed
+    assert Group.follows == MAX_FOLLOWED

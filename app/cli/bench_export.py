@@ -20,6 +20,7 @@ from ..engine.context import create_headless_context, renderer_string
 from ..engine.errors import ParamError
 from ..eval.report import replace_section
 from ..media.export import ExportOptions, ExportResult, export_video
+from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.image_io import read_image
 from ..media.video_reader import VideoReader
@@ -44,6 +45,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cv2", action="store_true", help="skip the cv2.stylization baseline")
     p.add_argument("--encoder", choices=ENCODER_CHOICES, default="auto",
                    help="the export's H.264 encoder: auto (a GPU's where one works), "
+                        "software or hardware")
+    p.add_argument("--decoder", choices=DECODER_CHOICES, default="auto",
+                   help="the export's decoder: auto (the GPU's where it decodes the clip), "
                         "software or hardware")
     p.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="run the pipelined export and the baseline N times, alternately, "
@@ -135,18 +139,20 @@ def run(args: argparse.Namespace) -> int:
         try:
             runs: dict[str, list[tuple[int, float, dict[str, float]]]] = {}
             encoders: set[str] = set()
+            decoders: set[str] = set()
             for i in range(max(1, args.repeat)):
                 # Alternate ours and the baseline, so drift of the machine hits both alike.
                 plan = [("pipelined", True)] + ([("sequential", False)] if i == 0 else [])
                 for label, pipelined in plan:
                     opts = ExportOptions(pipelined=pipelined, seed=args.seed, scale=args.scale,
-                                         encoder=args.encoder)
+                                         encoder=args.encoder, decoder=args.decoder)
                     r: ExportResult = export_video(clip, Path(tmp) / f"{label}.mp4", style,
                                                    values, opts, ctx=ctx)
                     runs.setdefault(label, []).append((r.frames, r.elapsed, r.stage_seconds))
                     print(f"{label}: {r.frames} frames in {r.elapsed:.1f} s, {r.fps:.2f} fps, "
                           f"by {r.encoder}", flush=True)
                     encoders.add(r.encoder)
+                    decoders.add(r.decoder)
                 if not args.no_cv2:
                     frames, seconds = cv2_export(clip, Path(tmp) / "cv2.mp4")
                     runs.setdefault("cv2", []).append((frames, seconds, {}))
@@ -158,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
             frames, seconds, stages = sorted(results, key=lambda x: x[1])[len(results) // 2]
             rows.append((label, frames, seconds, stages))
     md = _markdown(args, look.name, renderer, (w, h), n, rows)
-    md += f"\n\nVideo encoder: {', '.join(sorted(encoders))}."
+    md += (f"\n\nVideo encoder: {', '.join(sorted(encoders))}; decoder: "
+           f"{', '.join(sorted(decoders))}.")
     print(md)
     if args.write:
         replace_section(args.write, "export", md, "## Video export: `aquarelle bench-export`")
@@ -178,7 +185,7 @@ def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, ro
               ) -> str:
     cmd = command_line("bench-export", args, {"seconds": None, "size": "1280x720",
                                               "fps": 30, "repeat": 1, "no_cv2": False,
-                                              "encoder": "auto"})
+                                              "encoder": "auto", "decoder": "auto"})
     seq = next((r for r in rows if r[0] == "sequential"), None)
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "

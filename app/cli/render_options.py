@@ -62,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "software encoder (the default); hardware insists; software never "
                         "tries (`aquarelle doctor` lists them)")
     g.add_argument("--decoder", choices=DECODER_CHOICES,
-                   help="decode the input on the GPU's decoder (NVDEC, VAAPI, Quick Sync, "
+                   help="decode the input on the GPU's decoder (NVDEC, VAAPI, "
                         "VideoToolbox, Direct3D 11): auto uses it where it decodes the file "
                         "here, else the software decoder (the default; the same frames either "
                         "way); hardware insists; software never tries")

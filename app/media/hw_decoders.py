@@ -1,14 +1,14 @@
-"""Hardware video decoders: the GPU's decoder (NVDEC through CUDA, VAAPI, Quick Sync,
-VideoToolbox, Direct3D 11) where PyAV's FFmpeg has the device type and it decodes the file
-here, chosen automatically, with the software decoder as the fallback and the reason it was
-needed.
+"""Hardware video decoders: the GPU's decoder (NVDEC through CUDA, VAAPI, VideoToolbox,
+Direct3D 11) where PyAV's FFmpeg has the device type and it decodes the file here, chosen
+automatically, with the software decoder as the fallback and the reason it was needed.
 
-A device is tried on the file itself (open, decode the first frame, without FFmpeg's own
-silent fallback), so a device that is built in but has no driver, or a stream the GPU's
-decoder does not take (a 4:4:4 or 10-bit profile, a codec it lacks), falls back before the
-export starts, and the export can say which decoder it used. The frames a GPU's decoder gives
-(NV12, P010) are repacked into the software decoder's planar layout before they are turned
-into RGB, so both paths give the same pictures.
+A device is tried on the file itself (open, decode the first frame of its main video
+stream, without FFmpeg's own silent fallback), so a device that is built in but has no
+driver, or a stream the GPU's decoder does not take (a 4:4:4 or 10-bit profile, a codec it
+lacks), falls back before the export starts, and the export can say which decoder it used.
+Past the probe FFmpeg may still fall back, frame by frame, rather than lose frames. The
+frames a GPU's decoder gives (NV12, P010) are repacked into the software decoder's planar
+layout before they are turned into RGB, so both paths give the same pictures.
 """
 
 from __future__ import annotations
@@ -45,9 +45,10 @@ class DecoderChoice:
         return self.device is not None
 
     def hwaccel(self) -> HWAccel | None:
-        """What av.open is given to decode on the device (None: software)."""
+        """What av.open is given to decode on the device (None: software); FFmpeg falls
+        back to software for what the device cannot take past the probed first frame."""
         return None if self.device is None else HWAccel(self.device,
-                                                        allow_software_fallback=False)
+                                                        allow_software_fallback=True)
 
     def describe(self) -> str:
         if self.device is not None:
@@ -61,27 +62,27 @@ def devices() -> tuple[str, ...]:
     return tuple(d for d in current_video_decoder_devices() if d in built)
 
 
-def probe(source: str | Path | io.BytesIO, device: str) -> str | None:
-    """None when `device` decodes the first frame of `source`'s first video stream, else
-    why not (one line)."""
+def probe(source: str | Path | io.BytesIO, device: str, stream: int = 0) -> str | None:
+    """None when `device` decodes the first frame of `source`'s video stream `stream` (its
+    index among the video streams), else why not (one line)."""
     if isinstance(source, io.BytesIO):
         source.seek(0)
     try:
         with av.open(source if isinstance(source, io.BytesIO) else str(source), mode="r",
                      hwaccel=HWAccel(device, allow_software_fallback=False)) as c:
-            next(c.decode(video=0))
+            next(c.decode(video=stream))
     except StopIteration:
         return "no frame decoded"
     except (av.error.FFmpegError, RuntimeError, ValueError, OSError) as e:
-        return ffmpeg_reason(e) if isinstance(e, av.error.FFmpegError) else str(e)
+        return ffmpeg_reason(e)
     return None
 
 
-def choose(source: str | Path, codec: str, want: str = "auto", *,
+def choose(source: str | Path, codec: str, want: str = "auto", *, stream: int = 0,
            tried: tuple[str, ...] | None = None) -> DecoderChoice:
-    """The decoder for `source` (its video codec `codec`): `auto` the first device that
-    decodes it here, else software; `hardware` refuses to fall back (a ValueError saying why
-    each failed); `software` never tries. `tried` replaces devices() (tests)."""
+    """The decoder for `source`'s video stream `stream` (its codec `codec`): `auto` the first
+    device that decodes it here, else software; `hardware` refuses to fall back (a ValueError
+    saying why each failed); `software` never tries. `tried` replaces devices() (tests)."""
     if want not in CHOICES:
         raise ValueError(f"--decoder must be one of {', '.join(CHOICES)}, got {want!r}")
     if want == "software":
@@ -89,7 +90,7 @@ def choose(source: str | Path, codec: str, want: str = "auto", *,
     candidates = devices() if tried is None else tried
     failures = []
     for device in candidates:
-        reason = probe(source, device)
+        reason = probe(source, device, stream)
         if reason is None:
             return DecoderChoice(codec, device)
         failures.append(f"{device}: {reason}")

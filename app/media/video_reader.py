@@ -270,8 +270,9 @@ class VideoReader:
                 raise MediaError("--decoder hardware: an image sequence has no hardware "
                                  "decoder (use --decoder auto or software)")
             return DecoderChoice(codec, None, "pictures" if want == "auto" else "")
+        index = list(self.container.streams.video).index(self.video)
         try:
-            return choose(self.path, codec, want)
+            return choose(self.path, codec, want, stream=index)
         except ValueError as e:
             self.container.close()
             raise MediaError(f"--decoder hardware: {e}") from None
