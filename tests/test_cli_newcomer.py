@@ -316,3 +316,14 @@ def test_a_failing_sequence_leaves_no_frames(tmp_path, capsys, monkeypatch):
     code, err = cli(capsys, "render", clip.path, "-o", out / "f%03d.png")
     assert code == 2 and "disk full" in err
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--encoder", "--decoder"])
+def test_a_hardware_codec_is_refused_with_a_cluster(tmp_path, capsys, option):
+    """A cluster's chunks are coded in software on every node: insisting on the GPU's codec
+    with --cluster is one clear line, before anything starts (no output, no cluster)."""
+    clip = make_clip(tmp_path / "in.mp4", frames=3, audio=False)
+    out = tmp_path / "o.mp4"
+    code, err = cli(capsys, "render", clip.path, "-o", out, "--cluster", option, "hardware")
+    assert code == 2 and f"{option} hardware does not work with --cluster" in err
+    assert err.count("\n") == 1 and not out.exists()

@@ -75,6 +75,11 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         encoder=args.encoder or "auto", decoder=args.decoder or "auto")
     cluster = None
     if args.cluster is not None:
+        for option, done in (("encoder", "encoded"), ("decoder", "decoded")):
+            if getattr(args, option) == "hardware":
+                raise AquarelleError(f"--{option} hardware does not work with --cluster: its "
+                                     f"chunks are {done} in software on every node (so "
+                                     f"their joins match); drop --{option} or --cluster")
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,
                                 args.resume, Path(args.work_dir) if args.work_dir else None)
     return RenderJob(
