@@ -119,10 +119,13 @@ def skin_band(lab: np.ndarray, hue: tuple, chroma: tuple, light: tuple) -> np.nd
 
 
 def chroma_gain(lab: np.ndarray, saturation: float, skin_saturation: float) -> np.ndarray:
-    """watercolor/tones.glsl: the pigment saturation, held at the skin's on vivid skin."""
+    """watercolor/tones.glsl: the pigment saturation, held at the skin's on vivid skin, its
+    boost fading on colours already vivid (chroma 30 to 70)."""
     skin = skin_band(lab, (22, 34, 74, 86), (3, 7, 36, 48), (12, 25, 93, 99))
-    w = skin * smoothstep(12.0, 24.0, np.hypot(lab[..., 1], lab[..., 2]))
-    return saturation * (1 - w) + min(saturation, skin_saturation) * w
+    c = np.hypot(lab[..., 1], lab[..., 2])
+    w = skin * smoothstep(12.0, 24.0, c)
+    gain = saturation * (1 - w) + min(saturation, skin_saturation) * w
+    return np.where(gain > 1.0, 1.0 + (gain - 1.0) * (1.0 - smoothstep(30.0, 70.0, c)), gain)
 
 
 def soft_quantize(lum: np.ndarray, n: int, phi: float | np.ndarray) -> np.ndarray:

@@ -110,6 +110,16 @@ def test_saturation_scales_chroma(pipeline):
     b.render_array(ref_colour)
     qa, qb = a.read_target("quantized"), b.read_target("quantized")
     np.testing.assert_allclose(qb[..., 0], qa[..., 0], atol=1e-3)
+    # the boost as tones.glsl gives it: full below chroma 30, fading on vivid colours
+    gain = ref.chroma_gain(qa[..., :3].astype(np.float64), 1.5,
+                           b.params.values()["skin_saturation"])[..., None]
+    assert (gain < 1.5).all() and (gain > 1.0).all()  # this orange (chroma ~50) is vivid
+    np.testing.assert_allclose(qb[..., 1:3], gain * qa[..., 1:3], rtol=2e-3, atol=0.02)
+    # a mild colour gets the whole boost
+    mild = np.tile(np.array([[[100, 120, 150]]], np.uint8), (8, 8, 1))  # a muted blue
+    a.render_array(mild)
+    b.render_array(mild)
+    qa, qb = a.read_target("quantized"), b.read_target("quantized")
     np.testing.assert_allclose(qb[..., 1:3], 1.5 * qa[..., 1:3], rtol=2e-3, atol=0.02)
 
 

@@ -79,8 +79,12 @@ vec2 laid_change(vec2 g, vec2 wide_g, float own_k, float sh) {
 float chroma_gain(vec3 lab) {
     float skin = skin_band(lab, vec4(22.0, 34.0, 74.0, 86.0), vec4(3.0, 7.0, 36.0, 48.0),
                            vec4(12.0, 25.0, 93.0, 99.0));
-    float vivid = smoothstep(12.0, 24.0, length(lab.yz));
-    return mix(u_saturation, min(u_saturation, u_skin_saturation), skin * vivid);
+    float c = length(lab.yz);
+    float vivid = smoothstep(12.0, 24.0, c);
+    float gain = mix(u_saturation, min(u_saturation, u_skin_saturation), skin * vivid);
+    // a pigment has its limit: colours already vivid are boosted less (a saturated red
+    // pushed further reads garish), never dulled
+    return gain > 1.0 ? 1.0 + (gain - 1.0) * (1.0 - smoothstep(30.0, 70.0, c)) : gain;
 }
 
 // How fast the tone changes, from its change per pixel of a target with `px` pixels per
