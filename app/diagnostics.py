@@ -192,11 +192,11 @@ def encoders(report: Report) -> None:
         report.add(f"GPU encoder {codec}", bool(works), detail, required=False)
     from .media import hw_decoders
 
-    said_dec = hw_decoders.report()
-    works_dec = [d for d in hw_decoders.devices() if f"{d} works" in said_dec]
+    answers = hw_decoders.said()
+    works_dec = [d for d, why in answers.items() if why is None]
     detail = (f"{works_dec[0]} for H.264 (exports use it where it decodes the file; "
               f"--decoder software to avoid it)" if works_dec else
-              f"none works here ({said_dec}); exports decode in software")
+              f"none works here ({hw_decoders.report(answers)}); exports decode in software")
     report.add("GPU decoder", bool(works_dec), detail, required=False)
 
 

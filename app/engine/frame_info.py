@@ -115,6 +115,10 @@ def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:
     return max(MIN_REFERENCE_PX, min(work_size) / style.reference_lines)
 
 
+# Built-in `when` flags read from a frame uniform (whose value is then part of a plan's key)
+FLAG_UNIFORMS = {"subject": "u_subject"}
+
+
 def when_holds(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],
                history: bool) -> bool:
     """A pass's `when`: terms joined by `&`, each true if any of its `|` alternatives is (a
@@ -149,8 +153,8 @@ def when_flag(name: str, frame: FrameInfo, params: Mapping[str, ParamValue],
         return history
     if name == "cheap":  # live adaptive quality's draft: everything at the work size
         return frame.drafted_from is not None and not frame.full_targets
-    if name == "subject":  # a face was found in this frame (`u_subject`)
-        return bool(frame.uniforms.get("u_subject", 0))
+    if name in FLAG_UNIFORMS:  # e.g. "subject": a face was found in this frame
+        return bool(frame.uniforms.get(FLAG_UNIFORMS[name], 0))
     return bool(params[name])
 
 

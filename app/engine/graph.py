@@ -27,6 +27,7 @@ from .context import reset_draw_state
 from .critical import critical
 from .errors import StyleError
 from .frame_info import (
+    FLAG_UNIFORMS,
     FrameInfo,
     frame_px,
     lookup_uniform,
@@ -101,9 +102,9 @@ class PassGraph:
         self._atoms = sorted(self._flags - BUILTIN_FLAGS)  # the parameter tests in `when`s
         self._special = [p for p in style.passes() if p.specialize]
         # frame uniforms some pass compiles in: their value is part of the plan's key
+        flagged = {FLAG_UNIFORMS[f] for f in self._flags & FLAG_UNIFORMS.keys()}
         self._special_frame = sorted(({n for p in self._special for n in p.specialize}
-                                      & FRAME_UNIFORMS)
-                                     | ({"u_subject"} if "subject" in self._flags else set()))
+                                      & FRAME_UNIFORMS) | flagged)
         self._value_reads: dict[tuple[str, str], bool] = {}
         self._persistent = tuple(n for n, t in style.targets.items() if t.persistent)
         self._units: list[Any] = [None] * MAX_UNITS  # (texture, sampler) per unit, this frame

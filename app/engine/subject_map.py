@@ -109,6 +109,8 @@ def _busts(faces: tuple[Face, ...], step: tuple[float, float],
     fading out downwards), on the map's grid: a group's bodies, which the person mask
     misses, are part of the figure."""
     mask = np.zeros((grid[1], grid[0]), np.float32)
+    layer = np.empty_like(mask)
+    ys = (np.arange(grid[1], dtype=np.float32) + 0.5) * step[1]
     shift = 4
     for face in faces:
         x0, y0, x1, y1 = face.box
@@ -117,10 +119,9 @@ def _busts(faces: tuple[Face, ...], step: tuple[float, float],
         half = BUST[0] * s / 2
         pts = np.array([(cx - 0.3 * s, top), (cx + 0.3 * s, top), (cx + half, y1 + 0.6 * s),
                         (cx + half, bottom), (cx - half, bottom), (cx - half, y1 + 0.6 * s)])
-        layer = np.zeros_like(mask)
+        layer.fill(0.0)
         cv2.fillPoly(layer, [np.round((pts / np.array(step) - 0.5) * (1 << shift))
                              .astype(np.int32)], 1.0, cv2.LINE_AA, shift)
-        ys = (np.arange(grid[1], dtype=np.float32) + 0.5) * step[1]
         fade = np.clip((bottom - ys) / (0.4 * BUST[1] * s), 0.0, 1.0)[:, None]
         np.maximum(mask, layer * fade, out=mask)
     sigma = max(0.5, 0.15 * float(np.median([f.size for f in faces])) / max(step))

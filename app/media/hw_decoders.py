@@ -24,8 +24,8 @@ from av.codec.hwaccel import HWAccel, hwdevices_available
 
 from ..platforms import current_video_decoder_devices
 from .errors import ffmpeg_reason
+from .hw_encoders import CHOICES  # the same three for the decoder: auto, software, hardware
 
-CHOICES = ("auto", "software", "hardware")
 # A GPU decoder's semi-planar frames and the software decoder's planar layout of the same
 # samples (a repack: no value changes)
 SOFTWARE_LAYOUT = {"nv12": "yuv420p", "p010le": "yuv420p10le", "p016le": "yuv420p16le",
@@ -121,11 +121,17 @@ def _sample_clip() -> io.BytesIO:
     return buf
 
 
-def report() -> str:
-    """What each device type tried here says of an H.264 clip (one line)."""
+def said() -> dict[str, str | None]:
+    """What each device type tried here says of an H.264 clip (None: it decodes it)."""
     found = devices()
-    if not found:
+    clip = _sample_clip() if found else None
+    return {d: probe(clip, d) for d in found} if clip is not None else {}
+
+
+def report(answers: dict[str, str | None] | None = None) -> str:
+    """said()'s answers in one line."""
+    answers = said() if answers is None else answers
+    if not answers:
         return "none in this FFmpeg build"
-    clip = _sample_clip()
-    said = [(d, probe(clip, d)) for d in found]
-    return "; ".join(f"{d} works" if why is None else f"{d}: {why}" for d, why in said)
+    return "; ".join(f"{d} works" if why is None else f"{d}: {why}"
+                     for d, why in answers.items())

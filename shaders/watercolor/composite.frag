@@ -121,8 +121,8 @@ void main() {
     }
     c = pigment_darks(c);
     if (u_paper_tooth > 0.0) {
-        c = paper_tooth(c, h, texelFetch(paper, min(ivec2(p) + tooth_step(ref), ivec2(size) - 1),
-                                           0).r, ref);
+        c = paper_tooth(c, h, texelFetch(paper, tooth_light(ivec2(p), ivec2(size), ref), 0).r,
+                        ref);
     }
     c = deckled(c * u_paper_color, p + u_origin, u_seed);
     frag = vec4(dithered(c, ivec2(p + u_origin), u_seed), 1.0);

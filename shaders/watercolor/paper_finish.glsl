@@ -14,11 +14,6 @@ uniform vec3 u_paper_color;
 uniform float u_px;     // work px per reference px
 uniform float u_scale;  // work px per source px (the paper's)
 
-// Where the tooth's light is read for the texel `p` of a paper of `size`.
-ivec2 tooth_light(ivec2 p, ivec2 size) {
-    return min(p + tooth_step(u_px / u_scale), size - 1);
-}
-
 vec3 paper_finish(vec3 c, float h, float lit) {
     c = pigment(c, density(1.0 - h, u_paper_grain));
     if (u_granulation > 0.0) {

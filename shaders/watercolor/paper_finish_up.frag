@@ -13,7 +13,7 @@ void main() {
     vec3 lo, hi;
     vec3 c = clamp(bicubic(src, gl_FragCoord.xy, u_resolution, lo, hi), lo, hi);
     ivec2 p = ivec2(gl_FragCoord.xy);
-    ivec2 lit = tooth_light(p, textureSize(paper, 0));
+    ivec2 lit = tooth_light(p, textureSize(paper, 0), u_px / u_scale);
     vec3 painted = paper_finish(c, texelFetch(paper, p, 0).r, texelFetch(paper, lit, 0).r);
     frag = vec4(dithered(painted, p, u_seed), 1.0);
 }

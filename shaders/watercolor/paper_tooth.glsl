@@ -17,6 +17,11 @@ float tooth_gain(float ref) {
     return max(1.0, paper_grain_px(ref) / float(tooth_step(ref)));
 }
 
+// Where the tooth's light is read for the texel `p` of a paper of `size`.
+ivec2 tooth_light(ivec2 p, ivec2 size, float ref) {
+    return min(p + tooth_step(ref), size - 1);
+}
+
 vec3 paper_tooth(vec3 c, float h, float lit, float ref) {
     return c * (1.0 + TOOTH * u_paper_tooth * (h - lit) * tooth_gain(ref));
 }

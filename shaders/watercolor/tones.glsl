@@ -16,8 +16,12 @@ uniform float u_figure_shapes;  // how much of its own detail a figure's hair an
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
 
-// A figure beyond its face and features (hair, clothes), 0..1.
+// A figure beyond its face and features (hair, clothes), 0..1, where its shapes were laid
+// (a face found, not a cheap draft); else 0.
 float figure_rest(vec4 focus) {
+    if (u_subject == 0 || u_figure_laid == 0) {
+        return 0.0;
+    }
     return focus.w * (1.0 - smoothstep(0.1, 0.5, focus.z)) * (1.0 - smoothstep(0.1, 0.4, focus.y));
 }
 
@@ -25,9 +29,6 @@ float figure_rest(vec4 focus) {
 // face, .w the figure): the style's `shapes`, and on a figure beyond its face (hair, clothes)
 // all of it: they become a few shapes, not the photo's texture in tone bands (camouflage).
 float shape_weight(vec4 focus) {
-    if (u_subject == 0 || u_figure_laid == 0) {
-        return u_shapes;
-    }
     return max(u_shapes, figure_rest(focus));
 }
 
@@ -44,8 +45,7 @@ vec3 wide_wash(vec3 coarse, vec3 shapes, float sh) {
 float own_share(float subject, float sh, vec4 focus) {
     float blurred = 0.4 + 0.6 * subject;
     float own = mix(blurred, mix(0.15, 1.0, smoothstep(0.0, 0.7, subject)), sh);
-    return u_subject == 0 || u_figure_laid == 0
-        ? own : mix(own, min(own, u_figure_shapes), figure_rest(focus));
+    return mix(own, min(own, u_figure_shapes), figure_rest(focus));
 }
 
 // The shapes' lightness gradient (L* per texel of `shapes`) at `uv`, if they are laid.
