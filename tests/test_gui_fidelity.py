@@ -302,3 +302,37 @@ def test_preset_pictures_are_the_frame_on_screen_in_each_preset(
     for i in range(1, len(pictures)):
         for j in range(i + 1, len(pictures)):
             assert np.abs(pictures[i].astype(int) - pictures[j]).mean() > 2, (i, j)
+
+
+def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_ahead(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames in a row carry the painting along the motion, found on the motion feed's
+    thread (not in the paint): the window's frame 3 is the CLI's 4th image of the clip."""
+    import threading
+
+    from aquarelle.engine import motion
+
+    gui = []
+    update = motion.MotionEstimator.update
+    monkeypatch.setattr(motion.MotionEstimator, "update", lambda self, frame: gui.append(
+        threading.current_thread() is threading.main_thread()) or update(self, frame))
+    compare = motion.MotionEstimator.compare
+    feed = []
+    monkeypatch.setattr(motion.MotionEstimator, "compare", lambda self, past, frame: feed.append(
+        threading.current_thread().name) or compare(self, past, frame))
+    win = window(qtbot, config)
+    win.sources.motion_ahead = True  # as on a GPU (a CPU renderer estimates in the paint)
+    open_paused(qtbot, win, files["clip"])
+    gui.clear()
+    feed.clear()
+    for i in (1, 2, 3):
+        win.playback.step(1)
+        qtbot.waitUntil(lambda i=i: win.viewport.shown_index == i, timeout=TIMEOUT)
+        grab(win)  # painted before the next step
+    painted = shown(qtbot, win)
+    assert not any(gui), "the paint estimated motion itself"
+    assert feed and set(feed) == {"aquarelle-motion"}
+    assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "f%02d.png")]) == 0
+    cli = cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1]  # numbered from 1
+    assert_same(painted, cli)

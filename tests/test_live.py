@@ -257,8 +257,17 @@ def test_fitter_letterboxes_crops_and_mirrors(gl_ctx):
 
 # -- the live session ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("queued", [False, True])  # True: a GPU's readback ring
-def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline, queued):
+@pytest.mark.parametrize("gpu", [False, True])  # a GPU's readback ring and motion feed
+def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline, gpu,
+                                                                        monkeypatch):
+    import threading
+
+    from aquarelle.engine import motion
+
+    painting = []  # motion estimated on the painting thread
+    update = motion.MotionEstimator.update
+    monkeypatch.setattr(motion.MotionEstimator, "update", lambda self, frame: painting.append(
+        threading.current_thread() is threading.main_thread()) or update(self, frame))
     backend = FakeBackend()
     source = SyntheticSource((64, 48), fps=30.0, live=True)
     opened: list[tuple[tuple[int, int], float]] = []
@@ -269,8 +278,10 @@ def test_live_session_paints_a_synthetic_camera_into_the_virtual_camera(pipeline
 
     session = LiveSession(source, pipeline(), LiveOptions(size=(96, 48), fit="pad"),
                           sink_factory=make_sink)
-    session.queued = queued
+    session.queued = session.motion_ahead = gpu
     stats = session.run(max_frames=8, seconds=30.0)
+    # ahead: only the first frame, which the feed had no past for, is estimated in the paint
+    assert sum(painting) == (1 if gpu else 8)
     assert opened == [((96, 48), 30.0)]  # the output size asked for; the camera's rate
     assert stats.rendered == 8
     assert backend.closed and source.finished is False  # stopped by us, not ended

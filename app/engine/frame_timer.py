@@ -53,12 +53,13 @@ def frame_cost(host_seconds: float, gpu_seconds: float | None, cpu_renderer: boo
     return host_seconds + gpu_seconds if cpu_renderer else max(host_seconds, gpu_seconds)
 
 
-def timed_render(timer: FrameTimer, pipeline: Any, frame: Any) -> moderngl.Texture:
-    """`pipeline.render(frame)` timed by `timer`; while the pipeline times its passes
-    (`profile`), their sum, read right away, stands for the frame's time."""
+def timed_render(timer: FrameTimer, pipeline: Any, frame: Any, motion: Any = None
+                 ) -> moderngl.Texture:
+    """`pipeline.render(frame, motion=motion)` timed by `timer`; while the pipeline times
+    its passes (`profile`), their sum, read right away, stands for the frame's time."""
     if pipeline.profile:
-        tex = pipeline.render(frame)
+        tex = pipeline.render(frame, motion=motion)
         timer.take(sum(pipeline.pass_times_ms().values()) / 1e3)
         return tex
     with timer.frame():
-        return pipeline.render(frame)
+        return pipeline.render(frame, motion=motion)

@@ -9,7 +9,7 @@ frame's state into the current frame needs.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -37,37 +37,54 @@ class Motion:
     to_previous: np.ndarray
 
 
+@dataclass(frozen=True)
+class Past:
+    """A frame as a motion estimate remembers it: its small grey picture and its size."""
+
+    grey: np.ndarray
+    size: tuple[int, int]  # (w, h) of the frame it was made from
+
+
 class MotionEstimator:
     """Keeps the previous frame and estimates motion to each new one."""
 
     def __init__(self, max_width: int = 320) -> None:
         self.max_width = max_width
         self._dis = cv2.DISOpticalFlow_create(cv2.DISOPTICAL_FLOW_PRESET_FAST)
-        self._prev: np.ndarray | None = None
-        self._prev_size: tuple[int, int] | None = None
+        self._past: Past | None = None
 
     def reset(self) -> None:
         """Forget the previous frame (new source, seek)."""
-        self._prev = None
+        self._past = None
+
+    def remember(self, past: Past) -> None:
+        """Take `past` as the previous frame (estimated elsewhere: MotionFeed)."""
+        self._past = past
 
     def update(self, frame: np.ndarray) -> Motion | None:
         """Feed the next frame (RGB/BGR (H, W, 3) or grey); returns None at a cut or start."""
+        motion, self._past = self.compare(self._past, frame)
+        return motion
+
+    def compare(self, past: Past | None, frame: np.ndarray) -> tuple[Motion | None, Past]:
+        """The motion from `past` to `frame` (None at a cut, or with nothing to compare
+        with), and `frame` as the next estimate's past; keeps nothing itself."""
         grey = _small_grey(frame, self.max_width)
-        size = (frame.shape[1], frame.shape[0])
-        prev, self._prev = self._prev, grey
-        prev_size, self._prev_size = self._prev_size, size
-        if prev is None or prev.shape != grey.shape or prev_size != size or min(grey.shape) < 16:
-            return None  # nothing to compare with, or too small for DIS
+        now = Past(grey, (frame.shape[1], frame.shape[0]))
+        if past is None or past.grey.shape != grey.shape or past.size != now.size \
+                or min(grey.shape) < 16:
+            return None, now  # nothing to compare with, or too small for DIS
+        prev = past.grey
         if float(np.mean(cv2.absdiff(prev, grey))) / 255.0 > CUT_THRESHOLD:
-            return None
+            return None, now
         flow = self._dis.calc(grey, prev, None)  # current -> previous, in small pixels
         h, w = grey.shape
         residual = warp_residual(prev, grey, flow)
         if float(residual.mean()) > WARP_CUT:
-            return None  # the flow does not explain the change: treat it as a cut
+            return None, now  # the flow does not explain the change: treat it as a cut
         flow_uv = flow / np.array([w, h], np.float32)
-        return Motion(np.ascontiguousarray(flow_uv, np.float32),
-                      confidence(residual), global_similarity(flow, (w, h), size))
+        return Motion(np.ascontiguousarray(flow_uv, np.float32), confidence(residual),
+                      global_similarity(flow, (w, h), now.size)), now
 
 
 # The paper sheet follows the camera, not its estimation noise: the sheet shown moves once the
@@ -168,6 +185,13 @@ class MotionTracker:
             self.reset()
         elif ahead is not None and ahead.size == self.frame_size:
             self._cache.update(ahead.by_width)
+            for width, past in ahead.pasts.items():
+                if width not in ahead.by_width:
+                    continue  # estimated here, from the past it holds
+                est, _ = self._estimators.get(width, (None, -1))
+                est = est or MotionEstimator(width)
+                est.remember(past)
+                self._estimators[width] = (est, self._index)
 
     def motion(self, max_width: int) -> Motion | None:
         """The motion from the previous frame to this one, at `max_width` flow pixels."""
@@ -198,6 +222,9 @@ class FrameMotion:
 
     size: tuple[int, int]  # (w, h) of the frame it was estimated on
     by_width: dict[int, Motion | None]
+    # the frame as each width's estimate remembers it (MotionFeed): the render's own tracker
+    # takes it as its past, so a next frame without motion ahead is estimated from it
+    pasts: dict[int, Past] = field(default_factory=dict)
 
 
 class MotionAhead:

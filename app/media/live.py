@@ -22,7 +22,8 @@ from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
-from .source import FrameSource
+from .motion_feed import MotionFeed
+from .source import Frame, FrameSource
 from .subject_worker import SubjectWorker
 from .virtual_camera import VirtualCameraSink
 
@@ -97,6 +98,9 @@ class LiveSession:
         # On a GPU: frames read back through a ring (a frame late, never a wait) and timed
         # from a ring of queries; a CPU renderer reads each frame at once (that is its time).
         self.queued: bool | None = None  # decided when it runs (None: by the renderer)
+        # Motion estimated a frame ahead on a feed's thread: on a GPU, whose render leaves the
+        # cores free (a CPU renderer paints with them all). None: by the renderer.
+        self.motion_ahead: bool | None = None
         self._timer: FrameTimer | None = None
 
     @staticmethod
@@ -114,9 +118,20 @@ class LiveSession:
         fitter: FrameFitter | None = None
         subjects = None
         self.source.start()
+        widths: frozenset[int] = frozenset()  # read by the feed's thread, set on this one
+        feed: MotionFeed | None = None
         try:
             if not self.source.wait_frame(FIRST_FRAME_SECONDS):
                 raise MediaError(self.source.error or "the source delivered no frame")
+            widths = self.pipeline.motion_widths()
+            ahead = self.motion_ahead
+            if ahead is None:
+                ahead = not cpu_renderer(self.pipeline.ctx)
+            if ahead and self.source.waitable:  # from now on the feed takes the frames
+                feed = MotionFeed(self.source, lambda: widths)
+                feed.start()
+            wait = feed.wait if feed is not None else self.source.wait_frame
+            take = feed.take if feed is not None else self.source.latest
             if wants_subject(self.pipeline):  # faces found off this thread, a frame behind
                 subjects = SubjectWorker()
                 subjects.start()
@@ -141,16 +156,17 @@ class LiveSession:
                     break
                 if max_frames is not None and self.stats.rendered >= max_frames:
                     break
-                if not self.source.wait_frame(0.25):
+                if not wait(0.25):
                     if self.source.ended.is_set():
                         break
                     continue
                 if self.sink is not None and self.sink.error:
                     raise MediaError(self.sink.error)  # the device went away
-                frame = self.source.latest()
+                frame = take()
                 if frame is None:
                     continue
                 self._paint(frame, fitter)
+                widths = self.pipeline.motion_widths()
                 self.stats.seconds = self._clock() - start
                 if on_status is not None and now - last_status >= status_every:
                     last_status = now
@@ -162,6 +178,8 @@ class LiveSession:
             self.stats.seconds = self._clock() - start
             return self.snapshot()
         finally:
+            if feed is not None:
+                feed.stop()
             if subjects is not None:
                 subjects.stop()
             if self.sink is not None:
@@ -170,7 +188,7 @@ class LiveSession:
             if fitter is not None:
                 fitter.release()
 
-    def _paint(self, frame, fitter: FrameFitter) -> None:
+    def _paint(self, frame: Frame, fitter: FrameFitter) -> None:
         assert self.adaptive is not None and self.out_size is not None
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
@@ -180,7 +198,7 @@ class LiveSession:
             self._subjects.submit(frame.image, frame.captured or t0)
             self.pipeline.set_subject(self._subjects.latest())
         if not self.queued:
-            tex = self.pipeline.render(frame.image)
+            tex = self.pipeline.render(frame.image, motion=frame.motion)
             out = fitter.fit(tex, self.out_size, self.options.fit, self.options.mirror)
             t1 = self._clock()
             self.adaptive.update(t1 - t0)
@@ -189,7 +207,7 @@ class LiveSession:
             return
         if self._timer is None:
             self._timer = FrameTimer(self.pipeline.ctx)
-        tex = timed_render(self._timer, self.pipeline, frame.image)
+        tex = timed_render(self._timer, self.pipeline, frame.image, frame.motion)
         ready = fitter.fit_queued(tex, self.out_size, self.options.fit, self.options.mirror,
                                   meta=frame.captured)
         t1 = self._clock()

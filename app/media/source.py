@@ -5,8 +5,12 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..engine.motion import FrameMotion
 
 
 @dataclass(frozen=True)
@@ -17,6 +21,9 @@ class Frame:
     index: int  # 0-based position in the source
     pts: float | None  # presentation time in seconds; None for stills and live sources
     captured: float | None = None  # time.monotonic() at capture (live sources: latency)
+    # the motion from the frame taken before it, estimated ahead on another thread
+    # (media/motion_feed.py); None: the render estimates it itself
+    motion: FrameMotion | None = None
 
 
 class FrameSource(ABC):
@@ -64,6 +71,11 @@ class FrameSource(ABC):
     def duration(self) -> float | None:
         """Length in seconds, if known."""
         return None
+
+    @property
+    def waitable(self) -> bool:
+        """Whether `wait_frame` blocks until a frame comes (the source has a frame slot)."""
+        return isinstance(getattr(self, "_slot", None), LatestSlot)
 
     def wait_frame(self, timeout: float | None = None) -> bool:
         """Block until `latest()` has a frame (True), the source ends, or `timeout` passes.

@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
                                         self._stop_recording, self)
         self.playback = PlaybackController(lambda: self.sources.source, self.transport,
                                            self.viewport, self.live, self.settings, self)
+        self.playback.seeked = self.sources.seeked
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.sources.cameras_changed)
         self.slow_hint = SlowPlaybackHint()

@@ -24,6 +24,7 @@ class PlaybackController(QObject):
         self.source, self.transport, self.viewport = source, transport, viewport
         self.live, self.settings = live, settings
         self.loop_changed: Callable[[bool], None] = lambda on: None
+        self.seeked: Callable[[], None] = lambda: None  # the source jumped (step, seek)
         transport.playToggled.connect(self.toggle_play)
         transport.stepRequested.connect(self.step)
         transport.seekRequested.connect(self.seek)
@@ -37,6 +38,7 @@ class PlaybackController(QObject):
         playing = not playback.is_playing(src)
         if playing and src is not None and src.finished:
             playback.seek(src, 0.0)
+            self.seeked()
         playback.set_playing(src, playing)
         self.show_playing(playing)
 
@@ -62,12 +64,15 @@ class PlaybackController(QObject):
 
     def step(self, frames: int) -> None:
         playback.step(self.source(), frames)
+        if frames < 0:  # a step back is a seek
+            self.seeked()
         self.show_playing()
 
     def seek(self, seconds: float) -> None:
         src = self.source()
         if src is not None and src.seekable:
             playback.seek(src, seconds)
+            self.seeked()
             self.viewport.new_source()
 
     def _loop_toggled(self, on: bool) -> None:

@@ -12,6 +12,7 @@ from PyQt6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from ..engine.errors import AquarelleError
 from ..media.camera_modes import CameraMode, camera_modes
+from ..media.motion_feed import MotionFeed
 from ..media.source import FrameSource
 from ..platforms import current_camera_denied_hint
 from .camera_access import denied_by_system
@@ -45,6 +46,11 @@ class SourceController(QObject):
         self.lost_camera: str | None = None  # a camera that stopped: reopened if it returns
         self.fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
         self.frames_seen = 0
+        self.motion: MotionFeed | None = None  # takes the source's frames, when it moves
+        # Motion estimated ahead on the feed's thread: on a GPU (its cores are free while the
+        # GPU paints); a CPU renderer paints with every core, and the feed's estimates of
+        # frames that arrive while it paints would only slow it. None: by the renderer.
+        self.motion_ahead: bool | None = None
 
     # -- cameras ---------------------------------------------------------------------------
     def refresh_cameras(self) -> list[tuple[str, str]]:
@@ -175,10 +181,29 @@ class SourceController(QObject):
             assert empty is not None
             empty.setEnabled(False)
 
+    def _feed(self, src: FrameSource) -> MotionFeed | None:
+        """A motion feed for the source, where one is wanted (see `motion_ahead`)."""
+        ahead = self.motion_ahead
+        if ahead is None:
+            ahead = self.viewport.gl_ready and not self.viewport.cpu_renderer
+        if not ahead or src.still or not src.waitable:
+            return None
+        self.motion = MotionFeed(src, lambda: self.viewport.motion_widths)
+        self.motion.start()
+        return self.motion
+
+    def seeked(self) -> None:
+        """The source jumped: a frame taken before it is not shown."""
+        if self.motion is not None:
+            self.motion.clear()
+
     def close(self) -> None:
         """Stop the source on screen (it stays on screen as the last frame)."""
         src, self.source = self.source, None
+        feed, self.motion = self.motion, None
         self.live.source_changed(None)
+        if feed is not None:
+            feed.stop()
         if src is not None:
             with contextlib.suppress(Exception):  # stopping must never fail the app
                 src.stop()
@@ -189,8 +214,12 @@ class SourceController(QObject):
         src = self.source
         if src is None:
             return
+        feed = self.motion or self._feed(src)
         try:
-            frame = src.latest()
+            if feed is None:
+                frame = src.latest()
+            else:  # the painting before never waits behind a newer frame: no motion lost
+                frame = feed.take() if self.viewport.wants_frame else None
         except Exception as e:
             src.error = src.error or f"{type(e).__name__}: {e}"
             frame = None

@@ -25,6 +25,7 @@ from ..engine.context import collect_garbage, cpu_renderer, renderer_string, wra
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
+from ..engine.motion import FrameMotion
 from ..engine.readback_ring import ReadbackRing
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
@@ -71,6 +72,9 @@ class Viewport(QOpenGLWidget):
             = None
         self._image_pts: float | None = None
         self._image_captured: float | None = None
+        self._image_motion: FrameMotion | None = None  # estimated ahead (MotionFeed)
+        # the flow widths the pipeline asks motion at: what a MotionFeed estimates
+        self.motion_widths: frozenset[int] = frozenset()
         self.shader_root: Path | None = None
         self.last_pass_times: dict[str, float] = {}
         self.gl_info = ""
@@ -130,6 +134,16 @@ class Viewport(QOpenGLWidget):
     @property
     def has_frame(self) -> bool:
         return self._image is not None or self._pending is not None
+
+    @property
+    def gl_ready(self) -> bool:
+        """The GL context is made (what renders, `cpu_renderer`, is known)."""
+        return self._ctx is not None
+
+    @property
+    def wants_frame(self) -> bool:
+        """No frame waits to be painted: a new one would not replace one never shown."""
+        return self._pending is None
 
     def show_frame(self, frame: Frame) -> None:
         """Queue a frame; only the newest queued frame is ever rendered."""
@@ -415,6 +429,7 @@ class Viewport(QOpenGLWidget):
         self._orig = self._result = None
         self._fresh = self._image is not None  # the new pipeline gets the frame as an array
         self._applied = None
+        self.motion_widths = new.motion_widths()
 
     def paintGL(self) -> None:
         ctx = self._ctx
@@ -458,6 +473,7 @@ class Viewport(QOpenGLWidget):
         self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
         self._image_pts = frame.pts
         self._image_captured = frame.captured
+        self._image_motion = frame.motion
         self._fresh = True
         return True
 
@@ -505,12 +521,15 @@ class Viewport(QOpenGLWidget):
                 self.subjects.frame(img, still=still, jumped=self._jumped,
                                     t=self._image_pts or time.monotonic())
                 self.subjects.give(p)
+            motion = self._image_motion  # from the frame painted last, unless it jumped
             if self._jumped:
                 p.reset_history()
                 self._jumped = False
+                motion = None
             t0 = time.perf_counter()
             assert self._timer is not None
-            self._result = timed_render(self._timer, p, img)
+            self._result = timed_render(self._timer, p, img, motion)
+            self.motion_widths = p.motion_widths()
             if adaptive is not None:
                 # the GPU's time from a query ring, two frames late: no wait for the GPU
                 adaptive.update(frame_cost(time.perf_counter() - t0, self._timer.seconds,
