@@ -6,7 +6,7 @@ cameraman, the Hubble deep field, a motorcycle) with the default, every preset a
 
 - docs/look/presets_<photo>.jpg: source | cv2.stylization | default | each preset;
 - docs/look/<phenomenon>.jpg: 100% crops of the photo at 1280 px wide (cubic upscale):
-  source | previous default (the `photo_wash` preset) | new default;
+  source | previous default (the look before 0.2: PREVIOUS_VALUES) | new default;
 - docs/look/hard_edges.jpg, blooms.jpg: 100% crops, photo | the default with that
   parameter at 0 | the default;
 - docs/look/resolution.jpg: the default on chelsea painted at 640, 1280 and 4032 px wide (a
@@ -36,7 +36,14 @@ PHOTOS = ("chelsea", "coffee", "astronaut", "rocket", "camera", "hubble_deep_fie
           "stereo_motorcycle")
 TILE_HEIGHT = 260
 WIDE = 1280
-PREVIOUS = "photo_wash"
+PREVIOUS = "the look before 0.2"
+# the look before 0.2 (the photo_wash preset's values until it became a tight study)
+PREVIOUS_VALUES = {
+    "quantize_levels": 0, "detail": 0.0, "abstraction_iterations": 2, "sigma_d": 2.0,
+    "sigma_r": 6.0, "bleeding": 0.0, "gaps": 0.0, "overlaps": 0.0, "tremor": 0.0,
+    "highlights": 0.0, "saturation": 1.0, "edge_darkening": 2.0, "edge_width": 1.5,
+    "stroke_strength": 0.5, "dispersion": 0.15, "turbulence": 0.7, "dilution": 0.2,
+    "granulation": 0.3, "paper_grain": 0.5}
 # (file, photo, what it shows, crop x, y, w, h at 1280 px wide)
 PHENOMENA = (
     ("washes", "coffee", "washes, not a filtered photo: tones merge into flat-ish layers",
@@ -202,7 +209,7 @@ def main() -> None:
     args = ap.parse_args()
     ctx = create_headless_context()
     presets = list_presets("watercolor")
-    previous = next(p.values for p in presets if p.name == PREVIOUS)
+    previous = PREVIOUS_VALUES
     if not args.no_pictures:
         grids(ctx, presets)
         phenomena(ctx, previous)

@@ -11,6 +11,7 @@ import pytest
 from videoclips import decode_video, make_clip
 
 from aquarelle.cli.main import main
+from aquarelle.engine.presets import list_presets
 
 
 def cli(capsys, *argv: object) -> tuple[int, str]:
@@ -195,10 +196,12 @@ def test_did_you_mean_and_dashes(tmp_path, capsys):
 def test_presets_list_and_show(capsys):
     assert main(["presets"]) == 0
     out = capsys.readouterr().out
-    assert "loose_wash" in out and "Big, wet, loose washes" in out and "(built in," in out
+    loose = next(p for p in list_presets("watercolor") if p.name == "loose_wash")
+    assert "loose_wash" in out and loose.description in out and "(built in," in out
     assert main(["presets", "show", "loose-wash"]) == 0
     out = capsys.readouterr().out
-    assert "--set quantize_levels=5" in out and "(default 6)" in out
+    tones = loose.values["quantize_levels"]
+    assert f"--set quantize_levels={tones}" in out and "(default 6)" in out
     code, err = cli(capsys, "presets", "show", "lose_wash")
     assert code == 2 and "did you mean 'loose_wash'?" in err
 

@@ -528,6 +528,12 @@ def composite_reference(p, prm: dict) -> np.ndarray:
         hued = mixed * (1 - t) + c * t
         deep = ref.pigment(hued, (1.0 + 0.8 * dark)[..., None])
         c = c * (1 - dark[..., None]) + deep * dark[..., None]
+    if prm.get("tint", 0.0) > 0:  # one pigment (tint.glsl)
+        luma = np.array([0.2126, 0.7152, 0.0722])
+        tint = np.array([int(prm["tint_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])
+        absorb = (1.0 - tint) / max(1.0 - tint @ luma, 0.05)
+        mono = 1.0 - np.clip((1.0 - c @ luma)[..., None] * absorb, 0.0, 1.0)
+        c = c + (mono - c) * prm["tint"]
     if prm.get("paper_tooth", 0.0) > 0:  # the relief, lit from the top left
         lit = np.pad(paper, ((0, 1), (0, 1)), mode="edge")[1:, 1:]
         c = c * (1.0 + 0.25 * prm["paper_tooth"] * (paper - lit))[..., None]
@@ -552,6 +558,8 @@ def composite_image() -> np.ndarray:
     {"granulation": 1.0},
     {"dilution": 0.4},
     {"paper_color": "#c08040"},
+    {"tint": 1.0, "tint_color": "#7a4a2e"},
+    {"tint": 0.5, "tint_color": "#4a5670", "darks": 1.0},
     {"outline_strength": 0.7, "outline_eps": 60.0, "outline_phi": 0.1},
     {"dry_brush": 0.8, "stroke_strength": 0.5},
     {"edge_darkening": 1.0, "paper_grain": 1.0, "granulation": 0.7, "stroke_strength": 1.0,

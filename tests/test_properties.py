@@ -292,3 +292,31 @@ def test_coarse_pigments_granulate_fine_ones_hardly(unit_pipeline):
         return float(np.std((out - flat).mean(axis=2)))
     blue, yellow = texture((60, 80, 170)), texture((235, 200, 60))
     assert blue > 0.5 and yellow < 0.45 * blue, (blue, yellow)
+
+
+def test_a_tint_redraws_every_colour_in_one_pigment_and_keeps_the_lights(pipeline):
+    """tint.glsl: at 1 every colour becomes the tint pigment's (burnt umber: a sepia study) at
+    its own lightness; the paper stays paper; half of it goes half way."""
+    rng = np.random.default_rng(4)
+    img = cv2.resize(rng.integers(0, 256, (6, 8, 3)).astype(np.uint8), (128, 96),
+                     interpolation=cv2.INTER_NEAREST)
+    img[:12] = 255  # a band left as paper
+    prm = dict(EFFECTS_OFF, highlights=0.3)
+    plain = pipeline(prm).render_array(img)
+    sepia = pipeline(dict(prm, tint=1.0, tint_color="#7a4a2e")).render_array(img)
+    half = pipeline(dict(prm, tint=0.5, tint_color="#7a4a2e")).render_array(img)
+    lab = ref.srgb_to_lab(sepia / 255.0)
+    umber = ref.srgb_to_lab(np.array([[[0x7a, 0x4a, 0x2e]]]) / 255.0)[0, 0]
+    hue = np.degrees(np.arctan2(lab[..., 2], lab[..., 1]))
+    tinted = np.hypot(lab[..., 1], lab[..., 2]) > 5
+    assert tinted.mean() > 0.5
+    off = np.abs(hue[tinted] - np.degrees(np.arctan2(umber[2], umber[1])))
+    assert np.percentile(off, 95) < 12  # one hue: the umber's
+    luma = np.array([0.2126, 0.7152, 0.0722])
+    assert np.abs((sepia - plain.astype(float)) @ luma).mean() < 3  # its lightness kept
+    paper = plain.min(axis=2) >= 247
+    assert paper.mean() > 0.05
+    # the paper kept (a faint tint on it is pigment too: a few levels of umber)
+    assert np.abs(sepia[paper].astype(int) - plain[paper]).max() <= 6
+    between = np.abs(half.astype(float) - (plain / 2.0 + sepia / 2.0)).mean()
+    assert between < 2.5

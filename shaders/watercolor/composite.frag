@@ -3,8 +3,8 @@
 // overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes,
 // the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
-// (none on skin), dry brush, outlines, a pencil underdrawing, and finally the paper colour
-// (pigment is transparent).
+// (none on skin), dry brush, outlines, a pencil underdrawing, coloured darks, one pigment's
+// tint (a preset's), and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
@@ -14,6 +14,7 @@
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
+#include "watercolor/tint.glsl"
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
@@ -120,6 +121,7 @@ void main() {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
     }
     c = pigment_darks(c);
+    c = tinted(c);
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, tooth_light(ivec2(p), ivec2(size), ref), 0).r,
                         ref);
