@@ -624,3 +624,56 @@ def test_slow_playback_gets_one_hint_naming_what_helps() -> None:
 
     shown = int(re.search(r"about (\d+) of the video's 25 frames", texts[0]).group(1))
     assert shown <= 12  # over half skipped
+
+
+def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
+        qtbot: Any, window: MainWindow, dialogs: Any, media: dict[str, Path],
+        tmp_path: Path) -> None:
+    """Encoder and decoder: automatic (the GPU's where one works), software or GPU only; the
+    choice reaches the export, is kept for the next one, and a GPU-only export on a machine
+    without one fails with a dialog, the window running on."""
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    seen: list[tuple[bool, str, str]] = []
+    plan = [("software", "software", "h264", tmp_path / "soft.mp4"),
+            ("auto", "hardware", "h264", tmp_path / "gpu.mp4"),
+            (None, None, "vp9", None)]
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ExportDialog):
+            QTimer.singleShot(50, answer)
+            return
+        encoder, decoder, codec, path = plan[len(seen)]
+        dialog.codec.setCurrentIndex(dialog.codec.findData(codec))
+        seen.append((dialog.encoder.isEnabled(), dialog.encoder.currentData(),
+                     dialog.decoder.currentData()))
+        if path is None:
+            dialog.reject()
+            return
+        dialog.encoder.setCurrentIndex(dialog.encoder.findData(encoder))
+        dialog.decoder.setCurrentIndex(dialog.decoder.findData(decoder))
+        dialog.path_edit.setText(str(path))
+        dialog.accept()
+
+    for _ in plan[:2]:
+        QTimer.singleShot(50, answer)
+        with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
+            window.export_dialog()
+        job = blocker.args[0]
+        if len(seen) == 1:
+            assert job.error is None, job.error
+            assert job.result is not None and "software" in job.result.encoder
+            assert "software" in job.result.decoder
+            assert window.settings.coder("encoder") == "software"
+        else:  # no GPU decoder here: said in a dialog, nothing written
+            assert job.error is not None and "hardware" in job.error
+            assert dialogs.kinds()[-1] == "warning" and "hardware" in dialogs.calls[-1][2]
+            assert not (tmp_path / "gpu.mp4").exists()
+    QTimer.singleShot(50, answer)
+    window.export_dialog()
+    assert seen[1] == (True, "software", "software")  # the last export's choices, kept
+    assert seen[2] == (False, "auto", "hardware")  # VP9: no GPU encoder to choose
+    assert window.isVisible()

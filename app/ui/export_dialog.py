@@ -1,4 +1,5 @@
-"""The export settings dialog: the command line's options (codec, quality, size, range, audio)."""
+"""The export settings dialog: the command line's options (codec, quality, size, range, audio,
+the GPU's encoder and decoder)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..media.hw_encoders import HARDWARE
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
 
 # (label, output width; None: the source's size). Heights follow the aspect ratio.
@@ -27,6 +29,10 @@ SIZES: tuple[tuple[str, int | None], ...] = (
     ("Same as the source", None), ("3840 wide (4K)", 3840), ("1920 wide (1080p)", 1920),
     ("1280 wide (720p)", 1280), ("854 wide (480p)", 854), ("640 wide", 640))
 FILTERS = "MP4 video (*.mp4);;Matroska (*.mkv);;QuickTime (*.mov);;WebM (*.webm);;All files (*)"
+# The encoder's and decoder's choices (--encoder / --decoder): label, value
+CODERS: tuple[tuple[str, str], ...] = (
+    ("Automatic: the GPU's where one works", "auto"), ("Software (CPU)", "software"),
+    ("GPU only (fails without one)", "hardware"))
 
 
 @dataclass(frozen=True)
@@ -40,13 +46,16 @@ class ExportChoice:
     start: float
     end: float | None
     audio: bool
+    encoder: str = "auto"  # hw_encoders.CHOICES
+    decoder: str = "auto"  # hw_decoders.CHOICES
 
 
 class ExportDialog(QDialog):
     """Asks where and how to export a video; `choice()` after `exec()` returned Accepted."""
 
     def __init__(self, source: Path, folder: Path, duration: float | None,
-                 position: float | None, parent: QWidget | None = None) -> None:
+                 position: float | None, parent: QWidget | None = None, *,
+                 encoder: str = "auto", decoder: str = "auto") -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export {source.name}")
         self.duration = duration
@@ -86,6 +95,15 @@ class ExportDialog(QDialog):
         self.audio.setChecked(True)
         form.addRow("Audio", self.audio)
 
+        self.encoder = self._coders(encoder, "Encode H.264 and H.265 on the GPU's encoder "
+                                    "(NVENC, Quick Sync, AMF, VideoToolbox, Media "
+                                    "Foundation) where one works, else in software")
+        form.addRow("Encoder", self.encoder)
+        self.decoder = self._coders(decoder, "Decode the file on the GPU (NVDEC, VAAPI, "
+                                    "D3D11, VideoToolbox) where it decodes its first frame, "
+                                    "else in software: the same frames either way")
+        form.addRow("Decoder", self.decoder)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel, self)
         ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -95,6 +113,14 @@ class ExportDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self._codec_changed()
+
+    def _coders(self, current: str, tip: str) -> QComboBox:
+        box = QComboBox(self)
+        for label, value in CODERS:
+            box.addItem(label, value)
+        box.setCurrentIndex(max(0, box.findData(current)))
+        box.setToolTip(tip)
+        return box
 
     def _time_spin(self) -> QDoubleSpinBox:
         spin = QDoubleSpinBox(self)
@@ -118,6 +144,8 @@ class ExportDialog(QDialog):
         if spec.default_crf is not None:
             self.crf.setRange(0, spec.max_crf)
             self.crf.setValue(spec.default_crf)
+        # only H.264 and H.265 have GPU encoders: the others are encoded in software
+        self.encoder.setEnabled(spec.name in HARDWARE)
         path = Path(self.path_edit.text())
         if CONTAINERS.get(path.suffix.lower()) not in spec.containers:  # keep what can hold it
             self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
@@ -136,4 +164,6 @@ class ExportDialog(QDialog):
             path=Path(self.path_edit.text()).expanduser(), codec=spec.name,
             crf=self.crf.value() if spec.default_crf is not None else None,
             width=self.size.currentData(), start=self.start.value(),
-            end=None if full or end <= 0 else end, audio=self.audio.isChecked())
+            end=None if full or end <= 0 else end, audio=self.audio.isChecked(),
+            encoder=self.encoder.currentData() if spec.name in HARDWARE else "auto",
+            decoder=self.decoder.currentData())

@@ -134,9 +134,14 @@ class ExportController(QObject):
         if spec is None or spec.kind != "file" or not _writable(folder):
             folder = self._default_dir("export")
         dialog = ExportDialog(src, folder, playback.duration(source),
-                              playback.position(source), self.widget)
+                              playback.position(source), self.widget,
+                              encoder=self.settings.coder("encoder"),
+                              decoder=self.settings.coder("decoder"))
         while dialog.exec() == QDialog.DialogCode.Accepted:
             choice = dialog.choice()
+            self.settings.set_coder("decoder", choice.decoder)
+            if dialog.encoder.isEnabled():  # a codec without GPU encoders keeps the choice
+                self.settings.set_coder("encoder", choice.encoder)
             dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
             if not dst.exists() or QMessageBox.question(
                     self.widget, "Export", f"{dst.name} already exists in {dst.parent}.\n\n"
@@ -232,7 +237,8 @@ class ExportController(QObject):
         options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
                                 size=(choice.width, -1) if choice.width else None,
                                 start=choice.start, end=choice.end, audio=choice.audio,
-                                seed=state.seed, scale=state.scale)
+                                seed=state.seed, scale=state.scale,
+                                encoder=choice.encoder, decoder=choice.decoder)
         job = ExportJob(src, dst, state.style, state.params.values(), options)
         dialog = QProgressDialog(f"Exporting {src.name}\u2026", "Cancel", 0, 0, self.widget)
         dialog.setWindowTitle("Export")
@@ -251,7 +257,8 @@ class ExportController(QObject):
                     dialog.setMaximum(p.total)
                     dialog.setValue(min(p.done, p.total))
                 eta = f", {p.eta:.0f} s left" if p.eta is not None else ""
-                dialog.setLabelText(f"Exporting {src.name}: {p.done}"
+                coders = f" ({p.encoder})" if p.encoder else ""  # e.g. h264 on cuda -> ...
+                dialog.setLabelText(f"Exporting {src.name}{coders}: {p.done}"
                                     f"{'/' + str(p.total) if p.total else ''} frames, "
                                     f"{p.fps:.1f} fps{eta}")
 

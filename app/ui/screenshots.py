@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(*WINDOW)
     window.show()
     wait_until(app, lambda: window.viewport.gl_info != "" or window.viewport.gl_error is not None)
-    window.refresh_cameras()
+    window.sources.refresh_cameras()
     if args.source:
         opened = window.open_file(args.source)
     elif demo_path() is not None:
@@ -191,9 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         window.styles.set_debug_view(None)
         _extra_shots(app, window, out)
     base = window.viewport.current_image
-    if window.source is not None:
-        window.source.stop()
-        window.source = None
+    window.sources.close()  # the frames below are timed without a source competing
     rows = []
     if base is not None:
         for w, h in ((640, 360), (1280, 720)):

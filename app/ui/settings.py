@@ -168,6 +168,15 @@ class Settings:
     def set_theme(self, theme: str) -> None:
         self.q.setValue("view/theme", theme)
 
+    # -- export ----------------------------------------------------------------------------
+    def coder(self, kind: str) -> str:
+        """The export's last "encoder" or "decoder" choice (hw_encoders.CHOICES)."""
+        value = str(self._get(f"export/{kind}", "auto", str))
+        return value if value in ("auto", "software", "hardware") else "auto"
+
+    def set_coder(self, kind: str, value: str) -> None:
+        self.q.setValue(f"export/{kind}", value)
+
     # -- live ------------------------------------------------------------------------------
     def live_bool(self, key: str, default: bool) -> bool:
         return bool(self._get(f"live/{key}", default, bool))
