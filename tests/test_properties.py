@@ -320,3 +320,18 @@ def test_a_tint_redraws_every_colour_in_one_pigment_and_keeps_the_lights(pipelin
     assert np.abs(sepia[paper].astype(int) - plain[paper]).max() <= 6
     between = np.abs(half.astype(float) - (plain / 2.0 + sepia / 2.0)).mean()
     assert between < 2.5
+
+
+def test_a_dry_brush_skips_the_paper_where_strokes_end_not_all_over(pipeline):
+    """Dry brush (composite.frag): bare paper shows near a wash's border, on the paper's
+    raised tooth, and hardly inside a flat wash (it was even specks over every tone)."""
+    img = np.zeros((96, 128, 3), np.uint8)
+    img[:, :64] = (150, 90, 60)
+    img[:, 64:] = (70, 110, 160)
+    prm = dict(EFFECTS_OFF, dry_brush=0.8, paper_tooth=0.0)
+    dry = pipeline(prm).render_array(img).astype(float)
+    wet = pipeline(dict(prm, dry_brush=0.0)).render_array(img).astype(float)
+    bare = (dry - wet).mean(axis=2) > 20  # lifted to the paper
+    near = bare[:, 56:72].mean()
+    inside = np.concatenate([bare[:, 8:40], bare[:, 88:120]], axis=1).mean()
+    assert near > 0.05 and inside < 0.2 * near, (near, inside)

@@ -56,6 +56,8 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 const float RIM = 0.6;  // the vignette edge's pooled pigment
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
 const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
+const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
+const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darkest tones
 
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
@@ -104,15 +106,21 @@ void main() {
         c = pigment(c, density(stroke, u_stroke_strength));
     }
     c = pigment(c, density(1.0 - h, u_paper_grain));
+    float border = texture(wet, uv).r;  // how near a wash's border (wet_edges.frag)
     c = pigment(c, 1.0 + u_edge_darkening * (1.0 - FACE_POOLING * on_face) * (1.0 - painted.a)
-                         * texture(wet, uv).r);
+                         * border);
     if (u_granulation > 0.0) {
         c = granulated(c, h, on_face);
     }
     if (u_dry_brush > 0.0) {
-        // Dry brush: the brush skips the paper's valleys, leaving the substrate bare.
+        // Dry brush: the brush skips the paper's valleys, leaving the substrate bare, where a
+        // stroke ends (near a wash's border) and more in the lights than in the darks, not
+        // as specks all over (issue 29: dry brush at stroke ends, on the raised tooth).
         float thr = 0.6 * u_dry_brush;
-        c = mix(c, vec3(1.0), 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5)));
+        float skips = 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5));
+        float ends = smoothstep(DRY_BORDER.x, DRY_BORDER.y, border)
+                     * mix(DRY_IN_DARKS, 1.0, smoothstep(0.15, 0.6, luma(c)));
+        c = mix(c, vec3(1.0), skips * ends);
     }
     if (u_outline_strength > 0.0) {
         c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
