@@ -264,19 +264,22 @@ def test_lab_round_trip(pipeline):
 
 # -- quantization ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("levels, sharpness", [(8, 3.4), (4, 1.0), (12, 10.0), (1, 0.5)])
-def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness):
+@pytest.mark.parametrize("levels, sharpness, key", [(8, 3.4, 0.0), (4, 1.0, 0.0),
+                                                    (12, 10.0, 0.0), (1, 0.5, 0.0),
+                                                    (6, 4.0, 0.8), (6, 4.0, -1.0)])
+def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness, key):
     h, w = 32, 48
     y, x = np.mgrid[0:h, 0:w]
     ramp = np.dstack([x / (w - 1), y / (h - 1), np.full((h, w), 0.5)]).astype(np.float32)
     p = pipeline({"abstraction_iterations": 0, "quantize_levels": levels,
-                  "quantize_sharpness": sharpness})
+                  "quantize_sharpness": sharpness, "key": key})
     p.render_array(ramp)
     lab = p.read_target("abstract").astype(np.float64)
     q = p.read_target("quantized")
     phi = ref.adaptive_sharpness(lab[..., 0], sharpness, px=WASH * reference_px(p.style, (w, h)))
-    assert_close_f16(q[..., 0], ref.soft_quantize(lab[..., 0], levels, phi),
-                     what="quantized L")
+    # the key moves the middle tones (L^(2^-key)), not black or the paper
+    keyed = 100.0 * np.clip(lab[..., 0] / 100.0, 0.0, 1.0) ** (2.0 ** -key)
+    assert_close_f16(q[..., 0], ref.soft_quantize(keyed, levels, phi), what="quantized L")
     assert_close_f16(q[..., 1:3], lab[..., 1:3], what="quantized a, b")
     # ... and back to sRGB
     assert_close_f16(p.read_target("abstract_rgb")[..., :3], ref.lab_to_srgb(q[..., :3]),

@@ -13,6 +13,13 @@ uniform float u_saturation;
 uniform float u_skin_saturation;
 uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
 uniform float u_figure_shapes;  // how much of its own detail a figure's hair and clothes keep
+uniform float u_key;  // the tones' key: > 0 lifts the middle tones (high key), < 0 drops them
+
+// A tone's lightness (0..1) in the style's key: L^(2^-key), so black and white (the paper,
+// the lights) stay where they are and the middle tones move.
+float keyed(float L) {
+    return u_key == 0.0 ? L : pow(clamp(L, 0.0, 1.0), exp2(-u_key));
+}
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
 
@@ -114,10 +121,11 @@ vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, fl
     float sharp = min(limit, soft_k * u_quantize_sharpness
                              * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
-    float L = lab.x / 100.0 + shift / n;
+    float base = keyed(lab.x / 100.0);
+    float L = base + shift / n;
     float qn = floor(L * n + 0.5) / n;
     float q = qn + (smoothstep(-2.0, 2.0, sharp * 100.0 * (L - qn)) - 0.5) / n;
-    q = mix(q, lab.x / 100.0, 0.5 * subject);
+    q = mix(q, base, 0.5 * subject);
     // Highlights: above the threshold the paper is left bare (no pigment, no colour); less
     // on the subject, where a bare patch would punch a hole in a face.
     float bare = 0.0;
