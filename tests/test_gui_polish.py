@@ -670,7 +670,8 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
             assert window.settings.coder("encoder") == "software"
         else:  # no GPU decoder here: said in a dialog, nothing written
             assert job.error is not None and "hardware" in job.error
-            assert dialogs.kinds()[-1] == "warning" and "hardware" in dialogs.calls[-1][2]
+            assert dialogs.kinds()[-1] == "warning"
+            assert "GPU decoding (Decoder: GPU only)" in dialogs.calls[-1][2]  # its words
             assert not (tmp_path / "gpu.mp4").exists()
     QTimer.singleShot(50, answer)
     window.export_dialog()

@@ -274,7 +274,7 @@ class ExportController(QObject):
         if job.cancelled:
             self.feedback.status("Export cancelled; nothing was written")
         elif job.error is not None:
-            self.feedback.error("Export failed", job.error)
+            self.feedback.error("Export failed", _in_dialog_words(job.error))
         elif job.result is not None:
             r = job.result
             self.settings.set_last_dir("export", str(r.output.parent))
@@ -301,6 +301,12 @@ class ExportController(QObject):
         box.show()
         self.done_box = box
         return box
+
+
+def _in_dialog_words(error: str) -> str:
+    """A media error in the dialog's words (the command line's option names its choice)."""
+    return error.replace("--encoder hardware", "GPU encoding (Encoder: GPU only)") \
+        .replace("--decoder hardware", "GPU decoding (Decoder: GPU only)")
 
 
 def _writable(folder: Path) -> bool:
