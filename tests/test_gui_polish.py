@@ -678,3 +678,17 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
     assert seen[1] == (True, "software", "software")  # the last export's choices, kept
     assert seen[2] == (False, "auto", "hardware")  # VP9: no GPU encoder to choose
     assert window.isVisible()
+
+
+def test_the_screenshot_script_still_runs(media: dict[str, Path], tmp_path: Path) -> None:
+    """docs/screenshots comes from `python -m aquarelle.ui.screenshots`; it drives the window
+    through its public parts, so a change of them must not break it unseen (it did once)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "aquarelle.ui.screenshots", str(tmp_path),
+                           "--source", str(media["image"]), "--no-bench"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    shots = {p.name for p in tmp_path.glob("*.png")}
+    assert {"default.png", "split-compare.png", "export-dialog.png", "chain-panel.png"} <= shots

@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="docs/screenshots", help="output folder")
     parser.add_argument("--source", help="image or video to show (default: the demo clip)")
     parser.add_argument("--bench-only", action="store_true", help="only measure frame times")
+    parser.add_argument("--no-bench", action="store_true",
+                        help="only the pictures (a quick check that the script still runs)")
     parser.add_argument("--write", metavar="FILE", help="replace the live-preview table in FILE")
     args = parser.parse_args(argv)
     app = create_application()
@@ -193,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     base = window.viewport.current_image
     window.sources.close()  # the frames below are timed without a source competing
     rows = []
-    if base is not None:
+    if base is not None and not args.no_bench:
         for w, h in ((640, 360), (1280, 720)):
             frame = cv2.resize(base, (w, h), interpolation=cv2.INTER_AREA)
             ms = measure_frame_time(window, frame)
