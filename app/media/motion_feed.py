@@ -37,7 +37,6 @@ class MotionFeed:
         self._ready: tuple[Frame, dict[int, Past]] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.error: str | None = None  # the worker's failure (the frames then pass bare)
 
     def start(self) -> None:
         if self._thread is None:
@@ -87,7 +86,6 @@ class MotionFeed:
                     with self._cond:
                         self._cond.notify_all()
                     self._stop.wait(WAIT_S)
-                    continue
                 continue
             cleared = self._cleared
             try:
@@ -99,10 +97,7 @@ class MotionFeed:
                 self._estimate(frame, cleared)
 
     def _estimate(self, frame: Frame, cleared: int) -> None:
-        try:
-            widths = sorted(set(self._widths()))
-        except Exception as e:  # never in the worker: the frame goes on without motion
-            widths, self.error = [], f"{type(e).__name__}: {e}"
+        widths = sorted(set(self._widths()))
         while True:
             with self._cond:
                 base, version = self._base, self._version

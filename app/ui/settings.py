@@ -10,6 +10,7 @@ from typing import Any
 
 from PyQt6.QtCore import QByteArray, QSettings
 
+from ..media.hw_encoders import CHOICES
 from ..platforms import current_config_dir, current_legacy_settings_files
 
 ORGANIZATION = "Aquarelle"
@@ -172,7 +173,7 @@ class Settings:
     def coder(self, kind: str) -> str:
         """The export's last "encoder" or "decoder" choice (hw_encoders.CHOICES)."""
         value = str(self._get(f"export/{kind}", "auto", str))
-        return value if value in ("auto", "software", "hardware") else "auto"
+        return value if value in CHOICES else "auto"
 
     def set_coder(self, kind: str, value: str) -> None:
         self.q.setValue(f"export/{kind}", value)
