@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.context import create_headless_context
+from aquarelle.engine.renderer import Renderer
 from aquarelle.eval.report import replace_section
 from aquarelle.eval.timing import host_only_frame
 
@@ -28,9 +28,9 @@ def measure(runs: int) -> tuple[float, float, int, int, int]:
     """(median ms, min ms, steps a frame, blocks and bytes left allocated after 100 frames)."""
     ctx = create_headless_context()
     frame = cv2.resize(skimage.data.coffee(), (1920, 1080), interpolation=cv2.INTER_CUBIC)
-    with build_pipeline(ctx, "watercolor") as p:
+    with Renderer(ctx, "watercolor") as p:
         p.render(frame)
-        graph = p.graph
+        graph = p.stages[0].graph
         run = host_only_frame(graph, lambda: p.render(np.roll(frame, 4, axis=1)))
         for _ in range(10):
             run()

@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.context import create_headless_context
+from aquarelle.engine.renderer import Renderer
 from aquarelle.eval.report import replace_section
 
 SIZES = ((1920, 1080), (3840, 2160))
@@ -38,11 +38,11 @@ def texture_mb(size: tuple[int, int], *, video: bool, inspect: bool) -> tuple[fl
     frames), and how many textures the frame used."""
     ctx = create_headless_context()
     try:
-        with build_pipeline(ctx, "watercolor") as p:
+        with Renderer(ctx, "watercolor") as p:
             p.inspect = inspect
             p.keep_history = video
             frame = photo(size)
-            pool = p.graph.pool
+            pool = p.stages[0].graph.pool
             for k in range(3 if video else 1):
                 pool.peak_bytes = pool.resident_bytes()
                 made = pool.allocations

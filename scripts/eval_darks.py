@@ -17,7 +17,7 @@ import numpy as np
 import skimage.data
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 
 
 def darks(rgb: np.ndarray) -> tuple[float, float]:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| picture | photo L* | photo chroma | painting L* | painting chroma |")
     print("|---|---:|---:|---:|---:|")
     for name, rgb in pictures.items():
-        p = build_pipeline(ctx, "watercolor")
+        p = Renderer(ctx, "watercolor")
         p.set_params(values)
         (l0, c0), (l1, c1) = darks(rgb), darks(p.render_array(rgb))
         p.release()

@@ -16,7 +16,7 @@ import numpy as np
 import skimage.data
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 from aquarelle.eval.edges import crispness, pooling, transition
 
 NAMES = ("chelsea", "coffee", "astronaut", "rocket", "stereo_motorcycle")
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def paint(ctx, rgb: np.ndarray, values: dict[str, str]) -> np.ndarray:
     """The watercolor with `values` set (a fresh pipeline: no history between pictures)."""
-    p = build_pipeline(ctx, "watercolor")
+    p = Renderer(ctx, "watercolor")
     p.set_params(values)
     out = p.render_array(rgb)
     p.release()

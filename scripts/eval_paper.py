@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 
 
 def relief(picture: np.ndarray) -> float:
@@ -30,7 +30,7 @@ def main() -> None:
     print("| picture | tooth shrunk to 640 px | at 100% |\n|---|---:|---:|")
     for text in args.sizes.split(","):
         w, h = (int(v) for v in text.split("x"))
-        with build_pipeline(ctx, "watercolor") as p:
+        with Renderer(ctx, "watercolor") as p:
             p.set_params({"paper_grain": 0.0, "granulation": 0.0})
             out = p.render_array(np.full((h, w, 3), 255, np.uint8))
         shrunk = cv2.resize(out, (640, round(640 * h / w)), interpolation=cv2.INTER_AREA)

@@ -22,9 +22,9 @@ import cv2
 import numpy as np
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.faces import MESH_LEFT_EYE, MESH_RIGHT_EYE, FaceDetector
 from aquarelle.engine.person_mask import PersonSegmenter
+from aquarelle.engine.renderer import Renderer
 
 PAPER = np.array([0xF7, 0xF2, 0xE6])
 
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for path in sorted(args.photos.glob("*.png")):
         photo = cv2.imread(str(path))[:, :, ::-1].copy()
-        p = build_pipeline(ctx, "watercolor")
+        p = Renderer(ctx, "watercolor")
         p.set_params({"paper_tooth": 0.0})
         painting = p.render_array(photo)
         p.release()

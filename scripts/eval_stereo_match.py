@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.engine.style import load_style
 from aquarelle.eval.report import replace_section
 
@@ -86,7 +86,7 @@ def run_ours(ctx, frame: np.ndarray, runs: int,
              params: dict | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """Our disparity and disparity_raw, and the median ms per frame."""
     style = load_style("stereo")
-    with Pipeline(ctx, style) as p:
+    with Renderer(ctx, style) as p:
         p.set_params({"input": "sbs", "output": "depth", "max_disparity": str(LEVELS),
                       **(params or {})})
         p.render(frame)  # compiles, allocates

@@ -14,8 +14,8 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.context import renderer_string
+from aquarelle.engine.renderer import Renderer
 from aquarelle.eval.flicker import warping_errors
 from aquarelle.eval.parallax_clip import ParallaxClip
 from aquarelle.eval.report import replace_section
@@ -29,7 +29,7 @@ def run(memory: float | None) -> tuple[list[float], list[np.ndarray], list[np.nd
     """Spearman per frame, the depth frames (grey RGB) and the input frames."""
     clip = ParallaxClip()
     ctx = create_headless_context()
-    p = build_pipeline(ctx, "stereo")
+    p = Renderer(ctx, "stereo")
     p.set_params({"output": "depth"} | ({} if memory is None else {"depth_memory": memory})
                  | EXTRA)
     rhos, depths, frames = [], [], []

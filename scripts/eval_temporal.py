@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.eval.flicker import warping_errors
 from aquarelle.eval.report import replace_section
 
@@ -71,7 +71,7 @@ CLIPS = {"camera pan": pan_clip, "zoom": zoom_clip, "moving object": object_clip
 def stylize(ctx, frames: list[np.ndarray], temporal: bool, **params: object
             ) -> tuple[list[np.ndarray], float]:
     """Stylized frames and the median wall time per frame (upload, passes, readback)."""
-    with Pipeline(ctx) as pipeline:
+    with Renderer(ctx) as pipeline:
         pipeline.set_params({"temporal": temporal, **params})
         pipeline.render_array(frames[0])  # warm-up (compile, allocate)
         pipeline.reset_history()

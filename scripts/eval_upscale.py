@@ -30,7 +30,7 @@ import numpy as np
 import skimage.data
 from skimage.metrics import structural_similarity
 
-from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.eval.report import replace_section
 from aquarelle.eval.timing import median_ms
 from aquarelle.upscale.learned import halve, luma, psnr_y
@@ -66,7 +66,7 @@ def enlarge(ctx, method: str, lr: np.ndarray) -> np.ndarray:
         return cv2.resize(lr, size, interpolation=cv2.INTER_CUBIC)
     if method == "Lanczos4":
         return cv2.resize(lr, size, interpolation=cv2.INTER_LANCZOS4)
-    with Pipeline(ctx, "upscale") as p:
+    with Renderer(ctx, "upscale") as p:
         p.set_params(GPU[method])
         return p.render_array(lr)
 
@@ -80,7 +80,7 @@ def scores(hr: np.ndarray, out: np.ndarray) -> tuple[float, float]:
 
 
 def gpu_ms(ctx, values: dict, lr: np.ndarray, runs: int) -> float:
-    with Pipeline(ctx, "upscale") as p:
+    with Renderer(ctx, "upscale") as p:
         p.set_params(values)
         return median_ms(lambda: (p.render(lr), ctx.finish()), runs)
 
@@ -102,10 +102,10 @@ WATER_VARIANTS = [
      "bicubic", False)]
 
 
-def _watercolors(ctx) -> list[Pipeline]:
+def _watercolors(ctx) -> list[Renderer]:
     pipes = []
     for _, scale, method, borders in WATER_VARIANTS:
-        p = Pipeline(ctx, "watercolor", scale=scale)
+        p = Renderer(ctx, "watercolor", scale=scale)
         p.draft_borders = borders
         p.upscale_method = method
         pipes.append(p)
@@ -194,7 +194,7 @@ def draft_crops(ctx, out_dir: Path) -> Path:
     y, x, s = 150, 380, 300
     row = []
     for text, scale, method, borders in variants:
-        with Pipeline(ctx, "watercolor", scale=scale) as p:
+        with Renderer(ctx, "watercolor", scale=scale) as p:
             p.upscale_method = method
             p.draft_borders = borders
             out = p.render_array(img)

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, list_presets
+from aquarelle.engine import Renderer, create_headless_context, list_presets
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "before_after"
 PHOTOS = ("coffee", "astronaut", "chelsea")
@@ -33,10 +33,10 @@ def main() -> None:
     for name in PHOTOS:
         photo = getattr(skimage.data, name)()
         tiles = [label(photo, "original")]
-        with Pipeline(ctx) as pipeline:
+        with Renderer(ctx) as pipeline:
             tiles.append(label(pipeline.render_array(photo), "default"))
         for preset in presets:
-            with Pipeline(ctx) as pipeline:
+            with Renderer(ctx) as pipeline:
                 pipeline.set_params(preset.values)
                 tiles.append(label(pipeline.render_array(photo), preset.name))
         scale = TILE_HEIGHT / photo.shape[0]

@@ -15,7 +15,7 @@ import skimage.data
 from make_docs_images import label  # scripts/ is on the path when run as a script
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "filters"
 SEED = 7
@@ -40,7 +40,7 @@ def main() -> None:
     dark = webcam_like(photo)
     tiles = [label(dark, "dark, noisy input")]
     for chain in ("watercolor", "denoise+enhance+watercolor"):
-        with build_pipeline(ctx, chain) as p:
+        with Renderer(ctx, chain) as p:
             tiles.append(label(p.render_array(dark), chain))
     top = np.hstack(tiles)
     h = 360

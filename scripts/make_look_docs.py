@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, list_presets
+from aquarelle.engine import Renderer, create_headless_context, list_presets
 from aquarelle.eval.report import replace_section
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ def photo(name: str, width: int | None = None) -> np.ndarray:
 
 def render(ctx, img: np.ndarray, values: dict) -> tuple[np.ndarray, np.ndarray]:
     """The stylized image and the saliency map at the image's size."""
-    with Pipeline(ctx) as p:
+    with Renderer(ctx) as p:
         p.set_params(values)
         out = p.render_array(img)
         sal = p.read_target("saliency_t")[..., 0]

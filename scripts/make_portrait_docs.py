@@ -20,8 +20,8 @@ import skimage.data
 from make_look_docs import label  # scripts/: the same labels as the look's pictures
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.faces import FaceDetector
+from aquarelle.engine.renderer import Renderer
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "look" / "portraits.jpg"
@@ -75,9 +75,9 @@ def face_crop(photo: np.ndarray) -> tuple[int, int, int, int]:
 
 def row(ctx, title: str, photo: np.ndarray) -> np.ndarray:
     """The photo small, then 100% crops round its face: photo, previous, new."""
-    before = build_pipeline(ctx, "watercolor")
+    before = Renderer(ctx, "watercolor")
     before.set_params({"subject_aware": False})
-    after = build_pipeline(ctx, "watercolor")
+    after = Renderer(ctx, "watercolor")
     painted = [before.render_array(photo), after.render_array(photo)]
     before.release()
     after.release()

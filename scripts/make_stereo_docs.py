@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from aquarelle.engine import create_headless_context
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 from aquarelle.media.video_reader import VideoReader
 from aquarelle.resources import assets_dir
 
@@ -23,7 +23,7 @@ FRAMES = 45  # the depth learns from the motion of the first second and a half
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     ctx = create_headless_context()
-    pipelines = {layout: build_pipeline(ctx, "watercolor+stereo") for layout in
+    pipelines = {layout: Renderer(ctx, "watercolor+stereo") for layout in
                  ("anaglyph", "sbs", "depth")}
     for layout, p in pipelines.items():
         p.set_params({"stereo.output": layout})

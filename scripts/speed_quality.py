@@ -24,7 +24,7 @@ import numpy as np
 import skimage.data
 from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
-from aquarelle.engine import Pipeline, create_headless_context
+from aquarelle.engine import Renderer, create_headless_context
 from aquarelle.eval.report import replace_section
 from aquarelle.resources import assets_dir
 
@@ -48,7 +48,7 @@ def render_all() -> dict[str, np.ndarray]:
     try:
         result = {}
         for name, img in photos().items():
-            with Pipeline(ctx) as p:
+            with Renderer(ctx) as p:
                 result[name] = p.render_array(img)
         return result
     finally:

@@ -10,8 +10,7 @@ import moderngl
 import numpy as np
 import pytest
 
-from aquarelle.engine import Pipeline, create_headless_context, load_style
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine import Renderer, create_headless_context, load_style
 
 # Every composite effect off: the result is the flow-smoothed colour under white paper.
 EFFECTS_OFF: dict[str, Any] = {
@@ -68,7 +67,7 @@ def gl_ctx() -> Iterator[moderngl.Context]:
     ctx.release()
 
 
-PipelineFactory = Callable[..., Pipeline]
+PipelineFactory = Callable[..., Renderer]
 
 
 @pytest.fixture
@@ -80,11 +79,11 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     are kept after each frame for the tests to read (`inspect`; test_frame_plan.py checks
     that sharing their textures changes no picture).
     """
-    made: list[Pipeline] = []
+    made: list[Renderer] = []
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
-             seed: int = 0, scale: float = 1.0) -> Pipeline:
-        p = build_pipeline(gl_ctx, style, seed=seed, scale=scale)
+             seed: int = 0, scale: float = 1.0) -> Renderer:
+        p = Renderer(gl_ctx, style, seed=seed, scale=scale)
         p.inspect = True
         made.append(p)
         if params:
@@ -107,7 +106,7 @@ def unit_pipeline(pipeline: PipelineFactory) -> PipelineFactory:
     """Like `pipeline`, on UNIT_STYLE, with WASH_OFF applied under the given parameters."""
 
     def make(params: dict[str, Any] | None = None, style: Any = UNIT_STYLE, seed: int = 0,
-             scale: float = 1.0) -> Pipeline:
+             scale: float = 1.0) -> Renderer:
         return pipeline({**WASH_OFF, **(params or {})}, style=style, seed=seed, scale=scale)
 
     return make

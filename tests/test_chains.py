@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import skimage.data
 
-from aquarelle.engine.chain import ChainPipeline
 from aquarelle.engine.chain_spec import ChainSpec, load_chain, param_set
 from aquarelle.engine.errors import ParamError, StyleError
 from aquarelle.engine.motion import MotionEstimator
 from aquarelle.engine.presets import Preset, load_preset, save_preset
+from aquarelle.engine.renderer import Renderer
 from aquarelle.engine.style import load_style
 
 
@@ -28,10 +28,12 @@ def _frames(n: int) -> list[np.ndarray]:
 def test_chain_equals_the_styles_one_after_the_other_through_readback(pipeline):
     img = _photo()
     chain = pipeline(style="denoise+watercolor+upscale")
-    assert isinstance(chain, ChainPipeline)
+    assert isinstance(chain, Renderer)
     out = chain.render_array(img)
     ref = img
-    subject = pipeline(style="watercolor").detect_subject(img)  # found once, on the input
+    found = pipeline(style="watercolor")
+    found.render(img)
+    subject = found.last_subject  # found once, on the input
     for name in ("denoise", "watercolor", "upscale"):
         stage = pipeline(style=name)
         stage.subject_feed = "given"

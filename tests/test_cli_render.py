@@ -22,7 +22,7 @@ import pytest
 from conftest import rings, smooth_noise, to_u8
 
 import aquarelle
-from aquarelle.engine import Pipeline, list_presets, load_preset, load_style
+from aquarelle.engine import Renderer, list_presets, load_preset, load_style
 
 AQUARELLE = [sys.executable, "-m", "aquarelle"]
 PRESET = list_presets("watercolor")[0].name if list_presets("watercolor") else "none"
@@ -227,7 +227,7 @@ def engine_render(gl_ctx):
     """What the engine makes of an image in this process (the CLI must give the same)."""
 
     def render(rgb: np.ndarray, values: dict | None = None, seed: int = 0) -> np.ndarray:
-        with Pipeline(gl_ctx, "watercolor", seed=seed, deep=rgb.dtype == np.uint16) as p:
+        with Renderer(gl_ctx, "watercolor", seed=seed, deep=rgb.dtype == np.uint16) as p:
             p.set_params(values or {})
             return p.render_array(rgb)
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from conftest import smooth_noise, to_u8
 
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.frame_timer import DEPTH, FrameTimer, frame_cost
+from aquarelle.engine.renderer import Renderer
 
 
 def test_a_frame_is_timed_when_the_ring_comes_round(gl_ctx) -> None:
     frame = to_u8(smooth_noise(90, 160, seed=3))
     timer = FrameTimer(gl_ctx)
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         seen = []
         for _ in range(DEPTH + 1):
             with timer.frame():
@@ -41,8 +41,8 @@ def test_uploads_through_the_buffer_ring_paint_the_same(gl_ctx, order, deep) -> 
     frames.append(to_u8(smooth_noise(50, 72, seed=9)))
     if deep:
         frames = [f.astype(np.uint16) * 257 for f in frames]
-    with build_pipeline(gl_ctx, "watercolor", deep=deep) as ring, \
-            build_pipeline(gl_ctx, "watercolor", deep=deep) as direct:
+    with Renderer(gl_ctx, "watercolor", deep=deep) as ring, \
+            Renderer(gl_ctx, "watercolor", deep=deep) as direct:
         assert not direct.upload_ring  # a CPU renderer: straight into the texture
         ring.upload_ring = True
         for f in frames:
@@ -57,7 +57,7 @@ def test_frames_read_back_through_the_ring_come_one_frame_late_and_the_same(gl_c
     from aquarelle.engine.fit import FrameFitter
 
     frames = [to_u8(smooth_noise(48, 64, seed=k)) for k in range(4)]
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         fitter = FrameFitter(gl_ctx)
         try:
             direct, queued = [], []
@@ -83,7 +83,7 @@ def test_a_profiled_frame_is_timed_by_its_passes(gl_ctx) -> None:
 
     frame = to_u8(smooth_noise(96, 160, seed=3))  # on the style's grid: no padding pass
     timer = FrameTimer(gl_ctx)
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         for _ in range(2):
             timed_render(timer, p, frame)  # the ring running
         # (a framebuffer made after another was released while bound leaves an error: a

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from conftest import smooth_noise, to_u8
 
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.compiled_plan import reads_only_values
 from aquarelle.engine.frame_plan import BYPASS, CLEAR, FOREVER, RUN, build_plan
+from aquarelle.engine.renderer import Renderer
 from aquarelle.engine.style import InputSpec, PassSpec, list_styles
 from aquarelle.eval.timing import host_only_frame
 
@@ -29,8 +29,8 @@ def clip(n: int = 3, h: int = 72, w: int = 96) -> list[np.ndarray]:
 @pytest.mark.parametrize("style", [*list_styles(), CHAIN])
 def test_sharing_textures_changes_no_picture(gl_ctx: moderngl.Context, style: str,
                                              scale: float) -> None:
-    with build_pipeline(gl_ctx, style, scale=scale) as shared, \
-            build_pipeline(gl_ctx, style, scale=scale) as kept:
+    with Renderer(gl_ctx, style, scale=scale) as shared, \
+            Renderer(gl_ctx, style, scale=scale) as kept:
         kept.inspect = True
         for frame in clip():
             assert np.array_equal(shared.render_array(frame), kept.render_array(frame)), style
@@ -38,45 +38,46 @@ def test_sharing_textures_changes_no_picture(gl_ctx: moderngl.Context, style: st
 
 def test_sharing_holds_fewer_textures(gl_ctx: moderngl.Context) -> None:
     frame = clip(1, 180, 320)[0]
-    with build_pipeline(gl_ctx, "watercolor") as shared, \
-            build_pipeline(gl_ctx, "watercolor") as kept:
+    with Renderer(gl_ctx, "watercolor") as shared, \
+            Renderer(gl_ctx, "watercolor") as kept:
         kept.inspect = True
         shared.render_array(frame)
         kept.render_array(frame)
-        ratio = shared.graph.pool.resident_bytes() / kept.graph.pool.resident_bytes()
+        ratio = (shared.stages[0].graph.pool.resident_bytes()
+                 / kept.stages[0].graph.pool.resident_bytes())
     assert ratio < 0.75, ratio
 
 
 def test_a_video_allocates_nothing_after_its_first_frames(gl_ctx: moderngl.Context) -> None:
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         frames = clip(8)
         for f in frames[:3]:
             p.render(f)
-        count, plans = p.graph.pool.allocations, p.graph.plans_built
+        count, plans = p.stages[0].graph.pool.allocations, p.stages[0].graph.plans_built
         for f in frames[3:]:
             p.render(f)
-        assert p.graph.pool.allocations == count
-        assert p.graph.plans_built == plans == 2  # the first frame (no history), the rest
+        assert p.stages[0].graph.pool.allocations == count
+        assert p.stages[0].graph.plans_built == plans == 2  # the first frame (no history), the rest
 
 
 def test_a_slider_that_feeds_only_uniforms_builds_no_plan(gl_ctx: moderngl.Context) -> None:
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         frames = clip(6)
         for f in frames[:3]:
             p.render(f)
-        plans = p.graph.plans_built
+        plans = p.stages[0].graph.plans_built
         for k, f in enumerate(frames[3:]):
             p.set_params({"saturation": 1.0 + 0.1 * k})
             p.render(f)
-        assert p.graph.plans_built == plans
+        assert p.stages[0].graph.plans_built == plans
         p.set_params({"outline_strength": 0.5})  # a pass turned on: a plan of its own
         p.render(frames[0])
-        assert p.graph.plans_built == plans + 1
+        assert p.stages[0].graph.plans_built == plans + 1
 
 
 def test_only_kept_targets_are_readable(gl_ctx: moderngl.Context) -> None:
     frame = clip(1)[0]
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         p.render(frame)
         with pytest.raises(Exception, match="not kept"):
             p.target("tensor_s")
@@ -158,10 +159,10 @@ def test_the_executor_allocates_nothing_a_frame(gl_ctx: moderngl.Context) -> Non
     # loop leaves allocated does not grow (tracemalloc, engine files only).
     import tracemalloc
 
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         first, second = clip(2)
         p.render(first)
-        run = host_only_frame(p.graph, lambda: p.render(second))
+        run = host_only_frame(p.stages[0].graph, lambda: p.render(second))
         tracemalloc.start()
         try:
             for _ in range(5):
@@ -183,23 +184,24 @@ def test_a_still_releasing_as_it_goes_paints_the_same(gl_ctx: moderngl.Context,
     # A still (no history kept) releases each shared texture after its last use in the
     # frame: the picture is the one every target kept paints, with less held at the peak.
     frame = clip(1, 180, 320)[0]
-    with build_pipeline(gl_ctx, style) as lean, build_pipeline(gl_ctx, style) as kept:
+    with Renderer(gl_ctx, style) as lean, Renderer(gl_ctx, style) as kept:
         lean.keep_history = kept.keep_history = False
         kept.inspect = True
         assert np.array_equal(lean.render_array(frame), kept.render_array(frame))
         if style == "watercolor":
-            lean.graph.pool.peak_bytes = 0
+            lean.stages[0].graph.pool.peak_bytes = 0
             lean.render_array(frame)
-            assert lean.graph.pool.peak_bytes < 0.4 * kept.graph.pool.resident_bytes()
+            kept_bytes = kept.stages[0].graph.pool.resident_bytes()
+            assert lean.stages[0].graph.pool.peak_bytes < 0.4 * kept_bytes
 
 
 def test_a_switched_off_pass_read_only_by_lookups_clears_one_texel(
         gl_ctx: moderngl.Context) -> None:
     # Outlines off: the composite samples the cleared outline target only by texture() (in
     # a function it hands it to as well): a 1x1 texture reads the same everywhere.
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         p.render(clip(1)[0])
-        cleared = {op.name: op.size for op in p.graph.plan.ops if op.action == CLEAR}
+        cleared = {op.name: op.size for op in p.stages[0].graph.plan.ops if op.action == CLEAR}
     assert cleared["xdog"] == (1, 1)
 
 
@@ -224,7 +226,7 @@ def test_a_still_is_read_back_over_its_own_picture(gl_ctx: moderngl.Context) -> 
     from aquarelle.engine.still import paint_still
 
     frame = clip(1, 180, 320)[0]
-    with build_pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         p.keep_history = False
         expected = p.render_array(frame)
         picture = frame.copy()
@@ -234,7 +236,7 @@ def test_a_still_is_read_back_over_its_own_picture(gl_ctx: moderngl.Context) -> 
 
 
 def test_texture_pools_hold_what_a_frame_draws(pipeline):
-    """Pipeline.texture_pools: the style's graph's pool (and a chain's, every style's), as
+    """Renderer.texture_pools: the style's graph's pool (and a chain's, every style's), as
     `aquarelle bench` reports a video frame's textures."""
     from aquarelle.cli.bench import video_textures_mb
 
@@ -242,7 +244,7 @@ def test_texture_pools_hold_what_a_frame_draws(pipeline):
     p = pipeline()
     p.render_array(img)
     pools = p.texture_pools()  # the style's graph, and the draft finish's
-    assert pools[0] is p.graph.pool and pools[0].resident_bytes() > 0
+    assert pools[0] is p.stages[0].graph.pool and pools[0].resident_bytes() > 0
     assert video_textures_mb(p, img) * 2 ** 20 >= sum(q.resident_bytes() for q in pools)
     chain = pipeline(style="denoise+watercolor")
     chain.render_array(img)

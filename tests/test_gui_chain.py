@@ -9,7 +9,7 @@ from typing import Any
 from PyQt6.QtCore import Qt
 from test_gui import TIMEOUT, Dialogs, config, dialogs, make_window, media, open_and_render  # noqa: F401
 
-from aquarelle.engine.chain import ChainPipeline
+from aquarelle.engine.renderer import Renderer
 from aquarelle.ui.main_window import MainWindow
 from aquarelle.ui.settings import Settings
 
@@ -28,7 +28,7 @@ def test_chain_panel_add_reorder_bypass_remove(qtbot: Any, config: Path,  # noqa
         panel.add_style("denoise")
     assert panel.names() == ["denoise", "watercolor"]
     assert win.state.style.name == "denoise+watercolor"
-    assert isinstance(win.viewport.pipeline, ChainPipeline)
+    assert isinstance(win.viewport.pipeline, Renderer)
     assert win.state.params["watercolor.dilution"] == 0.31
     assert "denoise.sigma_space" in win.param_panel.rows  # its generated sliders
     views = [win.debug_combo.itemText(i) for i in range(win.debug_combo.count())]

@@ -256,10 +256,10 @@ def test_wash_sizes_scale_with_the_frame(gl_ctx, pipeline):
     # The real style: the wet-edge blur of a 360-line frame is half as wide in pixels.
     from conftest import WASH_OFF
 
-    from aquarelle.engine import Pipeline
+    from aquarelle.engine import Renderer
 
     img = two_washes(h=360, w=480)
-    with Pipeline(gl_ctx, "watercolor") as p:
+    with Renderer(gl_ctx, "watercolor") as p:
         p.inspect = True
         p.set_params({**WASH_OFF, "edge_width": 6.0, "lic_sigma": 0.0,
                       "abstraction_iterations": 0})
@@ -280,12 +280,12 @@ def test_specialized_passes_paint_the_generic_picture(pipeline, values):
 
     img = np.ascontiguousarray(skimage.data.astronaut()[::4, ::4])
     fast, plain = pipeline(values), pipeline(values)
-    plain.graph._specialized = lambda c, values: c  # always the generic programs
+    plain.stages[0].graph._specialized = lambda c, values: c  # always the generic programs
     for shift in (0, 2, 4):
         frame = np.ascontiguousarray(np.roll(img, shift, axis=1))
         a, b = fast.render_array(frame), plain.render_array(frame)
         assert np.abs(a.astype(int) - b).max() <= 1
-    assert fast.graph._variants and not plain.graph._variants
+    assert fast.stages[0].graph._variants and not plain.stages[0].graph._variants
 
 
 def test_a_pipeline_reused_across_values_paints_what_fresh_ones_do(pipeline):

@@ -10,8 +10,8 @@ from conftest import smooth_noise, to_u8
 from videoclips import make_clip
 
 from aquarelle.engine import motion as motion_module
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.motion import MotionAhead
+from aquarelle.engine.renderer import Renderer
 from aquarelle.media.export import export_video
 
 
@@ -27,7 +27,7 @@ def test_motion_ahead_paints_what_motion_found_in_the_render_paints(gl_ctx, styl
     update = motion_module.MotionEstimator.update
     monkeypatch.setattr(motion_module.MotionEstimator, "update",
                         lambda self, frame: calls.append(1) or update(self, frame))
-    with build_pipeline(gl_ctx, style) as inline, build_pipeline(gl_ctx, style) as given:
+    with Renderer(gl_ctx, style) as inline, Renderer(gl_ctx, style) as given:
         ahead = MotionAhead(given.motion_widths())
         assert ahead.widths  # the temporal features are on by default
         for frame in pan():

@@ -10,8 +10,8 @@ import pytest
 from conftest import smooth_noise, to_u8
 
 from aquarelle.engine import motion as motion_module
-from aquarelle.engine.chain import build_pipeline
 from aquarelle.engine.motion import MotionTracker
+from aquarelle.engine.renderer import Renderer
 from aquarelle.media.motion_feed import MotionFeed
 from aquarelle.media.source import Frame, LatestSlot, ThreadedSource
 
@@ -116,7 +116,7 @@ def test_renders_given_the_feeds_motion_are_the_renders_that_find_it(gl_ctx, sty
     update = motion_module.MotionEstimator.update
     monkeypatch.setattr(motion_module.MotionEstimator, "update", lambda self, frame:
                         threads.append(threading.current_thread().name) or update(self, frame))
-    with build_pipeline(gl_ctx, style) as inline, build_pipeline(gl_ctx, style) as given:
+    with Renderer(gl_ctx, style) as inline, Renderer(gl_ctx, style) as given:
         widths = given.motion_widths()
         feed._widths = lambda: widths
         for i, image in enumerate(pan(5)):
@@ -135,8 +135,8 @@ def test_a_render_without_motion_ahead_follows_from_the_feeds_last_frame(gl_ctx,
     render's own tracker from the frame the feed handed on before: no motion lost."""
     source, feed = fed
     frames = pan(4)
-    with build_pipeline(gl_ctx, "watercolor") as inline, \
-            build_pipeline(gl_ctx, "watercolor") as given:
+    with Renderer(gl_ctx, "watercolor") as inline, \
+            Renderer(gl_ctx, "watercolor") as given:
         widths = given.motion_widths()
         feed._widths = lambda: widths
         for i, image in enumerate(frames):

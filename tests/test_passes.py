@@ -1,7 +1,7 @@
 """Each pass of the watercolor style against an independent numpy/OpenCV reference.
 
 The real pipeline runs on small images; intermediate targets are read back with
-`Pipeline.read_target` and compared with tests/reference.py at tolerances that only leave
+`Renderer.read_target` and compared with tests/reference.py at tolerances that only leave
 room for the targets' storage formats (float16 targets: ~1e-3 relative; rgba8: rounding).
 """
 

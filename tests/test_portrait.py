@@ -243,6 +243,23 @@ def test_a_face_lost_fades_out_and_a_cut_drops_it_at_once(pipeline):
     assert painted(p).min() > 0.99
 
 
+def test_a_chain_fades_a_lost_face_as_the_style_alone_does(pipeline):
+    # The renderer tells its stages whether a frame follows the last: a chain's watercolor
+    # (which gets a texture, not the frame) fades a lost face out over frames too.
+    frames = moving_portrait(6)
+    weights = {}
+    for style in ("watercolor", "denoise+watercolor"):
+        p = pipeline(style=style)
+        for f in frames[:4]:
+            p.render_array(f)
+        hidden = frames[4].copy()
+        hidden[25:110, 85:175] = cv2.GaussianBlur(frames[4][25:110, 85:175], (0, 0), 12)
+        p.render_array(hidden)
+        weights[style] = p.stages[-1]._subject_weight
+    assert 0.0 < weights["watercolor"] < 1.0
+    assert weights["denoise+watercolor"] == weights["watercolor"]
+
+
 def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):
     from aquarelle.cli.main import main
     src = tmp_path / "portrait.png"
@@ -318,7 +335,8 @@ def test_live_adaptive_drafts_leave_the_figures_shapes_out(pipeline, portrait):
     def shaped(p) -> bool:
         from aquarelle.engine.frame_plan import RUN
 
-        return any(op.name == "shape_paint" and op.action == RUN for op in p.graph._last.ops)
+        ops = p.stages[0].graph._last.ops
+        return any(op.name == "shape_paint" and op.action == RUN for op in ops)
 
     full = pipeline()
     full.render_array(portrait)

@@ -173,16 +173,16 @@ def test_steady_state_allocates_nothing(pipeline):
     p.render_array(img)
     p.render_array(img)  # the first frame with history adds the ping-pong slots,
     p.render_array(img)  # the second one the persistent targets' second slots
-    count = p.graph.pool.allocations
+    count = p.stages[0].graph.pool.allocations
     assert count > 0
     for _ in range(3):
         p.render_array(img)
-    assert p.graph.pool.allocations == count
+    assert p.stages[0].graph.pool.allocations == count
     # parameters that only change uniforms allocate nothing either
     p.set_params({"sigma_c": 3.0, "edge_darkening": 2.0})
     p.render_array(img)
     p.render_array(img)
-    assert p.graph.pool.allocations == count
+    assert p.stages[0].graph.pool.allocations == count
 
 
 def test_still_image_rerender_allocates_nothing(pipeline):
@@ -191,9 +191,9 @@ def test_still_image_rerender_allocates_nothing(pipeline):
         p.set_params({p.style.motion.enable: False})
     img = sample_image()
     p.render_array(img)
-    count = p.graph.pool.allocations
+    count = p.stages[0].graph.pool.allocations
     p.render_array(img)
-    assert p.graph.pool.allocations == count
+    assert p.stages[0].graph.pool.allocations == count
 
 
 def test_paper_is_drawn_again_only_when_its_uniforms_change(pipeline):
@@ -232,20 +232,20 @@ def test_new_size_reallocates(pipeline):
     p = pipeline()
     for _ in range(3):
         p.render_array(sample_image())
-    count = p.graph.pool.allocations
+    count = p.stages[0].graph.pool.allocations
     small = np.zeros((20, 30, 3), np.uint8)
     out = p.render_array(small)
     assert out.shape == (20, 30, 3)
-    assert p.graph.pool.allocations > count
+    assert p.stages[0].graph.pool.allocations > count
     p.render_array(small)
     p.render_array(small)  # history warm-up at the new size (see above)
-    again = p.graph.pool.allocations
+    again = p.stages[0].graph.pool.allocations
     p.render_array(small)
     p.render_array(small)
-    assert p.graph.pool.allocations == again
+    assert p.stages[0].graph.pool.allocations == again
     # back to the first size: a new allocation again, and the right output size
     assert p.render_array(sample_image()).shape == (32, 48, 3)
-    assert p.graph.pool.allocations > again
+    assert p.stages[0].graph.pool.allocations > again
 
 
 # -- input formats --------------------------------------------------------------------------
@@ -405,9 +405,9 @@ def test_engine_renders_in_a_fresh_process():
     # The documented entry points, from scratch (no fixtures, no test helpers).
     code = (
         "import numpy as np\n"
-        "from aquarelle.engine import create_headless_context, Pipeline\n"
+        "from aquarelle.engine import create_headless_context, Renderer\n"
         "ctx = create_headless_context()\n"
-        "with Pipeline(ctx, 'watercolor', seed=0) as p:\n"
+        "with Renderer(ctx, 'watercolor', seed=0) as p:\n"
         "    out = p.render_array(np.full((12, 20, 3), 128, np.uint8))\n"
         "assert out.shape == (12, 20, 3), out.shape\n"
         "print('ok')\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aquarelle.engine import Pipeline, ShaderCompileError, load_style
+from aquarelle.engine import Renderer, ShaderCompileError, load_style
 from aquarelle.engine.errors import StyleError
 from aquarelle.resources import shaders_dir
 
@@ -45,7 +45,7 @@ def _tint_shader(root: Path, body: str) -> None:
 def test_new_style_is_data_plus_shader(gl_ctx, tmp_path: Path) -> None:
     root = _shader_tree(tmp_path)
     _tint_shader(root, "c = mix(c, vec3(luma(c)), u_amount);")
-    with Pipeline(gl_ctx, load_style(_style(tmp_path, "tint.frag")), shader_root=root) as p:
+    with Renderer(gl_ctx, load_style(_style(tmp_path, "tint.frag")), shader_root=root) as p:
         p.set_params({"amount": 1.0})
         out = p.render_array(np.array([[[255, 0, 0], [0, 0, 255]]], np.uint8))
     # Full desaturation: grey values equal to the Rec. 709 luma of red and blue.
@@ -60,7 +60,7 @@ def test_compile_error_names_file_and_line(gl_ctx, tmp_path: Path) -> None:
         "#version 330 core\n#include \"common/noise.glsl\"\nout vec4 frag;\n"
         "void main() {\n  frag = vec4(undefined_thing, 1.0);\n}\n")
     with pytest.raises(ShaderCompileError) as err:
-        Pipeline(gl_ctx, load_style(_style(tmp_path, "broken.frag")), shader_root=root)
+        Renderer(gl_ctx, load_style(_style(tmp_path, "broken.frag")), shader_root=root)
     assert err.value.path == "broken.frag"
     assert err.value.line == 5
     assert "undefined_thing" in str(err.value)
@@ -73,13 +73,13 @@ def test_error_inside_an_include_names_the_include(gl_ctx, tmp_path: Path) -> No
         "#version 330 core\n#include \"common/bad.glsl\"\nout vec4 frag;\n"
         "void main() { frag = vec4(f()); }\n")
     with pytest.raises(ShaderCompileError) as err:
-        Pipeline(gl_ctx, load_style(_style(tmp_path, "uses_bad.frag")), shader_root=root)
+        Renderer(gl_ctx, load_style(_style(tmp_path, "uses_bad.frag")), shader_root=root)
     assert (err.value.path, err.value.line) == ("common/bad.glsl", 2)
 
 
 def test_missing_shader_file(gl_ctx, tmp_path: Path) -> None:
     with pytest.raises(ShaderCompileError, match="not found"):
-        Pipeline(gl_ctx, load_style(_style(tmp_path, "nowhere.frag")))
+        Renderer(gl_ctx, load_style(_style(tmp_path, "nowhere.frag")))
 
 
 def test_specialize_must_name_a_scalar_uniform_of_the_shader(gl_ctx, tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_specialize_must_name_a_scalar_uniform_of_the_shader(gl_ctx, tmp_path: P
     spec["passes"][0]["specialize"] = ["u_no_such_thing"]
     path.write_text(json.dumps(spec))
     with pytest.raises(ShaderCompileError, match="u_no_such_thing") as err:
-        Pipeline(gl_ctx, load_style(path))
+        Renderer(gl_ctx, load_style(path))
     assert err.value.path == "common/fit.frag"
 
 
@@ -103,14 +103,14 @@ def test_a_specialized_shader_paints_what_the_generic_one_does(gl_ctx, tmp_path:
     spec["passes"][0]["specialize"] = ["u_amount"]
     path.write_text(json.dumps(spec))
     img = np.array([[[255, 0, 0], [0, 0, 255]]], np.uint8)
-    with Pipeline(gl_ctx, load_style(path), shader_root=root) as p, \
-            Pipeline(gl_ctx, plain, shader_root=root) as ref:
+    with Renderer(gl_ctx, load_style(path), shader_root=root) as p, \
+            Renderer(gl_ctx, plain, shader_root=root) as ref:
         for amount in (0.0, 0.5, 0.0):
             p.set_params({"amount": amount})
             ref.set_params({"amount": amount})
             np.testing.assert_array_equal(p.render_array(img), ref.render_array(img))
-        assert len(p.graph._variants) == 1  # one variant for 0, reused
-        assert not ref.graph._variants
+        assert len(p.stages[0].graph._variants) == 1  # one variant for 0, reused
+        assert not ref.stages[0].graph._variants
         p.set_params({"amount": 0.5})
         assert not np.array_equal(p.render_array(img), img)  # the tint is on
 
@@ -124,11 +124,11 @@ def test_a_uniform_nothing_gives_is_an_error_when_the_style_loads(gl_ctx, tmp_pa
         "uniform float u_amount;", "uniform float u_amount;\nuniform float u_strength;"))
     path = _style(tmp_path, "tint.frag")
     with pytest.raises(StyleError, match="pass tint: uniform u_strength has no source"):
-        Pipeline(gl_ctx, load_style(path), shader_root=root)
+        Renderer(gl_ctx, load_style(path), shader_root=root)
     spec = json.loads(path.read_text())
     spec["passes"][0]["uniforms"] = {"u_strength": 1.0}  # a constant gives it
     path.write_text(json.dumps(spec))
-    with Pipeline(gl_ctx, load_style(path), shader_root=root) as p:
+    with Renderer(gl_ctx, load_style(path), shader_root=root) as p:
         p.set_params({"amount": 1.0})
         out = p.render_array(np.array([[[255, 0, 0]]], np.uint8))
     assert np.all(out[0, 0] == out[0, 0, 0])

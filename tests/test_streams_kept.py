@@ -13,7 +13,7 @@ import pytest
 from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
 
 from aquarelle.cli.main import main
-from aquarelle.engine.chain import build_pipeline
+from aquarelle.engine.renderer import Renderer
 from aquarelle.media.metadata import container_tags, shifted_chapters
 from aquarelle.media.subtitles import cue_payload, cue_text
 from aquarelle.media.video_reader import VideoReader
@@ -134,9 +134,9 @@ def test_ten_bit_output_keeps_the_fine_steps(rich: Path, tmp_path: Path,
 
 def test_deep_pipeline_paints_in_sixteen_bits(gl_ctx: object) -> None:
     ramp = np.linspace(0.2, 0.3, 256)[None, :, None] * np.ones((64, 1, 3))
-    with build_pipeline(gl_ctx, "watercolor", deep=True) as deep:
+    with Renderer(gl_ctx, "watercolor", deep=True) as deep:
         out16 = deep.render_array((ramp * 65535).astype(np.uint16))
-    with build_pipeline(gl_ctx, "watercolor") as shallow:
+    with Renderer(gl_ctx, "watercolor") as shallow:
         out8 = shallow.render_array((ramp * 255).round().astype(np.uint8))
     assert out16.dtype == np.uint16 and out8.dtype == np.uint8
     assert np.abs(out16 / 257.0 - out8).mean() < 1.0  # the same picture

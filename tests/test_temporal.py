@@ -96,10 +96,10 @@ def test_no_allocation_per_frame(pipeline) -> None:
     p = pipeline()
     for f in frames[:3]:  # first frame, first frame with history, first with a history slot
         p.render_array(f)
-    before = p.graph.pool.allocations
+    before = p.stages[0].graph.pool.allocations
     for f in frames[3:]:
         p.render_array(f)
-    assert p.graph.pool.allocations == before
+    assert p.stages[0].graph.pool.allocations == before
 
 
 def test_global_similarity_ignores_a_moving_object() -> None:
@@ -137,7 +137,7 @@ def test_the_sheet_ignores_flow_noise_but_not_a_slow_pan(pipeline, steps, moves)
             np.zeros((H * 32 // W, 32, 2), np.float32), np.ones((H * 32 // W, 32), np.float32),
             m)
         p.render_array(frame)
-        moved.append(p._canvas_shown[0, 2])
+        moved.append(p.stages[0]._canvas_shown[0, 2])
     true = p.canvas[0, 2]
     np.testing.assert_allclose(true, sum(steps[i % len(steps)] for i in range(20)) * px)
     if moves:
@@ -156,7 +156,7 @@ def test_paper_keeps_its_grain_size_under_zoom(pipeline) -> None:
     frame = np.full((H, W, 3), 128, np.uint8)
     p.render_array(frame)
     first = p.read_target("paper")[..., 0]
-    p._canvas = np.diag([1 / 8, 1 / 8, 1.0])  # as accumulated by eight-fold zoom
+    p.stages[0]._canvas = np.diag([1 / 8, 1 / 8, 1.0])  # as accumulated by eight-fold zoom
 
     def grain(h: np.ndarray) -> float:
         return float(np.abs(np.diff(h, axis=1)).mean())

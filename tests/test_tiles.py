@@ -124,7 +124,7 @@ def test_an_unaligned_picture_is_its_padded_painting_cropped(pipeline):
     its edge pixels, cropped: nothing is resampled."""
     picture = photo(301, 198, seed=4)
     p = pipeline(style="watercolor")
-    assert p.grid_align() == 4
+    assert p.stages[0].grid_align() == 4
     padded = cv2.copyMakeBorder(picture, 0, 2, 0, 3, cv2.BORDER_REPLICATE)
     assert np.array_equal(p.render_array(picture), p.render_array(padded)[:198, :301])
 

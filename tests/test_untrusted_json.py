@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aquarelle.engine import AquarelleError, Pipeline, load_preset, load_style
+from aquarelle.engine import AquarelleError, Renderer, load_preset, load_style
 from aquarelle.engine.style import styles_dir
 from aquarelle.resources import assets_dir
 
@@ -76,7 +76,7 @@ def test_mutated_styles_load_or_fail_with_one_clear_error(tmp_path, seed, gl_ctx
         if built < 2:  # what loads must also build and render (compiling is slow: a few)
             built += 1
             try:
-                with Pipeline(gl_ctx, spec) as p:
+                with Renderer(gl_ctx, spec) as p:
                     p.render_array(np.zeros((16, 24, 3), np.uint8))
             except AquarelleError as e:
                 assert "\n" not in str(e).strip() or "line" in str(e)

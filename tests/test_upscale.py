@@ -277,16 +277,16 @@ def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
 
     img = _draft_photo()[:360, :540]
     one = pipeline(scale=0.5)
-    one._finish.profile = True  # records which passes ran
+    one.stages[0]._finish.profile = True  # records which passes ran
     out = one.render_array(img)
     # the same draft enlarged first (the upscale style's bicubic pass), then finished at size:
     # the finish's `!resampling` pass then runs instead of its enlarging one
     two = pipeline(scale=0.5)
-    two.style = dataclasses.replace(two.style, draft_finish_enlarges=None)
-    two._finish.profile = True
+    two.stages[0].style = dataclasses.replace(two.style, draft_finish_enlarges=None)
+    two.stages[0]._finish.profile = True
     ref = two.render_array(img)
-    assert set(one._finish.pass_ns) == {"paper", "paper_finish_up"}
-    assert set(two._finish.pass_ns) == {"paper", "paper_finish"}
+    assert set(one.stages[0]._finish.pass_ns) == {"paper", "paper_finish_up"}
+    assert set(two.stages[0]._finish.pass_ns) == {"paper", "paper_finish"}
     assert out.shape == ref.shape == img.shape
     # one 8-bit rounding fewer; otherwise the same picture
     assert np.abs(out.astype(int) - ref).max() <= 2

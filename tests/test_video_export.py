@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from videoclips import audio_seconds, decode_video, make_clip
 
-from aquarelle.engine import Pipeline
+from aquarelle.engine import Renderer
 from aquarelle.media import export as export_mod
 from aquarelle.media.errors import ExportCancelled, MediaError
 from aquarelle.media.export import ExportOptions, export_video
@@ -34,7 +34,7 @@ def yuv_roundtrip(rgb: np.ndarray) -> np.ndarray:
 
 def stylize(ctx, frames: list[np.ndarray], values=None, fresh_each: bool = False
             ) -> list[np.ndarray]:
-    """Frames rendered with Pipeline.render_array on a fresh pipeline (one per frame, or one
+    """Frames rendered with Renderer.render_array on a fresh pipeline (one per frame, or one
     for the sequence in order)."""
     out = []
     with ctx:
@@ -43,7 +43,7 @@ def stylize(ctx, frames: list[np.ndarray], values=None, fresh_each: bool = False
             if p is None or fresh_each:
                 if p is not None:
                     p.release()
-                p = Pipeline(ctx, "watercolor")
+                p = Renderer(ctx, "watercolor")
                 if values:
                     p.set_params(values)
             out.append(p.render_array(f))

@@ -10,8 +10,8 @@ from datetime import date
 
 import numpy as np
 
-from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context, renderer_string
+from ..engine.renderer import Renderer
 from ..eval.report import replace_section
 from .bench_baselines import baseline
 from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
     ctx = create_headless_context()
     renderer = renderer_string(ctx)
-    pipeline = build_pipeline(ctx, style, seed=args.seed, scale=args.scale)
+    pipeline = Renderer(ctx, style, seed=args.seed, scale=args.scale)
     pipeline.set_params(values)
     rows, pass_tables = [], []
     for w, h in sizes:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def video_textures_mb(pipeline: AnyPipeline, frame: np.ndarray) -> float:
+def video_textures_mb(pipeline: Renderer, frame: np.ndarray) -> float:
     """Texture memory over one more video frame, in MB: the most each pool (the style's
     graph, a draft's finish, the enlargement; each style of a chain) held at once, summed."""
     pools = pipeline.texture_pools()

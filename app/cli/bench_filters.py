@@ -8,8 +8,8 @@ import platform
 import statistics
 from datetime import date
 
-from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context, renderer_string
+from ..engine.renderer import Renderer
 from ..engine.style import list_styles
 from ..eval.report import replace_section
 from .bench_baselines import baseline
@@ -29,7 +29,7 @@ def run_filters(args: argparse.Namespace) -> int:
     frames = pan_frames(w, h, args.runs + 1)
     rows = []
     for name in list_styles():
-        pipeline = build_pipeline(ctx, name, seed=args.seed)
+        pipeline = Renderer(ctx, name, seed=args.seed)
         whole = median_time(pipeline.render_array, frames)  # a video: temporal state works
         pipeline.profile = True
         gpu = []

@@ -10,8 +10,8 @@ from datetime import date
 
 import numpy as np
 
-from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context, renderer_string
+from ..engine.renderer import Renderer
 from ..eval.report import replace_section
 from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
@@ -45,7 +45,7 @@ def pan_camera(size: tuple[int, int], fps: float) -> SyntheticSource:
     return SyntheticSource(size, fps, live=True, pattern=pattern)
 
 
-def measure(pipeline: AnyPipeline, size: tuple[int, int], fps: float, seconds: float,
+def measure(pipeline: Renderer, size: tuple[int, int], fps: float, seconds: float,
             adaptive: bool, scale: float = 1.0) -> LiveStats:
     """One run: the synthetic camera painted live into a null virtual camera."""
     opts = LiveOptions(fps=fps, adaptive=adaptive, scale=scale)
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         renderer = renderer_string(ctx)
         for size in sizes:
             for adaptive in (True, False):
-                with build_pipeline(ctx, style, seed=args.seed, scale=args.scale) as p:
+                with Renderer(ctx, style, seed=args.seed, scale=args.scale) as p:
                     p.set_params(values)
                     stats = measure(p, size, args.fps, args.seconds, adaptive, args.scale)
                 print(f"{size[0]}x{size[1]} adaptive {'on' if adaptive else 'off'}: "

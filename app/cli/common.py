@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError
-from ..engine.pipeline import MAX_SCALE, MIN_SCALE
 from ..engine.presets import load_preset, read_preset
+from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
 # --background's words for the watercolor's `background` choices

@@ -8,11 +8,11 @@ import sys
 import threading
 from pathlib import Path
 
-from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import ParamError
 from ..engine.fit import FIT_MODES
-from ..engine.pipeline import MIN_SCALE
+from ..engine.renderer import Renderer
+from ..engine.style_stage import MIN_SCALE
 from ..media import virtual_camera
 from ..media.errors import MediaError
 from ..media.live import LiveOptions, LiveSession, LiveStats
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     source = _source(args)
     ctx = create_headless_context()
     try:
-        with build_pipeline(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
+        with Renderer(ctx, style, seed=args.seed, scale=args.scale) as pipeline:
             pipeline.set_params(values)
             # The session opens the sink once the source's size and rate are known
             # (VirtualCameraError: one line, exit 2).

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.chain import build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
+from ..engine.renderer import Renderer
 from ..media.atomic import OutputExists, atomic_output
 from ..media.export import ExportProgress, check_options, output_frames, resolve_size, retime
 from ..media.image_io import write_image
@@ -59,7 +59,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             step = 1.0 / (opts.fps or reader.fps or 25.0)
             ctx = create_headless_context()
             try:
-                with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+                with Renderer(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
                     pipeline.set_params(values)
                     for k, frame in enumerate(stream):
                         image = _fit(frame.image, opts.size)

@@ -10,9 +10,9 @@ from pathlib import Path
 import moderngl
 import numpy as np
 
-from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
+from ..engine.renderer import Renderer
 from ..engine.still import paint_still
 from ..engine.tile_analysis import tiling_problem
 from ..media.export import resolve_size, same_path
@@ -78,7 +78,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         del image  # a big photo: only the picture being painted stays in memory
         # 16-bit in: painted and written at 16 bits (a deep pipeline)
         deep = rgb_in.dtype == np.uint16
-        with build_pipeline(ctx, style, seed=job.look.seed, scale=job.look.scale,
+        with Renderer(ctx, style, seed=job.look.seed, scale=job.look.scale,
                             deep=deep) as pipeline:
             pipeline.set_params(values)
             rgb = paint(pipeline, rgb_in, src, quiet=job.quiet)
@@ -118,7 +118,7 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
                              f"e.g. --size {hint}")
 
 
-def paint(pipeline: AnyPipeline, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
+def paint(pipeline: Renderer, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
     """The painting of a still (engine/still.py), with a progress line when in tiles (the
     printer says nothing unless tiles report)."""
     printer = TilePrinter(src.name, quiet=quiet)

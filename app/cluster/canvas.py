@@ -1,9 +1,9 @@
 """The paper's position at each chunk's start: a cheap motion-only first phase.
 
-The paper sheet follows the camera since the last cut (`Pipeline.canvas`: c = c @
+The paper sheet follows the camera since the last cut (`StyleStage.canvas`: c = c @
 motion.to_previous, the identity where there is no motion), so its memory is unbounded and a
 chunk's warm-up cannot rebuild it. Each piece of the video between two warm-up starts is
-decoded and its motion estimated exactly as `Pipeline._track_motion` does (MotionEstimator at
+decoded and its motion estimated exactly as `StyleStage._track_motion` does (MotionEstimator at
 the style's flow width on the frames the pipeline gets); the pieces' products are composed in
 order on the driver. No GL here.
 """

@@ -17,8 +17,8 @@ from typing import Any
 import av
 import moderngl
 
-from ..engine.chain import AnyPipeline, build_pipeline
 from ..engine.motion import FrameMotion
+from ..engine.renderer import Renderer
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
 from ..media.render_stage import Rendered, RenderStage
@@ -90,7 +90,7 @@ class _Positioned:
     it at the first (warm-up) frame, before rendering it: that frame has no motion to follow
     and keeps a position set by hand, so the advected canvas layers start there too."""
 
-    def __init__(self, pipeline: AnyPipeline, canvas: dict[int, Matrix]) -> None:
+    def __init__(self, pipeline: Renderer, canvas: dict[int, Matrix]) -> None:
         self.pipeline = pipeline
         self.ctx = pipeline.ctx
         self.deep = pipeline.deep  # 16-bit readback
@@ -111,16 +111,16 @@ class ChunkRenderer:
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
-        self._pipeline: AnyPipeline | None = None
+        self._pipeline: Renderer | None = None
         self._key: tuple | None = None
 
-    def pipeline(self, settings: RenderSettings, deep: bool = False) -> AnyPipeline:
+    def pipeline(self, settings: RenderSettings, deep: bool = False) -> Renderer:
         """The pipeline for a job's settings (`deep`: for a source over 8 bits), kept while
         the chunks' settings stay the same."""
         key = (settings.key(), deep)
         if self._pipeline is None or self._key != key:
             self.release()
-            p = build_pipeline(self.ctx, settings.style, seed=settings.seed,
+            p = Renderer(self.ctx, settings.style, seed=settings.seed,
                                scale=settings.scale, deep=deep)
             if settings.values:
                 p.set_params(settings.values)
@@ -158,7 +158,7 @@ class ChunkRenderer:
                            stage_seconds=stage_seconds)
 
     def _encode(self, task: ChunkTask, reader: VideoReader, first: DecodedFrame,
-                rest: Any, pipeline: AnyPipeline, size: tuple[int, int],
+                rest: Any, pipeline: Renderer, size: tuple[int, int],
                 out_size: tuple[int, int]) -> tuple[int, dict[str, float]]:
         s = task.settings
         busy = {"decode": 0.0, "encode": 0.0}

@@ -7,37 +7,35 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .chain import AnyPipeline
-from .pipeline import Pipeline
+from .renderer import Renderer
 from .tile_plan import needs_tiles
 from .tiles import TiledStill
 
 TileProgress = Callable[[int, int], None]  # (tiles painted, tiles)
 
 
-def tiled(pipeline: AnyPipeline, size: tuple[int, int]) -> bool:
-    """Whether a still of `size` is painted in tiles by this pipeline."""
-    return needs_tiles(size, int(pipeline.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
-        and isinstance(pipeline, Pipeline) and pipeline.scale == 1.0
+def tiled(renderer: Renderer, size: tuple[int, int]) -> bool:
+    """Whether a still of `size` is painted in tiles by this renderer."""
+    return needs_tiles(size, int(renderer.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
+        and renderer.sole_stage is not None and renderer.scale == 1.0
 
 
-def paint_still(pipeline: AnyPipeline, rgb: np.ndarray,
+def paint_still(renderer: Renderer, rgb: np.ndarray,
                 progress: TileProgress | None = None) -> np.ndarray:
     """The painting of an (H, W, 3) RGB still, painted over `rgb` itself where it can (which
     is then no longer the picture: a big still's memory holds one picture, not two);
     `progress` hears of each tile."""
     size = (rgb.shape[1], rgb.shape[0])
-    if not tiled(pipeline, size):
-        kept, pipeline.keep_history = pipeline.keep_history, False  # no frame follows
+    if not tiled(renderer, size):
+        kept, renderer.keep_history = renderer.keep_history, False  # no frame follows
         try:
-            out = pipeline.render(rgb)
+            out = renderer.render(rgb)
         finally:
-            pipeline.keep_history = kept
-        pipeline.trim()  # the painting's working textures, before its readback needs memory
+            renderer.keep_history = kept
+        renderer.trim()  # the painting's working textures, before its readback needs memory
         # read in BGR, handed on as an RGB view: the encoder needs no copy (as for tiles)
-        return pipeline.read(out, "bgr", low_memory=True, into=rgb)[:, :, ::-1]
-    assert isinstance(pipeline, Pipeline)
-    tiles = TiledStill(pipeline, size, channel_bytes=rgb.itemsize)
+        return renderer.read(out, "bgr", low_memory=True, into=rgb)[:, :, ::-1]
+    tiles = TiledStill(renderer, size, channel_bytes=rgb.itemsize)
     # painted over the picture in BGR, handed on as an RGB view: the encoder needs no copy
     bgr = tiles.render(rgb, progress=progress, in_place=True, out_order="bgr")
     return bgr[:, :, ::-1]

@@ -11,8 +11,8 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .chain import AnyPipeline, build_pipeline
 from .fit import FrameFitter
+from .renderer import Renderer
 
 THUMB_HEIGHT = 40
 THUMB_MAX_WIDTH = 96
@@ -36,7 +36,7 @@ class ThumbnailPainter:
         self.ctx = ctx
         self.shader_root = shader_root
         self.fitter = FrameFitter(ctx, shader_root)
-        self._pipeline: AnyPipeline | None = None
+        self._pipeline: Renderer | None = None
         self._key: tuple[str, int] | None = None
 
     def paint(self, style: Any, seed: int, frame: moderngl.Texture,
@@ -46,7 +46,7 @@ class ThumbnailPainter:
         key = (style.name, seed)
         if self._key != key:
             self._release_pipeline()
-            self._pipeline = build_pipeline(self.ctx, style, seed=seed,
+            self._pipeline = Renderer(self.ctx, style, seed=seed,
                                             shader_root=self.shader_root)
             self._pipeline.subject_feed = "given"
             self._pipeline.set_subject(None)

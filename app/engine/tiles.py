@@ -1,4 +1,4 @@
-"""Big stills in tiles: plan tiles with overlap, render each through the Pipeline, stitch the
+"""Big stills in tiles: plan tiles with overlap, render each through the style's stage, stitch the
 cores (issue 27: memory stays bounded, and a picture wider than the GPU's texture limit
 renders).
 
@@ -39,7 +39,7 @@ from .context import reset_draw_state
 from .frame_info import TileView
 from .glsl import build_program
 from .grid_pad import padded_size
-from .pipeline import Pipeline
+from .renderer import Renderer
 from .tile_analysis import Phase, TileAnalysis, target_size_in, tile_frame
 from .tile_plan import MIN_TILE_PX, Tile, TileError, plan_tiles
 
@@ -52,33 +52,34 @@ BASELINE_BYTES = 260 << 20
 
 # -- rendering ------------------------------------------------------------------------------
 class TiledStill:
-    """Renders one big still in tiles through a Pipeline (a single style at scale 1), for the
-    pipeline's parameter values when it is made.
+    """Renders one big still in tiles through a renderer of a single style at scale 1 (its
+    stage), for the renderer's parameter values when it is made.
 
     The tiles are as large as `peak_bytes` allows the whole process (the picture of
     `channel_bytes` a channel, painted in place, and `BASELINE_BYTES`); `max_tile_px` forces
     smaller ones."""
 
-    def __init__(self, pipeline: Pipeline, size: tuple[int, int], *,
+    def __init__(self, renderer: Renderer, size: tuple[int, int], *,
                  peak_bytes: int = PEAK_BYTES, channel_bytes: int = 1,
                  max_tile_px: int | None = None) -> None:
-        if not isinstance(pipeline, Pipeline):
+        stage = renderer.sole_stage
+        if stage is None:
             raise TileError("a chain of styles is not rendered in tiles")
-        if pipeline.scale != 1.0:
+        if stage.scale != 1.0:
             raise TileError("a still is rendered in tiles at scale 1 only")
-        self.pipeline = pipeline
+        self.renderer, self.stage = renderer, stage
         self.picture = size
-        probe = TileAnalysis(pipeline.style, pipeline.params.values(), size,
-                             pipeline.graph.shader_root)
-        a = max(probe.align, pipeline.grid_align())
+        probe = TileAnalysis(stage.style, stage.params.values(), size,
+                             stage.graph.shader_root)
+        a = max(probe.align, stage.grid_align())
         # painted on the grid (the picture padded with its edges), as untiled
         self.size = size = padded_size(size, a)
         self.plan = plan = probe if size == self.picture else TileAnalysis(
-            pipeline.style, pipeline.params.values(), size, pipeline.graph.shader_root)
+            stage.style, stage.params.values(), size, stage.graph.shader_root)
         margin = tuple(int(-(-math.ceil(max(plan.first.margin[i], plan.second.margin[i]))
                                // a) * a) for i in (0, 1))
         self.margin: tuple[int, int] = (margin[0], margin[1])
-        limit = int(pipeline.ctx.info["GL_MAX_TEXTURE_SIZE"])
+        limit = int(stage.ctx.info["GL_MAX_TEXTURE_SIZE"])
         self._check_whole(limit)
         row = size[0] * 3 * channel_bytes  # bytes of a row of the picture
         avail = peak_bytes - BASELINE_BYTES - row * size[1]
@@ -94,7 +95,7 @@ class TiledStill:
             band = max(t.box[3] - t.box[1] for t in self.tiles) * row
 
     def _check_whole(self, limit: int) -> None:
-        graph = self.pipeline.graph
+        graph = self.stage.graph
         for name, t in self.plan.style.targets.items():
             if t.whole and max(graph.target_size(name, self.plan.frame)) > limit:
                 raise TileError(f"target {name} of the whole picture exceeds the GPU's texture "
@@ -103,15 +104,15 @@ class TiledStill:
     def render(self, frame: np.ndarray, order: str = "rgb",
                progress: Callable[[int, int], None] | None = None, *,
                in_place: bool = False, out_order: str | None = None) -> np.ndarray:
-        """The painting of `frame` (H, W, 3), as Pipeline.render_array gives it (in
+        """The painting of `frame` (H, W, 3), as Renderer.render_array gives it (in
         `out_order`, by default `order`); `progress` is told (tiles painted, tiles) as it
         goes. `in_place`: painted into `frame` itself (which is returned) where the painting
         has its type, keeping only the band of rows that the next tiles still read."""
         if (frame.shape[1], frame.shape[0]) != self.picture:
             raise TileError(f"the tiles were planned for {self.picture}, "
                             f"not {frame.shape[1::-1]}")
-        p, graph, plan = self.pipeline, self.pipeline.graph, self.plan
-        p.prepare_still(frame, self.size, order)  # faces found on the whole picture
+        p, graph, plan = self.stage, self.stage.graph, self.plan
+        self.renderer.prepare_still(frame, self.size, order)  # faces found on the whole picture
         windows = _Windows(p.ctx, graph.shader_root)
         try:
             last = len(self.tiles) - 1
@@ -172,7 +173,7 @@ class TiledStill:
 
     def _unread(self, whole: Mapping[str, moderngl.Texture]) -> list[str]:
         """The whole targets no tile reads (their textures are not among the windowed)."""
-        graph, kept = self.pipeline.graph, {t.glo for t in whole.values()}
+        graph, kept = self.stage.graph, {t.glo for t in whole.values()}
         names = []
         for name, t in self.plan.style.targets.items():
             if t.whole and not any(s.glo in kept for s in graph.pool.slots(
@@ -184,7 +185,7 @@ class TiledStill:
               inputs: Mapping[str, moderngl.Texture] | None = None) -> TileView:
         """A run over a tile: its passes, each drawing what the core needs (a bridge: the
         texels of its whole target whose centres lie in the core)."""
-        plan, graph = self.plan, self.pipeline.graph
+        plan, graph = self.plan, self.stage.graph
         frame = tile_frame(tile.size, TileView(tile.origin, self.size, frozenset(passes)),
                            plan.uniforms)
         regions: dict[str, tuple[int, int, int, int]] = {}

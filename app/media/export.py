@@ -24,10 +24,10 @@ import cv2
 import moderngl
 import numpy as np
 
-from ..engine.chain import build_pipeline
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.motion import MotionAhead
+from ..engine.renderer import Renderer
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
@@ -328,7 +328,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 counters.busy["decode"] += time.perf_counter() - t
             yield item
 
-    with build_pipeline(ctx, style, seed=opts.seed, scale=opts.scale,
+    with Renderer(ctx, style, seed=opts.seed, scale=opts.scale,
                         deep=reader.deep) as pipeline:
         if values:
             pipeline.set_params(values)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.chain import AnyPipeline, use_draft, wants_subject
 from ..engine.context import cpu_renderer
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
+from ..engine.renderer import Renderer, use_draft
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -80,7 +80,7 @@ class LiveStats:
 class LiveSession:
     """Runs a live source through a pipeline into an optional virtual camera sink."""
 
-    def __init__(self, source: FrameSource, pipeline: AnyPipeline, options: LiveOptions, *,
+    def __init__(self, source: FrameSource, pipeline: Renderer, options: LiveOptions, *,
                  sink_factory: SinkFactory | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.source = source
@@ -132,7 +132,7 @@ class LiveSession:
                 feed.start()
             wait = feed.wait if feed is not None else self.source.wait_frame
             take = feed.take if feed is not None else self.source.latest
-            if wants_subject(self.pipeline):  # faces found off this thread, a frame behind
+            if self.pipeline.wants_subject:  # faces found off this thread, a frame behind
                 subjects = SubjectWorker()
                 subjects.start()
                 self.pipeline.subject_feed = "given"

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.chain import AnyPipeline
 from ..engine.readback_ring import ReadbackRing
+from ..engine.renderer import Renderer
 from .video_reader import DecodedFrame
 
 
@@ -30,7 +30,7 @@ class RenderStage:
     thread that owns the context only.
     """
 
-    def __init__(self, pipeline: AnyPipeline, size: tuple[int, int], pingpong: bool = True) -> None:
+    def __init__(self, pipeline: Renderer, size: tuple[int, int], pingpong: bool = True) -> None:
         self.pipeline = pipeline
         self.size = size
         self.pingpong = pingpong

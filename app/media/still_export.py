@@ -10,9 +10,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..engine.chain import build_pipeline
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
+from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
 from .image_io import read_image, write_image
 
@@ -25,7 +25,7 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
     image = read_image(src)
     ctx = create_headless_context()
     try:
-        with build_pipeline(ctx, style, seed=seed, scale=scale,
+        with Renderer(ctx, style, seed=seed, scale=scale,
                             deep=image.rgb.dtype == np.uint16) as pipeline:
             pipeline.set_params(values)
             rgb = paint_still(pipeline, image.rgb, progress)

@@ -15,8 +15,8 @@ from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtGui import QAction, QActionGroup
 from PyQt6.QtWidgets import QMenu, QWidget
 
-from ..engine.chain import AnyPipeline
 from ..engine.errors import AquarelleError
+from ..engine.renderer import Renderer
 from ..media.adaptive import AdaptiveScale
 from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
@@ -156,7 +156,7 @@ class LiveController(QObject):
             sink.stop()
             self.changed.emit()
 
-    def _output(self, pipeline: AnyPipeline, tex: moderngl.Texture, captured: float | None) -> None:
+    def _output(self, pipeline: Renderer, tex: moderngl.Texture, captured: float | None) -> None:
         """Viewport hook (GL context current): fit the painted frame and send it."""
         sink = self.sink
         if sink is None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
-from ..engine.pipeline import MAX_SCALE, MIN_SCALE
+from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 # What changed: the style or chain (and with it every value), values, the preset label, the
 # seed, the processing scale, or only what is shown (debug view, compare).

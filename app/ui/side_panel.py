@@ -19,8 +19,8 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.pipeline import MAX_SCALE, MIN_SCALE
 from ..engine.style import list_styles, load_style
+from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 from .chain_panel import ChainPanel
 from .param_panel import ParamPanel
 from .presets_panel import PresetsPanel

@@ -56,10 +56,11 @@ class Soak:
 
 
 def gl_objects(window: Any) -> int:
-    """GL objects the viewport's pipeline has ever allocated (textures; framebuffers go with
+    """GL objects the viewport's renderer has ever allocated (textures; framebuffers go with
     them): flat when nothing leaks."""
-    pipeline = window.viewport.pipeline
-    return pipeline.graph.pool.allocations if pipeline is not None else 0
+    renderer = window.viewport.pipeline
+    return sum(pool.allocations for pool in renderer.texture_pools()) \
+        if renderer is not None else 0
 
 
 def soak_viewport(app: Any, window: Any, frames: int) -> Soak:

@@ -81,7 +81,7 @@ class StyleController(QObject):
             return True
         try:
             spec = load_chain(name)
-            self.viewport.build_pipeline(spec)
+            self.viewport.Renderer(spec)
         except AquarelleError as e:
             self.error("Cannot use style", error_text(e))
             self.show_style()
@@ -126,7 +126,7 @@ class StyleController(QObject):
     def reload_shaders(self) -> bool:
         """Recompile the current style from disk; a failure keeps the working shaders."""
         try:
-            self.viewport.build_pipeline(self.state.style)
+            self.viewport.Renderer(self.state.style)
         except AquarelleError as e:
             self.error("Shader error", error_text(e) + "\n\nThe last working shaders stay "
                        "in use.")

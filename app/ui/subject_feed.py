@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6.QtCore import QObject, QTimer, pyqtSignal
 
-from ..engine.chain import AnyPipeline
+from ..engine.renderer import Renderer
 from ..engine.subject import Subject
 from ..media.subject_worker import SubjectWorker
 
@@ -42,7 +42,7 @@ class SubjectFeed(QObject):
         if still:
             self._timer.start()
 
-    def give(self, pipeline: AnyPipeline) -> None:
+    def give(self, pipeline: Renderer) -> None:
         """Set the newest subject on the pipeline before it renders."""
         pipeline.subject_feed = "given"
         self._seen = self.latest

@@ -19,7 +19,6 @@ from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
-from ..engine.chain import AnyPipeline, build_pipeline, use_draft, wants_subject
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import collect_garbage, cpu_renderer, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
@@ -27,6 +26,7 @@ from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..engine.motion import FrameMotion
 from ..engine.readback_ring import ReadbackRing
+from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
@@ -68,7 +68,7 @@ class Viewport(QOpenGLWidget):
         # state's), and an output that gets every result texture while the context is
         # current, with the frame's capture time (None for a re-render of the same frame).
         self.adaptive: AdaptiveScale | None = None
-        self.live_output: Callable[[AnyPipeline, moderngl.Texture, float | None], None] | None \
+        self.live_output: Callable[[Renderer, moderngl.Texture, float | None], None] | None \
             = None
         self._image_pts: float | None = None
         self._image_captured: float | None = None
@@ -85,7 +85,7 @@ class Viewport(QOpenGLWidget):
         self.cpu_renderer = True  # the context renders on the CPU (llvmpipe): set with it
         self.queued_readback = False
         self._sink_ring: ReadbackRing[tuple[int, int, float | None]] | None = None
-        self._pipeline: AnyPipeline | None = None
+        self._pipeline: Renderer | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
         self._thumbs: ThumbnailPainter | None = None  # the preset menu's pictures
@@ -116,7 +116,7 @@ class Viewport(QOpenGLWidget):
 
     # -- public API ------------------------------------------------------------------------
     @property
-    def pipeline(self) -> AnyPipeline | None:
+    def pipeline(self) -> Renderer | None:
         """The working pipeline, if any."""
         return self._pipeline
 
@@ -226,7 +226,7 @@ class Viewport(QOpenGLWidget):
         self.viewChanged.emit()
         self.update()
 
-    def build_pipeline(self, style: AnyStyle) -> None:
+    def Renderer(self, style: AnyStyle) -> None:
         """Compile `style` and make it the working pipeline.
 
         Raises AquarelleError (e.g. ShaderCompileError) and keeps the old pipeline when it
@@ -331,7 +331,7 @@ class Viewport(QOpenGLWidget):
             self._applied = None
             self.doneCurrent()
 
-    def _to_sink(self, p: AnyPipeline) -> None:
+    def _to_sink(self, p: Renderer) -> None:
         """The painted frame to the recording: on a GPU through a readback ring (a frame
         later, never a wait; `drain_frame_sink` hands over the last), else read at once."""
         tex = self._result
@@ -394,11 +394,11 @@ class Viewport(QOpenGLWidget):
             context.aboutToBeDestroyed.connect(self.release_gl)
         self._build_wanted()
 
-    def _new_pipeline(self, style: AnyStyle) -> AnyPipeline:
+    def _new_pipeline(self, style: AnyStyle) -> Renderer:
         """Compile a pipeline; every failure becomes an AquarelleError."""
         assert self._ctx is not None
         try:
-            return build_pipeline(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
+            return Renderer(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
                             shader_root=self.shader_root)
         except AquarelleError:
             raise  # shader errors name their file and line
@@ -423,7 +423,7 @@ class Viewport(QOpenGLWidget):
             self._pipeline.release()
         self._adopt(new)
 
-    def _adopt(self, new: AnyPipeline) -> None:
+    def _adopt(self, new: Renderer) -> None:
         self._pipeline = new
         new.profile = self.profile
         self._orig = self._result = None
@@ -516,7 +516,7 @@ class Viewport(QOpenGLWidget):
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
-            if wants_subject(p):
+            if p.wants_subject:
                 still = self._image_pts is None and self._image_captured is None
                 self.subjects.frame(img, still=still, jumped=self._jumped,
                                     t=self._image_pts or time.monotonic())
@@ -538,7 +538,7 @@ class Viewport(QOpenGLWidget):
             self._fresh = False
             captured = self._image_captured
         else:
-            if wants_subject(p):
+            if p.wants_subject:
                 self.subjects.give(p)
             self._result = p.render(self._orig)  # same frame, new settings
         self._applied = revision

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.eval.report import replace_section
 
 # cProfile's names of the C methods that stand for each kind of work (the frame is uploaded
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         full_ms = None
         for label, scale, borders in (("full", 1.0, True), ("draft", 0.5, True),
                                       ("cheap draft", 0.5, False)):
-            with Pipeline(ctx, "watercolor", scale=scale) as p:
+            with Renderer(ctx, "watercolor", scale=scale) as p:
                 p.draft_borders = borders
                 tex = p.upload(img, "rgb")
                 for _ in range(3):

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.engine import Pipeline, create_headless_context, renderer_string
+from aquarelle.engine import Renderer, create_headless_context, renderer_string
 
 
 def main() -> None:
@@ -21,7 +21,7 @@ def main() -> None:
     print("GL renderer:", renderer_string(ctx))
     for w, h in ((1920, 1080), (3840, 2160)):
         img = np.ascontiguousarray(cv2.resize(skimage.data.chelsea(), (w, h)))
-        with Pipeline(ctx, "watercolor") as p:
+        with Renderer(ctx, "watercolor") as p:
             for _ in range(3):
                 p.render_array(img)
             parts: dict[str, list[float]] = {k: [] for k in ("upload", "render", "read")}

@@ -1,4 +1,5 @@
-"""The public face of the engine: frames in, stylized textures or arrays out."""
+"""One style's passes on one GL context: a stage of a `Renderer` (engine/renderer.py), which
+is the engine's public face."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .fit import FrameFitter
 from .frame_info import FrameInfo, TileView
 from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
-from .motion import STILL_PX, FrameMotion, MotionTracker, corner_shift
+from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .subject import Subject, SubjectTracker
@@ -42,8 +43,10 @@ class FrameError(AquarelleError, ValueError):
     """A frame that the engine cannot take (wrong shape, type or size)."""
 
 
-class Pipeline:
-    """Stylizes frames with one style on one GL context.
+class StyleStage:
+    """Stylizes frames with one style on one GL context: its graph, draft, enlargement and
+    finish, its temporal state and the subject map it paints with (the subject itself is
+    found by the renderer and handed over: `set_subject`).
 
     Call only from the thread that owns the context. Frames are uint8 (or uint16, float32 in
     [0,1]) numpy arrays of shape (H, W), (H, W, 3) or (H, W, 4) in RGB or BGR order, or an
@@ -70,9 +73,8 @@ class Pipeline:
         self._ring: UploadRing | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
-        # Motion between frames: this pipeline's own, or a chain's shared by its styles.
+        # Motion between frames: the renderer's, shared by its styles (it feeds the frames).
         self.tracker = MotionTracker()
-        self.shared_tracker = False
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._canvas_shown = np.eye(3)  # the sheet as painted: moves in steps of STILL_PX
@@ -104,10 +106,6 @@ class Pipeline:
             self._finish = PassGraph(ctx, finish, shader_root, deep=deep)
             self._finish_params = ParamSet(finish.params)
         self._input: moderngl.Texture | None = None
-        # The subject (faces, the person) of a style that asks for it: "detect": found in
-        # each array frame `render` gets (exports, the command line: every frame, in order);
-        # "given": what `set_subject` last handed over (the app's worker, off this thread).
-        self.subject_feed = "detect"
         # False: no frame follows (a still): the history is not kept, and its targets share
         # textures like any other
         self.keep_history = True
@@ -115,7 +113,6 @@ class Pipeline:
         self._given: Subject | None = None
         self._still: np.ndarray | None = None  # a tiled still's whole subject map
         self._subject_tex: moderngl.Texture | None = None
-        self._last_probe: np.ndarray | None = None  # 1/16 of the last array frame
         self._last_found: Subject | None = None  # what detect_subject found in it
         self._subject_weight = 0.0  # 0..1: how much the subject shapes the painting
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
@@ -180,11 +177,9 @@ class Pipeline:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
         self.frame_index = 0
-        if not self.shared_tracker:
-            self.tracker.reset()
         if self._subjects is not None:
             self._subjects.reset()
-        self._last_probe = self._last_found = None
+        self._last_found = None
         self._subject_fresh = True
         self._held_map = None
         self._canvas = np.eye(3)
@@ -217,15 +212,16 @@ class Pipeline:
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
                full_size: tuple[int, int] | None = None,
                original: moderngl.Texture | None = None,
-               motion: FrameMotion | None = None) -> moderngl.Texture:
+               repeat: bool = True) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
 
         The texture belongs to the pipeline and is overwritten by the next call. A chain
         that already shrank the frame to this style's work size says the size it stands for
         (`full_size`): the painting is enlarged to it as if the frame had come at that size.
-        A chain also hands on the frame as it came in (`original`, for stereo depth).
-        `motion`: the frame's motion, estimated ahead on another thread (MotionAhead fed
-        every frame, at `motion_widths()`).
+        A chain also hands on the frame as it came in (`original`, for stereo depth). The
+        frame's motion is the tracker's (the renderer gave it the frame). `repeat`: the
+        frame is the last picture again (a still painted anew), not the next of a video (its
+        subject then fades in or out).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = src
@@ -251,15 +247,12 @@ class Pipeline:
                              frame=self.frame_index, scale=self._scale)
         if original is not None:
             info.externals[ORIGINAL] = original
-        if not self.shared_tracker:
-            self.tracker.next_frame(_motion_frame(frame, order), motion)
         canvas: dict[str, Any] = {}
         if self.style.motion is not None:
             canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
         if self.style.subject is not None:
             cover = info.work_size if crop is not None else (w, h)  # picture px
-            repeat = self._repeats(frame)
-            arr = self._subject_map(self._frame_subject(frame, order, repeat), cover)
+            arr = self._subject_map(self._frame_subject(), cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             self._give_subject(info, self._faded(arr, not repeat and info.history))
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
@@ -305,10 +298,7 @@ class Pipeline:
         info = FrameInfo(source=src, work_size=src.size, seed=self.seed, frame=0, scale=1.0,
                          tile=tile)
         if self.style.subject is not None:
-            whole = self._still
-            if self.subject_feed == "given":
-                whole = self._subject_map(self._given, tile.whole_size)
-            part = None
+            whole, part = self._still, None
             if whole is not None:
                 (ox, oy), (tw, th) = tile.origin, src.size
                 grid = map_grid((tw, th), map_step(tile.whole_size))
@@ -323,19 +313,21 @@ class Pipeline:
         return self.graph.output() if self.graph.has(self.style.output) else None
 
     # -- the subject ----------------------------------------------------------------------
+    @property
+    def wants_subject(self) -> bool:
+        """Whether this style paints with a subject map now (its switch on)."""
+        return self.style.subject is not None and bool(self.params[self.style.subject.enable])
+
     def set_subject(self, subject: Subject | None) -> None:
-        """The subject of the frames rendered from now on (with `subject_feed = "given"`)."""
+        """The subject of the frames rendered from now on."""
         self._given = subject
 
-    def detect_subject(self, frame: np.ndarray, order: str = "rgb") -> Subject | None:
+    def find_subject(self, frame: np.ndarray, order: str, repeat: bool) -> Subject | None:
         """The subject of the next frame in a sequence (faces followed from the last
-        frame's; the same picture again, a still re-rendered with other values, keeps its
-        own): None for a frame too small to hold a face."""
-        return self._detect(frame, order, self._repeats(frame))
-
-    def _detect(self, frame: np.ndarray, order: str, repeat: bool) -> Subject | None:
+        frame's); a `repeat` (the same picture again, a still painted with other values)
+        keeps the last one found. None for a frame too small to hold a face."""
         if repeat and self._last_found is not None:
-            return self._last_found  # not a video frame that followed it: the same subject
+            return self._last_found
         rgb = _rgb8(frame, order)
         if min(rgb.shape[:2]) < MIN_SUBJECT_SIDE:
             return None
@@ -344,36 +336,13 @@ class Pipeline:
         self._last_found = self._subjects.update(rgb, self.frame_index / 30.0)
         return self._last_found
 
-    def _repeats(self, frame: np.ndarray | moderngl.Texture) -> bool:
-        """Whether `frame` is the last picture again (a still re-rendered, or a texture
-        handed back) rather than the next one of a video."""
-        if not isinstance(frame, np.ndarray):
-            return True
-        probe = frame[::4, ::4]
-        last, self._last_probe = self._last_probe, probe.copy()
-        return last is not None and last.shape == probe.shape and np.array_equal(last, probe)
-
-    def prepare_still(self, frame: np.ndarray, size: tuple[int, int],
-                      order: str = "rgb") -> None:
+    def prepare_still(self, subject: Subject | None, size: tuple[int, int]) -> None:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
         mapped over `size` (the picture padded to the style's grid)."""
-        self._still = None
-        if self.style.subject is None or not self.params[self.style.subject.enable]:
-            return
-        if self._subjects is not None:
-            self._subjects.reset()
-        self._last_probe = self._last_found = None
-        self._still = self._subject_map(self.detect_subject(frame, order), size)
+        self._still = self._subject_map(subject, size) if self.wants_subject else None
 
-    def _frame_subject(self, frame: np.ndarray | moderngl.Texture, order: str,
-                       repeat: bool) -> Subject | None:
-        assert self.style.subject is not None
-        subject = None
-        if self.params[self.style.subject.enable]:
-            if self.subject_feed == "given":
-                subject = self._given
-            elif isinstance(frame, np.ndarray):
-                subject = self._detect(frame, order, repeat)
+    def _frame_subject(self) -> Subject | None:
+        subject = self._given if self.wants_subject else None
         self.last_subject = subject if subject is not None and subject.faces else None
         return subject
 
@@ -653,30 +622,14 @@ class Pipeline:
             self._subject_tex = None
         # the subject models (cv2.dnn nets) go with the pipeline, not at interpreter exit
         self._subjects = None
-        self._last_probe = self._last_found = None
+        self._last_found = None
         self._held_map = None
 
-    def __enter__(self) -> Pipeline:
+    def __enter__(self) -> StyleStage:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.release()
-
-
-def _motion_frame(frame: np.ndarray | moderngl.Texture, order: str) -> np.ndarray | None:
-    """What motion is estimated from: the frame as an RGB or grey array (None for a
-    texture)."""
-    if not isinstance(frame, np.ndarray):
-        return None
-    if order != "bgr" or frame.ndim != 3:
-        return frame
-    if frame.dtype == np.uint8 and frame.shape[2] in (3, 4) and frame.flags.c_contiguous:
-        # a webcam's BGR frame: motion needs only its grey, in one SIMD pass (a strided
-        # numpy channel swap first would be 20x slower)
-        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY if frame.shape[2] == 3
-                            else cv2.COLOR_BGRA2GRAY)
-    # BGR(A) -> RGB: reverse the colour channels only, never bring alpha to the front
-    return frame[..., 2::-1]
 
 
 def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
