@@ -180,12 +180,13 @@ class ChunkRenderer:
                 writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
                                      time_base=reader.time_base, fps=task.fps, crf=s.crf,
                                      speed=s.speed, deep=reader.deep, colour=reader.colour)
+                stage.pack_yuv(writer.packed_format, writer.size)
                 try:
                     def encode(item: Rendered | AudioItem) -> None:
                         if isinstance(item, Rendered) and item.pts >= task.pts_first:
                             t = time.perf_counter()
                             writer.write_frame(item.image, item.pts - task.shift - task.rebase,
-                                               item.duration)
+                                               item.duration, item.yuv)
                             busy["encode"] += time.perf_counter() - t
 
                     def finish() -> None:

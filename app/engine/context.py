@@ -76,6 +76,15 @@ def reset_draw_state(ctx: moderngl.Context) -> None:
     ctx.scissor = None
 
 
+def release_framebuffer(fbo: moderngl.Framebuffer) -> None:
+    """Release a framebuffer; the bound one hands its binding to the default framebuffer
+    first: moderngl restores the bound framebuffer after a read, and a released name there
+    fails the next call (GL_INVALID_OPERATION, reported by whatever comes next)."""
+    if fbo.ctx.fbo is fbo:
+        fbo.ctx.detect_framebuffer(0).use()
+    fbo.release()
+
+
 def collect_garbage(ctx: moderngl.Context) -> int:
     """Release GL objects that Python collected (gc_mode "context_gc"), on this thread.
 

@@ -8,12 +8,12 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .context import reset_draw_state
-from .glsl import build_program
+from .context import release_framebuffer, reset_draw_state
+from .glsl import fullscreen_pass
 from .readback_ring import ReadbackRing
+from .yuv_pack import YuvFormat, YuvPacker, packed_array, packed_bytes
 
 FIT_MODES = ("pad", "crop")
-VERTEX_SHADER = "common/fullscreen.vert"
 FRAGMENT_SHADER = "common/fit.frag"
 
 
@@ -44,8 +44,7 @@ class FrameFitter:
 
     def __init__(self, ctx: moderngl.Context, shader_root: Path | None = None) -> None:
         self.ctx = ctx
-        self.program = build_program(ctx, VERTEX_SHADER, FRAGMENT_SHADER, shader_root)
-        self.vao = ctx.vertex_array(self.program, [])
+        self.program, self.vao = fullscreen_pass(ctx, FRAGMENT_SHADER, shader_root)
         self.sampler = ctx.sampler(filter=(moderngl.LINEAR, moderngl.LINEAR), repeat_x=False,
                                    repeat_y=False)
         # Minifying by more than 2x: trilinear from the input's mipmaps (no aliasing).
@@ -54,7 +53,8 @@ class FrameFitter:
         self._targets: dict[tuple[int, int, str],
                             tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
         self._ring: ReadbackRing[tuple[int, int, Any]] | None = None  # fit_queued's
-        self._ring_size = (0, 0)
+        self._ring_key: tuple[int, int, YuvFormat | None] = (0, 0, None)
+        self._packer: YuvPacker | None = None
 
     def draw(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
              mirror: bool = False, pad: tuple[float, float, float] = (0.0, 0.0, 0.0),
@@ -101,25 +101,34 @@ class FrameFitter:
         return np.frombuffer(fbo.read(components=3, alignment=1), np.uint8).reshape(h, w, 3)
 
     def fit_queued(self, tex: moderngl.Texture, size: tuple[int, int], mode: str = "pad",
-                   mirror: bool = False, meta: Any = None) -> tuple[np.ndarray, Any] | None:
+                   mirror: bool = False, meta: Any = None, packed: YuvFormat | None = None
+                   ) -> tuple[np.ndarray, Any] | None:
         """`fit`, read back through a ring of pixel buffers: returns the frame queued before
         this one (with its `meta`), or None while the ring fills: one frame later, and the
-        CPU never waits for the GPU (a virtual camera's frames on a GPU)."""
+        CPU never waits for the GPU (a virtual camera's frames on a GPU). `packed`: the
+        frame's 4:2:0 bytes in that layout (engine/yuv_pack.py), not RGB."""
         out, fbo = self._draw(tex, size, mode, mirror, (0.0, 0.0, 0.0), "f1")
         w, h = out.size
-        if self._ring is None or self._ring_size != (w, h):
+        if self._ring is None or self._ring_key != (w, h, packed):
             self.drain_queued()  # another size (the output changed): the frame in flight goes
             self._ring = ReadbackRing(self.ctx)
-            self._ring_size = (w, h)
-        ready = self._ring.push(lambda buf: fbo.read_into(buf, components=3, alignment=1),
-                                w * h * 3, (w, h, meta))
-        return None if ready is None else _rgb(*ready)
+            self._ring_key = (w, h, packed)
+        if packed is None:
+            ready = self._ring.push(lambda buf: fbo.read_into(buf, components=3, alignment=1),
+                                    w * h * 3, (w, h, meta))
+        else:
+            if self._packer is None:
+                self._packer = YuvPacker(self.ctx)
+            yuv = self._packer.pack(out, packed)
+            ready = self._ring.push(lambda buf: yuv.read_into(buf, alignment=1),
+                                    packed_bytes((w, h)), (w, h, meta))
+        return None if ready is None else self._frame(*ready)
 
     def drain_queued(self) -> list[tuple[np.ndarray, Any]]:
         """The frames `fit_queued` still holds, oldest first."""
         if self._ring is None:
             return []
-        ready = [_rgb(data, meta) for data, meta in self._ring.drain()]
+        ready = [self._frame(data, meta) for data, meta in self._ring.drain()]
         self._ring.release()
         self._ring = None
         return ready
@@ -129,8 +138,11 @@ class FrameFitter:
         if self._ring is not None:
             self._ring.release()
             self._ring = None
+        if self._packer is not None:
+            self._packer.release()
+            self._packer = None
         for tex, fbo in self._targets.values():
-            fbo.release()
+            release_framebuffer(fbo)
             tex.release()
         self._targets.clear()
         self.vao.release()
@@ -138,7 +150,8 @@ class FrameFitter:
         self.sampler.release()
         self.min_sampler.release()
 
-
-def _rgb(data: bytes, meta: tuple[int, int, Any]) -> tuple[np.ndarray, Any]:
-    w, h, user = meta
-    return np.frombuffer(data, np.uint8).reshape(h, w, 3), user
+    def _frame(self, data: bytes, meta: tuple[int, int, Any]) -> tuple[np.ndarray, Any]:
+        w, h, user = meta
+        if self._ring_key[2] is not None:
+            return packed_array(data, (w, h)), user
+        return np.frombuffer(data, np.uint8).reshape(h, w, 3), user

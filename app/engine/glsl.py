@@ -112,3 +112,14 @@ def build_program(ctx: moderngl.Context, vertex: str, fragment: str,
         src = vs if "vertex_shader" in log.split("\n", 1)[0] else fs
         name, line, msg = src.locate(log)
         raise ShaderCompileError(name, line, msg) from None
+
+
+FULLSCREEN_VERTEX = "common/fullscreen.vert"
+
+
+def fullscreen_pass(ctx: moderngl.Context, fragment: str, root: Path | None = None
+                    ) -> tuple[moderngl.Program, moderngl.VertexArray]:
+    """A fragment shader's program over the one triangle that covers the viewport, and the
+    vertex array that draws it (`vao.render(moderngl.TRIANGLES, vertices=3)`)."""
+    program = build_program(ctx, FULLSCREEN_VERTEX, fragment, root)
+    return program, ctx.vertex_array(program, [])

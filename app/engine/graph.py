@@ -38,7 +38,7 @@ from .frame_info import (
     when_terms,
 )
 from .frame_plan import BYPASS, RUN, build_plan, unrolled
-from .glsl import ShaderSource, build_program, with_constants
+from .glsl import FULLSCREEN_VERTEX, ShaderSource, build_program, with_constants
 from .params import ParamValue
 from .style import (
     BUILTIN_FLAGS,
@@ -52,7 +52,6 @@ from .style import (
 )
 from .targets import TargetPool
 
-VERTEX_SHADER = "common/fullscreen.vert"
 MAX_REPEAT = 64
 MAX_PLANS = 64  # compiled frame plans kept (keys met so far; the oldest goes first)
 MAX_UNITS = 32  # texture units the executor tracks
@@ -147,7 +146,7 @@ class PassGraph:
             with_constants(ShaderSource(p.shader, root).text, dict.fromkeys(p.specialize, 0),
                            p.shader)
         with critical():  # moderngl builds these partly in Python: not to be interrupted
-            prog = build_program(self.ctx, p.vertex or VERTEX_SHADER, p.shader, root,
+            prog = build_program(self.ctx, p.vertex or FULLSCREEN_VERTEX, p.shader, root,
                                  constants)
             vao = self.ctx.vertex_array(prog, [])
             uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
@@ -175,7 +174,7 @@ class PassGraph:
         known = self._value_reads.get(key)
         if known is None:
             known = all(reads_only_values(ShaderSource(s, self._shader_root).text, name)
-                        for s in (p.shader, p.vertex or VERTEX_SHADER))
+                        for s in (p.shader, p.vertex or FULLSCREEN_VERTEX))
             self._value_reads[key] = known
         return known
 

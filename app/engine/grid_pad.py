@@ -13,8 +13,8 @@ from typing import Any
 
 import moderngl
 
-from .context import reset_draw_state
-from .glsl import build_program
+from .context import release_framebuffer, reset_draw_state
+from .glsl import fullscreen_pass
 from .style import StyleSpec
 
 MAX_ALIGN = 8  # coarser targets (pyramids) are made `whole` in tiles: no grid to follow
@@ -49,9 +49,7 @@ class GridPad:
 
     def __init__(self, ctx: moderngl.Context, shader_root: Path | None = None) -> None:
         self.ctx = ctx
-        self.program = build_program(ctx, "common/fullscreen.vert", "common/grid_pad.frag",
-                                     shader_root)
-        self.vao = ctx.vertex_array(self.program, [])
+        self.program, self.vao = fullscreen_pass(ctx, "common/grid_pad.frag", shader_root)
         self._targets: dict[tuple[int, int, str],
                             tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
 
@@ -75,7 +73,7 @@ class GridPad:
     def release(self) -> None:
         """Release the GL objects."""
         for tex, fbo in self._targets.values():
-            fbo.release()
+            release_framebuffer(fbo)
             tex.release()
         self._targets.clear()
         self.vao.release()

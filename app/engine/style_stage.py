@@ -11,7 +11,7 @@ import cv2
 import moderngl
 import numpy as np
 
-from .context import cpu_renderer, return_freed_memory
+from .context import cpu_renderer, release_framebuffer, return_freed_memory
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .frame_info import FrameInfo, TileView
@@ -537,7 +537,7 @@ class StyleStage:
             try:
                 fbo.read_into(out, components=3, alignment=1)
             finally:
-                fbo.release()
+                release_framebuffer(fbo)
             return cv2.cvtColor(out, cv2.COLOR_RGB2BGR, dst=out) if order == "bgr" else out
         data = tex.read(alignment=1)
         dtype = np.uint16 if tex.dtype == "nu2" else np.uint8

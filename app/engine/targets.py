@@ -6,6 +6,7 @@ from collections.abc import Set
 
 import moderngl
 
+from .context import release_framebuffer
 from .style import TargetSpec
 
 DEEP_DTYPE = "nu2"  # 16-bit unsigned normalized: what 8-bit targets become in a deep graph
@@ -164,7 +165,7 @@ class TargetPool:
     def _release(self, tex: moderngl.Texture) -> None:
         fbo = self._fbos.pop(tex.glo, None)
         if fbo is not None:
-            fbo.release()
+            release_framebuffer(fbo)
         self._held -= texture_bytes(tex)
         tex.release()
 

@@ -35,9 +35,9 @@ import cv2
 import moderngl
 import numpy as np
 
-from .context import reset_draw_state
+from .context import release_framebuffer, reset_draw_state
 from .frame_info import TileView
-from .glsl import build_program
+from .glsl import fullscreen_pass
 from .grid_pad import padded_size
 from .renderer import Renderer
 from .tile_analysis import Phase, TileAnalysis, target_size_in, tile_frame
@@ -238,8 +238,7 @@ class _Windows:
 
     def __init__(self, ctx: moderngl.Context, root: Path | None) -> None:
         self.ctx = ctx
-        self.program = build_program(ctx, "common/fullscreen.vert", "common/window.frag", root)
-        self.vao = ctx.vertex_array(self.program, [])
+        self.program, self.vao = fullscreen_pass(ctx, "common/window.frag", root)
         self._samplers: dict[str, moderngl.Sampler] = {}
         self._made: dict[str, tuple[moderngl.Texture, moderngl.Framebuffer]] = {}
 
@@ -269,7 +268,7 @@ class _Windows:
         if made is not None and made[0].size == size and made[0].components == components:
             return made
         if made is not None:
-            made[1].release()
+            release_framebuffer(made[1])
             made[0].release()
         tex = self.ctx.texture(size, components, dtype="f4")
         tex.repeat_x = tex.repeat_y = False
@@ -286,7 +285,7 @@ class _Windows:
 
     def release(self) -> None:
         for tex, fbo in self._made.values():
-            fbo.release()
+            release_framebuffer(fbo)
             tex.release()
         self._made.clear()
         for s in self._samplers.values():

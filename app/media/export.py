@@ -344,10 +344,12 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
                                      colour=reader.colour, encoder=encoder)
+                stage.pack_yuv(writer.packed_format, writer.size)
                 dec = reader.decoder
                 label = (f"{dec.codec}{' on ' + dec.device if dec.device else ''} -> "
                          f"{writer.encoder.name}"
-                         f"{' (hardware)' if writer.encoder.hardware else ''}")
+                         f"{' (hardware)' if writer.encoder.hardware else ''}"
+                         f"{', ' + stage.yuv.layout + ' made on the GPU' if stage.yuv else ''}")
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
@@ -364,7 +366,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         elif isinstance(item, AudioItem):
                             writer.write_audio(item.stream, item.data)
                         else:
-                            writer.write_frame(item.image, item.pts - shift, item.duration)
+                            writer.write_frame(item.image, item.pts - shift, item.duration,
+                                               item.yuv)
                             counters.encoded += 1
                         counters.busy["encode"] += time.perf_counter() - t
 

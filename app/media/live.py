@@ -208,8 +208,9 @@ class LiveSession:
         if self._timer is None:
             self._timer = FrameTimer(self.pipeline.ctx)
         tex = timed_render(self._timer, self.pipeline, frame.image, frame.motion)
+        packed = self.sink.packed_format if self.sink is not None else None
         ready = fitter.fit_queued(tex, self.out_size, self.options.fit, self.options.mirror,
-                                  meta=frame.captured)
+                                  meta=frame.captured, packed=packed)
         t1 = self._clock()
         self.adaptive.update(frame_cost(t1 - t0, self._timer.seconds, cpu_renderer=False))
         self.stats.rendered += 1

@@ -19,6 +19,7 @@ import av
 import numpy as np
 from av.video.reformatter import ColorRange, Colorspace
 
+from ..engine.yuv_pack import LAYOUTS, YuvFormat
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
 from .hw_encoders import EncoderChoice, pixel_format, quality_options
@@ -187,6 +188,14 @@ class VideoWriter:
         cc.options = opts
         return stream
 
+    @property
+    def packed_format(self) -> YuvFormat | None:
+        """The 4:2:0 layout and matrix this stream's frames may come packed in (8-bit
+        yuv420p or nv12: `write_frame` then only wraps them), None where it takes RGB."""
+        if self.pix_fmt not in LAYOUTS:
+            return None
+        return YuvFormat(self.pix_fmt, "bt2020" if self._matrix_tag == 9 else "bt709")
+
     def add_audio(self, source: av.audio.AudioStream, offset: float = 0.0,
                   transcode: bool | None = None) -> AudioTrack:
         """Add an output audio track for a source audio stream (copy if the format allows)."""
@@ -194,24 +203,34 @@ class VideoWriter:
         self.audio.append(track)
         return track
 
-    def write_frame(self, image: np.ndarray, pts: int, duration: int | None = None) -> None:
+    def write_frame(self, image: np.ndarray, pts: int, duration: int | None = None,
+                    packed: str | None = None) -> None:
         """Encode one RGB or RGBA frame (uint8, or uint16 for a deep picture) at `pts` (in
-        `time_base` units)."""
+        `time_base` units); or one already packed on the GPU (`packed` names the layout:
+        `packed_format`'s, an (H * 3 / 2, W) array at the encoded size)."""
         w, h = self.size
-        image = pad_to(image, w, h)
-        four = image.shape[2] == 4
-        if image.dtype == np.uint16:
-            fmt = "rgba64le" if four else "rgb48le"
-        else:
-            fmt = "rgba" if four else "rgb24"
-        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image), format=fmt)
         c = self.colour
-        # The pixels already are in the output's primaries and transfer: say so, else
-        # FFmpeg's colour-managed scaler would convert them (BT.709 to PQ, say).
+        if packed is not None:
+            if packed != self.pix_fmt or image.shape != (h * 3 // 2, w):
+                raise ValueError(f"a packed {packed} frame of {image.shape[::-1]} for a "
+                                 f"{self.pix_fmt} stream of {w}x{h}")
+            frame = av.VideoFrame.from_ndarray(image, format=packed)
+            frame.colorspace, frame.color_range = self._matrix_tag, int(ColorRange.MPEG)
+        else:
+            image = pad_to(image, w, h)
+            four = image.shape[2] == 4
+            if image.dtype == np.uint16:
+                fmt = "rgba64le" if four else "rgb48le"
+            else:
+                fmt = "rgba" if four else "rgb24"
+            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image), format=fmt)
+            # The pixels already are in the output's primaries and transfer: say so, else
+            # FFmpeg's colour-managed scaler would convert them (BT.709 to PQ, say).
+            frame.color_primaries, frame.color_trc = c.primaries, c.transfer
+            frame = frame.reformat(format=self.pix_fmt, dst_colorspace=self._matrix,
+                                   dst_color_range=ColorRange.MPEG, dst_color_trc=c.transfer,
+                                   dst_color_primaries=c.primaries)
         frame.color_primaries, frame.color_trc = c.primaries, c.transfer
-        frame = frame.reformat(format=self.pix_fmt, dst_colorspace=self._matrix,
-                               dst_color_range=ColorRange.MPEG, dst_color_trc=c.transfer,
-                               dst_color_primaries=c.primaries)
         frame.pts = pts
         frame.time_base = self.time_base
         if duration:

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
+from ..engine.yuv_pack import YuvFormat, packed_bytes
 from ..platforms import (
     current_device_denied_hint,
     current_finds_virtual_camera_device,
@@ -36,7 +38,9 @@ class VirtualCameraError(MediaError):
 
 
 class CameraBackend(Protocol):
-    """What the sink needs of a virtual camera device (pyvirtualcam.Camera has it)."""
+    """What the sink needs of a virtual camera device (pyvirtualcam.Camera has it). A
+    backend may also say `packed`: the 4:2:0 layout it takes as it is (YuvFormat), besides
+    RGB frames, which it converts."""
 
     device: str
 
@@ -139,23 +143,57 @@ def check_device() -> None:
         raise VirtualCameraError(problem)
 
 
+# What pyvirtualcam converts RGB frames with (libyuv's I420: BT.601, limited range): frames
+# packed on the GPU use the same, so a call sees the colours it saw before.
+PACKED = YuvFormat("yuv420p", "bt601")
+
+
+class PyVirtualCamera:
+    """A pyvirtualcam camera taking I420 frames: packed ones (`packed`: on a GPU, packed
+    there) as they are, RGB ones converted here as pyvirtualcam would (OpenCV's SIMD
+    conversion, the same BT.601 limited-range I420 as its libyuv). Where the device takes no
+    I420 (Unity Capture), RGB only."""
+
+    def __init__(self, cam: Any, packed: YuvFormat | None) -> None:
+        self._cam = cam
+        self.packed = packed
+        self.device = str(cam.device)
+
+    def send(self, frame: np.ndarray) -> None:
+        if self.packed is not None and frame.ndim == 3:
+            frame = cv2.cvtColor(frame, cv2.COLOR_RGB2YUV_I420)
+        self._cam.send(frame)
+
+    def close(self) -> None:
+        self._cam.close()
+
+
 def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:
-    """Open the platform's virtual camera through pyvirtualcam (RGB frames)."""
+    """Open the platform's virtual camera through pyvirtualcam: I420 frames where the
+    device takes them (v4l2loopback's own format; OBS's copies them to its NV12 or UYVY),
+    else RGB."""
     try:
         import pyvirtualcam
     except ImportError:
         raise VirtualCameraError("the virtual camera needs pyvirtualcam: "
                                  "pip install pyvirtualcam") from None
+    fmt = pyvirtualcam.PixelFormat
+    packed = PACKED if width % 2 == 0 and height % 2 == 0 else None
     try:
-        cam: Any = pyvirtualcam.Camera(width=width, height=height, fps=fps,
-                                       fmt=pyvirtualcam.PixelFormat.RGB)
+        try:
+            if packed is None:
+                raise ValueError("odd sides: no 4:2:0")
+            cam: Any = pyvirtualcam.Camera(width=width, height=height, fps=fps, fmt=fmt.I420)
+        except Exception:  # a device without I420 (or an odd size): RGB, as it converts
+            packed = None
+            cam = pyvirtualcam.Camera(width=width, height=height, fps=fps, fmt=fmt.RGB)
     except Exception as e:  # pyvirtualcam raises RuntimeError with a multi-line text
         text = str(e).strip() or type(e).__name__
         first = text.splitlines()[0].split(". ")[0].rstrip(".")  # the first sentence
         # The device files say why more plainly, when they can: missing or refused.
         raise VirtualCameraError(device_problem() or f"no virtual camera ({first}): "
                                  f"{setup_hint()}") from None
-    return cam
+    return PyVirtualCamera(cam, packed)
 
 
 class VirtualCameraSink:
@@ -211,11 +249,20 @@ class VirtualCameraSink:
                                             daemon=True)
             self._thread.start()
 
+    @property
+    def packed_format(self) -> YuvFormat | None:
+        """The 4:2:0 layout the open backend takes as it is (frames packed on the GPU), or
+        None: RGB frames only."""
+        return getattr(self._backend, "packed", None) if self._backend else None
+
     def submit(self, frame: np.ndarray, t_capture: float | None = None) -> None:
-        """Offer the newest frame ((h, w, 3) uint8 RGB of the sink's size); `t_capture` is
-        the clock time the source captured it (for the latency figures)."""
+        """Offer the newest frame ((h, w, 3) uint8 RGB of the sink's size, or its bytes
+        packed in `packed_format`); `t_capture` is the clock time the source captured it
+        (for the latency figures)."""
         w, h = self.size
-        if frame.shape != (h, w, 3) or frame.dtype != np.uint8:
+        packed = self.packed_format is not None and frame.ndim == 2 \
+            and frame.size == packed_bytes(self.size)
+        if (frame.shape != (h, w, 3) and not packed) or frame.dtype != np.uint8:
             raise ValueError(f"virtual camera frames must be {w}x{h} RGB uint8, got "
                              f"{frame.shape} {frame.dtype}")
         with self._lock:

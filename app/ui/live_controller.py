@@ -176,8 +176,10 @@ class LiveController(QObject):
                 sink.submit(image, at)
             sink.submit(fitter.fit(tex, sink.size, "pad"), captured)
             return
-        # a live frame on a GPU, through the readback ring: the one before it, never a wait
-        ready = fitter.fit_queued(tex, sink.size, "pad", meta=captured)
+        # a live frame on a GPU, through the readback ring (packed there when the device
+        # takes 4:2:0): the one before it, never a wait
+        ready = fitter.fit_queued(tex, sink.size, "pad", meta=captured,
+                                  packed=sink.packed_format)
         if ready is not None:
             sink.submit(*ready)
 

@@ -20,7 +20,7 @@ SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"stereo upscale bench drafts draftprofile profile filters tests export live"}
+STEPS=${STEPS:-"stereo upscale bench drafts draftprofile profile filters tests yuv export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -85,6 +85,7 @@ if step tests; then
     "${ignore[@]}" --continue-on-collection-errors > "$OUT/tests.txt" 2>&1
   tail -40 "$OUT/tests.txt"
 fi
+step yuv && timeout 120 "$PY" scripts/bench_yuv.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/yuv.md"
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --write "$md" 2>&1 | tee "$OUT/export.md"
 # issue 30: a 1080p export through the GPU's encoder where one works (NVENC), at least 120 fps
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto 2>&1 | tee "$OUT/export1080.md"
