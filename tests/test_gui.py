@@ -252,12 +252,16 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
     dst = tmp_path / "rec.mp4"
     window.toggle_record(dst)
     assert window.recorder is not None
+    pushed: list[int] = []  # what reaches the recorder: packed on the "GPU", else RGB
+    push = window.recorder.push
+    window.viewport.frame_sink = lambda image, pts: pushed.append(image.ndim) or push(image, pts)
     for _ in range(3):
         with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
             window.playback.step(1)
     window.toggle_record()
     assert window.recorder is None and dst.is_file()
     assert count_frames(dst) >= 3
+    assert pushed and set(pushed) == {2 if queued else 3}
 
 
 def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:

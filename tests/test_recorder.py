@@ -39,3 +39,37 @@ def test_live_source_is_timed_by_the_clock_and_silent(tmp_path: Path) -> None:
     with av.open(str(out)) as c:
         assert not c.streams.audio
         assert c.streams.video[0].frames == 3
+
+
+def test_a_recording_keeps_odd_sides_and_says_its_colours(tmp_path: Path) -> None:
+    # tagged BT.709 limited range, as exports are (untagged, players guess BT.709 for HD
+    # while the conversion used BT.601), the last column and row repeated to even sides;
+    # frames packed on the GPU (yuv420p bytes) record the same picture as RGB ones
+    from av.video.reformatter import ColorRange, Colorspace
+    from conftest import smooth_noise, to_u8
+
+    from aquarelle.engine.yuv_pack import packed_array
+    from aquarelle.media.video_writer import pad_to
+
+    rgb = to_u8(smooth_noise(25, 33, seed=3, sigma=3))
+    padded = pad_to(rgb, 34, 26)
+    sws = av.VideoFrame.from_ndarray(padded, format="rgb24").reformat(
+        format="yuv420p", dst_colorspace=Colorspace.ITU709, dst_color_range=ColorRange.MPEG)
+    packed = packed_array(sws.to_ndarray().tobytes(), (34, 26))
+    shown = {}
+    for name, frame in (("rgb", rgb), ("packed", packed)):
+        rec = Recorder(tmp_path / f"{name}.mp4", fps=30)
+        for _ in range(2):
+            rec.push(frame, None)
+        out = rec.stop()
+        assert out is not None and rec.frames == 2
+        with av.open(str(out)) as c:
+            cc = c.streams.video[0].codec_context
+            assert (cc.width, cc.height) == (34, 26)
+            assert (cc.colorspace, cc.color_primaries, cc.color_trc) == (1, 1, 1)
+            f = next(c.decode(video=0))
+            shown[name] = f.reformat(format="rgb24", src_colorspace=Colorspace.ITU709,
+                                     src_color_range=ColorRange.MPEG).to_ndarray()
+    for picture in shown.values():
+        assert np.abs(picture[:25, :33].astype(int) - rgb).mean() < 3.0
+    assert np.abs(shown["rgb"].astype(int) - shown["packed"]).mean() < 0.5

@@ -20,16 +20,23 @@ from pathlib import Path
 
 import av
 import numpy as np
+from av.video.reformatter import ColorRange, Colorspace
 
 from ..engine.errors import AquarelleError
+from ..engine.yuv_pack import YuvFormat, coded_size
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
+from ..media.video_writer import pad_to
 
 QUEUE_FRAMES = 8
 TIME_BASE = Fraction(1, 1000)
 
 
 class Recorder:
-    """Encodes frames with wall-clock timestamps into an MP4 (written to PATH.part first)."""
+    """Encodes frames with wall-clock timestamps into an MP4 (written to PATH.part first):
+    H.264 yuv420p, tagged BT.709 limited range as exports are, odd sides padded with the
+    last column and row. Frames come as RGB, or packed on the GPU in `packed_format`."""
+
+    packed_format = YuvFormat("yuv420p", "bt709")
 
     def __init__(self, path: str | Path, fps: float = 30.0,
                  audio_source: str | Path | None = None) -> None:
@@ -58,8 +65,9 @@ class Recorder:
         self._thread.start()
 
     def push(self, rgb: np.ndarray, pts: float | None = None) -> None:
-        """Queue one frame (uint8 RGB) shown at media time `pts` (None: live, wall clock);
-        drops it when the encoder is behind."""
+        """Queue one frame (uint8 RGB, or its `packed_format` bytes: an (H * 3 / 2, W)
+        array) shown at media time `pts` (None: live, wall clock); drops it when the encoder
+        is behind."""
         now = time.perf_counter()
         if self._t0 is None:
             self._t0 = now
@@ -108,14 +116,21 @@ class Recorder:
             except Exception as e:
                 self.error = self.error or f"recording failed: {e}"
 
-    def _encode(self, rgb: np.ndarray, t: float) -> None:
-        h, w = rgb.shape[0] & ~1, rgb.shape[1] & ~1  # yuv420p needs even sizes
+    def _encode(self, image: np.ndarray, t: float) -> None:
+        packed = image.ndim == 2
+        if packed:
+            w, h = image.shape[1], image.shape[0] * 2 // 3
+        else:
+            w, h = coded_size((image.shape[1], image.shape[0]))  # yuv420p: even sides
         if self._stream is None:
             stream = self._container.add_stream("libx264", rate=round(self.fps))
             stream.width, stream.height = w, h
             stream.pix_fmt = "yuv420p"
             stream.time_base = TIME_BASE
-            stream.codec_context.time_base = TIME_BASE
+            cc = stream.codec_context
+            cc.time_base = TIME_BASE
+            cc.colorspace = cc.color_primaries = cc.color_trc = 1  # BT.709, as the pixels
+            cc.color_range = int(ColorRange.MPEG)
             stream.options = {"crf": "20", "preset": "veryfast"}
             self._stream = stream
             self._size = (w, h)
@@ -123,7 +138,13 @@ class Recorder:
             return  # the source changed size: keep the first size's frames only
         pts = max(self._last_pts + 1, round(t / TIME_BASE))
         self._last_pts = pts
-        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgb[:h, :w]), format="rgb24")
+        if packed:
+            frame = av.VideoFrame.from_ndarray(image, format="yuv420p")
+        else:
+            rgb = av.VideoFrame.from_ndarray(np.ascontiguousarray(pad_to(image, w, h)),
+                                             format="rgb24")
+            frame = rgb.reformat(format="yuv420p", dst_colorspace=Colorspace.ITU709,
+                                 dst_color_range=ColorRange.MPEG)
         frame.pts = pts
         frame.time_base = TIME_BASE
         for packet in self._stream.encode(frame):

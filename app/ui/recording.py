@@ -49,6 +49,7 @@ class RecordingController(QObject):
             return self._start(path or self.default_path())
         self.viewport.drain_frame_sink()  # the last frame, still in the readback ring
         self.viewport.frame_sink = None
+        self.viewport.frame_sink_packed = None
         self.recorder = None
         self.labels.show_recording(None)
         saved = rec.stop()
@@ -77,6 +78,7 @@ class RecordingController(QObject):
         self.recorder = rec
         self.started = time.monotonic()
         self.viewport.frame_sink = rec.push
+        self.viewport.frame_sink_packed = rec.packed_format
         self.labels.show_recording(0)
         self.feedback.status(f"Recording to {target}")
         return True

@@ -28,6 +28,7 @@ from ..engine.motion import FrameMotion
 from ..engine.readback_ring import ReadbackRing
 from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
+from ..engine.yuv_pack import YuvFormat, YuvPacker, packed_array, packed_bytes
 from ..media.adaptive import AdaptiveScale
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -62,8 +63,10 @@ class Viewport(QOpenGLWidget):
         self.stats = FrameStats()
         self.profile = False
         self.sync_timing = False  # glFinish before timing a paint (benchmarks only)
-        # Gets every rendered frame and its media time (None for live sources).
+        # Gets every rendered frame and its media time (None for live sources): RGB, or on
+        # a GPU packed there in `frame_sink_packed` (the recording's yuv420p) when it says one.
         self.frame_sink: Callable[[np.ndarray, float | None], None] | None = None
+        self.frame_sink_packed: YuvFormat | None = None
         # Live sources: the processing scale chosen to hold the frame rate (None: the
         # state's), and an output that gets every result texture while the context is
         # current, with the frame's capture time (None for a re-render of the same frame).
@@ -84,7 +87,8 @@ class Viewport(QOpenGLWidget):
         self._timer: FrameTimer | None = None  # the rendered frames' GPU time (a query ring)
         self.cpu_renderer = True  # the context renders on the CPU (llvmpipe): set with it
         self.queued_readback = False
-        self._sink_ring: ReadbackRing[tuple[int, int, float | None]] | None = None
+        self._sink_ring: ReadbackRing[tuple[int, int, float | None, bool]] | None = None
+        self._packer: YuvPacker | None = None
         self._pipeline: Renderer | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
@@ -323,6 +327,9 @@ class Viewport(QOpenGLWidget):
             if self._sink_ring is not None:
                 self._sink_ring.release()
                 self._sink_ring = None
+            if self._packer is not None:
+                self._packer.release()
+                self._packer = None
             self._thumbs = None
             self._orig = self._result = None
             self._fresh = self._image is not None
@@ -333,7 +340,8 @@ class Viewport(QOpenGLWidget):
 
     def _to_sink(self, p: Renderer) -> None:
         """The painted frame to the recording: on a GPU through a readback ring (a frame
-        later, never a wait; `drain_frame_sink` hands over the last), else read at once."""
+        later, never a wait; `drain_frame_sink` hands over the last), packed there when the
+        recording takes it so; else read at once."""
         tex = self._result
         assert tex is not None and self.frame_sink is not None
         if not self.queued_readback or tex.components != 4 or tex.dtype != "f1":
@@ -341,13 +349,18 @@ class Viewport(QOpenGLWidget):
             return
         if self._sink_ring is None:
             self._sink_ring = ReadbackRing(p.ctx)
-        w, h = tex.size
-        meta = (w, h, self._image_pts)
+        fmt = self.frame_sink_packed
+        out, nbytes = tex, tex.width * tex.height * 4
+        if fmt is not None:
+            if self._packer is None:
+                self._packer = YuvPacker(p.ctx)
+            out, nbytes = self._packer.pack(tex, fmt), packed_bytes(tex.size)
+        meta = (*tex.size, self._image_pts, fmt is not None)
         try:
-            ready = self._sink_ring.push(lambda b: tex.read_into(b, alignment=1), w * h * 4, meta)
+            ready = self._sink_ring.push(lambda b: out.read_into(b, alignment=1), nbytes, meta)
         except ValueError:  # another size: the frames in flight go first
             self._drain_sink()
-            ready = self._sink_ring.push(lambda b: tex.read_into(b, alignment=1), w * h * 4, meta)
+            ready = self._sink_ring.push(lambda b: out.read_into(b, alignment=1), nbytes, meta)
         if ready is not None:
             self._give_sink(*ready)
 
@@ -366,11 +379,15 @@ class Viewport(QOpenGLWidget):
             for data, meta in self._sink_ring.drain():
                 self._give_sink(data, meta)
 
-    def _give_sink(self, data: bytes, meta: tuple[int, int, float | None]) -> None:
-        w, h, pts = meta
+    def _give_sink(self, data: bytes, meta: tuple[int, int, float | None, bool]) -> None:
+        w, h, pts, packed = meta
+        if self.frame_sink is None:
+            return
+        if packed:
+            self.frame_sink(packed_array(data, (w, h)), pts)
+            return
         rgba = np.frombuffer(data, np.uint8).reshape(h, w, 4)
-        if self.frame_sink is not None:
-            self.frame_sink(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), pts)
+        self.frame_sink(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), pts)
 
     # -- GL --------------------------------------------------------------------------------
     def initializeGL(self) -> None:
