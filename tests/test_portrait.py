@@ -294,6 +294,23 @@ def test_no_granulation_on_a_face(pipeline, portrait):
     assert change[inner].mean() < 0.25 * change[away].mean()
 
 
+def test_a_dry_brush_leaves_a_faces_skin_whole(pipeline, portrait):
+    """A dry brush skips the paper near the washes' borders, hardly on a face's skin (white
+    scars across it read as damage, not as a painter's dry brush)."""
+    base = {"blooms": 0.0, "paper_tooth": 0.0}
+    wet = pipeline(base).render_array(portrait).astype(float)
+    p = pipeline({**base, "dry_brush": 0.8})
+    dry = p.render_array(portrait).astype(float)
+    face = p.last_subject.faces[0]
+    oval = np.zeros(portrait.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    inner = cv2.erode(oval, np.ones((15, 15), np.uint8)) == 1
+    lifted = (dry - wet).mean(axis=2) > 20  # lifted to the paper
+    figure = cv2.dilate(oval, np.ones((121, 121), np.uint8)).astype(bool) & ~oval.astype(bool)
+    assert lifted[figure].mean() > 0.01  # the brush does skip around the face
+    assert lifted[inner].mean() < 0.25 * lifted[figure].mean()
+
+
 def test_hair_and_clothes_are_laid_as_shapes(pipeline, portrait):
     """Beyond the face, a figure's hair and clothes follow its shapes' washes (a few flat
     graded shapes, not the photo's texture in tone bands); the face keeps its own path; a
