@@ -279,16 +279,21 @@ def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):
     assert not (tmp_path / "x.png").exists()
 
 
+def face_oval(p, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The last frame's first face: its mesh's oval (uint8 0/1) and the skin well inside it."""
+    face = p.last_subject.faces[0]
+    oval = np.zeros(picture.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    return oval, cv2.erode(oval, np.ones((15, 15), np.uint8)) == 1
+
+
 def test_no_granulation_on_a_face(pipeline, portrait):
     """Granulation settles in the paper's valleys, but not on a face's skin."""
     base = {"granulation": 0.0, "blooms": 0.0}
     plain = pipeline(base).render_array(portrait).astype(float)
     p = pipeline({**base, "granulation": 2.0})
     grainy = p.render_array(portrait).astype(float)
-    face = p.last_subject.faces[0]
-    oval = np.zeros(portrait.shape[:2], np.uint8)
-    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
-    inner = cv2.erode(oval, np.ones((15, 15), np.uint8)) == 1
+    oval, inner = face_oval(p, portrait)
     change = np.abs(grainy - plain).max(axis=2)
     away = ~cv2.dilate(oval, np.ones((41, 41), np.uint8)).astype(bool)
     assert change[inner].mean() < 0.25 * change[away].mean()
@@ -301,10 +306,7 @@ def test_a_dry_brush_leaves_a_faces_skin_whole(pipeline, portrait):
     wet = pipeline(base).render_array(portrait).astype(float)
     p = pipeline({**base, "dry_brush": 0.8})
     dry = p.render_array(portrait).astype(float)
-    face = p.last_subject.faces[0]
-    oval = np.zeros(portrait.shape[:2], np.uint8)
-    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
-    inner = cv2.erode(oval, np.ones((15, 15), np.uint8)) == 1
+    oval, inner = face_oval(p, portrait)
     lifted = (dry - wet).mean(axis=2) > 20  # lifted to the paper
     figure = cv2.dilate(oval, np.ones((121, 121), np.uint8)).astype(bool) & ~oval.astype(bool)
     assert lifted[figure].mean() > 0.01  # the brush does skip around the face
