@@ -517,7 +517,7 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     c = c ** (1.0 + 5.0 * a * (1.0 - (0.8 + 0.2 * paper)))[..., None]
     if prm["dry_brush"] > 0:  # the brush skips the valleys near borders, in the lights most
         thr = 0.6 * prm["dry_brush"]
-        bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.3 * (stroke - 0.5))
+        bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.8 * (stroke - 0.5))
         lum = c @ np.array([0.2126, 0.7152, 0.0722])
         bare = bare * ref.smoothstep(0.002, 0.025, wet) \
             * (0.45 + 0.55 * ref.smoothstep(0.15, 0.6, lum))

@@ -59,6 +59,7 @@ const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its featu
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
 const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darkest tones
 const float DRY_ON_FACE = 0.85;  // of its skips a dry brush leaves out on a face's skin
+const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decides a skip
 
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
@@ -119,7 +120,8 @@ void main() {
         // as specks all over (issue 29: dry brush at stroke ends, on the raised tooth), and
         // hardly on a face.
         float thr = 0.6 * u_dry_brush;
-        float skips = 1.0 - smoothstep(thr - 0.04, thr + 0.04, h + 0.3 * (stroke - 0.5));
+        float skips = 1.0 - smoothstep(thr - 0.04, thr + 0.04,
+                                       h + DRY_DRAG * (stroke - 0.5));  // streaks along it
         float ends = smoothstep(DRY_BORDER.x, DRY_BORDER.y, border)
                      * mix(DRY_IN_DARKS, 1.0, smoothstep(0.15, 0.6, luma(c)))
                      * (1.0 - DRY_ON_FACE * on_face);  // skin is laid wet: no white scars
