@@ -313,6 +313,21 @@ def test_a_dry_brush_leaves_a_faces_skin_whole(pipeline, portrait):
     assert lifted[inner].mean() < 0.25 * lifted[figure].mean()
 
 
+def test_ink_fades_where_the_painting_dissolved_into_paper(pipeline, portrait):
+    """Outlines over the bare sheet the vignette left are drawn at 0.3 of their strength (no
+    heavy bars in an empty margin), at full strength on the figure."""
+    prm = {"outline_strength": 1.0, "outline_sigma": 0.8, "blooms": 0.0, "paper_tooth": 0.0}
+    plain = pipeline({**prm, "outline_strength": 0.0}).render_array(portrait).astype(float)
+    inked = pipeline(prm).render_array(portrait).astype(float)
+    ratio = (inked + 1.0) / (plain + 1.0)  # what the ink multiplied by
+    margin = np.zeros(portrait.shape[:2], bool)
+    margin[:, :38] = margin[:, -38:] = True  # the outer tenth: bare paper on a portrait
+    margin &= bare(plain.astype(np.uint8))
+    assert margin.mean() > 0.05 and (ratio[margin] < 0.97).any()  # some ink reaches it
+    assert ratio[margin].min() > 0.6  # at most about 0.3 of the darkest ink
+    assert ratio[~margin].min() < 0.5  # full strength on the figure
+
+
 def test_hair_and_clothes_are_laid_as_shapes(pipeline, portrait):
     """Beyond the face, a figure's hair and clothes follow its shapes' washes (a few flat
     graded shapes, not the photo's texture in tone bands); the face keeps its own path; a

@@ -59,6 +59,7 @@ const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its featu
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
 const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darkest tones
 const float DRY_ON_FACE = 0.85;  // of its skips a dry brush leaves out on a face's skin
+const float OUTLINE_ON_PAPER = 0.3;  // of the ink where the painting dissolved into paper
 const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decides a skip
 
 void main() {
@@ -88,12 +89,14 @@ void main() {
     c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
     float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
+    float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)
     if (u_subject != 0) {
         on_face = focus_here.z;
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
         vec2 v = texture(vignette, uv).xy;  // the edge at this size (vignette.frag)
         float painted_here = smoothstep(0.25, 0.75, v.x);
-        c = pigment(mix(vec3(1.0), c, painted_here * v.y),
+        washed = painted_here * v.y;
+        c = pigment(mix(vec3(1.0), c, washed),
                     1.0 + RIM * 4.0 * painted_here * (1.0 - painted_here));
     }
     float h = texelFetch(paper, ivec2(p), 0).r;
@@ -128,7 +131,9 @@ void main() {
         c = mix(c, vec3(1.0), skips * ends);
     }
     if (u_outline_strength > 0.0) {
-        c *= mix(1.0, texture(edges, uv).r, u_outline_strength);
+        // lighter where the painting dissolved into paper: no heavy bars in an empty sheet
+        c *= mix(1.0, texture(edges, uv).r,
+                 u_outline_strength * mix(OUTLINE_ON_PAPER, 1.0, washed));
     }
     if (u_pencil > 0.0) {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
