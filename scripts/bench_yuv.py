@@ -9,8 +9,6 @@ Run: .venv/bin/python scripts/bench_yuv.py [--runs 20] [--write BENCHMARKS.md]
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from datetime import date
 
 import av
@@ -21,18 +19,9 @@ from av.video.reformatter import ColorRange, Colorspace
 from aquarelle.engine.context import create_headless_context, renderer_string
 from aquarelle.engine.yuv_pack import YuvFormat, YuvPacker, packed_bytes
 from aquarelle.eval.report import replace_section
+from aquarelle.eval.timing import median_ms
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
-
-
-def median_ms(fn, runs: int) -> float:
-    fn()  # warm: programs built, buffers made
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return 1e3 * statistics.median(times)
 
 
 def main() -> None:

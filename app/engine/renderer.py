@@ -72,9 +72,8 @@ class Renderer:
         self.stages: list[StyleStage] = []
         try:
             for s in specs:
-                stage = StyleStage(ctx, s, seed=seed, shader_root=shader_root, deep=deep)
-                stage.tracker = self.tracker
-                self.stages.append(stage)
+                self.stages.append(StyleStage(ctx, s, tracker=self.tracker, seed=seed,
+                                              shader_root=shader_root, deep=deep))
         except Exception:
             self.release()
             raise
@@ -273,8 +272,9 @@ class Renderer:
         self._given = subject
 
     @property
-    def wants_subject(self) -> bool:
-        """Whether a style of this renderer paints with a subject map."""
+    def has_subject_style(self) -> bool:
+        """Whether a style of this renderer paints with a subject map (whether its switch
+        is on now is the stage's `wants_subject`)."""
         return self._subject_stage is not None
 
     @property

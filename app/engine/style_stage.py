@@ -53,7 +53,7 @@ class StyleStage:
     RGB(A) texture already on the GPU. Same input, parameters and seed give the same output.
     """
 
-    def __init__(self, ctx: moderngl.Context, style: str | StyleSpec = "watercolor", *,
+    def __init__(self, ctx: moderngl.Context, style: str | StyleSpec, *, tracker: MotionTracker,
                  seed: int = 0, scale: float = 1.0, shader_root: Path | None = None,
                  deep: bool = False) -> None:
         self.ctx = ctx
@@ -73,8 +73,7 @@ class StyleStage:
         self._ring: UploadRing | None = None
         self._source_key: tuple[int, int, int, str] | None = None
         self._max_size = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
-        # Motion between frames: the renderer's, shared by its styles (it feeds the frames).
-        self.tracker = MotionTracker()
+        self.tracker = tracker  # the renderer's, shared by its styles (it feeds the frames)
         self._flow: moderngl.Texture | None = None
         self._canvas = np.eye(3)  # current frame's pixels -> paper (canvas) coordinates
         self._canvas_shown = np.eye(3)  # the sheet as painted: moves in steps of STILL_PX
@@ -105,7 +104,6 @@ class StyleStage:
             finish = load_style(styles_dir() / self.style.draft_finish)
             self._finish = PassGraph(ctx, finish, shader_root, deep=deep)
             self._finish_params = ParamSet(finish.params)
-        self._input: moderngl.Texture | None = None
         # False: no frame follows (a still): the history is not kept, and its targets share
         # textures like any other
         self.keep_history = True
@@ -224,7 +222,6 @@ class StyleStage:
         subject then fades in or out).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
-        self._input = src
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
@@ -294,7 +291,6 @@ class StyleStage:
             raise AquarelleError("a still is rendered in tiles at scale 1 only")
         self.reset_history()  # no motion from the last tile, the paper where a still has it
         src = self.upload(frame, order)
-        self._input = src
         info = FrameInfo(source=src, work_size=src.size, seed=self.seed, frame=0, scale=1.0,
                          tile=tile)
         if self.style.subject is not None:
@@ -417,11 +413,6 @@ class StyleStage:
         kx, ky = t.factors(self.params.values())
         return max(1, round(w * kx)), max(1, round(h * ky))
 
-    @property
-    def input_texture(self) -> moderngl.Texture | None:
-        """The frame the last render got, at its own size (the original, for display)."""
-        return self._input
-
     def grid_align(self) -> int:
         """The grid a frame's sides are padded to at scale 1 (engine/grid_pad.py), and a big
         still's tiles follow."""
@@ -517,11 +508,6 @@ class StyleStage:
         return frozenset({m.max_width}) if m is not None and self.params[m.enable] \
             else frozenset()
 
-    def render_array(self, frame: np.ndarray, order: str = "rgb") -> np.ndarray:
-        """Stylize a frame and read it back as an (H, W, 3) array in the same order (uint8;
-        uint16 from a deep pipeline)."""
-        return self.read(self.render(frame, order), order)
-
     def read(self, tex: moderngl.Texture, order: str = "rgb", *,
              low_memory: bool = False, into: np.ndarray | None = None) -> np.ndarray:
         """Read an output texture back as an (H, W, 3) array: uint8 from an 8-bit texture,
@@ -607,7 +593,6 @@ class StyleStage:
         if self._finish is not None:
             self._finish.release()
             self._finish = None
-        self._input = None
         if self._flow is not None:
             self._flow.release()
             self._flow = None

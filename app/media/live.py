@@ -132,7 +132,7 @@ class LiveSession:
                 feed.start()
             wait = feed.wait if feed is not None else self.source.wait_frame
             take = feed.take if feed is not None else self.source.latest
-            if self.pipeline.wants_subject:  # faces found off this thread, a frame behind
+            if self.pipeline.has_subject_style:  # faces found off this thread, a frame behind
                 subjects = SubjectWorker()
                 subjects.start()
                 self.pipeline.subject_feed = "given"

@@ -178,14 +178,15 @@ def open_pyvirtualcam(width: int, height: int, fps: float) -> CameraBackend:
         raise VirtualCameraError("the virtual camera needs pyvirtualcam: "
                                  "pip install pyvirtualcam") from None
     fmt = pyvirtualcam.PixelFormat
-    packed = PACKED if width % 2 == 0 and height % 2 == 0 else None
+    packed = PACKED if width % 2 == 0 and height % 2 == 0 else None  # 4:2:0: even sides
+    cam: Any = None
     try:
-        try:
-            if packed is None:
-                raise ValueError("odd sides: no 4:2:0")
-            cam: Any = pyvirtualcam.Camera(width=width, height=height, fps=fps, fmt=fmt.I420)
-        except Exception:  # a device without I420 (or an odd size): RGB, as it converts
-            packed = None
+        if packed is not None:
+            try:
+                cam = pyvirtualcam.Camera(width=width, height=height, fps=fps, fmt=fmt.I420)
+            except Exception:  # a device without I420: RGB, which pyvirtualcam converts
+                packed = None
+        if cam is None:
             cam = pyvirtualcam.Camera(width=width, height=height, fps=fps, fmt=fmt.RGB)
     except Exception as e:  # pyvirtualcam raises RuntimeError with a multi-line text
         text = str(e).strip() or type(e).__name__

@@ -533,7 +533,7 @@ class Viewport(QOpenGLWidget):
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
-            if p.wants_subject:
+            if p.has_subject_style:
                 still = self._image_pts is None and self._image_captured is None
                 self.subjects.frame(img, still=still, jumped=self._jumped,
                                     t=self._image_pts or time.monotonic())
@@ -555,7 +555,7 @@ class Viewport(QOpenGLWidget):
             self._fresh = False
             captured = self._image_captured
         else:
-            if p.wants_subject:
+            if p.has_subject_style:
                 self.subjects.give(p)
             self._result = p.render(self._orig)  # same frame, new settings
         self._applied = revision
