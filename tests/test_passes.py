@@ -18,6 +18,7 @@ from aquarelle.engine.frame_info import reference_px
 
 # Washes are abstracted at half the work size.
 WASH = 0.5
+LUMA = np.array([0.2126, 0.7152, 0.0722])  # Rec. 709 weights on sRGB values (color.glsl)
 
 
 @pytest.fixture
@@ -509,7 +510,8 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     wet = ref.bilinear(wet[..., None], x * wet.shape[1] / w, y * wet.shape[0] / h)[..., 0]
     stroke = ref.bilinear(strokes, x * strokes.shape[1] / w, y * strokes.shape[0] / h)[..., 0]
     edge = ref.bilinear(edges, x * edges.shape[1] / w, y * edges.shape[0] / h)[..., 0]
-    c = 1.0 - (1.0 - c) * (1.0 - prm["dilution"])
+    dense = prm.get("darks", 0.0) * (1.0 - ref.smoothstep(0.0, 0.6, c @ LUMA))  # darks.glsl
+    c = 1.0 - (1.0 - c) * (1.0 - prm["dilution"] * (1.0 - dense))[..., None]
     c = ref.pigment(c, ref.density(stroke, prm["stroke_strength"]))
     c = ref.pigment(c, ref.density(1.0 - paper, prm["paper_grain"]))
     c = ref.pigment(c, 1.0 + prm["edge_darkening"] * wet)
@@ -518,27 +520,31 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     if prm["dry_brush"] > 0:  # the brush skips the valleys near borders, in the lights most
         thr = 0.6 * prm["dry_brush"]
         bare = 1.0 - ref.smoothstep(thr - 0.04, thr + 0.04, paper + 0.8 * (stroke - 0.5))
-        lum = c @ np.array([0.2126, 0.7152, 0.0722])
+        lum = c @ LUMA
         bare = bare * ref.smoothstep(0.002, 0.025, wet) \
             * (0.45 + 0.55 * ref.smoothstep(0.15, 0.6, lum))
         c = c * (1.0 - bare[..., None]) + bare[..., None]
     c = c * (1.0 + (edge - 1.0) * prm["outline_strength"])[..., None]
     if prm.get("darks", 0.0) > 0:  # pigment darks (darks.glsl)
-        luma = np.array([0.2126, 0.7152, 0.0722])
-        lum = c @ luma
+        lum = c @ LUMA
         dark = (1.0 - ref.smoothstep(0.1, 0.4, lum)) * prm["darks"]
         mix_rgb = np.array([0.18, 0.22, 0.41])
-        mixed = mix_rgb * (lum / (mix_rgb @ luma))[..., None]
+        mixed = mix_rgb * (lum / (mix_rgb @ LUMA))[..., None]
         chroma = np.linalg.norm(c - lum[..., None], axis=-1)
         t = ref.smoothstep(0.03, 0.12, chroma)[..., None]
         hued = mixed * (1 - t) + c * t
         deep = ref.pigment(hued, (1.0 + 0.8 * dark)[..., None])
-        c = c * (1 - dark[..., None]) + deep * dark[..., None]
+        deep = c * (1 - dark[..., None]) + deep * dark[..., None]
+        lum = deep @ LUMA  # eased above the darkest masstone
+        eased = lum + 0.17 * np.maximum(np.exp(-lum / 0.17) - np.exp(-0.4 / 0.17), 0.0)
+        scaled = np.clip(deep * (1.0 + prm["darks"] * (eased - lum)
+                                 / np.maximum(lum, 1e-3))[..., None], 0.0, 1.0)
+        black = deep + (mix_rgb * (eased / (mix_rgb @ LUMA))[..., None] - deep) * prm["darks"]
+        c = np.where((lum > 1e-3)[..., None], scaled, black)
     if prm.get("tint", 0.0) > 0:  # one pigment (tint.glsl)
-        luma = np.array([0.2126, 0.7152, 0.0722])
         tint = np.array([int(prm["tint_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])
-        absorb = (1.0 - tint) / max(1.0 - tint @ luma, 0.05)
-        mono = 1.0 - np.clip((1.0 - c @ luma)[..., None] * absorb, 0.0, 1.0)
+        absorb = (1.0 - tint) / max(1.0 - tint @ LUMA, 0.05)
+        mono = 1.0 - np.clip((1.0 - c @ LUMA)[..., None] * absorb, 0.0, 1.0)
         c = c + (mono - c) * prm["tint"]
     if prm.get("paper_tooth", 0.0) > 0:  # the relief, lit from the top left
         lit = np.pad(paper, ((0, 1), (0, 1)), mode="edge")[1:, 1:]
@@ -563,6 +569,7 @@ def composite_image() -> np.ndarray:
     {"stroke_strength": 2.0},
     {"granulation": 1.0},
     {"dilution": 0.4},
+    {"dilution": 0.4, "darks": 1.0},
     {"paper_color": "#c08040"},
     {"tint": 1.0, "tint_color": "#7a4a2e"},
     {"tint": 0.5, "tint_color": "#4a5670", "darks": 1.0},
@@ -730,9 +737,8 @@ def test_hard_edges_match_reference(pipeline, hardness):
 
 def test_hard_edges_steepen_borders_and_keep_flat_washes(pipeline):
     image = disc_image()
-    lum = np.array([0.2126, 0.7152, 0.0722])
-    a = pipeline(dict(EFFECTS_OFF, hard_edges=0.0)).render_array(image) / 255 @ lum
-    b = pipeline(dict(EFFECTS_OFF, hard_edges=1.0)).render_array(image) / 255 @ lum
+    a = pipeline(dict(EFFECTS_OFF, hard_edges=0.0)).render_array(image) / 255 @ LUMA
+    b = pipeline(dict(EFFECTS_OFF, hard_edges=1.0)).render_array(image) / 255 @ LUMA
     row_a, row_b = a[24], b[24]  # across the disc's border at x = 18 and 46
     assert np.abs(np.diff(row_b)).max() > 1.6 * np.abs(np.diff(row_a)).max()
 

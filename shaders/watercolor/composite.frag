@@ -86,7 +86,7 @@ void main() {
     float turb = texture(wash, uv).x;
 
     // Watercolor is thinned, transparent paint: the paper shows through every wash.
-    c = 1.0 - (1.0 - c) * (1.0 - u_dilution);
+    c = diluted(c, u_dilution);
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
     float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)

@@ -5,6 +5,7 @@
 uniform float u_darks;
 
 const vec3 DARK_MIX = vec3(0.18, 0.22, 0.41);  // sRGB of an indigo-sepia mix (Payne's grey)
+const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
 
 vec3 pigment_darks(vec3 c) {
     float lum = luma(c);
@@ -15,5 +16,21 @@ vec3 pigment_darks(vec3 c) {
     float chroma = length(c - lum);
     vec3 mixed = DARK_MIX * (lum / luma(DARK_MIX));
     vec3 hued = mix(mixed, c, smoothstep(0.03, 0.12, chroma));
-    return mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
+    vec3 deep = mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
+    // no mix of pigments is darker than a watercolour's darkest masstone: the darkest tones
+    // are eased above it (l + F (exp(-l / F) - exp(-0.4 / F)): rising, about F at black, l
+    // from 0.4 up, where the darks end)
+    float l = luma(deep);
+    float eased = l + DARKEST * max(exp(-l / DARKEST) - exp(-0.4 / DARKEST), 0.0);
+    float k = u_darks * (eased - l);
+    return l > 1e-3 ? clamp(deep * (1.0 + k / l), 0.0, 1.0)
+                    : mix(deep, DARK_MIX * (eased / luma(DARK_MIX)), u_darks);
+}
+
+// Thinned paint: the paper shows through a wash, lifting it towards white by `dilution`, but
+// hardly in the darks, which a painter lays with dense pigment (by `darks`). Lifted alike, a
+// black coat became a grey fog at L* 40 and a beard vanished from a face.
+vec3 diluted(vec3 c, float dilution) {
+    float dense = u_darks * (1.0 - smoothstep(0.0, 0.6, luma(c)));
+    return 1.0 - (1.0 - c) * (1.0 - dilution * (1.0 - dense));
 }
