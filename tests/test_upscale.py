@@ -297,15 +297,17 @@ def test_the_draft_finish_enlarges_the_picture_in_its_own_pass(pipeline):
 def test_a_draft_of_a_small_frame_paints_the_same_picture_smaller(pipeline, borders):
     # 400 lines: the draft's 200 lines are below the size where a style's features stop
     # shrinking (a thumbnail's); a draft still sizes them in proportion to its frame, so
-    # the picture is the full render's, softer (measured 33.0 dB, 34.4 without hard edges: a
-    # hard border a fraction of a pixel off costs more than a soft one; 26.4 with a
-    # thumbnail's sizes). Also the cheap draft of live adaptive quality (32.5 dB; 26 before).
+    # the picture is the full render's, softer: measured 31.4 dB, and 31.2 for the cheap
+    # draft of live adaptive quality (borders at the work size too); 33.0 and 32.5 before the
+    # darks were kept from the dilution (the same offsets cost more next to deeper darks);
+    # a hard border a fraction of a pixel off costs more than a soft one; 26.4 with a
+    # thumbnail's sizes.
     img = cv2.cvtColor(cv2.imread(str(assets_dir() / "demo" / "coffee.jpg")), cv2.COLOR_BGR2RGB)
     assert img.shape[0] == 400
     full = pipeline().render_array(img)
     p = pipeline(scale=0.5)
     p.draft_borders = borders
-    assert _psnr(full, p.render_array(img)) > (32.0 if borders else 31.0)
+    assert _psnr(full, p.render_array(img)) > (30.5 if borders else 30.0)
 
 
 def _tones_reference(p, small: np.ndarray, full_size: tuple[int, int], work_width: int,
