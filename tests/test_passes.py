@@ -537,10 +537,12 @@ def composite_reference(p, prm: dict) -> np.ndarray:
         deep = c * (1 - dark[..., None]) + deep * dark[..., None]
         lum = deep @ LUMA  # eased above the darkest masstone
         eased = lum + 0.17 * np.maximum(np.exp(-lum / 0.17) - np.exp(-0.4 / 0.17), 0.0)
-        scaled = np.clip(deep * (1.0 + prm["darks"] * (eased - lum)
-                                 / np.maximum(lum, 1e-3))[..., None], 0.0, 1.0)
-        black = deep + (mix_rgb * (eased / (mix_rgb @ LUMA))[..., None] - deep) * prm["darks"]
-        c = np.where((lum > 1e-3)[..., None], scaled, black)
+        target = lum + prm["darks"] * (eased - lum)
+        hue = np.where((lum > 1e-3)[..., None], deep / np.maximum(lum, 1e-3)[..., None],
+                       mix_rgb / (mix_rgb @ LUMA))  # (the indigo at black)
+        thinned = np.minimum(target, 1.6 * lum)  # as thinner pigment, the rest as indigo
+        indigo = mix_rgb / (mix_rgb @ LUMA)
+        c = np.clip(hue * thinned[..., None] + indigo * (target - thinned)[..., None], 0, 1)
     if prm.get("tint", 0.0) > 0:  # one pigment (tint.glsl)
         tint = np.array([int(prm["tint_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])
         absorb = (1.0 - tint) / max(1.0 - tint @ LUMA, 0.05)

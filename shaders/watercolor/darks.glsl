@@ -5,6 +5,7 @@
 uniform float u_darks;
 
 const vec3 DARK_MIX = vec3(0.18, 0.22, 0.41);  // sRGB of an indigo-sepia mix (Payne's grey)
+const float LIFT = 1.6;
 const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
 
 vec3 pigment_darks(vec3 c) {
@@ -19,12 +20,16 @@ vec3 pigment_darks(vec3 c) {
     vec3 deep = mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
     // no mix of pigments is darker than a watercolour's darkest masstone: the darkest tones
     // are eased above it (l + F (exp(-l / F) - exp(-0.4 / F)): rising, about F at black, l
-    // from 0.4 up, where the darks end)
+    // from 0.4 up, where the darks end), lifted as thinner pigment (its hue kept, at most
+    // LIFT times as light: a navy scaled further turned electric blue), the rest as the
+    // indigo-sepia mix (a neutral black then keeps the chroma of a mixed dark)
     float l = luma(deep);
     float eased = l + DARKEST * max(exp(-l / DARKEST) - exp(-0.4 / DARKEST), 0.0);
-    float k = u_darks * (eased - l);
-    return l > 1e-3 ? clamp(deep * (1.0 + k / l), 0.0, 1.0)
-                    : mix(deep, DARK_MIX * (eased / luma(DARK_MIX)), u_darks);
+    float target = l + u_darks * (eased - l);
+    float thinned = min(target, LIFT * l);
+    vec3 indigo = DARK_MIX / luma(DARK_MIX);
+    vec3 hue = l > 1e-3 ? deep / l : indigo;
+    return clamp(hue * thinned + indigo * (target - thinned), 0.0, 1.0);
 }
 
 // Thinned paint: the paper shows through a wash, lifting it towards white by `dilution`, but
