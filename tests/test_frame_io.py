@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import smooth_noise, to_u8
 
+from aquarelle.engine.context import cpu_renderer
 from aquarelle.engine.frame_timer import DEPTH, FrameTimer, frame_cost
 from aquarelle.engine.renderer import Renderer
 
@@ -43,7 +44,8 @@ def test_uploads_through_the_buffer_ring_paint_the_same(gl_ctx, order, deep) -> 
         frames = [f.astype(np.uint16) * 257 for f in frames]
     with Renderer(gl_ctx, "watercolor", deep=deep) as ring, \
             Renderer(gl_ctx, "watercolor", deep=deep) as direct:
-        assert not direct.upload_ring  # a CPU renderer: straight into the texture
+        assert ring.upload_ring == (not cpu_renderer(gl_ctx))  # the renderer's choice
+        direct.upload_ring = False  # straight into the texture
         ring.upload_ring = True
         for f in frames:
             assert np.array_equal(ring.render_array(f, order), direct.render_array(f, order))

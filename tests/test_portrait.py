@@ -10,6 +10,7 @@ import pytest
 import reference as ref
 import skimage.data
 
+from aquarelle.engine.context import cpu_renderer
 from aquarelle.engine.faces import Face
 from aquarelle.engine.subject import Subject
 from aquarelle.engine.subject_map import MESH_OVAL, map_region, subject_map
@@ -125,8 +126,13 @@ def test_a_portrait_in_tiles_is_the_untiled_painting(pipeline, portrait):
     assert len(tiles.tiles) >= 4
     d = np.abs(tiles.render(big).astype(np.int16) - whole).max(axis=2)
     # a ramp steepened to a hard edge amplifies float rounding (test_tiles); the figure's
-    # shapes can flip a texel's seed on a rounding boundary (test_shapes): some 50 of 1 M
-    assert d.max() <= 32 and (d > 2).sum() <= 100 and d.mean() < 0.02, (d.max(), d.mean())
+    # shapes can flip a texel's seed on a rounding boundary (test_shapes): some 50 of 1 M.
+    # NVIDIA's arithmetic flips more of them, all in one patch (the helmet's dark washes,
+    # scripts/gpu-kit/tile_diff.py), none along the tiles' seams: max 57, 4773 over 2 levels
+    gpu = not cpu_renderer(p.ctx)
+    most, many, mean = (64, 6000, 0.1) if gpu else (32, 100, 0.02)
+    assert d.max() <= most and (d > 2).sum() <= many and d.mean() < mean, \
+        (d.max(), (d > 2).sum(), d.mean())
 
 
 def test_re_rendering_a_still_keeps_its_subject(pipeline, portrait):

@@ -14,6 +14,7 @@ import pytest
 
 from aquarelle.cli.main import main
 from aquarelle.engine.chain_spec import load_chain
+from aquarelle.engine.context import cpu_renderer
 from aquarelle.engine.tile_analysis import tiling_problem
 from aquarelle.engine.tile_plan import plan_tiles
 from aquarelle.engine.tiles import TiledStill
@@ -98,9 +99,13 @@ def test_tiled_is_the_untiled_picture(pipeline, big, style, tile_px):
     tiles = TiledStill(p, (1500, 1000), max_tile_px=tile_px)
     assert len(tiles.tiles) >= 6
     d = _diff(tiles.render(big), whole)
-    assert d.max() <= 32 and (d > 2).sum() <= 20
-    assert (d > 1).sum() <= 40  # of 1.5 million: hard edges' and blooms' fronts
-    assert d.mean() < 0.01
+    facts = (d.max(), (d > 2).sum(), (d > 1).sum(), d.mean())
+    # NVIDIA's arithmetic (approximate exp and pow, 8-bit sub-texel weights) amplifies more:
+    # the watercolor there, max 9 levels, 43 pixels over 2, 140 over 1, mean 0.0101
+    many, more, mean = (100, 300, 0.02) if not cpu_renderer(p.ctx) else (20, 40, 0.01)
+    assert d.max() <= 32 and (d > 2).sum() <= many, facts
+    assert (d > 1).sum() <= more, facts  # of 1.5 million: hard edges' and blooms' fronts
+    assert d.mean() < mean, facts
 
 
 @pytest.mark.parametrize("size", [(701, 501), (1203, 898)])
@@ -139,31 +144,38 @@ def test_painting_in_place_is_the_same_painting(pipeline, big):
 
 
 # -- the command line -----------------------------------------------------------------------
-def _wide(tmp_path: Path) -> Path:
+def _wide(tmp_path: Path, limit: int) -> tuple[Path, int]:
+    """A picture 616 px wider than the driver's texture limit (16384 on llvmpipe, 32768 on
+    an NVIDIA GPU), and its width."""
     path = tmp_path / "wide.jpg"
-    assert cv2.imwrite(str(path), photo(17000, 64, seed=3)[..., ::-1])
-    return path
+    assert cv2.imwrite(str(path), photo(limit + 616, 64, seed=3)[..., ::-1])
+    return path, limit + 616
 
 
-def test_wider_than_the_texture_limit_is_painted_in_tiles(tmp_path, capsys):
-    src = _wide(tmp_path)
+def _limit(ctx) -> int:
+    return int(ctx.info["GL_MAX_TEXTURE_SIZE"])
+
+
+def test_wider_than_the_texture_limit_is_painted_in_tiles(tmp_path, capsys, gl_ctx):
+    src, width = _wide(tmp_path, _limit(gl_ctx))
     assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style", "sharpen"]) == 0
     err = capsys.readouterr().err
     assert "wide.jpg: tile 0/" in err and "(100%)" in err
     out = cv2.imread(str(tmp_path / "out.png"))
-    assert out.shape == (64, 17000, 3)
+    assert out.shape == (64, width, 3)
     assert main(["render", str(src), "-o", str(tmp_path / "q.png"), "--style", "sharpen",
                  "-q"]) == 0
     assert capsys.readouterr().err == ""
 
 
-def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsys):
-    src = _wide(tmp_path)
+def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsys, gl_ctx):
+    limit = _limit(gl_ctx)
+    src, width = _wide(tmp_path, limit)
     assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style",
                  "enhance"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("aquarelle: error: wide.jpg is 17000x64")
-    assert "--size 16384x-1" in err[0]
+    assert len(err) == 1 and err[0].startswith(f"aquarelle: error: wide.jpg is {width}x64")
+    assert f"--size {limit}x-1" in err[0]
 
 
 def _jpeg_header(path: Path, w: int, h: int) -> Path:

@@ -91,7 +91,7 @@ def test_packed_bytes_decode_as_ffmpegs_conversion_does(gl_ctx) -> None:
 def test_an_export_packed_on_the_gpu_is_the_rgb_exports_picture(tmp_path, gl_ctx, monkeypatch,
                                                                 size) -> None:
     clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=6)
-    opts = ExportOptions(crf=1, size=size)
+    opts = ExportOptions(crf=1, size=size, decoder="software")  # the label names no GPU decoder
     values = {"temporal": False}
     plain = export_video(clip.path, tmp_path / "rgb.mp4", "watercolor", values, opts,
                          ctx=gl_ctx)

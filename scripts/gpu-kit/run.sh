@@ -19,8 +19,9 @@ mkdir -p "$OUT"
 SIZES=${SIZES:-1280x720,1920x1080,3840x2160}
 RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
+EXPORT_FLAGS=${EXPORT_FLAGS:-}  # e.g. --no-cv2: the baseline export takes ~1 s a frame there
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"stereo upscale bench drafts draftprofile profile filters tests yuv export live"}
+STEPS=${STEPS:-"doctor stereo upscale bench drafts draftprofile profile videoprofile tilediff filters tests yuv export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -53,6 +54,8 @@ ctx = create_headless_context()
 print("GL renderer:", renderer_string(ctx), "| CPU cores:", os.cpu_count(), platform.python_version())
 PY
 step() { [[ " $STEPS " == *" $1 "* ]]; }
+# what the machine's codecs say (the GPU's encoder and decoder, and why not)
+step doctor && timeout 60 "$PY" -m aquarelle doctor 2>&1 | tee "$OUT/doctor.txt"
 step stereo && timeout 240 "$PY" scripts/eval_stereo_match.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/stereo.md"
 step upscale && timeout 300 "$PY" scripts/eval_upscale.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/upscale.md"
 step bench && timeout 300 "$PY" -m aquarelle bench --runs "$RUNS" --sizes "$SIZES" --write "$md" 2>&1 | tee "$OUT/bench.md"
@@ -65,13 +68,15 @@ if step drafts; then  # what --scale 0.5 saves where the GPU's work dominates
 fi
 step draftprofile && timeout 200 "$PY" scripts/gpu-kit/profile_drafts.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/draftprofile.md"
 step profile && timeout 200 "$PY" scripts/gpu-kit/profile_frame.py 2>&1 | tee "$OUT/profile.txt"
+step videoprofile && timeout 200 "$PY" scripts/gpu-kit/profile_video.py --runs "$RUNS" 2>&1 | tee "$OUT/videoprofile.md"
+step tilediff && timeout 120 "$PY" scripts/gpu-kit/tile_diff.py "$OUT" 2>&1 | tee "$OUT/tilediff.txt"
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
   # Qt, Ray, pip installs and the bundle are not there; the CLI tests call the console
   # script beside the Python, which a shim provides
-  gui="test_gui test_gui_chain test_gui_live test_gui_polish test_recorder test_platforms \
-       test_cluster_nodes test_cluster_plan test_cluster_render test_doctor test_bundle \
-       test_install"
+  gui="test_gui test_gui_chain test_gui_live test_gui_polish test_gui_controls \
+       test_gui_fidelity test_recorder test_platforms test_cluster_nodes test_cluster_plan \
+       test_cluster_render test_doctor test_bundle test_install test_run_app"
   ignore=(); for m in $gui; do ignore+=(--ignore "tests/$m.py"); done
   ignore+=(--deselect tests/test_stereo.py::test_the_app_shows_a_pair_in_its_own_proportions
            --deselect tests/test_untrusted_json.py::test_a_garbled_settings_file_falls_back_to_defaults)
@@ -86,8 +91,10 @@ if step tests; then
   tail -40 "$OUT/tests.txt"
 fi
 step yuv && timeout 120 "$PY" scripts/bench_yuv.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/yuv.md"
-step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --write "$md" 2>&1 | tee "$OUT/export.md"
+step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" $EXPORT_FLAGS --write "$md" 2>&1 | tee "$OUT/export.md"
 # issue 30: a 1080p export through the GPU's encoder where one works (NVENC), at least 120 fps
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto 2>&1 | tee "$OUT/export1080.md"
+# the same with the software decoder: whether the GPU's decoder pays here
+step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto --decoder software 2>&1 | tee "$OUT/export1080_sw.md"
 step live && timeout 200 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" --write "$md" 2>&1 | tee "$OUT/live.md"
 echo "kit: tables in $OUT"
