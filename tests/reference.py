@@ -259,15 +259,18 @@ def pixel_centres(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 
 def bilateral_1d(lab: np.ndarray, axis: int, sigma_d: float, sigma_r: float,
                  max_steps: int = 32) -> np.ndarray:
-    """One 1-D pass of the bilateral filter along an image axis (0: y, 1: x), unit steps out to
-    2 sigma_d, replicated borders; weight exp(-s^2/2 sd^2) exp(-|c - c0|^2 / 2 sr^2)."""
+    """One 1-D pass of the bilateral filter along an image axis (0: y, 1: x), steps of
+    max(1, floor(sigma_d / 2.5)) texels out to 2 sigma_d, replicated borders; weight
+    exp(-s^2/2 sd^2) exp(-|c - c0|^2 / 2 sr^2)."""
     lab = np.asarray(lab, np.float64)
     n = lab.shape[axis]
     reach = 2.0 * sigma_d
+    stride = max(1, int(sigma_d // 2.5))
     total = lab.copy()
     norm = np.ones(lab.shape[:2])
     idx = np.arange(n)
-    for s in range(1, max_steps + 1):
+    for i in range(1, max_steps + 1):
+        s = i * stride
         if s > reach:
             break
         kd = math.exp(-s * s / (2.0 * sigma_d * sigma_d))

@@ -311,7 +311,8 @@ def test_quantization_reduces_tones(pipeline):
 # -- bilateral filter -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("vertical", [True, False])
-@pytest.mark.parametrize("sigma_d, sigma_r", [(5.0, 4.25), (2.0, 10.0), (8.0, 2.0)])
+# 11: 5.5 texels of the half-size washes, sampled every 2 (as a 4K frame's kernel)
+@pytest.mark.parametrize("sigma_d, sigma_r", [(5.0, 4.25), (2.0, 10.0), (8.0, 2.0), (11.0, 3.0)])
 def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
     # A GPU may store the flow 1 as 0.999512 (fp16 rounded toward zero): the shader's step is
     # then 1.0005 texels, and a tap at exactly s = 2 sigma_d (here 2, 5, 8 wash px) falls

@@ -17,6 +17,7 @@ uniform float u_target_scale;   // of the work size
 uniform float u_px;             // work px per reference px
 
 const int MAX_STEPS = 32;
+const float STRIDE_SIGMA = 2.5;  // texels of sigma_d per texel of stride
 
 void main() {
     vec2 size = vec2(textureSize(src, 0));
@@ -26,8 +27,12 @@ void main() {
     float sigma_d = u_sigma_d * u_px * u_target_scale * (1.0 - 0.5 * keep);  // ref px -> these px
     float sigma_r = u_sigma_r * (1.0 - 0.7 * keep);
     vec2 dir = u_axis == 0 ? vec2(t.y, -t.x) : t;
-    // Step so that each sample advances one texel along the dominant axis.
-    float ds = 1.0 / max(abs(dir.x), abs(dir.y));
+    // Step so that each sample advances `stride` texels along the dominant axis: one, until
+    // the kernel is wide (a big frame's, whose reach follows the reference frame) and a
+    // sample every few texels weighs it as well (a 4K frame's taps were twice a 1080p
+    // frame's on four times its pixels: a third of an H200's frame in these two passes).
+    float stride = max(1.0, floor(sigma_d / STRIDE_SIGMA));
+    float ds = stride / max(abs(dir.x), abs(dir.y));
     vec2 inv = 1.0 / size;
     vec2 uv0 = p * inv;
     vec2 duv = dir * inv;
