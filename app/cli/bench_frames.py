@@ -17,10 +17,11 @@ SIZES = ((640, 360), (1280, 720), (1920, 1080))
 DEFAULT_SIZES = ",".join(f"{w}x{h}" for w, h in SIZES)
 
 
-def pan_frames(w: int, h: int, n: int) -> list[np.ndarray]:
-    """A short pan (2 px a frame) over the bundled photo, at w x h."""
-    photo = assets_dir() / "demo" / "coffee.jpg"
-    img = read_image(photo).rgb if photo.is_file() else _synthetic(512, 512)
+def pan_frames(w: int, h: int, n: int, img: np.ndarray | None = None) -> list[np.ndarray]:
+    """A short pan (2 px a frame) over `img` (default: the bundled photo), at w x h."""
+    if img is None:
+        photo = assets_dir() / "demo" / "coffee.jpg"
+        img = read_image(photo).rgb if photo.is_file() else _synthetic(512, 512)
     big = cv2.resize(img, (w + 2 * n, h), interpolation=cv2.INTER_AREA)
     return [np.ascontiguousarray(big[:, 2 * i:2 * i + w]) for i in range(n)]
 

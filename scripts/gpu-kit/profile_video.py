@@ -21,15 +21,11 @@ import cv2
 import numpy as np
 import skimage.data
 
+from aquarelle.cli.bench_frames import pan_frames
 from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.engine.motion import MotionAhead
 
 TOPS: list[str] = []  # the passes that take most, per row
-
-
-def pan(img: np.ndarray, w: int, h: int, n: int) -> list[np.ndarray]:
-    big = cv2.resize(img, (w + 2 * n, h), interpolation=cv2.INTER_AREA)
-    return [np.ascontiguousarray(big[:, 2 * i:2 * i + w]) for i in range(n)]
 
 
 def med(xs: list[float]) -> float:
@@ -37,7 +33,7 @@ def med(xs: list[float]) -> float:
 
 
 def profile(ctx, name: str, img: np.ndarray, w: int, h: int, runs: int) -> str:
-    frames = pan(img, w, h, runs + 2)
+    frames = pan_frames(w, h, runs + 2, img)
     with Renderer(ctx, "watercolor") as p:
         serial = []
         for i, f in enumerate(frames):

@@ -26,9 +26,8 @@ def main() -> None:
         whole = p.render_array(big)
         tiles = TiledStill(p, (1001, 1001), max_tile_px=300_000)
         tiled = tiles.render(big)
-        cores = tiles.tiles
     d = np.abs(tiled.astype(np.int16) - whole).max(axis=2)
-    print(f"tiles {len(cores)}: max {d.max()}, >2: {(d > 2).sum()}, >1: {(d > 1).sum()}, "
+    print(f"tiles {len(tiles.tiles)}: max {d.max()}, >2: {(d > 2).sum()}, >1: {(d > 1).sum()}, "
           f"mean {d.mean():.4f}")
     pic = cv2.cvtColor(np.clip(d * 8, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.imwrite(str(out / "tilediff.png"), np.hstack([pic, whole[:, :, ::-1], tiled[:, :, ::-1]]))

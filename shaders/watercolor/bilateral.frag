@@ -3,7 +3,8 @@
 // passes: across the flow (along the gradient) or along it. Works in CIELab. Washes are
 // abstracted at half the work size; the subject (saliency) keeps more of its drawing: its
 // colour and spatial sigmas shrink by the detail level.
-// tiles: reach min(32, ceil(2 * u_sigma_d * u_px * u_target_scale))
+// tiles: reach ceil(2 * u_sigma_d * u_px * u_target_scale)
+// (its MAX_STEPS of `stride` texels always cover 2 sigma_d since the stride grows with sigma)
 #include "common/flow.glsl"
 out vec4 frag;
 uniform sampler2D src;   // Lab
