@@ -115,6 +115,7 @@ class StyleStage:
         self._subject_weight = 0.0  # 0..1: how much the subject shapes the painting
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
+        self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
 
     # -- settings -------------------------------------------------------------------------
@@ -249,7 +250,10 @@ class StyleStage:
             canvas = self._track_motion(info, (w, h), work[0] / w if draft else 1.0)
         if self.style.subject is not None:
             cover = info.work_size if crop is not None else (w, h)  # picture px
-            arr = self._subject_map(self._frame_subject(), cover)
+            subject = self._frame_subject()
+            arr = self._subject_map(subject, cover)
+            if arr is not None and subject is not None:  # (a map fading out keeps its size)
+                self._face_px = subject.face_size
             # a video's next frame that follows the last (not a cut: motion was found)
             self._give_subject(info, self._faded(arr, not repeat and info.history))
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
@@ -336,6 +340,7 @@ class StyleStage:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
         mapped over `size` (the picture padded to the style's grid)."""
         self._still = self._subject_map(subject, size) if self.wants_subject else None
+        self._face_px = subject.face_size if self._still is not None and subject else 0.0
 
     def _frame_subject(self) -> Subject | None:
         subject = self._given if self.wants_subject else None
@@ -385,6 +390,7 @@ class StyleStage:
         info.externals[self.style.subject.input] = tex
         info.uniforms["u_subject"] = int(found)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
+        info.uniforms["u_face_size"] = float(self._face_px if found else 0.0)
 
     @property
     def upscale_method(self) -> str:

@@ -29,6 +29,12 @@ class Subject:
     person: np.ndarray | None = None
     time: float = 0.0
 
+    @property
+    def face_size(self) -> float:
+        """The faces' median size (px; 0 without a face): what the figure's strokes are
+        sized by."""
+        return float(np.median([f.size for f in self.faces])) if self.faces else 0.0
+
 
 @dataclass
 class _Track:

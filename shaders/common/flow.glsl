@@ -18,8 +18,10 @@ const int LIC_MAX_STEPS = 24;
 // and the step h are in work pixels (`work` = the work frame's size); a pass at half size
 // steps two work pixels, one of its own. Also returns the sum of squared normalized weights
 // (for contrast renormalization).
-vec4 lic(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
-         out float w2_norm) {
+// lic_coherence also returns the flow's anisotropy (the TFM's .z) averaged with the same
+// weights along the streamline: how strand-like the flow is there.
+vec4 lic_coherence(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
+                   out float w2_norm, out float coherence) {
     vec2 inv = 1.0 / work;
     vec2 p0 = uv * work;
     vec4 sum = texture(img, uv);
@@ -27,7 +29,9 @@ vec4 lic(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
     float w2_sum = 1.0;
     float reach = 2.0 * sigma;
     float inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
-    vec2 t0 = texture(tfm, uv).xy;
+    vec3 f0 = texture(tfm, uv).xyz;
+    vec2 t0 = f0.xy;
+    float a_sum = f0.z;
     for (int side = 0; side < 2; side++) {
         vec2 v = side == 0 ? t0 : -t0;
         vec2 p = p0;
@@ -36,17 +40,26 @@ vec4 lic(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
             if (s > reach) break;
             // RK2 with the previous midpoint direction standing in for the tangent at p
             // (one flow lookup per step instead of two).
-            vec2 tm = texture(tfm, (p + 0.5 * h * v) * inv).xy;
+            vec3 fm = texture(tfm, (p + 0.5 * h * v) * inv).xyz;
+            vec2 tm = fm.xy;
             if (dot(tm, v) < 0.0) tm = -tm;
             p += h * tm;
             if (any(lessThan(p, vec2(0.0))) || any(greaterThanEqual(p, work))) break;
             v = tm;
             float w = exp(-s * s * inv_two_sigma2);
             sum += w * texture(img, p * inv);
+            a_sum += w * fm.z;
             w_sum += w;
             w2_sum += w * w;
         }
     }
     w2_norm = w2_sum / (w_sum * w_sum);
+    coherence = a_sum / w_sum;
     return sum / w_sum;
+}
+
+vec4 lic(sampler2D img, sampler2D tfm, vec2 uv, vec2 work, float sigma, float h,
+         out float w2_norm) {
+    float coherence;
+    return lic_coherence(img, tfm, uv, work, sigma, h, w2_norm, coherence);
 }

@@ -9,6 +9,7 @@
 #include "watercolor/palette.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
+uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
 uniform sampler2D filters;    // the learned x2 filters
 uniform sampler2D coarse;     // Lab, widely blurred
 uniform sampler2D shapes;     // Lab, the shapes' graded washes
@@ -40,9 +41,19 @@ void main() {
                   - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
                   texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
                   - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
+    float along = along_flow(focus);
+    if (along > 0.0) {  // hair and clothes: tones along the strands (as quantize.frag)
+        along *= strand_like(texelFetch(src, t, 0).xyz, texelFetch(strands, t, 0).w);
+        vec2 gs = vec2(texelFetch(strands, min(t + ivec2(1, 0), lim), 0).x
+                       - texelFetch(strands, max(t - ivec2(1, 0), ivec2(0)), 0).x,
+                       texelFetch(strands, min(t + ivec2(0, 1), lim), 0).x
+                       - texelFetch(strands, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
+        g = mix(g, gs, along);
+    }
     float sh = shape_weight(focus);
     float own_k = own_share(subject, sh, focus);
-    vec2 change = laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh);
+    vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
+                      vec2(length(g)), along);
     float slope = tone_slope(change.y, u_target_scale * u_px);
     vec4 big_l = vec4(0.0);
     if (u_learned != 0) {
@@ -59,7 +70,8 @@ void main() {
         // L* per sub-pixel (half a texel) of what is laid; the shapes' borders, sharp, fall
         // within the texel as in the full render
         vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz, sh);
-        vec3 tone = wash_tone(mix(laid, lab, own_k), slope, subject, wander, 0.5 * change.x);
+        laid = mix(mix(laid, lab, own_k), texture(strands, sub / vec2(lim + 1)).xyz, along);
+        vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
             tone = mix(tone, face_tone(lab, blurred, slope, wander, 0.5 * length(g)), face);
         }

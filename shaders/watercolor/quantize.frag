@@ -1,12 +1,14 @@
 #version 330 core
 // Wash tones (watercolor/tones.glsl) of the abstracted Lab image, per pixel. Away from the
 // subject (the focus) the tones follow the shapes' graded washes (watercolor/shape_wash.glsl)
-// or a widely blurred copy, so the background dissolves into large washes.
+// or a widely blurred copy, so the background dissolves into large washes; a found figure's
+// hair and clothes follow its strands (the abstraction smoothed along the flow).
 // tiles: reach 1
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
+uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
 uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
 uniform sampler2D shapes;     // Lab, the shapes' graded washes (watercolor/shape_paint.frag)
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
@@ -16,8 +18,14 @@ uniform float u_px;             // work px per reference px
 uniform float u_target_scale;
 uniform vec2 u_resolution;
 
-float lum(ivec2 p) {
-    return texelFetch(src, clamp(p, ivec2(0), ivec2(u_resolution) - 1), 0).x;
+float lum(sampler2D img, ivec2 p) {
+    return texelFetch(img, clamp(p, ivec2(0), ivec2(u_resolution) - 1), 0).x;
+}
+
+// The lightness gradient of `img` (L* per texel), central differences.
+vec2 gradient(sampler2D img, ivec2 p) {
+    return vec2(lum(img, p + ivec2(1, 0)) - lum(img, p - ivec2(1, 0)),
+                lum(img, p + ivec2(0, 1)) - lum(img, p - ivec2(0, 1))) * 0.5;
 }
 
 void main() {
@@ -32,9 +40,16 @@ void main() {
     vec3 own = lab.xyz;
     float own_k = own_share(subject, sh, focus);
     lab.xyz = mix(wide, lab.xyz, own_k);
-    vec2 g = vec2(lum(ip + ivec2(1, 0)) - lum(ip - ivec2(1, 0)),
-                  lum(ip + ivec2(0, 1)) - lum(ip - ivec2(0, 1))) * 0.5;
-    vec2 change = laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh);
+    vec2 g = gradient(src, ip);
+    float along = along_flow(focus);
+    if (along > 0.0) {  // hair and clothes: tones along the strands, steps as crisp as theirs
+        vec4 st = texelFetch(strands, ip, 0);
+        along *= strand_like(own, st.w);
+        lab.xyz = mix(lab.xyz, st.xyz, along);
+        g = mix(g, gradient(strands, ip), along);
+    }
+    vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
+                      vec2(length(g)), along);
     float slope = tone_slope(change.y, u_target_scale * u_px);
     float wander = texture(wash, uv).w;
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);

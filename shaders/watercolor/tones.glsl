@@ -13,6 +13,8 @@ uniform float u_saturation;
 uniform float u_skin_saturation;
 uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
 uniform float u_figure_shapes;  // how much of its own detail a figure's hair and clothes keep
+uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
+const vec2 STRAND_COHERENCE = vec2(0.55, 0.8);  // skin's flow below: not strands
 uniform float u_key;  // the tones' key: > 0 lifts the middle tones (high key), < 0 drops them
 
 // A tone's lightness (0..1) in the style's key: L^(2^-key), so black and white (the paper,
@@ -23,13 +25,22 @@ float keyed(float L) {
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
 
+#include "watercolor/figure_rest.glsl"
+
 // A figure beyond its face and features (hair, clothes), 0..1, where its shapes were laid
 // (a face found, not a cheap draft); else 0.
 float figure_rest(vec4 focus) {
     if (u_subject == 0 || u_figure_laid == 0) {
         return 0.0;
     }
-    return focus.w * (1.0 - smoothstep(0.1, 0.5, focus.z)) * (1.0 - smoothstep(0.1, 0.4, focus.y));
+    return beyond_face(focus);
+}
+
+// How much a texel's tones follow the strands (strands.frag: the abstraction smoothed along
+// its flow) rather than its own detail or shapes: a found figure's hair and clothes, laid in
+// long shapes along the hair and the folds (`hair_flow`).
+float along_flow(vec4 focus) {
+    return u_hair_flow * figure_rest(focus);
 }
 
 // How much a texel's washes are laid as shapes, from the focus map (.y the features, .z the
@@ -80,12 +91,17 @@ vec2 laid_change(vec2 g, vec2 wide_g, float own_k, float sh) {
 }
 #include "watercolor/skin.glsl"
 
+// How much a colour is a skin tone, pale to dark (skin.glsl's bands).
+float skin_tone(vec3 lab) {
+    return skin_band(lab, vec4(22.0, 34.0, 74.0, 86.0), vec4(3.0, 7.0, 36.0, 48.0),
+                     vec4(12.0, 25.0, 93.0, 99.0));
+}
+
 // The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
 // dark) at most the skin's: a painter keeps flesh near the photo's (1.45 turned warm-lit
 // faces orange), while dull, grey-lit skin keeps the boost (held back, it looked dead).
 float chroma_gain(vec3 lab) {
-    float skin = skin_band(lab, vec4(22.0, 34.0, 74.0, 86.0), vec4(3.0, 7.0, 36.0, 48.0),
-                           vec4(12.0, 25.0, 93.0, 99.0));
+    float skin = skin_tone(lab);
     float c = length(lab.yz);
     float vivid = smoothstep(12.0, 24.0, c);
     float gain = mix(u_saturation, min(u_saturation, u_skin_saturation), skin * vivid);
@@ -164,4 +180,13 @@ vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change) {
     // paper only on the brightest planes: a bare patch would punch a hole in the face
     return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3,
                        step_limit(FORM * change));
+}
+
+// How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
+// its streamline (strands.frag .w): skin whose flow is not strand-like (an arm, a face the
+// detector missed in a group) keeps its shapes, smeared it loses its features; hair, even
+// red or blond, is strand-like.
+float strand_like(vec3 lab, float coherence) {
+    return 1.0 - skin_tone(lab)
+                 * (1.0 - smoothstep(STRAND_COHERENCE.x, STRAND_COHERENCE.y, coherence));
 }
