@@ -116,6 +116,7 @@ class StyleStage:
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
+        self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
 
     # -- settings -------------------------------------------------------------------------
@@ -252,8 +253,8 @@ class StyleStage:
             cover = info.work_size if crop is not None else (w, h)  # picture px
             subject = self._frame_subject()
             arr = self._subject_map(subject, cover)
-            if arr is not None and subject is not None:  # (a map fading out keeps its size)
-                self._face_px = subject.face_size
+            if arr is not None and subject is not None:  # (a map fading out keeps these)
+                self._face_px, self._light = subject.face_size, _light(subject)
             # a video's next frame that follows the last (not a cut: motion was found)
             self._give_subject(info, self._faded(arr, not repeat and info.history))
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
@@ -341,6 +342,7 @@ class StyleStage:
         mapped over `size` (the picture padded to the style's grid)."""
         self._still = self._subject_map(subject, size) if self.wants_subject else None
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
+        self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
 
     def _frame_subject(self) -> Subject | None:
         subject = self._given if self.wants_subject else None
@@ -391,6 +393,7 @@ class StyleStage:
         info.uniforms["u_subject"] = int(found)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
         info.uniforms["u_face_size"] = float(self._face_px if found else 0.0)
+        info.uniforms["u_light"] = self._light if found else (0.0, 0.0)
 
     @property
     def upscale_method(self) -> str:
@@ -662,3 +665,12 @@ def _as_rgb(frame: np.ndarray) -> np.ndarray:
     if frame.dtype in (np.float32, np.float64):
         return np.clip(frame, 0.0, 1.0).astype(np.float32)
     raise FrameError(f"unsupported frame type {frame.dtype}")
+
+
+def _light(subject: Subject) -> tuple[float, float]:
+    """The subject's light (-1 from the left .. 1 from the right) and the x of its main
+    face's centre (picture px): where the vignette lays the background (u_light)."""
+    if not subject.faces:
+        return 0.0, 0.0
+    x0, _, x1, _ = max(subject.faces, key=lambda f: f.size).box
+    return float(subject.light), float(0.5 * (x0 + x1))

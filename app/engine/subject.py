@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .face_light import face_light
 from .faces import Face, FaceDetector, box_iou
 from .one_euro import OneEuroFilter
 from .person_mask import PersonSegmenter
@@ -18,6 +19,7 @@ DETECT_EVERY = 10  # frames between full detections (new faces); between, meshes
 # Faces whose meshes follow them from frame to frame (about 3 ms each on the CPU): the
 # largest of a group; the others keep the place they were last found at
 MAX_FOLLOWED = 8
+LIGHT_FOLLOW = 0.2  # of a frame's light that the subject's takes (the rest: the last frames')
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class Subject:
     faces: tuple[Face, ...] = ()
     person: np.ndarray | None = None
     time: float = 0.0
+    light: float = 0.0  # the main face's light: -1 from the left .. 1 from the right
 
     @property
     def face_size(self) -> float:
@@ -67,12 +70,14 @@ class SubjectTracker:
         self.detect_every = max(1, detect_every)
         self._tracks: list[_Track] = []
         self._person: np.ndarray | None = None
+        self._light: float | None = None
         self._frames = 0
 
     def reset(self) -> None:
         """Forget the previous frames (a cut, a seek)."""
         self._tracks = []
         self._person = None
+        self._light = None
         self._frames = 0
 
     def update(self, rgb: np.ndarray, t: float) -> Subject:
@@ -98,7 +103,12 @@ class SubjectTracker:
                                              or self._person is None):
             self._person = self.segmenter.mask(rgb)
         self._frames += 1
-        return Subject(tuple(tr.face for tr in tracks), self._person, t)
+        faces = tuple(tr.face for tr in tracks)
+        if faces:  # the main face's light, steadied over frames (a shot's light is steady)
+            light = face_light(rgb, max(faces, key=lambda f: f.size))
+            self._light = light if self._light is None else \
+                (1.0 - LIGHT_FOLLOW) * self._light + LIGHT_FOLLOW * light
+        return Subject(faces, self._person, t, self._light or 0.0)
 
 
     def _find(self, rgb: np.ndarray) -> list[Face]:

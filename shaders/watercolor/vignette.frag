@@ -24,11 +24,15 @@ uniform int u_subject;
 uniform float u_subject_weight;  // 0..1: a face found or lost fades in or out
 uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper
 uniform float u_vignette;
+uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from the right) and
+                           // its centre's x, source px of the whole picture
 
 const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
 const float SOFT = 0.03;   // half the threshold's hard ramp
 const float GRADE = 0.5;   // the field's span over which a wash lightens towards its edge
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
+const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the counterchange
+const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
 
 void main() {
     float strength = (u_background == 2 ? max(u_vignette, 0.8) : u_vignette) * u_subject_weight;
@@ -46,7 +50,13 @@ void main() {
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
-    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(0.15, 1.3, side);
+    // counterchange: with the face lit from one side, the wash lies behind its lit side (a
+    // darker ground against the light) and the shadow side meets the paper
+    float k = smoothstep(LIT.x, LIT.y, abs(u_light.x));
+    float lit = clamp(0.5 + sign(u_light.x) * (p.x - u_light.y) / (LIT_SPAN * short_side),
+                      0.0, 1.0);
+    side = mix(side, lit, k);
+    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(mix(0.15, -0.3, k), 1.3, side);
     float field = max(fig.x * (0.5 + 0.5 * edge), around);
     float n = fbm(sheet / (0.1 * short_side), 3, u_seed, 501) - 0.5;
     float thr = mix(-0.4, 0.8, strength);
