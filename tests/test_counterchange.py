@@ -50,3 +50,12 @@ def test_the_wash_lies_behind_the_lit_side(pipeline, portrait):
     left2, right2 = wash_sides(pipeline(), portrait[:, ::-1].copy())
     assert right2 > left2 and right2 / (left2 + right2) > right / (left + right) + 0.25, \
         (left, right, left2, right2)
+
+
+def test_a_draft_lays_the_wash_where_the_full_render_does(pipeline, portrait):
+    """A draft paints the picture shrunk: the face's place and size reach its passes in its
+    own px, so the wash turns at the face there too."""
+    full = wash_sides(pipeline(), portrait)
+    draft = wash_sides(pipeline(scale=0.5), portrait)
+    assert draft[0] > 2.0 * draft[1], (full, draft)
+    assert abs(draft[1] - full[1]) < 0.02, (full, draft)

@@ -256,7 +256,8 @@ class StyleStage:
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
             # a video's next frame that follows the last (not a cut: motion was found)
-            self._give_subject(info, self._faded(arr, not repeat and info.history))
+            self._give_subject(info, self._faded(arr, not repeat and info.history),
+                               info.source.size[0] / cover[0])
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         self.graph.lean = not self.keep_history  # ... and releases what it is done with
         if self.params.revision != self._revision:
@@ -374,9 +375,11 @@ class StyleStage:
             return held
         return arr
 
-    def _give_subject(self, info: FrameInfo, arr: np.ndarray | None) -> None:
+    def _give_subject(self, info: FrameInfo, arr: np.ndarray | None,
+                      px: float = 1.0) -> None:
         """A subject map (None: nothing found) as the style's external input, at the
-        subject's weight (`u_subject_weight`)."""
+        subject's weight (`u_subject_weight`); the faces' size and place in the graph's
+        source px, `px` of a picture px (a draft paints the picture shrunk)."""
         assert self.style.subject is not None
         found = arr is not None and self._subject_weight > 0.0
         if arr is None:
@@ -392,8 +395,9 @@ class StyleStage:
         info.externals[self.style.subject.input] = tex
         info.uniforms["u_subject"] = int(found)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
-        info.uniforms["u_face_size"] = float(self._face_px if found else 0.0)
-        info.uniforms["u_light"] = self._light if found else (0.0, 0.0)
+        info.uniforms["u_face_size"] = float(self._face_px * px if found else 0.0)
+        info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
+            else (0.0, 0.0)
 
     @property
     def upscale_method(self) -> str:

@@ -15,8 +15,8 @@ uniform sampler2D src;   // Lab, abstracted
 uniform sampler2D tfm;   // nearest
 uniform sampler2D focus;  // the focus map (focus.frag): strands are walked on the figure only
 uniform float u_px;             // work px per reference px
-uniform float u_scale;          // work px per picture px
-uniform float u_face_size;      // the faces' median size, picture px
+uniform float u_scale;          // work px per source px
+uniform float u_face_size;      // the faces' median size, source px
 uniform float u_target_scale;   // this target's size relative to the work size
 uniform vec2 u_resolution;
 uniform vec2 u_work_size;
