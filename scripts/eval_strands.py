@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             if p.last_subject is None:
                 p.release()
                 break
-            if mask is None:  # the figure beyond its face and features (tones.glsl)
+            if mask is None:  # the figure with its face and features out (near figure_rest)
                 focus = cv2.resize(p.read_target("focus_t"), (w, h))
                 rest = focus[..., 3] * (1 - focus[..., 2]) * (1 - focus[..., 1])
                 t, aniso = tangent(lightness(photo))

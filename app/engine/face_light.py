@@ -23,11 +23,11 @@ def face_light(rgb: np.ndarray, face: Face) -> float:
     h, w = rgb.shape[:2]
     pts = face.mesh[list(MESH_CHEEKS), :2]
     nose = face.mesh[MESH_NOSE_TIP, 0]
-    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
     sides: dict[bool, list[float]] = {False: [], True: []}
-    for x, y in pts:
+    for x, y in pts:  # only the patches are made grey: this runs on every frame
         xi, yi = int(np.clip(round(x), 1, w - 2)), int(np.clip(round(y), 1, h - 2))
-        sides[bool(x > nose)].append(float(grey[yi - 1:yi + 2, xi - 1:xi + 2].mean()))
+        patch = np.ascontiguousarray(rgb[yi - 1:yi + 2, xi - 1:xi + 2])
+        sides[bool(x > nose)].append(float(cv2.cvtColor(patch, cv2.COLOR_RGB2GRAY).mean()))
     if not sides[False] or not sides[True]:
         return 0.0
     left, right = float(np.mean(sides[False])), float(np.mean(sides[True]))

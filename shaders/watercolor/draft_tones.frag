@@ -27,6 +27,15 @@ float lr_value(ivec2 q) {
 
 #include "upscale/learned.glsl"
 
+// The lightness gradient of `img` at texel `t` (L* per texel), central differences, edges
+// clamped to `lim`.
+vec2 gradient(sampler2D img, ivec2 t, ivec2 lim) {
+    return vec2(texelFetch(img, min(t + ivec2(1, 0), lim), 0).x
+                - texelFetch(img, max(t - ivec2(1, 0), ivec2(0)), 0).x,
+                texelFetch(img, min(t + ivec2(0, 1), lim), 0).x
+                - texelFetch(img, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
+}
+
 void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);
     vec2 uv = gl_FragCoord.xy / u_resolution;
@@ -37,18 +46,11 @@ void main() {
     vec3 blurred = texture(coarse, uv).xyz;
     float wander = texture(wash, uv).w;
     ivec2 lim = textureSize(src, 0) - 1;
-    vec2 g = vec2(texelFetch(src, min(t + ivec2(1, 0), lim), 0).x
-                  - texelFetch(src, max(t - ivec2(1, 0), ivec2(0)), 0).x,
-                  texelFetch(src, min(t + ivec2(0, 1), lim), 0).x
-                  - texelFetch(src, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
+    vec2 g = gradient(src, t, lim);
     float along = along_flow(focus);
     if (along > 0.0) {  // hair and clothes: tones along the strands (as quantize.frag)
         along *= strand_like(texelFetch(src, t, 0).xyz, texelFetch(strands, t, 0).w);
-        vec2 gs = vec2(texelFetch(strands, min(t + ivec2(1, 0), lim), 0).x
-                       - texelFetch(strands, max(t - ivec2(1, 0), ivec2(0)), 0).x,
-                       texelFetch(strands, min(t + ivec2(0, 1), lim), 0).x
-                       - texelFetch(strands, max(t - ivec2(0, 1), ivec2(0)), 0).x) * 0.5;
-        g = mix(g, gs, along);
+        g = mix(g, gradient(strands, t, lim), along);
     }
     float sh = shape_weight(focus);
     float own_k = own_share(subject, sh, focus);

@@ -14,7 +14,6 @@ uniform float u_skin_saturation;
 uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
 uniform float u_figure_shapes;  // how much of its own detail a figure's hair and clothes keep
 uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
-const vec2 STRAND_COHERENCE = vec2(0.55, 0.8);  // skin's flow below: not strands
 uniform float u_key;  // the tones' key: > 0 lifts the middle tones (high key), < 0 drops them
 
 // A tone's lightness (0..1) in the style's key: L^(2^-key), so black and white (the paper,
@@ -186,6 +185,7 @@ vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change) {
 // its streamline (strands.frag .w): skin whose flow is not strand-like (an arm, a face the
 // detector missed in a group) keeps its shapes, smeared it loses its features; hair, even
 // red or blond, is strand-like.
+const vec2 STRAND_COHERENCE = vec2(0.55, 0.8);  // skin's flow below: not strands
 float strand_like(vec3 lab, float coherence) {
     return 1.0 - skin_tone(lab)
                  * (1.0 - smoothstep(STRAND_COHERENCE.x, STRAND_COHERENCE.y, coherence));
