@@ -212,6 +212,39 @@ def test_paused_video_after_seek_step_and_loop(qtbot: Any, config: Path,  # noqa
     assert_same(shown(qtbot, win), cli_render(files["frame0"], tmp_path / "f0.png"))
 
 
+def test_a_paused_portrait_video_after_a_seek_is_painted_with_its_subject(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A seek leaves nothing found for the frame it lands on: like a still, it is painted
+    again once its own faces are found (it stayed without them while paused: no vignette,
+    unlike the export)."""
+    face = cv2.resize(data.astronaut(), (192, 192), interpolation=cv2.INTER_AREA)
+    clip = tmp_path / "portrait.mkv"
+    with av.open(str(clip), "w") as out:
+        stream = out.add_stream("ffv1", rate=FPS)
+        stream.width, stream.height, stream.pix_fmt = 192, 192, "bgr0"
+        stream.time_base = Fraction(1, FPS)
+        for i in range(4):
+            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(np.roll(face, 2 * i, 1)),
+                                               format="rgb24")
+            frame.pts = i
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    still = tmp_path / "frame2.png"
+    cv2.imwrite(str(still), np.roll(face, 4, 1)[:, :, ::-1])
+    win = window(qtbot, config)
+    open_paused(qtbot, win, clip)
+    goto(qtbot, win, 2)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    pipeline = vp.pipeline
+    assert pipeline is not None
+    qtbot.waitUntil(lambda: pipeline.last_subject is not None, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), cli_render(still, tmp_path / "cli.png"))
+    assert not dialogs.calls
+
+
 def test_paused_video_chain_and_scale_changes(qtbot: Any, config: Path,  # noqa: F811
                                               dialogs: Dialogs,  # noqa: F811
                                               files: dict[str, Path], tmp_path: Path) -> None:

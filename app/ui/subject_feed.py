@@ -1,7 +1,8 @@
 """The subject (faces, the person) for the window's pipeline, found off the GUI thread
 (media/subject_worker.py): video frames use the newest result (a frame behind at most, the
-picture never waits); a still is painted again once its own result arrives, so the window
-shows what `aquarelle render` makes."""
+picture never waits); a still, and a video frame that does not follow the last (a seek, a
+step back, the loop point: nothing found yet is its), is painted again once its own result
+arrives, so the window shows what `aquarelle render` makes, paused too."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ POLL_MS = 15
 class SubjectFeed(QObject):
     """Hands frames to a SubjectWorker and the results to a pipeline (GUI thread)."""
 
-    stillReady = pyqtSignal()  # a still's own subject arrived: paint it again
+    stillReady = pyqtSignal()  # a still's (or a jumped frame's) subject arrived: paint again
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -37,9 +38,9 @@ class SubjectFeed(QObject):
         if jumped or still:
             self._worker.reset()
             self._seen = None
-        self._still_pending = still
+        self._still_pending = still or jumped
         self._worker.submit(image, t)
-        if still:
+        if self._still_pending:
             self._timer.start()
 
     def give(self, pipeline: Renderer) -> None:
@@ -65,7 +66,7 @@ class SubjectFeed(QObject):
 
     @property
     def waiting(self) -> bool:
-        """A still's subject is still being found."""
+        """A still's (or a jumped frame's) subject is still being found."""
         return self._still_pending
 
     def stop(self) -> None:
