@@ -45,6 +45,7 @@ WASH_OFF: dict[str, Any] = {
     "saturation": 1.0,
     "palette": 0.0,
     "temperature": 0.0,
+    "glaze": 0.0,
     "bleeding": 0.0,
     "gaps": 0.0,
     "overlaps": 0.0,

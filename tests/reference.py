@@ -427,3 +427,47 @@ def palette_tone(lab: np.ndarray, around: np.ndarray, skin: np.ndarray | float,
                                                    t * np.array([0.5, 4.0]))
     out[..., 1:3] = ab
     return out
+
+
+# watercolor/glaze.glsl
+GLAZE_Y = 0.62
+GLAZE_HUE_L = 65.0
+GLAZE_COOL = np.array([0.58, 0.64, 0.80])
+GLAZE_COOL_SHARE = (0.4, 0.15)
+GLAZE_ON_SKIN = 0.6
+LUMINANCE = np.array([0.2126, 0.7152, 0.0722])
+
+
+def glaze_transmittance(cover: np.ndarray, local: np.ndarray, skin: float,
+                        glaze: float) -> np.ndarray:
+    """glaze.glsl: the light a glaze `cover` lets through over the local colour's a*b*: its
+    hue at L* 65 with some ultramarine, GLAZE_Y of the light at full cover."""
+    local = np.asarray(local, np.float64)
+    hue_lab = np.concatenate([np.full(local.shape[:-1] + (1,), GLAZE_HUE_L), local], -1)
+    hue = srgb_to_linear(lab_to_srgb(hue_lab))
+    hue = hue / np.maximum(hue @ LUMINANCE, 1e-3)[..., None]
+    cool = GLAZE_COOL / (GLAZE_COOL @ LUMINANCE)
+    share = GLAZE_COOL_SHARE[0] + (GLAZE_COOL_SHARE[1] - GLAZE_COOL_SHARE[0]) * skin
+    full = np.minimum(GLAZE_Y * (hue + (cool - hue) * share), 1.0)
+    k = (glaze * np.asarray(cover, np.float64) * (1.0 + (GLAZE_ON_SKIN - 1.0) * skin))[..., None]
+    return 1.0 + (full - 1.0) * k
+
+
+def glaze_lifted(lab: np.ndarray, cover: np.ndarray, local: np.ndarray, skin: float,
+                 glaze: float) -> np.ndarray:
+    """glaze.glsl: the first layer's L* beneath a glaze, lighter by what the glaze takes from
+    its colour."""
+    c = srgb_to_linear(lab_to_srgb(lab))
+    y = np.maximum(c @ LUMINANCE, 1e-5)
+    through = (c * glaze_transmittance(cover, local, skin, glaze)) @ LUMINANCE / y
+    y = srgb_to_linear(lab_to_srgb(np.stack([lab[..., 0], 0 * y, 0 * y], -1)))[..., 1]
+    y = np.minimum(y / np.maximum(through, 1e-3), 1.0)
+    return np.minimum(srgb_to_lab(linear_to_srgb(np.repeat(y[..., None], 3, -1)))[..., 0],
+                      100.0)
+
+
+def glazed(lab: np.ndarray, cover: np.ndarray, local: np.ndarray, skin: float,
+           glaze: float) -> np.ndarray:
+    """glaze.glsl: a Lab tone with the glaze laid over it (transmittance times reflectance)."""
+    lin = srgb_to_linear(lab_to_srgb(lab)) * glaze_transmittance(cover, local, skin, glaze)
+    return srgb_to_lab(linear_to_srgb(lin))

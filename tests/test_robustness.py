@@ -322,10 +322,11 @@ def test_other_sample_types(pipeline, dtype):
     out = pipeline().render_array(frame).astype(int)
     ref_out = pipeline().render_array(img).astype(int)
     # The GPU averages 8-bit sources into the half-size washes at 8-bit precision, deeper
-    # samples at full precision; the wash tones' steps and the hard edges (a ramp steepened)
-    # amplify that at a few pixels.
+    # samples at full precision; the wash tones' steps, the hard edges (a ramp steepened) and
+    # the shadow glaze's border (one texel: measured mean 0.64 on this 48x32 picture, 0.37
+    # without the glaze) amplify that at a few pixels.
     diff = np.abs(out - ref_out)
-    assert diff.max() <= 12 and (diff > 3).mean() < 0.02 and diff.mean() < 0.5
+    assert diff.max() <= 12 and (diff > 3).mean() < 0.02 and diff.mean() < 0.8
 
 
 @pytest.mark.parametrize("dtype", ["float32", "uint16"])

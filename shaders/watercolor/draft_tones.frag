@@ -5,8 +5,10 @@
 // bilinear) are quantized each (watercolor/tones.glsl) and averaged. The tones' borders so
 // fall within the texel where the full render's do, anti-aliased, and the abstraction, the
 // costly part, is painted small. One 7x7 read serves the four sub-pixels.
+#include "common/color.glsl"
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
+#include "watercolor/glaze.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -44,7 +46,8 @@ void main() {
     float subject = u_detail * focus.x;
     float face = face_skin(focus);
     vec3 blurred = texture(coarse, uv).xyz;
-    float wander = texture(wash, uv).w;
+    vec4 noise = texture(wash, uv);
+    float wander = noise.w;
     ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = gradient(src, t, lim);
     float along = along_flow(focus);
@@ -62,6 +65,11 @@ void main() {
         vec4 lo, hi;
         big_l = 100.0 * clamp(learned_x2_quad(filters, t, lim + 1, lo, hi), lo, hi);
     }
+    // the shadow glaze's border: its field's change per texel, a sub-pixel's half of it
+    float field_here = glaze_field(mix(blurred, texelFetch(src, t, 0).xyz, own_k), blurred,
+                                   noise.y);
+    float glaze_width = 0.5 * fwidth(field_here);
+    vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -73,9 +81,23 @@ void main() {
         // within the texel as in the full render
         vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz, sh);
         laid = mix(mix(laid, lab, own_k), texture(strands, sub / vec2(lim + 1)).xyz, along);
+        vec2 glaze = u_glaze > 0.0
+            ? glaze_cover(glaze_field(laid, blurred, noise.y), glaze_width) : vec2(0.0);
+        vec3 under = blurred;
+        if (glaze.x > 0.0) {  // the first layer, lighter beneath the glaze (as quantize.frag)
+            vec3 through = glaze_through(colour, glaze.x, face);
+            laid.x = glaze_lifted(laid, through);
+            if (face > 0.0) {
+                lab.x = glaze_lifted(lab, through);
+                under.x = glaze_lifted(under, through);
+            }
+        }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, blurred, slope, wander, 0.5 * length(g)), face);
+            tone = mix(tone, face_tone(lab, under, slope, wander, 0.5 * length(g)), face);
+        }
+        if (glaze.y > 0.0) {
+            tone = glazed(tone, glaze_through(colour, glaze.y, face));
         }
         sum += palette_tone(tone, blurred.x, face);
     }

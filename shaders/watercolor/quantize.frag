@@ -4,8 +4,10 @@
 // or a widely blurred copy, so the background dissolves into large washes; a found figure's
 // hair and clothes follow its strands (the abstraction smoothed along the flow).
 // tiles: reach 1
+#include "common/color.glsl"
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
+#include "watercolor/glaze.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -51,12 +53,29 @@ void main() {
     vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
                       vec2(length(g)), along);
     float slope = tone_slope(change.y, u_target_scale * u_px);
-    float wander = texture(wash, uv).w;
+    vec4 noise = texture(wash, uv);
+    float wander = noise.w;
+    float face = face_skin(focus);
+    // the shadow glaze: its field's border one texel wide (fwidth: uniform control flow)
+    float field = glaze_field(lab.xyz, blurred, noise.y);
+    vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, fwidth(field)) : vec2(0.0);
+    // the glaze's own colour: the wide wash's hue
+    vec3 colour = glaze.x > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
+    if (glaze.x > 0.0) {  // the first layer, lighter beneath it
+        vec3 under = glaze_through(colour, glaze.x, face);
+        lab.x = glaze_lifted(lab.xyz, under);
+        if (face > 0.0) {
+            own.x = glaze_lifted(own, under);
+            blurred.x = glaze_lifted(blurred, under);
+        }
+    }
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
     // on a face (the focus is 1 only there), less its features: flesh and glazes
-    float face = face_skin(focus);
     if (face > 0.0) {
         tone = mix(tone, face_tone(own, blurred, slope, wander, length(g)), face);
     }
-    frag = vec4(palette_tone(tone, blurred.x, face), 1.0);
+    if (glaze.y > 0.0) {
+        tone = glazed(tone, glaze_through(colour, glaze.y, face));
+    }
+    frag = vec4(palette_tone(tone, texture(coarse, uv).x, face), 1.0);
 }

@@ -1,0 +1,67 @@
+// A shadow glaze (issue 29, items 2 and 3): the shadows laid as one transparent, cool wash
+// over the first layer once it has dried, as a painter lays them. Its shape comes from the
+// form (the abstraction halfway to the wide wash), not from the first layer's tones, so its
+// hard border crosses theirs; beneath it the first layer is laid lighter by what the glaze
+// takes away (the values stay the photo's), and the two mix as transparent layers do: the
+// glaze's transmittance multiplies the light that reaches the paper (the thin-layer limit of
+// Kubelka-Munk: no scattering, reflectance times transmittance). Needs color.glsl and
+// tones.glsl (keyed).
+uniform float u_glaze;  // 0..1: the glaze's strength (0: none)
+
+const float GLAZE_FORM = 0.5;     // of the abstraction in the glaze's field (rest: wide wash)
+const float GLAZE_LEVEL = 0.48;   // keyed lightness (0..1) below which the glaze lies
+const float GLAZE_LIFT = 0.1;     // the lift's half span around it (the form's graded shade)
+const float GLAZE_TREMOR = 0.08;  // how far the noise moves its border (keyed lightness)
+const float GLAZE_ON_SKIN = 0.6;  // of its strength a face's skin takes
+// A full glaze's colour: the local colour's own pigment (the wide wash's hue: a red's shadow
+// is a deeper red, not mud) with some ultramarine (cooler shadows; less on skin, where blue
+// reads ashen), letting GLAZE_Y of the light through
+const float GLAZE_Y = 0.62;
+const float GLAZE_HUE_L = 65.0;   // L* at which the local hue is taken
+const vec3 GLAZE_COOL = vec3(0.58, 0.64, 0.80);  // ultramarine and a little burnt sienna
+const vec2 GLAZE_COOL_SHARE = vec2(0.4, 0.15);   // of the glaze's colour: off and on skin
+const vec3 LUMINANCE = vec3(0.2126, 0.7152, 0.0722);
+
+// The glaze's field (keyed lightness, 0..1) at a texel: the form `own` drawn towards the wide
+// wash `coarse`, its border moved by the noise `wander` (0..1).
+float glaze_field(vec3 own, vec3 coarse, float wander) {
+    return keyed(mix(coarse.x, own.x, GLAZE_FORM) / 100.0) + GLAZE_TREMOR * (wander - 0.5);
+}
+
+// How much of a full glaze lies here: .x graded (the form's shade, which the first layer is
+// lifted by), .y with a hard border `width` (of the field) wide, the glaze as laid.
+vec2 glaze_cover(float field, float width) {
+    float graded = smoothstep(GLAZE_LEVEL + GLAZE_LIFT, GLAZE_LEVEL - GLAZE_LIFT, field);
+    float hard = clamp(0.5 + (GLAZE_LEVEL - field) / max(width, 1e-4), 0.0, 1.0);
+    return vec2(graded, hard);
+}
+
+// The light a full glaze lets through over the local colour `local` (a*b*), on skin `skin`
+// (0..1).
+vec3 glaze_colour(vec2 local, float skin) {
+    vec3 hue = srgb_to_linear(lab_to_srgb(vec3(GLAZE_HUE_L, local)));
+    hue /= max(dot(hue, LUMINANCE), 1e-3);
+    vec3 cool = GLAZE_COOL / dot(GLAZE_COOL, LUMINANCE);
+    return min(GLAZE_Y * mix(hue, cool, mix(GLAZE_COOL_SHARE.x, GLAZE_COOL_SHARE.y, skin)),
+               vec3(1.0));
+}
+
+// The light a glaze of colour `full` (glaze_colour's) lets through where it covers `cover`
+// (0..1), on skin `skin`.
+vec3 glaze_through(vec3 full, float cover, float skin) {
+    return mix(vec3(1.0), full, u_glaze * cover * mix(1.0, GLAZE_ON_SKIN, skin));
+}
+
+// L* of the first layer `lab` beneath a glaze letting `through` through: lighter by what the
+// glaze takes from its colour (a red glaze takes less from a red than from a grey).
+float glaze_lifted(vec3 lab, vec3 through) {
+    vec3 c = srgb_to_linear(lab_to_srgb(lab));
+    float kept = dot(c * through, LUMINANCE) / max(dot(c, LUMINANCE), 1e-5);
+    float y = lab_finv((lab.x + 16.0) / 116.0) / max(kept, 1e-3);
+    return min(116.0 * lab_f(min(y, 1.0)) - 16.0, 100.0);
+}
+
+// The Lab tone `lab` with a glaze letting `through` through laid over it.
+vec3 glazed(vec3 lab, vec3 through) {
+    return srgb_to_lab(linear_to_srgb(srgb_to_linear(lab_to_srgb(lab)) * through));
+}
