@@ -44,11 +44,13 @@ def wash_sides(p, img: np.ndarray) -> tuple[float, float]:
 
 def test_the_wash_lies_behind_the_lit_side(pipeline, portrait):
     left, right = wash_sides(pipeline(), portrait)
-    assert left > 2.0 * right, (left, right)  # lit from the left: measured 0.076 / 0.017
-    # mirrored, lit from the right, the wash swings to the right (0.066 / 0.081: the paper's
-    # noise, which lopsides it too, is not mirrored)
+    assert left > 2.0 * right, (left, right)  # lit from the left: measured 0.117 / 0.053
+    # mirrored, lit from the right, the wash swings to the right (the paper's noise, which
+    # lopsides it too, is not mirrored): its share on the right 0.31 -> 0.51 (with the
+    # figure's neighbourhood 0.08 of the short side, before the wash was made broader, 0.18
+    # -> 0.55: a broader wash reaches round the head on both sides of the face's centre)
     left2, right2 = wash_sides(pipeline(), portrait[:, ::-1].copy())
-    assert right2 > left2 and right2 / (left2 + right2) > right / (left + right) + 0.25, \
+    assert right2 > left2 and right2 / (left2 + right2) > right / (left + right) + 0.15, \
         (left, right, left2, right2)
 
 

@@ -31,7 +31,7 @@ PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed 
 # outline, enlarged and thresholded by the vignette, is a staircase
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
 BUST = (2.8, 3.0)  # a bust's width at the shoulders and its height, in face sizes
-NEAR_SIGMA = 0.08  # of the picture's short side: how far "near the figure" reaches
+NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
 
 
 def map_step(picture: tuple[int, int]) -> float:

@@ -34,6 +34,7 @@ uniform int u_temporal;
 uniform int u_history;
 uniform int u_seed;
 uniform int u_subject;  // a face was found
+uniform float u_face_size;  // the faces' median size, source px (0: none)
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
@@ -61,6 +62,20 @@ const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darke
 const float DRY_ON_FACE = 0.85;  // of its skips a dry brush leaves out on a face's skin
 const float OUTLINE_ON_PAPER = 0.3;  // of the ink where the painting dissolved into paper
 const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decides a skip
+
+// How much of the painting the vignette keeps here (0 bare paper .. 1 painted), from its
+// edge's ramp `ramp` (vignette.frag's .x: 0.25 bare .. 0.75 painted). The edge is hard, a
+// pixel wide, where the wash stopped and dried, and where it is lost (a wide ramp) the water
+// carried the pigment out in feathered fingers: the edge's threshold wanders over the ramp
+// with fine noise (on a hard edge it moves it a pixel or two), never a smooth airbrushed fade.
+const float FEATHER_CELL = 10.0;  // reference px: the lobes' size
+const float FEATHER = 0.3;        // of the ramp the threshold wanders over
+float vignette_edge(float ramp, vec2 p, vec2 uv, float ref) {
+    float n = 0.75 * canvas_noise(p, uv, FEATHER_CELL * ref, 801)
+              + 0.25 * canvas_noise(p, uv, 0.35 * FEATHER_CELL * ref, 802);
+    float at = 0.5 + FEATHER * (n - 0.5);
+    return clamp(0.5 + (ramp - at) / max(2.0 * fwidth(ramp), 1e-4), 0.0, 1.0);
+}
 
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
@@ -92,9 +107,9 @@ void main() {
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)
     if (u_subject != 0) {
         on_face = focus_here.z;
-        c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y);
+        c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
         vec2 v = texture(vignette, uv).xy;  // the edge at this size (vignette.frag)
-        float painted_here = smoothstep(0.25, 0.75, v.x);
+        float painted_here = vignette_edge(v.x, p + u_origin, uv, ref);
         washed = painted_here * v.y;
         c = pigment(mix(vec3(1.0), c, washed),
                     1.0 + RIM * 4.0 * painted_here * (1.0 - painted_here));

@@ -20,6 +20,7 @@ uniform sampler2D saliency;
 uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged draft)
 uniform float u_detail;
 uniform float u_px;           // work px per reference px
+uniform float u_scale;        // work px per source px
 uniform float u_target_scale;
 uniform vec2 u_resolution;
 
@@ -70,6 +71,7 @@ void main() {
                                    noise.y);
     float glaze_width = 0.5 * fwidth(field_here);
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
+    float form = face_form(u_wash_size * u_px, u_face_size * u_scale);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -94,7 +96,7 @@ void main() {
         }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, under, slope, wander, 0.5 * length(g)), face);
+            tone = mix(tone, face_tone(lab, under, slope, wander, 0.5 * length(g), form), face);
         }
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));

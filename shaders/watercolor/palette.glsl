@@ -5,7 +5,7 @@
 // grey, and skin keeps most of its hue. Lab a*b*, hues in degrees.
 uniform float u_palette;      // 0..1: how far a hue goes to its pigment's
 uniform float u_temperature;  // 0..1: how much cooler the shadows, warmer the lights
-uniform float u_wash_size;    // 0: no wide wash (its surroundings would be the tone itself)
+// (u_wash_size, tones.glsl: 0 no wide wash, its surroundings would be the tone itself)
 
 // CIELAB hue angles of the palette: lemon and cadmium yellow, yellow ochre, cadmium orange,
 // burnt sienna, cadmium red, alizarin, quinacridone magenta, ultramarine, cerulean,

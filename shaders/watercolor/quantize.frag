@@ -17,6 +17,7 @@ uniform sampler2D wash;       // low-frequency noise; .w moves the tone threshol
 uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
 uniform float u_detail;
 uniform float u_px;             // work px per reference px
+uniform float u_scale;          // work px per source px
 uniform float u_target_scale;
 uniform vec2 u_resolution;
 
@@ -72,7 +73,8 @@ void main() {
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
     // on a face (the focus is 1 only there), less its features: flesh and glazes
     if (face > 0.0) {
-        tone = mix(tone, face_tone(own, blurred, slope, wander, length(g)), face);
+        float form = face_form(u_wash_size * u_px, u_face_size * u_scale);
+        tone = mix(tone, face_tone(own, blurred, slope, wander, length(g), form), face);
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));

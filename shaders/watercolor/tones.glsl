@@ -14,6 +14,8 @@ uniform float u_skin_saturation;
 uniform float u_shapes;  // 0..1: how much the background's washes are laid as shapes
 uniform float u_figure_shapes;  // how much of its own detail a figure's hair and clothes keep
 uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
+uniform float u_wash_size;  // the wide wash's sigma, reference px (0: no wide wash)
+uniform float u_face_size;  // the faces' median size, source px (0: none found)
 uniform float u_key;  // the tones' key: > 0 lifts the middle tones (high key), < 0 drops them
 
 // A tone's lightness (0..1) in the style's key: L^(2^-key), so black and white (the paper,
@@ -174,11 +176,22 @@ float face_skin(vec4 focus) {
     return focus.z * (1.0 - smoothstep(0.2, 0.6, focus.y));
 }
 
-vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change) {
-    vec3 form = mix(coarse, lab, FORM);
+// How much of the abstraction a face's form keeps (face_tone's `form`): FORM, and more of it
+// on a face small against the wide wash (`wash` its sigma, `face` the faces' median size,
+// both in work px; 0: none found): a wash a sixth of a face wide blurs a group's faces into
+// smudges, their eyes gone, where it takes only the photo's small light contours from a
+// face that fills the frame (from a wash a fourteenth of the face to a sixth).
+const vec2 FORM_SMALL = vec2(0.07, 0.17);  // the wash's sigma over the face: FORM .. all
+float face_form(float wash, float face) {
+    return face > 0.0 ? mix(FORM, 1.0, smoothstep(FORM_SMALL.x, FORM_SMALL.y, wash / face))
+                      : FORM;
+}
+
+vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change, float form_k) {
+    vec3 form = mix(coarse, lab, form_k);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
     return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3,
-                       step_limit(FORM * change));
+                       step_limit(form_k * change));
 }
 
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
