@@ -54,7 +54,8 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "watercolor/blooms.glsl"
 #include "watercolor/pencil.glsl"
 
-const float RIM = 0.6;  // the vignette edge's pooled pigment
+const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
+const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
 const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
@@ -70,11 +71,13 @@ const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decid
 // with fine noise (on a hard edge it moves it a pixel or two), never a smooth airbrushed fade.
 const float FEATHER_CELL = 10.0;  // reference px: the lobes' size
 const float FEATHER = 0.3;        // of the ramp the threshold wanders over
-float vignette_edge(float ramp, vec2 p, vec2 uv, float ref) {
+// .y: how far inside the edge, output px.
+vec2 vignette_edge(float ramp, vec2 p, vec2 uv, float ref) {
     float n = 0.75 * canvas_noise(p, uv, FEATHER_CELL * ref, 801)
               + 0.25 * canvas_noise(p, uv, 0.35 * FEATHER_CELL * ref, 802);
     float at = 0.5 + FEATHER * (n - 0.5);
-    return clamp(0.5 + (ramp - at) / max(2.0 * fwidth(ramp), 1e-4), 0.0, 1.0);
+    float inside = (ramp - at) / max(fwidth(ramp), 1e-4);
+    return vec2(clamp(0.5 + 0.5 * inside, 0.0, 1.0), inside);
 }
 
 void main() {
@@ -109,10 +112,12 @@ void main() {
         on_face = focus_here.z;
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
         vec2 v = texture(vignette, uv).xy;  // the edge at this size (vignette.frag)
-        float painted_here = vignette_edge(v.x, p + u_origin, uv, ref);
+        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref);
+        float painted_here = edge.x;
         washed = painted_here * v.y;
-        c = pigment(mix(vec3(1.0), c, washed),
-                    1.0 + RIM * 4.0 * painted_here * (1.0 - painted_here));
+        // the wash dried at its edge: pigment pooled in a band just inside it
+        float rim = painted_here * (1.0 - smoothstep(0.0, RIM_BAND * ref, edge.y));
+        c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * rim);
     }
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
