@@ -529,7 +529,9 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     if prm.get("darks", 0.0) > 0:  # pigment darks (darks.glsl)
         lum = c @ LUMA
         dark = (1.0 - ref.smoothstep(0.1, 0.4, lum)) * prm["darks"]
-        mix_rgb = np.array([0.18, 0.22, 0.41])
+        # Payne's grey, or for a warm dark an umber mix (by red minus blue)
+        warm = ref.smoothstep(0.0, 0.04, c[..., 0] - c[..., 2])[..., None]
+        mix_rgb = np.array([0.18, 0.22, 0.41]) * (1 - warm) + np.array([0.34, 0.22, 0.16]) * warm
         mixed = mix_rgb * (lum / (mix_rgb @ LUMA))[..., None]
         chroma = np.linalg.norm(c - lum[..., None], axis=-1)
         t = ref.smoothstep(0.03, 0.12, chroma)[..., None]
@@ -539,10 +541,10 @@ def composite_reference(p, prm: dict) -> np.ndarray:
         lum = deep @ LUMA  # eased above the darkest masstone
         eased = lum + 0.17 * np.maximum(np.exp(-lum / 0.17) - np.exp(-0.4 / 0.17), 0.0)
         target = lum + prm["darks"] * (eased - lum)
+        indigo = mix_rgb / (mix_rgb @ LUMA)[..., None]
         hue = np.where((lum > 1e-3)[..., None], deep / np.maximum(lum, 1e-3)[..., None],
-                       mix_rgb / (mix_rgb @ LUMA))  # (the indigo at black)
-        thinned = np.minimum(target, 1.6 * lum)  # as thinner pigment, the rest as indigo
-        indigo = mix_rgb / (mix_rgb @ LUMA)
+                       indigo)  # (the dark mix at black)
+        thinned = np.minimum(target, 1.6 * lum)  # as thinner pigment, the rest as the mix
         c = np.clip(hue * thinned[..., None] + indigo * (target - thinned)[..., None], 0, 1)
     if prm.get("tint", 0.0) > 0:  # one pigment (tint.glsl)
         tint = np.array([int(prm["tint_color"][i:i + 2], 16) / 255 for i in (1, 3, 5)])

@@ -1,10 +1,15 @@
 // Pigment darks: a painter mixes darks from pigments (an indigo with a burnt sienna), never
 // from black, and lays them dense. The darkest tones deepen, and a neutral dark takes the
-// hue of such a mix; a coloured dark keeps its own hue, denser. Needs pigment.glsl and
+// hue of such a mix (a warm one an umber's, a cool or grey one Payne's grey); a coloured
+// dark keeps its own hue, denser. Needs pigment.glsl and
 // color.glsl.
 uniform float u_darks;
 
 const vec3 DARK_MIX = vec3(0.18, 0.22, 0.41);  // sRGB of an indigo-sepia mix (Payne's grey)
+// a warm dark's mix: burnt umber with a little ultramarine (a brown's shadow, dark hair), so
+// a warm near-neutral dark is not turned navy
+const vec3 DARK_WARM = vec3(0.34, 0.22, 0.16);
+const vec2 WARMTH = vec2(0.0, 0.04);  // sRGB red minus blue: cool .. warm mix
 const float LIFT = 1.6;
 const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
 
@@ -15,7 +20,8 @@ vec3 pigment_darks(vec3 c) {
         return c;
     }
     float chroma = length(c - lum);
-    vec3 mixed = DARK_MIX * (lum / luma(DARK_MIX));
+    vec3 dark_mix = mix(DARK_MIX, DARK_WARM, smoothstep(WARMTH.x, WARMTH.y, c.r - c.b));
+    vec3 mixed = dark_mix * (lum / luma(dark_mix));
     vec3 hued = mix(mixed, c, smoothstep(0.03, 0.12, chroma));
     vec3 deep = mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
     // no mix of pigments is darker than a watercolour's darkest masstone: the darkest tones
@@ -27,7 +33,7 @@ vec3 pigment_darks(vec3 c) {
     float eased = l + DARKEST * max(exp(-l / DARKEST) - exp(-0.4 / DARKEST), 0.0);
     float target = l + u_darks * (eased - l);
     float thinned = min(target, LIFT * l);
-    vec3 indigo = DARK_MIX / luma(DARK_MIX);
+    vec3 indigo = dark_mix / luma(dark_mix);
     vec3 hue = l > 1e-3 ? deep / l : indigo;
     return clamp(hue * thinned + indigo * (target - thinned), 0.0, 1.0);
 }
