@@ -37,8 +37,9 @@ def test_rendering_again_after_a_reset_is_identical(pipeline):
 
 def test_different_seed_gives_a_different_result(pipeline):
     img = sample_image()
-    a = pipeline(seed=1).render_array(img).astype(int)
-    b = pipeline(seed=2).render_array(img).astype(int)
+    # (the paper margins off: another seed, another margin, which is meant)
+    a = pipeline({"margins": 0.0}, seed=1).render_array(img).astype(int)
+    b = pipeline({"margins": 0.0}, seed=2).render_array(img).astype(int)
     assert np.abs(a - b).max() > 5
     # ... but the same picture: only the textures move
     assert np.abs(a - b).mean() < 20
@@ -143,8 +144,11 @@ def test_every_parameter_at_its_extremes(pipeline, extremes_image, name, value):
 def test_defaults_render_a_plausible_picture(pipeline, extremes_image):
     out = pipeline().render_array(extremes_image).astype(float)
     src = extremes_image.astype(float)
-    # stylized, yet the same picture
-    assert np.corrcoef(out.mean(2).ravel(), src.mean(2).ravel())[0, 1] > 0.7
+    # stylized, yet the same picture (inside the paper margins: on so small a picture they
+    # take a good part of it)
+    h, w = src.shape[:2]
+    inner = (slice(h // 5, h - h // 5), slice(w // 5, w - w // 5))
+    assert np.corrcoef(out[inner].mean(2).ravel(), src[inner].mean(2).ravel())[0, 1] > 0.7
 
 
 def test_presets_exist():

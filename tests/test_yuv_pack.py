@@ -115,8 +115,10 @@ def test_an_export_packed_on_the_gpu_is_the_rgb_exports_picture(tmp_path, gl_ctx
     assert (facts_b["width"], facts_b["height"]) == (facts_a["width"], facts_a["height"])
     for fa, fb in zip(a, b, strict=True):
         d = np.abs(fa.astype(int) - fb)
-        assert d.mean() < 1.5 and np.percentile(d, 99) <= 10  # the encoder's noise, and
-        # the chroma's rounding and siting (99th percentile 9 measured: deep darks' edges)
+        assert d.mean() < 1.8 and np.percentile(d, 99) <= 12  # the encoder's noise, and
+        # the chroma's rounding and siting (99th percentile 9 measured: deep darks' edges;
+        # with the paper margins' hard edge round the picture mean 1.53-1.67 and 99th
+        # percentile 11, 1.4 and 9 without)
 
 
 # -- the virtual camera ---------------------------------------------------------------------

@@ -28,6 +28,7 @@ uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
 uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
+uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -35,6 +36,7 @@ uniform int u_history;
 uniform int u_seed;
 uniform int u_subject;  // a face was found
 uniform float u_face_size;  // the faces' median size, source px (0: none)
+uniform float u_margins;  // without a face, the bare margin round the painting (vignette.frag)
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
@@ -71,10 +73,14 @@ const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decid
 // with fine noise (on a hard edge it moves it a pixel or two), never a smooth airbrushed fade.
 const float FEATHER_CELL = 10.0;  // reference px: the lobes' size
 const float FEATHER = 0.3;        // of the ramp the threshold wanders over
-// .y: how far inside the edge, output px.
-vec2 vignette_edge(float ramp, vec2 p, vec2 uv, float ref) {
-    float n = 0.75 * canvas_noise(p, uv, FEATHER_CELL * ref, 801)
-              + 0.25 * canvas_noise(p, uv, 0.35 * FEATHER_CELL * ref, 802);
+// .y: how far inside the edge, output px. `on_canvas`: the edge's noise moves with the
+// picture (a vignette round a figure) or stands on the frame (the paper margins).
+vec2 vignette_edge(float ramp, vec2 p, vec2 uv, float ref, bool on_canvas) {
+    float cell = FEATHER_CELL * ref;
+    float n = on_canvas
+        ? 0.75 * canvas_noise(p, uv, cell, 801) + 0.25 * canvas_noise(p, uv, 0.35 * cell, 802)
+        : 0.75 * value_noise(p / cell, u_seed, 801)
+          + 0.25 * value_noise(p / (0.35 * cell), u_seed, 802);
     float at = 0.5 + FEATHER * (n - 0.5);
     float inside = (ramp - at) / max(fwidth(ramp), 1e-4);
     return vec2(clamp(0.5 + 0.5 * inside, 0.0, 1.0), inside);
@@ -111,8 +117,11 @@ void main() {
     if (u_subject != 0) {
         on_face = focus_here.z;
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
-        vec2 v = texture(vignette, uv).xy;  // the edge at this size (vignette.frag)
-        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref);
+    }
+    if (u_subject != 0 || u_margins > 0.0) {
+        // the edge at this size: round a face the vignette's, else the paper margins'
+        vec2 v = u_subject != 0 ? texture(vignette, uv).xy : texture(margins, uv).xy;
+        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref, u_subject != 0);
         float painted_here = edge.x;
         washed = painted_here * v.y;
         // the wash dried at its edge: pigment pooled in a band just inside it
