@@ -148,6 +148,7 @@ def test_eval_flicker_refuses_misaligned_videos(tmp_path, capsys):
     code = main(["eval", "flicker", str(clip.path), str(tmp_path / "all.mp4")])
     out = capsys.readouterr().out
     assert code == 0 and "stylized E_warp" in out and "Lower is steadier" in out
+    assert "--set margins=0" in out  # a border fixed to the frame is no flicker: said so
     # the same number of frames, but one dropped and one added at the end: refused too
     gap = make_clip(tmp_path / "gap.mp4", size=(64, 48), frames=12, audio=False,
                     pts=[0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12])

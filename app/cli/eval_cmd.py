@@ -87,4 +87,7 @@ def run_flicker(args: argparse.Namespace) -> int:
     print("Lower is steadier. The input's own E_warp is the floor (noise, lighting, flow "
           "errors); a stylization that follows the picture stays near it (Aquarelle's target: "
           "at most 2x), per-frame stylization is typically several times higher.")
+    print("A border fixed to the frame counts as error wherever the picture moves under it: "
+          "the watercolor's paper margins (on by default without a face) do; to measure the "
+          "painting alone, export with --set margins=0.")
     return 0
