@@ -7,8 +7,8 @@ cameraman, the Hubble deep field, a motorcycle) with the default, every preset a
 - docs/look/presets_<photo>.jpg: source | cv2.stylization | default | each preset;
 - docs/look/<phenomenon>.jpg: 100% crops of the photo at 1280 px wide (cubic upscale):
   source | previous default (the look before 0.2: PREVIOUS_VALUES) | new default;
-- docs/look/hard_edges.jpg, blooms.jpg, hair_flow.jpg, glaze.jpg: 100% crops, photo | the default
-  with that parameter at 0 | the default;
+- docs/look/hard_edges.jpg, blooms.jpg, hair_flow.jpg, glaze.jpg, margins.jpg: 100% crops,
+  photo | the default with that parameter at 0 | the default;
 - docs/look/resolution.jpg: the default on chelsea painted at 640, 1280 and 4032 px wide (a
   phone photo's width), each shown at 640: the same look at any resolution;
 - with --write BENCHMARKS.md, the look table: detail kept away from the subject (mean
@@ -73,6 +73,9 @@ TOGGLES = (
     ("glaze", "glaze", "shadows laid as one transparent glaze over the dried first layer: its "
      "hard border follows the form across the first layer's washes",
      (("coffee", 60, 420), ("stereo_motorcycle", 520, 560), ("chelsea", 700, 420))),
+    ("margins", "margins", "without a face the painting stops short of the sheet's borders in a "
+     "ragged margin of bare paper, found and lost, the wash graded and dried at it",
+     (("coffee", 0, 0), ("rocket", 980, 0), ("stereo_motorcycle", 0, 644))),
 )
 TOGGLE_CROP = (300, 220)
 NEARLY_BARE = 0.06
