@@ -43,23 +43,29 @@ def clip_frame(i: int) -> np.ndarray:
     return np.ascontiguousarray(big[:, 3 * i:3 * i + PW])
 
 
-@pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("fidelity")
-    still = root / "photo.png"
-    cv2.imwrite(str(still), photo()[:, :, ::-1])
-    clip = root / "pan.mkv"
-    with av.open(str(clip), "w") as out:  # lossless, so a decoded frame is the frame
+def lossless_clip(path: Path, frames: list[np.ndarray]) -> Path:
+    """A clip of RGB `frames` at FPS, lossless (FFV1): a decoded frame is the frame."""
+    h, w = frames[0].shape[:2]
+    with av.open(str(path), "w") as out:
         stream = out.add_stream("ffv1", rate=FPS)
-        stream.width, stream.height, stream.pix_fmt = PW, PH, "bgr0"
+        stream.width, stream.height, stream.pix_fmt = w, h, "bgr0"
         stream.time_base = Fraction(1, FPS)
-        for i in range(CLIP_FRAMES):
-            frame = av.VideoFrame.from_ndarray(clip_frame(i), format="rgb24")
+        for i, rgb in enumerate(frames):
+            frame = av.VideoFrame.from_ndarray(rgb, format="rgb24")
             frame.pts = i
             for packet in stream.encode(frame):
                 out.mux(packet)
         for packet in stream.encode(None):
             out.mux(packet)
+    return path
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("fidelity")
+    still = root / "photo.png"
+    cv2.imwrite(str(still), photo()[:, :, ::-1])
+    clip = lossless_clip(root / "pan.mkv", [clip_frame(i) for i in range(CLIP_FRAMES)])
     frames = []
     for i in range(CLIP_FRAMES):
         p = root / f"frame{i}.png"
@@ -218,19 +224,8 @@ def test_a_paused_portrait_video_after_a_seek_is_painted_with_its_subject(
     again once its own faces are found (it stayed without them while paused: no vignette,
     unlike the export)."""
     face = cv2.resize(data.astronaut(), (192, 192), interpolation=cv2.INTER_AREA)
-    clip = tmp_path / "portrait.mkv"
-    with av.open(str(clip), "w") as out:
-        stream = out.add_stream("ffv1", rate=FPS)
-        stream.width, stream.height, stream.pix_fmt = 192, 192, "bgr0"
-        stream.time_base = Fraction(1, FPS)
-        for i in range(4):
-            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(np.roll(face, 2 * i, 1)),
-                                               format="rgb24")
-            frame.pts = i
-            for packet in stream.encode(frame):
-                out.mux(packet)
-        for packet in stream.encode(None):
-            out.mux(packet)
+    clip = lossless_clip(tmp_path / "portrait.mkv",
+                         [np.ascontiguousarray(np.roll(face, 2 * i, 1)) for i in range(4)])
     still = tmp_path / "frame2.png"
     cv2.imwrite(str(still), np.roll(face, 4, 1)[:, :, ::-1])
     win = window(qtbot, config)

@@ -36,7 +36,7 @@ uniform int u_history;
 uniform int u_seed;
 uniform int u_subject;  // a face was found
 uniform float u_face_size;  // the faces' median size, source px (0: none)
-uniform float u_margins;  // without a face, the bare margin round the painting (vignette.frag)
+uniform float u_margins;  // without a face, the bare margin round the painting (margins.frag)
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;

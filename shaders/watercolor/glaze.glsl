@@ -20,7 +20,6 @@ const float GLAZE_Y = 0.62;
 const float GLAZE_HUE_L = 65.0;   // L* at which the local hue is taken
 const vec3 GLAZE_COOL = vec3(0.58, 0.64, 0.80);  // ultramarine and a little burnt sienna
 const vec2 GLAZE_COOL_SHARE = vec2(0.4, 0.15);   // of the glaze's colour: off and on skin
-const vec3 LUMINANCE = vec3(0.2126, 0.7152, 0.0722);
 
 // The glaze's field (keyed lightness, 0..1) at a texel: the form `own` drawn towards the wide
 // wash `coarse`, its border moved by the noise `wander` (0..1).
@@ -40,8 +39,8 @@ vec2 glaze_cover(float field, float width) {
 // (0..1).
 vec3 glaze_colour(vec2 local, float skin) {
     vec3 hue = srgb_to_linear(lab_to_srgb(vec3(GLAZE_HUE_L, local)));
-    hue /= max(dot(hue, LUMINANCE), 1e-3);
-    vec3 cool = GLAZE_COOL / dot(GLAZE_COOL, LUMINANCE);
+    hue /= max(luma(hue), 1e-3);  // (luma's weights on linear values: luminance)
+    vec3 cool = GLAZE_COOL / luma(GLAZE_COOL);
     return min(GLAZE_Y * mix(hue, cool, mix(GLAZE_COOL_SHARE.x, GLAZE_COOL_SHARE.y, skin)),
                vec3(1.0));
 }
@@ -56,7 +55,7 @@ vec3 glaze_through(vec3 full, float cover, float skin) {
 // glaze takes from its colour (a red glaze takes less from a red than from a grey).
 float glaze_lifted(vec3 lab, vec3 through) {
     vec3 c = srgb_to_linear(lab_to_srgb(lab));
-    float kept = dot(c * through, LUMINANCE) / max(dot(c, LUMINANCE), 1e-5);
+    float kept = luma(c * through) / max(luma(c), 1e-5);
     float y = lab_finv((lab.x + 16.0) / 116.0) / max(kept, 1e-3);
     return min(116.0 * lab_f(min(y, 1.0)) - 16.0, 100.0);
 }

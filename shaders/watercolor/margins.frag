@@ -3,11 +3,11 @@
 // margin of bare paper, wider in some places than in others and at the corners (as a painter
 // leaves the paper open at the edges), `u_margins` of it. Stored as the vignette is
 // (vignette.frag): .x the edge's signed distance in units of its ramp, 0.5 + s / 4 (0.25 bare
-// .. 0.75 painted), which the composite thresholds per output pixel; .y the grade. The margin lies on
-// the frame, not on the paper sheet the canvas carries, and depends on nothing before this
-// frame: a pan does not slide it along the borders, a video's margin stands still, and an
-// export in chunks draws it as the whole export does. Its shape is the seed's and the
-// picture's size's (another seed, another margin).
+// .. 0.75 painted), which the composite thresholds per output pixel; .y the grade. The
+// margin lies on the frame, not on the paper sheet the canvas carries, and depends on
+// nothing before this frame: a pan does not slide it along the borders, a video's margin
+// stands still, and an export in chunks draws it as the whole export does. Its shape is the
+// seed's and the picture's size's (another seed, another margin).
 // tiles: reach 0
 #include "common/noise.glsl"
 out vec4 frag;
@@ -27,14 +27,13 @@ void main() {
     vec2 d = min(p, u_picture - p) / short_side;  // to the nearest borders
     // each size of picture its own shape (its sides hashed into the seed)
     int seed = u_seed + int(mod(u_picture.x * 31.0 + u_picture.y * 17.0, 9973.0));
-    vec2 at = p;
-    float n = fbm(at / (0.12 * short_side), 3, seed, 511) - 0.5;
-    float wide = value_noise(at / (0.5 * short_side), seed, 512);
+    float n = fbm(p / (0.12 * short_side), 3, seed, 511) - 0.5;
+    float wide = value_noise(p / (0.5 * short_side), seed, 512);
     float m = u_margins * MARGIN * mix(0.3, 1.7, wide);
     // corners open further: the distances to both borders count
     float field = length(max(vec2(m) - d, 0.0)) / max(m, 1e-4);
     // found in places, lost (a wide ramp, which the composite feathers) in others
-    float lost = SOFT * mix(1.0, 5.0, smoothstep(0.5, 0.8, value_noise(at / (0.25 * short_side),
+    float lost = SOFT * mix(1.0, 5.0, smoothstep(0.5, 0.8, value_noise(p / (0.25 * short_side),
                                                                       seed, 513)));
     float s = (0.55 - field + 0.5 * n) / lost;
     // a graded wash: lighter towards the margin (as the vignette's), not full strength to the cut

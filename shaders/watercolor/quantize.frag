@@ -62,6 +62,7 @@ void main() {
     vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, fwidth(field)) : vec2(0.0);
     // the glaze's own colour: the wide wash's hue
     vec3 colour = glaze.x > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
+    float around = blurred.x;  // the wide wash round it, for the palette (not lifted)
     if (glaze.x > 0.0) {  // the first layer, lighter beneath it
         vec3 under = glaze_through(colour, glaze.x, face);
         lab.x = glaze_lifted(lab.xyz, under);
@@ -79,5 +80,5 @@ void main() {
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));
     }
-    frag = vec4(palette_tone(tone, texture(coarse, uv).x, face), 1.0);
+    frag = vec4(palette_tone(tone, around, face), 1.0);
 }
