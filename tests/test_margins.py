@@ -56,3 +56,59 @@ def test_the_margin_stands_on_the_frame_while_the_picture_pans(pipeline, coffee)
     p.seed = 7
     p.render_array(np.ascontiguousarray(coffee[40:40 + h, 60:60 + w]))
     assert np.abs(p.read_target("margins")[..., 0] - edges[0]).max() > 0.2  # another seed
+
+
+def _with_face(p, box: tuple[float, float, float, float]):
+    """The renderer painting round one given face (no person mask)."""
+    from aquarelle.engine.faces import Face
+    from aquarelle.engine.subject import Subject
+    p.subject_feed = "given"
+    p.set_subject(Subject((Face(box, np.zeros((6, 2)), 0.9),), None))
+    return p
+
+
+def test_a_small_figure_in_a_scene_is_painted_as_a_scene_in_its_margins(pipeline, coffee):
+    """A face a small part of the picture (a distant walker, a face on a poster) is not a
+    portrait's subject: the scene is painted, framed by the paper margins, not reduced to
+    the face on bare paper (a photo of a printed T-shirt came out 99% bare paper)."""
+    h, w = coffee.shape[:2]  # 400 x 600: a 30 px face covers well under 1% of it
+    small = _with_face(pipeline(), (300.0, 120.0, 330.0, 150.0))
+    out = small.render_array(coffee)
+    assert small.read_target("vignette")[..., 0].min() >= 0.74  # the vignette paints all
+    paper = bare(out)
+    assert paper[~band(paper, 0.25)].mean() < 0.05  # the middle painted, not bare paper
+    assert paper[band(paper, 0.03)].mean() > 0.6  # framed by the margins
+    # a portrait's face (a third of the short side, with its figure) keeps its vignette
+    big = _with_face(pipeline(), (230.0, 80.0, 370.0, 220.0))
+    big_paper = bare(big.render_array(coffee))
+    assert big.read_target("margins")[..., 0].min() >= 0.74  # no margins round a portrait
+    assert big_paper[~band(big_paper, 0.25)].mean() > paper[~band(paper, 0.25)].mean() + 0.1
+
+
+def test_portrait_share_rises_with_the_figures_share_of_the_picture():
+    from aquarelle.engine.subject_map import PORTRAIT_SHARE, portrait_share
+    m = np.zeros((100, 100, 4), np.float32)
+    assert portrait_share(m) == 0.0
+    m[:10, :30, 2] = 1.0  # 3%
+    assert portrait_share(m) == pytest.approx(0.0, abs=1e-6)
+    m[:50, :50, 2] = 1.0  # 25%
+    assert portrait_share(m) == 1.0
+    m[:] = 0.0
+    m[:10, :round(1000 * sum(PORTRAIT_SHARE) / 2), 2] = 1.0  # half way between
+    assert 0.3 < portrait_share(m) < 0.7
+
+
+def test_a_draft_lays_the_margins_of_the_full_picture(pipeline, coffee):
+    """The margins' shape is the picture's at any processing scale (live adaptive quality
+    moves the scale: the margin must not jump to another shape)."""
+    full = pipeline()
+    full.render_array(coffee)
+    a = full.read_target("margins")[..., 0]
+    draft = pipeline(scale=0.5)
+    draft.render_array(coffee)
+    b = draft.read_target("margins")[..., 0]
+    import cv2
+    b = cv2.resize(b, (a.shape[1], a.shape[0]), interpolation=cv2.INTER_LINEAR)
+    bare_a, bare_b = a < 0.5, b < 0.5
+    # the same bare regions but for their outlines' resampling (another shape: about half)
+    assert (bare_a != bare_b).mean() < 0.02

@@ -22,13 +22,13 @@ MAX_SCATTER_POINTS = 1 << 16
 
 # Built-ins the graph gives every pass: those of the frame's key, then each pass's own.
 KEY_BUILTINS = frozenset({"u_scale", "u_history", "u_learned", "u_work_size", "u_picture",
-                          "u_px", "u_levels", "u_origin", "u_window"})
+                          "u_full_size", "u_px", "u_levels", "u_origin", "u_window"})
 PASS_BUILTINS = frozenset({"u_resolution", "u_texel", "u_target_scale", "u_scatter_step",
                            "u_scatter_grid"})
 # Given anew every frame: the seed and frame number, and what the pipeline measures
 # (FrameInfo.uniforms: the camera's motion, the paper's canvas, the subject).
 FRAME_UNIFORMS = frozenset({"u_seed", "u_frame", "u_subject", "u_subject_weight", "u_face_size",
-                            "u_light", "u_motion", "u_flow_range", "u_canvas"})
+                            "u_portrait", "u_light", "u_motion", "u_flow_range", "u_canvas"})
 
 
 def scatter_grid(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:

@@ -514,6 +514,10 @@ class PassGraph:
             # the whole picture's source size (a tile's, or this frame's)
             "u_picture": tuple(float(v) for v in (frame.tile.whole_size if frame.tile
                                                   else frame.source.size)),
+            # ... and at full quality (a draft's frame's): what seeds a shape that must not
+            # change with the processing scale (live adaptive quality moves it)
+            "u_full_size": tuple(float(v) for v in (frame.drafted_from or (
+                frame.tile.whole_size if frame.tile else frame.source.size))),
             "u_px": frame_px(self.style, frame),
             "u_levels": self._levels,  # steps of an 8-bit target as stored (16-bit when deep)
             # a tile's top-left corner in the whole picture: noise and paper are seeded by the

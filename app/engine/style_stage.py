@@ -21,7 +21,7 @@ from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
 from .subject import Subject, SubjectTracker
-from .subject_map import map_grid, map_region, map_step, subject_map
+from .subject_map import map_grid, map_region, map_step, portrait_share, subject_map
 from .targets import TargetPool
 from .upload_ring import UploadRing
 from .upscaler import Upscaler
@@ -29,6 +29,7 @@ from .upscaler import Upscaler
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
+PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
 
 
 def checked_scale(value: float) -> float:
@@ -117,6 +118,7 @@ class StyleStage:
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
+        self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
 
     # -- settings -------------------------------------------------------------------------
@@ -256,8 +258,11 @@ class StyleStage:
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
             # a video's next frame that follows the last (not a cut: motion was found)
-            self._give_subject(info, self._faded(arr, not repeat and info.history),
-                               info.source.size[0] / cover[0])
+            follows = not repeat and info.history
+            fresh = self._subject_fresh
+            arr = self._faded(arr, follows)
+            self._follow_portrait(arr, follows and not fresh)
+            self._give_subject(info, arr, info.source.size[0] / cover[0])
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         self.graph.lean = not self.keep_history  # ... and releases what it is done with
         if self.params.revision != self._revision:
@@ -342,6 +347,7 @@ class StyleStage:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
         mapped over `size` (the picture padded to the style's grid)."""
         self._still = self._subject_map(subject, size) if self.wants_subject else None
+        self._portrait = portrait_share(self._still) if self._still is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
 
@@ -375,6 +381,15 @@ class StyleStage:
             return held
         return arr
 
+    def _follow_portrait(self, arr: np.ndarray | None, follows: bool) -> None:
+        """The portrait share (u_portrait) of a frame's map, eased along a video that
+        `follows` (the person mask's outline jitters from frame to frame)."""
+        if arr is None:
+            return  # nothing shown: the next map found sets it
+        share = portrait_share(arr)
+        self._portrait = self._portrait + PORTRAIT_EASE * (share - self._portrait) \
+            if follows else share
+
     def _give_subject(self, info: FrameInfo, arr: np.ndarray | None,
                       px: float = 1.0) -> None:
         """A subject map (None: nothing found) as the style's external input, at the
@@ -396,6 +411,7 @@ class StyleStage:
         info.uniforms["u_subject"] = int(found)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
         info.uniforms["u_face_size"] = float(self._face_px * px if found else 0.0)
+        info.uniforms["u_portrait"] = float(self._portrait if found else 0.0)
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
 

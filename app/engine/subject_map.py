@@ -32,6 +32,10 @@ PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed 
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
 BUST = (2.8, 3.0)  # a bust's width at the shoulders and its height, in face sizes
 NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
+# The figure's share of the picture over which it turns from a small part of a scene (a
+# distant walker, a face on a poster: the scene is painted, with the paper margins) into a
+# portrait's subject (the painting fades out round it); portraits and groups cover 0.2-0.9
+PORTRAIT_SHARE = (0.03, 0.12)
 
 
 def map_step(picture: tuple[int, int]) -> float:
@@ -68,6 +72,14 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
     return out
+
+
+def portrait_share(subject_map: np.ndarray) -> float:
+    """How much a picture with this subject map is a portrait (0: a scene with a small
+    figure in it .. 1: the figure is the subject), from the share of it the figure covers."""
+    lo, hi = PORTRAIT_SHARE
+    t = min(max((float(subject_map[..., 2].mean()) - lo) / (hi - lo), 0.0), 1.0)
+    return t * t * (3.0 - 2.0 * t)
 
 
 def _wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:

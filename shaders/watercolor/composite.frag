@@ -36,7 +36,9 @@ uniform int u_history;
 uniform int u_seed;
 uniform int u_subject;  // a face was found
 uniform float u_face_size;  // the faces' median size, source px (0: none)
-uniform float u_margins;  // without a face, the bare margin round the painting (margins.frag)
+uniform float u_margins;  // round a scene, the bare margin round the painting (margins.frag)
+uniform float u_portrait;  // 0..1: how much a figure found is the picture's subject
+uniform float u_subject_weight;  // ... and how much it is shown (a video's fades)
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
@@ -119,9 +121,14 @@ void main() {
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
     }
     if (u_subject != 0 || u_margins > 0.0) {
-        // the edge at this size: round a face the vignette's, else the paper margins'
-        vec2 v = u_subject != 0 ? texture(vignette, uv).xy : texture(margins, uv).xy;
-        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref, u_subject != 0);
+        // the edge at this size: round a portrait's figure the vignette's, round a scene the
+        // paper margins' (a small figure in it: some of each, where both paint)
+        vec2 v = u_subject != 0 ? texture(vignette, uv).xy : vec2(1.0);
+        if (u_margins > 0.0) {
+            v = min(v, texture(margins, uv).xy);
+        }
+        bool round_figure = u_subject != 0 && u_portrait * u_subject_weight > 0.5;
+        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref, round_figure);
         float painted_here = edge.x;
         washed = painted_here * v.y;
         // the wash dried at its edge: pigment pooled in a band just inside it
