@@ -257,6 +257,22 @@ def test_paused_video_chain_and_scale_changes(qtbot: Any, config: Path,  # noqa:
     assert_same(shown(qtbot, win), cli_render(frame, tmp_path / "half.png", "--scale", "0.5"))
 
 
+def test_a_video_painted_at_fewer_lines_is_the_cli_render_at_that_scale(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A video's frames are painted at most `video_lines` lines, as exported (the limit's
+    scale: 120 of the clip's 136 lines); a still keeps every line."""
+    win = window(qtbot, config)
+    win.side_scroll.video_lines_spin.setValue(120)
+    assert win.state.video_lines == 120
+    assert win.open_file(files["still"])
+    assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "still.png"))
+    open_paused(qtbot, win, files["clip"])
+    goto(qtbot, win, 4)
+    assert_same(shown(qtbot, win), cli_render(files["frame4"], tmp_path / "lines.png",
+                                              "--scale", repr(120 / PH)))
+
+
 def test_first_frame_after_open_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811
                                                   dialogs: Dialogs,  # noqa: F811
                                                   files: dict[str, Path],

@@ -12,7 +12,7 @@ from datetime import date
 import numpy as np
 
 from ..engine.context import create_headless_context, renderer_string
-from ..engine.renderer import Renderer
+from ..engine.renderer import VIDEO_LINES, Renderer
 from ..eval.report import replace_section
 from .bench_baselines import baseline
 from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
@@ -23,6 +23,7 @@ from .common import (
     positive,
     resolve_look,
 )
+from .render_options import parse_video_lines
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -32,6 +33,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--runs", type=int, default=5, help="timed frames per size (median reported)")
     p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated WxH")
     p.add_argument("--write", metavar="FILE", help="replace the frame table in this Markdown file")
+    p.add_argument("--video-lines", type=int, metavar="N",
+                   help=f"video frames painted at most N lines, as exported (default "
+                        f"{VIDEO_LINES}; 0: every line); stills keep every line")
     p.add_argument("--filters", action="store_true",
                    help="instead: every style's GPU time next to its OpenCV equivalent, one "
                         "row each (default size 1280x720; --write replaces the filter table)")
@@ -47,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     style, values = look.style, look.values
     positive(args.runs, "--runs")
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",")]
+    lines = parse_video_lines(args.video_lines)
     ctx = create_headless_context()
     renderer = renderer_string(ctx)
     pipeline = Renderer(ctx, style, seed=args.seed, scale=args.scale)
@@ -59,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
             pipeline.reset_history()  # each frame on its own, as a still image
             return pipeline.render_array(f)
 
+        pipeline.max_lines = 0  # a still keeps every line
         warm_up(pipeline, frames)
         ours = median_time(still, frames)
         pipeline.reset_history()
+        pipeline.max_lines = lines  # ... a video's frames are painted at most so many
         video = median_time(pipeline.render_array, frames)  # temporal features at work
         textures = video_textures_mb(pipeline, frames[0])
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
@@ -115,7 +122,7 @@ def video_textures_mb(pipeline: Renderer, frame: np.ndarray) -> float:
 
 
 def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
-    cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None})
+    cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None, "video_lines": None})
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "
         f"{platform.python_version()})  ",
@@ -124,7 +131,9 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
         "Whole frame = upload + all passes + readback to a numpy array, median of "
         f"{args.runs} frames of a 2 px/frame pan over the bundled photo. *Still*: history reset "
         "before each frame (as for an image); *video*: consecutive frames with the temporal "
-        "features (optical flow on the CPU, advected canvas, temporal smoothing). Baseline: "
+        "features (optical flow on the CPU, advected canvas, temporal smoothing), painted "
+        f"at most {parse_video_lines(args.video_lines) or 'every'} lines as an export paints "
+        "them (the paper at full size; stills keep every line). Baseline: "
         f"{baseline(style)[0]} on the same frames in the same process.",
         "",
         "| size | still frame ms | video frame ms (temporal) | OpenCV ms | "

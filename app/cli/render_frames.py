@@ -61,6 +61,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             try:
                 with Renderer(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
                     pipeline.set_params(values)
+                    pipeline.max_lines = opts.video_lines
                     for k, frame in enumerate(stream):
                         image = _fit(frame.image, opts.size)
                         rgb = pipeline.render_array(image)

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.export import ExportOptions
 from .common import Look, resolve_look
-from .render_options import VIDEO_ONLY, parse_size, parse_time
+from .render_options import VIDEO_ONLY, parse_size, parse_time, parse_video_lines
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,8 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         end=parse_time(args.end, "--end"), audio=not args.no_audio,
         subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
         fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite,
-        encoder=args.encoder or "auto", decoder=args.decoder or "auto")
+        encoder=args.encoder or "auto", decoder=args.decoder or "auto",
+        video_lines=parse_video_lines(args.video_lines))
     cluster = None
     if args.cluster is not None:
         for option, done in (("encoder", "encoded"), ("decoder", "decoded")):

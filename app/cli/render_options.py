@@ -8,6 +8,7 @@ import argparse
 import numpy as np
 
 from ..engine.errors import AquarelleError
+from ..engine.renderer import MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
@@ -66,6 +67,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "VideoToolbox, Direct3D 11): auto uses it where it decodes the file "
                         "here, else the software decoder (the default; the same frames either "
                         "way); hardware insists; software never tries")
+    g.add_argument("--video-lines", type=int, metavar="N",
+                   help=f"paint a video's frames at most N lines (their short side) and lay "
+                        f"the paper, its grain and dither at the full size (the watercolor; "
+                        f"the look follows a 720-line frame, so a 4K video painted at 1080 "
+                        f"lines looks the same at a third of the cost); default "
+                        f"{VIDEO_LINES}; 0 paints every line")
     b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
     b.add_argument("-r", "--recursive", action="store_true",
                    help="also render the media in subfolders (the tree is kept in -o)")
@@ -117,7 +124,8 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
               ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
               ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"),
-              ("encoder", "--encoder"), ("decoder", "--decoder"))
+              ("encoder", "--encoder"), ("decoder", "--decoder"),
+              ("video_lines", "--video-lines"))
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -127,3 +135,13 @@ def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     h, w = image.shape[:2]
     interp = cv2.INTER_AREA if size[0] * size[1] < w * h else cv2.INTER_CUBIC
     return cv2.resize(image, size, interpolation=interp)
+
+
+def parse_video_lines(value: int | None) -> int:
+    """--video-lines: the default, 0 (every line) or at least MIN_VIDEO_LINES."""
+    if value is None:
+        return VIDEO_LINES
+    if value != 0 and value < MIN_VIDEO_LINES:
+        raise AquarelleError(f"--video-lines must be 0 (paint every line) or at least "
+                             f"{MIN_VIDEO_LINES}, got {value}")
+    return value

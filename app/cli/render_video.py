@@ -62,6 +62,7 @@ def summary(src: Path, r: ExportResult) -> str:
     others = "".join(f", {s}" for s in r.streams)
     encoder = f" by {r.encoder}" if r.encoder else ""
     encoder += f", decoded by {r.decoder}" if r.decoder else ""
+    encoder += f", painted at {r.painted} lines" if r.painted else ""
     return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec} "
             f"{r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 

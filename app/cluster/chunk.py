@@ -18,7 +18,7 @@ import av
 import moderngl
 
 from ..engine.motion import FrameMotion
-from ..engine.renderer import Renderer
+from ..engine.renderer import VIDEO_LINES, Renderer
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
 from ..media.render_stage import Rendered, RenderStage
@@ -40,10 +40,11 @@ class RenderSettings:
     codec: str = "h264"
     crf: int | None = None
     speed: str | None = None
+    video_lines: int = VIDEO_LINES
 
     def key(self) -> tuple:
         return (self.style, tuple(sorted((k, repr(v)) for k, v in self.values.items())),
-                self.seed, self.scale)
+                self.seed, self.scale, self.video_lines)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ class ChunkRenderer:
                                scale=settings.scale, deep=deep)
             if settings.values:
                 p.set_params(settings.values)
+            p.max_lines = settings.video_lines
             self._pipeline, self._key = p, key
         return self._pipeline
 

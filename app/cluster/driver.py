@@ -209,13 +209,13 @@ class Driver:
         offset = index.start_time + o.start if trimmed else 0.0
         shift = round(Fraction(offset).limit_denominator(10**9) / index.time_base)
         settings = RenderSettings(self.style, self.values, o.seed, o.scale, job.fmt, job.codec,
-                                  o.crf, o.speed)
+                                  o.crf, o.speed, o.video_lines)
         widths = motion_widths(self.spec, self.values)
         work = work_folder(job.output, self.opts.work_dir)
         key = {"source": source_facts(job.source), "chunks": [
             (c.first, c.end, c.warm) for c in chunks], "settings": [
             self.style, sorted(self.values.items()), o.seed, o.scale, job.fmt, job.codec, o.crf,
-            o.speed], "size": size, "start": o.start, "end": o.end}
+            o.speed, o.video_lines], "size": size, "start": o.start, "end": o.end}
         manifest = Manifest.load(work, key) if self.opts.resume else Manifest(work, key)
         if not self.opts.resume and work.exists():
             shutil.rmtree(work, ignore_errors=True)

@@ -22,10 +22,18 @@ from .chain_spec import BYPASS, AnyStyle, ChainSpec, load_chain, param_set
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .motion import FrameMotion, MotionTracker
-from .style_stage import StyleStage, checked_scale
+from .style_stage import MIN_SCALE, StyleStage, checked_scale
 from .subject import Subject
 from .targets import TargetPool
 from .upscaler import FAST_METHOD
+
+# A video's frames are painted at most this many lines (their short side) by a style with a
+# draft finish, which lays the paper, its grain and dither at the frame's full size: the look
+# follows a 720-line reference frame, so a 4K frame painted at 1080 lines keeps its washes,
+# edges and accents (blind 100% crops: BENCHMARKS, "Video painted at 1080 lines") at a third
+# of the cost. Stills are painted at their own size.
+VIDEO_LINES = 1080
+MIN_VIDEO_LINES, MAX_VIDEO_LINES = 120, 4320  # a limit's range (0: none)
 
 
 class _StagesSwitch:
@@ -86,6 +94,8 @@ class Renderer:
             self._scaled = [True] * len(self._scaled)
         self._seed = seed
         self._scale = 1.0
+        self._max_lines = 0
+        self._work_scale = -1.0  # the stages' scale now (see `work_scale`)
         self.scale = scale
         self._applied = -1
         self._bypassed = {n: False for n in self.names}
@@ -119,9 +129,33 @@ class Renderer:
 
     @scale.setter
     def scale(self, value: float) -> None:
-        self._scale = value = checked_scale(value)
-        for stage, scaled in zip(self.stages, self._scaled, strict=True):
-            stage.scale = value if scaled else 1.0
+        self._scale = checked_scale(value)
+
+    @property
+    def max_lines(self) -> int:
+        """At most how many lines (a frame's short side) a painting style paints, its draft
+        finish enlarging it (a video's: VIDEO_LINES); 0: the frame's own (stills)."""
+        return self._max_lines
+
+    @max_lines.setter
+    def max_lines(self, lines: int) -> None:
+        if lines < 0:
+            raise AquarelleError(f"max_lines must be 0 (no limit) or more, got {lines}")
+        self._max_lines = int(lines)
+
+    def work_scale(self, size: tuple[int, int]) -> float:
+        """The processing scale a frame of `size` (w, h) is painted at: `scale`, and where a
+        style paints with a draft finish at most what brings its short side to `max_lines`."""
+        lines = min(size)
+        if self._max_lines and self._paints and lines > self._max_lines:
+            return max(MIN_SCALE, min(self._scale, self._max_lines / lines))
+        return self._scale
+
+    def _set_work_scale(self, value: float) -> None:
+        if value != self._work_scale:
+            self._work_scale = value
+            for stage, scaled in zip(self.stages, self._scaled, strict=True):
+                stage.scale = value if scaled else 1.0
 
     def set_params(self, values: Mapping[str, Any]) -> list[str]:
         """Validate and set parameters; returns warnings for clamped values."""
@@ -225,15 +259,17 @@ class Renderer:
         """
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
+        scale = self.work_scale(tex.size)
+        self._set_work_scale(scale)
         self.tracker.next_frame(_motion_frame(frame, order), motion)
         active = self._active()
         repeat = self._subject(frame, order, active)
         painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
                         and self._paints), default=-1)
         full = None
-        if painting > 0 and self._scale < 1.0 and active[painting][1].draft:
+        if painting > 0 and scale < 1.0 and active[painting][1].draft:
             full = tex.size
-            work = (max(1, round(full[0] * self._scale)), max(1, round(full[1] * self._scale)))
+            work = (max(1, round(full[0] * scale)), max(1, round(full[1] * scale)))
             tex = self._shrinker().draw(tex, work, "stretch", dtype="f2")
         original = self._input if self._chain else None
         for i, (_, stage) in enumerate(active):

@@ -27,7 +27,7 @@ import numpy as np
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.motion import MotionAhead
-from ..engine.renderer import Renderer
+from ..engine.renderer import VIDEO_LINES, Renderer
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
@@ -57,6 +57,7 @@ class ExportOptions:
     fps: float | None = None  # a new constant frame rate (frames repeated or left out)
     seed: int = 0
     scale: float = 1.0
+    video_lines: int = VIDEO_LINES  # painted at most these lines, finished at full size (0: all)
     pipelined: bool = True
     queue_size: int = 4
     replace: bool = True  # False (-n): an existing output is never replaced, atomically
@@ -98,6 +99,7 @@ class ExportResult:
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
     streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
     bits: int = 8  # bits per sample of the video written
+    painted: int = 0  # lines the frames were painted at, below their own (the video limit)
     elapsed: float = 0.0
     warnings: list[str] = field(default_factory=list)
     # Seconds each stage was busy: decode (demux, decode, RGB, resize), render (upload,
@@ -332,6 +334,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         deep=reader.deep) as pipeline:
         if values:
             pipeline.set_params(values)
+        pipeline.max_lines = opts.video_lines
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
         ahead = MotionAhead(pipeline.motion_widths())
         stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
@@ -346,10 +349,12 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                      colour=reader.colour, encoder=encoder)
                 stage.pack_yuv(writer.packed_format, writer.size)
                 dec = reader.decoder
+                painted = _painted_lines(pipeline, size)
                 label = (f"{dec.codec}{' on ' + dec.device if dec.device else ''} -> "
                          f"{writer.encoder.name}"
                          f"{' (hardware)' if writer.encoder.hardware else ''}"
-                         f"{', ' + stage.yuv.layout + ' made on the GPU' if stage.yuv else ''}")
+                         f"{', ' + stage.yuv.layout + ' made on the GPU' if stage.yuv else ''}"
+                         f"{f', painted at {painted} lines' if painted else ''}")
                 try:
                     audio = [writer.add_audio(s, offset, transcode=i in transcode)
                              for i, s in enumerate(reader.audio_streams)]
@@ -405,7 +410,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
                            for t in audio], carried.kept, elapsed=elapsed,
                           stage_seconds={**counters.busy, "render": stage.busy},
-                          bits=bits_of(writer.pix_fmt))
+                          bits=bits_of(writer.pix_fmt), painted=painted)
     result.warnings.extend(carried.warnings)
     result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec))
     if result.lost:
@@ -446,3 +451,10 @@ class _atomic:
             raise MediaError(str(e)) from None
         except OSError as e:
             raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
+
+
+def _painted_lines(renderer: Renderer, size: tuple[int, int]) -> int:
+    """The lines a frame of `size` is painted at where the video limit paints it below its
+    own (and below the scale asked for); 0 otherwise."""
+    scale = renderer.work_scale(size)
+    return round(min(size) * scale) if scale < renderer.scale else 0

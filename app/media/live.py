@@ -18,7 +18,7 @@ import numpy as np
 from ..engine.context import cpu_renderer
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
-from ..engine.renderer import Renderer, use_draft
+from ..engine.renderer import VIDEO_LINES, Renderer, use_draft
 from .adaptive import AdaptiveScale
 from .errors import MediaError
 from .latency import LatencyMeter
@@ -123,6 +123,7 @@ class LiveSession:
         try:
             if not self.source.wait_frame(FIRST_FRAME_SECONDS):
                 raise MediaError(self.source.error or "the source delivered no frame")
+            self.pipeline.max_lines = VIDEO_LINES  # a camera's frames are a video's
             widths = self.pipeline.motion_widths()
             ahead = self.motion_ahead
             if ahead is None:

@@ -238,6 +238,7 @@ class ExportController(QObject):
                                 size=(choice.width, -1) if choice.width else None,
                                 start=choice.start, end=choice.end, audio=choice.audio,
                                 seed=state.seed, scale=state.scale,
+                                video_lines=state.video_lines,
                                 encoder=choice.encoder, decoder=choice.decoder)
         job = ExportJob(src, dst, state.style, state.params.values(), options)
         dialog = QProgressDialog(f"Exporting {src.name}\u2026", "Cancel", 0, 0, self.widget)

@@ -18,6 +18,7 @@ def restore_state(settings: Settings) -> tuple[RenderState, CompareMode]:
     state.apply_values(settings.params(state.style.name))
     state.set_seed(settings.seed())
     state.set_scale(settings.scale())
+    state.set_video_lines(settings.video_lines())
     try:
         compare = CompareMode(settings.compare())
     except ValueError:
@@ -33,5 +34,6 @@ def save_state(settings: Settings, state: RenderState, preset: str | None, modif
     settings.set_seed(state.seed)
     settings.set_preset(state.style.name, preset, modified)
     settings.set_scale(state.scale)
+    settings.set_video_lines(state.video_lines)
     settings.set_compare(compare.value)
     settings.sync()

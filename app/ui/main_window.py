@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         self.presets.message.connect(self.status)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
         self.scale_spin.valueChanged.connect(self.state.set_scale)
+        self.side_scroll.video_lines_spin.valueChanged.connect(self.state.set_video_lines)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
         src = self.sources

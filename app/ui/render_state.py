@@ -1,5 +1,5 @@
 """The app's state in one place: the style or chain, its parameter values, the preset they
-came from, the seed, the processing scale and the view (debug view, compare).
+came from, the seed, the processing scale (and a video's lines) and the view (debug view, compare).
 
 Plain Python (no Qt, no GL), evented as napari's models are: whoever changes it goes through
 its setters, and every view subscribes (`subscribe`) and shows what it says, instead of one
@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
+from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 # What changed: the style or chain (and with it every value), values, the preset label, the
@@ -30,6 +31,7 @@ class RenderState:
         self.params = param_set(self.style)
         self.seed = 0
         self.scale = 1.0
+        self.video_lines = VIDEO_LINES  # a video's frames painted at most these lines (0: all)
         self.debug_view: str | None = None  # a label of style.debug_views, or None
         self.compare = "off"  # a CompareMode's value
         self.preset: str | None = None  # the preset the values started from
@@ -109,6 +111,14 @@ class RenderState:
     def set_scale(self, scale: float) -> None:
         """The processing scale, clamped to the engine's range."""
         self.scale = min(MAX_SCALE, max(MIN_SCALE, float(scale)))
+        self.touch()
+        self._emit("scale")
+
+    def set_video_lines(self, lines: int) -> None:
+        """At most how many lines a video's frames are painted (0: all; see Renderer),
+        clamped to the engine's range."""
+        lines = int(lines)
+        self.video_lines = 0 if lines <= 0 else min(MAX_VIDEO_LINES, max(MIN_VIDEO_LINES, lines))
         self.touch()
         self._emit("scale")
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from PyQt6.QtCore import QByteArray, QSettings
 
+from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_encoders import CHOICES
 from ..platforms import current_config_dir, current_legacy_settings_files
 
@@ -155,6 +156,14 @@ class Settings:
 
     def set_scale(self, scale: float) -> None:
         self.q.setValue("render/scale", float(scale))
+
+    def video_lines(self) -> int:
+        value = self._get("render/video_lines", VIDEO_LINES, int)
+        return value if value == 0 or MIN_VIDEO_LINES <= value <= MAX_VIDEO_LINES \
+            else VIDEO_LINES
+
+    def set_video_lines(self, lines: int) -> None:
+        self.q.setValue("render/video_lines", int(lines))
 
     def compare(self) -> str:
         return self._get("view/compare", "off", str)

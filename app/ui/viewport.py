@@ -480,6 +480,10 @@ class Viewport(QOpenGLWidget):
         view (a target the engine keeps only while it is shown)."""
         return self.state.revision, self.state.debug_target
 
+    def _moving_source(self) -> bool:
+        """Whether the frame shown is a video's or a camera's (not a still image)."""
+        return self._image_pts is not None or self._image_captured is not None
+
     def _consume_pending(self) -> bool:
         frame, self._pending = self._pending, None
         if frame is None:
@@ -529,12 +533,14 @@ class Viewport(QOpenGLWidget):
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
+        # a video's or camera's frames are painted at most so many lines, as exported
+        p.max_lines = self.state.video_lines if self._moving_source() else 0
         use_draft(p, adapting=adaptive is not None)
         captured = None
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
             if p.has_subject_style:
-                still = self._image_pts is None and self._image_captured is None
+                still = not self._moving_source()
                 self.subjects.frame(img, still=still, jumped=self._jumped,
                                     t=self._image_pts or time.monotonic())
                 self.subjects.give(p)

@@ -9,6 +9,9 @@
   render stage or the live preview is left with): host time issuing it, then with the
   readback; the GPU's time for it from one timer query; the per-pass timers' sum.
 
+Video frames are painted at most `--video-lines` lines, as an export paints them (default
+VIDEO_LINES: a 4K frame at 1080 lines, its paper at 4K; 0: every line).
+
 For the GPU kit's `videoprofile` step; prints a Markdown table."""
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import skimage.data
 from aquarelle.cli.bench_frames import pan_frames
 from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.engine.motion import MotionAhead
+from aquarelle.engine.renderer import VIDEO_LINES
 
 TOPS: list[str] = []  # the passes that take most, per row
 
@@ -32,9 +36,10 @@ def med(xs: list[float]) -> float:
     return 1000 * statistics.median(xs)
 
 
-def profile(ctx, name: str, img: np.ndarray, w: int, h: int, runs: int) -> str:
+def profile(ctx, name: str, img: np.ndarray, w: int, h: int, runs: int, lines: int) -> str:
     frames = pan_frames(w, h, runs + 2, img)
     with Renderer(ctx, "watercolor") as p:
+        p.max_lines = lines
         serial = []
         for i, f in enumerate(frames):
             t = time.perf_counter()
@@ -91,9 +96,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--sizes", default="1920x1080,3840x2160")
+    ap.add_argument("--video-lines", type=int, default=VIDEO_LINES)
     args = ap.parse_args()
     ctx = create_headless_context()
-    print("GL renderer:", renderer_string(ctx), "| cv2 threads:", cv2.getNumThreads())
+    print("GL renderer:", renderer_string(ctx), "| cv2 threads:", cv2.getNumThreads(),
+          "| video painted at most", args.video_lines or "every", "lines")
     print()
     print("| size | pan | serial frame ms | motion ms | subject models ms | render thread: "
           "host ms | GPU ms (one query) | per-pass sum ms | render thread with readback ms |")
@@ -102,7 +109,7 @@ def main() -> None:
     for size in args.sizes.split(","):
         w, h = (int(v) for v in size.split("x"))
         for name, img in photos.items():
-            print(profile(ctx, name, img, w, h, args.runs), flush=True)
+            print(profile(ctx, name, img, w, h, args.runs, args.video_lines), flush=True)
     print()
     print("GPU ms of the passes that take most (median of 3 profiled frames):")
     print()

@@ -21,7 +21,7 @@ RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 EXPORT_FLAGS=${EXPORT_FLAGS:-}  # e.g. --no-cv2: the baseline export takes ~1 s a frame there
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"doctor stereo upscale bench drafts draftprofile profile videoprofile tilediff filters tests yuv export live"}
+STEPS=${STEPS:-"doctor stereo upscale bench videolines drafts draftprofile profile videoprofile tilediff filters tests yuv export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -64,6 +64,15 @@ if step drafts; then  # what --scale 0.5 saves where the GPU's work dominates
     timeout 200 "$PY" -m aquarelle bench --scale "$sc" --runs "$RUNS" \
       --sizes 1920x1080,3840x2160 2>&1 | grep -E "^\| [0-9]+x[0-9]+ \||^\| \*\*sum" \
       | sed "s/^/scale $sc: /" | tee -a "$OUT/drafts.md"
+  done
+fi
+if step videolines; then  # a video's frames at most 1080 lines (the default) and every line
+  for vl in 1080 0; do
+    timeout 200 "$PY" -m aquarelle bench --video-lines "$vl" --runs "$RUNS" \
+      --sizes 1920x1080,3840x2160 2>&1 | grep -E "^\| [0-9]+x[0-9]+ \||^\| \*\*sum" \
+      | sed "s/^/video-lines $vl: /" | tee -a "$OUT/videolines.md"
+    timeout 200 "$PY" scripts/gpu-kit/profile_video.py --runs "$RUNS" --video-lines "$vl" \
+      --sizes 3840x2160 2>&1 | sed "s/^/video-lines $vl: /" | tee -a "$OUT/videolines.md"
   done
 fi
 step draftprofile && timeout 200 "$PY" scripts/gpu-kit/profile_drafts.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/draftprofile.md"
