@@ -85,17 +85,19 @@ def test_a_small_figure_in_a_scene_is_painted_as_a_scene_in_its_margins(pipeline
     assert big_paper[~band(big_paper, 0.25)].mean() > paper[~band(paper, 0.25)].mean() + 0.1
 
 
-def test_portrait_share_rises_with_the_figures_share_of_the_picture():
-    from aquarelle.engine.subject_map import PORTRAIT_SHARE, portrait_share
+def test_portrait_share_rises_with_the_figures_share_or_its_face():
+    from aquarelle.engine.subject_map import PORTRAIT_FACE, PORTRAIT_FIGURE, portrait_share
     m = np.zeros((100, 100, 4), np.float32)
-    assert portrait_share(m) == 0.0
-    m[:10, :30, 2] = 1.0  # 3%
-    assert portrait_share(m) == pytest.approx(0.0, abs=1e-6)
-    m[:50, :50, 2] = 1.0  # 25%
-    assert portrait_share(m) == 1.0
+    assert portrait_share(m, 0.0) == 0.0
+    m[:10, :40, 2] = 1.0  # 4%: a small group in a corner, a distant walker
+    assert portrait_share(m, 0.08) == 0.0
+    m[:50, :50, 2] = 1.0  # 25%: a portrait, a group
+    assert portrait_share(m, 0.08) == 1.0
     m[:] = 0.0
-    m[:10, :round(1000 * sum(PORTRAIT_SHARE) / 2), 2] = 1.0  # half way between
-    assert 0.3 < portrait_share(m) < 0.7
+    assert portrait_share(m, 0.3) == 1.0  # a close face whose person the mask missed
+    assert 0.3 < portrait_share(m, sum(PORTRAIT_FACE) / 2) < 0.7
+    m[:10, :round(1000 * sum(PORTRAIT_FIGURE) / 2), 2] = 1.0  # half way between
+    assert 0.3 < portrait_share(m, 0.0) < 0.7
 
 
 def test_a_draft_lays_the_margins_of_the_full_picture(pipeline, coffee):

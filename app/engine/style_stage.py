@@ -255,13 +255,15 @@ class StyleStage:
             cover = info.work_size if crop is not None else (w, h)  # picture px
             subject = self._frame_subject()
             arr = self._subject_map(subject, cover)
+            share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
+                share = _portrait(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             follows = not repeat and info.history
             fresh = self._subject_fresh
             arr = self._faded(arr, follows)
-            self._follow_portrait(arr, follows and not fresh)
+            self._follow_portrait(share, follows and not fresh)
             self._give_subject(info, arr, info.source.size[0] / cover[0])
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         self.graph.lean = not self.keep_history  # ... and releases what it is done with
@@ -347,7 +349,8 @@ class StyleStage:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
         mapped over `size` (the picture padded to the style's grid)."""
         self._still = self._subject_map(subject, size) if self.wants_subject else None
-        self._portrait = portrait_share(self._still) if self._still is not None else 0.0
+        self._portrait = _portrait(self._still, subject, size) \
+            if self._still is not None and subject is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
 
@@ -381,14 +384,13 @@ class StyleStage:
             return held
         return arr
 
-    def _follow_portrait(self, arr: np.ndarray | None, follows: bool) -> None:
-        """The portrait share (u_portrait) of a frame's map, eased along a video that
-        `follows` (the person mask's outline jitters from frame to frame)."""
-        if arr is None:
-            return  # nothing shown: the next map found sets it
-        share = portrait_share(arr)
-        self._portrait = self._portrait + PORTRAIT_EASE * (share - self._portrait) \
-            if follows else share
+    def _follow_portrait(self, share: float | None, follows: bool) -> None:
+        """The portrait share (u_portrait) of a frame where a face was found (None: none,
+        the last share kept while the map fades out), eased along a video that `follows`
+        (the person mask's outline jitters from frame to frame)."""
+        if share is not None:
+            self._portrait = self._portrait + PORTRAIT_EASE * (share - self._portrait) \
+                if follows else share
 
     def _give_subject(self, info: FrameInfo, arr: np.ndarray | None,
                       px: float = 1.0) -> None:
@@ -694,3 +696,8 @@ def _light(subject: Subject) -> tuple[float, float]:
         return 0.0, 0.0
     x0, _, x1, _ = max(subject.faces, key=lambda f: f.size).box
     return float(subject.light), float(0.5 * (x0 + x1))
+
+
+def _portrait(subject_map: np.ndarray, subject: Subject, picture: tuple[int, int]) -> float:
+    """How much a picture of `picture` px is a portrait of its subject (portrait_share)."""
+    return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture))

@@ -32,10 +32,15 @@ PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed 
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
 BUST = (2.8, 3.0)  # a bust's width at the shoulders and its height, in face sizes
 NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
-# The figure's share of the picture over which it turns from a small part of a scene (a
-# distant walker, a face on a poster: the scene is painted, with the paper margins) into a
-# portrait's subject (the painting fades out round it); portraits and groups cover 0.2-0.9
-PORTRAIT_SHARE = (0.03, 0.12)
+# Whether a picture is a portrait (its figure the subject, the painting fading out round it)
+# or a scene with a small figure in it (a distant walker, a face on a poster: the scene is
+# painted, with the paper margins): by the share of the picture the figure covers (a face
+# and its person, or a group's busts; portraits and groups cover 0.2-0.9, a small group in a
+# corner 0.09, a face on a T-shirt 0.004) or by its largest face against the short side (a
+# close face whose body the person mask missed). Nearly a step: a vignette weakened in
+# between scatters islands of wash over the bare paper (its threshold meets its noise).
+PORTRAIT_FIGURE = (0.045, 0.055)
+PORTRAIT_FACE = (0.12, 0.2)
 
 
 def map_step(picture: tuple[int, int]) -> float:
@@ -74,11 +79,16 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     return out
 
 
-def portrait_share(subject_map: np.ndarray) -> float:
+def portrait_share(subject_map: np.ndarray, face: float) -> float:
     """How much a picture with this subject map is a portrait (0: a scene with a small
-    figure in it .. 1: the figure is the subject), from the share of it the figure covers."""
-    lo, hi = PORTRAIT_SHARE
-    t = min(max((float(subject_map[..., 2].mean()) - lo) / (hi - lo), 0.0), 1.0)
+    figure in it .. 1: the figure is the subject); `face`: its largest face's size over the
+    picture's short side."""
+    return max(_smooth(PORTRAIT_FIGURE, float(subject_map[..., 2].mean())),
+               _smooth(PORTRAIT_FACE, face))
+
+
+def _smooth(edges: tuple[float, float], x: float) -> float:
+    t = min(max((x - edges[0]) / (edges[1] - edges[0]), 0.0), 1.0)
     return t * t * (3.0 - 2.0 * t)
 
 
