@@ -261,9 +261,10 @@ class StyleStage:
                 share = _portrait(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             follows = not repeat and info.history
-            fresh = self._subject_fresh
+            # eased while a figure stays in view; one coming into view fades in whole
+            shown = follows and not self._subject_fresh and self._subject_weight > 0.0
             arr = self._faded(arr, follows)
-            self._follow_portrait(share, follows and not fresh)
+            self._follow_portrait(share, shown)
             self._give_subject(info, arr, info.source.size[0] / cover[0])
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         self.graph.lean = not self.keep_history  # ... and releases what it is done with

@@ -40,7 +40,7 @@ NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reac
 # close face whose body the person mask missed). Nearly a step: a vignette weakened in
 # between scatters islands of wash over the bare paper (its threshold meets its noise).
 PORTRAIT_FIGURE = (0.045, 0.055)
-PORTRAIT_FACE = (0.12, 0.2)
+PORTRAIT_FACE = (0.14, 0.16)
 
 
 def map_step(picture: tuple[int, int]) -> float:

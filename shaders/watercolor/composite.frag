@@ -88,6 +88,13 @@ vec2 vignette_edge(float ramp, vec2 p, vec2 uv, float ref, bool on_canvas) {
     return vec2(clamp(0.5 + 0.5 * inside, 0.0, 1.0), inside);
 }
 
+// How much of the painting is kept inside an edge `v` (vignette.frag's or margins.frag's
+// .xy), and (.y) how much pigment pooled where the wash dried at it, in a band just inside.
+vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas) {
+    vec2 edge = vignette_edge(v.x, p, uv, ref, on_canvas);
+    return vec2(edge.x * v.y, edge.x * (1.0 - smoothstep(0.0, RIM_BAND * ref, edge.y)));
+}
+
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
     vec2 p = gl_FragCoord.xy;
@@ -121,19 +128,20 @@ void main() {
         c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
     }
     if (u_subject != 0 || u_margins > 0.0) {
-        // the edge at this size: round a portrait's figure the vignette's, round a scene the
-        // paper margins' (a small figure in it: some of each, where both paint)
-        vec2 v = u_subject != 0 ? texture(vignette, uv).xy : vec2(1.0);
-        if (u_margins > 0.0) {
-            v = min(v, texture(margins, uv).xy);
+        // round a portrait's figure the vignette's edge, round a scene the paper margins';
+        // a video turning from one to the other (a figure walking away) cross-fades them:
+        // moved part way, either edge would scatter islands over the paper
+        float portrait = u_subject != 0 ? u_portrait * u_subject_weight : 0.0;
+        vec2 kept = vec2(1.0, 0.0);  // painted to the frame's borders
+        if (portrait < 1.0 && u_margins > 0.0) {
+            kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
-        bool round_figure = u_subject != 0 && u_portrait * u_subject_weight > 0.5;
-        vec2 edge = vignette_edge(v.x, p + u_origin, uv, ref, round_figure);
-        float painted_here = edge.x;
-        washed = painted_here * v.y;
-        // the wash dried at its edge: pigment pooled in a band just inside it
-        float rim = painted_here * (1.0 - smoothstep(0.0, RIM_BAND * ref, edge.y));
-        c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * rim);
+        if (portrait > 0.0) {
+            kept = mix(kept, framed(texture(vignette, uv).xy, p + u_origin, uv, ref, true),
+                       portrait);
+        }
+        washed = kept.x;
+        c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);
     }
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.

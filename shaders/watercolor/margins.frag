@@ -27,8 +27,7 @@ const float SOFT = 0.03;    // half the edge's hard ramp (as vignette.frag's)
 
 void main() {
     // a portrait's painting fades out round its figure instead (vignette.frag)
-    float strength = u_margins * (1.0 - u_portrait * u_subject_weight);
-    if (strength <= 0.0) {
+    if (u_margins <= 0.0 || u_portrait * u_subject_weight >= 1.0) {
         frag = vec4(1.0);
         return;
     }
@@ -40,7 +39,7 @@ void main() {
     int seed = u_seed + int(mod(u_full_size.x * 31.0 + u_full_size.y * 17.0, 9973.0));
     float n = fbm(p / (0.12 * short_side), 3, seed, 511) - 0.5;
     float wide = value_noise(p / (0.5 * short_side), seed, 512);
-    float m = strength * MARGIN * mix(0.3, 1.7, wide);
+    float m = u_margins * MARGIN * mix(0.3, 1.7, wide);
     // corners open further: the distances to both borders count
     float field = length(max(vec2(m) - d, 0.0)) / max(m, 1e-4);
     // found in places, lost (a wide ramp, which the composite feathers) in others

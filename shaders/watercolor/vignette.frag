@@ -21,9 +21,6 @@ uniform float u_target_scale;  // of the source size
 uniform vec4 u_canvas;     // source px -> paper sheet
 uniform int u_seed;
 uniform int u_subject;
-uniform float u_subject_weight;  // 0..1: a face found or lost fades in or out
-uniform float u_portrait;  // 0..1: how much the figure is the picture's subject (not a small
-                           // part of a scene, which the paper margins frame instead)
 uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper
 uniform float u_vignette;
 uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from the right) and
@@ -37,8 +34,9 @@ const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the co
 const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
 
 void main() {
-    float strength = (u_background == 2 ? max(u_vignette, 0.8) : u_vignette) * u_subject_weight
-                     * u_portrait;
+    // at full strength while a face found or lost fades in or out: the composite
+    // cross-fades (weakened, the edge would scatter islands over the paper)
+    float strength = u_background == 2 ? max(u_vignette, 0.8) : u_vignette;
     if (u_subject == 0 || strength <= 0.0) {
         frag = vec4(1.0);
         return;
