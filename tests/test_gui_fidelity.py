@@ -271,6 +271,8 @@ def test_a_video_painted_at_fewer_lines_is_the_cli_render_at_that_scale(
     goto(qtbot, win, 4)
     assert_same(shown(qtbot, win), cli_render(files["frame4"], tmp_path / "lines.png",
                                               "--scale", repr(120 / PH)))
+    win.update_stats()
+    assert "painted at 120 lines" in win.labels.live.text()  # the status bar says so
 
 
 def test_first_frame_after_open_is_the_cli_render(qtbot: Any, config: Path,  # noqa: F811

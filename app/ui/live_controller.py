@@ -196,11 +196,16 @@ class LiveController(QObject):
 
     # -- status ----------------------------------------------------------------------------
     def status_text(self) -> str:
-        """For the status bar: the scale while adapting, the virtual camera's state."""
+        """For the status bar: the scale while adapting, else the lines painted where
+        fewer than the frame's (a video's limit), the virtual camera's state."""
         parts = []
-        adaptive = self.viewport.adaptive
-        if adaptive is not None:
-            parts.append(f"scale {adaptive.scale:.2f}")
+        scale = self.viewport.painted_scale()
+        if self.viewport.adaptive is not None and scale is not None:
+            parts.append(f"scale {scale:.2f}")
+        else:
+            lines = self.viewport.painted_lines()
+            if lines is not None:
+                parts.append(f"painted at {lines} lines")
         latency = self.viewport.stats.latency.text()
         if latency:
             parts.append(latency)

@@ -480,6 +480,19 @@ class Viewport(QOpenGLWidget):
         view (a target the engine keeps only while it is shown)."""
         return self.state.revision, self.state.debug_target
 
+    def painted_scale(self) -> float | None:
+        """The processing scale the frame shown is painted at (the one set, adaptive
+        quality's, a video's limit); None with nothing shown."""
+        p, size = self._pipeline, self.frame_size
+        return None if p is None or size is None else p.work_scale(size)
+
+    def painted_lines(self) -> int | None:
+        """The lines the frame shown is painted at, where fewer than its own; else None."""
+        scale, size = self.painted_scale(), self.frame_size
+        if scale is None or size is None or scale >= 1.0:
+            return None
+        return round(min(size) * scale)
+
     def _moving_source(self) -> bool:
         """Whether the frame shown is a video's or a camera's (not a still image)."""
         return self._image_pts is not None or self._image_captured is not None
