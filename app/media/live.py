@@ -194,7 +194,8 @@ class LiveSession:
         t0 = self._clock()
         self.pipeline.scale = self.adaptive.scale
         use_draft(self.pipeline, adapting=self.options.adaptive)
-        self.stats.scales.append(self.adaptive.scale)
+        h, w = frame.image.shape[:2]  # painted at: a video's limit applied too
+        self.stats.scales.append(self.pipeline.work_scale((w, h)))
         if self._subjects is not None:
             self._subjects.submit(frame.image, frame.captured or t0)
             self.pipeline.set_subject(self._subjects.latest())
@@ -228,7 +229,7 @@ class LiveSession:
         """The figures so far."""
         s = self.stats
         s.source_dropped = self.source.dropped
-        s.scale = self.adaptive.scale if self.adaptive else s.scale
+        s.scale = s.scales[-1] if s.scales else s.scale
         s.latency_median, s.latency_p95 = self.latency.median(), self.latency.p95()
         if self.sink is not None:
             s.sent, s.repeated, s.sink_replaced = (self.sink.sent, self.sink.repeated,
