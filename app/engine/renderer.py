@@ -130,6 +130,7 @@ class Renderer:
     @scale.setter
     def scale(self, value: float) -> None:
         self._scale = checked_scale(value)
+        self._set_work_scale(self._scale)  # each frame then limits it (work_scale)
 
     @property
     def max_lines(self) -> int:
@@ -150,6 +151,10 @@ class Renderer:
         if self._max_lines and self._paints and lines > self._max_lines:
             return max(MIN_SCALE, min(self._scale, self._max_lines / lines))
         return self._scale
+
+    def work_lines(self, size: tuple[int, int]) -> int:
+        """The lines (short side) a frame of `size` is painted at (see `work_scale`)."""
+        return round(min(size) * self.work_scale(size))
 
     def _set_work_scale(self, value: float) -> None:
         if value != self._work_scale:

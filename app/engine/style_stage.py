@@ -385,13 +385,13 @@ class StyleStage:
             return held
         return arr
 
-    def _follow_portrait(self, share: float | None, follows: bool) -> None:
+    def _follow_portrait(self, share: float | None, eased: bool) -> None:
         """The portrait share (u_portrait) of a frame where a face was found (None: none,
-        the last share kept while the map fades out), eased along a video that `follows`
-        (the person mask's outline jitters from frame to frame)."""
+        the last share kept while the map fades out), `eased` while a figure stays in view
+        along a video (the person mask's outline jitters from frame to frame)."""
         if share is not None:
             self._portrait = self._portrait + PORTRAIT_EASE * (share - self._portrait) \
-                if follows else share
+                if eased else share
 
     def _give_subject(self, info: FrameInfo, arr: np.ndarray | None,
                       px: float = 1.0) -> None:

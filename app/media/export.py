@@ -456,5 +456,4 @@ class _atomic:
 def _painted_lines(renderer: Renderer, size: tuple[int, int]) -> int:
     """The lines a frame of `size` is painted at where the video limit paints it below its
     own (and below the scale asked for); 0 otherwise."""
-    scale = renderer.work_scale(size)
-    return round(min(size) * scale) if scale < renderer.scale else 0
+    return renderer.work_lines(size) if renderer.work_scale(size) < renderer.scale else 0

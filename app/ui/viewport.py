@@ -488,10 +488,10 @@ class Viewport(QOpenGLWidget):
 
     def painted_lines(self) -> int | None:
         """The lines the frame shown is painted at, where fewer than its own; else None."""
-        scale, size = self.painted_scale(), self.frame_size
-        if scale is None or size is None or scale >= 1.0:
+        p, size = self._pipeline, self.frame_size
+        if p is None or size is None or p.work_scale(size) >= 1.0:
             return None
-        return round(min(size) * scale)
+        return p.work_lines(size)
 
     def _moving_source(self) -> bool:
         """Whether the frame shown is a video's or a camera's (not a still image)."""
