@@ -322,7 +322,8 @@ def test_params_wraps_long_help_to_the_terminal(capsys, monkeypatch, columns):
 def test_bench_export_says_what_its_target_is(tmp_path):
     args = types.SimpleNamespace(preset=None, sets=[], seed=0, scale=1.0, seconds=None,
                                  size="1280x720", fps=30, repeat=1, no_cv2=False,
-                                 style="watercolor", encoder="auto", decoder="auto")
+                                 style="watercolor", encoder="auto", decoder="auto",
+                                 photo=None)
     rows = [("pipelined", 60, 3.0, {}), ("cv2", 60, 10.0, {})]
     md = bench_export._markdown(args, "watercolor", "llvmpipe", (1280, 720), 60, rows)
     assert "issue" not in md.lower()

@@ -39,7 +39,7 @@ def test_motion_ahead_paints_what_motion_found_in_the_render_paints(gl_ctx, styl
             assert np.array_equal(a, b)
 
 
-def test_an_export_finds_motion_on_the_decoders_thread(tmp_path, monkeypatch):
+def test_an_export_finds_motion_on_its_analysis_thread(tmp_path, monkeypatch):
     threads: list[str] = []
     update = motion_module.MotionEstimator.update
 
@@ -51,5 +51,5 @@ def test_an_export_finds_motion_on_the_decoders_thread(tmp_path, monkeypatch):
     clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=6, audio=False)
     result = export_video(clip.path, tmp_path / "out.mp4")
     assert result.frames == 6
-    assert threads and set(threads) == {"aquarelle-decode"}
+    assert threads and set(threads) == {"aquarelle-analyse"}
     assert result.stage_seconds["motion"] > 0

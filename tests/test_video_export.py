@@ -95,6 +95,13 @@ def test_each_frame_equals_a_fresh_pipeline_render(tmp_path, gl_ctx):
     assert_frames_match(frames, stylize(gl_ctx, src_frames, NO_TEMPORAL, fresh_each=True))
 
 
+def test_the_callers_context_is_left_current_after_an_export(tmp_path, gl_ctx):
+    clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=2, audio=False)
+    export_video(clip.path, tmp_path / "out.mp4", ctx=gl_ctx)
+    with Renderer(gl_ctx, "denoise") as r:  # new programs: only in a current context
+        assert r.render_array(np.full((16, 16, 3), 90, np.uint8)).shape == (16, 16, 3)
+
+
 def test_pipelined_and_sequential_exports_are_identical(tmp_path, gl_ctx, monkeypatch):
     from aquarelle.media import render_stage
     from aquarelle.media.render_stage import RenderStage

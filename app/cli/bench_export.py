@@ -43,6 +43,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--size", default="1280x720", metavar="WxH", help="clip size")
     p.add_argument("--fps", type=int, default=30, help="clip frame rate")
     p.add_argument("--no-cv2", action="store_true", help="skip the cv2.stylization baseline")
+    p.add_argument("--photo", metavar="FILE",
+                   help="the picture the test clip pans over (default: the bundled coffee "
+                        "photo; a portrait puts the face models to work)")
     p.add_argument("--encoder", choices=ENCODER_CHOICES, default="auto",
                    help="the export's H.264 encoder: auto (a GPU's where one works), "
                         "software or hardware")
@@ -56,7 +59,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _photo() -> np.ndarray:
+def _photo(given: str | None = None) -> np.ndarray:
+    if given is not None:
+        return read_image(given).rgb
     path = assets_dir() / "demo" / "coffee.jpg"
     if path.is_file():
         return read_image(path).rgb
@@ -66,10 +71,12 @@ def _photo() -> np.ndarray:
                       interpolation=cv2.INTER_CUBIC)
 
 
-def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: int) -> int:
-    """A slow push-in over the coffee photo with a quiet tone (H.264 CRF 18 + AAC)."""
+def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: int,
+              photo_path: str | None = None) -> int:
+    """A slow push-in over the coffee photo (or `photo_path`) with a quiet tone (H.264 CRF
+    18 + AAC)."""
     w, h = size
-    photo = _photo()
+    photo = _photo(photo_path)
     ph, pw = photo.shape[:2]
     n = round(seconds * fps)
     with av.open(str(path), "w") as out:
@@ -133,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     rows: list[tuple[str, int, float, dict[str, float]]] = []
     with tempfile.TemporaryDirectory(prefix="aquarelle-bench-") as tmp:
         clip = Path(tmp) / "clip.mp4"
-        n = make_clip(clip, (w, h), args.seconds, args.fps)
+        n = make_clip(clip, (w, h), args.seconds, args.fps, args.photo)
         ctx = create_headless_context()
         renderer = renderer_string(ctx)
         try:
@@ -185,16 +192,17 @@ def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, ro
               ) -> str:
     cmd = command_line("bench-export", args, {"seconds": None, "size": "1280x720",
                                               "fps": 30, "repeat": 1, "no_cv2": False,
-                                              "encoder": "auto", "decoder": "auto"})
+                                              "photo": None, "encoder": "auto",
+                                              "decoder": "auto"})
     seq = next((r for r in rows if r[0] == "sequential"), None)
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "
         f"{os.cpu_count()} CPU cores, Python {platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
         f"Clip: {size[0]}x{size[1]}, {n} frames at {args.fps} fps, H.264 + AAC, a pan over "
-        f"assets/demo/coffee.jpg. Style `{style}`, preset `{args.preset or 'defaults'}`, "
-        f"scale {args.scale:g}. Output H.264 CRF 18 (preset medium), audio copied. Time from "
-        "opening the input to the finished file, same process; "
+        f"{args.photo or 'assets/demo/coffee.jpg'}. Style `{style}`, preset "
+        f"`{args.preset or 'defaults'}`, scale {args.scale:g}. Output H.264 CRF 18 (preset "
+        "medium), audio copied. Time from opening the input to the finished file, same process; "
         + (f"median of {args.repeat} alternating runs (sequential: one)."
            if args.repeat > 1 else "one run each."),
         "",
@@ -217,12 +225,13 @@ def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, ro
     if stages:
         lines += ["", "Busy time per frame by stage (ms; pipelined, the stages overlap and "
                   "throughput approaches the slowest one):", "",
-                  "| export | decode | motion (decoder's thread) | render + readback | encode |",
-                  "|---|---:|---:|---:|---:|"]
+                  "| export | decode | motion (analysis thread) | subject models (beside "
+                  "it) | render + readback | encode |",
+                  "|---|---:|---:|---:|---:|---:|"]
         for label, frames, st in stages:
             lines.append(f"| {label} | " + " | ".join(
                 f"{st.get(k, 0) / frames * 1e3:.1f}"
-                for k in ("decode", "motion", "render", "encode")) + " |")
+                for k in ("decode", "motion", "subject", "render", "encode")) + " |")
     if "llvmpipe" in renderer:
         lines += ["", "llvmpipe renders on the CPU: the GL stage, the decoder and the encoder "
                   "share the same cores, so overlapping them mostly moves work around (the "

@@ -19,8 +19,10 @@ import moderngl
 
 from ..engine.motion import FrameMotion
 from ..engine.renderer import VIDEO_LINES, Renderer
+from ..engine.subject_ahead import FrameSubject
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
+from ..media.frame_analysis import FrameAnalysis
 from ..media.render_stage import Rendered, RenderStage
 from ..media.runner import run_pipelined
 from ..media.video_reader import AudioItem, DecodedFrame, VideoReader
@@ -98,12 +100,12 @@ class _Positioned:
         self._canvas = canvas
         self._placed = False
 
-    def render(self, frame: Any, order: str = "rgb", *,
-               motion: FrameMotion | None = None) -> moderngl.Texture:
+    def render(self, frame: Any, order: str = "rgb", *, motion: FrameMotion | None = None,
+               subject: FrameSubject | None = None) -> moderngl.Texture:
         if not self._placed:
             self._placed = True
             self.pipeline.place_canvas(self._canvas)
-        return self.pipeline.render(frame, order, motion=motion)
+        return self.pipeline.render(frame, order, motion=motion, subject=subject)
 
 
 class ChunkRenderer:
@@ -177,6 +179,7 @@ class ChunkRenderer:
                 yield item
 
         stage = RenderStage(_Positioned(pipeline, task.canvas), out_size)  # type: ignore[arg-type]
+        analysis = FrameAnalysis(pipeline)
         try:
             with atomic_output(task.output) as tmp:
                 writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
@@ -194,13 +197,15 @@ class ChunkRenderer:
                     def finish() -> None:
                         writer.close()
 
-                    run_pipelined(decoded(), stage, encode, finish, lambda: None, 4)
+                    run_pipelined(decoded(), stage, encode, finish, lambda: None, 4,
+                                  analysis if analysis.needed else None)
                 except BaseException:
                     writer.abort()
                     raise
         finally:
+            analysis.close()
             stage.release()
-        return writer.frames, {**busy, "render": stage.busy}
+        return writer.frames, {**busy, **analysis.busy, "render": stage.busy}
 
 
 def _fitted(frame: DecodedFrame, size: tuple[int, int]) -> DecodedFrame:

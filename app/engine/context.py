@@ -46,6 +46,12 @@ def wrap_current_context() -> moderngl.Context:
     return ctx
 
 
+def make_current(ctx: moderngl.Context) -> None:
+    """Make `ctx` current on this thread, and leave it so: a caller's context must stay
+    usable after an engine call (`with ctx:` on EGL leaves no context current on exit)."""
+    ctx.__enter__()
+
+
 def _check_version(ctx: moderngl.Context) -> None:
     if ctx.version_code < REQUIRED_VERSION:
         raise GLUnavailableError(

@@ -13,6 +13,10 @@ class ParamError(AquarelleError, ValueError):
     """A parameter name or value is invalid."""
 
 
+class FrameError(AquarelleError, ValueError):
+    """A frame that the engine cannot take (wrong shape, type or size)."""
+
+
 class StyleError(AquarelleError):
     """A style or preset description is missing or malformed."""
 

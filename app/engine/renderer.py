@@ -21,9 +21,11 @@ import numpy as np
 from .chain_spec import BYPASS, AnyStyle, ChainSpec, load_chain, param_set
 from .errors import AquarelleError
 from .fit import FrameFitter
+from .frame_arrays import SamePicture
 from .motion import FrameMotion, MotionTracker
 from .style_stage import MIN_SCALE, StyleStage, checked_scale
 from .subject import Subject
+from .subject_ahead import FrameSubject
 from .targets import TargetPool
 from .upscaler import FAST_METHOD
 
@@ -77,6 +79,7 @@ class Renderer:
         specs = self.style.styles if isinstance(self.style, ChainSpec) else (self.style,)
         self.tracker = MotionTracker()
         self._fitter: FrameFitter | None = None
+        self._same = SamePicture()  # whether an array frame repeats the last
         self.stages: list[StyleStage] = []
         try:
             for s in specs:
@@ -108,7 +111,6 @@ class Renderer:
         self._given: Subject | None = None
         self._subject_stage = next((s for s in self.stages if s.style.subject is not None),
                                    None)
-        self._last_probe: np.ndarray | None = None  # 1/16 of the last array frame
         self.frame_index = 0
 
     # -- settings -------------------------------------------------------------------------
@@ -243,7 +245,7 @@ class Renderer:
         self.tracker.reset()
         for stage in self.stages:
             stage.reset_history()
-        self._last_probe = None
+        self._same.reset()
         self.frame_index = 0
 
     # -- frames ---------------------------------------------------------------------------
@@ -252,15 +254,17 @@ class Renderer:
         return self.stages[0].upload(frame, order)
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
-               motion: FrameMotion | None = None) -> moderngl.Texture:
+               motion: FrameMotion | None = None,
+               subject: FrameSubject | None = None) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, or 16-bit when deep; sRGB
         values), which belongs to the renderer and is overwritten by the next call.
 
         `motion`: the frame's motion, estimated ahead on another thread (MotionAhead or
-        MotionFeed, at `motion_widths()`); else found here from the frame. Below scale 1
-        the filters before the (last) painting style run on the frame shrunk once to the
-        painting's work size, which then enlarges its result to the frame's size: a live
-        camera's clean-up costs as little as the painting.
+        MotionFeed, at `motion_widths()`); else found here from the frame. `subject`: its
+        subject, found ahead the same way (SubjectAhead); else as `subject_feed` says.
+        Below scale 1 the filters before the (last) painting style run on the frame shrunk
+        once to the painting's work size, which then enlarges its result to the frame's
+        size: a live camera's clean-up costs as little as the painting.
         """
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
@@ -268,7 +272,7 @@ class Renderer:
         self._set_work_scale(scale)
         self.tracker.next_frame(_motion_frame(frame, order), motion)
         active = self._active()
-        repeat = self._subject(frame, order, active)
+        repeat = self._subject(frame, order, active, subject)
         painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
                         and self._paints), default=-1)
         full = None
@@ -284,7 +288,7 @@ class Renderer:
         return tex
 
     def _subject(self, frame: np.ndarray | moderngl.Texture, order: str,
-                 active: list[tuple[str, StyleStage]]) -> bool:
+                 active: list[tuple[str, StyleStage]], ahead: FrameSubject | None) -> bool:
         """Hand the frame's subject to the styles that paint with one; returns whether the
         frame is the last picture again (a still painted anew, or a texture) rather than
         the next one of a video."""
@@ -293,20 +297,17 @@ class Renderer:
             return True
         repeat = self._repeats(frame)
         subject = self._given
-        if self.subject_feed == "detect":
-            wanted = stage.wants_subject and any(s is stage for _, s in active)
+        if ahead is not None:
+            subject = ahead.subject
+        elif self.subject_feed == "detect":
             subject = stage.find_subject(frame, order, repeat) \
-                if wanted and isinstance(frame, np.ndarray) else None
+                if self._wants_subject(active) and isinstance(frame, np.ndarray) else None
         for s in self.stages:
             s.set_subject(subject)
         return repeat
 
     def _repeats(self, frame: np.ndarray | moderngl.Texture) -> bool:
-        if not isinstance(frame, np.ndarray):
-            return True
-        probe = frame[::4, ::4]
-        last, self._last_probe = self._last_probe, probe.copy()
-        return last is not None and last.shape == probe.shape and np.array_equal(last, probe)
+        return self._same(frame) if isinstance(frame, np.ndarray) else True
 
     def set_subject(self, subject: Subject | None) -> None:
         """The subject of the frames rendered from now on (`subject_feed = "given"`)."""
@@ -317,6 +318,16 @@ class Renderer:
         """Whether a style of this renderer paints with a subject map (whether its switch
         is on now is the stage's `wants_subject`)."""
         return self._subject_stage is not None
+
+    @property
+    def wants_subject(self) -> bool:
+        """Whether an active style paints with a subject now (its switch on): what a
+        SubjectAhead finds for."""
+        return self._wants_subject(self._active())
+
+    def _wants_subject(self, active: list[tuple[str, StyleStage]]) -> bool:
+        stage = self._subject_stage
+        return stage is not None and stage.wants_subject and any(s is stage for _, s in active)
 
     @property
     def last_subject(self) -> Subject | None:
@@ -373,7 +384,7 @@ class Renderer:
         subject = self._given
         if self.subject_feed == "detect" and stage.wants_subject:
             stage.reset_history()  # a fresh search, not faces followed from another picture
-            self._last_probe = None
+            self._same.reset()
             subject = stage.find_subject(frame, order, repeat=False)
         stage.prepare_still(subject, size)
         return stage
@@ -453,7 +464,7 @@ class Renderer:
             self._fitter = None
         self.stages.clear()
         self._input = None
-        self._last_probe = None
+        self._same.reset()
 
     def __enter__(self) -> Renderer:
         return self

@@ -12,22 +12,22 @@ import moderngl
 import numpy as np
 
 from .context import cpu_renderer, release_framebuffer, return_freed_memory
-from .errors import AquarelleError
+from .errors import AquarelleError, FrameError
 from .fit import FrameFitter
+from .frame_arrays import as_rgb
 from .frame_info import FrameInfo, TileView
 from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, load_style, styles_dir
-from .subject import Subject, SubjectTracker
+from .subject import Subject, SubjectSearch
 from .subject_map import map_grid, map_region, map_step, portrait_share, subject_map
 from .targets import TargetPool
 from .upload_ring import UploadRing
 from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
-MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
 PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
 
@@ -38,10 +38,6 @@ def checked_scale(value: float) -> float:
     if not MIN_SCALE <= value <= MAX_SCALE:
         raise AquarelleError(f"scale must be between {MIN_SCALE} and {MAX_SCALE}, got {value}")
     return value
-
-
-class FrameError(AquarelleError, ValueError):
-    """A frame that the engine cannot take (wrong shape, type or size)."""
 
 
 class StyleStage:
@@ -108,11 +104,10 @@ class StyleStage:
         # False: no frame follows (a still): the history is not kept, and its targets share
         # textures like any other
         self.keep_history = True
-        self._subjects: SubjectTracker | None = None
+        self._search = SubjectSearch()
         self._given: Subject | None = None
         self._still: np.ndarray | None = None  # a tiled still's whole subject map
         self._subject_tex: moderngl.Texture | None = None
-        self._last_found: Subject | None = None  # what detect_subject found in it
         self._subject_weight = 0.0  # 0..1: how much the subject shapes the painting
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
@@ -179,9 +174,7 @@ class StyleStage:
         """Forget temporal state (call on seeks, scene cuts and new sources)."""
         self.graph.reset_history()
         self.frame_index = 0
-        if self._subjects is not None:
-            self._subjects.reset()
-        self._last_found = None
+        self._search.reset()
         self._subject_fresh = True
         self._held_map = None
         self._canvas = np.eye(3)
@@ -191,7 +184,7 @@ class StyleStage:
     # -- frames ---------------------------------------------------------------------------
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
         """Copy a frame to the (reused) source texture."""
-        arr = _as_rgb(frame)
+        arr = as_rgb(frame)
         h, w = arr.shape[:2]
         if w > self._max_size or h > self._max_size:
             raise FrameError(f"frame {w}x{h} exceeds the GPU's texture limit {self._max_size}")
@@ -336,15 +329,7 @@ class StyleStage:
         """The subject of the next frame in a sequence (faces followed from the last
         frame's); a `repeat` (the same picture again, a still painted with other values)
         keeps the last one found. None for a frame too small to hold a face."""
-        if repeat and self._last_found is not None:
-            return self._last_found
-        rgb = _rgb8(frame, order)
-        if min(rgb.shape[:2]) < MIN_SUBJECT_SIDE:
-            return None
-        if self._subjects is None:
-            self._subjects = SubjectTracker()
-        self._last_found = self._subjects.update(rgb, self.frame_index / 30.0)
-        return self._last_found
+        return self._search.find(frame, order, self.frame_index, repeat)
 
     def prepare_still(self, subject: Subject | None, size: tuple[int, int]) -> None:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
@@ -638,8 +623,7 @@ class StyleStage:
             self._subject_tex.release()
             self._subject_tex = None
         # the subject models (cv2.dnn nets) go with the pipeline, not at interpreter exit
-        self._subjects = None
-        self._last_found = None
+        self._search.release()
         self._held_map = None
 
     def __enter__(self) -> StyleStage:
@@ -655,39 +639,6 @@ def _rescaled(c: np.ndarray, k: float) -> np.ndarray:
         return c
     s = np.diag([k, k, 1.0])
     return s @ c @ np.linalg.inv(s)
-
-
-def _rgb8(frame: np.ndarray, order: str) -> np.ndarray:
-    """A frame as the subject models see it: (H, W, 3) uint8 RGB."""
-    arr = _as_rgb(frame)
-    if order == "bgr":
-        arr = arr[..., ::-1]
-    if arr.dtype == np.uint16:
-        return (arr >> 8).astype(np.uint8)
-    if arr.dtype != np.uint8:
-        return (arr * 255.0 + 0.5).astype(np.uint8)
-    return np.ascontiguousarray(arr)
-
-
-def _as_rgb(frame: np.ndarray) -> np.ndarray:
-    """Normalize a frame to (H, W, 3) uint8, uint16 or float32 in [0,1]."""
-    if not isinstance(frame, np.ndarray):
-        raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
-    if frame.ndim == 2:
-        frame = frame[:, :, None]
-    if frame.ndim != 3 or frame.shape[2] not in (1, 3, 4) or 0 in frame.shape[:2]:
-        raise FrameError(f"a frame must be (H, W), (H, W, 3) or (H, W, 4), got {frame.shape}")
-    if frame.shape[2] == 1:
-        frame = np.repeat(frame, 3, axis=2)
-    elif frame.shape[2] == 4:
-        frame = frame[:, :, :3]
-    if frame.dtype == np.uint8:
-        return frame
-    if frame.dtype == np.uint16:
-        return frame  # uploaded as 16-bit normalized: no float copy
-    if frame.dtype in (np.float32, np.float64):
-        return np.clip(frame, 0.0, 1.0).astype(np.float32)
-    raise FrameError(f"unsupported frame type {frame.dtype}")
 
 
 def _light(subject: Subject) -> tuple[float, float]:

@@ -11,9 +11,11 @@ import numpy as np
 
 from .face_light import face_light
 from .faces import Face, FaceDetector, box_iou
+from .frame_arrays import rgb8
 from .one_euro import OneEuroFilter
 from .person_mask import PersonSegmenter
 
+MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
 MATCH_IOU = 0.3  # a face this close to last frame's box is the same face
 DETECT_EVERY = 10  # frames between full detections (new faces); between, meshes follow
 # Faces whose meshes follow them from frame to frame (about 3 ms each on the CPU): the
@@ -137,6 +139,40 @@ class SubjectTracker:
         followed = set(sorted(range(len(faces)), key=lambda i: -faces[i].size)[:MAX_FOLLOWED])
         return [self.detector.follow(rgb, f) if i in followed else f
                 for i, f in enumerate(faces)]
+
+
+class SubjectSearch:
+    """The subject of the frames of a sequence as a painting style takes it: a frame that
+    repeats the last picture keeps what was found in it, a frame too small holds none, and
+    the models are made at the first frame that needs them. Frame `index` k is shown at
+    k/30 s (the faces' smoothing follows frames, whatever the video's rate)."""
+
+    def __init__(self) -> None:
+        self._tracker: SubjectTracker | None = None
+        self.last: Subject | None = None  # what the last search found
+
+    def find(self, frame: np.ndarray, order: str, index: int, repeat: bool) -> Subject | None:
+        """The subject of `frame` (RGB or BGR `order`), the `index`-th of its sequence."""
+        if repeat and self.last is not None:
+            return self.last
+        rgb = rgb8(frame, order)
+        if min(rgb.shape[:2]) < MIN_SUBJECT_SIDE:
+            return None
+        if self._tracker is None:
+            self._tracker = SubjectTracker()
+        self.last = self._tracker.update(rgb, index / 30.0)
+        return self.last
+
+    def reset(self) -> None:
+        """A new sequence (a cut, a seek): faces are searched afresh."""
+        if self._tracker is not None:
+            self._tracker.reset()
+        self.last = None
+
+    def release(self) -> None:
+        """Let the models go (cv2.dnn nets go with their owner, not at interpreter exit)."""
+        self._tracker = None
+        self.last = None
 
 
 def _match(face: Face, tracks: list[_Track]) -> _Track | None:

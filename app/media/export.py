@@ -1,11 +1,12 @@
-"""Exporting a stylized video: decode -> GL render -> readback -> encode, pipelined.
+"""Exporting a stylized video: decode -> analyse -> render -> readback -> encode, pipelined.
 
-Three stages overlap: a decoder thread (PyAV demux/decode, RGB conversion, resize), the
-calling thread (the only one that touches GL: upload, render, and an asynchronous readback
-into one of two pixel-pack buffers, so frame k renders while frame k-1's pixels are mapped),
-and an encoder thread (YUV conversion, encode, mux, audio copy/transcode). Bounded queues
-between them keep memory flat. The output is written atomically: on any error or cancel
-nothing is left at the destination.
+Four stages overlap: a decoder thread (PyAV demux/decode, RGB conversion, resize), an
+analysis thread (each frame's optical flow, and its faces and person mask beside it:
+media/frame_analysis.py), the calling thread (the only one that touches GL: upload,
+render, and an asynchronous readback into one of two pixel-pack buffers, so frame k renders
+while frame k-1's pixels are mapped), and an encoder thread (YUV conversion, encode, mux,
+audio copy/transcode). Bounded queues between them keep memory flat. The output is written
+atomically: on any error or cancel nothing is left at the destination.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ import moderngl
 import numpy as np
 
 from ..engine.chain_spec import AnyStyle
-from ..engine.context import create_headless_context
-from ..engine.motion import MotionAhead
+from ..engine.context import create_headless_context, make_current
 from ..engine.renderer import VIDEO_LINES, Renderer
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
+from .frame_analysis import FrameAnalysis
 from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
@@ -102,8 +103,9 @@ class ExportResult:
     painted: int = 0  # lines the frames were painted at, below their own (the video limit)
     elapsed: float = 0.0
     warnings: list[str] = field(default_factory=list)
-    # Seconds each stage was busy: decode (demux, decode, RGB, resize), render (upload,
-    # passes, readback), encode (YUV, encode, mux, audio). Pipelined, they overlap.
+    # Seconds each stage was busy: decode (demux, decode, RGB, resize), motion and subject
+    # (the analysis: the flow, the faces beside it), render (upload, passes, readback),
+    # encode (YUV, encode, mux, audio). Pipelined, they overlap.
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -143,7 +145,7 @@ class _Counters:
     def __init__(self) -> None:
         self.encoded = 0
         self.started = time.perf_counter()
-        self.busy = {"decode": 0.0, "motion": 0.0, "encode": 0.0}
+        self.busy = {"decode": 0.0, "encode": 0.0}
 
 
 def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "watercolor",
@@ -179,15 +181,17 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         head, first = _prime(items, reader, src)
         size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
         total = output_frames(reader.expected, reader.fps, opts.fps)
-        own_ctx = ctx is None
-        gl = create_headless_context() if own_ctx else ctx
+        if ctx is not None:  # the caller's: current (other contexts may have been made
+            make_current(ctx)  # since it was), and left current for its next call
+            return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
+                           ctx, style, values, opts, total, progress, cancel)
+        gl = create_headless_context()
         try:
-            with gl:  # make it current: other contexts may have been made since it was
+            with gl:
                 return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
                                gl, style, values, opts, total, progress, cancel)
         finally:
-            if own_ctx:
-                gl.release()
+            gl.release()
     finally:
         reader.close()
 
@@ -321,13 +325,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 return
             if isinstance(item, DecodedFrame):
                 item.image = _fit(item.image, size)
-                counters.busy["decode"] += time.perf_counter() - t
-                t = time.perf_counter()
-                if ahead.widths:  # the optical flow, here and not on the GL thread
-                    item.motion = ahead.estimate(item.image)
-                counters.busy["motion"] += time.perf_counter() - t
-            else:
-                counters.busy["decode"] += time.perf_counter() - t
+            counters.busy["decode"] += time.perf_counter() - t
             yield item
 
     with Renderer(ctx, style, seed=opts.seed, scale=opts.scale,
@@ -336,7 +334,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             pipeline.set_params(values)
         pipeline.max_lines = opts.video_lines
         out_size = pipeline.output_size(size)  # larger than the frames for an upscaler
-        ahead = MotionAhead(pipeline.motion_widths())
+        analysis = FrameAnalysis(pipeline)  # the flow and faces, not on the GL thread
         stage = RenderStage(pipeline, out_size, pingpong=opts.pipelined)
         try:
             # chosen before any output exists: a GPU encoder's probe takes a moment
@@ -391,7 +389,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
                     run = run_pipelined if opts.pipelined else run_sequential
                     try:
-                        run(decoded(), stage, encode, finish, report, opts.queue_size)
+                        run(decoded(), stage, encode, finish, report, opts.queue_size,
+                            analysis if analysis.needed else None)
                     except av.error.FFmpegError as e:
                         raise MediaError(f"cannot encode {dst}: {ffmpeg_reason(e)}") from None
                 except BaseException:
@@ -404,12 +403,14 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                     progress(ExportProgress(counters.encoded, counters.encoded, elapsed,
                                             label))
         finally:
+            analysis.close()
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
                           writer.encoder.describe(), reader.decoder.describe(),
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
                            for t in audio], carried.kept, elapsed=elapsed,
-                          stage_seconds={**counters.busy, "render": stage.busy},
+                          stage_seconds={**counters.busy, **analysis.busy,
+                                         "render": stage.busy},
                           bits=bits_of(writer.pix_fmt), painted=painted)
     result.warnings.extend(carried.warnings)
     result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec))

@@ -74,7 +74,7 @@ class RenderStage:
             self.busy += time.perf_counter() - t
 
     def _push(self, frame: DecodedFrame) -> list[Rendered]:
-        tex = self.pipeline.render(frame.image, motion=frame.motion)
+        tex = self.pipeline.render(frame.image, motion=frame.motion, subject=frame.subject)
         if self._packer is not None and self.yuv is not None:
             tex = self._packer.pack(tex, self.yuv, self._coded)
         if self._ring is None:

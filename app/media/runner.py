@@ -1,4 +1,5 @@
-"""Running the export stages: one thread after the other, or overlapped in three threads.
+"""Running the export stages: one thread after the other, or overlapped in threads (decode,
+the frames' analysis where one is given, render, encode).
 
 Stages talk through bounded queues; a failure in any stage, or an exception on the calling
 thread (cancel, Ctrl+C), stops the others promptly, and the first error is re-raised on the
@@ -17,6 +18,8 @@ from .video_reader import AudioItem, DecodedFrame
 
 _END = object()
 
+Analyse = Callable[[DecodedFrame], DecodedFrame]  # a frame's motion and subject, found ahead
+
 
 class _Stopped(Exception):
     """Another stage failed or the export was cancelled: unwind quietly."""
@@ -24,10 +27,13 @@ class _Stopped(Exception):
 
 def run_sequential(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
                    encode: Callable[[Any], None], finish: Callable[[], None],
-                   report: Callable[[], None], queue_size: int) -> None:
-    """decode -> render -> read -> encode, one frame at a time on this thread."""
+                   report: Callable[[], None], queue_size: int,
+                   analyse: Analyse | None = None) -> None:
+    """decode -> (analyse) -> render -> read -> encode, one frame at a time on this thread."""
     for item in items:
         if isinstance(item, DecodedFrame):
+            if analyse is not None:
+                item = analyse(item)
             for out in stage.push(item):
                 encode(out)
             report()
@@ -40,11 +46,14 @@ def run_sequential(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage
 
 def run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
                   encode: Callable[[Any], None], finish: Callable[[], None],
-                  report: Callable[[], None], queue_size: int) -> None:
-    """Decoder thread -> queue -> GL (this thread) -> queue -> encoder thread."""
+                  report: Callable[[], None], queue_size: int,
+                  analyse: Analyse | None = None) -> None:
+    """Decoder thread -> queue -> (analysis thread -> queue) -> GL (this thread) -> queue ->
+    encoder thread."""
     stop = threading.Event()
     errors: list[BaseException] = []
     decoded: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
+    analysed: queue.Queue[Any] = queue.Queue(maxsize=queue_size) if analyse else decoded
     rendered: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
 
     def guard(fn: Callable[[], None]) -> Callable[[], None]:
@@ -63,6 +72,12 @@ def run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
             _put(decoded, item, stop)
         _put(decoded, _END, stop)
 
+    def analysis() -> None:
+        assert analyse is not None
+        while (item := _get(decoded, stop)) is not _END:
+            _put(analysed, analyse(item) if isinstance(item, DecodedFrame) else item, stop)
+        _put(analysed, _END, stop)
+
     def encoder() -> None:
         while (item := _get(rendered, stop)) is not _END:
             encode(item)
@@ -70,10 +85,13 @@ def run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
 
     threads = [threading.Thread(target=guard(decode), name="aquarelle-decode", daemon=True),
                threading.Thread(target=guard(encoder), name="aquarelle-encode", daemon=True)]
+    if analyse is not None:
+        threads.append(threading.Thread(target=guard(analysis), name="aquarelle-analyse",
+                                        daemon=True))
     for t in threads:
         t.start()
     try:
-        while (item := _get(decoded, stop)) is not _END:
+        while (item := _get(analysed, stop)) is not _END:
             if isinstance(item, DecodedFrame):
                 for out in stage.push(item):
                     _put(rendered, out, stop)

@@ -22,6 +22,7 @@ import numpy as np
 from av.codec.hwaccel import HWAccel
 
 from ..engine.motion import FrameMotion
+from ..engine.subject_ahead import FrameSubject
 from .errors import MediaError, ffmpeg_reason
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 
@@ -43,7 +44,10 @@ class DecodedFrame:
     time_base: Fraction
     index: int  # 0-based among the frames yielded by this walk
     duration: int | None = None  # in `time_base` units, if the container knows it
-    motion: FrameMotion | None = None  # estimated on the decoder's thread (engine MotionAhead)
+    # found before the render, on an export's analysis thread (engine MotionAhead and
+    # SubjectAhead); None: the renderer finds them itself
+    motion: FrameMotion | None = None
+    subject: FrameSubject | None = None
 
     @property
     def time(self) -> float:

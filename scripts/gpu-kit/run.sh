@@ -105,5 +105,10 @@ step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SE
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto 2>&1 | tee "$OUT/export1080.md"
 # the same with the software decoder: whether the GPU's decoder pays here
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto --decoder software 2>&1 | tee "$OUT/export1080_sw.md"
+# a face in every frame: the subject models found on the analysis thread, beside the motion
+if step export; then
+  "$PY" -c 'import cv2, skimage.data as d; cv2.imwrite("'"$OUT"'/portrait.png", d.astronaut()[:320, :, ::-1])' && \
+    timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" --size 1920x1080 --no-cv2 --encoder auto --photo "$OUT/portrait.png" 2>&1 | tee "$OUT/export1080_face.md"
+fi
 step live && timeout 200 "$PY" -m aquarelle bench-live --seconds "$LIVE_SECONDS" --write "$md" 2>&1 | tee "$OUT/live.md"
 echo "kit: tables in $OUT"
