@@ -1,5 +1,6 @@
 """Frame I/O on the GPU: frames timed from a ring of timer queries read frames later (no wait
-on the GPU), and uploads through a ring of pixel buffers."""
+on the GPU), uploads through a ring of pixel buffers, and a decoder's 4-byte pixels uploaded
+as they come."""
 
 from __future__ import annotations
 
@@ -49,6 +50,58 @@ def test_uploads_through_the_buffer_ring_paint_the_same(gl_ctx, order, deep) -> 
         ring.upload_ring = True
         for f in frames:
             assert np.array_equal(ring.render_array(f, order), direct.render_array(f, order))
+
+
+@pytest.mark.parametrize(("order", "deep", "ring"),
+                         [("rgb", False, False), ("bgr", False, False), ("rgb", True, False),
+                          ("rgb", False, True)])
+def test_a_frame_with_a_fourth_channel_paints_as_its_rgb(gl_ctx, order, deep, ring) -> None:
+    # A decoder's RGBA goes up as it comes (3-byte pixels are repacked on upload); the fourth
+    # channel is read as 1, opaque or not: the same pictures, frame after frame.
+    import numpy as np
+
+    frames = [to_u8(smooth_noise(60, 80, seed=k)) for k in range(3)]
+    if deep:
+        frames = [f.astype(np.uint16) * 257 for f in frames]
+    top = 65535 if deep else 255
+    with Renderer(gl_ctx, "watercolor", deep=deep) as four, \
+            Renderer(gl_ctx, "watercolor", deep=deep) as three:
+        four.upload_ring = three.upload_ring = ring
+        for k, f in enumerate(frames):
+            alpha = np.full(f.shape[:2] + (1,), top if k < 2 else 0, f.dtype)
+            assert np.array_equal(four.render_array(np.concatenate([f, alpha], axis=2), order),
+                                  three.render_array(f, order))
+        assert four.input_texture.components == 4  # uploaded as it came, not repacked
+
+
+def test_motion_sees_an_rgba_frame_as_its_rgb() -> None:
+    import numpy as np
+
+    from aquarelle.engine.motion import MotionEstimator
+
+    frames = [to_u8(smooth_noise(120, 160, seed=k)) for k in range(2)]
+    rgba = [np.concatenate([f, np.full(f.shape[:2] + (1,), 255, np.uint8)], axis=2)
+            for f in frames]
+    a, b = MotionEstimator(64), MotionEstimator(64)
+    for f, g in zip(frames, rgba, strict=True):
+        ma, mb = a.update(f), b.update(g)
+    assert ma is not None and mb is not None
+    assert np.array_equal(ma.flow_uv, mb.flow_uv)
+
+
+def test_an_export_hands_the_renderer_rgba_frames(gl_ctx, tmp_path, monkeypatch) -> None:
+    from videoclips import make_clip
+
+    from aquarelle.media.export import export_video
+    from aquarelle.media.render_stage import RenderStage
+
+    shapes = []
+    push = RenderStage._push
+    monkeypatch.setattr(RenderStage, "_push",
+                        lambda self, frame: shapes.append(frame.image.shape) or push(self, frame))
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=3, audio=False)
+    assert export_video(clip.path, tmp_path / "out.mp4", ctx=gl_ctx).frames == 3
+    assert shapes == [(48, 64, 4)] * 3
 
 
 @pytest.mark.parametrize("packed", [False, True])

@@ -142,7 +142,7 @@ class ChunkRenderer:
         t0 = time.perf_counter()
         s = task.settings
         with self.ctx:
-            reader = VideoReader(task.source, deep=None)
+            reader = VideoReader(task.source, deep=None, rgba=True)
             try:
                 pipeline = self.pipeline(s, reader.deep)
                 pipeline.reset_history()

@@ -8,8 +8,10 @@ import numpy as np
 from .errors import FrameError
 
 
-def as_rgb(frame: np.ndarray) -> np.ndarray:
-    """Normalize a frame to (H, W, 3) uint8, uint16 or float32 in [0,1]."""
+def as_pixels(frame: np.ndarray) -> np.ndarray:
+    """Normalize a frame to (H, W, 3 or 4) uint8, uint16 or float32 in [0,1]: a grey one to
+    RGB; a fourth channel kept as it is (the engine ignores it: an upload maps it to 1, and
+    a decoder's opaque RGBA is uploaded as it comes, with no repacking)."""
     if not isinstance(frame, np.ndarray):
         raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
     if frame.ndim == 2:
@@ -18,15 +20,17 @@ def as_rgb(frame: np.ndarray) -> np.ndarray:
         raise FrameError(f"a frame must be (H, W), (H, W, 3) or (H, W, 4), got {frame.shape}")
     if frame.shape[2] == 1:
         frame = np.repeat(frame, 3, axis=2)
-    elif frame.shape[2] == 4:
-        frame = frame[:, :, :3]
-    if frame.dtype == np.uint8:
-        return frame
-    if frame.dtype == np.uint16:
-        return frame  # uploaded as 16-bit normalized: no float copy
+    if frame.dtype in (np.uint8, np.uint16):
+        return frame  # 16-bit is uploaded as 16-bit normalized: no float copy
     if frame.dtype in (np.float32, np.float64):
         return np.clip(frame, 0.0, 1.0).astype(np.float32)
     raise FrameError(f"unsupported frame type {frame.dtype}")
+
+
+def as_rgb(frame: np.ndarray) -> np.ndarray:
+    """Normalize a frame to (H, W, 3) uint8, uint16 or float32 in [0,1]."""
+    arr = as_pixels(frame)
+    return arr[:, :, :3] if arr.shape[2] == 4 else arr
 
 
 def rgb8(frame: np.ndarray, order: str = "rgb") -> np.ndarray:

@@ -145,13 +145,18 @@ def global_similarity(flow: np.ndarray, small: tuple[int, int], size: tuple[int,
 
 
 def _small_grey(frame: np.ndarray, max_width: int) -> np.ndarray:
-    if frame.ndim == 3:  # (H, W, 1) is grey; (H, W, 4) drops alpha
-        frame = frame[:, :, :3] if frame.shape[2] >= 3 else frame[:, :, 0]
-    if frame.dtype != np.uint8:  # same value ranges as the engine: uint16, or floats in [0,1]
-        frame = (np.clip(frame.astype(np.float32) / (65535.0 if frame.dtype == np.uint16
-                                                      else 1.0), 0, 1) * 255).astype(np.uint8)
-    grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY) if frame.ndim == 3 \
-        else frame
+    if frame.ndim == 3 and frame.shape[2] == 4 and frame.dtype == np.uint8 \
+            and frame.flags.c_contiguous:  # a decoder's RGBA: the grey in one SIMD pass
+        grey = cv2.cvtColor(frame, cv2.COLOR_RGBA2GRAY)
+    else:
+        if frame.ndim == 3:  # (H, W, 1) is grey; (H, W, 4) drops alpha
+            frame = frame[:, :, :3] if frame.shape[2] >= 3 else frame[:, :, 0]
+        if frame.dtype != np.uint8:  # the engine's value ranges: uint16, or floats in [0,1]
+            frame = (np.clip(frame.astype(np.float32) / (65535.0 if frame.dtype == np.uint16
+                                                          else 1.0), 0, 1) * 255
+                     ).astype(np.uint8)
+        grey = cv2.cvtColor(np.ascontiguousarray(frame), cv2.COLOR_RGB2GRAY) \
+            if frame.ndim == 3 else frame
     h, w = grey.shape
     if w > max_width:
         nh = max(8, round(h * max_width / w))

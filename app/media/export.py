@@ -171,7 +171,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         raise MediaError(f"output folder does not exist: {dst.parent}")
 
     reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None,
-                         decoder=opts.decoder)
+                         decoder=opts.decoder, rgba=True)
     try:
         samples = sample_packets(src, [s.index for s in reader.audio_streams])
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)

@@ -39,7 +39,9 @@ def is_video_path(path: str | Path) -> bool:
 class DecodedFrame:
     """One decoded video frame, upright RGB, with its source timestamp."""
 
-    image: np.ndarray  # (H, W, 3) RGB (uint8; uint16 when deep), rotated upright, resized
+    # (H, W, 3) RGB (uint8; uint16 when deep), rotated upright, resized; (H, W, 4) with an
+    # opaque fourth channel from a reader made with `rgba`
+    image: np.ndarray
     pts: int  # in `time_base` units, as in the source (made increasing if it was not)
     time_base: Fraction
     index: int  # 0-based among the frames yielded by this walk
@@ -231,8 +233,11 @@ class VideoReader:
     def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
                  audio: bool = False, transcode_audio: frozenset[int] = frozenset(),
                  subtitles: bool = False, deep: bool | None = False,
-                 decoder: str = "software") -> None:
+                 decoder: str = "software", rgba: bool = False) -> None:
         self.path = Path(path)
+        # frames with a fourth, opaque channel (what an export renders: a texture uploads
+        # 4 bytes a pixel as they come, 3 are repacked; the conversion costs the same)
+        self.rgba = rgba
         self.container = open_input(self.path)
         if not self.container.streams.video:
             self.container.close()
@@ -474,7 +479,8 @@ class VideoReader:
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
-        kwargs: dict[str, object] = {"format": "rgb48le" if self.deep else "rgb24"}
+        kwargs: dict[str, object] = {"format": ("rgba64le" if self.deep else "rgba")
+                                     if self.rgba else ("rgb48le" if self.deep else "rgb24")}
         if color_range:
             kwargs["src_color_range"] = color_range
         if self.size is not None:

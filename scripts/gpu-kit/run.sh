@@ -21,7 +21,7 @@ RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 EXPORT_FLAGS=${EXPORT_FLAGS:-}  # e.g. --no-cv2: the baseline export takes ~1 s a frame there
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"doctor stereo upscale bench videolines drafts draftprofile profile videoprofile tilediff filters tests yuv export live"}
+STEPS=${STEPS:-"doctor stereo upscale bench videolines drafts draftprofile profile videoprofile tilediff filters tests upload yuv export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -77,7 +77,15 @@ if step videolines; then  # a video's frames at most 1080 lines (the default) an
 fi
 step draftprofile && timeout 200 "$PY" scripts/gpu-kit/profile_drafts.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/draftprofile.md"
 step profile && timeout 200 "$PY" scripts/gpu-kit/profile_frame.py 2>&1 | tee "$OUT/profile.txt"
-step videoprofile && timeout 200 "$PY" scripts/gpu-kit/profile_video.py --runs "$RUNS" 2>&1 | tee "$OUT/videoprofile.md"
+if step videoprofile; then
+  # the SM clock beside it (a GPU waiting on the CPU drops its clocks, and its passes' times
+  # then grow: the 1080p paper pass took 1.9 ms there, far over its arithmetic)
+  dmon=""; if command -v nvidia-smi >/dev/null; then
+    nvidia-smi dmon -s pc -d 1 > "$OUT/videoprofile_clocks.txt" 2>&1 & dmon=$!
+  fi
+  timeout 200 "$PY" scripts/gpu-kit/profile_video.py --runs "$RUNS" 2>&1 | tee "$OUT/videoprofile.md"
+  [ -n "$dmon" ] && kill "$dmon" 2>/dev/null
+fi
 step tilediff && timeout 120 "$PY" scripts/gpu-kit/tile_diff.py "$OUT" 2>&1 | tee "$OUT/tilediff.txt"
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
@@ -99,6 +107,8 @@ if step tests; then
     "${ignore[@]}" --continue-on-collection-errors > "$OUT/tests.txt" 2>&1
   tail -40 "$OUT/tests.txt"
 fi
+# what an upload costs by layout: RGB (repacked by the driver?) against RGBA and BGRA
+step upload && timeout 120 "$PY" scripts/gpu-kit/bench_upload.py --runs "$RUNS" 2>&1 | tee "$OUT/upload.md"
 step yuv && timeout 120 "$PY" scripts/bench_yuv.py --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/yuv.md"
 step export && timeout 200 "$PY" -m aquarelle bench-export --seconds "$EXPORT_SECONDS" $EXPORT_FLAGS --write "$md" 2>&1 | tee "$OUT/export.md"
 # issue 30: a 1080p export through the GPU's encoder where one works (NVENC), at least 120 fps
