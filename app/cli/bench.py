@@ -15,7 +15,7 @@ from ..engine.context import create_headless_context, renderer_string
 from ..engine.renderer import VIDEO_LINES, Renderer
 from ..eval.report import replace_section
 from .bench_baselines import baseline
-from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
+from .bench_frames import DEFAULT_SIZES, as_decoded, median_time, pan_frames
 from .common import (
     add_style_options,
     command_line,
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         ours = median_time(still, frames)
         pipeline.reset_history()
         pipeline.max_lines = lines  # ... a video's frames are painted at most so many
-        video = median_time(pipeline.render_array, frames)  # temporal features at work
+        # temporal features at work, on frames as an export decodes them (RGBA)
+        video = median_time(pipeline.render_array, as_decoded(frames))
         textures = video_textures_mb(pipeline, frames[0])
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
         cv = median_time(baseline(style.name)[1], cv_frames)
@@ -130,8 +131,9 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
         f"Style `{style}`, preset `{args.preset or 'defaults'}`, scale {args.scale:g}. "
         "Whole frame = upload + all passes + readback to a numpy array, median of "
         f"{args.runs} frames of a 2 px/frame pan over the bundled photo. *Still*: history reset "
-        "before each frame (as for an image); *video*: consecutive frames with the temporal "
-        "features (optical flow on the CPU, advected canvas, temporal smoothing), painted "
+        "before each frame (as for an image); *video*: consecutive frames (RGBA, as an "
+        "export decodes them) with the temporal features (optical flow on the CPU, advected "
+        "canvas, temporal smoothing), painted "
         f"at most {parse_video_lines(args.video_lines) or 'every'} lines as an export paints "
         "them (the paper at full size; stills keep every line). Baseline: "
         f"{baseline(style)[0]} on the same frames in the same process.",

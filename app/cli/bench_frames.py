@@ -26,6 +26,11 @@ def pan_frames(w: int, h: int, n: int, img: np.ndarray | None = None) -> list[np
     return [np.ascontiguousarray(big[:, 2 * i:2 * i + w]) for i in range(n)]
 
 
+def as_decoded(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """RGB frames as an export's decoder hands them to the renderer: RGBA, opaque."""
+    return [cv2.cvtColor(f, cv2.COLOR_RGB2RGBA) for f in frames]
+
+
 def _synthetic(w: int, h: int) -> np.ndarray:
     rng = np.random.default_rng(1)
     img = cv2.GaussianBlur(rng.integers(0, 255, (h // 8, w // 8, 3), dtype=np.uint8), (0, 0), 1)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import skimage.data
 
-from aquarelle.cli.bench_frames import pan_frames
+from aquarelle.cli.bench_frames import as_decoded, pan_frames
 from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.engine.motion import MotionAhead
 from aquarelle.engine.renderer import VIDEO_LINES
@@ -37,7 +37,7 @@ def med(xs: list[float]) -> float:
 
 
 def profile(ctx, name: str, img: np.ndarray, w: int, h: int, runs: int, lines: int) -> str:
-    frames = pan_frames(w, h, runs + 2, img)
+    frames = as_decoded(pan_frames(w, h, runs + 2, img))  # RGBA, as an export decodes them
     with Renderer(ctx, "watercolor") as p:
         p.max_lines = lines
         serial = []
