@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import struct
 import warnings
+import zlib
 from pathlib import Path
 
 import cv2
@@ -202,3 +203,37 @@ def test_more_pixels_than_decoded_are_refused_from_the_header(tmp_path, capsys):
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--size 25000x-1" in err[0]
+
+
+def _png_header(path: Path, w: int, h: int) -> Path:
+    """A PNG claiming w x h pixels with a few bytes of picture."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data \
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2,
+                                                                          0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(bytes(1000))) + chunk(b"IEND", b""))
+    return path
+
+
+@pytest.mark.parametrize(("w", "h", "mp"), [(40000, 30000, 1200), (100000, 100000, 10000)])
+def test_a_png_claiming_too_many_pixels_is_refused_by_its_size(tmp_path, capsys, w, h, mp):
+    # over MAX_PIXELS, and over twice that (where Pillow's own guard would refuse to say)
+    src = _png_header(tmp_path / "huge.png", w, h)
+    assert image_size(src) == (w, h)
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"aquarelle: error: huge.png is {w}x{h} "
+                                               f"({mp} MP)")
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_a_picture_the_decoder_refuses_is_one_line_not_a_traceback(tmp_path, capsys,
+                                                                   monkeypatch):
+    from aquarelle.media import image_io
+
+    src = _png_header(tmp_path / "odd.png", 40000, 30000)  # over what OpenCV decodes
+    monkeypatch.setattr(image_io, "image_size", lambda path: None)  # no header read
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f"aquarelle: error: not a readable image: {src}"

@@ -55,15 +55,14 @@ def is_image_path(path: str | Path) -> bool:
 def image_size(path: str | Path) -> tuple[int, int] | None:
     """An image file's upright size (w, h) from its header, without decoding it; None when
     Pillow cannot read the header (OpenCV may still decode the file)."""
-    with _pillow() as pil:
+    with _pillow(header_only=True) as pil:
         try:
             with pil.open(path) as im:
                 w, h = im.size
-                orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1))
-        except pil.DecompressionBombError:
-            raise ImageError(f"{Path(path).name} has more than {2 * MAX_PIXELS // 1_000_000} "
-                             f"MP, more than the {MAX_PIXELS // 1_000_000} MP aquarelle "
-                             "decodes; resize it first") from None
+                try:
+                    orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1))
+                except Exception:  # a broken EXIF block (or a cut file): the size stands
+                    orientation = 1
         except Exception:  # not an image Pillow knows (or not a file): the decoder will say
             return None
     return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
@@ -80,7 +79,10 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
         raise ImageError(f"not a file: {path}")
     flags = _decode_flags(path, image_size(path), fit)
     data = np.fromfile(path, dtype=np.uint8)
-    arr = cv2.imdecode(data, flags) if data.size else None
+    try:
+        arr = cv2.imdecode(data, flags) if data.size else None
+    except cv2.error:  # e.g. a header claiming more pixels than OpenCV decodes
+        arr = None
     del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
@@ -127,15 +129,19 @@ def _decode_flags(path: Path, size: tuple[int, int] | None,
 
 
 @contextlib.contextmanager
-def _pillow() -> Iterator[Any]:
+def _pillow(header_only: bool = False) -> Iterator[Any]:
     """Pillow, its decompression-bomb guard at MAX_PIXELS and quiet: read_image refuses
-    larger pictures itself, in one line (Pillow still refuses twice as many)."""
+    larger pictures itself, in one line (Pillow still refuses twice as many). `header_only`:
+    no guard, for reading a size from the header (nothing is decoded)."""
     from PIL import Image as PILImage
 
-    PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
-        yield PILImage
+    PILImage.MAX_IMAGE_PIXELS = None if header_only else MAX_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+            yield PILImage
+    finally:
+        PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS
 
 
 def _metadata(path: Path) -> tuple[int, bytes | None, bytes | None]:
