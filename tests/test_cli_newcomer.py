@@ -127,6 +127,21 @@ def test_bench_options_fail_with_one_line(capsys, argv, needle):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["render", "in.mp4", "-o", "out.mp4", "--seed", "abc"], "invalid int value: 'abc'"),
+    (["render", "in.mp4", "-o", "out.mp4", "--speed", "superfast2"], "invalid choice"),
+    (["render", "in.png", "-o", "out.png", "-y", "-n"], "not allowed with"),
+    (["render"], "required: IN, -o/--output"),
+])
+def test_an_option_argparse_refuses_is_one_line(capsys, argv, needle):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and needle in err
+    assert err.count("\n") == 1 and err.startswith("aquarelle render: error: ")
+    assert err.rstrip().endswith("(see aquarelle render --help)")
+
+
 def test_bench_command_line_shows_the_options_given(capsys):
     code = main(["bench", "--runs", "1", "--sizes", "48x32", "--seed", "3", "--set",
                  "dilution=0.5"])

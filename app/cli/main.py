@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from .. import __version__
 from ..engine.errors import AquarelleError
@@ -18,8 +19,15 @@ from .signals import Terminated, terminate_like_ctrl_c
 COMMANDS = (render, live, info, bench, eval_cmd, bench_export, bench_live, doctor)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its errors in one line (not the whole usage first), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="aquarelle",
         description="Watercolor stylization of images, videos and webcams on the GPU. "
                     "Without a command, opens the desktop app.")
