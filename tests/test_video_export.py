@@ -235,6 +235,20 @@ def test_start_and_end_trim_video_and_audio(tmp_path, gl_ctx):
     assert audio_seconds(tmp_path / "out.webm", 1) == pytest.approx(0.2, abs=0.002)
 
 
+def test_an_mpeg_ts_clip_with_one_keyframe_is_trimmed_and_rewound(tmp_path, gl_ctx):
+    # MPEG-TS seeks land past a short clip's only keyframe: nothing decoded from there
+    clip = make_clip(tmp_path / "in.ts", size=(64, 48), frames=24, fps=24)
+    src_frames, _, _ = decode_video(clip.path)
+    r = export(clip.path, tmp_path / "out.mp4", gl_ctx, NO_TEMPORAL, start=0.5, crf=1)
+    frames, times, _ = decode_video(tmp_path / "out.mp4")
+    assert r.frames == 12 and times[0] == 0
+    assert_frames_match(frames, stylize(gl_ctx, src_frames[12:], NO_TEMPORAL, True))
+    with VideoReader(clip.path) as reader:
+        assert len(list(reader.frames())) == 24
+        reader.rewind()
+        assert len(list(reader.frames())) == 24
+
+
 def test_size_option_keeps_the_aspect(tmp_path, gl_ctx):
     clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=3)
     r = export(clip.path, tmp_path / "out.mp4", gl_ctx, size=(48, -1))

@@ -94,6 +94,10 @@ class Colour:
 SDR = Colour()
 
 
+# Packets decoded after a seek to find where it landed (a keyframe within them, or the seek
+# is taken as lost and the walk starts from the top)
+SEEK_PROBE_PACKETS = 300
+
 SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
 
@@ -456,12 +460,33 @@ class VideoReader:
         self._seek(self.start_time)
 
     def _seek(self, seconds: float) -> None:
+        """Go to the keyframe at or before `seconds`, or to the top where the container
+        cannot: MPEG-TS seeks can land past a clip's only keyframe, and nothing after them
+        would decode (the first frame decoded from there is checked)."""
         target = int(seconds / self.time_base)
         try:
             self.container.seek(target, stream=self.video, backward=True, any_frame=False)
+            first = self._first_frame_time()
+            if first is not None and first <= seconds + 1e-6:
+                self.container.seek(target, stream=self.video, backward=True, any_frame=False)
+            else:
+                self.container.seek(0, stream=self.video)
         except av.error.FFmpegError:
             self.container.seek(0, stream=self.video)  # decode from the top and skip
         self._last_pts = None
+
+    def _first_frame_time(self, packets: int = SEEK_PROBE_PACKETS) -> float | None:
+        """The time of the first frame decoded from here (None: none within `packets`)."""
+        for n, packet in enumerate(self.container.demux(self.video)):
+            if n >= packets:
+                break
+            try:
+                for frame in self.video.decode(packet):
+                    if frame.pts is not None:
+                        return float(frame.pts * self.time_base)
+            except (av.error.FFmpegError, ValueError):
+                continue
+        return None
 
     def _decode(self, packet: av.Packet | None) -> Iterator[DecodedFrame]:
         try:
