@@ -249,6 +249,19 @@ def test_an_mpeg_ts_clip_with_one_keyframe_is_trimmed_and_rewound(tmp_path, gl_c
         assert len(list(reader.frames())) == 24
 
 
+def test_a_matroska_video_starting_late_is_not_said_to_miss_frames(tmp_path, gl_ctx):
+    # Matroska's duration counts from the segment's zero: a video whose timestamps start
+    # at 10 s ends there, it does not last that long (240 frames were said to be missing)
+    clip = make_clip(tmp_path / "in.mkv", size=(64, 48), frames=24, fps=24, audio=False,
+                     pts=list(range(240, 264)), time_base=Fraction(1, 24))
+    with VideoReader(clip.path) as reader:
+        assert reader.start_time == pytest.approx(10.0)
+        assert reader.duration == pytest.approx(1.0, abs=0.05)
+        assert reader.expected_frames() == 24
+    r = export(clip.path, tmp_path / "out.mp4", gl_ctx, NO_TEMPORAL)
+    assert r.frames == 24 and r.lost == 0 and not r.warnings
+
+
 def test_size_option_keeps_the_aspect(tmp_path, gl_ctx):
     clip = make_clip(tmp_path / "in.mp4", size=(96, 64), frames=3)
     r = export(clip.path, tmp_path / "out.mp4", gl_ctx, size=(48, -1))
@@ -375,7 +388,7 @@ def test_queues_are_bounded(tmp_path, gl_ctx, monkeypatch):
     opts = ExportOptions(queue_size=2)
     export_video(clip.path, tmp_path / "o.mp4", options=opts, ctx=gl_ctx,
                  progress=lambda p: lead.append(decoded[0] - p.done))
-    # 2 + 2 queued, one in the hands of each of the three stages, one waiting in the
-    # readback buffers, one being handed over.
-    assert max(lead) <= 2 + 2 + 3 + 1 + 1
+    # 2 + 2 + 2 queued (decoded, analysed, rendered), one in the hands of each of the four
+    # stages, one waiting in the readback buffers, one being handed over.
+    assert max(lead) <= 2 + 2 + 2 + 4 + 1 + 1
     assert decoded[0] == 40

@@ -319,12 +319,15 @@ class VideoReader:
         """Duration of the video stream in seconds, if the container says."""
         if self.video.duration:
             return float(self.video.duration * self.time_base)
-        tag = _parse_clock(self.video.metadata.get("DURATION"))  # Matroska's per-track tag
-        if tag:
-            return tag
-        if self.container.duration:
-            return self.container.duration / av.time_base
-        return None
+        # Matroska's per-track tag, else the container's: both count from the segment's
+        # zero, so a stream starting later (timestamps from 10 s) ends, not lasts, there
+        end = _parse_clock(self.video.metadata.get("DURATION")) or (
+            self.container.duration / av.time_base if self.container.duration else None)
+        if end is None:
+            return None
+        if "matroska" in self.container.format.name and 0 < self.start_time < end:
+            return end - self.start_time
+        return end
 
     @property
     def frame_count(self) -> int | None:
