@@ -14,7 +14,7 @@ from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
 
 from aquarelle.cli.main import main
 from aquarelle.engine.renderer import Renderer
-from aquarelle.media.metadata import container_tags, shifted_chapters
+from aquarelle.media.metadata import container_tags, mov_language, shifted_chapters
 from aquarelle.media.subtitles import cue_payload, cue_text
 from aquarelle.media.video_reader import VideoReader
 from aquarelle.media.video_writer import CODECS, VideoWriter
@@ -69,6 +69,42 @@ def test_mp4_converts_subtitles_to_mov_text_and_names_the_track(
     assert [t for t in texts if t] == ["Hello there", "Second line"]  # markup mov_text lacks
     assert [a["tags"]["handler_name"] for a in by_type(info, "audio")] == ["English", "Français"]
     assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
+
+
+def test_a_mov_keeps_languages_by_the_code_quicktime_knows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ISO 639-2's two codes for French: QuickTime's table knows "fra" only, and a .mov
+    # dropped "fre" silently; Maori it knows under neither code: said in a warning
+    src = tmp_path / "langs.mkv"
+    with av.open(str(src), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
+        tracks = []
+        for lang in ("fre", "mao"):
+            a = out.add_stream("aac", rate=48000, layout="mono")
+            a.metadata["language"] = lang
+            tracks.append(a)
+        for k in range(3):
+            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 60 * k, np.uint8),
+                                               format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        for a in tracks:
+            af = av.AudioFrame.from_ndarray(np.zeros((1, 5760), np.float32), format="fltp",
+                                            layout="mono")
+            af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
+            for packet in [*a.encode(af), *a.encode(None)]:
+                out.mux(packet)
+    out_path = tmp_path / "out.mov"
+    code, err = render(capsys, str(src), "-o", str(out_path), "--codec", "prores")
+    assert code == 0, err
+    langs = [a["tags"].get("language") for a in by_type(probe(out_path), "audio")]
+    assert langs == ["fra", None]
+    assert "a .mov cannot hold the language mao" in err
+    assert mov_language("ger") == "ger" and mov_language("deu") == "ger"  # the other way
 
 
 def test_trim_moves_cues_and_chapters(rich: Path, tmp_path: Path,

@@ -66,7 +66,9 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         if chapters:
             out.set_chapters(chapters)
         for source, target in tagged:
-            copy_stream_tags(source, target, fmt)
+            warning = copy_stream_tags(source, target, fmt)
+            if warning:
+                carried.warnings.append(warning)
     else:  # --no-metadata: no stream's language or title either
         for _, target in tagged:
             target.metadata.clear()

@@ -7,10 +7,13 @@ bit-rate statistics, MP4 brands) are left for the new file's muxer to write afre
 
 from __future__ import annotations
 
+import functools
+import io
 from fractions import Fraction
 from typing import Any
 
 import av
+import numpy as np
 
 # lower-case tag names (or their part before "-", Matroska's "BPS-eng") not carried over
 STALE_TAGS = frozenset({
@@ -41,14 +44,63 @@ def stream_label(stream: av.stream.Stream) -> str:
     return f"{stream.index} ({lang})" if lang and lang != "und" else str(stream.index)
 
 
-def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: str) -> None:
+def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: str
+                     ) -> str | None:
     """A stream's language and title (and other content tags) onto its copy. MP4 and MOV
-    players show the handler name as the track's name, so a title becomes that too."""
+    players show the handler name as the track's name, so a title becomes that too. Returns
+    a warning where the language cannot be written (a .mov's table lacks it)."""
     tags = {k: v for k, v in source.metadata.items() if _fresh(k, v)}
     title = tags.get("title") or tags.get("name")
     if fmt in MP4_LIKE and title and "handler_name" not in tags:
         tags["handler_name"] = title
+    warning = None
+    lang = tags.get("language")
+    if fmt == "mov" and lang and lang != "und":
+        kept = mov_language(lang)
+        if kept is None:
+            del tags["language"]
+            warning = (f"{source.type} stream {stream_label(source)}: a .mov cannot hold the "
+                       f"language {lang} (QuickTime's table lacks it); .mp4 and .mkv keep it")
+        else:
+            tags["language"] = kept
     target.metadata.update(tags)  # (PyAV: the dict is the stream's; it cannot be replaced)
+    return warning
+
+
+# ISO 639-2 names 20 languages twice, bibliographic and terminological ("fre" and "fra").
+# A .mov writes languages through QuickTime's table, which knows one of the two for most of
+# them and drops a tag it does not know: the other one is written instead.
+ISO639_PAIRS = {"alb": "sqi", "arm": "hye", "baq": "eus", "bur": "mya", "chi": "zho",
+                "cze": "ces", "dut": "nld", "fre": "fra", "geo": "kat", "ger": "deu",
+                "gre": "ell", "ice": "isl", "mac": "mkd", "mao": "mri", "may": "msa",
+                "per": "fas", "rum": "ron", "slo": "slk", "tib": "bod", "wel": "cym"}
+_OTHER_CODE = {**ISO639_PAIRS, **{t: b for b, t in ISO639_PAIRS.items()}}
+
+
+def mov_language(code: str) -> str | None:
+    """The language code a .mov keeps for `code` (itself, or the other ISO 639-2 code of
+    the same language), or None when it keeps neither."""
+    for c in (code, _OTHER_CODE.get(code)):
+        if c is not None and _mov_keeps(c):
+            return c
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _mov_keeps(code: str) -> bool:
+    """Whether FFmpeg's .mov muxer writes `code` (a tiny file made in memory and read)."""
+    buf = io.BytesIO()
+    with av.open(buf, "w", format="mov") as out:
+        s = out.add_stream("aac", rate=8000, layout="mono")
+        s.metadata["language"] = code
+        frame = av.AudioFrame.from_ndarray(np.zeros((1, 1024), np.float32), format="fltp",
+                                           layout="mono")
+        frame.sample_rate, frame.pts, frame.time_base = 8000, 0, Fraction(1, 8000)
+        for packet in [*s.encode(frame), *s.encode(None)]:
+            out.mux(packet)
+    buf.seek(0)
+    with av.open(buf, "r", format="mov") as back:
+        return back.streams.audio[0].metadata.get("language") == code
 
 
 def shifted_chapters(chapters: list[dict[str, Any]], start: float, end: float | None
