@@ -60,6 +60,16 @@ def test_one_input_into_a_folder(tmp_path, capsys):
     clip = make_clip(tmp_path / "v.mkv", frames=2, audio=False)
     assert cli(capsys, "render", clip.path, "-o", f"{tmp_path / 'videos'}/")[0] == 0
     assert (tmp_path / "videos" / "v.mp4").is_file()
+    # the batch options name what goes into a folder for one input as for several
+    assert cli(capsys, "render", clip.path, "-o", f"{tmp_path / 'videos'}/", "--format",
+               "mkv", "--name", "{stem}_painted")[0] == 0
+    assert (tmp_path / "videos" / "v_painted.mkv").is_file()
+    assert cli(capsys, "render", src, "-o", tmp_path / "existing", "--name", "{stem}_wc")[0] == 0
+    assert (tmp_path / "existing" / "p_wc.png").is_file()
+    # ... and are said to be ignored where -o names the file
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "f.mp4", "--format", "webm")
+    assert code == 0 and (tmp_path / "f.mp4").is_file()
+    assert "--format names the files written into a folder" in err and "ignored" in err
 
 
 def test_a_text_file_is_blamed_as_input(tmp_path, capsys):

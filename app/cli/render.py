@@ -12,6 +12,7 @@ from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
 from ..media.video_writer import CONTAINERS
 from . import render_cluster, render_video
+from .batch_plan import default_name
 from .common import add_style_options
 from .render_frames import wants_frames
 from .render_image import read_pair, render_image
@@ -60,6 +61,13 @@ def run(args: argparse.Namespace) -> int:
                                  "to render into")
         return render_video.run_batch(job)
     src = inputs[0]
+    if not job.wants_folder and (job.container or job.name_template != "{stem}"):
+        given = [o for o, on in (("--format", job.container),
+                                 ("--name", job.name_template != "{stem}")) if on]
+        one = len(given) == 1
+        print(f"aquarelle: warning: {' and '.join(given)} {'names' if one else 'name'} the "
+              f"files written into a folder (-o FOLDER/); -o {output} names this one, so "
+              f"{'it is' if one else 'they are'} ignored", file=sys.stderr)
     if is_sequence(src):  # frames/%04d.png: an image sequence is a video
         return render_video.run(job, src, output)
     if job.wants_folder and not output.exists():
@@ -69,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
             raise AquarelleError(f"cannot create output folder {output}: {e}") from None
     sniffed = sniff_image(src)
     if is_image_path(src) and (sniffed or not _video_inside(src)):
-        return _render_one_image(job, src, output, src.name)
+        return _render_one_image(job, src, output,
+                                 default_name(src, None, template=job.name_template))
     if is_image_path(src):
         print(f"aquarelle: warning: {src} is a video despite its {src.suffix} name; "
               "rendering it as a video", file=sys.stderr)

@@ -118,7 +118,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
     opts = job.export
     check_options(opts)
     if output.is_dir():
-        output = output / default_name(src, opts.codec)
+        output = output / default_name(src, opts.codec, job.container, job.name_template)
     refuse_existing(job, output)
     fmt, spec = output_format(output, opts.codec)
     if same_path(src, output):

@@ -40,7 +40,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
         return run_frames(job, src, output)
     opts = job.export
     if output.is_dir():
-        output = output / default_name(src, opts.codec)
+        output = output / default_name(src, opts.codec, job.container, job.name_template)
     refuse_existing(job, output)
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
     printer = ProgressPrinter(src.name, quiet=job.quiet)
