@@ -72,6 +72,18 @@ def test_one_input_into_a_folder(tmp_path, capsys):
     assert "--format names the files written into a folder" in err and "ignored" in err
 
 
+def test_image_and_codec_options_a_video_cannot_use_are_refused_or_said(tmp_path, capsys):
+    clip = make_clip(tmp_path / "v.mp4", frames=2, audio=False)
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "a.mp4", "--quality", "500")
+    assert code == 2 and err == "aquarelle: error: --quality must be 1 to 100, got 500\n"
+    assert not (tmp_path / "a.mp4").exists()
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "b.mp4", "--quality", "50")
+    assert code == 0 and "--quality applies to JPEG and WebP images" in err
+    code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "c.mov", "--codec", "prores",
+                    "--speed", "veryslow")
+    assert code == 0 and "--speed does not apply to prores and was ignored" in err
+
+
 def test_a_text_file_is_blamed_as_input(tmp_path, capsys):
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")

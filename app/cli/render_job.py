@@ -66,6 +66,8 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         if "stereo" in names:  # a pair is side by side
             sets.append("stereo.input=sbs" if len(names) > 1 else "input=sbs")
     look = resolve_look(args, sets)
+    if args.quality is not None and not 1 <= args.quality <= 100:
+        raise AquarelleError(f"--quality must be 1 to 100, got {args.quality}")
     start = parse_time(args.start, "--start") or 0.0
     export = ExportOptions(
         codec=args.codec, crf=args.crf, size=parse_size(args.size), start=start,

@@ -39,6 +39,9 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
     if wants_frames(output):  # an image sequence or an animated GIF
         return run_frames(job, src, output)
     opts = job.export
+    if job.quality is not None:
+        print("aquarelle: warning: --quality applies to JPEG and WebP images; a video's "
+              "quality is --crf: ignored", file=sys.stderr)
     if output.is_dir():
         output = output / default_name(src, opts.codec, job.container, job.name_template)
     refuse_existing(job, output)

@@ -423,6 +423,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                "could not be read and were left out")
     if opts.crf is not None and spec.default_crf is None:
         result.warnings.append(f"--crf does not apply to {spec.name} and was ignored")
+    if opts.speed is not None and spec.encoder == "prores_ks":
+        result.warnings.append(f"--speed does not apply to {spec.name} and was ignored")
     if writer.size != writer.content_size:
         w, h = writer.content_size
         result.warnings.append(f"odd size {w}x{h} padded to {writer.size[0]}x{writer.size[1]} "
