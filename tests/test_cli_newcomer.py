@@ -325,6 +325,11 @@ def test_gif_and_image_sequences_out_and_in(tmp_path, capsys):
         # GIF stores centiseconds: 1/6 s is 160 or 170 ms
         assert im.n_frames == 6 and abs(im.info["duration"] - 1000 / 6) <= 10
         assert im.size == (64, 48)
+        delays = []
+        for k in range(im.n_frames):
+            im.seek(k)
+            delays.append(im.info["duration"])
+    assert sum(delays) == 1000  # whole centiseconds that add up to the clip's second
     frames = tmp_path / "frames"
     frames.mkdir()
     assert cli(capsys, "render", clip.path, "-o", frames / "%04d.png")[0] == 0
