@@ -34,6 +34,11 @@ def add_style_options(p: argparse.ArgumentParser) -> None:
                         "fraction of the input size, then upsample (faster, less detail)")
 
 
+def counted(n: int, noun: str) -> str:
+    """"1 frame", "2 frames"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def parse_frame_size(text: str, option: str) -> tuple[int, int]:
     """(W, H) from `WxH`, both positive: one line saying how otherwise."""
     w, sep, h = text.strip().lower().partition("x")

@@ -17,7 +17,7 @@ from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
 from .batch_plan import batch_summary, default_name, prepare_batch
-from .common import positive
+from .common import counted, positive
 from .render_frames import wants_frames
 from .render_image import render_image
 from .render_job import ClusterChoice, RenderJob, refuse_existing
@@ -105,8 +105,8 @@ def summary(o: Any) -> str:
         extra += f", {o.resumed} resumed"
     if o.reruns:
         extra += f", {o.reruns} re-run"
-    return (f"{o.job.source} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} "
-            f"{r.codec}{audio}; {o.elapsed:.1f} s, {fps:.1f} fps{extra})")
+    return (f"{o.job.source} -> {r.output} ({counted(r.frames, 'frame')}, "
+            f"{r.size[0]}x{r.size[1]} {r.codec}{audio}; {o.elapsed:.1f} s, {fps:.1f} fps{extra})")
 
 
 def run(job: RenderJob, src: Path, output: Path) -> int:

@@ -23,6 +23,7 @@ from ..media.export import ExportProgress, check_options, output_frames, resolve
 from ..media.image_io import write_image
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
+from .common import counted
 from .render_job import RenderJob, refuse_existing
 from .render_options import resize
 
@@ -96,8 +97,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded",
               file=sys.stderr)
     if not job.quiet:
-        what = str(output) if gif else f"{count} images {output}"
-        print(f"{src} -> {what} ({count} frames)", file=sys.stderr)
+        what = str(output) if gif else f"{counted(count, 'image')} {output}"
+        print(f"{src} -> {what} ({counted(count, 'frame')})", file=sys.stderr)
     return 0
 
 

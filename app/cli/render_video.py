@@ -12,6 +12,7 @@ from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
 from . import render_cluster
 from .batch_plan import batch_summary, default_name, prepare_batch
+from .common import counted
 from .render_frames import run_frames, wants_frames
 from .render_image import render_image
 from .render_job import RenderJob, refuse_existing
@@ -66,8 +67,8 @@ def summary(src: Path, r: ExportResult) -> str:
     encoder = f" by {r.encoder}" if r.encoder else ""
     encoder += f", decoded by {r.decoder}" if r.decoder else ""
     encoder += f", painted at {r.painted} lines" if r.painted else ""
-    return (f"{src} -> {r.output} ({r.frames} frames, {r.size[0]}x{r.size[1]} {r.codec} "
-            f"{r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
+    return (f"{src} -> {r.output} ({counted(r.frames, 'frame')}, {r.size[0]}x{r.size[1]} "
+            f"{r.codec} {r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 
 def run_batch(job: RenderJob) -> int:
