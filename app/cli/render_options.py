@@ -29,7 +29,8 @@ picture is padded by repeating its last column/row (e.g. 641x361 is written as 6
 pixel is lost). A video whose end is corrupt or truncated is rendered up to the last
 decodable frame, with a warning saying how many frames are missing (exit status 0).
 --start/--end cut the video at frames and copied audio at its packet boundaries (about 20
-ms; transcoded audio to the sample); the output starts at 0. Several inputs or a folder
+ms; transcoded audio to the sample); the output's clock starts at --start (a first frame
+after it keeps its distance, in step with the sound). Several inputs or a folder
 with -o FOLDER render each file, continue past failures, print a summary, and exit with
 status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output
 is removed."""
