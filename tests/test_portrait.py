@@ -91,6 +91,11 @@ def test_a_portrait_fades_into_paper_and_a_photo_without_a_face_does_not(pipelin
     assert border(bare(edges)).mean() < 0.05
     paper = pipeline({"background": "bare paper"}).render_array(portrait)
     assert bare(paper).mean() > bare(painted).mean()
+    # ... bare with outlines too (ink_and_wash's): no ink lines drawn on the empty sheet
+    inked = pipeline({"background": "bare paper", "outline_strength": 1.0}).render_array(portrait)
+    clean = bare(paper) & (np.abs(cv2.Laplacian(cv2.cvtColor(portrait, cv2.COLOR_RGB2GRAY),
+                                                cv2.CV_32F)) > 40)  # photo edges, bare paper
+    assert clean.sum() > 500 and bare(inked)[clean].mean() > 0.99
     # no face: saliency decides, painted to the edges as before, the models cost no look
     coffee = cv2.resize(skimage.data.coffee(), (384, 256), interpolation=cv2.INTER_AREA)
     q = pipeline()

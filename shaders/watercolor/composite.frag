@@ -39,6 +39,7 @@ uniform float u_face_size;  // the faces' median size, source px (0: none)
 uniform float u_margins;  // round a scene, the bare margin round the painting (margins.frag)
 uniform float u_portrait;  // 0..1: how much a figure found is the picture's subject
 uniform float u_subject_weight;  // ... and how much it is shown (a video's fades)
+uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper (round a figure)
 uniform float u_wobble;
 uniform float u_dilution;
 uniform float u_turbulence;
@@ -175,9 +176,10 @@ void main() {
         c = mix(c, vec3(1.0), skips * ends);
     }
     if (u_outline_strength > 0.0) {
-        // lighter where the painting dissolved into paper: no heavy bars in an empty sheet
-        c *= mix(1.0, texture(edges, uv).r,
-                 u_outline_strength * mix(OUTLINE_ON_PAPER, 1.0, washed));
+        // lighter where the painting dissolved into paper: no heavy bars in an empty sheet;
+        // none where bare paper was asked for round the figure
+        float on_paper = u_background == 2 ? 0.0 : OUTLINE_ON_PAPER;
+        c *= mix(1.0, texture(edges, uv).r, u_outline_strength * mix(on_paper, 1.0, washed));
     }
     if (u_pencil > 0.0) {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
