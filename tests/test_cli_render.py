@@ -22,7 +22,9 @@ import pytest
 from conftest import rings, smooth_noise, to_u8
 
 import aquarelle
+from aquarelle.cli.main import main
 from aquarelle.engine import Renderer, list_presets, load_preset, load_style
+from aquarelle.media.image_io import on_paper
 
 AQUARELLE = [sys.executable, "-m", "aquarelle"]
 PRESET = list_presets("watercolor")[0].name if list_presets("watercolor") else "none"
@@ -282,7 +284,24 @@ def test_rgba_input_keeps_alpha(runs, engine_render):
     got = cv2.imread(str(run.out / "rgba.png"), cv2.IMREAD_UNCHANGED)
     assert got.shape == (24, 32, 4)
     np.testing.assert_array_equal(got[..., 3], RGBA_ALPHA)
-    np.testing.assert_array_equal(got[..., 2::-1], engine_render(picture()))
+    # painted from the picture laid on paper by its alpha, not the colours it hides
+    np.testing.assert_array_equal(got[..., 2::-1],
+                                  engine_render(on_paper(picture().copy(), RGBA_ALPHA)))
+
+
+def test_a_cut_out_written_without_alpha_shows_paper_where_it_was_transparent(tmp_path):
+    rgb = np.zeros((96, 128, 3), np.uint8)  # black hidden under the transparent part
+    alpha = np.zeros((96, 128), np.uint8)
+    cv2.circle(alpha, (64, 48), 30, 255, -1)
+    rgb[alpha > 0] = (200, 120, 60)
+    src = write_rgb(tmp_path / "cut.png", rgb, alpha)
+    assert main(["render", str(src), "-o", str(tmp_path / "out.jpg"), "-q"]) == 0
+    got = read_rgb(tmp_path / "out.jpg").astype(int)
+    corner = got[:20, :20].reshape(-1, 3)
+    assert corner.min() > 200  # paper, not a dark wash of the hidden black
+    ramp = np.linspace(0, 255, 7).astype(np.uint16)
+    assert on_paper(np.zeros((1, 7, 3), np.uint16), ramp[None] * 257)[0, :, 0].tolist() == \
+        [65535 - v * 257 for v in ramp.tolist()]
 
 
 def test_16_bit_png_input(runs, engine_render):

@@ -22,6 +22,7 @@ from ..media.image_io import (
     ImageError,
     image_size,
     is_image_path,
+    on_paper,
     read_image,
     write_image,
 )
@@ -74,6 +75,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
             w, h = resolve_size(size, image.size)
             rgb_in = resize(rgb_in, (w, h))
             alpha = resize(alpha, (w, h)) if alpha is not None else None
+        rgb_in = on_paper(rgb_in, alpha)  # transparent: paper, not the colours under it
         icc, exif = image.icc, image.exif
         del image  # a big photo: only the picture being painted stays in memory
         # 16-bit in: painted and written at 16 bits (a deep pipeline)

@@ -47,6 +47,22 @@ class Image:
         return self.rgb.shape[1], self.rgb.shape[0]
 
 
+def on_paper(rgb: np.ndarray, alpha: np.ndarray | None) -> np.ndarray:
+    """The picture laid on white where it is transparent (by alpha's share): a painting
+    shows paper there, not the colours hidden under alpha 0 (a cut-out's black painted as
+    dark washes round it). In place where it can be; opaque pixels are untouched."""
+    if alpha is None:
+        return rgb
+    top = 65535 if rgb.dtype == np.uint16 else 255
+    seen = alpha < top
+    if not seen.any():
+        return rgb
+    a = alpha[seen].astype(np.float32)[:, None] / top
+    out = rgb if rgb.flags.writeable else rgb.copy()
+    out[seen] = np.round(out[seen].astype(np.float32) * a + top * (1.0 - a)).astype(rgb.dtype)
+    return out
+
+
 def is_image_path(path: str | Path) -> bool:
     """Whether the file name has an image extension we read and write."""
     return Path(path).suffix.lower() in IMAGE_EXTENSIONS

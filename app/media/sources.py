@@ -18,7 +18,7 @@ import numpy as np
 from ..resources import assets_dir
 from .errors import MediaError
 from .file_source import VideoFileSource
-from .image_io import image_size, is_image_path, read_image
+from .image_io import image_size, is_image_path, on_paper, read_image
 from .source import Frame, FrameSource, LatestSlot, ThreadedSource
 from .webcam import CameraSource
 
@@ -52,7 +52,8 @@ class StillImageSource(FrameSource):
             self.path = Path(image)
             size = image_size(self.path)
             fit = preview_size(size) if size is not None else None
-            rgb = read_image(self.path, fit=fit).rgb  # ImageError for a bad file
+            picture = read_image(self.path, fit=fit)  # ImageError for a bad file
+            rgb = on_paper(picture.rgb, picture.alpha)  # as `aquarelle render` paints it
             if fit is not None:
                 self.full_size = size
                 rgb = cv2.resize(rgb, fit, interpolation=cv2.INTER_AREA)

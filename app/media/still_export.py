@@ -14,7 +14,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
-from .image_io import read_image, write_image
+from .image_io import on_paper, read_image, write_image
 
 
 def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any], *,
@@ -28,7 +28,7 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
         with Renderer(ctx, style, seed=seed, scale=scale,
                             deep=image.rgb.dtype == np.uint16) as pipeline:
             pipeline.set_params(values)
-            rgb = paint_still(pipeline, image.rgb, progress)
+            rgb = paint_still(pipeline, on_paper(image.rgb, image.alpha), progress)
     finally:
         ctx.release()
     alpha = image.alpha
