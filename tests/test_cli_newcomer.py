@@ -84,6 +84,13 @@ def test_image_and_codec_options_a_video_cannot_use_are_refused_or_said(tmp_path
     assert code == 0 and "--speed does not apply to prores and was ignored" in err
 
 
+def test_an_empty_preset_name_is_refused(tmp_path, capsys):
+    code, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
+                    "--preset", "")
+    assert code == 2 and err.count("\n") == 1 and "--preset needs a name" in err
+    assert not (tmp_path / "o.png").exists()
+
+
 def test_a_text_file_is_blamed_as_input(tmp_path, capsys):
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")

@@ -111,6 +111,8 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     Values are validated against the style here, before any GL work or file is touched;
     clamped values are reported as warnings on stderr, once.
     """
+    if args.preset is not None and not args.preset.strip():
+        raise ParamError("--preset needs a name or a .json file (see aquarelle presets)")
     name = args.style
     if name is None:
         name = DEFAULT_STYLE
