@@ -74,7 +74,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"the look follows a 720-line frame, so a 4K video painted at 1080 "
                         f"lines looks the same at a third of the cost); default "
                         f"{VIDEO_LINES}; 0 paints every line")
-    b = p.add_argument_group("batch options (several inputs or a folder, -o FOLDER)")
+    b = p.add_argument_group("folder options (-o FOLDER: several inputs, a folder of them, "
+                             "or one input)")
     b.add_argument("-r", "--recursive", action="store_true",
                    help="also render the media in subfolders (the tree is kept in -o)")
     b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
