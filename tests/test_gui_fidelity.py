@@ -382,3 +382,30 @@ def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_ahead(
     assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "f%02d.png")]) == 0
     cli = cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1]  # numbered from 1
     assert_same(painted, cli)
+
+
+def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_in_the_paint(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """The same where the paint finds the motion (a CPU renderer): the frame opened on is
+    painted again once its subject is looked for, and the next frames still follow it (the
+    repaint forgot the past frame, and every step after an open or a seek was painted as a
+    cut: 4.8 levels off the export on average)."""
+    win = window(qtbot, config)
+    win.sources.motion_ahead = False
+    open_paused(qtbot, win, files["clip"])
+    qtbot.waitUntil(lambda: not win.viewport.subjects.waiting, timeout=TIMEOUT)
+    # its subject arrived after the first paint (the feed's signal; a fast worker's may come
+    # before it, when no second paint is needed): the frame is painted again
+    repaints = win.viewport.stats.renders
+    win.viewport.subjects.stillReady.emit()
+    grab(win)
+    assert win.viewport.stats.renders == repaints + 1
+    for i in (1, 2, 3):
+        win.playback.step(1)
+        qtbot.waitUntil(lambda i=i: win.viewport.shown_index == i, timeout=TIMEOUT)
+        grab(win)  # painted before the next step
+    painted = shown(qtbot, win)
+    assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "f%02d.png")]) == 0
+    cli = cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1]  # numbered from 1
+    assert_same(painted, cli)

@@ -10,6 +10,7 @@ from conftest import smooth_noise, to_u8
 from videoclips import make_clip
 
 from aquarelle.engine import motion as motion_module
+from aquarelle.engine.context import make_current
 from aquarelle.engine.motion import MotionAhead
 from aquarelle.engine.renderer import Renderer
 from aquarelle.media.export import export_video
@@ -53,3 +54,24 @@ def test_an_export_finds_motion_on_its_analysis_thread(tmp_path, monkeypatch):
     assert result.frames == 6
     assert threads and set(threads) == {"aquarelle-analyse"}
     assert result.stage_seconds["motion"] > 0
+
+
+@pytest.mark.parametrize("style", ["watercolor", "denoise+watercolor+motion_blur"])
+def test_a_frame_painted_again_after_a_jump_leaves_the_next_one_as_it_was(gl_ctx, style):
+    # The app paints a frame it jumped to again once its subject is found: the next frames
+    # still follow it (their motion found from it), as in an export starting there. (The
+    # engine forgot every past frame at such a repaint, and the next frame was painted as a
+    # cut: stepping on from a seek differed from the export by 4.8 levels on average.)
+    make_current(gl_ctx)  # an export above made and dropped its own context on this thread
+    frames = pan(5)
+    with Renderer(gl_ctx, style) as once, Renderer(gl_ctx, style) as twice:
+        for k, frame in enumerate(frames):
+            if k == 1:  # a seek lands here
+                once.reset_history()
+                twice.reset_history()
+            a = once.render_array(frame)
+            b = twice.read(twice.render(frame))
+            if k == 1:
+                again = twice.read(twice.render(twice.input_texture))  # the same frame
+                assert np.array_equal(again, b)
+            assert np.array_equal(a, b), k

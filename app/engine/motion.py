@@ -173,6 +173,7 @@ class MotionTracker:
         self._frame: np.ndarray | None = None
         self._index = 0
         self._cache: dict[int, Motion | None] = {}
+        self._again = False  # the current frame painted again: no motion for it
 
     @property
     def frame_size(self) -> tuple[int, int] | None:
@@ -186,6 +187,7 @@ class MotionTracker:
         self._frame = rgb
         self._index += 1
         self._cache.clear()
+        self._again = False
         if rgb is None:
             self.reset()
         elif ahead is not None and ahead.size == self.frame_size:
@@ -198,9 +200,15 @@ class MotionTracker:
                 est.remember(past)
                 self._estimators[width] = (est, self._index)
 
+    def same_frame(self) -> None:
+        """The current frame painted again (new settings, its subject found): it has no
+        motion of its own, and the next frame's is still found from it (forgetting it would
+        paint the next frame as a cut)."""
+        self._again = True
+
     def motion(self, max_width: int) -> Motion | None:
         """The motion from the previous frame to this one, at `max_width` flow pixels."""
-        if self._frame is None:
+        if self._frame is None or self._again:
             return None
         if max_width in self._cache:
             return self._cache[max_width]

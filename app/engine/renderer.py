@@ -266,11 +266,15 @@ class Renderer:
         once to the painting's work size, which then enlarges its result to the frame's
         size: a live camera's clean-up costs as little as the painting.
         """
+        again = frame is self._input and frame is not None  # the last frame, painted anew
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         scale = self.work_scale(tex.size)
         self._set_work_scale(scale)
-        self.tracker.next_frame(_motion_frame(frame, order), motion)
+        if again:
+            self.tracker.same_frame()
+        else:
+            self.tracker.next_frame(_motion_frame(frame, order), motion)
         active = self._active()
         repeat = self._subject(frame, order, active, subject)
         painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
