@@ -425,10 +425,40 @@ def test_ctrl_e_on_an_image_exports_the_painted_still(qtbot: Any, window: MainWi
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *a, **k: (str(dst), "")))
     handle = focus_window(qtbot, window)
-    qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000):
+        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     img = cv2.imread(str(dst))
     assert img is not None and img.shape[:2] == (90, 160)  # the image's own resolution
     assert window.exports.done_box is not None and window.exports.done_box.isVisible()
+
+
+def test_ctrl_e_keeps_what_the_cli_keeps_of_an_image(qtbot: Any, window: MainWindow,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transparent 16-bit PNG: Ctrl+E writes the file `aquarelle render` writes (its alpha,
+    16 bits: it wrote the window's 8-bit picture without them)."""
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+
+    from aquarelle.cli.main import main
+
+    y, x = np.mgrid[0:90, 0:160]
+    rgb = np.dstack([30000 + 200 * x, 20000 + 300 * y, 40000 + 100 * (x + y)]).astype(np.uint16)
+    alpha = np.where((x - 80) ** 2 + (y - 45) ** 2 < 35 ** 2, 65535, 0).astype(np.uint16)
+    src = tmp_path / "cut16.png"
+    cv2.imwrite(str(src), np.dstack([rgb[..., ::-1], alpha]))
+    open_and_render(qtbot, window, src)
+    dst = tmp_path / "painted.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(dst), "")))
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
+        window._actions["export"].trigger()
+    assert blocker.args[0].error is None
+    ref = tmp_path / "cli.png"
+    assert main(["render", str(src), "-o", str(ref), "-q"]) == 0
+    got, want = (cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for p in (dst, ref))
+    assert got.dtype == np.uint16 and got.shape == (90, 160, 4)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_fps_comes_from_the_intervals_of_shown_frames() -> None:
@@ -536,7 +566,8 @@ def test_exporting_a_still_leaves_the_snapshot_folder(qtbot: Any, window: MainWi
     elsewhere.mkdir()
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *a, **k: (str(elsewhere / "still.png"), "")))
-    window._actions["export"].trigger()  # Ctrl+E on an image
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000):
+        window._actions["export"].trigger()  # Ctrl+E on an image
     assert (elsewhere / "still.png").is_file()
     assert window.snapshots.default_dir("snapshot") == pictures  # later snapshots still go there
 

@@ -165,8 +165,10 @@ class ExportController(QObject):
         if not path:
             return
         _, source = self._source()
-        if isinstance(source, StillImageSource) and source.full_size and source.path:
-            self.start_still(source.path, Path(path), source.full_size)  # shown smaller
+        if isinstance(source, StillImageSource) and source.path:
+            # painted from the file, as `aquarelle render` paints it: at its full size (a big
+            # one is shown smaller), 16 bits, its alpha, colour profile and EXIF kept
+            self.start_still(source.path, Path(path), source.full_size or source.size)
         elif self._save_snapshot(Path(path)):
             self.notify_done(f"Exported {Path(path).name}", Path(path).parent)
 
