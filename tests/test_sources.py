@@ -165,6 +165,30 @@ def test_truncated_file_plays_what_decodes(tmp_path):
     with VideoFileSource(cut, paced=False) as src:
         n = len(read_all(src))
     assert 0 < n < 20 and src.lost == 20 - n
+    # ... and says so, once; a seek past what decodes shows the last frame that does
+    assert src.warning == f"cut.mp4: {20 - n} of 20 frames could not be decoded (the file " \
+                          "is damaged or cut short); the rest plays"
+    src = VideoFileSource(cut, paced=True)
+    src.pause()
+    src.start()
+    try:
+        src.seek(18 / 30)
+        assert src.wait_frame(WAIT)
+        assert src.latest().index == n - 1
+    finally:
+        src.stop()
+
+
+def test_a_seek_past_the_end_shows_the_last_frame(clip):
+    src = VideoFileSource(clip.path, paced=True)
+    src.pause()
+    src.start()
+    try:
+        src.seek(10.0)
+        assert src.wait_frame(WAIT)
+        assert src.latest().index == len(clip.frames) - 1 and src.warning is None
+    finally:
+        src.stop()
 
 
 @pytest.mark.parametrize("content", [None, b"", b"not a video at all"])

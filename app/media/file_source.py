@@ -56,6 +56,8 @@ class VideoFileSource(ThreadedSource):
         self._step_by = 0
         self._generation = 0
         self._position: float | None = None
+        self._last_good = first.time - self._t0  # the latest frame time decoded (s from start)
+        self._said_lost = False
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -178,7 +180,12 @@ class VideoFileSource(ThreadedSource):
                 self.ended.clear()
             if pending is None:
                 pending = next(walk, None)
+                if pending is None and target is not None:
+                    # nothing at or after the seek: the frame before it (at the end), or past
+                    # what decodes of a damaged file, the last frame that does
+                    pending, walk = self._frame_before(target)
                 if pending is None:
+                    self._say_lost()
                     if self._reader.failure:
                         self._fail(f"{self.path.name}: {self._reader.failure}")
                         self._push_end()
@@ -193,6 +200,7 @@ class VideoFileSource(ThreadedSource):
                     continue
                 if index < 0:
                     index = round((pending.time - self._t0) * (self._fps or 30.0))
+                self._last_good = max(self._last_good, pending.time - self._t0)
             frame = Frame(pending.image, index, pending.time)
             if not self.paced:
                 if not self._put(gen, frame):
@@ -234,6 +242,28 @@ class VideoFileSource(ThreadedSource):
                     self._position = pending.time
             pending = None
             index += 1
+
+    def _frame_before(self, target: float) -> tuple[DecodedFrame | None, Iterator[DecodedFrame]]:
+        """The frame a seek to `target` shows where none is at or after it."""
+        end = min(target, self._duration) if self._duration else target
+        before = max(0.0, end - 1.5 / (self._fps or 30.0))
+        walk = self._restart(before)
+        pending = next(walk, None)
+        if pending is None and self._last_good < before:
+            walk = self._restart(self._last_good)  # on to the last frame that decodes
+            for pending in walk:  # noqa: B007 - the last one is the one shown
+                if self._stop.is_set():
+                    break
+        return pending, walk
+
+    def _say_lost(self) -> None:
+        """At a walk's end: once, how much of a damaged file does not decode."""
+        lost = self._reader.lost
+        if lost and not self._said_lost:
+            self._said_lost = True
+            total = f" of {self._count}" if self._count else ""
+            self.warning = (f"{self.path.name}: {lost}{total} frames could not be decoded (the "
+                            "file is damaged or cut short); the rest plays")
 
     def _restart(self, seconds: float) -> Iterator[DecodedFrame]:
         if seconds <= 0:

@@ -43,6 +43,9 @@ class FrameSource(ABC):
 
     def __init__(self) -> None:
         self.error: str | None = None
+        # something the viewer should know that does not stop the source (a damaged file
+        # plays what decodes); the consumer takes it (and clears it)
+        self.warning: str | None = None
         self.dropped = 0
         self.finished = False
         self.ended = threading.Event()  # set once the source finished or failed

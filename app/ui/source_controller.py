@@ -226,6 +226,9 @@ class SourceController(QObject):
         if frame is not None:
             self.frames_seen += 1
             self.viewport.show_frame(frame)
+        if src.warning:
+            warning, src.warning = src.warning, None
+            self.feedback.status(warning, 20000)
         if src.error:
             self._failed(src)
 
