@@ -425,6 +425,8 @@ def test_corrupt_file_shows_error_and_keeps_running(qtbot: Any, window: MainWind
         assert window.open_file(media[bad]) is False
     assert dialogs.kinds() == ["warning", "warning"]
     assert "corrupt" in dialogs.calls[0][2]
+    for (_, _, text), bad in zip(dialogs.calls, ("corrupt", "corrupt_png"), strict=True):
+        assert text.count(media[bad].name) == 1, text  # not "x.mp4: /path/x.mp4 is ..."
     assert window.source_spec == shown and window.isVisible()
     assert window.open_file(media["image"].parent / "nope.mp4") is False
     # the window still renders

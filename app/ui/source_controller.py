@@ -131,8 +131,11 @@ class SourceController(QObject):
             src = open_source(spec, loop=self.loop(), camera_size=size, camera_fps=fps)
             src.start()
         except AquarelleError as e:
-            if not quiet:
-                self.feedback.error("Cannot open source", f"{spec.label}: {e}")
+            if not quiet:  # the message names the file already where it comes from one
+                said = str(e)
+                named = spec.kind == "file" and str(spec.ref) in said
+                self.feedback.error("Cannot open source", said if named else
+                                    f"{spec.label}: {said}")
             return False
         except Exception as e:  # a source bug must not take the app down
             if not quiet:
