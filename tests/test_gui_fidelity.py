@@ -145,6 +145,34 @@ def test_still_on_a_fresh_start_is_the_cli_render(qtbot: Any, config: Path,  # n
                                               "--preset", "ink_and_wash"))
 
 
+def test_a_16_bit_still_is_painted_at_16_bits_as_the_cli_paints_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A 16-bit PNG is painted by a deep pipeline, as `aquarelle render` paints it (the
+    window painted its 8-bit copy: 0.6 levels off on average, up to 54 at tone borders),
+    and an 8-bit picture opened next goes back to 8 bits."""
+    deep = tmp_path / "deep.png"
+    cv2.imwrite(str(deep), (photo().astype(np.uint16) * 257 + 100)[:, :, ::-1])
+    win = window(qtbot, config)
+    assert win.open_file(deep)
+    cli_render(deep, tmp_path / "cli16.png")
+    cli16 = cv2.imread(str(tmp_path / "cli16.png"), cv2.IMREAD_UNCHANGED)[:, :, ::-1]
+    assert cli16.dtype == np.uint16
+    on_screen = shown(qtbot, win)
+    # the painting itself, to the last bit
+    np.testing.assert_array_equal(win.viewport.snapshot(full_depth=True), cli16)
+    # drawn into the 8-bit framebuffer: rounded, and a 16-bit texture's filtering moves
+    # a few edge pixels by a level or few
+    d = np.abs(on_screen.astype(int) - np.round(cli16 / 257.0))
+    assert d.max() <= 4 and d.mean() < 0.5, (d.max(), d.mean())
+    assert win.viewport.pipeline is not None and win.viewport.pipeline.deep
+    assert win.viewport.snapshot().dtype == np.uint8  # what Ctrl+Shift+S saves
+    assert win.open_file(files["still"])
+    qtbot.waitUntil(lambda: win.viewport.current_image.dtype == np.uint8, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), cli_render(files["still"], tmp_path / "cli8.png"))
+    assert not win.viewport.pipeline.deep
+
+
 def test_a_portrait_is_painted_again_with_its_subject_as_the_cli_paints_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

@@ -57,9 +57,7 @@ class StillImageSource(FrameSource):
             if fit is not None:
                 self.full_size = size
                 rgb = cv2.resize(rgb, fit, interpolation=cv2.INTER_AREA)
-        if rgb.dtype == np.uint16:
-            rgb = (rgb >> 8).astype(np.uint8)
-        if rgb.ndim == 2:
+        if rgb.ndim == 2:  # (16 bits kept: the window paints them as `aquarelle render` does)
             rgb = np.repeat(rgb[:, :, None], 3, axis=2)
         self.image = np.ascontiguousarray(rgb[:, :, :3])
         self._lock = threading.Lock()

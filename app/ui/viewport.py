@@ -257,8 +257,9 @@ class Viewport(QOpenGLWidget):
         self._applied = None
         self.update()
 
-    def snapshot(self) -> np.ndarray:
-        """The stylized frame at source resolution as uint8 RGB (renders first if needed)."""
+    def snapshot(self, *, full_depth: bool = False) -> np.ndarray:
+        """The stylized frame at source resolution as uint8 RGB (renders first if needed);
+        `full_depth`: as painted (uint16 for a 16-bit still)."""
         if self._ctx is None:
             raise AquarelleError(self.gl_error or "the OpenGL view is not ready yet")
         self.makeCurrent()
@@ -267,7 +268,8 @@ class Viewport(QOpenGLWidget):
             self._render_if_needed()
             if self._result is None or self._pipeline is None:
                 raise AquarelleError("there is no stylized frame to save yet")
-            return self._pipeline.read(self._result)
+            painted = self._pipeline.read(self._result)
+            return painted if full_depth else _as_8bit(painted)
         finally:
             self.doneCurrent()
 
@@ -345,7 +347,7 @@ class Viewport(QOpenGLWidget):
         tex = self._result
         assert tex is not None and self.frame_sink is not None
         if not self.queued_readback or tex.components != 4 or tex.dtype != "f1":
-            self.frame_sink(p.read(tex), self._image_pts)
+            self.frame_sink(_as_8bit(p.read(tex)), self._image_pts)
             return
         if self._sink_ring is None:
             self._sink_ring = ReadbackRing(p.ctx)
@@ -415,8 +417,9 @@ class Viewport(QOpenGLWidget):
         """Compile a pipeline; every failure becomes an AquarelleError."""
         assert self._ctx is not None
         try:
+            deep = self._image is not None and self._image.dtype == np.uint16
             return Renderer(self._ctx, style, seed=self.state.seed, scale=self.state.scale,
-                            shader_root=self.shader_root)
+                            shader_root=self.shader_root, deep=deep)
         except AquarelleError:
             raise  # shader errors name their file and line
         except Exception as e:
@@ -501,7 +504,9 @@ class Viewport(QOpenGLWidget):
         frame, self._pending = self._pending, None
         if frame is None:
             return False
-        self._image = np.ascontiguousarray(frame.image[:, :, :3], dtype=np.uint8)
+        img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
+        self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
+                                           img.astype(np.uint8, copy=False))
         last, self.shown_index = self.shown_index, frame.index
         step = frame.index - last if last is not None else 0
         self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
@@ -514,10 +519,12 @@ class Viewport(QOpenGLWidget):
     def _upload_own(self, img: np.ndarray) -> moderngl.Texture:
         assert self._ctx is not None
         h, w = img.shape[:2]
-        if self._own_tex is None or self._own_tex.size != (w, h):
+        if self._own_tex is None or self._own_tex.size != (w, h) \
+                or (self._own_tex.dtype == "nu2") != (img.dtype == np.uint16):
             if self._own_tex is not None:
                 self._own_tex.release()
-            self._own_tex = self._ctx.texture((w, h), 3, alignment=1)
+            self._own_tex = self._ctx.texture((w, h), 3, alignment=1,
+                                              dtype="nu2" if img.dtype == np.uint16 else "f1")
         self._own_tex.write(img, alignment=1)
         return self._own_tex
 
@@ -528,6 +535,10 @@ class Viewport(QOpenGLWidget):
         img = self._image
         if img is None or self._ctx is None:
             return False
+        if p is not None and p.deep != (img.dtype == np.uint16):
+            self._want_style = p.style  # 16-bit targets for a 16-bit still, or back again
+            self._build_wanted()
+            p = self._pipeline
         if p is None or p.style.name != self.state.style.name:
             # No working pipeline for the chosen style: show the original.
             if self._fresh or self._orig is None:
@@ -658,3 +669,8 @@ def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, 
     if rw * fh > rh * fw:
         return (round(fh * rw / rh), fh)
     return (fw, round(fw * rh / rw))
+
+
+def _as_8bit(rgb: np.ndarray) -> np.ndarray:
+    """A deep pipeline's (16-bit) picture as the 8-bit one snapshots and recordings take."""
+    return (rgb >> 8).astype(np.uint8) if rgb.dtype == np.uint16 else rgb
