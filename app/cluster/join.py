@@ -158,6 +158,11 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
                             packet.pts += ticks
                         if packet.dts is not None:
                             packet.dts += ticks
+                    if packet.dts is None and last_dts is not None:
+                        # Matroska keeps no decode times: a chunk's first frames come without
+                        # one, and the muxer's guess (their pts) would run past the next
+                        # frames' ("Invalid argument"): the smallest step after the last
+                        packet.dts = int(last_dts / tb) + 1
                     dts = _seconds(packet.dts, tb)
                     if dts is not None and last_dts is not None and dts <= last_dts:
                         # two encoders' decode delays meeting (variable frame rates): the
