@@ -264,6 +264,21 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
     assert pushed and set(pushed) == {2 if queued else 3}
 
 
+def test_opening_another_source_ends_a_recording(qtbot: Any, window: MainWindow,
+                                                media: dict[str, Path], tmp_path: Path) -> None:
+    # A recording carries its file's sound: under another file's picture it kept the first
+    # file's (a new user's trial); it ends, kept and playable, where the picture changes.
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    dst = tmp_path / "rec.mp4"
+    window.toggle_record(dst)
+    for _ in range(2):
+        with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+            window.playback.step(1)
+    assert window.open_file(media["image"])
+    assert window.recorder is None and count_frames(dst) >= 2
+
+
 def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
     from videoclips import audio_seconds, make_clip
 

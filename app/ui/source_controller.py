@@ -142,6 +142,8 @@ class SourceController(QObject):
                 self.feedback.error("Cannot open source",
                                     f"{spec.label}: {type(e).__name__}: {e}")
             return False
+        # a recording carries its source's sound: another source ends it (kept, playable)
+        self.stop_recording()
         self.close()
         self.lost_camera = None
         self.source, self.spec = src, spec
