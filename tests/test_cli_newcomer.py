@@ -84,6 +84,20 @@ def test_image_and_codec_options_a_video_cannot_use_are_refused_or_said(tmp_path
     assert code == 0 and "--speed does not apply to prores and was ignored" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["bench-live", "--sizes", "320x240", "--seconds", "1", "--write", "{tmp}/none/B.md"],
+    ["bench", "--sizes", "64x48", "--write", "{tmp}/none/B.md"],
+    ["render", "{clip}", "-o", "{tmp}/o.mp4", "--cluster", "--work-dir", "{clip}"],
+    ["eval", "flicker", "{clip}", "{clip}", "--max-frames", "-5"],
+])
+def test_tool_options_are_refused_in_one_line_before_any_work(tmp_path, capsys, argv):
+    clip = make_clip(tmp_path / "v.mp4", frames=3, audio=False).path
+    args = [a.format(tmp=tmp_path, clip=clip) for a in argv]
+    code, err = cli(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("aquarelle: error: "), err
+    assert not (tmp_path / "o.mp4").exists()
+
+
 def test_an_empty_preset_name_is_refused(tmp_path, capsys):
     code, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
                     "--preset", "")

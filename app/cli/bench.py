@@ -21,6 +21,7 @@ from .common import (
     command_line,
     parse_frame_size,
     positive,
+    report_target,
     resolve_look,
 )
 from .render_options import parse_video_lines
@@ -43,6 +44,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    report_target(args.write)
     if args.filters:
         from .bench_filters import run_filters
 

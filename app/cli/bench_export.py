@@ -31,6 +31,7 @@ from .common import (
     command_line,
     parse_frame_size,
     positive,
+    report_target,
     resolve_look,
 )
 
@@ -129,6 +130,7 @@ def cv2_export(src: Path, dst: Path) -> tuple[int, float]:
 
 def run(args: argparse.Namespace) -> int:
     look = resolve_look(args)
+    report_target(args.write)
     style, values = look.style, look.values
     w, h = parse_frame_size(args.size, "--size")
     positive(args.fps, "--fps")

@@ -17,7 +17,7 @@ from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
 from ..media.virtual_camera import NullCamera, VirtualCameraSink
 from .bench_frames import pan_frames
-from .common import add_style_options, parse_frame_size, positive, resolve_look
+from .common import add_style_options, parse_frame_size, positive, report_target, resolve_look
 
 DEFAULT_SIZES = "640x360,1280x720"
 PAN_FRAMES = 40  # the camera pans back and forth over these
@@ -57,6 +57,7 @@ def measure(pipeline: Renderer, size: tuple[int, int], fps: float, seconds: floa
 
 def run(args: argparse.Namespace) -> int:
     look = resolve_look(args)
+    report_target(args.write)
     style, values = look.style, look.values
     positive(args.seconds, "--seconds")
     positive(args.fps, "--fps")

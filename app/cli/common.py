@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,18 @@ def add_style_options(p: argparse.ArgumentParser) -> None:
 def counted(n: int, noun: str) -> str:
     """"1 frame", "2 frames"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def report_target(path: str | None, option: str = "--write") -> None:
+    """A Markdown file a bench will write its table into, checked before the bench runs
+    (not found unwritable after minutes of measuring)."""
+    if path is None:
+        return
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) \
+            or (p.exists() and not os.access(p, os.W_OK)):
+        raise ParamError(f"{option} {path}: not a file that can be written")
 
 
 def parse_frame_size(text: str, option: str) -> tuple[int, int]:

@@ -6,7 +6,7 @@ import argparse
 import itertools
 from pathlib import Path
 
-from ..engine.errors import AquarelleError
+from ..engine.errors import AquarelleError, ParamError
 from ..eval.flicker import warping_errors
 from ..media.video_reader import VideoReader
 
@@ -62,6 +62,9 @@ def _aligned_pairs(a, b, fps: float):
 
 
 def run_flicker(args: argparse.Namespace) -> int:
+    if args.max_frames is not None and args.max_frames < 2:
+        raise ParamError(f"--max-frames must be at least 2 (a pair of frames), got "
+                         f"{args.max_frames}")
     src = VideoReader(args.input)
     try:
         out = VideoReader(args.stylized)

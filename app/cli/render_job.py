@@ -83,8 +83,13 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
                 raise AquarelleError(f"--{option} hardware does not work with --cluster: its "
                                      f"chunks are {done} in software on every node (so "
                                      f"their joins match); drop --{option} or --cluster")
+        work = Path(args.work_dir) if args.work_dir else None
+        if work is not None and (work.exists() and not work.is_dir()
+                                 or not work.exists() and not work.parent.is_dir()):
+            raise AquarelleError(f"--work-dir {work}: not a folder (nor one that can be made "
+                                 "in an existing folder)")
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,
-                                args.resume, Path(args.work_dir) if args.work_dir else None)
+                                args.resume, work)
     return RenderJob(
         inputs=tuple(Path(p) for p in args.inputs), output=output,
         wants_folder=args.output.endswith(("/", "\\")) or output.is_dir(), look=look,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..engine.chain_spec import AnyStyle
-from ..media.errors import MediaError
+from ..media.errors import MediaError, ffmpeg_reason
 from ..media.export import ExportOptions, ExportProgress, resolve_size
 from ..media.video_reader import VideoReader
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
@@ -219,7 +219,11 @@ class Driver:
         manifest = Manifest.load(work, key) if self.opts.resume else Manifest(work, key)
         if not self.opts.resume and work.exists():
             shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True, exist_ok=True)
+        try:
+            work.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise MediaError(f"cannot make the chunks' folder {work}: {ffmpeg_reason(e)}"
+                             ) from None
         return _File(n, job, index, chunks, work, manifest, settings, size, fps, shift,
                      chunks[0].first, widths)
 
