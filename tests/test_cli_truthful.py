@@ -331,6 +331,16 @@ def test_bench_export_says_what_its_target_is(tmp_path):
            "fast as that per-frame loop: met)" in md
 
 
+def test_bench_live_says_the_command_it_ran():
+    from aquarelle.cli import bench_live
+
+    args = types.SimpleNamespace(seconds=1.0, fps=15.0, sizes="320x240", preset="vivid",
+                                 sets=[], seed=0, scale=0.5)
+    md = bench_live._markdown(args, "watercolor", "llvmpipe", [])
+    assert md.startswith("Command: `aquarelle bench-live --preset vivid --scale 0.5 "
+                         "--seconds 1 --fps 15 --sizes 320x240`")
+
+
 def test_no_user_facing_text_names_an_issue():
     app = Path(diagnostics.__file__).parent
     found = []

@@ -17,7 +17,14 @@ from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
 from ..media.virtual_camera import NullCamera, VirtualCameraSink
 from .bench_frames import pan_frames
-from .common import add_style_options, parse_frame_size, positive, report_target, resolve_look
+from .common import (
+    add_style_options,
+    command_line,
+    parse_frame_size,
+    positive,
+    report_target,
+    resolve_look,
+)
 
 DEFAULT_SIZES = "640x360,1280x720"
 PAN_FRAMES = 40  # the camera pans back and forth over these
@@ -88,8 +95,10 @@ def _ms(x: float | None) -> str:
 
 
 def _markdown(args: argparse.Namespace, style: str, renderer: str, rows) -> str:
+    cmd = command_line("bench-live", args, {"seconds": None, "fps": 30.0,
+                                            "sizes": DEFAULT_SIZES})
     lines = [
-        f"Command: `aquarelle bench-live --seconds {args.seconds:g}` ({date.today()}, "
+        f"Command: `{cmd}` ({date.today()}, "
         f"{platform.machine()}, Python {platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
         f"A synthetic camera at {args.fps:g} fps (a slow pan back and forth over the bundled "
