@@ -313,6 +313,18 @@ def test_cli_live_runs_a_synthetic_source(capsys):
     assert "aquarelle: live: 5 frames" in err and "fps" in err
 
 
+def test_cli_live_holds_a_still_for_its_seconds(tmp_path, capsys):
+    # a still is shown as a camera would show it, for --seconds (it quit after one frame)
+    import cv2
+
+    still = tmp_path / "still.png"
+    cv2.imwrite(str(still), np.full((48, 64, 3), 120, np.uint8))
+    assert main(["live", "--input", str(still), "--seconds", "0.6"]) == 0
+    err = capsys.readouterr().err
+    assert "aquarelle: live: 1 frame in 0.6 s" in err or "aquarelle: live: 1 frame in 0.7 s" \
+        in err, err
+
+
 @pytest.mark.parametrize("args, message", [
     (["--fps", "0"], "--fps must be positive"),
     (["--min-scale", "5"], "--min-scale must be between"),

@@ -20,7 +20,7 @@ from ..media.source import FrameSource
 from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
 from ..media.webcam import CameraSource, camera_device_problem, list_cameras
-from .common import add_style_options, parse_frame_size, positive, resolve_look
+from .common import add_style_options, counted, parse_frame_size, positive, resolve_look
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 stats = session.snapshot()
             print(file=sys.stderr)
-            print(f"aquarelle: live: {stats.rendered} frames in {stats.seconds:.1f} s: "
+            print(f"aquarelle: live: {counted(stats.rendered, 'frame')} in "
+                  f"{stats.seconds:.1f} s: "
                   f"{stats.line()}", file=sys.stderr)
     finally:
         ctx.release()

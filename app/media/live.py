@@ -158,7 +158,8 @@ class LiveSession:
                 if max_frames is not None and self.stats.rendered >= max_frames:
                     break
                 if not wait(0.25):
-                    if self.source.ended.is_set():
+                    # a still is held, as a camera would show it, until --seconds or stop
+                    if self.source.ended.is_set() and not self.source.still:
                         break
                     continue
                 if self.sink is not None and self.sink.error:
