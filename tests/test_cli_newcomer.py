@@ -98,6 +98,13 @@ def test_tool_options_are_refused_in_one_line_before_any_work(tmp_path, capsys, 
     assert not (tmp_path / "o.mp4").exists()
 
 
+def test_cluster_options_without_the_cluster_are_said_to_be_ignored(tmp_path, capsys):
+    clip = make_clip(tmp_path / "v.mp4", frames=2, audio=False).path
+    code, err = cli(capsys, "render", clip, "-o", tmp_path / "o.mp4", "--chunk", "1",
+                    "--work-dir", tmp_path)
+    assert code == 0 and "--chunk and --work-dir apply with --cluster; ignored" in err
+
+
 def test_an_empty_preset_name_is_refused(tmp_path, capsys):
     code, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
                     "--preset", "")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +91,12 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
                                  "in an existing folder)")
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,
                                 args.resume, work)
+    else:
+        given = [o for o, on in (("--chunk", args.chunk != 30.0), ("--resume", args.resume),
+                                 ("--work-dir", args.work_dir)) if on]
+        if given:
+            print(f"aquarelle: warning: {' and '.join(given)} apply with --cluster; ignored",
+                  file=sys.stderr)
     return RenderJob(
         inputs=tuple(Path(p) for p in args.inputs), output=output,
         wants_folder=args.output.endswith(("/", "\\")) or output.is_dir(), look=look,
