@@ -13,10 +13,11 @@ from ..media.image_io import is_image_path
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
 from .render_job import RenderJob
+from .render_options import NAME_TEMPLATE
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
-                 template: str = "{stem}") -> str:
+                 template: str = NAME_TEMPLATE) -> str:
     """Output file name for a file rendered into a folder (videos get the container's
     extension: --format, else the codec's)."""
     try:
@@ -69,7 +70,7 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
 
 
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
-                 template: str = "{stem}") -> list[Path]:
+                 template: str = NAME_TEMPLATE) -> list[Path]:
     """One output path (relative to -o) per input. Inputs that would share one (x.mp4 and
     x.mkv -> x.mp4): the one already called that keeps it (else the first), the others get
     their own extension added (x_mkv.mp4), so no file takes another's plain name."""

@@ -17,7 +17,7 @@ from .common import add_style_options
 from .render_frames import wants_frames
 from .render_image import read_pair, render_image
 from .render_job import RenderJob, parse_render
-from .render_options import add_arguments
+from .render_options import NAME_TEMPLATE, add_arguments
 
 # The first bytes of the image formats read (name, extension to write it as).
 IMAGE_SIGNATURES = ((b"\xff\xd8\xff", "JPEG", ".jpg"), (b"\x89PNG\r\n\x1a\n", "PNG", ".png"),
@@ -61,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
                                  "to render into")
         return render_video.run_batch(job)
     src = inputs[0]
-    if not job.wants_folder and (job.container or job.name_template != "{stem}"):
-        given = [o for o, on in (("--format", job.container),
-                                 ("--name", job.name_template != "{stem}")) if on]
+    named = job.name_template != NAME_TEMPLATE
+    if not job.wants_folder and (job.container or named):
+        given = [o for o, on in (("--format", job.container), ("--name", named)) if on]
         one = len(given) == 1
         print(f"aquarelle: warning: {' and '.join(given)} {'names' if one else 'name'} the "
               f"files written into a folder (-o FOLDER/); -o {output} names this one, so "

@@ -20,7 +20,7 @@ from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import counted, positive
 from .render_frames import wants_frames
 from .render_image import render_image
-from .render_job import ClusterChoice, RenderJob, refuse_existing
+from .render_job import CHUNK_SECONDS, ClusterChoice, RenderJob, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
 LOCAL = "local"
@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="render videos in chunks on a Ray cluster: ray://HOST:PORT or auto "
                         "joins one; without an address a local Ray is started (needs "
                         "pip install 'aquarelle[cluster]')")
-    g.add_argument("--chunk", type=float, default=30.0, metavar="SECONDS",
+    g.add_argument("--chunk", type=float, default=CHUNK_SECONDS, metavar="SECONDS",
                    help="length of the pieces a video is cut into, at keyframes (default 30)")
     g.add_argument("--resume", action="store_true",
                    help="keep the chunks an interrupted --cluster run finished (its work "

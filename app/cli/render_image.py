@@ -91,12 +91,10 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
         alpha = resize(alpha, (rgb.shape[1], rgb.shape[0]))
     quality = job.quality
-    if quality is not None:
-        if not 1 <= quality <= 100:
-            raise ImageError(f"--quality must be 1 to 100, got {quality}")
-        if output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
-            print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
-                  f"{output.name}", file=sys.stderr)
+    # (its range was checked with the command line)
+    if quality is not None and output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
+        print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
+              f"{output.name}", file=sys.stderr)
     write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
                 replace=job.replace)
     if not job.quiet:

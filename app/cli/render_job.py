@@ -13,6 +13,8 @@ from ..media.export import ExportOptions
 from .common import Look, resolve_look
 from .render_options import VIDEO_ONLY, parse_size, parse_time, parse_video_lines
 
+CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a cluster
+
 
 @dataclass(frozen=True)
 class ClusterChoice:
@@ -92,8 +94,8 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         cluster = ClusterChoice(None if args.cluster == local else args.cluster, args.chunk,
                                 args.resume, work)
     else:
-        given = [o for o, on in (("--chunk", args.chunk != 30.0), ("--resume", args.resume),
-                                 ("--work-dir", args.work_dir)) if on]
+        given = [o for o, on in (("--chunk", args.chunk != CHUNK_SECONDS),
+                                 ("--resume", args.resume), ("--work-dir", args.work_dir)) if on]
         if given:
             print(f"aquarelle: warning: {' and '.join(given)} apply with --cluster; ignored",
                   file=sys.stderr)

@@ -35,6 +35,8 @@ with -o FOLDER render each file, continue past failures, print a summary, and ex
 status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output
 is removed."""
 
+NAME_TEMPLATE = "{stem}"  # --name's default: the input's own name
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Video-only options of `render`."""
@@ -81,7 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
                    help="container of the videos written (mp4, mkv, mov, webm, m4v; default: "
                         "by --codec, mp4)")
-    b.add_argument("--name", metavar="TEMPLATE", default="{stem}",
+    b.add_argument("--name", metavar="TEMPLATE", default=NAME_TEMPLATE,
                    help="output file name without extension; {stem} is the input's name "
                         "without extension, {ext} its extension (default {stem})")
     p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP

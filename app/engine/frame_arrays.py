@@ -3,6 +3,7 @@ and whether a frame is the last picture again."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .errors import FrameError
@@ -35,6 +36,9 @@ def as_rgb(frame: np.ndarray) -> np.ndarray:
 
 def rgb8(frame: np.ndarray, order: str = "rgb") -> np.ndarray:
     """A frame as the subject models see it: (H, W, 3) uint8 RGB."""
+    if frame.ndim == 3 and frame.shape[2] == 4 and frame.dtype == np.uint8 \
+            and frame.flags.c_contiguous:  # a decoder's RGBA: OpenCV's SIMD, not a strided copy
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2RGB if order == "bgr" else cv2.COLOR_RGBA2RGB)
     arr = as_rgb(frame)
     if order == "bgr":
         arr = arr[..., ::-1]

@@ -266,7 +266,7 @@ class Renderer:
         once to the painting's work size, which then enlarges its result to the frame's
         size: a live camera's clean-up costs as little as the painting.
         """
-        again = frame is self._input and frame is not None  # the last frame, painted anew
+        again = frame is self._input  # the last frame, painted anew
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         scale = self.work_scale(tex.size)

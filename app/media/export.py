@@ -181,17 +181,16 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         head, first = _prime(items, reader, src)
         size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
         total = output_frames(reader.expected, reader.fps, opts.fps)
-        if ctx is not None:  # the caller's: current (other contexts may have been made
-            make_current(ctx)  # since it was), and left current for its next call
-            return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
-                           ctx, style, values, opts, total, progress, cancel)
-        gl = create_headless_context()
+        gl = ctx or create_headless_context()
         try:
-            with gl:
-                return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
-                               gl, style, values, opts, total, progress, cancel)
+            # current (a caller's: other contexts may have been made since it was), and left
+            # current for the caller's next call
+            make_current(gl)
+            return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
+                           gl, style, values, opts, total, progress, cancel)
         finally:
-            gl.release()
+            if ctx is None:
+                gl.release()
     finally:
         reader.close()
 
