@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import itertools
 import os
+import random
+from fractions import Fraction
 from pathlib import Path
 
 import cv2
@@ -175,6 +178,31 @@ def test_truncated_tail_renders_what_decodes_with_a_warning(tmp_path, capsys):
     lost = 20 - len(frames)
     assert f"aquarelle: warning: {cut}: {lost} frame(s) could not be decoded" in err
     assert times == decode_video(clip.path)[1][: len(frames)]
+
+
+def test_a_variable_frame_rate_mkv_is_not_said_to_miss_frames(tmp_path, capsys):
+    # Steps of 10 to 70 ms: Matroska declares 30 fps all the same, and timed at that rate
+    # the long steps read as dozens of missing frames
+    rng = random.Random(3)
+    pts = list(itertools.accumulate((rng.randrange(10, 71) for _ in range(89)), initial=0))
+    clip = make_clip(tmp_path / "vfr.mkv", size=(64, 48), pts=pts,
+                     time_base=Fraction(1, 1000), audio=False)
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.mp4")
+    assert code == 0, err
+    assert "could not be decoded" not in err and "warning" not in err, err
+    assert "(90 frames," in err
+    frames, times, _ = decode_video(tmp_path / "out.mp4")
+    assert len(frames) == 90 and times == clip.times
+
+
+def test_frames_missing_from_a_steady_mkv_are_counted(tmp_path, capsys):
+    # 30 fps with frames 10-14 gone (a damaged stretch the demuxer skipped)
+    pts = [i * 33 for i in range(45) if not 10 <= i < 15]
+    clip = make_clip(tmp_path / "gap.mkv", size=(64, 48), pts=pts,
+                     time_base=Fraction(1, 1000), audio=False)
+    code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "out.mp4")
+    assert code == 0, err
+    assert f"aquarelle: warning: {clip.path}: 5 frame(s) could not be decoded" in err
 
 
 def test_ctrl_c_leaves_no_output(tmp_path, capsys, clip, monkeypatch):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -97,6 +98,12 @@ SDR = Colour()
 # Packets decoded after a seek to find where it landed (a keyframe within them, or the seek
 # is taken as lost and the walk starts from the top)
 SEEK_PROBE_PACKETS = 300
+
+# Time gaps between frames count as missing frames only in a steady stream: at least this
+# share of its frame-to-frame steps are its usual one, and the others are whole multiples of
+# it (frames that should have been there) but for at most ODD_SHARE of them (and one)
+STEADY_SHARE = 0.8
+ODD_SHARE = 0.05
 
 SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
@@ -217,6 +224,26 @@ def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
     return (end is None or t < end) and (start is None or until > start)
 
 
+def gap_frames(steps: Counter[int]) -> int | None:
+    """Frames missing inside a walk from its frame-to-frame steps (time-base units): the
+    whole extra frame times of the long steps of a steady stream. None for a variable frame
+    rate, whose long steps are its timing, not lost frames; Matroska's declared rates
+    cannot tell the two apart, so the steps themselves decide."""
+    total = sum(steps.values())
+    if not total:
+        return 0
+    usual = min(steps, key=lambda d: (-steps[d], d))  # the commonest step
+    # within a quarter of it: the same step, rounded to the time base (33 or 34 ms)
+    regular = {d: n for d, n in steps.items() if abs(d - usual) * 4 <= usual}
+    kept = sum(regular.values())
+    cadence = sum(d * n for d, n in regular.items()) / kept
+    long = {d: round(d / cadence) for d in steps if d not in regular}
+    odd = sum(steps[d] for d, k in long.items() if k < 2 or abs(d - k * cadence) * 4 > cadence)
+    if kept < total * STEADY_SHARE or odd > max(1, int(total * ODD_SHARE)):
+        return None
+    return sum((k - 1) * steps[d] for d, k in long.items() if k >= 2)
+
+
 def _parse_clock(text: str | None) -> float | None:
     """Seconds from `HH:MM:SS.fraction` (Matroska DURATION tags)."""
     if not text:
@@ -272,7 +299,9 @@ class VideoReader:
         self._range_start = 0.0
         self._range_end: float | None = None
         self._last_end: float | None = None  # end time (s) of the last frame yielded
-        self._gaps = 0  # frames missing between yielded ones (time jumps; corrupt packets)
+        # pts steps between the walk's yielded frames -> how often (gaps: corrupt packets)
+        self._steps: Counter[int] = Counter()
+        self._prev_pts: int | None = None  # pts of the walk's last yielded frame
         self._last_pts: int | None = None
 
     def _decoder(self, want: str) -> DecoderChoice:
@@ -366,15 +395,20 @@ class VideoReader:
         if not self._trimmed and self.video.frames:
             missing = max(0, int(self.video.frames) - self.decoded)
         else:
-            missing = self._gaps + self._missing_at_end()
+            gaps = gap_frames(self._steps)
+            missing = (gaps or 0) + self._missing_at_end(steady=gaps is not None)
         if self.failure or self.decode_errors:
             return max(self.decode_errors, missing, 1 if self.failure else 0)
         return missing
 
-    def _missing_at_end(self) -> int:
+    def _missing_at_end(self, steady: bool = True) -> int:
         """Frames missing between the last decoded frame and the end of the range, estimated
-        from the time gap (a file cut short ends early without any error)."""
+        from the time gap (a file cut short ends early without any error): at the stream's
+        rate, or for a variable rate the rate its decoded frames kept."""
         fps = self.fps or 30.0
+        if not steady and self._steps:
+            mean = sum(d * n for d, n in self._steps.items()) / self._steps.total()
+            fps = 1 / float(mean * self.time_base)
         duration = self.duration
         if duration is None:
             return 0
@@ -397,7 +431,9 @@ class VideoReader:
         """Frames with start <= time < end (seconds from the video's start), audio alongside."""
         self._trimmed = start > 0 or end is not None
         self._expected = self.expected_frames(start, end)
-        self._gaps = 0
+        self._steps.clear()
+        self._prev_pts = None
+        self._last_end = None
         tb = self.time_base
         t0 = self.start_time
         start_abs = t0 + max(0.0, start)
@@ -450,12 +486,10 @@ class VideoReader:
     def _count(self, frame: DecodedFrame) -> None:
         frame.index = self.decoded
         self.decoded += 1
+        if self._prev_pts is not None:
+            self._steps[frame.pts - self._prev_pts] += 1
+        self._prev_pts = frame.pts
         step = frame.duration or self._default_step()
-        fps = self.fps or 30.0
-        if self._last_end is not None:
-            gap = float(frame.pts * self.time_base) - self._last_end
-            if gap > 0.5 / fps:  # one missing frame is a gap of one frame's duration
-                self._gaps += round(gap * fps)
         self._last_end = float((frame.pts + step) * self.time_base)
 
     def rewind(self) -> None:
