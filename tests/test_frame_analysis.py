@@ -49,8 +49,8 @@ def found_on(monkeypatch) -> list[tuple[str, int]]:
     calls: list[tuple[str, int]] = []
     update = subject_module.SubjectTracker.update
 
-    def recording(self, rgb, t):
-        s = update(self, rgb, t)
+    def recording(self, rgb, t, index=None):
+        s = update(self, rgb, t, index)
         calls.append((threading.current_thread().name, len(s.faces)))
         return s
 

@@ -132,3 +132,46 @@ def test_a_groups_faces_are_followed_up_to_a_budget() -> None:
     Group.follows = 0
     assert len(tracker.update(frame, 1 / 30).faces) == 12  # then followed
     assert Group.follows == MAX_FOLLOWED
+
+
+def test_a_tracker_started_mid_sequence_detects_on_the_sequences_frames() -> None:
+    """A cluster's chunk starts its tracker some frames into a video: with the frames'
+    index, its full detections and person masks fall on the frames a single run's do
+    (counted from its own start they fell elsewhere for the whole chunk: the faces, the
+    person mask and the vignette round them differed from a single machine's export)."""
+    face = Face((10.0, 10.0, 40.0, 40.0), np.zeros((6, 2)), 0.9)
+
+    class Faces:
+        def __init__(self) -> None:
+            self.detected: list[int] = []
+            self.frame = 0
+
+        def detect(self, rgb, thorough=False):
+            self.detected.append(self.frame)
+            return [face]
+
+        def follow(self, rgb, f):
+            return f
+
+    class Masks:
+        def __init__(self) -> None:
+            self.masked: list[int] = []
+            self.frame = 0
+
+        def mask(self, rgb):
+            self.masked.append(self.frame)
+            return np.zeros((4, 4), np.float32)
+
+    frame = np.zeros((64, 64, 3), np.uint8)
+    runs = {}
+    for start in (0, 7):
+        faces, masks = Faces(), Masks()
+        tracker = SubjectTracker(detector=faces, segmenter=masks, detect_every=4,  # type: ignore[arg-type]
+                                 segment_every=2)
+        for k in range(start, 20):
+            faces.frame = masks.frame = k
+            tracker.update(frame, k / FPS, k)
+        runs[start] = (faces.detected, masks.masked)
+    assert runs[0] == ([0, 4, 8, 12, 16], list(range(0, 20, 2)))
+    # its first frame is searched (nothing to follow yet), then the sequence's beat
+    assert runs[7] == ([7, 8, 12, 16], [7, 8, 10, 12, 14, 16, 18])

@@ -82,9 +82,13 @@ class SubjectTracker:
         self._light = None
         self._frames = 0
 
-    def update(self, rgb: np.ndarray, t: float) -> Subject:
-        """The subject of the frame `rgb` (uint8 RGB) shown at `t` seconds."""
-        found = self._find(rgb)
+    def update(self, rgb: np.ndarray, t: float, index: int | None = None) -> Subject:
+        """The subject of the frame `rgb` (uint8 RGB) shown at `t` seconds, the `index`-th
+        of its sequence if known: detections and masks then fall on the same frames however
+        far back the tracker started (a cluster's chunk starts mid-sequence), else every so
+        many frames since the last reset."""
+        beat = self._frames if index is None else index
+        found = self._find(rgb, beat)
         tracks: list[_Track] = []
         free = list(self._tracks)
         for face in found:
@@ -101,7 +105,7 @@ class SubjectTracker:
         self._tracks = tracks
         if not tracks:
             self._person = None  # a person without a face is not taken for the subject
-        elif self.segmenter is not None and (self._frames % self.segment_every == 0
+        elif self.segmenter is not None and (beat % self.segment_every == 0
                                              or self._person is None):
             self._person = self.segmenter.mask(rgb)
         self._frames += 1
@@ -113,11 +117,12 @@ class SubjectTracker:
         return Subject(faces, self._person, t, self._light or 0.0)
 
 
-    def _find(self, rgb: np.ndarray) -> list[Face]:
+    def _find(self, rgb: np.ndarray, beat: int) -> list[Face]:
         """This frame's faces: each track's followed from its mesh; a full detection every
-        `detect_every` frames (the first after a reset among them), or when a track was lost;
-        none between detections that found nobody (a face coming in is found at the next)."""
-        if self._frames % self.detect_every:
+        `detect_every` frames (`beat` counts them; the first after a reset among them), or
+        when a track was lost; none between detections that found nobody (a face coming in
+        is found at the next)."""
+        if self._frames and beat % self.detect_every:
             if not self._tracks:
                 return []  # nobody in the last detection: look again at the next one
             followed = self._follow(rgb, [tr.face for tr in self._tracks])
@@ -160,7 +165,7 @@ class SubjectSearch:
             return None
         if self._tracker is None:
             self._tracker = SubjectTracker()
-        self.last = self._tracker.update(rgb, index / 30.0)
+        self.last = self._tracker.update(rgb, index / 30.0, index)
         return self.last
 
     def reset(self) -> None:
