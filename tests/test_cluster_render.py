@@ -144,3 +144,37 @@ def test_cluster_keeps_streams_tags_chapters_and_ten_bits(cluster, tmp_path, cap
     assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
     assert info["tags"]["title"] == "My film"
     assert "pgssub, picture subtitles) left out" in err
+
+
+def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, monkeypatch):
+    """The progress line counted every input not named as an image a video ("3 videos"
+    for two clips and a PNG without its extension; a text file was sent to fail there)."""
+    import functools
+
+    import cv2
+    from videoclips import make_clip
+
+    from aquarelle.cli import render_cluster
+    from aquarelle.media.progress import ProgressPrinter
+
+    # every progress report printed, not one each 5 s
+    monkeypatch.setattr(render_cluster, "ProgressPrinter",
+                        functools.partial(ProgressPrinter, interval=0))
+    for name in ("a.mp4", "b.mp4"):
+        make_clip(tmp_path / name, size=(64, 48), frames=6, audio=False)
+    picture = np.full((48, 64, 3), 128, np.uint8)
+    cv2.imwrite(str(tmp_path / "c.png"), picture)  # an image by its name: painted here
+    (tmp_path / "scan").write_bytes((tmp_path / "c.png").read_bytes())  # by its bytes
+    (tmp_path / "notes.txt").write_text("not media")
+    inputs = [str(tmp_path / n) for n in ("a.mp4", "b.mp4", "c.png", "scan", "notes.txt")]
+    code = main(["render", *inputs, "-o", str(tmp_path / "out") + "/", "--cluster"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    progress = [line for line in err.splitlines() if " frames (" in line]
+    assert progress and all(line.startswith("2 videos, 1 image: ") for line in progress), err
+    assert f"{tmp_path / 'notes.txt'} is not an image or a video" in err
+    assert "; 1 chunk)" in err and "1 chunks" not in err
+    assert f"batch: 4 of 5 rendered into {tmp_path / 'out'}, 1 failed: " \
+           f"{tmp_path / 'notes.txt'}" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
+           ["a.mp4", "b.mp4", "c.png", "scan.mp4"]

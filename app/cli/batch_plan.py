@@ -12,6 +12,7 @@ from ..media.export import same_path
 from ..media.image_io import is_image_path
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
+from .common import counted
 from .render_job import RenderJob
 from .render_options import NAME_TEMPLATE
 
@@ -103,6 +104,23 @@ def prepare_batch(job: RenderJob) -> tuple[list[tuple[Path, Path]], list[Path]]:
     if fmt:
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
     return files, output_names(files, opts.codec, fmt, job.name_template)
+
+
+def content_kind(src: Path) -> str | None:
+    """What a batch input not named as an image is by its bytes: "image" (rendered as a
+    one-frame video, as its name asks), "video", or None when FFmpeg cannot read it. A
+    missing file counts as a video, so that its own error is the one given."""
+    from .render import sniff_image
+    from .render_video import looks_like_video
+
+    if sniff_image(src):
+        return "image"
+    return "video" if looks_like_video(src) else None
+
+
+def kinds_counted(kinds: list[str]) -> str:
+    """"2 videos", "2 videos, 1 image": what a batch's jobs are."""
+    return ", ".join(counted(kinds.count(k), k) for k in ("video", "image") if k in kinds)
 
 
 def batch_summary(quiet: bool, total: int, output: Path, skipped: list[str],

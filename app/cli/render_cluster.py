@@ -16,7 +16,7 @@ from ..media.export import check_options, same_path
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
 from ..media.video_writer import output_format
-from .batch_plan import batch_summary, default_name, prepare_batch
+from .batch_plan import batch_summary, content_kind, default_name, kinds_counted, prepare_batch
 from .common import counted, positive
 from .render_frames import wants_frames
 from .render_image import render_image
@@ -100,7 +100,7 @@ def summary(o: Any) -> str:
     audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
     audio += "".join(f", {s}" for s in r.streams)
     fps = r.frames / o.elapsed if o.elapsed > 0 else 0.0
-    extra = f"; {o.chunks} chunks"
+    extra = f"; {counted(o.chunks, 'chunk')}"
     if o.resumed:
         extra += f", {o.resumed} resumed"
     if o.reruns:
@@ -145,6 +145,7 @@ def run_batch(job: RenderJob) -> int:
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
     jobs: list[FileJob] = []
+    kinds: list[str] = []
     for (src, _), name in zip(files, names, strict=True):
         dst = output / name
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -158,15 +159,19 @@ def run_batch(job: RenderJob) -> int:
                 print(f"aquarelle: error: {e}", file=sys.stderr)
                 failed.append((src, str(e)))
             continue
+        kind = content_kind(src)
         try:
+            if kind is None:  # not sent to the cluster to fail there, nor counted a video
+                raise MediaError(f"{src} is not an image or a video (FFmpeg cannot read it)")
             vfmt, spec = output_format(dst, opts.codec)
         except AquarelleError as e:
             print(f"aquarelle: error: {e}", file=sys.stderr)
             failed.append((src, str(e)))
             continue
         jobs.append(FileJob(src, dst, vfmt, spec.name, opts))
+        kinds.append(kind)
     if jobs:
-        for o in _run_jobs(job, jobs, f"{len(jobs)} videos"):
+        for o in _run_jobs(job, jobs, kinds_counted(kinds)):
             if o.error:
                 print(f"aquarelle: error: {o.error}", file=sys.stderr)
                 failed.append((o.job.source, o.error))
