@@ -3,6 +3,7 @@ fitting to the output size on the GPU, the live session and `aquarelle live`."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from typing import Any
@@ -323,6 +324,71 @@ def test_cli_live_holds_a_still_for_its_seconds(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "aquarelle: live: 1 frame in 0.6 s" in err or "aquarelle: live: 1 frame in 0.7 s" \
         in err, err
+    assert "no latency (a still)" in err  # said, not left out
+
+
+def _summary(err: str) -> tuple[int, float, str]:
+    """(frames painted, seconds, the rest) of `aquarelle live`'s closing line."""
+    m = re.search(r"aquarelle: live: (\d+) frames? in ([\d.]+) s: (.*)", err)
+    assert m, err
+    return int(m.group(1)), float(m.group(2)), m.group(3)
+
+
+def test_cli_live_fps_caps_a_synthetic_source(capsys):
+    # --fps only set the virtual camera's rate: the 30 fps test picture was painted at 30
+    assert main(["live", "--input", "synthetic", "--fps", "5", "--seconds", "1"]) == 0
+    frames, seconds, _ = _summary(capsys.readouterr().err)
+    assert 2 <= frames <= 5 * seconds + 1
+
+
+def test_a_paced_file_keeps_to_its_max_fps(tmp_path):
+    from videoclips import make_clip
+
+    from aquarelle.media.file_source import VideoFileSource
+
+    clip = make_clip(tmp_path / "thirty.mp4", frames=30, fps=30, audio=False)
+    src = VideoFileSource(clip.path, paced=True)
+    src.max_fps = 10.0
+    shown: list[float] = []
+    src.start()
+    try:
+        while True:
+            assert src.wait_frame(10.0) or src.ended.is_set()
+            frame = src.latest()
+            if frame is not None:
+                shown.append(frame.pts)
+            elif src.ended.is_set():
+                break
+    finally:
+        src.stop()
+    # every third frame (skipped ones are not "dropped": they were never due); a frame
+    # decoded too late on a busy machine is dropped instead of shown
+    assert len(shown) + src.dropped == 10
+    assert all(round(t * 30) % 3 == 0 for t in shown), shown
+    assert src.error is None
+
+
+@pytest.mark.parametrize("fps, target", [(60.0, 30.0), (5.0, 5.0), (None, 30.0)])
+def test_adaptive_quality_holds_the_rate_the_source_delivers(pipeline, fps, target):
+    # an --fps above the source's own drove the scale to its floor: frames that never come
+    # counted against each painted one's budget
+    source = SyntheticSource((64, 48), fps=30.0, live=True)
+    session = LiveSession(source, pipeline(), LiveOptions(fps=fps))
+    session.run(max_frames=1, seconds=30.0)
+    assert session.adaptive is not None and session.adaptive.target_fps == target
+    assert session.fps == (fps or 30.0)  # the output (virtual camera) keeps --fps
+    assert source.max_fps == (fps or 30.0)
+
+
+def test_cli_live_reports_a_files_latency(tmp_path, capsys):
+    # a file's frames carried no capture time, so its summary had no latency at all
+    from videoclips import make_clip
+
+    clip = make_clip(tmp_path / "clip.mp4", frames=15, fps=30, audio=False)
+    assert main(["live", "--input", str(clip.path), "--max-frames", "4"]) == 0
+    frames, _, rest = _summary(capsys.readouterr().err)
+    assert frames == 4
+    assert re.search(r"latency \d+ ms \(p95 \d+\)", rest), rest
 
 
 @pytest.mark.parametrize("args, message", [

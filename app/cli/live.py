@@ -15,6 +15,7 @@ from ..engine.renderer import Renderer
 from ..engine.style_stage import MIN_SCALE
 from ..media import virtual_camera
 from ..media.errors import MediaError
+from ..media.file_source import VideoFileSource
 from ..media.live import LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
 from ..media.sources import open_source
@@ -42,7 +43,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fit", choices=FIT_MODES, default="pad",
                    help="when the output's aspect differs: pad (bars) or crop (fill)")
     p.add_argument("--fps", type=float,
-                   help="output and target frame rate (default: the source's, at most 30)")
+                   help="output frame rate, and the most a file or `synthetic` is played at "
+                        "(default: the source's, at most 30); adaptive quality holds this "
+                        "rate, or the source's where it is lower")
     p.add_argument("--camera-size", metavar="WxH", help="ask the camera for this resolution")
     p.add_argument("--mirror", action="store_true", help="mirror the picture (selfie view)")
     p.add_argument("--no-adaptive", dest="adaptive", action="store_false",
@@ -61,7 +64,10 @@ def _source(args: argparse.Namespace) -> FrameSource:
     if args.input:
         if camera_size:
             raise ParamError("--camera-size applies to cameras, not to --input")
-        return open_source(args.input, paced=True, loop=True)
+        source = open_source(args.input, paced=True, loop=True)
+        if isinstance(source, VideoFileSource):
+            source.stamp_due = True  # latency: from a frame coming due to its painting
+        return source
     check_camera(args.camera or "0", args.virtual_camera)
     return CameraSource(args.camera or 0, size=camera_size, fps=args.fps)
 

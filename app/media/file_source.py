@@ -2,7 +2,10 @@
 
 Paced (preview): frames are delivered at their presentation times on the wall clock into a
 one-frame slot (`latest()`); frames the consumer did not take, or that decoding delivered
-too late, are dropped and counted. Pause, resume, step, seek and loop are supported.
+too late, are dropped and counted. Pause, resume, step, seek and loop are supported. With
+`max_fps` below the file's rate, frames are skipped (not dropped) to keep to it; with
+`stamp_due`, each frame's `captured` is the wall-clock time it came due, so a consumer can
+measure latency from there as it does from a camera's capture.
 Unpaced (export, tests): every frame in order through `read()`, from a bounded queue.
 """
 
@@ -12,6 +15,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from .errors import MediaError, ffmpeg_reason
@@ -58,6 +62,9 @@ class VideoFileSource(ThreadedSource):
         self._position: float | None = None
         self._last_good = first.time - self._t0  # the latest frame time decoded (s from start)
         self._said_lost = False
+        # Paced: stamp frames with the time they came due (`aquarelle live` measures latency
+        # from it). Off in the app, which treats stamped frames as a camera's.
+        self.stamp_due = False
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -167,6 +174,7 @@ class VideoFileSource(ThreadedSource):
         walk = self._walk
         index = 0
         anchor: tuple[float, float] | None = None  # (wall clock, media time) pairing
+        next_kept: float | None = None  # under max_fps: the media time of the next frame kept
         skips = 0
         while not self._stop.is_set():
             with self._lock:
@@ -174,7 +182,7 @@ class VideoFileSource(ThreadedSource):
                 gen = self._generation
             if target is not None:
                 walk = self._restart(target)
-                pending, anchor, skips = None, None, 0
+                pending, anchor, next_kept, skips = None, None, None, 0
                 index = -1
                 self.finished = False
                 self.ended.clear()
@@ -191,7 +199,7 @@ class VideoFileSource(ThreadedSource):
                         self._push_end()
                         return
                     if self.loop:
-                        walk, anchor = self._restart(0.0), None
+                        walk, anchor, next_kept = self._restart(0.0), None, None
                         index = -1
                         continue
                     self._finish()
@@ -223,6 +231,10 @@ class VideoFileSource(ThreadedSource):
                     self._wake.clear()
                     anchor = None
                     continue
+                if not (force or stepping) and self._above_cap(pending.time, next_kept):
+                    pending = None  # over max_fps: skipped, not dropped
+                    index += 1
+                    continue
                 if anchor is None or force or stepping:
                     anchor = (time.monotonic(), pending.time)
                 due = anchor[0] + (pending.time - anchor[1])
@@ -237,11 +249,35 @@ class VideoFileSource(ThreadedSource):
                     self.dropped += 1  # decoding fell behind the clock: skip to catch up
                 else:
                     skips = 0
+                    if self.stamp_due:
+                        frame = replace(frame, captured=due)
                     if self._slot.put(frame):
                         self.dropped += 1
                     self._position = pending.time
+                    # a seek's or a step's frame starts the schedule afresh
+                    next_kept = self._next_kept(pending.time,
+                                                None if force or stepping else next_kept)
             pending = None
             index += 1
+
+    def _above_cap(self, t: float, next_kept: float | None) -> bool:
+        """Whether the frame at media time `t` comes too soon after the last one kept."""
+        if not self.max_fps or next_kept is None:
+            return False
+        # a quarter of the file's frame interval absorbs timestamps' rounding; a frame from
+        # before the last one kept (time went back) is kept and starts the schedule afresh
+        slack = 0.25 / (self._fps or 30.0)
+        return next_kept - 1.0 / self.max_fps < t < next_kept - slack
+
+    def _next_kept(self, t: float, next_kept: float | None) -> float | None:
+        """After keeping the frame at `t`: the media time the next kept one is due."""
+        if not self.max_fps:
+            return None
+        step = 1.0 / self.max_fps
+        # on an even schedule; a frame far from it starts a new one
+        if next_kept is not None and next_kept - step < t < next_kept + step:
+            return next_kept + step
+        return t + step
 
     def _frame_before(self, target: float) -> tuple[DecodedFrame | None, Iterator[DecodedFrame]]:
         """The frame a seek to `target` shows where none is at or after it."""

@@ -37,7 +37,9 @@ class LiveOptions:
     """What a live session renders and sends (see `aquarelle live --help`)."""
 
     size: tuple[int, int] | None = None  # output size; None: the source's
-    fps: float | None = None  # target and output rate; None: the source's, at most 30
+    # output rate and the most a file or synthetic source delivers; None: the source's, at
+    # most 30. Adaptive quality holds the lesser of it and the source's own rate.
+    fps: float | None = None
     fit: str = "pad"  # "pad" (letterbox) or "crop" when the output's aspect differs
     mirror: bool = False
     adaptive: bool = True
@@ -54,8 +56,10 @@ class LiveStats:
     source_dropped: int = 0  # camera frames replaced before they were painted (stale)
     scale: float = 1.0
     scales: list[float] = field(default_factory=list)  # the scale of every frame
-    latency_median: float | None = None  # capture -> sent (or painted, without a sink)
+    # a camera's capture (a file's frame coming due) -> sent (or painted, without a sink)
+    latency_median: float | None = None
     latency_p95: float | None = None
+    still: bool = False  # the source is a still, painted once: no latency to measure
     sent: int = 0  # virtual camera: frames sent, of them repeated for a stalled source
     repeated: int = 0
     sink_replaced: int = 0  # painted frames replaced before the sink could send them
@@ -71,6 +75,8 @@ class LiveStats:
         if self.latency_median is not None and self.latency_p95 is not None:
             parts.append(f"latency {self.latency_median * 1000:.0f} ms "
                          f"(p95 {self.latency_p95 * 1000:.0f})")
+        elif self.still:
+            parts.append("no latency (a still)")
         parts.append(f"dropped {self.source_dropped}")
         if self.sent:
             parts.append(f"sent {self.sent} (repeated {self.repeated})")
@@ -94,6 +100,7 @@ class LiveSession:
         self.stats = LiveStats(scale=options.scale)
         self.out_size: tuple[int, int] | None = None
         self.fps: float | None = None
+        self.target_fps: float | None = None  # what adaptive quality holds
         self._subjects: SubjectWorker | None = None
         # On a GPU: frames read back through a ring (a frame late, never a wait) and timed
         # from a ring of queries; a CPU renderer reads each frame at once (that is its time).
@@ -105,8 +112,15 @@ class LiveSession:
 
     @staticmethod
     def output_rate(options: LiveOptions, source: FrameSource) -> float:
-        """The target (and virtual camera) frame rate."""
+        """The output (virtual camera) frame rate, and the most the source is asked for."""
         return float(options.fps or min(MAX_LIVE_FPS, source.fps or MAX_LIVE_FPS))
+
+    @staticmethod
+    def target_rate(options: LiveOptions, source: FrameSource) -> float:
+        """The rate adaptive quality holds: the output's, or the source's where it delivers
+        fewer (a faster target only lowers the quality for frames that never come)."""
+        out = LiveSession.output_rate(options, source)
+        return min(out, source.fps) if source.fps else out
 
     def run(self, stop: threading.Event | None = None, seconds: float | None = None,
             on_status: Callable[[LiveStats], None] | None = None,
@@ -117,6 +131,9 @@ class LiveSession:
         stop = stop or threading.Event()
         fitter: FrameFitter | None = None
         subjects = None
+        # a file or a synthetic source delivers no more frames than the output takes (a
+        # camera is asked for --fps when it opens)
+        self.source.max_fps = self.output_rate(self.options, self.source)
         self.source.start()
         widths: frozenset[int] = frozenset()  # read by the feed's thread, set on this one
         feed: MotionFeed | None = None
@@ -143,7 +160,8 @@ class LiveSession:
                 self.queued = not cpu_renderer(self.pipeline.ctx)
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
-            self.adaptive = AdaptiveScale(self.fps, self.options.min_scale,
+            self.target_fps = self.target_rate(self.options, self.source)
+            self.adaptive = AdaptiveScale(self.target_fps, self.options.min_scale,
                                           self.options.scale, enabled=self.options.adaptive,
                                           ceiling=self.options.scale)
             if self._sink_factory is not None:
@@ -230,6 +248,7 @@ class LiveSession:
         """The figures so far."""
         s = self.stats
         s.source_dropped = self.source.dropped
+        s.still = self.source.still
         s.scale = s.scales[-1] if s.scales else s.scale
         s.latency_median, s.latency_p95 = self.latency.median(), self.latency.p95()
         if self.sink is not None:

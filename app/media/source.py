@@ -40,6 +40,10 @@ class FrameSource(ABC):
     seekable: bool = False
     paced: bool = True  # latest-only delivery at the source's own rate (False: every frame)
     still: bool = False  # a single still image
+    # The most frames a second a paced file or a live synthetic source delivers, set before
+    # `start()` (None: its own rate); frames above it are skipped, not counted as dropped.
+    # A camera is asked for its rate when it opens instead.
+    max_fps: float | None = None
 
     def __init__(self) -> None:
         self.error: str | None = None

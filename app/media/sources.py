@@ -118,9 +118,10 @@ def synthetic_pattern(k: int, width: int, height: int) -> np.ndarray:
 class SyntheticSource(ThreadedSource):
     """Generated frames, for tests and demos without media.
 
-    `live=True`: a worker produces frames at `fps` (as fast as it can when fps is None)
-    into a one-frame slot, dropping unread ones, like a camera. `live=False`: every frame
-    in order through `read()` (and `latest()`, non-blocking); seekable.
+    `live=True`: a worker produces frames at `fps`, at most `max_fps` (as fast as it can
+    when neither is set), into a one-frame slot, dropping unread ones, like a camera.
+    `live=False`: every frame in order through `read()` (and `latest()`, non-blocking);
+    seekable.
     """
 
     name = "synthetic"
@@ -198,8 +199,9 @@ class SyntheticSource(ThreadedSource):
                     if done:
                         self._finish()
                         return
-                    if self._fps:
-                        delay = start + k / self._fps - time.monotonic()
+                    rate = min((r for r in (self._fps, self.max_fps) if r), default=None)
+                    if rate:
+                        delay = start + k / rate - time.monotonic()
                         if delay > 0 and self._stop.wait(delay):
                             return
                     if self._slot.put(self.frame(k)):
