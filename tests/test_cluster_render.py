@@ -178,3 +178,29 @@ def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, m
            f"{tmp_path / 'notes.txt'}" in err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
            ["a.mp4", "b.mp4", "c.png", "scan.mp4"]
+
+
+def test_a_partly_undecodable_source_keeps_the_frames_that_decode(cluster, tmp_path, capsys):
+    # A chunk whose source frames would not all decode failed its check three times and the
+    # whole render with it, where a single machine's export keeps what decodes and says so
+    import random
+
+    clip = keyframe_clip(tmp_path / "c.mp4", frames=60, gop=10, audio=False)
+    data = bytearray(clip.path.read_bytes())
+    rng = random.Random(1)
+    for i in range(len(data) // 2, len(data) // 2 + 1500):  # garbage in the middle
+        data[i] = rng.randrange(256)
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(bytes(data))
+    assert main(["render", str(bad), "-o", str(tmp_path / "one.mp4"), "-q"]) == 0
+    one = capsys.readouterr().err
+    _, want, _ = decode_video(tmp_path / "one.mp4")
+    lost = 60 - len(want)
+    assert 0 < lost < 60 and f"{lost} frame(s) could not be decoded" in one
+    out = render(bad, tmp_path / "out.mp4", keep_work=True)
+    assert out.chunks >= 3 and out.result.warnings == [
+        f"{bad}: {lost} frame(s) could not be decoded and are missing from the output"]
+    frames, times, _ = decode_video(tmp_path / "out.mp4")
+    assert times == want  # the same frames at their source timestamps
+    again = render(bad, tmp_path / "out.mp4", resume=True)  # the lossy chunk is kept too
+    assert again.resumed == out.chunks and again.result.warnings == out.result.warnings

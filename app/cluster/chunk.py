@@ -86,6 +86,11 @@ class ChunkResult:
     seconds: float
     node: str = ""
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    # the chunk file's timestamps, as written; fewer than the plan's when its decoder lost
+    # frames (`undecodable`: a corrupt source, whose frames that decode are kept, as a single
+    # machine's export keeps them)
+    written: tuple[int, ...] = ()
+    undecodable: bool = False
 
 
 class _Positioned:
@@ -155,17 +160,21 @@ class ChunkRenderer:
                 out_size = pipeline.output_size(size)
                 written, stage_seconds = self._encode(task, reader, first, frames, pipeline,
                                                       size, out_size)
+                undecodable = bool(reader.decode_errors or reader.failure)
             finally:
                 reader.close()
-        return ChunkResult(task.job, task.index, task.output, written,
+        return ChunkResult(task.job, task.index, task.output, len(written),
                            task.first - task.warm, time.perf_counter() - t0,
-                           stage_seconds=stage_seconds)
+                           stage_seconds=stage_seconds, written=tuple(written),
+                           undecodable=undecodable)
 
     def _encode(self, task: ChunkTask, reader: VideoReader, first: DecodedFrame,
                 rest: Any, pipeline: Renderer, size: tuple[int, int],
-                out_size: tuple[int, int]) -> tuple[int, dict[str, float]]:
+                out_size: tuple[int, int]) -> tuple[list[int], dict[str, float]]:
+        """Render and encode the chunk; the timestamps written and the stages' seconds."""
         s = task.settings
         busy = {"decode": 0.0, "encode": 0.0}
+        written: list[int] = []
 
         def decoded() -> Any:
             yield _fitted(first, size)
@@ -190,8 +199,9 @@ class ChunkRenderer:
                     def encode(item: Rendered | AudioItem) -> None:
                         if isinstance(item, Rendered) and item.pts >= task.pts_first:
                             t = time.perf_counter()
-                            writer.write_frame(item.image, item.pts - task.shift - task.rebase,
-                                               item.duration, item.yuv)
+                            pts = item.pts - task.shift - task.rebase
+                            writer.write_frame(item.image, pts, item.duration, item.yuv)
+                            written.append(pts)
                             busy["encode"] += time.perf_counter() - t
 
                     def finish() -> None:
@@ -205,7 +215,7 @@ class ChunkRenderer:
         finally:
             analysis.close()
             stage.release()
-        return writer.frames, {**busy, **analysis.busy, "render": stage.busy}
+        return written, {**busy, **analysis.busy, "render": stage.busy}
 
 
 def _fitted(frame: DecodedFrame, size: tuple[int, int]) -> DecodedFrame:

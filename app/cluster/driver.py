@@ -162,6 +162,7 @@ class _File:
     done: dict[int, ChunkResult | None] = field(default_factory=dict)
     outcome: FileOutcome | None = None
     started: float = 0.0
+    lost: int = 0  # frames of the range its chunks could not decode
 
 
 def work_folder(output: Path, shared: Path | None) -> Path:
@@ -248,9 +249,12 @@ class Driver:
         """Resume what the manifest has; then the motion phase (or the chunks directly)."""
         for c in f.chunks:
             rec = f.manifest.finished(c.index)
-            if rec is not None and chunk_problem(self._chunk_file(f, c), self._expected(f, c),
-                                                 f.index.time_base) is None:
+            missing = set(rec.get("missing", ())) if rec is not None else set()
+            if rec is not None and chunk_problem(
+                    self._chunk_file(f, c), [t for t in self._expected(f, c) if t not in missing],
+                    f.index.time_base) is None:
                 f.done[c.index] = None  # from an earlier run
+                f.lost += len(missing)
                 f.outcome.resumed += 1
                 self._advance(c.frames)
             else:
@@ -326,12 +330,21 @@ class Driver:
     def _finished_chunk(self, f: _File, task: ChunkTask, res: ChunkResult) -> None:
         c = f.chunks[task.index]
         path = Path(task.output)
-        why = chunk_problem(path, self._expected(f, c), f.index.time_base)
+        expected = self._expected(f, c)
+        kept = expected
+        if res.undecodable and set(res.written) <= set(expected):
+            # its decoder lost frames (a corrupt source): the others are checked and kept,
+            # as a single machine's export keeps them, and counted
+            written = set(res.written)
+            kept = [t for t in expected if t in written]
+        why = chunk_problem(path, kept, f.index.time_base)
         if why is not None:
             path.unlink(missing_ok=True)
             self._retry(f, task, f"chunk file {path.name}: {why}")
             return
-        f.manifest.add(c.index, path, c.frames)
+        missing = [t for t in expected if t not in set(kept)]
+        f.lost += len(missing)
+        f.manifest.add(c.index, path, c.frames, missing)
         f.done[c.index] = res
         assert f.outcome is not None
         f.outcome.chunk_seconds.append(res.seconds)
@@ -352,6 +365,10 @@ class Driver:
         except MediaError as e:
             f.outcome.error = str(e)
             return
+        if f.lost:
+            f.outcome.result.warnings.append(
+                f"{f.job.source}: {f.lost} frame(s) could not be decoded and are missing from "
+                "the output")
         f.outcome.elapsed = time.perf_counter() - f.started
         if not self.opts.keep_work:
             shutil.rmtree(f.work, ignore_errors=True)

@@ -57,10 +57,12 @@ class Manifest:
             return None
         return rec
 
-    def add(self, index: int, file: Path, frames: int) -> None:
-        """Record a verified chunk and write the manifest (atomically)."""
+    def add(self, index: int, file: Path, frames: int, missing: list[int] | None = None
+            ) -> None:
+        """Record a verified chunk (`missing`: the timestamps its source could not decode)
+        and write the manifest (atomically)."""
         self.chunks[index] = {"file": file.name, "frames": frames,
-                              "bytes": file.stat().st_size}
+                              "bytes": file.stat().st_size, "missing": missing or []}
         self.save()
 
     def forget(self, index: int) -> None:
