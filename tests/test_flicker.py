@@ -90,6 +90,8 @@ def test_cli_reports_input_and_stylized(tmp_path: Path) -> None:
               for line in res.stdout.splitlines() if line.split(":")[0].endswith("E_warp")}
     assert values["input E_warp"] < 2e-4
     assert abs(values["stylized E_warp"] - 3 * (24 / 255) ** 2) < 0.002
+    hint = res.stdout.splitlines()[-1]  # a cat, no face: the paper margins are its border
+    assert hint.endswith("export with --set margins=0.") and "vignette" not in hint, hint
 
 
 def test_cli_bad_inputs(tmp_path: Path) -> None:
@@ -103,3 +105,62 @@ def test_cli_bad_inputs(tmp_path: Path) -> None:
         assert "Traceback" not in res.stderr
         assert res.stderr.startswith("aquarelle: error:")
         assert len(res.stderr.strip().splitlines()) == 1
+
+
+def _astronaut_pan(n: int, dx: int = 3) -> list[np.ndarray]:
+    """A head and shoulders (public domain, scikit-image) panned across: a portrait."""
+    photo = cv2.resize(skimage.data.astronaut(), (272, 272), interpolation=cv2.INTER_AREA)
+    return [np.ascontiguousarray(photo[8:264, dx * t:dx * t + 224]) for t in range(n)]
+
+
+def _write_sized(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("ffv1", rate=24)
+        stream.width, stream.height, stream.pix_fmt = w, h, "bgr0"
+        for f in frames:
+            for pkt in stream.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
+                out.mux(pkt)
+        for pkt in stream.encode():
+            out.mux(pkt)
+
+
+def _stylized_e_warp(stdout: str) -> float:
+    line = next(x for x in stdout.splitlines() if x.startswith("stylized E_warp:"))
+    return float(line.split(":")[1].split()[0])
+
+
+def test_the_hint_names_the_vignette_on_a_face_video(tmp_path: Path) -> None:
+    """Round a face the vignette is the border (the margins are off there): the hint said
+    --set margins=0, which changes nothing on such a video."""
+    src = tmp_path / "face.mkv"
+    _write_sized(src, _astronaut_pan(8))
+    runs = {}
+    for name, sets in (("default", []), ("margins", ["--set", "margins=0"]),
+                       ("vignette", ["--set", "vignette=0"])):
+        out = tmp_path / f"{name}.mp4"
+        render = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(src), "-o",
+                                 str(out), "--crf", "4", "-q", *sets],
+                                capture_output=True, text=True)
+        assert render.returncode == 0, render.stderr
+        runs[name] = _eval(str(src), str(out))
+        assert runs[name].returncode == 0, runs[name].stderr
+    hint = runs["default"].stdout.splitlines()[-1]
+    assert "export with --set vignette=0." in hint and "margins=0" not in hint, hint
+    assert "a face found in 1 of 1 frame looked at" in hint, hint
+    e = {name: _stylized_e_warp(r.stdout) for name, r in runs.items()}
+    assert e["margins"] == e["default"]  # what the hint named before: nothing moves
+    assert e["vignette"] < e["default"] / 3, e  # what it names now
+
+
+def test_a_video_with_and_without_a_face_names_both_borders() -> None:
+    from aquarelle.eval.border import BorderSurvey
+
+    cat = cv2.resize(skimage.data.chelsea(), (224, 256), interpolation=cv2.INTER_AREA)
+    survey = BorderSurvey()
+    for k, frame in enumerate(_astronaut_pan(10) + [cat] * 10):
+        survey.see(frame, k)
+    survey.release()
+    assert (survey.portraits, survey.scenes, survey.mixed) == (1, 1, 0)
+    assert survey.parameters() == ["vignette", "margins"]
+    assert survey.hint().endswith("export with --set vignette=0 --set margins=0.")

@@ -7,6 +7,7 @@ import itertools
 from pathlib import Path
 
 from ..engine.errors import AquarelleError, ParamError
+from ..eval.border import BorderSurvey
 from ..eval.flicker import warping_errors
 from ..media.video_reader import VideoReader
 
@@ -28,6 +29,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def _frames(reader: VideoReader, limit: int | None):
     frames = reader.frames()
     return itertools.islice(frames, limit) if limit else frames
+
+
+def _surveyed(frames, survey: BorderSurvey):
+    """The input's frames, each shown to `survey` on its way (one decode serves both)."""
+    for frame in frames:
+        survey.see(frame.image, frame.index)
+        yield frame
 
 
 class Misaligned(AquarelleError):
@@ -71,14 +79,16 @@ def run_flicker(args: argparse.Namespace) -> int:
     except BaseException:
         src.close()
         raise
+    survey = BorderSurvey()
     try:
-        pairs_iter = _aligned_pairs(_frames(src, args.max_frames),
+        pairs_iter = _aligned_pairs(_surveyed(_frames(src, args.max_frames), survey),
                                     _frames(out, args.max_frames), src.fps or 30.0)
         first, second = itertools.tee(pairs_iter)
         result = warping_errors((a for a, _ in first), stylized=(b for _, b in second))
     finally:
         src.close()
         out.close()
+        survey.release()
     pairs = len(result.errors["input"])
     if pairs == 0:
         raise AquarelleError("need at least two frames in both videos to measure flicker")
@@ -90,7 +100,5 @@ def run_flicker(args: argparse.Namespace) -> int:
     print("Lower is steadier. The input's own E_warp is the floor (noise, lighting, flow "
           "errors); a stylization that follows the picture stays near it (Aquarelle's target: "
           "at most 2x), per-frame stylization is typically several times higher.")
-    print("A border fixed to the frame counts as error wherever the picture moves under it: "
-          "the watercolor's paper margins (on by default without a face) do; to measure the "
-          "painting alone, export with --set margins=0.")
+    print(survey.hint())
     return 0

@@ -1,0 +1,86 @@
+"""Which bare-paper border the watercolor paints round a video's frames, as its renderer
+decides: the vignette round a figure the subject models find (a face that is the picture's
+subject), or the paper margins round a scene. A flicker measurement names the parameter
+that turns off the one the video gets."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.subject import SubjectSearch
+from ..engine.subject_map import portrait_share, subject_map
+
+SAMPLE_EVERY = 10  # frames between those looked at (the renderer's full detections' beat)
+
+
+class BorderSurvey:
+    """Frames of a video looked at for a figure, every `every`-th: how many the renderer
+    paints with the vignette (a portrait), the margins (a scene), or both cross-faded."""
+
+    def __init__(self, every: int = SAMPLE_EVERY) -> None:
+        self.every = max(1, every)
+        self.portraits = 0  # the vignette alone round the figure
+        self.scenes = 0  # the margins alone (no face, or one too small to be the subject)
+        self.mixed = 0  # both, cross-faded (a figure part way to being the subject)
+        self._search: SubjectSearch | None = None
+
+    @property
+    def looked_at(self) -> int:
+        """Frames looked at."""
+        return self.portraits + self.scenes + self.mixed
+
+    def see(self, image: np.ndarray, index: int) -> None:
+        """Look at the `index`-th frame (RGB) if it is one of those sampled."""
+        if index % self.every:
+            return
+        if self._search is None:
+            self._search = SubjectSearch()
+        subject = self._search.find(image, "rgb", index, False)
+        if subject is None or not subject.faces:
+            self.scenes += 1
+            return
+        picture = (image.shape[1], image.shape[0])
+        share = portrait_share(subject_map(subject, picture),
+                               max(f.size for f in subject.faces) / min(picture))
+        if share >= 1.0:
+            self.portraits += 1
+        elif share <= 0.0:
+            self.scenes += 1
+        else:
+            self.mixed += 1
+
+    def release(self) -> None:
+        """Let the subject models go."""
+        if self._search is not None:
+            self._search.release()
+
+    def parameters(self) -> list[str]:
+        """The watercolor parameters that paint this video's border: "vignette" where a
+        figure was found, "margins" where the scene was painted without one."""
+        names = []
+        if self.portraits or self.mixed:
+            names.append("vignette")
+        if self.scenes or self.mixed or not self.looked_at:
+            names.append("margins")
+        return names
+
+    def hint(self) -> str:
+        """What of the watercolor's border a flicker measurement counts, and how to leave it
+        out."""
+        n = self.looked_at
+        faces = self.portraits + self.mixed
+        if not faces:
+            what = ("the watercolor's paper margins (round a scene without a face; none was "
+                    f"found in {n} frame{'' if n == 1 else 's'} looked at) do")
+        elif not self.scenes and not self.mixed:
+            what = (f"the watercolor's vignette round the figure (a face found in {faces} of "
+                    f"{n} frame{'' if n == 1 else 's'} looked at; the paper margins are off "
+                    "round a face) does")
+        else:
+            what = (f"the watercolor's vignette round the figure (a face found in {faces} of "
+                    f"{n} frames looked at) and its paper margins (where no face, or one "
+                    "small in the picture, is found) do")
+        sets = " ".join(f"--set {name}=0" for name in self.parameters())
+        return ("A border of bare paper that does not move with the picture counts as error "
+                f"wherever the picture moves under it: {what}; to measure the painting alone, "
+                f"export with {sets}.")
