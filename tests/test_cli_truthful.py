@@ -207,6 +207,31 @@ def test_live_camera_refused_blames_permissions(capsys, devices, monkeypatch):
     assert current_device_denied_hint() in err
 
 
+def test_live_camera_by_a_name_no_camera_has_says_not_found(capsys, devices):
+    # '--camera foo' blamed permissions (OpenCV tried foo as a file and failed)
+    devices({0: "HD Webcam"})
+    assert main(["live", "--camera", "foo", "--max-frames", "1"]) == 2
+    err = one_line_error(capsys)
+    assert err.startswith("aquarelle: error: camera foo not found: a camera is named by its "
+                          "number (0, 1, ...) or its device; cameras here: --camera 0 (HD "
+                          "Webcam)"), err
+    assert PERMISSIONS not in err and current_device_denied_hint() not in err
+
+
+@pytest.mark.parametrize("device_files", [True, False])  # Linux; Windows and macOS
+def test_the_apps_camera_by_an_unknown_name_is_not_found(monkeypatch, device_files):
+    from aquarelle.media.webcam import CameraSource
+
+    monkeypatch.setattr("aquarelle.media.webcam.current_lists_cameras_from_devices",
+                        lambda: device_files)
+    cam = CameraSource("foo", capture_factory=lambda _: None)
+    cam.start()
+    assert cam.ended.wait(10)
+    cam.stop()
+    assert cam.error == ("camera foo not found: a camera is named by its number (0, 1, ...) "
+                         "or its device")
+
+
 def test_live_refuses_to_paint_the_virtual_camera_into_itself(capsys, devices):
     devices({0: "Dummy video device (0x0000)", 2: "HD Webcam"})
     assert main(["live", "--virtual-camera", "--max-frames", "1"]) == 2

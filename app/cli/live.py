@@ -73,10 +73,13 @@ def _source(args: argparse.Namespace) -> FrameSource:
 
 
 def check_camera(device: str, sending: bool) -> None:
-    """Where cameras are device files (Linux), say plainly that the camera's is missing,
-    refused, or the virtual camera itself (`sending` to it); OpenCV only says it failed."""
+    """Say plainly that the camera is not found (a name that is no camera's; where cameras
+    are device files, Linux, a missing one), refused, or the virtual camera itself
+    (`sending` to it); OpenCV only says it failed."""
     problem = camera_device_problem(device)
     name = f"camera {device}" if device.isdigit() else "camera"
+    if problem is not None and problem.unknown:
+        raise MediaError(f"camera {device} not found: {problem.text}; {_cameras_here()}")
     if problem is not None and problem.missing:
         raise MediaError(f"no {name}: {problem.text}; {_cameras_here()}")
     if problem is not None:

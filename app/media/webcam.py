@@ -86,27 +86,35 @@ CaptureFactory = Callable[[int | str], Any]
 
 @dataclass(frozen=True)
 class CameraProblem:
-    """What a camera's device file says is wrong: it is `missing`, or refused to us."""
+    """What is wrong with a camera before opening it: it is `missing`, or refused to us;
+    `unknown`: the name is no camera's at all."""
 
     missing: bool
     text: str
+    unknown: bool = False
 
 
 def camera_device_problem(device: int | str) -> CameraProblem | None:
-    """Where cameras are device files (Linux): what the file of camera `device` says is
-    wrong (it does not exist, or we may not open it); None when it looks fine, or where
-    cameras are no files (Windows, macOS)."""
-    if not current_lists_cameras_from_devices():
+    """What is wrong with camera `device` that can be told without opening it: a name
+    that is no camera's number, device, file or stream URL (everywhere); where cameras are
+    device files (Linux), a file that does not exist or that we may not open. None when it
+    looks fine."""
+    text = str(device)
+    if current_lists_cameras_from_devices():
+        dev = virtual_camera.DEV  # read at call time: tests point it elsewhere
+        path = dev / f"video{text}" if text.isdigit() else Path(text)
+        if path.parent == dev:
+            if not path.exists():
+                return CameraProblem(True, f"{path} does not exist")
+            if not os.access(path, os.R_OK | os.W_OK):
+                return CameraProblem(False, f"{path} exists, but {current_device_denied_hint()}")
+            return None
+    # OpenCV takes a number, or a path, URL or GStreamer pipeline it tries as a file: any
+    # other name fails as if the camera were busy or refused
+    if text.isdigit() or "://" in text or "!" in text or Path(text).exists():
         return None
-    dev = virtual_camera.DEV  # read at call time: tests point it elsewhere
-    path = dev / f"video{device}" if str(device).isdigit() else Path(str(device))
-    if path.parent != dev:
-        return None  # not a device file (a URL, a pipeline): opening it tells
-    if not path.exists():
-        return CameraProblem(True, f"{path} does not exist")
-    if not os.access(path, os.R_OK | os.W_OK):
-        return CameraProblem(False, f"{path} exists, but {current_device_denied_hint()}")
-    return None
+    return CameraProblem(True, "a camera is named by its number (0, 1, ...) or its device",
+                         unknown=True)
 
 class CameraSource(ThreadedSource):
     """A live camera: OpenCV capture (CAP_PROP_BUFFERSIZE=1) in a worker thread.
@@ -142,6 +150,9 @@ class CameraSource(ThreadedSource):
             cap = self._factory(self.device)
             if cap is None or not cap.isOpened():
                 problem = camera_device_problem(self.device)
+                if problem is not None and problem.unknown:
+                    self._fail(f"camera {self.device} not found: {problem.text}")
+                    return
                 if problem is None:
                     why = ("it is busy (another app may be using it) or not allowed; "
                            f"{current_camera_denied_hint()}")
