@@ -1,5 +1,6 @@
 """What this machine offers Aquarelle: packages, OpenGL, the Qt platform plugin's system
-libraries (with the Debian packages that provide them), cameras, encoders, folders.
+libraries (with the Debian packages that provide them), cameras, encoders, Ray (for
+render --cluster), folders.
 
 No Qt import here: the point is to explain a machine on which Qt may not even load.
 """
@@ -7,6 +8,8 @@ No Qt import here: the point is to explain a machine on which Qt may not even lo
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
 import os
 import platform
 import re
@@ -41,6 +44,7 @@ DEBIAN_PACKAGES = {
     "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libOpenGL.so.0": "libopengl0",
     "libGLX.so.0": "libglx0", "libglib-2.0.so.0": "libglib2.0-0",
 }
+CLUSTER_INSTALL = "pip install 'aquarelle[cluster]'"  # pyproject's extra: ray[client]
 ENCODERS = (("H.264", "libx264", True), ("H.265", "libx265", False),
             ("VP9", "libvpx-vp9", False), ("ProRes", "prores_ks", False),
             ("AAC", "aac", True), ("Opus", "libopus", False))
@@ -229,6 +233,35 @@ def virtual_camera(report: Report, platform: str | None = None,
                backend + detail, required=False)
 
 
+def _installed(module: str, distribution: str) -> str | None:
+    """The installed version of a package (its metadata: importing Ray takes seconds), "" if
+    it is there without metadata, None if it is not there."""
+    try:
+        if importlib.util.find_spec(module) is None:
+            return None
+    except (ImportError, ValueError):  # a broken package: as good as absent
+        return None
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def cluster(report: Report) -> None:
+    """Ray, which `render --cluster` needs (the optional `cluster` extra), and its Ray Client
+    (grpcio) for a cluster's ray://HOST:PORT address. Nothing is imported."""
+    ray = _installed("ray", "ray")
+    if ray is None:
+        report.add("cluster (Ray)", False, "Ray is not installed (optional: render --cluster "
+                   f"needs it): {CLUSTER_INSTALL}", required=False)
+        return
+    detail = f"ray {ray or '(version unknown)'}"
+    if _installed("grpc", "grpcio") is None:
+        detail += ("; a local --cluster works, but not --cluster ray://HOST:PORT: Ray Client "
+                   f"needs grpcio ({CLUSTER_INSTALL})")
+    report.add("cluster (Ray)", True, detail, required=False)
+
+
 def folder_state(path: Path, access: Callable[[Path, int], bool] = os.access
                  ) -> tuple[bool, str]:
     """Whether Aquarelle can write into `path` (creating it if need be), and what it is."""
@@ -267,6 +300,7 @@ def diagnose(ldd: Callable[[Path], str] | None = None) -> Report:
     cameras(report)
     encoders(report)
     virtual_camera(report)
+    cluster(report)
     folders(report)
     return report
 

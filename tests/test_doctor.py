@@ -64,3 +64,56 @@ def test_a_missing_encoder_is_a_fix_when_required(monkeypatch):
     report = diagnostics.Report()
     diagnostics.encoders(report)
     assert not report.ok and any("libx264" in c.detail for c in report.checks if not c.ok)
+
+
+def _without(monkeypatch, *modules: str) -> None:
+    """find_spec finds none of `modules`, as where they are not installed."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in modules else real(name, *a))
+
+
+def test_doctor_says_which_ray_is_installed_without_importing_it():
+    import importlib.metadata
+    import importlib.util
+    import subprocess
+    import sys
+
+    code = ("import sys; from aquarelle.cli.main import main; main(['doctor']); "
+            "print('imported ray:', 'ray' in sys.modules)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    line = next(x for x in res.stdout.splitlines() if "cluster (Ray)" in x)
+    if importlib.util.find_spec("ray") is None:
+        assert line.startswith("-- ") and "pip install 'aquarelle[cluster]'" in line
+    else:
+        assert line.startswith("ok ") and f"ray {importlib.metadata.version('ray')}" in line
+        assert ("needs grpcio" in line) == (importlib.util.find_spec("grpc") is None), line
+    assert "imported ray: False" in res.stdout  # its metadata says; importing takes seconds
+
+
+def test_doctor_says_how_to_get_ray_when_it_is_missing(capsys, monkeypatch):
+    import tomllib
+
+    _without(monkeypatch, "ray")
+    assert main(["doctor"]) == 0  # optional: only --cluster needs it
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "cluster (Ray)" in x)
+    assert line.startswith("-- ") and "Ray is not installed" in line
+    assert line.endswith("render --cluster needs it): pip install 'aquarelle[cluster]'")
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    extra = pyproject["project"]["optional-dependencies"]["cluster"]  # the extra named
+    assert any(r.startswith("ray[client]") for r in extra)
+
+
+def test_doctor_says_ray_client_needs_grpcio(monkeypatch):
+    pytest.importorskip("ray")
+    _without(monkeypatch, "grpc")
+    report = diagnostics.Report()
+    diagnostics.cluster(report)
+    (check,) = report.checks
+    assert check.ok and not check.required
+    assert "not --cluster ray://HOST:PORT: Ray Client needs grpcio " \
+           "(pip install 'aquarelle[cluster]')" in check.detail

@@ -9,7 +9,7 @@ from ..diagnostics import diagnose, format_report
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="check what this machine offers: OpenGL, Qt's system "
-                                      "libraries, encoders, cameras, folders")
+                                      "libraries, encoders, cameras, Ray (--cluster), folders")
     p.set_defaults(func=run)
 
 
