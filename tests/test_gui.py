@@ -264,6 +264,52 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
     assert pushed and set(pushed) == {2 if queued else 3}
 
 
+@pytest.mark.parametrize("queued", [False, True])  # True: a GPU's readback ring
+def test_recording_a_still_holds_it_until_stopped(qtbot: Any, window: MainWindow,
+                                                  media: dict[str, Path], tmp_path: Path,
+                                                  dialogs: Dialogs,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  queued: bool) -> None:
+    # A still is painted once, before the recording: it recorded nothing ("No frame was
+    # recorded."). It goes in when the recording starts and is held until it stops.
+    from aquarelle.ui import recording
+    from aquarelle.ui.recorder import Recorder
+
+    now = [100.0]
+    monkeypatch.setattr(recording, "Recorder",
+                        lambda *a, **k: Recorder(*a, clock=lambda: now[0], **k))
+    assert window.set_style("adjust")  # no subject to find: the still is painted once
+    open_and_render(qtbot, window, media["image"])
+    window.viewport.queued_readback = queued
+    dst = tmp_path / "still.mp4"
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.toggle_record(dst)
+    now[0] += 3.0
+    window.toggle_record()
+    assert window.recorder is None and dialogs.calls == []
+    with av.open(str(dst)) as c:
+        times = [float(f.pts * f.time_base) for f in c.decode(video=0)]
+    assert times == pytest.approx([0.0, 3.0], abs=1e-3)
+    assert window.statusBar().currentMessage().startswith("Recorded 3.0 s (2 frames) to ")
+
+
+def test_recording_to_a_name_not_mp4_is_refused_in_a_dialog(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path,
+        dialogs: Dialogs) -> None:
+    # rec.xyz was written as MP4 without a word
+    open_and_render(qtbot, window, media["clip"])
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    window.toggle_record(videos / "rec.xyz")
+    assert window.recorder is None and not window.overlays.recording.isVisible()
+    assert dialogs.calls == [("warning", "Cannot record",
+                              f"cannot record to {videos / 'rec.xyz'}: a recording is an "
+                              "MP4 video; name it rec.mp4")]
+    assert not list(videos.iterdir())
+    window.toggle_record(videos / "rec.mp4")  # the app goes on: a right name records
+    assert window.recorder is not None
+
+
 def test_opening_another_source_ends_a_recording(qtbot: Any, window: MainWindow,
                                                 media: dict[str, Path], tmp_path: Path) -> None:
     # A recording carries its file's sound: under another file's picture it kept the first

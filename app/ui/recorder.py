@@ -7,14 +7,18 @@ behind are dropped and counted rather than building up memory or latency.
 Frames of a file source carry their media time: the recording is then timed by it (a
 re-render of the same frame, e.g. a slider moved while paused, adds nothing), and the file's
 sound is put under the recording when it stops, segment by segment across loops and seeks.
-Live sources (cameras) are timed by the wall clock and have no sound.
+Live sources (cameras) and stills are timed by the wall clock and have no sound; such a
+recording lasts until it is stopped, its last picture held (a still is pushed once, and
+again only when a setting changes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,18 +33,26 @@ from ..media.video_writer import pad_to
 
 QUEUE_FRAMES = 8
 TIME_BASE = Fraction(1, 1000)
+EXTENSIONS = (".mp4", ".m4v")  # what a recording (H.264 in MP4) may be called
 
 
 class Recorder:
-    """Encodes frames with wall-clock timestamps into an MP4 (written to PATH.part first):
+    """Encodes frames into an MP4 (written to PATH.part first), timed by their media time
+    or, for live sources and stills, the wall clock (`clock`) from the recording's start:
     H.264 yuv420p, tagged BT.709 limited range as exports are, odd sides padded with the
     last column and row. Frames come as RGB, or packed on the GPU in `packed_format`."""
 
     packed_format = YuvFormat("yuv420p", "bt709")
 
     def __init__(self, path: str | Path, fps: float = 30.0,
-                 audio_source: str | Path | None = None) -> None:
+                 audio_source: str | Path | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.path = Path(path)
+        if self.path.suffix.lower() not in EXTENSIONS:  # as `aquarelle render` refuses it
+            raise AquarelleError(
+                f"cannot record to {self.path}: a recording is an MP4 video; name it "
+                f"{self.path.with_suffix('.mp4').name}")
+        self._clock = clock
         self.audio_source = Path(audio_source) if audio_source and has_audio(audio_source) \
             else None
         self.segments: list[Segment] = []
@@ -49,6 +61,9 @@ class Recorder:
             raise AquarelleError(f"folder does not exist: {self.path.parent}")
         self.fps = fps
         self.frames = 0
+        self.seconds = 0.0  # the time of the last frame encoded
+        # the newest clock-timed frame pushed, and its time
+        self._last_live: tuple[np.ndarray, float] | None = None
         self.dropped = 0
         self.error: str | None = None
         self.sound_error: str | None = None
@@ -59,7 +74,7 @@ class Recorder:
         except (OSError, av.FFmpegError) as e:
             raise AquarelleError(f"cannot write {self.path}: {e}") from None
         self._stream: av.video.stream.VideoStream | None = None
-        self._t0: float | None = None
+        self._t0 = self._clock()  # clock-timed frames: the recording began here
         self._last_pts = -1
         self._thread = threading.Thread(target=self._run, name="aquarelle-recorder", daemon=True)
         self._thread.start()
@@ -68,11 +83,11 @@ class Recorder:
         """Queue one frame (uint8 RGB, or its `packed_format` bytes: an (H * 3 / 2, W)
         array) shown at media time `pts` (None: live, wall clock); drops it when the encoder
         is behind."""
-        now = time.perf_counter()
-        if self._t0 is None:
-            self._t0 = now
         if pts is None:
-            t = now - self._t0
+            # the first frame is what was on screen when the recording began (through a
+            # GPU's readback ring it comes a frame late; a still's, only at the stop)
+            t = self._clock() - self._t0 if self._last_live is not None else 0.0
+            self._last_live = (rgb, t)
         else:
             t = self._media_time(pts)
             if t is None:
@@ -150,9 +165,11 @@ class Recorder:
         for packet in self._stream.encode(frame):
             self._container.mux(packet)
         self.frames += 1
+        self.seconds = float(pts * TIME_BASE)
 
     def stop(self, timeout: float = 30.0) -> Path | None:
         """Finish the file; returns its path, or None when nothing (valid) was recorded."""
+        self._hold_last(timeout)
         self._queue.put(None)
         self._thread.join(timeout)
         if self.error is None and self.frames > 0 and self._part.exists():
@@ -162,6 +179,17 @@ class Recorder:
             return self.path
         self._part.unlink(missing_ok=True)
         return None
+
+    def _hold_last(self, timeout: float) -> None:
+        """A clock-timed recording lasts until now: its last picture again at the stop (a
+        still is pushed once; a stalled camera's last frame stays on screen)."""
+        if self._last_live is None:
+            return
+        image, t = self._last_live
+        end = self._clock() - self._t0
+        if end - t >= 1.0 / self.fps and self._thread.is_alive():
+            with contextlib.suppress(queue.Full):  # an encoder that stopped takes nothing
+                self._queue.put((image, end), timeout=timeout)
 
     def _add_sound(self) -> None:
         """Put the file's sound under the recording (kept silent if that fails)."""

@@ -60,7 +60,9 @@ class RecordingController(QObject):
                 extra += f"; {rec.sound_error}"
             elif rec.audio_source is not None:
                 extra += ", with the file's sound"
-            self.feedback.status(f"Recorded {rec.frames} frames to {saved}{extra}", 10000)
+            frames = f"{rec.frames} frame{'' if rec.frames == 1 else 's'}"
+            self.feedback.status(f"Recorded {rec.seconds:.1f} s ({frames}) to {saved}{extra}",
+                                 10000)
             self.feedback.show_folder_link(saved.parent)
         else:
             self.feedback.error("Recording", rec.error or "No frame was recorded.")
@@ -79,6 +81,10 @@ class RecordingController(QObject):
         self.started = time.monotonic()
         self.viewport.frame_sink = rec.push
         self.viewport.frame_sink_packed = rec.packed_format
+        if src is not None and src.still:
+            # a still is painted once, before the recording began: it goes in now, and is
+            # held until the recording stops
+            self.viewport.rerender()
         self.labels.show_recording(0)
         self.feedback.status(f"Recording to {target}")
         return True
