@@ -14,6 +14,7 @@ import numpy as np
 
 from ..engine.errors import AquarelleError
 from .atomic import OutputExists, atomic_output
+from .png_encode import encode_png
 
 # OpenCV's decoders print warnings (e.g. on a truncated PNG) straight to stderr; our own
 # one-line error says what went wrong.
@@ -238,6 +239,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     q = int(quality) if quality is not None else DEFAULT_QUALITY
     if (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
         data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif)
+    elif ext == ".png":
+        data = encode_png(bgr)  # deflated on every core
     else:
         params: list[int] = []
         if ext in (".jpg", ".jpeg"):
