@@ -168,6 +168,33 @@ def test_paper_keeps_its_grain_size_under_zoom(pipeline) -> None:
     assert 0.6 < grain(zoomed) / grain(first) < 1.6
 
 
+def test_the_paper_draws_a_second_sheet_only_while_the_zoom_cross_fades(pipeline) -> None:
+    # The paper's one or two sheets are compiled in (a CPU renderer runs both sides of a
+    # branch: the 4K still's paper took 150 ms for 88 of work); the two sheets where
+    # paper.frag cross-fades the octaves, one elsewhere
+    from aquarelle.engine.style_stage import PAPER_FADE_MARGIN, paper_sheets
+
+    for level in np.linspace(0.0, 3.0, 601, dtype=np.float32):
+        zoom = float(np.exp2(-level))
+        lv = np.float32(-np.log2(np.float32(max(zoom, 1e-6))))
+        f = (lv - np.floor(lv) - np.float32(PAPER_FADE_MARGIN)) / np.float32(
+            1.0 - 2.0 * PAPER_FADE_MARGIN)
+        if 0.0 < f < 1.0:
+            assert paper_sheets(zoom) == 2, level  # never one where the shader fades
+        elif min(abs(f), abs(f - 1.0)) > 1e-3:
+            assert paper_sheets(zoom) == 1, level
+    p = pipeline()
+    frame = np.full((H, W, 3), 128, np.uint8)
+    p.render_array(frame)
+    graph = p.stages[0].graph
+    assert ("paper", (("u_paper_sheets", 1),)) in graph._variants
+    p.stages[0]._canvas = np.diag([2 ** -0.5, 2 ** -0.5, 1.0])  # half way to the next octave
+    next_frame = frame.copy()
+    next_frame[0, 0] = 129
+    p.render_array(next_frame)
+    assert ("paper", (("u_paper_sheets", 2),)) in graph._variants
+
+
 def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:
     # A mirrored frame differs from the last by less than a scene cut (mean grey difference
     # under CUT_THRESHOLD), yet no flow explains it (a seek within a shot, skipped frames):

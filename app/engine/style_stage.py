@@ -3,6 +3,7 @@ is the engine's public face."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from .upscaler import Upscaler
 
 MIN_SCALE, MAX_SCALE = 0.1, 1.0
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
+PAPER_FADE_MARGIN = 0.02  # paper.frag's FADE_MARGIN
 PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
 
 
@@ -519,7 +521,8 @@ class StyleStage:
     @staticmethod
     def _canvas_uniforms(c: np.ndarray) -> dict[str, Any]:
         # The similarity as (a, b, tx, ty): canvas = (a x - b y + tx, b x + a y + ty).
-        return {"u_canvas": (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]), float(c[1, 2]))}
+        return {"u_canvas": (float(c[0, 0]), float(c[1, 0]), float(c[0, 2]), float(c[1, 2])),
+                "u_paper_sheets": paper_sheets(math.hypot(c[0, 0], c[1, 0]))}
 
     def motion_widths(self) -> frozenset[int]:
         """The flow widths this frame's styles ask motion at (none when temporal features
@@ -651,6 +654,15 @@ def _light(subject: Subject) -> tuple[float, float]:
         return 0.0, 0.0
     x0, _, x1, _ = max(subject.faces, key=lambda f: f.size).box
     return float(subject.light), float(0.5 * (x0 + x1))
+
+
+def paper_sheets(zoom: float) -> int:
+    """Sheets of paper the zoom `zoom` (the canvas's scale) draws: two where paper.frag
+    cross-fades the octaves (FADE_MARGIN there), else one. Two near the fade's ends too:
+    the shader's float rounding decides there, and with two it still draws one if so."""
+    level = -math.log2(max(zoom, 1e-6))
+    f = (level - math.floor(level) - PAPER_FADE_MARGIN) / (1.0 - 2.0 * PAPER_FADE_MARGIN)
+    return 2 if -1e-4 < f < 1.0 + 1e-4 else 1
 
 
 def _portrait(subject_map: np.ndarray, subject: Subject, picture: tuple[int, int]) -> float:

@@ -17,6 +17,8 @@ uniform vec4 u_canvas;
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 uniform float u_px;     // work px per reference px
 uniform float u_scale;  // work px per source px
+uniform int u_paper_sheets;  // 2 while the zoom cross-fades two sheets (compiled in: a CPU
+                             // renderer runs both sides of a branch; style_stage.py)
 
 const float FINE = 0.4;  // of the height, on a big picture, in grain of the pixel's size
 
@@ -45,16 +47,11 @@ void main() {
     // H200's 1080p frame); within FADE_MARGIN of an octave the grain is 1.4% off its size.
     const float FADE_MARGIN = 0.02;
     float f = clamp((level - m - FADE_MARGIN) / (1.0 - 2.0 * FADE_MARGIN), 0.0, 1.0);
-    float h;
-    if (f <= 0.0) {
-        h = sheet_at(c * exp2(m), grain);
-    } else if (f >= 1.0) {
-        h = sheet_at(c * exp2(m + 1.0), grain);
-    } else {
-        float h0 = sheet_at(c * exp2(m), grain);
+    float h = sheet_at(c * exp2(f >= 1.0 ? m + 1.0 : m), grain);
+    if (u_paper_sheets > 1 && f > 0.0 && f < 1.0) {
         float h1 = sheet_at(c * exp2(m + 1.0), grain);
         float w0 = 1.0 - f, w1 = f;
-        h = 0.5 + (w0 * (h0 - 0.5) + w1 * (h1 - 0.5)) / sqrt(w0 * w0 + w1 * w1);
+        h = 0.5 + (w0 * (h - 0.5) + w1 * (h1 - 0.5)) / sqrt(w0 * w0 + w1 * w1);
     }
     frag = vec4(clamp(h, 0.0, 1.0), 0.0, 0.0, 1.0);
 }
