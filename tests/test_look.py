@@ -272,13 +272,14 @@ def test_wash_sizes_scale_with_the_frame(gl_ctx, pipeline):
 
 @pytest.mark.parametrize("values", [{}, {"dispersion": 0.6, "stroke_strength": 0.8,
                                          "outline_strength": 0.5, "gaps": 0.0}])
-def test_specialized_passes_paint_the_generic_picture(pipeline, values):
+@pytest.mark.parametrize("picture", ["astronaut", "coffee"])
+def test_specialized_passes_paint_the_generic_picture(pipeline, values, picture):
     # Terms at 0 and the temporal switches are compiled into the watercolor's shaders (a CPU
     # renderer runs both sides of every branch); the picture must not change, frame after
-    # frame (the history switch flips after the first).
+    # frame (the history switch flips after the first), with a face found and without one.
     import skimage.data
 
-    img = np.ascontiguousarray(skimage.data.astronaut()[::4, ::4])
+    img = np.ascontiguousarray(getattr(skimage.data, picture)()[::4, ::4])
     fast, plain = pipeline(values), pipeline(values)
     plain.stages[0].graph._specialized = lambda c, values: c  # always the generic programs
     for shift in (0, 2, 4):
