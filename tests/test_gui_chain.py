@@ -125,3 +125,67 @@ def test_chain_edits_keep_values_and_are_undo_steps(qtbot: Any, config: Path,  #
     assert win.state.style.name == "denoise+watercolor"
     assert dialogs.calls == []
     win.close()
+
+
+def test_a_preset_saved_after_a_chain_edit_holds_the_values_shown(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Saving a preset once the chain (or style) changed writes the values on screen, for the
+    chain on screen: it wrote the values the first style had when the window opened, so the
+    preset chosen again (or given to `aquarelle render --preset FILE`) was another look."""
+    import numpy as np
+    from test_gui_fidelity import cli_render, shown
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    win.chain_panel.add_style("sharpen")
+    win.param_panel.set_value("watercolor.dilution", 0.72)
+    win.param_panel.set_value("sharpen.amount", 1.7)
+    on_screen = win.state.params.as_json_values()
+    preset = win.presets.save_as("Mine")
+    assert preset.values == on_screen
+    assert preset.path is not None and preset.path.parent.name == "watercolor+sharpen"
+    win.param_panel.reset_all()
+    assert win.presets.select("Mine") is not None
+    assert win.state.params.as_json_values() == on_screen
+    picture = shown(qtbot, win)  # before the CLI's own EGL context comes and goes
+    expected = cli_render(media["image"], tmp_path / "cli.png", "--preset", str(preset.path))
+    d = np.abs(picture.astype(int) - expected.astype(int))
+    assert d.max() <= 1, (d.max(), d.mean())
+    win.close()
+
+
+def test_a_chain_edit_keeps_the_subject_found_in_the_still(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A chain edit on a portrait paints it with its subject at once, as `aquarelle render`
+    does: the faces found in the still stay found (the new pipeline painted it without them,
+    vignette and focus gone, until they were found again)."""
+    import cv2
+    import numpy as np
+    from skimage import data
+    from test_gui import grab
+    from test_gui_fidelity import cli_render, shown
+
+    portrait = tmp_path / "portrait.png"
+    cv2.imwrite(str(portrait), cv2.resize(data.astronaut(), (200, 200),
+                                          interpolation=cv2.INTER_AREA)[:, :, ::-1])
+    win: MainWindow = make_window(qtbot, config)
+    win.resize(900, 640)
+    assert win.open_file(portrait)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
+    grab(win)
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    grab(win)
+    assert vp.pipeline is not None and vp.pipeline.last_subject is not None
+    win.chain_panel.add_style("denoise")
+    grab(win)  # the first paint of the new pipeline
+    assert vp.pipeline.style.name == "denoise+watercolor"
+    assert vp.pipeline.last_subject is not None
+    assert not vp.subjects.waiting
+    picture = shown(qtbot, win)
+    expected = cli_render(portrait, tmp_path / "cli.png", "--style", "denoise+watercolor")
+    d = np.abs(picture.astype(int) - expected.astype(int))
+    assert d.max() <= 1, (d.max(), d.mean())
+    assert not dialogs.calls
+    win.close()

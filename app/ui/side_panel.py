@@ -64,8 +64,9 @@ class SidePanel(QScrollArea):
         self.chain_panel = ChainPanel([s.name for s in specs], {s.name: s.label for s in specs},
                                       {s.name: s.chain_order for s in specs}, style_box)
         form.addRow("Chain", self.chain_panel)
-        self.presets = PresetsPanel(state.params.as_json_values, style_box, preset_dir,
-                                    defaults=lambda: state.params.defaults_json())
+        # the state's params are replaced on every style switch: read them when asked
+        self.presets = PresetsPanel(lambda: state.params.as_json_values(), style_box,
+                                    preset_dir, defaults=lambda: state.params.defaults_json())
         self.presets.set_style(state.style.name)
         form.addRow("Preset", self.presets)
         seed_row = QHBoxLayout()

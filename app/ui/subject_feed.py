@@ -26,12 +26,18 @@ class SubjectFeed(QObject):
         self._worker: SubjectWorker | None = None
         self._seen: Subject | None = None
         self._still_pending = False
+        self._image: np.ndarray | None = None  # the frame handed over last
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
 
     def frame(self, image: np.ndarray, *, still: bool, jumped: bool, t: float) -> None:
         """A new frame on screen (`jumped`: it does not follow the last one)."""
+        if image is self._image and self._worker is not None:
+            # the same frame for a new pipeline (a chain edit, a style switch): what was
+            # found in it still holds; finding it again would paint it without for a while
+            return
+        self._image = image
         if self._worker is None:
             self._worker = SubjectWorker()
             self._worker.start()
@@ -71,6 +77,7 @@ class SubjectFeed(QObject):
 
     def stop(self) -> None:
         self._timer.stop()
+        self._image = None
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
