@@ -4,7 +4,9 @@ target had to itself before frame plans), in the same process; and the peak resi
 of `aquarelle render` on a 3840x2160 photo.
 
 Run: .venv/bin/python scripts/bench_memory.py [--write BENCHMARKS.md]
-The photo: scikit-image's chelsea enlarged (bicubic) to each size.
+     .venv/bin/python scripts/bench_memory.py --cli-runs 3 [--photo PHOTO.jpg]
+The photo: scikit-image's chelsea enlarged (bicubic) to each size. `--cli-runs N` runs only
+the command N times, each beside cv2.stylization of the same photo (any photo with --photo).
 """
 
 from __future__ import annotations
@@ -53,12 +55,14 @@ def texture_mb(size: tuple[int, int], *, video: bool, inspect: bool) -> tuple[fl
         ctx.release()
 
 
-def cli_peak_mb(size: tuple[int, int]) -> tuple[float, float, float]:
-    """Peak resident MB and seconds of `aquarelle render` on a photo of `size`, and seconds
-    of cv2.stylization on it (in this process)."""
+def cli_peak_mb(size: tuple[int, int], given: Path | None = None
+                ) -> tuple[float, float, float]:
+    """Peak resident MB and seconds of `aquarelle render` on a photo of `size` (or the
+    `given` photo), and seconds of cv2.stylization on it (in this process)."""
     with tempfile.TemporaryDirectory() as tmp:
-        src, out = Path(tmp) / "photo.jpg", Path(tmp) / "out.png"
-        cv2.imwrite(str(src), photo(size)[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+        src, out = given or Path(tmp) / "photo.jpg", Path(tmp) / "out.png"
+        if given is None:
+            cv2.imwrite(str(src), photo(size)[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
         # VmHWM: this process image's peak (ru_maxrss would start from the forking parent's)
         code = ("import sys\nfrom aquarelle.cli.main import main\nrc = main(sys.argv[1:])\n"
                 "print(next(l.split()[1] for l in open('/proc/self/status') "
@@ -77,7 +81,19 @@ def cli_peak_mb(size: tuple[int, int]) -> tuple[float, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", metavar="MD", help="put the table into this Markdown file")
+    ap.add_argument("--cli-runs", type=int, metavar="N",
+                    help="only the command's time and peak, N times beside cv2.stylization")
+    ap.add_argument("--photo", type=Path, help="the command's photo (default: chelsea at 4K)")
     args = ap.parse_args()
+    if args.cli_runs:
+        ratios = []
+        for _ in range(args.cli_runs):
+            peak, seconds, baseline = cli_peak_mb(SIZES[-1], args.photo)
+            ratios.append(seconds / baseline)
+            print(f"render {seconds:.2f} s, peak {peak:.0f} MB; cv2.stylization {baseline:.2f} s: "
+                  f"x{ratios[-1]:.3f}", flush=True)
+        print(f"median x{float(np.median(ratios)):.3f}")
+        return
     rows = []
     for size in SIZES:
         for video in (False, True):
