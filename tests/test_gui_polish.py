@@ -357,6 +357,52 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     assert window.opened_folder == out
 
 
+def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path) -> None:
+    """The dialog has the command line's --no-subtitles and --no-metadata; an end before the
+    start is refused in the dialog, still open with its choices (the export failed after it
+    closed, in the command line's words); the done box's notes speak of the dialog's
+    choices, not of --codec."""
+    from videoclips import make_rich_clip, probe
+
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    clip = make_rich_clip(tmp_path / "film.mkv", frames=10)  # 10-bit, 2 audio, subtitles
+    open_and_render(qtbot, window, clip)
+    out = tmp_path / "film-painted.mkv"
+    steps: list[str] = []
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(out))
+        dialog.subtitles.setChecked(False)
+        dialog.metadata.setChecked(False)
+        dialog.start.setValue(0.3)
+        dialog.end.setValue(0.1)
+        dialog.accept()  # refused: the dialog stays open
+        assert dialog.isVisible() and dialogs.kinds() == ["warning"]
+        assert "end" in dialogs.calls[0][2] and "--" not in dialogs.calls[0][2]
+        steps.append("refused")
+        dialog.start.setValue(0.0)
+        dialog.end.setValue(0.2)
+        dialog.accept()
+
+    handle = focus_window(qtbot, window)
+    QTimer.singleShot(200, fill)
+    with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
+        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    job = blocker.args[0]
+    assert steps == ["refused"] and job.error is None and not job.cancelled
+    info = probe(out)
+    assert [s["type"] for s in info["streams"]] == ["video", "audio", "audio"]
+    assert all("language" not in s["tags"] for s in info["streams"])
+    assert "title" not in info["tags"] and not info["chapters"]
+    box = window.exports.done_box
+    assert box is not None and "10-bit" in box.informativeText()
+    assert "--" not in box.informativeText(), box.informativeText()
+
+
 def test_export_done_box_names_what_the_export_could_not_keep(window: MainWindow,
                                                               tmp_path: Path) -> None:
     """A video export from the app warns as the command line does: the done box lists what

@@ -1,5 +1,5 @@
 """The export settings dialog: the command line's options (codec, quality, size, range, audio,
-the GPU's encoder and decoder)."""
+subtitles, tags and chapters, the GPU's encoder and decoder)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from PyQt6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QWidget,
@@ -48,6 +49,8 @@ class ExportChoice:
     audio: bool
     encoder: str = "auto"  # hw_encoders.CHOICES
     decoder: str = "auto"  # hw_decoders.CHOICES
+    subtitles: bool = True  # False: --no-subtitles
+    metadata: bool = True  # False: --no-metadata
 
 
 class ExportDialog(QDialog):
@@ -94,6 +97,16 @@ class ExportDialog(QDialog):
         self.audio = QCheckBox("Keep the sound", self)
         self.audio.setChecked(True)
         form.addRow("Audio", self.audio)
+        self.subtitles = QCheckBox("Keep the subtitles", self)
+        self.subtitles.setChecked(True)
+        self.subtitles.setToolTip("Copy the subtitle tracks (converted where the format needs "
+                                  "it: mov_text in .mp4/.mov, WebVTT in .webm)")
+        form.addRow("Subtitles", self.subtitles)
+        self.metadata = QCheckBox("Keep the tags and chapters", self)
+        self.metadata.setChecked(True)
+        self.metadata.setToolTip("The file's title, comment..., the tracks' languages and names, "
+                                 "and the chapters")
+        form.addRow("Tags", self.metadata)
 
         self.encoder = self._coders(encoder, "Encode H.264 and H.265 on the GPU's encoder "
                                     "(NVENC, Quick Sync, AMF, VideoToolbox, Media "
@@ -150,6 +163,15 @@ class ExportDialog(QDialog):
         if CONTAINERS.get(path.suffix.lower()) not in spec.containers:  # keep what can hold it
             self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
 
+    def accept(self) -> None:
+        """Refuse a range that holds nothing, with the dialog still open to mend it."""
+        end = self.end.value()
+        if 0 < end <= self.start.value():
+            QMessageBox.warning(self, "Export", f"The end ({end:.2f} s) must be after the "
+                                f"start ({self.start.value():.2f} s).")
+            return
+        super().accept()
+
     def _browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(), FILTERS)
         if path:
@@ -166,4 +188,5 @@ class ExportDialog(QDialog):
             width=self.size.currentData(), start=self.start.value(),
             end=None if full or end <= 0 else end, audio=self.audio.isChecked(),
             encoder=self.encoder.currentData() if spec.name in HARDWARE else "auto",
-            decoder=self.decoder.currentData())
+            decoder=self.decoder.currentData(), subtitles=self.subtitles.isChecked(),
+            metadata=self.metadata.isChecked())

@@ -239,6 +239,7 @@ class ExportController(QObject):
         options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
                                 size=(choice.width, -1) if choice.width else None,
                                 start=choice.start, end=choice.end, audio=choice.audio,
+                                subtitles=choice.subtitles, metadata=choice.metadata,
                                 seed=state.seed, scale=state.scale,
                                 video_lines=state.video_lines,
                                 encoder=choice.encoder, decoder=choice.decoder)
@@ -283,7 +284,8 @@ class ExportController(QObject):
             self.settings.set_last_dir("export", str(r.output.parent))
             extra = f", {r.lost} frames lost" if r.lost else ""
             self.notify_done(f"Exported {r.frames} frames to {r.output.name} in "
-                             f"{r.elapsed:.1f} s{extra}", r.output.parent, r.warnings)
+                             f"{r.elapsed:.1f} s{extra}", r.output.parent,
+                             [_in_dialog_words(w) for w in r.warnings])
         self.finished.emit(job)
 
     def notify_done(self, text: str, folder: Path, notes: list[str] | None = None
@@ -306,10 +308,19 @@ class ExportController(QObject):
         return box
 
 
+# The command line's words in media errors and notes, and the dialog's for the same choice
+DIALOG_WORDS = (("--encoder hardware", "GPU encoding (Encoder: GPU only)"),
+                ("--decoder hardware", "GPU decoding (Decoder: GPU only)"),
+                ("use --codec ", "choose the codec "), ("--start", "the start"),
+                ("--end", "the end"), ("--crf", "Quality (CRF)"))
+
+
 def _in_dialog_words(error: str) -> str:
-    """A media error in the dialog's words (the command line's option names its choice)."""
-    return error.replace("--encoder hardware", "GPU encoding (Encoder: GPU only)") \
-        .replace("--decoder hardware", "GPU decoding (Decoder: GPU only)")
+    """A media error or note in the dialog's words (the command line's option names its
+    choice)."""
+    for cli, dialog in DIALOG_WORDS:
+        error = error.replace(cli, dialog)
+    return error
 
 
 def _writable(folder: Path) -> bool:
