@@ -21,6 +21,7 @@ from ..engine.renderer import Renderer
 from ..media.atomic import OutputExists, atomic_output
 from ..media.export import ExportProgress, check_options, output_frames, resolve_size, retime
 from ..media.image_io import write_image
+from ..media.metadata import container_tags
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
 from .common import counted
@@ -28,6 +29,7 @@ from .render_job import RenderJob, refuse_existing
 from .render_options import resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
+DEEP_IMAGES = (".png", ".tif", ".tiff")  # a sequence of these keeps a deep video's 16 bits
 
 
 def wants_frames(output: Path) -> bool:
@@ -50,7 +52,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     frames: list[np.ndarray] = []
     durations: list[float] = []
     try:
-        with VideoReader(src) as reader:
+        deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
+        with VideoReader(src, deep=deep) as reader:
+            warnings = left_out(reader, job, "a GIF" if gif else "an image sequence")
             total = output_frames(reader.expected_frames(opts.start, opts.end), reader.fps,
                                   opts.fps)
             items = reader.frames(opts.start, opts.end)
@@ -60,7 +64,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             step = 1.0 / (opts.fps or reader.fps or 25.0)
             ctx = create_headless_context()
             try:
-                with Renderer(ctx, style, seed=opts.seed, scale=opts.scale) as pipeline:
+                with Renderer(ctx, style, seed=opts.seed, scale=opts.scale,
+                              deep=reader.deep) as pipeline:
                     pipeline.set_params(values)
                     pipeline.max_lines = opts.video_lines
                     for k, frame in enumerate(stream):
@@ -93,6 +98,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     finally:
         printer.finish()
     count = len(frames) if gif else len(written)
+    for warning in warnings:
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
     if lost:
         print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded",
               file=sys.stderr)
@@ -100,6 +107,35 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"
         print(f"{src} -> {what} ({counted(count, 'frame')})", file=sys.stderr)
     return 0
+
+
+def left_out(reader: VideoReader, job: RenderJob, what: str) -> list[str]:
+    """Warnings for what pictures cannot hold of the video `reader` reads: its sound,
+    subtitles, attachments, chapters and tags (those the options keep), bits, HDR tags."""
+    c = reader.container
+    parts = []
+    if job.export.audio and c.streams.audio:
+        parts.append(counted(len(c.streams.audio), "audio track"))
+    if job.export.subtitles and c.streams.subtitles:
+        parts.append(counted(len(c.streams.subtitles), "subtitle track"))
+    if c.streams.attachments:
+        parts.append(counted(len(c.streams.attachments), "attachment"))
+    if job.export.metadata:
+        if c.chapters():
+            parts.append(counted(len(c.chapters()), "chapter"))
+        tags = sorted(k.lower() for k in container_tags(c.metadata))
+        if tags:
+            parts.append(f"the tags ({', '.join(tags)})")
+    name = reader.path.name
+    warnings = [f"{name}: {', '.join(parts)} left out: {what} holds pictures only; write "
+                ".mkv to keep them"] if parts else []
+    if reader.bit_depth > 8 and not reader.deep:
+        warnings.append(f"{name} is {reader.bit_depth}-bit; {what} of it is written 8-bit "
+                        "(frames/%04d.png keeps 16 bits)")
+    if reader.colour.hdr:
+        warnings.append(f"{name} is HDR ({reader.colour.hdr}, BT.2020): {what} carries no "
+                        "colour tags; its pictures show the coded values (no tone mapping)")
+    return warnings
 
 
 def frame_path(pattern: Path, number: int) -> Path:

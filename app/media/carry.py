@@ -6,6 +6,7 @@ export and by the cluster's join alike, on the output container before its first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import av
 
@@ -54,7 +55,16 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         else:
             carried.warnings.append(f"attachment {name} left out: only .mkv files hold "
                                     "attachments")
-    others = [s for s in streams.video if s.index != reader.video.index] + list(streams.data)
+    pictures = av.stream.Disposition.attached_pic
+    covers = [s for s in streams.video
+              if s.disposition & pictures and s.index != reader.video.index]
+    cover_packets = [p for s in covers if (p := _carry_cover(reader, out, s, fmt, ext, carried))]
+    others = [s for s in streams.video
+              if s.index != reader.video.index and s.index not in {c.index for c in covers}]
+    # An MP4's chapter titles come as a text track the demuxer discards: the chapters
+    # themselves are carried below, and the muxer writes that track afresh.
+    chapter_track = av.stream.Discard.all if reader.container.chapters() else None
+    others += [s for s in streams.data if s.discard != chapter_track]
     for s in others:
         carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) left "
                                 "out: only the main video is painted")
@@ -74,7 +84,54 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             target.metadata.clear()
     for source, target in tagged[1:]:
         target.disposition = source.disposition
+    for packet in cover_packets:  # the first packet writes the header: tags come before
+        out.mux(packet)
     return carried
+
+
+# The pictures a Matroska file holds as cover art (an attachment of this MIME type)
+COVER_TYPES = {"mjpeg": ("image/jpeg", "jpg"), "png": ("image/png", "png")}
+
+
+def _carry_cover(reader: VideoReader, out: av.container.OutputContainer,
+                 source: av.stream.Stream, fmt: str, ext: str, carried: Carried
+                 ) -> av.Packet | None:
+    """Copy a cover picture (an attached picture stream): MP4 holds it as a picture stream
+    (its packet returned, to mux once every stream is added), Matroska as an image
+    attachment; elsewhere it is named in a warning."""
+    codec = codec_name(source)
+    what = f"cover picture {stream_label(source)} ({codec})"
+    if fmt not in ("mp4", "matroska") or (fmt == "matroska" and codec not in COVER_TYPES):
+        carried.warnings.append(f"{what} left out: {ext} files cannot hold it; write .mp4 "
+                                "or .mkv to keep it")
+        return None
+    data = _picture_data(reader.path, source.index)
+    if data is None:
+        carried.warnings.append(f"{what} left out: it could not be read")
+        return None
+    carried.kept.append(f"{what} copied")
+    if fmt == "matroska":
+        mime, suffix = COVER_TYPES[codec]
+        out.add_attachment(source.metadata.get("filename") or f"cover.{suffix}", mime, data)
+        return None
+    target = out.add_stream_from_template(source)
+    target.disposition = source.disposition
+    packet = av.Packet(data)
+    packet.stream = target
+    packet.is_keyframe = True
+    return packet
+
+
+def _picture_data(path: Path, index: int) -> bytes | None:
+    """The bytes of an attached picture stream (its one packet), read apart from the walk."""
+    try:
+        with av.open(str(path)) as c:
+            for packet in c.demux(c.streams[index]):
+                if packet.size:
+                    return bytes(packet)
+    except (av.error.FFmpegError, OSError, IndexError):
+        pass
+    return None
 
 
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> list[str]:

@@ -50,8 +50,15 @@ def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: st
     players show the handler name as the track's name, so a title becomes that too. Returns
     a warning where the language cannot be written (a .mov's table lacks it)."""
     tags = {k: v for k, v in source.metadata.items() if _fresh(k, v)}
-    title = tags.get("title") or tags.get("name")
-    if fmt in MP4_LIKE and title and "handler_name" not in tags:
+    # FFmpeg reads an MP4 track's title as "name" (its udta box), and some files name the
+    # track by its handler only; the muxers write a track's title from "title" alone
+    # (Matroska's TrackName, MP4's udta name), so it is given that key.
+    lower = {k.lower(): k for k in tags}  # Matroska's own tags come upper-case ("NAME")
+    name = tags.pop(lower["name"]) if "name" in lower else None
+    title = tags.get("title") or name or tags.get(lower.get("handler_name", ""))
+    if title:
+        tags["title"] = title
+    if fmt in MP4_LIKE and title and "handler_name" not in lower:
         tags["handler_name"] = title
     warning = None
     lang = tags.get("language")

@@ -238,10 +238,12 @@ def gap_frames(steps: Counter[int]) -> int | None:
     kept = sum(regular.values())
     cadence = sum(d * n for d, n in regular.items()) / kept
     long = {d: round(d / cadence) for d in steps if d not in regular}
-    odd = sum(steps[d] for d, k in long.items() if k < 2 or abs(d - k * cadence) * 4 > cadence)
+    whole = {d: k for d, k in long.items() if k >= 2 and abs(d - k * cadence) * 4 <= cadence}
+    odd = sum(steps[d] for d in long if d not in whole)
     if kept < total * STEADY_SHARE or odd > max(1, int(total * ODD_SHARE)):
         return None
-    return sum((k - 1) * steps[d] for d, k in long.items() if k >= 2)
+    # a step that is no whole number of frame times is timing, not frames lost
+    return sum((k - 1) * steps[d] for d, k in whole.items())
 
 
 def _parse_clock(text: str | None) -> float | None:

@@ -1,0 +1,149 @@
+"""What a new user's files carried and an export lost or misreported: MP4 track titles in
+Matroska, an MP4's cover picture and chapter track, a trimmed stretch of a variable frame
+rate, and what a GIF or an image sequence cannot hold (said in a warning)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+from videoclips import make_clip, make_rich_clip, pattern, probe
+
+from aquarelle.cli.main import main
+from aquarelle.media.video_reader import gap_frames
+
+COVER = io.BytesIO()
+Image.new("RGB", (16, 16), (200, 60, 40)).save(COVER, format="JPEG")
+
+
+def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["render", *args, "-q", "--style", "adjust"])
+    return code, capsys.readouterr().err
+
+
+def warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "warning" in line]
+
+
+@pytest.fixture(scope="module")
+def phone_mp4(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An MP4 as phones and editors write them: titled tracks (FFmpeg reads an MP4 track's
+    title as "name"), chapters (a text track of their own) and a cover picture."""
+    path = tmp_path_factory.mktemp("phone") / "clip.mp4"
+    tb = Fraction(1, 1000)
+    with av.open(str(path), "w", format="mp4") as out:
+        out.metadata["title"] = "Holiday"
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.time_base = vs.codec_context.time_base = tb
+        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        audio.metadata.update(language="spa", title="Español")
+        cover = out.add_stream("mjpeg")
+        cover.width, cover.height, cover.pix_fmt = 16, 16, "yuvj420p"
+        cover.disposition = av.stream.Disposition.attached_pic
+        out.set_chapters([{"id": 1, "start": 0, "end": 200, "time_base": tb,
+                           "metadata": {"title": "Intro"}},
+                          {"id": 2, "start": 200, "end": 400, "time_base": tb,
+                           "metadata": {"title": "Beach"}}])
+        for k in range(10):
+            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
+            frame.pts, frame.time_base = k * 40, tb
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        af = av.AudioFrame.from_ndarray(np.zeros((2, 19200), np.float32), format="fltp",
+                                        layout="stereo")
+        af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
+        for packet in [*audio.encode(af), *audio.encode(None)]:
+            out.mux(packet)
+        packet = av.Packet(COVER.getvalue())
+        packet.stream = cover
+        out.mux(packet)
+    with av.open(str(path)) as c:  # what FFmpeg makes of it, which the tests rely on
+        assert c.streams.audio[0].metadata.get("name") == "Español"
+        assert [s.type for s in c.streams] == ["video", "audio", "data", "video"]
+    return path
+
+
+def cover_bytes(path: Path) -> list[bytes]:
+    with av.open(str(path)) as c:
+        pics = [s for s in c.streams.video
+                if s.disposition & av.stream.Disposition.attached_pic]
+        return [bytes(p) for s in pics for p in c.demux(s) if p.size]
+
+
+@pytest.mark.parametrize("ext", ["mkv", "webm", "mp4"])
+def test_an_mp4_tracks_title_stays_its_title(phone_mp4: Path, tmp_path: Path, ext: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(phone_mp4), "-o", str(out))
+    assert code == 0, err
+    (audio,) = [s for s in probe(out)["streams"] if s["type"] == "audio"]
+    key = "name" if ext == "mp4" else "title"  # how FFmpeg reads each container's title
+    assert audio["tags"].get(key) == "Español" and audio["tags"]["language"] == "spa"
+
+
+def test_a_cover_picture_is_kept_where_the_container_holds_one(
+        phone_mp4: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for ext in ("mp4", "mkv"):
+        out = tmp_path / f"out.{ext}"
+        code, err = render(capsys, str(phone_mp4), "-o", str(out))
+        assert code == 0 and not warnings(err), err
+        assert cover_bytes(out) == [COVER.getvalue()]
+        assert [c[2] for c in probe(out)["chapters"]] == ["Intro", "Beach"]
+        assert len(av.open(str(out)).streams.video) == 2  # the painting and the cover
+    again = tmp_path / "again.mp4"  # Matroska's cover attachment goes back into an MP4
+    assert render(capsys, str(tmp_path / "out.mkv"), "-o", str(again))[0] == 0
+    assert cover_bytes(again) == [COVER.getvalue()]
+    out = tmp_path / "out.mov"
+    code, err = render(capsys, str(phone_mp4), "-o", str(out))
+    assert code == 0 and not cover_bytes(out)
+    assert warnings(err) == ["aquarelle: warning: cover picture 3 (mjpeg) left out: .mov files "
+                             "cannot hold it; write .mp4 or .mkv to keep it"]
+
+
+def test_a_trimmed_stretch_of_a_variable_frame_rate_loses_no_frames(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 40 ms steps with pauses of 120 to 220 ms: the stretch 0.3-0.9 s holds five steps of
+    # 40 ms and one of 220 ms (5.5 frame times), which read as 5 lost frames
+    pts = [0, 40, 80, 200, 240, 400, 440, 480, 700, 740, 780, 820, 1000, 1040, 1080]
+    clip = make_clip(tmp_path / "vfr.mkv", pts=pts, time_base=Fraction(1, 1000), fps=25)
+    out = tmp_path / "cut.mkv"
+    code, err = render(capsys, str(clip.path), "-o", str(out), "--start", "0.3", "--end", "0.9")
+    assert code == 0 and "could not be decoded" not in err, err
+    with av.open(str(out)) as c:
+        times = [round(float(f.pts * f.time_base), 3) for f in c.decode(video=0)]
+    assert times == [0.1, 0.14, 0.18, 0.4, 0.44, 0.48, 0.52]
+    assert gap_frames(Counter({40: 5, 220: 1})) == 0
+    assert gap_frames(Counter({33: 40, 198: 1})) == 5  # a steady stream's gap still counts
+
+
+def test_pictures_say_what_they_leave_out_and_pngs_keep_sixteen_bits(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = make_rich_clip(tmp_path / "film.mkv", frames=4)  # 10-bit, 2 tracks, subtitles...
+    code, err = render(capsys, str(src), "-o", str(tmp_path / "film.gif"))
+    assert code == 0
+    assert warnings(err) == [
+        "aquarelle: warning: film.mkv: 2 audio tracks, 1 subtitle track, 2 chapters, the tags "
+        "(comment, title) left out: a GIF holds pictures only; write .mkv to keep them",
+        "aquarelle: warning: film.mkv is 10-bit; a GIF of it is written 8-bit "
+        "(frames/%04d.png keeps 16 bits)"]
+    code, err = render(capsys, str(src), "-o", str(tmp_path / "f%02d.png"), "--no-audio",
+                       "--no-metadata")
+    assert code == 0
+    assert warnings(err) == ["aquarelle: warning: film.mkv: 1 subtitle track left out: an "
+                             "image sequence holds pictures only; write .mkv to keep them"]
+    png = cv2.imread(str(tmp_path / "f01.png"), cv2.IMREAD_UNCHANGED)
+    assert png.dtype == np.uint16
+    # the ramp's fine steps: many more levels along a row than 8 bits give
+    assert len(np.unique(png[24, :, 1])) > 2 * len(np.unique(png[24, :, 1] >> 8))
+    assert not list(itertools.islice(tmp_path.glob("f*.png.*"), 1))  # no temporary left
