@@ -53,6 +53,22 @@ def test_letters_and_undo_reach_the_window_from_a_number_field(
     assert not window.viewport.show_original
 
 
+def test_menu_ctrl_keys_reach_the_window_from_a_number_field(
+        qtbot: Any, window: MainWindow, media: dict[str, Path],  # noqa: F811
+        monkeypatch: Any) -> None:
+    """Ctrl+E (Export), listed in the File menu, works after typing a value: the field's
+    line edit took it as "end of line" and nothing was exported."""
+    open_and_render(qtbot, window, media["image"])
+    asked: list[bool] = []
+    monkeypatch.setattr(window.exports, "open_dialog", lambda: asked.append(True))
+    spin = _focus_field(qtbot, window, "dilution")
+    handle = win_handle(window)
+    qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked == [True] and spin.hasFocus()
+    qtbot.keyClick(handle, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert spin.lineEdit() is not None and spin.lineEdit().hasSelectedText()  # still its own
+
+
 def test_the_wheel_over_a_field_scrolls_the_panel(qtbot: Any, window: MainWindow) -> None:
     window.resize(760, 360)  # a panel taller than its room
     bar = window.side_scroll.verticalScrollBar()

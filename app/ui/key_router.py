@@ -2,7 +2,8 @@
 
 - Hold O to see the original; Esc leaves fullscreen.
 - A number field with the focus does not swallow the window's letter shortcuts (C, D, O,
-  N...: a number has no letters) nor undo and redo (its own text undo would hide the look's).
+  N...: a number has no letters), undo and redo (its own text undo would hide the look's),
+  nor the window's Ctrl shortcuts (a line edit's Ctrl+E, end of line, hid Export).
 - The wheel over a field, slider or list that has not been clicked scrolls the panel instead
   of changing a parameter under the pointer.
 """
@@ -78,10 +79,17 @@ class KeyRouter(QObject):
             return False
         letter = Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z and event.modifiers() in PLAIN
         if letter or event.key() == Qt.Key.Key_Space or \
-                any(event.matches(k) for k in UNDO_KEYS):
+                any(event.matches(k) for k in UNDO_KEYS) or self._window_ctrl_key(event):
             event.ignore()  # not the field's: the window's shortcut takes it
             return True
         return False
+
+    def _window_ctrl_key(self, event: QKeyEvent) -> bool:
+        """Whether the key, with Ctrl, is one of the window's menu shortcuts."""
+        if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            return False
+        keys = QKeySequence(event.keyCombination())
+        return any(keys in action.shortcuts() for action in self.window.actions())
 
     def _key(self, event: QKeyEvent, press: bool) -> bool:
         focus = QApplication.focusWidget()
