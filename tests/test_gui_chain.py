@@ -189,3 +189,30 @@ def test_a_chain_edit_keeps_the_subject_found_in_the_still(
     assert d.max() <= 1, (d.max(), d.mean())
     assert not dialogs.calls
     win.close()
+
+
+def test_a_chain_presets_command_line_names_its_chain(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """The preset chooser's tooltip gives a command line that finds the preset: a chain's
+    user preset needs its --style (`--preset NAME` alone looks among the watercolor's and
+    fails), a name with a space needs quotes."""
+    import shlex
+    import subprocess
+    import sys
+
+    win: MainWindow = make_window(qtbot, config)
+    win.chain_panel.add_style("sharpen")
+    win.presets.save_as("My look")
+    combo = win.presets.combo
+    tip = str(combo.itemData(combo.currentIndex(), Qt.ItemDataRole.ToolTipRole))
+    line = tip.split("(Command line: ", 1)[1].rstrip(")")
+    assert line == "--style watercolor+sharpen --preset 'My look'"
+    out = tmp_path / "out.png"
+    # in its own process: the CLI's EGL context would come and go on the window's thread
+    run = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(media["image"]),
+                          "-o", str(out), "-q", *shlex.split(line)], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert out.is_file()
+    win.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from ..engine.presets import (
 
 CUSTOM = "Custom"
 DEFAULT = "Default"
+CLI_STYLE = "watercolor"  # what `aquarelle render` paints without --style
 
 # paints the frame on screen in each look given (full values), or None without a frame
 Thumbnailer = Callable[[list[dict[str, Any]]], "list[np.ndarray] | None"]
@@ -118,11 +120,13 @@ class PresetsPanel(QWidget):
         self.combo.blockSignals(True)
         self.combo.clear()
         self.combo.addItem(CUSTOM)
+        # `render --preset NAME` looks among the watercolor's presets unless told the style
+        style = "" if self.style == CLI_STYLE else f"--style {self.style} "
         for i, p in enumerate(self.presets, 1):
             self.combo.addItem(self.label(p))
-            self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: --preset "
-                                   f"{p.path.stem if p.path is not None else p.name})",
-                                   Qt.ItemDataRole.ToolTipRole)
+            name = shlex.quote(p.path.stem if p.path is not None else p.name)
+            self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
+                                   f"{name})", Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
         self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
         self.stateChanged.emit(self.base, select is None)
