@@ -195,3 +195,30 @@ def test_render_with_a_user_preset_by_name_past_a_broken_one(user_presets, tmp_p
     code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--preset", "mine")
     assert code == 0, err
     assert "Traceback" not in err and (tmp_path / "out.png").is_file()
+
+
+def test_a_chains_user_preset_by_name_paints_its_chain(tmp_path, monkeypatch, capsys, photo,
+                                                      gl_ctx):
+    # The app saves a chain's preset under the chain; `--preset NAME` without --style
+    # looked among the watercolor's only: "unknown preset"
+    import cv2
+    import numpy as np
+
+    from aquarelle.engine.presets import Preset, save_preset, user_presets_dir
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    chain = "watercolor+sharpen"
+    save_preset(Preset("My look", chain, {"sharpen.amount": 1.5, "watercolor.dilution": 0.5}),
+                user_presets_dir(chain))
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "a.png", "--preset", "My look")
+    assert code == 0, err
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "b.png", "--style", chain,
+                       "--preset", "My look")
+    assert code == 0, err
+    assert np.array_equal(cv2.imread(str(tmp_path / "a.png")), cv2.imread(str(tmp_path / "b.png")))
+    # a watercolor preset of the same name comes first, as before
+    save_preset(Preset("My look", "watercolor", {"dilution": 0.1}), user_presets_dir("watercolor"))
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "c.png", "--preset", "My look")
+    assert code == 0, err
+    assert not np.array_equal(cv2.imread(str(tmp_path / "c.png")),
+                              cv2.imread(str(tmp_path / "a.png")))

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
-from ..engine.errors import ParamError
-from ..engine.presets import load_preset, read_preset
+from ..engine.errors import ParamError, StyleError
+from ..engine.presets import load_preset, read_preset, user_preset_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
@@ -118,6 +118,15 @@ class Look:
     scale: float
 
 
+def _default_style_has(preset: str) -> bool:
+    """Whether the default style knows a preset of this name (its own or a user's)."""
+    try:
+        load_preset(preset, DEFAULT_STYLE)
+    except StyleError:
+        return False
+    return True
+
+
 def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Look:
     """The Look of the style options (`sets`: the --set items, if not the options' own).
 
@@ -131,6 +140,8 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
         name = DEFAULT_STYLE
         if args.preset and Path(args.preset).suffix == ".json" and Path(args.preset).is_file():
             name = read_preset(Path(args.preset)).style  # the chain it stores
+        elif args.preset and not _default_style_has(args.preset):
+            name = user_preset_style(args.preset) or name  # a chain's, saved by the app
     style = load_chain(name)
     if not MIN_SCALE <= args.scale <= MAX_SCALE:
         raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")

@@ -163,6 +163,26 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
                      f"{preset.style[:60]!r}, not {style!r}")
 
 
+def user_preset_style(name: str) -> str | None:
+    """The style (or chain) of the user preset called `name` saved for another style than
+    the default one, when exactly one style's folder has it (the app saves a chain's presets
+    under the chain): what `--preset NAME` without `--style` paints."""
+    base = current_config_dir() / "presets"
+    if not base.is_dir():
+        return None
+    key = preset_key(name)
+    styles = set()
+    for folder in sorted(d for d in base.iterdir() if d.is_dir()):
+        for path in folder.glob("*.json"):
+            try:
+                preset = _read(path, False)
+            except StyleError:
+                continue
+            if key in (preset_key(preset.name), preset_key(path.stem)):
+                styles.add(preset.style)
+    return styles.pop() if len(styles) == 1 else None
+
+
 def preset_key(name: str) -> str:
     """What two preset names that read the same share ("Soft wash", "soft_wash")."""
     return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
