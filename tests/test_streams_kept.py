@@ -138,7 +138,7 @@ def test_ten_bits_lost_only_with_one_warning(rich: Path, tmp_path: Path,
     out = tmp_path / "eight.mp4"
     code, err = render(capsys, str(rich), "-o", str(out))
     assert code == 0
-    lines = [line for line in err.splitlines() if "warning" in line]
+    lines = [line for line in err.splitlines() if "warning" in line and "bit" in line]
     assert len(lines) == 1 and "10-bit" in lines[0] and "--codec h265" in lines[0]
     assert by_type(probe(out), "video")[0]["pix_fmt"] == "yuv420p"
 
@@ -218,3 +218,22 @@ def test_stale_tags_dropped_and_chapters_cut() -> None:
                  "metadata": {"title": "B"}}]
     cut = shifted_chapters(chapters, 2.5, 4.0)
     assert [(c["start"], c["end"], c["metadata"]["title"]) for c in cut] == [(0, 1500, "B")]
+
+
+def test_mp4_and_mov_say_what_they_do_to_the_tracks_flags(rich: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    # The rich clip's one subtitle track is forced, not default: an MP4's muxer marks it
+    # default (shown unasked) and a MOV's also drops forced, both said nowhere before
+    for ext, flags in (("mp4", {"default", "forced"}), ("mov", {"default"}), ("mkv", {"forced"})):
+        out = tmp_path / f"out.{ext}"
+        code, err = render(capsys, str(rich), "-o", str(out))
+        assert code == 0, err
+        (subs,) = by_type(probe(out), "subtitle")
+        got = {n for n in ("default", "forced")
+               if subs["disposition"] & int(getattr(av.stream.Disposition, n))}
+        assert got == flags
+        said = [line for line in err.splitlines() if "subtitle 3 (fra)" in line]
+        marked = f"marked default: .{ext} files mark the first subtitle track so"
+        assert any(marked in line for line in said) == (ext != "mkv")
+        assert any("loses its forced flag" in line for line in said) == (ext == "mov")

@@ -84,9 +84,29 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             target.metadata.clear()
     for source, target in tagged[1:]:
         target.disposition = source.disposition
+    carried.warnings.extend(disposition_warnings([s for s, _ in tagged[1:]], fmt, ext))
     for packet in cover_packets:  # the first packet writes the header: tags come before
         out.mux(packet)
     return carried
+
+
+def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) -> list[str]:
+    """What an MP4 or MOV does to the kept tracks' default and forced flags: with none of a
+    kind marked default, its muxer marks the first one (shown unasked: a forced subtitle
+    track meant for foreign lines only); a MOV keeps no forced flag."""
+    if fmt not in ("mp4", "mov"):
+        return []
+    out = []
+    default, forced = av.stream.Disposition.default, av.stream.Disposition.forced
+    for kind in ("audio", "subtitle"):
+        tracks = [s for s in sources if s.type == kind]
+        if tracks and not any(s.disposition & default for s in tracks):
+            out.append(f"{kind} {stream_label(tracks[0])} marked default: {ext} files mark "
+                       f"the first {kind} track so when the source marks none")
+    if fmt == "mov":
+        out += [f"{s.type} {stream_label(s)} loses its forced flag: .mov files cannot hold it; "
+                "write .mp4 or .mkv to keep it" for s in sources if s.disposition & forced]
+    return out
 
 
 # The pictures a Matroska file holds as cover art (an attachment of this MIME type)
