@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cluster_clips import keyframe_clip
-from videoclips import decode_video
+from videoclips import decode_video, garbled
 
 from aquarelle.cli.main import main
 from aquarelle.cluster.driver import ClusterOptions, Driver, FileJob
@@ -183,15 +183,8 @@ def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, m
 def test_a_partly_undecodable_source_keeps_the_frames_that_decode(cluster, tmp_path, capsys):
     # A chunk whose source frames would not all decode failed its check three times and the
     # whole render with it, where a single machine's export keeps what decodes and says so
-    import random
-
     clip = keyframe_clip(tmp_path / "c.mp4", frames=60, gop=10, audio=False)
-    data = bytearray(clip.path.read_bytes())
-    rng = random.Random(1)
-    for i in range(len(data) // 2, len(data) // 2 + 1500):  # garbage in the middle
-        data[i] = rng.randrange(256)
-    bad = tmp_path / "bad.mp4"
-    bad.write_bytes(bytes(data))
+    bad = garbled(clip.path, tmp_path / "bad.mp4")
     assert main(["render", str(bad), "-o", str(tmp_path / "one.mp4"), "-q"]) == 0
     one = capsys.readouterr().err
     _, want, _ = decode_video(tmp_path / "one.mp4")

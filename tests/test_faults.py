@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from videoclips import make_clip
+from videoclips import garbled, make_clip
 
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
 
@@ -112,19 +112,12 @@ def test_the_output_folder_removed_mid_export_is_an_error_not_a_success(tmp_path
 
 
 def test_corrupt_packets_mid_file_are_skipped_and_counted(tmp_path, capsys):
-    import random
-
     import av
 
     from aquarelle.cli.main import main
 
     clip = make_clip(tmp_path / "c.mp4", size=(160, 120), frames=60, crf=30)
-    data = bytearray(clip.path.read_bytes())
-    rng = random.Random(1)
-    for i in range(len(data) // 2, len(data) // 2 + 1500):  # garbage in the middle
-        data[i] = rng.randrange(256)
-    bad = tmp_path / "bad.mp4"
-    bad.write_bytes(bytes(data))
+    bad = garbled(clip.path, tmp_path / "bad.mp4")
     out = tmp_path / "out.mp4"
     assert main(["render", str(bad), "-o", str(out), "-q"]) == 0
     err = capsys.readouterr().err

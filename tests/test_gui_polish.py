@@ -46,6 +46,15 @@ def focus_window(qtbot: Any, win: MainWindow) -> Any:
     return handle
 
 
+def export_by_keys(qtbot: Any, win: MainWindow, fill: Any) -> Any:
+    """Ctrl+E with `fill` answering the export dialog once it opens; the finished job."""
+    handle = focus_window(qtbot, win)
+    QTimer.singleShot(200, fill)
+    with qtbot.waitSignal(win.exportFinished, timeout=120000) as blocker:
+        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    return blocker.args[0]
+
+
 def send_key(kind: QEvent.Type, key: Qt.Key, auto_repeat: bool = False,
              text: str = "") -> None:
     """A key event to the focus widget, as the window system delivers it."""
@@ -339,11 +348,7 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
         dialog.audio.setChecked(False)
         dialog.accept()
 
-    handle = focus_window(qtbot, window)
-    QTimer.singleShot(200, fill)
-    with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
-        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
-    job = blocker.args[0]
+    job = export_by_keys(qtbot, window, fill)
     assert seen and job.error is None and not job.cancelled
     with av.open(str(out / "small.mp4")) as c:
         assert not c.streams.audio
@@ -388,11 +393,7 @@ def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
         dialog.end.setValue(0.2)
         dialog.accept()
 
-    handle = focus_window(qtbot, window)
-    QTimer.singleShot(200, fill)
-    with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
-        qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
-    job = blocker.args[0]
+    job = export_by_keys(qtbot, window, fill)
     assert steps == ["refused"] and job.error is None and not job.cancelled
     info = probe(out)
     assert [s["type"] for s in info["streams"]] == ["video", "audio", "audio"]

@@ -155,6 +155,18 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
 SRT_CUES = [(0, 500, "<i>Hello</i> there"), (600, 400, "Second line")]  # ms, ms, text
 
 
+def garbled(src: str | Path, dst: str | Path, *, count: int = 1500, seed: int = 1) -> Path:
+    """A copy of `src` with `count` random bytes in its middle (packets that will not
+    decode, the container still readable)."""
+    import random
+
+    data = bytearray(Path(src).read_bytes())
+    rng = random.Random(seed)
+    for i in range(len(data) // 2, len(data) // 2 + count):
+        data[i] = rng.randrange(256)
+    return write_bytes(dst, bytes(data))
+
+
 def make_rich_clip(path: str | Path, *, frames: int = 25, size: tuple[int, int] = (64, 48),
                    codec: str = "libx265", pix_fmt: str = "yuv420p10le",
                    hdr: bool = False, picture_subtitles: bool = False) -> Path:
