@@ -532,8 +532,9 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     if prm.get("darks", 0.0) > 0:  # pigment darks (darks.glsl)
         lum = c @ LUMA
         dark = (1.0 - ref.smoothstep(0.1, 0.4, lum)) * prm["darks"]
-        # Payne's grey, or for a warm dark an umber mix (by red minus blue)
-        warm = ref.smoothstep(0.0, 0.04, c[..., 0] - c[..., 2])[..., None]
+        # Payne's grey for a cool dark, an umber mix for a neutral or warm one (by red
+        # minus blue)
+        warm = ref.smoothstep(-0.03, 0.0, c[..., 0] - c[..., 2])[..., None]
         mix_rgb = np.array([0.18, 0.22, 0.41]) * (1 - warm) + np.array([0.34, 0.22, 0.16]) * warm
         mixed = mix_rgb * (lum / (mix_rgb @ LUMA))[..., None]
         chroma = np.linalg.norm(c - lum[..., None], axis=-1)

@@ -1,15 +1,15 @@
 // Pigment darks: a painter mixes darks from pigments (an indigo with a burnt sienna), never
-// from black, and lays them dense. The darkest tones deepen, and a neutral dark takes the
-// hue of such a mix (a warm one an umber's, a cool or grey one Payne's grey); a coloured
-// dark keeps its own hue, denser. Needs pigment.glsl and
-// color.glsl.
+// from black, and lays them dense. The darkest tones deepen, and a near-neutral dark takes
+// the hue of such a mix: a cool one (a navy coat) Payne's grey's, a neutral or warm one (black
+// hair, a black suit) an umber's (blind pairs: Payne's grey for every black read as "a blue
+// bathing cap"); a coloured dark keeps its own hue, denser. Needs pigment.glsl and color.glsl.
 uniform float u_darks;
 
 const vec3 DARK_MIX = vec3(0.18, 0.22, 0.41);  // sRGB of an indigo-sepia mix (Payne's grey)
-// a warm dark's mix: burnt umber with a little ultramarine (a brown's shadow, dark hair), so
-// a warm near-neutral dark is not turned navy
+// a neutral or warm dark's mix: burnt umber with a little ultramarine (a brown's shadow,
+// dark hair, black cloth), so a black is not turned navy
 const vec3 DARK_WARM = vec3(0.34, 0.22, 0.16);
-const vec2 WARMTH = vec2(0.0, 0.04);  // sRGB red minus blue: cool .. warm mix
+const vec2 WARMTH = vec2(-0.03, 0.0);  // sRGB red minus blue: cool .. warm mix
 const float LIFT = 1.6;
 const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
 
