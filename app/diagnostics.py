@@ -173,16 +173,22 @@ def encoders(report: Report) -> None:
     except Exception as e:
         report.add("encoders", False, f"PyAV cannot be imported: {e}", fix="pip install av")
         return
+    from .media.video_writer import CODECS, deep_format
+
+    depth = {spec.encoder: spec for spec in CODECS.values() if spec.deep_pix_fmt is not None}
     for label, name, needed in ENCODERS:
         try:
             av.codec.Codec(name, "w")
-            report.add(f"encoder {label}", True, name, required=needed)
+            detail = name
+            if name in depth:  # what 10-bit sources get from it (libvpx is often 8-bit)
+                detail += " (10-bit)" if deep_format(depth[name]) else \
+                    " (8-bit only in this build: 10-bit sources lose 2 bits)"
+            report.add(f"encoder {label}", True, detail, required=needed)
         except Exception:
             report.add(f"encoder {label}", False, f"{name} is not in this FFmpeg build",
                        fix="pip install --force-reinstall av (its wheels include it)",
                        required=needed)
     from .media.hw_encoders import HARDWARE, said
-    from .media.video_writer import CODECS
 
     for codec in HARDWARE:
         answers = said(codec)

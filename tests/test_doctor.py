@@ -66,6 +66,26 @@ def test_a_missing_encoder_is_a_fix_when_required(monkeypatch):
     assert not report.ok and any("libx264" in c.detail for c in report.checks if not c.ok)
 
 
+def test_doctor_says_which_encoders_keep_ten_bits():
+    # "ok encoder VP9 libvpx-vp9" said nothing of this build's libvpx being 8-bit only,
+    # where a 10-bit source then loses two bits (the export warns; doctor did not)
+    import av
+
+    from aquarelle.media.video_writer import CODECS, deep_format
+
+    report = diagnostics.Report()
+    diagnostics.encoders(report)
+    lines = {c.name: c.detail for c in report.checks}
+    for label, codec in (("H.265", "h265"), ("VP9", "vp9"), ("ProRes", "prores")):
+        spec = CODECS[codec]
+        formats = {f.name for f in av.codec.Codec(spec.encoder, "w").video_formats or ()}
+        ten = spec.deep_pix_fmt in formats
+        assert bool(deep_format(spec)) == ten
+        assert lines[f"encoder {label}"] == spec.encoder + (
+            " (10-bit)" if ten else " (8-bit only in this build: 10-bit sources lose 2 bits)")
+    assert lines["encoder H.264"] == "libx264"  # written 8-bit always (said on export)
+
+
 def _without(monkeypatch, *modules: str) -> None:
     """find_spec finds none of `modules`, as where they are not installed."""
     import importlib.util
