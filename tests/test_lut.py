@@ -95,3 +95,31 @@ def test_identity_lut_keeps_the_picture(pipeline, tmp_path):
     img = np.random.default_rng(1).integers(0, 256, (32, 32, 3), dtype=np.uint8)
     out = pipeline({"lut": str(path)}, style="adjust").render_array(img).astype(int)
     assert np.abs(out - img).max() <= 1
+
+
+def test_a_table_over_another_domain_is_looked_up_in_it(pipeline, tmp_path):
+    # Outputs half the input over inputs 0..2: a 0..1 picture comes out at half (read as
+    # spanning 0..1 it would come out at a quarter).
+    x = np.linspace(0.0, 2.0, 9)
+    b, g, r = np.meshgrid(x, x, x, indexing="ij")
+    path = tmp_path / "wide.cube"
+    write_cube(path, np.stack([r, g, b], axis=-1) / 2)
+    path.write_text(path.read_text().replace("DOMAIN_MAX 1 1 1", "DOMAIN_MAX 2 2 2"))
+    y = np.linspace(0.0, 1.0, 9)
+    b, g, r = np.meshgrid(y, y, y, indexing="ij")
+    np.testing.assert_allclose(read_cube(path), np.stack([r, g, b], axis=-1) / 2, atol=1e-6)
+    img = np.random.default_rng(2).integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    out = pipeline({"lut": str(path)}, style="adjust").render_array(img).astype(float)
+    assert np.abs(out - img / 2.0).max() <= 1.0
+
+
+@pytest.mark.parametrize("header, message", [
+    ("DOMAIN_MIN 0 0\n", "DOMAIN_MIN needs 3 numbers"),
+    ("DOMAIN_MAX 1 1 x\n", "DOMAIN_MAX needs 3 numbers"),
+    ("DOMAIN_MIN 1 0 0\nDOMAIN_MAX 1 1 1\n", "must be above"),
+])
+def test_a_broken_domain_is_refused(tmp_path, header, message):
+    path = tmp_path / "bad.cube"
+    path.write_text(header + "LUT_3D_SIZE 2\n" + "0 0 0\n" * 8)
+    with pytest.raises(LutError, match=message):
+        read_cube(path)

@@ -22,8 +22,9 @@ class LutError(AquarelleError, ValueError):
 
 
 def read_cube(path: str | Path) -> np.ndarray:
-    """The table of a 3D .cube file as float32 (N, N, N, 3) indexed [b, g, r], values
-    rescaled from the file's DOMAIN_MIN..DOMAIN_MAX input range to 0..1 outputs as given."""
+    """The table of a 3D .cube file as float32 (N, N, N, 3) indexed [b, g, r] over inputs
+    0..1 (a table over another DOMAIN_MIN..DOMAIN_MAX range resampled onto it), its
+    outputs as given."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_CUBE_BYTES:
@@ -33,6 +34,7 @@ def read_cube(path: str | Path) -> np.ndarray:
         raise LutError(f"cannot read LUT {path}: {e.strerror or e}") from None
     size = 0
     rows: list[list[float]] = []
+    lo, hi = np.zeros(3), np.ones(3)  # the input range the table's grid spans
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].split()
         if not words:
@@ -45,7 +47,21 @@ def read_cube(path: str | Path) -> np.ndarray:
                 raise LutError(f"{path}:{number}: LUT_3D_SIZE needs a whole number") from None
         elif key == "LUT_1D_SIZE":
             raise LutError(f"{path}: a 1D LUT; only 3D .cube LUTs are supported")
-        elif key in ("TITLE", "DOMAIN_MIN", "DOMAIN_MAX", "LUT_3D_INPUT_RANGE"):
+        elif key in ("DOMAIN_MIN", "DOMAIN_MAX", "LUT_3D_INPUT_RANGE"):
+            try:
+                bounds = [float(w) for w in words[1:]]
+            except ValueError:
+                bounds = []
+            count = 2 if key == "LUT_3D_INPUT_RANGE" else 3
+            if len(bounds) != count or not np.all(np.isfinite(bounds)):
+                raise LutError(f"{path}:{number}: {key} needs {count} numbers")
+            if key == "DOMAIN_MIN":
+                lo = np.array(bounds)
+            elif key == "DOMAIN_MAX":
+                hi = np.array(bounds)
+            else:
+                lo, hi = np.full(3, bounds[0]), np.full(3, bounds[1])
+        elif key == "TITLE":
             continue
         else:
             try:
@@ -62,7 +78,21 @@ def read_cube(path: str | Path) -> np.ndarray:
     table = np.asarray(rows, np.float32).reshape(size, size, size, 3)
     if not np.all(np.isfinite(table)):
         raise LutError(f"{path}: the table holds a non-finite number")
+    if np.any(hi <= lo):
+        raise LutError(f"{path}: DOMAIN_MAX must be above DOMAIN_MIN")
+    if np.any(lo != 0.0) or np.any(hi != 1.0):
+        table = _onto_unit_domain(table, lo, hi)
     return table
+
+
+def _onto_unit_domain(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """A table over the input range lo..hi (per channel) resampled onto the same number of
+    points over 0..1, the range the shaders look up; inputs outside lo..hi take its edge."""
+    n = table.shape[0]
+    x = np.linspace(0.0, 1.0, n)
+    b, g, r = np.meshgrid(x, x, x, indexing="ij")
+    rgb = (np.stack([r, g, b], axis=-1) - lo) / (hi - lo)
+    return apply_lut(rgb, table).astype(np.float32)
 
 
 def cube_texture(path: str | Path) -> np.ndarray:
