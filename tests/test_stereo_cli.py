@@ -53,3 +53,41 @@ def test_two_photos_of_a_stereo_pair(tmp_path: Path, capsys):
     assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "small.png"), "-o",
                  str(tmp_path / "x.png"), "--pair", "--style", "stereo"]) == 2
     assert "must be the same size" in capsys.readouterr().err
+
+
+def test_a_transparent_photo_keeps_its_cut_out_in_each_view(tmp_path: Path):
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    bgra = np.dstack([cv2.GaussianBlur(rng.integers(0, 255, (40, 60, 3), dtype=np.uint8),
+                                       (0, 0), 1.0), np.zeros((40, 60), np.uint8)])
+    bgra[10:30, 20:40, 3] = 255  # an opaque square on a clear ground
+    src = tmp_path / "cut.png"
+    cv2.imwrite(str(src), bgra)
+
+    def opaque(layout: str, *more: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        out = tmp_path / f"{layout}.png"
+        assert main(["render", str(src), "-o", str(out), "--style", "stereo", "--set",
+                     f"output={layout}", *more, "-q"]) == 0
+        seen = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)[:, :, 3] > 127
+
+        def runs(on: np.ndarray) -> list[tuple[int, int]]:
+            idx = np.flatnonzero(on)
+            parts = np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1)
+            return [(int(r[0]), int(r[-1])) for r in parts]
+        return runs(seen.any(axis=0)), runs(seen.any(axis=1))
+
+    assert opaque("sbs") == ([(20, 39), (80, 99)], [(10, 29)])  # 120 x 40
+    assert opaque("sbs_half") == ([(10, 19), (40, 49)], [(10, 29)])  # 60 x 40
+    assert opaque("tb") == ([(20, 39)], [(10, 29), (50, 69)])  # 60 x 80
+    assert opaque("anaglyph") == ([(20, 39)], [(10, 29)])
+    cols, rows = opaque("sbs", "--scale", "0.5")  # a draft: the same layout
+    assert cols == [(20, 39), (80, 99)] and rows == [(10, 29)]
+    # the app's export of a still (Ctrl+E) lays it out alike
+    from aquarelle.media.still_export import export_still
+
+    out = tmp_path / "app.png"
+    assert export_still(src, out, "stereo", {"output": "tb"}) == (60, 80)
+    seen = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)[:, :, 3] > 127
+    assert np.array_equal(seen[:40], seen[40:]) and seen[10:30, 20:40].all()

@@ -85,11 +85,11 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
             pipeline.set_params(values)
             rgb = paint(pipeline, rgb_in, src, quiet=job.quiet)
             del rgb_in
+            if alpha is not None:  # enlarged, or once per view of a stereo pair
+                alpha = pipeline.output_alpha(alpha)
     finally:
         ctx.release()
         return_freed_heap()  # the GL textures' memory, for the encoder
-    if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
-        alpha = resize(alpha, (rgb.shape[1], rgb.shape[0]))
     quality = job.quality
     # (its range was checked with the command line)
     if quality is not None and output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):

@@ -365,6 +365,16 @@ class Renderer:
             size = stage.output_size(size)
         return size
 
+    def output_alpha(self, alpha: np.ndarray) -> np.ndarray:
+        """A still's alpha laid out as `render` lays out its picture: enlarged with an
+        upscaler, once per view of a stereo pair (StyleStage.output_alpha)."""
+        size = (alpha.shape[1], alpha.shape[0])
+        for _, stage in self._active():
+            out = stage.output_size(size)
+            alpha = stage.output_alpha(alpha, out)
+            size = out
+        return alpha
+
     @property
     def input_texture(self) -> moderngl.Texture | None:
         """The frame the last render got, at its own size (the original, for display)."""

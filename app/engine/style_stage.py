@@ -435,6 +435,24 @@ class StyleStage:
         kx, ky = t.factors(self.params.values())
         return max(1, round(w * kx)), max(1, round(h * ky))
 
+    def output_alpha(self, alpha: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """A still's alpha (its input's size) laid out as this style lays out the picture
+        at `size` (`output_size`): resized, or, for a stereo pair's views (side by side,
+        top-bottom), one copy per view, from the left view's alpha of a side-by-side input."""
+        if self.style.name != "stereo":
+            return _resized(alpha, size)
+        values = self.params.values()
+        names = {n: self.params.spec(n).choices for n in ("input", "output")}
+        if names["input"][values["input"]] == "sbs":
+            alpha = alpha[:, :max(1, alpha.shape[1] // 2)]
+        layout = names["output"][values["output"]]
+        w, h = size
+        if layout in ("sbs", "sbs_half"):  # the left view left of x = w / 2 (layout.frag)
+            return np.hstack([_resized(alpha, (w // 2, h)), _resized(alpha, (w - w // 2, h))])
+        if layout == "tb":
+            return np.vstack([_resized(alpha, (w, h // 2)), _resized(alpha, (w, h - h // 2))])
+        return _resized(alpha, size)
+
     def grid_align(self) -> int:
         """The grid a frame's sides are padded to at scale 1 (engine/grid_pad.py), and a big
         still's tiles follow."""
@@ -668,3 +686,12 @@ def paper_sheets(zoom: float) -> int:
 def _portrait(subject_map: np.ndarray, subject: Subject, picture: tuple[int, int]) -> float:
     """How much a picture of `picture` px is a portrait of its subject (portrait_share)."""
     return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture))
+
+
+def _resized(plane: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A plane at `size` (w, h): area averaging down, cubic up; empty sides stay empty."""
+    h, w = plane.shape[:2]
+    if (w, h) == size or 0 in size:
+        return plane[:size[1], :size[0]]
+    interp = cv2.INTER_AREA if size[0] * size[1] < w * h else cv2.INTER_CUBIC
+    return cv2.resize(plane, size, interpolation=interp)

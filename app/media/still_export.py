@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from ..engine.chain_spec import AnyStyle
@@ -29,10 +28,9 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
                             deep=image.rgb.dtype == np.uint16) as pipeline:
             pipeline.set_params(values)
             rgb = paint_still(pipeline, on_paper(image.rgb, image.alpha), progress)
+            # enlarged, or once per view of a stereo pair
+            alpha = None if image.alpha is None else pipeline.output_alpha(image.alpha)
     finally:
         ctx.release()
-    alpha = image.alpha
-    if alpha is not None and alpha.shape[:2] != rgb.shape[:2]:  # an enlarging style
-        alpha = cv2.resize(alpha, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_CUBIC)
     write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif)
     return rgb.shape[1], rgb.shape[0]
