@@ -328,3 +328,16 @@ def test_malformed_style_raises_style_error(tmp_path, case):
 def test_style_that_is_not_an_object(tmp_path):
     with pytest.raises(StyleError):
         load_style(_write(tmp_path, "[1, 2, 3]"))
+
+
+def test_a_menu_given_a_number_says_what_it_became():
+    blur = ParamSet(load_style("blur").params)
+    assert blur.set("mode", "1") is None and blur["mode"] == 1  # a choice's number: box
+    assert blur.set("mode", "7") == "mode=7 is no choice's number (0..2); lens taken"
+    stereo = ParamSet(load_style("stereo").params)
+    stereo.set("max_disparity", "32")
+    assert stereo["max_disparity"] == 0
+    for wrong in ("16", "2", "100"):  # a disparity, not the index of one
+        with pytest.raises(ParamError, match="is not one of 32, 64, 128"):
+            stereo.set("max_disparity", wrong)
+    assert stereo["max_disparity"] == 0

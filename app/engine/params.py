@@ -97,8 +97,10 @@ class ParamSpec:
         if self.choices is not None and isinstance(value, str) \
                 and value.strip() in self.choices:
             value = self.choices.index(value.strip())  # `--set method=easu`
-        elif self.choices is not None and isinstance(value, str) \
-                and not value.strip().lstrip("-").isdigit():
+        elif self.choices is not None and isinstance(value, str) and (
+                not value.strip().lstrip("-").isdigit()
+                # choices named by numbers (32, 64, 128): another number is no index
+                or any(c.isdigit() for c in self.choices)):
             raise ParamError(f"{self.name}: {value!r} is not one of "
                              f"{', '.join(self.choices)}")
         val = _coerce_raw(self.type, value, self.name)
@@ -109,6 +111,9 @@ class ParamSpec:
             assert lo is not None and hi is not None
             if val < lo or val > hi:
                 clamped = type(val)(min(max(val, lo), hi))
+                if self.choices is not None:  # a menu's number: say which choice it became
+                    return clamped, f"{self.name}={_fmt(val)} is no choice's number (0.." \
+                        f"{len(self.choices) - 1}); {self.choices[int(clamped)]} taken"
                 return clamped, f"{self.name}={_fmt(val)} is out of range [{_fmt(lo)}, " \
                     f"{_fmt(hi)}]; clamped to {_fmt(clamped)}"
         return val, None
