@@ -514,7 +514,7 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     wet = ref.bilinear(wet[..., None], x * wet.shape[1] / w, y * wet.shape[0] / h)[..., 0]
     stroke = ref.bilinear(strokes, x * strokes.shape[1] / w, y * strokes.shape[0] / h)[..., 0]
     edge = ref.bilinear(edges, x * edges.shape[1] / w, y * edges.shape[0] / h)[..., 0]
-    dense = prm.get("darks", 0.0) * (1.0 - ref.smoothstep(0.0, 0.6, c @ LUMA))  # darks.glsl
+    dense = prm.get("darks", 0.0) * (1.0 - ref.smoothstep(0.2, 0.9, c @ LUMA))  # darks.glsl
     c = 1.0 - (1.0 - c) * (1.0 - prm["dilution"] * (1.0 - dense))[..., None]
     c = ref.pigment(c, ref.density(stroke, prm["stroke_strength"]))
     c = ref.pigment(c, ref.density(1.0 - paper, prm["paper_grain"]))
