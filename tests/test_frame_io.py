@@ -104,6 +104,23 @@ def test_an_export_hands_the_renderer_rgba_frames(gl_ctx, tmp_path, monkeypatch)
     assert shapes == [(48, 64, 4)] * 3
 
 
+@pytest.mark.parametrize("width", [306, 322, 326, 336])
+def test_an_exports_frames_are_the_rgb_decoders_at_any_width(tmp_path, width) -> None:
+    # FFmpeg's 8-bit YUV -> RGBA converter left a row's last 2-8 pixels unwritten (black,
+    # alpha 0) unless the width was a multiple of 16: a 322 px clip's export (RGBA decode)
+    # had garbage in its last columns, a stereo pair in each view's (a new user's trial)
+    import numpy as np
+    from videoclips import make_clip
+
+    from aquarelle.media.video_reader import VideoReader
+
+    clip = make_clip(tmp_path / "in.mp4", size=(width, 32), frames=2, audio=False)
+    with VideoReader(clip.path) as rgb, VideoReader(clip.path, rgba=True) as rgba:
+        for a, b in zip(rgb.frames(0, None), rgba.frames(0, None), strict=True):
+            assert b.image.shape[2] == (4 if width % 16 == 0 else 3)
+            assert np.array_equal(a.image, b.image[:, :, :3])
+
+
 @pytest.mark.parametrize("packed", [False, True])
 def test_frames_read_back_through_the_ring_come_one_frame_late_and_the_same(gl_ctx,
                                                                             packed) -> None:

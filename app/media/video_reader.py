@@ -30,6 +30,8 @@ from .hw_decoders import DecoderChoice, as_software_layout, choose
 VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
                     ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
 
+RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
+
 
 def is_video_path(path: str | Path) -> bool:
     """Whether the file name has a video extension (the content decides in the end)."""
@@ -543,14 +545,20 @@ class VideoReader:
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
-        kwargs: dict[str, object] = {"format": ("rgba64le" if self.deep else "rgba")
-                                     if self.rgba else ("rgb48le" if self.deep else "rgb24")}
+        width = f.width
+        kwargs: dict[str, object] = {}
         if color_range:
             kwargs["src_color_range"] = color_range
         if self.size is not None:
             w, h = self.size if rotation % 180 == 0 else self.size[::-1]
             if (w, h) != (f.width, f.height):
                 kwargs.update(width=w, height=h, interpolation="AREA")
+                width = w
+        # FFmpeg's 8-bit YUV -> RGBA converter leaves a row's last pixels unwritten unless
+        # the width is a multiple of 16 (322 px: the last 2 black, alpha 0): RGB there
+        rgba = self.rgba and (self.deep or width % RGBA_WIDTH_STEP == 0)
+        kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba else \
+            ("rgb48le" if self.deep else "rgb24")
         image = upright(f.to_ndarray(**kwargs), rotation)
         pts = f.pts
         step = f.duration or self._default_step()
