@@ -151,3 +151,23 @@ def test_a_garbled_settings_file_falls_back_to_defaults(tmp_path):
             assert math.isfinite(value), name
     name, modified = s.preset("watercolor")
     assert name is None and isinstance(modified, bool)
+
+
+def test_a_styles_views_are_checked(tmp_path):
+    # "views" (how many views the input and output hold, by a menu's choice) is data like
+    # scale_by: a stereo pair's alpha is laid out by it, not by the style's name
+    stereo = json.loads((Path(load_style("stereo").path)).read_text(encoding="utf-8"))
+    spec = load_style("stereo")
+    index = spec.params[[p.name for p in spec.params].index("output")].choices.index
+    assert spec.view_grid("output", {"output": index("sbs")}) == (2, 1)
+    assert spec.view_grid("output", {"output": index("tb")}) == (1, 2)
+    assert spec.view_grid("output", {"output": index("anaglyph")}) == (1, 1)
+    assert load_style("watercolor").view_grid("output", {}) == (1, 1)
+    for views, needle in (({"sideways": stereo["views"]["output"]}, "sideways"),
+                          ({"output": {"param": "output", "values": {"sbs": [0, 1]}}},
+                           "views are [nx, ny], 1..4"),
+                          ({"output": {"param": "seed", "values": {}}}, "not a menu")):
+        path = write(tmp_path, "views.json", {**stereo, "views": views})
+        with pytest.raises(AquarelleError) as info:
+            load_style(path)
+        assert str(path) in str(info.value) and needle in str(info.value)

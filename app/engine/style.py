@@ -10,6 +10,7 @@ import codecs
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ def when_name(term: str) -> str:
     m = WHEN_COMPARISON.match(term)
     return m.group(1) if m else term.strip().removeprefix("!")
 MAX_TARGET_SCALE = 4.0  # of the work (or source) size
+# A menu parameter's table: (its name, {choice index: (x, y)}), choices not listed (1, 1)
+MenuTable = tuple[str, dict[int, tuple[Any, Any]]]
 # The upscale style's methods: how a draft may be enlarged
 UPSCALE_METHODS = ("learned", "easu", "bicubic")
 
@@ -68,7 +71,7 @@ class TargetSpec:
     # menu parameters, multiplied (a side-by-side output is twice as wide; the views of a
     # side-by-side input half as wide). Choices not listed count as [1, 1].
     # (stored by the choice's index)
-    scale_by: tuple[tuple[str, dict[int, tuple[float, float]]], ...] = ()
+    scale_by: tuple[MenuTable, ...] = ()
 
     def factors(self, params: Any) -> tuple[float, float]:
         """(kx, ky): the target's size over its base size for these parameter values."""
@@ -191,6 +194,19 @@ class StyleSpec:
     # Where the style goes when added to a chain: lower comes first (clean-up filters ~10-30,
     # painting 50, effects 60, enlarging 90); users may reorder at will.
     chain_order: int = 50
+    # How many views (across, down) the input and the output hold, by a menu's choice
+    # ("views": {"input"|"output": {"param": MENU, "values": {CHOICE: [nx, ny]}}}): a stereo
+    # pair side by side or top-bottom. What follows the picture view by view (a still's
+    # alpha) is laid out by it. None given: one view.
+    views: dict[str, MenuTable] = field(default_factory=dict)
+
+    def view_grid(self, side: str, params: Any) -> tuple[int, int]:
+        """(nx, ny): the views the `side` ("input" or "output") holds for these values."""
+        table = self.views.get(side)
+        if table is None:
+            return 1, 1
+        param, grid = table
+        return grid.get(int(params[param]), (1, 1))
 
     @property
     def has_draft(self) -> bool:
@@ -390,22 +406,10 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
             if not scale.startswith("$"):
                 raise ValueError(f"{where}: scale must be a number or \"$parameter\"")
             scale_param, scale = scale[1:], 1.0
-        scale_by = []
-        for entry in _get(t, "scale_by", list, where, []):
-            table = _get(entry, "values", dict, f"{where}, scale_by")
-            param = _get(entry, "param", str, f"{where}, scale_by")
-            spec = next((p for p in params if p.name == param), None)
-            if spec is None or spec.choices is None:
-                raise ValueError(f"{where}: scale_by names {param!r}, not a menu parameter")
-            for choice, v in table.items():
-                if choice not in spec.choices:
-                    raise ValueError(f"{where}: {choice!r} is not a choice of {param}")
-                if not (isinstance(v, list) and len(v) == 2 and all(map(_is_number, v))
-                        and all(0 < x <= MAX_TARGET_SCALE for x in v)):
-                    raise ValueError(f"{where}: scale_by factors are [sx, sy] in (0, "
-                                     f"{MAX_TARGET_SCALE}]")
-            scale_by.append((param, {spec.choices.index(c): (float(v[0]), float(v[1]))
-                                     for c, v in table.items()}))
+        scale_by = [_menu_table(entry, params, where, "scale_by", float,
+                                lambda x: 0 < x <= MAX_TARGET_SCALE,
+                                f"scale_by factors are [sx, sy] in (0, {MAX_TARGET_SCALE}]")
+                    for entry in _get(t, "scale_by", list, where, [])]
         targets[name] = TargetSpec(name=name, format=fmt, scale=float(scale),
                                    scale_by=tuple(scale_by),
                                    relative_to=relative,
@@ -458,6 +462,7 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
         draft_finish_enlarges=_get(_get(data, "draft", dict, "style", {}), "finish_enlarges",
                                    (str, type(None)), "draft", None),
         chain_order=_get(data, "chain_order", int, "style", 50),
+        views=_views(data, params),
     )
     _check(style)
     return style
@@ -525,6 +530,35 @@ def load_texture_array(file: str) -> Any:
         raise ValueError(f"texture {file}: expected (H, W, 1..4) uint8/float16/float32 up to "
                          f"8192 px, got {arr.shape} {arr.dtype}")
     return arr
+
+
+def _views(data: Any, params: tuple[ParamSpec, ...]) -> dict[str, MenuTable]:
+    """The style's "views" section (StyleSpec.views)."""
+    out = {}
+    for side, entry in _get(data, "views", dict, "style", {}).items():
+        if side not in ("input", "output"):
+            raise ValueError(f"views: {side!r} is neither \"input\" nor \"output\"")
+        out[side] = _menu_table(entry, params, "style", f"views.{side}", int,
+                                lambda x: 1 <= x <= 4, "views are [nx, ny], 1..4")
+    return out
+
+
+def _menu_table(entry: Any, params: tuple[ParamSpec, ...], where: str, key: str, kind: type,
+                ok: Callable[[Any], bool], what: str) -> MenuTable:
+    """`key`'s {"param": MENU, "values": {CHOICE: [x, y]}} as (MENU, {choice index: (x,
+    y)}): pairs of `kind` that `ok` accepts (`what` says which, in the error)."""
+    table = _get(entry, "values", dict, f"{where}, {key}")
+    param = _get(entry, "param", str, f"{where}, {key}")
+    spec = next((p for p in params if p.name == param), None)
+    if spec is None or spec.choices is None:
+        raise ValueError(f"{where}: {key} names {param!r}, not a menu parameter")
+    for choice, v in table.items():
+        if choice not in spec.choices:
+            raise ValueError(f"{where}: {choice!r} is not a choice of {param}")
+        if not (isinstance(v, list) and len(v) == 2
+                and all(_is_number(x) and x == kind(x) and ok(x) for x in v)):
+            raise ValueError(f"{where}: {what}")
+    return param, {spec.choices.index(c): (kind(v[0]), kind(v[1])) for c, v in table.items()}
 
 
 def _is_number(v: Any) -> bool:

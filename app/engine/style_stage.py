@@ -437,21 +437,17 @@ class StyleStage:
 
     def output_alpha(self, alpha: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         """A still's alpha (its input's size) laid out as this style lays out the picture
-        at `size` (`output_size`): resized, or, for a stereo pair's views (side by side,
-        top-bottom), one copy per view, from the left view's alpha of a side-by-side input."""
-        if self.style.name != "stereo":
-            return _resized(alpha, size)
+        at `size` (`output_size`): resized into each of the output's views (the style's
+        `views`: a stereo pair side by side or top-bottom), from the input's first view."""
         values = self.params.values()
-        names = {n: self.params.spec(n).choices for n in ("input", "output")}
-        if names["input"][values["input"]] == "sbs":
-            alpha = alpha[:, :max(1, alpha.shape[1] // 2)]
-        layout = names["output"][values["output"]]
+        nx, ny = self.style.view_grid("input", values)
+        h, w = alpha.shape[:2]
+        alpha = alpha[:max(1, h // ny), :max(1, w // nx)]
+        nx, ny = self.style.view_grid("output", values)
         w, h = size
-        if layout in ("sbs", "sbs_half"):  # the left view left of x = w / 2 (layout.frag)
-            return np.hstack([_resized(alpha, (w // 2, h)), _resized(alpha, (w - w // 2, h))])
-        if layout == "tb":
-            return np.vstack([_resized(alpha, (w, h // 2)), _resized(alpha, (w, h - h // 2))])
-        return _resized(alpha, size)
+        xs, ys = [i * w // nx for i in range(nx + 1)], [j * h // ny for j in range(ny + 1)]
+        return np.vstack([np.hstack([_resized(alpha, (xs[i + 1] - xs[i], ys[j + 1] - ys[j]))
+                                     for i in range(nx)]) for j in range(ny)])
 
     def grid_align(self) -> int:
         """The grid a frame's sides are padded to at scale 1 (engine/grid_pad.py), and a big
