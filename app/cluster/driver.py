@@ -331,18 +331,17 @@ class Driver:
         c = f.chunks[task.index]
         path = Path(task.output)
         expected = self._expected(f, c)
-        kept = expected
-        if res.undecodable and set(res.written) <= set(expected):
-            # its decoder lost frames (a corrupt source): the others are checked and kept,
-            # as a single machine's export keeps them, and counted
-            written = set(res.written)
-            kept = [t for t in expected if t in written]
-        why = chunk_problem(path, kept, f.index.time_base)
+        written = set(res.written)
+        # its decoder lost frames (a corrupt source): the others are checked and kept, as a
+        # single machine's export keeps them, and counted
+        lossy = res.undecodable and written <= set(expected)
+        why = chunk_problem(path, [t for t in expected if t in written] if lossy else expected,
+                            f.index.time_base)
         if why is not None:
             path.unlink(missing_ok=True)
             self._retry(f, task, f"chunk file {path.name}: {why}")
             return
-        missing = [t for t in expected if t not in set(kept)]
+        missing = [t for t in expected if t not in written] if lossy else []
         f.lost += len(missing)
         f.manifest.add(c.index, path, c.frames, missing)
         f.done[c.index] = res
