@@ -63,3 +63,44 @@ def timed_render(timer: FrameTimer, pipeline: Any, frame: Any, motion: Any = Non
         return tex
     with timer.frame():
         return pipeline.render(frame, motion=motion)
+
+
+class StepTimes:
+    """GPU time of a frame's steps outside its pass graphs (the upload, a resize, the
+    enlargement), while profiled: one timer query a step, read when asked, so the per-pass
+    table accounts for the whole frame. Calls from the context's thread only."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self.on = False
+        self._pool: list[moderngl.Query] = []
+        self._taken: list[tuple[str, moderngl.Query]] = []
+
+    def start(self) -> None:
+        """A new frame: forget the last one's steps."""
+        self._taken.clear()
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """Time the GL work issued inside the block as the step `name` (while `on`)."""
+        if not self.on:
+            yield
+            return
+        if len(self._pool) <= len(self._taken):
+            self._pool.append(self.ctx.query(time=True))
+        q = self._pool[len(self._taken)]
+        with q:
+            yield
+        self._taken.append((name, q))
+
+    def ms(self) -> dict[str, float]:
+        """GPU milliseconds per step of the frame (a step taken twice: summed)."""
+        out: dict[str, float] = {}
+        for name, q in self._taken:
+            out[name] = out.get(name, 0.0) + q.elapsed / 1e6
+        return out
+
+    def release(self) -> None:
+        """Drop the queries (moderngl's queries are freed with their context)."""
+        self._pool.clear()
+        self._taken.clear()

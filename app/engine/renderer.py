@@ -22,6 +22,7 @@ from .chain_spec import BYPASS, AnyStyle, ChainSpec, load_chain, param_set
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .frame_arrays import SamePicture
+from .frame_timer import StepTimes
 from .motion import FrameMotion, MotionTracker
 from .style_stage import MIN_SCALE, StyleStage, checked_scale
 from .subject import Subject
@@ -79,6 +80,7 @@ class Renderer:
         specs = self.style.styles if isinstance(self.style, ChainSpec) else (self.style,)
         self.tracker = MotionTracker()
         self._fitter: FrameFitter | None = None
+        self._steps = StepTimes(ctx)  # a chain's shrink to the work size, while profiled
         self._same = SamePicture()  # whether an array frame repeats the last
         self.stages: list[StyleStage] = []
         try:
@@ -203,14 +205,17 @@ class Renderer:
     def profile(self, on: bool) -> None:
         for stage in self.stages:
             stage.profile = on
+        self._steps.on = on
 
     def pass_times_ms(self) -> dict[str, float]:
         """GPU milliseconds per pass of the last frame (needs `profile = True`); a chain's
-        as `style.pass`."""
+        as `style.pass`; with the steps around the passes (see `StyleStage.pass_times_ms`)."""
         if not self._chain:
             return self.stages[0].pass_times_ms()
-        return {f"{n}.{k}": v for n, s in zip(self.names, self.stages, strict=True)
-                for k, v in s.pass_times_ms().items()}
+        times = self._steps.ms()
+        times.update((f"{n}.{k}", v) for n, s in zip(self.names, self.stages, strict=True)
+                     for k, v in s.pass_times_ms().items())
+        return times
 
     @property
     def canvas(self) -> np.ndarray:
@@ -267,6 +272,7 @@ class Renderer:
         size: a live camera's clean-up costs as little as the painting.
         """
         again = frame is self._input  # the last frame, painted anew
+        self._steps.start()
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         scale = self.work_scale(tex.size)
@@ -283,7 +289,8 @@ class Renderer:
         if painting > 0 and scale < 1.0 and active[painting][1].draft:
             full = tex.size
             work = (max(1, round(full[0] * scale)), max(1, round(full[1] * scale)))
-            tex = self._shrinker().draw(tex, work, "stretch", dtype="f2")
+            with self._steps.step("shrink"):
+                tex = self._shrinker().draw(tex, work, "stretch", dtype="f2")
         original = self._input if self._chain else None
         for i, (_, stage) in enumerate(active):
             tex = stage.render(tex, full_size=full if i == painting else None,

@@ -17,6 +17,7 @@ from .errors import AquarelleError, FrameError
 from .fit import FrameFitter
 from .frame_arrays import as_pixels
 from .frame_info import FrameInfo, TileView
+from .frame_timer import StepTimes
 from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, MotionTracker, corner_shift
@@ -66,6 +67,9 @@ class StyleStage:
         self.scale = scale
         self.frame_index = 0
         self._source: moderngl.Texture | None = None
+        self._steps = StepTimes(ctx)  # the upload, resize and enlargement, while profiled
+        self._uploaded = False  # the frame's upload is timed: render keeps it in the table
+        self._finished = False  # the last frame ran the draft finish (its passes' times)
         # Uploads through a ring of pixel buffers on a GPU; a CPU renderer would only copy
         # twice (its "GPU" memory is this process's).
         self.upload_ring = not cpu_renderer(ctx)
@@ -140,10 +144,19 @@ class StyleStage:
     @profile.setter
     def profile(self, on: bool) -> None:
         self.graph.profile = on
+        if self._finish is not None:
+            self._finish.profile = on
+        self._steps.on = on
 
     def pass_times_ms(self) -> dict[str, float]:
-        """GPU milliseconds per pass of the last frame (needs `profile = True`)."""
-        return {k: v / 1e6 for k, v in self.graph.pass_ns.items()}
+        """GPU milliseconds per pass of the last frame (needs `profile = True`): the graph's
+        passes, the steps around them (`upload`, `resize`, `enlarge` ...) and the draft
+        finish's passes (`finish.NAME`), so that they sum to the frame."""
+        times = self._steps.ms()
+        times.update((k, v / 1e6) for k, v in self.graph.pass_ns.items())
+        if self._finish is not None and self._finished:
+            times.update((f"finish.{k}", v / 1e6) for k, v in self._finish.pass_ns.items())
+        return times
 
     @property
     def canvas(self) -> np.ndarray:
@@ -201,12 +214,15 @@ class StyleStage:
         # upload as they come, where 3 are repacked (llvmpipe: 3.3 against 0.9 ms at 1080p)
         swizzle = "BGR" if order == "bgr" else "RGB"
         self._source.swizzle = swizzle + ("1" if arr.shape[2] == 4 else "A")
-        if self.upload_ring:
-            if self._ring is None:
-                self._ring = UploadRing(self.ctx)
-            self._ring.write(self._source, arr)
-        else:
-            self._source.write(np.ascontiguousarray(arr), alignment=1)
+        self._steps.start()
+        self._uploaded = True
+        with self._steps.step("upload"):
+            if self.upload_ring:
+                if self._ring is None:
+                    self._ring = UploadRing(self.ctx)
+                self._ring.write(self._source, arr)
+            else:
+                self._source.write(np.ascontiguousarray(arr), alignment=1)
         return self._source
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
@@ -224,13 +240,19 @@ class StyleStage:
         subject then fades in or out).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
+        if not self._uploaded:  # a texture given: no upload in this frame's table
+            self._steps.start()
+        self._uploaded = False
+        self._finished = False
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
         crop: tuple[int, int] | None = None
         if draft:
-            small = src if src.size == work else \
-                self._resizer().draw(src, work, "stretch", dtype="f2")  # no 8-bit rounding
+            small = src
+            if src.size != work:
+                with self._steps.step("resize"):  # no 8-bit rounding
+                    small = self._resizer().draw(src, work, "stretch", dtype="f2")
             info = FrameInfo(source=small, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=1.0,
                              drafted_from=(w, h), full_targets=self.draft_borders,
@@ -241,7 +263,8 @@ class StyleStage:
                 a = self.grid_align()
                 if w % a or h % a:  # painted on the style's grid, cropped back (grid_pad.py)
                     work = padded_size((w, h), a)
-                    graph_src, crop = self._grid_pad().copy(src, work), (w, h)
+                    with self._steps.step("grid_pad"):
+                        graph_src, crop = self._grid_pad().copy(src, work), (w, h)
             info = FrameInfo(source=graph_src, work_size=work, seed=self.seed,
                              frame=self.frame_index, scale=self._scale)
         if original is not None:
@@ -279,18 +302,26 @@ class StyleStage:
         self.frame_index += 1
         out = self.graph.output()
         if not draft:
-            return out if crop is None else self._grid_pad().copy(out, crop)
+            if crop is None:
+                return out
+            with self._steps.step("grid_crop"):
+                return self._grid_pad().copy(out, crop)
         size = self.output_size((w, h))
         if finish is None:
-            return self._enlarger().upscale(out, size)
+            with self._steps.step("enlarge"):
+                return self._enlarger().upscale(out, size)
         # The finish may enlarge the small picture itself, in its one full-size pass.
         itself = self.style.draft_finish_enlarges == self._upscale_method
-        big = out if itself else self._enlarger().upscale(out, size)
+        big = out
+        if not itself:
+            with self._steps.step("enlarge"):
+                big = self._enlarger().upscale(out, size)
         self._finish_params.update({k: v for k, v in self.params.values().items()
                                     if k in self._finish_params})
         finish.run(FrameInfo(source=big, work_size=size, seed=self.seed,
                              frame=self.frame_index, scale=1.0, uniforms=canvas,
                              keep_history=False), self._finish_params.values())
+        self._finished = True
         return finish.output()
 
     def render_tile(self, frame: np.ndarray, tile: TileView,

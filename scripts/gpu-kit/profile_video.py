@@ -85,8 +85,8 @@ def profile(ctx, name: str, img: np.ndarray, w: int, h: int, runs: int, lines: i
             sums.append(sum(tables[-1].values()) / 1000)
         p.profile = False
     top = sorted(((statistics.median(t.get(k, 0.0) for t in tables[1:]), k) for k in tables[-1]),
-                 reverse=True)[:12]
-    TOPS.append(f"{w}x{h} {name}: " + ", ".join(f"{k} {v:.2f}" for v, k in top))
+                 reverse=True)
+    TOPS.append(f"{w}x{h} {name}: " + ", ".join(f"{k} {v:.2f}" for v, k in top if v >= 0.01))
     return (f"| {w}x{h} | {name} ({faces}/{len(frames)} with a face) | {med(serial):.1f} | "
             f"{med(motion_t[1:]):.1f} | {med(subject_t[1:]):.1f} | {med(host):.1f} | "
             f"{med(gpu):.1f} | {med(sums[1:]):.1f} | {med(whole):.1f} |")
@@ -111,7 +111,7 @@ def main() -> None:
         for name, img in photos.items():
             print(profile(ctx, name, img, w, h, args.runs, args.video_lines), flush=True)
     print()
-    print("GPU ms of the passes that take most (median of 3 profiled frames):")
+    print("GPU ms of every pass and step over 0.01 ms, most first (median of 3 profiled frames):")
     print()
     for line in TOPS:
         print("- " + line)

@@ -78,22 +78,38 @@ const float FEATHER_CELL = 10.0;  // reference px: the lobes' size
 const float FEATHER = 0.3;        // of the ramp the threshold wanders over
 // .y: how far inside the edge, output px. `on_canvas`: the edge's noise moves with the
 // picture (a vignette round a figure) or stands on the frame (the paper margins).
-vec2 vignette_edge(float ramp, vec2 p, vec2 uv, float ref, bool on_canvas) {
+// `fw`: the ramp's fwidth (at least 1e-4).
+vec2 vignette_edge(float ramp, float fw, vec2 p, vec2 uv, float ref, bool on_canvas) {
     float cell = FEATHER_CELL * ref;
     float n = on_canvas
         ? 0.75 * canvas_noise(p, uv, cell, 801) + 0.25 * canvas_noise(p, uv, 0.35 * cell, 802)
         : 0.75 * value_noise(p / cell, u_seed, 801)
           + 0.25 * value_noise(p / (0.35 * cell), u_seed, 802);
     float at = 0.5 + FEATHER * (n - 0.5);
-    float inside = (ramp - at) / max(fwidth(ramp), 1e-4);
+    float inside = (ramp - at) / fw;
     return vec2(clamp(0.5 + 0.5 * inside, 0.0, 1.0), inside);
 }
 
+// How far the edge's threshold wanders from 0.5: the noise lies within 0.5 +- 0.5 sqrt(2)
+// (canvas_blend renormalizes two layers' contrast), so the threshold within FEATHER of that.
+const float AT_REACH = FEATHER * 0.7072;
+
 // How much of the painting is kept inside an edge `v` (vignette.frag's or margins.frag's
 // .xy), and (.y) how much pigment pooled where the wash dried at it, in a band just inside.
+// Where the ramp is past the threshold's reach (most of a picture: deep inside, or bare)
+// the noise cannot move the answer, and is not drawn (a GPU's fragment rate is the frame's
+// limit on a datacentre card: these two noises were drawn on every pixel).
 vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas) {
-    vec2 edge = vignette_edge(v.x, p, uv, ref, on_canvas);
-    return vec2(edge.x * v.y, edge.x * (1.0 - smoothstep(0.0, RIM_BAND * ref, edge.y)));
+    float fw = max(fwidth(v.x), 1e-4);  // (derivatives before the branch)
+    float band = RIM_BAND * ref;
+    if ((v.x - (0.5 + AT_REACH)) / fw >= max(1.0, band)) {
+        return vec2(v.y, 0.0);  // inside past the pooled band
+    }
+    if ((v.x - (0.5 - AT_REACH)) / fw <= -1.0) {
+        return vec2(0.0);  // bare paper
+    }
+    vec2 edge = vignette_edge(v.x, fw, p, uv, ref, on_canvas);
+    return vec2(edge.x * v.y, edge.x * (1.0 - smoothstep(0.0, band, edge.y)));
 }
 
 void main() {
