@@ -187,12 +187,13 @@ def test_the_paper_draws_a_second_sheet_only_while_the_zoom_cross_fades(pipeline
     frame = np.full((H, W, 3), 128, np.uint8)
     p.render_array(frame)
     graph = p.stages[0].graph
-    assert ("paper", (("u_paper_sheets", 1),)) in graph._variants
+    # (the seed compiled in too: the paper's noise keys fold into constants)
+    assert ("paper", (("u_paper_sheets", 1), ("u_seed", 0))) in graph._variants
     p.stages[0]._canvas = np.diag([2 ** -0.5, 2 ** -0.5, 1.0])  # half way to the next octave
     next_frame = frame.copy()
     next_frame[0, 0] = 129
     p.render_array(next_frame)
-    assert ("paper", (("u_paper_sheets", 2),)) in graph._variants
+    assert ("paper", (("u_paper_sheets", 2), ("u_seed", 0))) in graph._variants
 
 
 def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:

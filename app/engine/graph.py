@@ -273,7 +273,9 @@ class PassGraph:
         self._params = params
         if self.profile:
             self.pass_ns = {}
-        plan, history = self._plan(frame, params)
+        fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
+              **frame.uniforms}
+        plan, history = self._plan(frame, params, fv)
         prev = self._prev
         bound = self._bound = {SOURCE: frame.source, ORIGINAL: frame.source,
                                **frame.externals, **self._textures}
@@ -284,8 +286,6 @@ class PassGraph:
                 bound[name + ".prev"] = prev.get(name) or self._blank_texture()
         bound[BLANK] = self._blank_texture()
         self._kept = {t.glo for t in prev.values()}
-        fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
-              **frame.uniforms}
         units, samplers = self._units, self._samplers_on
         for i in range(plan.units):
             units[i] = samplers[i] = None  # another draw may have bound anything since
@@ -423,11 +423,12 @@ class PassGraph:
             tuple(t.factors(params) for t in self.style.targets.values()),
             tuple(str(params[v]) for v in self.style.texture_params.values()))
 
-    def _plan(self, frame: FrameInfo, params: Mapping[str, ParamValue]
-              ) -> tuple[CompiledPlan, bool]:
+    def _plan(self, frame: FrameInfo, params: Mapping[str, ParamValue],
+              fv: Mapping[str, Any]) -> tuple[CompiledPlan, bool]:
         """This frame's compiled plan, and whether it reads the previous frame: made once
         for each key (the parameters' structure, the frame's sizes and modes, the tile, the
-        frame uniforms compiled in, whether history is read and kept), then reused."""
+        frame uniforms compiled in (`fv`: the frame's, the seed's too), whether history is
+        read and kept), then reused."""
         tile = frame.tile
         key: tuple[Any, ...] = (
             self._param_key, frame.source.size, frame.work_size, frame.scale,
@@ -435,7 +436,7 @@ class PassGraph:
             tuple(frame.sizes.items()) if frame.sizes else (),
             None if tile is None else (tile.origin, tile.whole_size, tile.passes,
                                        tuple(tile.regions.items())),
-            tuple([_special_value(frame.uniforms.get(n)) for n in self._special_frame]))
+            tuple([_special_value(fv.get(n)) for n in self._special_frame]))
         history = frame.history and self._history_valid
         if history:
             sizes = self._sizes.get(key)
@@ -447,14 +448,14 @@ class PassGraph:
             history = all(t.size == sizes[n] for n, t in self._prev.items())
         plan = self._plans.get((key, history))
         if plan is None:
-            plan = self._plans[(key, history)] = self._build(frame, params, history)
+            plan = self._plans[(key, history)] = self._build(frame, params, history, fv)
             if len(self._plans) > MAX_PLANS:
                 del self._plans[next(iter(self._plans))]
             self.plans_built += 1
         return plan, history
 
     def _build(self, frame: FrameInfo, params: Mapping[str, ParamValue],
-               history: bool) -> CompiledPlan:
+               history: bool, fv: Mapping[str, Any]) -> CompiledPlan:
         """Plan and compile a frame of this key (variants it needs compiled now)."""
         tile = frame.tile
         counts = {r.count: min(MAX_REPEAT, max(0, int(params[r.count]))) for r in self._repeats}
@@ -497,8 +498,6 @@ class PassGraph:
                     out["u_window"] = _NO_WINDOW
             return out
 
-        fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
-              **frame.uniforms}
         cx = PlanContext(self.style, sizes, bound_sizes, builtins, pass_builtins, fv, params,
                          history, self._program, self._values_only, self._sampler,
                          tile.regions if tile is not None else {})
