@@ -175,7 +175,9 @@ def test_tensor_smoothing_is_a_gaussian(pipeline, sigma_c):
     scale = ref.gaussian_blur(np.abs(raw), sigma_c / 2)
     err = np.abs(smoothed[..., :3] - expected[..., :3])
     assert (err <= 3 * F16_REL * scale + 1e-7).all(), f"off by up to {err.max():.3g}"
-    np.testing.assert_allclose(smoothed[..., 3], 1.0, atol=1e-6)
+    # the weights' sum, stored in half floats twice (across, along): NVIDIA's driver rounds
+    # such stores toward zero, two steps of 2^-11 below 1 (seen on an H200 at sigma_c 0.5)
+    np.testing.assert_allclose(smoothed[..., 3], 1.0, atol=2.0 ** -10 + 1e-7)
 
 
 # -- tangent flow map -----------------------------------------------------------------------

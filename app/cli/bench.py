@@ -148,12 +148,15 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
         lines.append(f"| {w}x{h} | {ours * 1e3:.1f} | {video * 1e3:.1f} | {cv * 1e3:.1f} | "
                      f"x{cv / ours:.2f} | x{cv / video:.2f} | {textures:.0f} |")
     lines += ["", "GPU time per pass of a video frame (ms, GL timer queries, median of 3; "
-              "repeated passes summed over their iterations):", ""]
-    names = list(pass_tables[0][2])
+              "repeated passes summed over their iterations; the steps around them, the "
+              "upload, resizes and a draft finish's passes as finish.NAME, included; "
+              "-: not run at that size):", ""]
+    names = list(dict.fromkeys(n for _, _, t in pass_tables for n in t))  # every size's
     lines.append("| pass | " + " | ".join(f"{w}x{h}" for w, h, _ in pass_tables) + " |")
     lines.append("|---|" + "---:|" * len(pass_tables))
     for n in names:
-        lines.append(f"| {n} | " + " | ".join(f"{t.get(n, 0):.1f}" for _, _, t in pass_tables)
+        lines.append(f"| {n} | " + " | ".join(f"{t[n]:.1f}" if n in t else "-"
+                                               for _, _, t in pass_tables)
                      + " |")
     lines.append("| **sum** | " + " | ".join(f"{sum(t.values()):.1f}" for _, _, t in pass_tables)
                  + " |")
