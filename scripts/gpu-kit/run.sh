@@ -21,7 +21,7 @@ RUNS=${RUNS:-20}
 EXPORT_SECONDS=${EXPORT_SECONDS:-4}
 EXPORT_FLAGS=${EXPORT_FLAGS:-}  # e.g. --no-cv2: the baseline export takes ~1 s a frame there
 LIVE_SECONDS=${LIVE_SECONDS:-10}
-STEPS=${STEPS:-"doctor stereo upscale bench videolines drafts draftprofile profile videoprofile tilediff filters tests upload yuv export live"}
+STEPS=${STEPS:-"doctor stereo upscale bench videolines drafts draftprofile profile videoprofile ab tilediff filters tests upload yuv export live"}
 
 if [ -d .gl ] && ls .gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -86,6 +86,8 @@ if step videoprofile; then
   timeout 200 "$PY" scripts/gpu-kit/profile_video.py --runs "$RUNS" 2>&1 | tee "$OUT/videoprofile.md"
   [ -n "$dmon" ] && kill "$dmon" 2>/dev/null
 fi
+# candidate speed-ups of the 1080p video frame beside the default: GPU time and PSNR
+step ab && timeout 200 "$PY" scripts/gpu-kit/ab_variants.py --runs "$RUNS" 2>&1 | tee "$OUT/ab.md"
 step tilediff && timeout 120 "$PY" scripts/gpu-kit/tile_diff.py "$OUT" 2>&1 | tee "$OUT/tilediff.txt"
 step filters && timeout 300 "$PY" -m aquarelle bench --filters --runs "$RUNS" --write "$md" 2>&1 | tee "$OUT/filters.md"
 if step tests; then
