@@ -98,7 +98,8 @@ def main() -> None:
     print("GL renderer:", renderer_string(ctx), f"| {w}x{h} pan over coffee, "
           f"{args.runs} frames timed")
     print()
-    print("| variant | GPU ms (one query) | vs default | PSNR vs default, dB | passes that moved most (ms, default -> variant) |")
+    print("| variant | GPU ms (one query) | vs default | PSNR vs default, dB | "
+          "passes that moved most (ms, default -> variant) |")
     print("|---|---:|---:|---:|---|")
     base = None
     for variant in args.variants.split(","):
