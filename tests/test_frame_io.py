@@ -185,6 +185,41 @@ def test_a_profiled_frame_is_timed_by_its_passes(gl_ctx) -> None:
         assert gl_ctx.error == "GL_NO_ERROR" and 0.0 < timer.seconds < 60.0
 
 
+def test_the_pass_table_holds_this_frames_steps_only(gl_ctx) -> None:
+    # The steps around the passes (upload, resize, the draft finish's passes) are in the
+    # table, so that it sums to the frame (a 4K video frame's table had summed to 15 of 28
+    # GPU ms on an H100), and only this frame's: a frame given as a texture after an
+    # upload that no render followed, or a full frame after a draft, lists none of theirs.
+    frame = to_u8(smooth_noise(96, 160, seed=3))
+    with Renderer(gl_ctx, "adjust+watercolor") as p:
+        p.profile = True
+        p.scale = 0.5
+        p.render_array(frame)
+        times = p.pass_times_ms()
+        assert {"watercolor.finish.paper", "upload", "adjust.adjust"} <= times.keys()
+        p.scale = 1.0
+        p.set_params({"adjust.bypass": True})
+        p.render_array(frame)
+        times = p.pass_times_ms()
+        assert "upload" in times and "adjust.adjust" not in times  # (a style bypassed)
+        assert not any(k.startswith("watercolor.finish.") for k in times)
+        p.set_params({"adjust.bypass": False})
+        p.render(p.input_texture)  # nothing uploaded in this frame
+        assert "upload" not in p.pass_times_ms()
+        assert gl_ctx.error == "GL_NO_ERROR"
+
+
+def test_x264_encodes_frames_at_once_within_a_cap(monkeypatch) -> None:
+    # slice threads made x264 wait for each frame's slowest slice (the export's slowest
+    # stage on 16 cores); frame threads hold frames each, so their count is capped
+    from aquarelle.media import video_writer
+
+    for cores, threads in ((1, 2), (2, 3), (4, 6), (16, video_writer.MAX_FRAME_THREADS),
+                           (None, 2)):
+        monkeypatch.setattr(video_writer.os, "cpu_count", lambda c=cores: c)
+        assert video_writer.frame_threads() == threads
+
+
 def test_a_released_fitter_leaves_no_dead_framebuffer_bound(gl_ctx) -> None:
     # moderngl rebinds the bound framebuffer after each read: a fitter released while its
     # framebuffer was bound (a live session's end) made the next session's first read bind a

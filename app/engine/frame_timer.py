@@ -4,7 +4,7 @@ after it was issued (by then the GPU has long finished that frame)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 import moderngl
@@ -65,6 +65,9 @@ def timed_render(timer: FrameTimer, pipeline: Any, frame: Any, motion: Any = Non
         return pipeline.render(frame, motion=motion)
 
 
+_UNTIMED = nullcontext()
+
+
 class StepTimes:
     """GPU time of a frame's steps outside its pass graphs (the upload, a resize, the
     enlargement), while profiled: one timer query a step, read when asked, so the per-pass
@@ -80,12 +83,13 @@ class StepTimes:
         """A new frame: forget the last one's steps."""
         self._taken.clear()
 
+    def step(self, name: str) -> AbstractContextManager[Any]:
+        """Time the GL work issued inside the block as the step `name` (while `on`; else a
+        shared no-op: nothing made per frame)."""
+        return self._timed(name) if self.on else _UNTIMED
+
     @contextmanager
-    def step(self, name: str) -> Iterator[None]:
-        """Time the GL work issued inside the block as the step `name` (while `on`)."""
-        if not self.on:
-            yield
-            return
+    def _timed(self, name: str) -> Iterator[None]:
         if len(self._pool) <= len(self._taken):
             self._pool.append(self.ctx.query(time=True))
         q = self._pool[len(self._taken)]

@@ -80,7 +80,8 @@ class Renderer:
         specs = self.style.styles if isinstance(self.style, ChainSpec) else (self.style,)
         self.tracker = MotionTracker()
         self._fitter: FrameFitter | None = None
-        self._steps = StepTimes(ctx)  # a chain's shrink to the work size, while profiled
+        self._steps = StepTimes(ctx)  # the upload and a chain's shrink, while profiled
+        self._ran: list[tuple[str, StyleStage]] = []  # the styles the last frame ran
         self._same = SamePicture()  # whether an array frame repeats the last
         self.stages: list[StyleStage] = []
         try:
@@ -210,10 +211,11 @@ class Renderer:
     def pass_times_ms(self) -> dict[str, float]:
         """GPU milliseconds per pass of the last frame (needs `profile = True`); a chain's
         as `style.pass`; with the steps around the passes (see `StyleStage.pass_times_ms`)."""
-        if not self._chain:
-            return self.stages[0].pass_times_ms()
         times = self._steps.ms()
-        times.update((f"{n}.{k}", v) for n, s in zip(self.names, self.stages, strict=True)
+        if not self._chain:
+            times.update(self.stages[0].pass_times_ms())
+            return times
+        times.update((f"{n}.{k}", v) for n, s in self._ran  # (not a bypassed style's)
                      for k, v in s.pass_times_ms().items())
         return times
 
@@ -256,7 +258,8 @@ class Renderer:
     # -- frames ---------------------------------------------------------------------------
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
         """Copy a frame to the (reused) source texture."""
-        return self.stages[0].upload(frame, order)
+        with self._steps.step("upload"):
+            return self.stages[0].upload(frame, order)
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
                motion: FrameMotion | None = None,
@@ -273,6 +276,8 @@ class Renderer:
         """
         again = frame is self._input  # the last frame, painted anew
         self._steps.start()
+        for stage in self.stages:
+            stage.begin_frame()
         tex = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         self._input = tex
         scale = self.work_scale(tex.size)
@@ -282,6 +287,7 @@ class Renderer:
         else:
             self.tracker.next_frame(_motion_frame(frame, order), motion)
         active = self._active()
+        self._ran = active
         repeat = self._subject(frame, order, active, subject)
         painting = max((i for i, (n, _) in enumerate(active) if self._scaled[self.names.index(n)]
                         and self._paints), default=-1)
@@ -480,6 +486,7 @@ class Renderer:
         """Release every GL object the renderer owns."""
         for stage in self.stages:
             stage.release()
+        self._steps.release()
         if self._fitter is not None:
             self._fitter.release()
             self._fitter = None

@@ -68,8 +68,7 @@ class StyleStage:
         self.frame_index = 0
         self._source: moderngl.Texture | None = None
         self._steps = StepTimes(ctx)  # the upload, resize and enlargement, while profiled
-        self._uploaded = False  # the frame's upload is timed: render keeps it in the table
-        self._finished = False  # the last frame ran the draft finish (its passes' times)
+        self._finished = False  # this frame ran the draft finish (its passes' times)
         # Uploads through a ring of pixel buffers on a GPU; a CPU renderer would only copy
         # twice (its "GPU" memory is this process's).
         self.upload_ring = not cpu_renderer(ctx)
@@ -151,7 +150,8 @@ class StyleStage:
     def pass_times_ms(self) -> dict[str, float]:
         """GPU milliseconds per pass of the last frame (needs `profile = True`): the graph's
         passes, the steps around them (`upload`, `resize`, `enlarge` ...) and the draft
-        finish's passes (`finish.NAME`), so that they sum to the frame."""
+        finish's passes (`finish.NAME`), so that they sum to the frame (whose start the
+        renderer marks: `begin_frame`)."""
         times = self._steps.ms()
         times.update((k, v / 1e6) for k, v in self.graph.pass_ns.items())
         if self._finish is not None and self._finished:
@@ -197,6 +197,11 @@ class StyleStage:
         self._canvas_set = False
 
     # -- frames ---------------------------------------------------------------------------
+    def begin_frame(self) -> None:
+        """A new frame (or tile) begins: the steps timed from here are its own."""
+        self._steps.start()
+        self._finished = False
+
     def upload(self, frame: np.ndarray, order: str = "rgb") -> moderngl.Texture:
         """Copy a frame to the (reused) source texture."""
         arr = as_pixels(frame)
@@ -214,15 +219,12 @@ class StyleStage:
         # upload as they come, where 3 are repacked (llvmpipe: 3.3 against 0.9 ms at 1080p)
         swizzle = "BGR" if order == "bgr" else "RGB"
         self._source.swizzle = swizzle + ("1" if arr.shape[2] == 4 else "A")
-        self._steps.start()
-        self._uploaded = True
-        with self._steps.step("upload"):
-            if self.upload_ring:
-                if self._ring is None:
-                    self._ring = UploadRing(self.ctx)
-                self._ring.write(self._source, arr)
-            else:
-                self._source.write(np.ascontiguousarray(arr), alignment=1)
+        if self.upload_ring:
+            if self._ring is None:
+                self._ring = UploadRing(self.ctx)
+            self._ring.write(self._source, arr)
+        else:
+            self._source.write(np.ascontiguousarray(arr), alignment=1)
         return self._source
 
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
@@ -240,10 +242,6 @@ class StyleStage:
         subject then fades in or out).
         """
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
-        if not self._uploaded:  # a texture given: no upload in this frame's table
-            self._steps.start()
-        self._uploaded = False
-        self._finished = False
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
         draft = self.draft and work != (w, h)
@@ -333,7 +331,9 @@ class StyleStage:
         if self._scale != 1.0:
             raise AquarelleError("a still is rendered in tiles at scale 1 only")
         self.reset_history()  # no motion from the last tile, the paper where a still has it
-        src = self.upload(frame, order)
+        self.begin_frame()
+        with self._steps.step("upload"):
+            src = self.upload(frame, order)
         info = FrameInfo(source=src, work_size=src.size, seed=self.seed, frame=0, scale=1.0,
                          tile=tile)
         if self.style.subject is not None:
@@ -649,6 +649,7 @@ class StyleStage:
     def release(self) -> None:
         """Release every GL object the pipeline owns."""
         self.graph.release()
+        self._steps.release()
         if self._fitter is not None:
             self._fitter.release()
             self._fitter = None
