@@ -88,4 +88,5 @@ class PassTimesDock(QDockWidget):
             item = QTreeWidgetItem([name, f"{ms:.2f}"])
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
             self.tree.addTopLevelItem(item)
-        self.total.setText(f"total {sum(times.values()):.2f} ms over {len(times)} passes")
+        # (the passes and the steps around them: the upload, resizes, the draft finish)
+        self.total.setText(f"total {sum(times.values()):.2f} ms over {len(times)} steps")
