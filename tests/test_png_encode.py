@@ -54,3 +54,35 @@ def test_write_image_writes_big_pngs_through_it(tmp_path) -> None:
 def test_other_types_are_refused() -> None:
     with pytest.raises(ValueError, match="8 or 16 bits"):
         encode_png(np.zeros((4, 4, 3), np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_a_png_keeps_its_colour_profile_and_exif_at_either_depth(tmp_path, dtype) -> None:
+    # (a 16-bit PNG lost both: they were embedded through Pillow, which writes 8 bits only)
+    from PIL import ImageCms
+
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    exif = Image.Exif()
+    exif[0x010F] = "Camera maker"
+    rgb = np.random.default_rng(3).integers(0, np.iinfo(dtype).max + 1, (20, 30, 3), dtype)
+    write_image(tmp_path / "x.png", rgb, icc=icc, exif=exif.tobytes())
+    with Image.open(tmp_path / "x.png") as im:
+        assert im.info.get("icc_profile") == icc
+        assert im.getexif().get(0x010F) == "Camera maker"
+    back = cv2.imread(str(tmp_path / "x.png"), cv2.IMREAD_UNCHANGED)
+    assert back.dtype == dtype and np.array_equal(back[:, :, ::-1], rgb)
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".webp", ".bmp"])
+def test_a_16_bit_picture_in_an_8_bit_format_is_rounded_not_clipped(tmp_path, ext) -> None:
+    # OpenCV clipped 16-bit values to 255: the picture came out white, and said nothing
+    from aquarelle.media.image_io import write_warnings
+
+    grad = np.linspace(0, 65535, 64 * 48 * 3).reshape(48, 64, 3).astype(np.uint16)
+    alpha = np.full((48, 64), 65535, np.uint16)
+    write_image(tmp_path / f"x{ext}", grad, alpha, quality=100)
+    back = cv2.imread(str(tmp_path / f"x{ext}"))[:, :, ::-1]
+    want = (grad.astype(np.float64) / 257).round()
+    assert np.abs(back - want).mean() < 1.5  # (JPEG's and WebP's own loss)
+    assert write_warnings(tmp_path / f"x{ext}", grad) and not write_warnings(
+        tmp_path / "x.png", grad) and not write_warnings(tmp_path / f"x{ext}", back)

@@ -25,6 +25,7 @@ from ..media.image_io import (
     on_paper,
     read_image,
     write_image,
+    write_warnings,
 )
 from ..media.progress import ProgressPrinter, format_seconds
 from ..platforms import map_big_buffers, return_freed_heap
@@ -95,6 +96,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if quality is not None and output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
         print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
               f"{output.name}", file=sys.stderr)
+    for warning in write_warnings(output, rgb, icc, exif):
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
     write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
                 replace=job.replace)
     if not job.quiet:

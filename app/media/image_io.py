@@ -214,6 +214,30 @@ def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
 DEFAULT_QUALITY = 95
 PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".png": "PNG",
                ".tif": "TIFF", ".tiff": "TIFF"}
+EIGHT_BIT_ONLY = frozenset({".jpg", ".jpeg", ".webp", ".bmp"})  # (PNG and TIFF hold 16)
+
+
+def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
+                   exif: bytes | None = None) -> list[str]:
+    """What `write_image` cannot keep of a picture in `path`'s format, one line each."""
+    ext = Path(path).suffix.lower()
+    if rgb.dtype != np.uint16:
+        return []
+    if ext in EIGHT_BIT_ONLY:
+        kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP", ".bmp": "BMP"}[ext]
+        return [f"{Path(path).name}: {kind} holds 8 bits a channel; the 16-bit picture is "
+                f"written at 8 (.png or .tif keep 16)"]
+    if ext in (".tif", ".tiff") and (icc or exif):
+        return [f"{Path(path).name}: a 16-bit TIFF is written without the colour profile and "
+                f"EXIF here (.png keeps them at 16 bits)"]
+    return []
+
+
+def to_8bit(a: np.ndarray) -> np.ndarray:
+    """A 16-bit picture at 8 bits, rounded (65535 -> 255); 8-bit pictures as they are."""
+    if a.dtype != np.uint16:
+        return a
+    return ((a.astype(np.uint32) * 255 + 32767) // 65535).astype(np.uint8)
 
 
 def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,
@@ -221,8 +245,10 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
                 exif: bytes | None = None, replace: bool = True) -> None:
     """Encode RGB (+ alpha) to `path` atomically; the format follows the extension.
     `quality` (1..100) is JPEG's and WebP's; a colour profile and EXIF are embedded where the
-    format takes them (8-bit output). replace=False (-n) never replaces an existing file,
-    even one that appears meanwhile; a symlink is written through (atomic_output)."""
+    format takes them (PNG at either depth, JPEG, WebP and 8-bit TIFF); a 16-bit picture is
+    rounded to 8 bits for a format that holds no more (see `write_warnings`).
+    replace=False (-n) never replaces an existing file, even one that appears meanwhile; a
+    symlink is written through (atomic_output)."""
     path = Path(path)
     ext = path.suffix.lower()
     if ext not in IMAGE_EXTENSIONS:
@@ -230,17 +256,19 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
                          f"use one of {', '.join(sorted(IMAGE_EXTENSIONS))}")
     if not path.parent.is_dir() if str(path.parent) else False:
         raise ImageError(f"output folder does not exist: {path.parent}")
+    if ext in EIGHT_BIT_ONLY:  # (OpenCV would clip 16-bit values to 255: a white picture)
+        rgb = to_8bit(rgb)
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR) if rgb.flags.c_contiguous and \
         rgb.ndim == 3 and rgb.shape[2] == 3 else rgb[:, :, ::-1]
     if alpha is not None and ext in (".png", ".webp", ".tif", ".tiff"):
         if alpha.dtype != bgr.dtype:
-            alpha = (alpha >> 8).astype(np.uint8) if alpha.dtype == np.uint16 else alpha
+            alpha = to_8bit(alpha) if bgr.dtype == np.uint8 else alpha.astype(np.uint16) * 257
         bgr = np.dstack([bgr, alpha])
     q = int(quality) if quality is not None else DEFAULT_QUALITY
-    if (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
+    if ext == ".png":
+        data = encode_png(bgr, icc=icc, exif=exif)  # deflated on every core
+    elif (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
         data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif)
-    elif ext == ".png":
-        data = encode_png(bgr)  # deflated on every core
     else:
         params: list[int] = []
         if ext in (".jpg", ".jpeg"):

@@ -32,9 +32,11 @@ def _threads() -> ThreadPoolExecutor:
     return _pool
 
 
-def encode_png(bgr: np.ndarray, pieces: int | None = None) -> bytes:
+def encode_png(bgr: np.ndarray, pieces: int | None = None, *, icc: bytes | None = None,
+               exif: bytes | None = None) -> bytes:
     """A PNG file of `bgr`: (H, W) grey, (H, W, 3) BGR or (H, W, 4) BGRA, 8 or 16 bits a
-    channel; `pieces` deflated at once (default: one per PIECE_BYTES, up to the cores)."""
+    channel; `pieces` deflated at once (default: one per PIECE_BYTES, up to the cores); a
+    colour profile (iCCP) and EXIF (eXIf) kept at either depth."""
     if bgr.dtype not in (np.uint8, np.uint16):
         raise ValueError(f"a PNG holds 8 or 16 bits a channel, not {bgr.dtype}")
     a = bgr if bgr.ndim == 3 else bgr[:, :, None]
@@ -55,7 +57,12 @@ def encode_png(bgr: np.ndarray, pieces: int | None = None) -> bytes:
         idat = [b"\x78\x01", *deflated, struct.pack(">I", adler.result())]
     del raw, parts
     header = struct.pack(">IIBBBBB", w, h, depth, COLOUR_TYPES[channels], 0, 0, 0)
-    return b"".join([SIGNATURE, *_chunk(b"IHDR", [header]), *_chunk(b"IDAT", idat),
+    meta: list[bytes] = []
+    if icc:  # a profile's name, its compression (0: zlib), the profile
+        meta += _chunk(b"iCCP", [b"ICC profile\0\0", zlib.compress(icc)])
+    if exif:  # the TIFF structure itself, without JPEG's "Exif" marker
+        meta += _chunk(b"eXIf", [exif[6:] if exif.startswith(b"Exif\0\0") else exif])
+    return b"".join([SIGNATURE, *_chunk(b"IHDR", [header]), *meta, *_chunk(b"IDAT", idat),
                      *_chunk(b"IEND", [])])
 
 
