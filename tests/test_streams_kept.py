@@ -120,6 +120,29 @@ def test_trim_moves_cues_and_chapters(rich: Path, tmp_path: Path,
         [(0.0, 0.3, "Opening"), (0.3, 0.8, "Ending")]
 
 
+def test_trim_end_cuts_cues_to_the_picture(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # A cue lasting past --end kept whole made the file outlast its picture; one beginning
+    # at or after it was kept too. Both copied (SubRip into .mkv) and converted (mov_text)
+    src = make_rich_clip(tmp_path / "film.mkv", frames=25)
+    out = tmp_path / "cut.mkv"
+    code, err = render(capsys, str(src), "-o", str(out), "--start", "0.2", "--end", "0.8")
+    assert code == 0, err
+    assert subtitle_cues(out) == [(0.0, 0.3, b"<i>Hello</i> there"),
+                                  (pytest.approx(0.4), pytest.approx(0.2), b"Second line")]
+    with av.open(str(out)) as c:
+        assert len(list(c.decode(video=0))) == 15  # 0.6 s
+    out = tmp_path / "cut.mp4"
+    code, err = render(capsys, str(src), "-o", str(out), "--end", "0.4")
+    assert code == 0, err
+    cues = [(a, d, cue_text("mov_text", p)) for a, d, p in subtitle_cues(out)]
+    assert [c for c in cues if c[2]] == [(0.0, pytest.approx(0.4), "Hello there")]
+    with av.open(str(out)) as c:
+        assert len(list(c.decode(video=0))) == 10
+        subs = c.streams.subtitles[0]
+        assert float(subs.duration * subs.time_base) == pytest.approx(0.4)
+
+
 def test_no_subtitles_and_no_metadata(rich: Path, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bare.mkv"

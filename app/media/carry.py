@@ -43,7 +43,7 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     carried = Carried()
     plans, left_out = plan_subtitles(reader.subtitle_streams, fmt, ext)
     for plan in plans:
-        carried.subtitles.append(SubtitleTrack(out, plan, offset))
+        carried.subtitles.append(SubtitleTrack(out, plan, offset, end))
         carried.kept.append(plan.describe())
     carried.warnings.extend(left_out)
     streams = reader.container.streams

@@ -103,15 +103,18 @@ class SubtitleTrack:
     """One subtitle stream of the output, fed with the source's packets (its tags and
     disposition are media/carry.py's).
 
-    `offset` (seconds, the trim start) is subtracted from every timestamp; a cue that began
-    before it but lasts into the range is kept, shortened.
+    The output holds source times [`offset`, `end`) seconds: `offset` is subtracted from
+    every timestamp; a cue that began before it but lasts into the range is kept,
+    shortened, as is one that lasts past `end`; one that begins at or after `end` is
+    dropped.
     """
 
     def __init__(self, output: av.container.OutputContainer, plan: SubtitlePlan,
-                 offset: float = 0.0) -> None:
+                 offset: float = 0.0, end: float | None = None) -> None:
         self.output = output
         self.plan = plan
         self.offset = offset
+        self.end = end
         src = plan.source
         if plan.convert_to is None:
             self.stream = output.add_stream_from_template(src)
@@ -120,17 +123,26 @@ class SubtitleTrack:
                                                 time_base=src.time_base or Fraction(1, 1000))
 
     def write(self, packet: av.Packet) -> None:
-        """Mux one source packet (converted if the plan says), shifted by `offset`."""
+        """Mux one source packet (converted if the plan says), shifted by `offset` and cut
+        to the range."""
         if packet.pts is None:
             return
         tb = packet.time_base
         pts, duration = packet.pts, packet.duration or 0
-        if self.offset:
-            pts -= round(Fraction(self.offset).limit_denominator(10**9) / tb)
+        shift = _ticks(self.offset, tb)
+        pts -= shift
         if pts < 0:
             if pts + duration <= 0:
                 return  # ended before the range
             pts, duration = 0, pts + duration
+        if self.end is not None:
+            last = _ticks(self.end, tb) - shift
+            if pts >= last:
+                return  # begins after the range
+            # A packet without a duration (a PGS picture cue, say) shows until the next
+            # one, dropped here if it falls after the end: cutting it would take a made-up
+            # clearing packet; it does not lengthen the file.
+            duration = min(duration, last - pts)
         if self.plan.convert_to is None:
             out = packet
         else:
@@ -141,3 +153,8 @@ class SubtitleTrack:
         out.pts = out.dts = pts
         out.duration = duration
         self.output.mux(out)
+
+
+def _ticks(seconds: float, tb: Fraction) -> int:
+    """`seconds` in units of the time base `tb`, rounded."""
+    return round(Fraction(seconds).limit_denominator(10**9) / tb)
