@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from videoclips import make_clip
+from videoclips import make_clip, tone
 
 from aquarelle import diagnostics
 from aquarelle.cli import bench_export
@@ -419,3 +419,129 @@ def test_a_video_named_jpg_is_rendered_as_the_video_it_is(tmp_path, capsys):
     assert main(["render", str(tmp_path / "junk.jpg"), "-o", str(tmp_path / "j.png")]) == 2
     junk = tmp_path / "junk.jpg"
     assert one_line_error(capsys) == f"aquarelle: error: not a readable image: {junk}"
+
+
+# -- 7. aquarelle render: animated pictures, standard input, the input's problem first -----
+
+def animation(path: Path, fmt: str, frames: int = 3, size: tuple[int, int] = (64, 48)) -> Path:
+    """An animated PNG (APNG) or WebP of `frames` different frames, whatever `path`'s name."""
+    from PIL import Image
+
+    pictures = []
+    for k in range(frames):
+        img = np.zeros((size[1], size[0], 3), np.uint8)
+        img[:, : size[0] // 2] = (40 + 35 * k, 120, 200)
+        pictures.append(Image.fromarray(img))
+    pictures[0].save(path, format=fmt, save_all=True, append_images=pictures[1:],
+                     duration=100, loop=0)
+    return path
+
+
+def decoded_frames(path: Path) -> list[np.ndarray]:
+    import av
+
+    with av.open(str(path)) as c:
+        return [f.to_ndarray(format="rgb24") for f in c.decode(video=0)]
+
+
+def test_animated_pictures_are_known_by_their_headers(tmp_path):
+    from aquarelle.media.animation import animation_of
+
+    apng = animation_of(animation(tmp_path / "a.png", "PNG", frames=4))
+    assert apng is not None and (apng.kind, apng.frames) == ("APNG", 4)
+    assert apng.name == "an animated PNG (APNG, 4 frames)"
+    webp = animation_of(animation(tmp_path / "a.mp4", "WEBP", frames=5))
+    assert webp is not None and (webp.kind, webp.frames) == ("WebP", 5)
+    for ext in (".png", ".webp", ".jpg"):  # stills
+        assert animation_of(photo(tmp_path / f"still{ext}", ext=ext)) is None
+    cut = tmp_path / "cut.png"
+    cut.write_bytes((tmp_path / "a.png").read_bytes()[:20])
+    assert animation_of(cut) is None and animation_of(tmp_path / "missing.png") is None
+
+
+@pytest.mark.parametrize("name, out, written", [("anim.png", "out.mp4", "out.mp4"),
+                                                 ("anim.apng", "out.gif", "out.gif"),
+                                                 ("anim.png", "folder/", "folder/anim.mp4")])
+def test_an_animated_png_is_rendered_as_a_video_without_a_warning(tmp_path, capsys, name,
+                                                                   out, written):
+    src = animation(tmp_path / name, "PNG")
+    assert main(["render", str(src), "-o", f"{tmp_path}/{out}", "-q", "--style",
+                 "adjust"]) == 0
+    assert capsys.readouterr().err == ""
+    frames = decoded_frames(tmp_path / written)
+    assert len(frames) == 3 and frames[0].shape[:2] == (48, 64)
+
+
+def test_an_animated_png_to_an_image_name_says_what_to_write_instead(tmp_path, capsys):
+    src = animation(tmp_path / "anim.png", "PNG")
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "-q"]) == 2
+    err = one_line_error(capsys)
+    assert f"{src} is an animated PNG (APNG, 3 frames), which cannot be written as .png" in err
+    assert "out.mp4" in err and "out.gif" in err and not list(tmp_path.glob("out*"))
+
+
+def test_a_still_png_named_apng_is_said_to_be_still(tmp_path, capsys):
+    src = photo(tmp_path / "still.apng", ext=".png")
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "-q", "--style",
+                 "adjust"]) == 0
+    assert capsys.readouterr().err == (f"aquarelle: warning: {src} is a still PNG image "
+                                       "despite its .apng name; rendering it as an image\n")
+
+
+@pytest.fixture
+def undecodable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FFmpeg as here (8.0), which opens an animated WebP but decodes none of its frames,
+    whichever FFmpeg the tests run with."""
+    from aquarelle.cli import render, render_image
+
+    for module in (render, render_image):
+        monkeypatch.setattr(module, "ffmpeg_decodes", lambda _path: False)
+
+
+def test_an_animation_ffmpeg_cannot_decode_is_painted_as_its_first_frame(tmp_path, capsys,
+                                                                       undecodable):
+    src = animation(tmp_path / "anim.webp", "WEBP", frames=6)
+    out = tmp_path / "out.webp"
+    assert main(["render", str(src), "-o", str(out), "-q", "--style", "adjust"]) == 0
+    assert capsys.readouterr().err == (
+        f"aquarelle: warning: {src} is an animated WebP (6 frames); only its first frame is "
+        "painted, the other 5 are not (FFmpeg here cannot decode them)\n")
+    assert len(decoded_frames(out)) == 1 and cv2.imread(str(out)).shape == (48, 64, 3)
+    for name in ("out.mp4", "out.gif", "out_%04d.png"):
+        assert main(["render", str(src), "-o", str(tmp_path / name), "-q"]) == 2
+        err = one_line_error(capsys)
+        assert f"{src} is an animated WebP (6 frames), whose frames FFmpeg here cannot " \
+               f"decode, so it cannot be written as " in err
+        assert "only its first frame can be painted, as an image (e.g. -o " in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["anim.webp", "out.webp"]
+
+
+def test_ffmpeg_decodes_the_frames_of_an_animated_png(tmp_path):
+    from aquarelle.media.animation import ffmpeg_decodes
+
+    assert ffmpeg_decodes(animation(tmp_path / "anim.png", "PNG"))
+    assert not ffmpeg_decodes(photo(tmp_path / "still.png", ext=".png"))
+    assert not ffmpeg_decodes(tmp_path / "missing.png")
+
+
+def test_standard_input_is_refused_by_name(tmp_path, capsys):
+    assert main(["render", "-", "-o", str(tmp_path / "x.png")]) == 2
+    assert one_line_error(capsys) == (
+        "aquarelle: error: reading from standard input is not supported; give the input's "
+        "file name (a file called '-': ./-)")
+
+
+@pytest.mark.parametrize("out", ["a.m4a", "a.png", "a.mp4"])
+def test_sound_without_pictures_is_the_error_whatever_the_output(tmp_path, capsys, out):
+    import av
+
+    src = tmp_path / "sound.m4a"
+    with av.open(str(src), "w", format="ipod") as c:
+        stream = c.add_stream("aac", rate=48000, layout="stereo")
+        frame = av.AudioFrame.from_ndarray(tone(0.2), format="fltp", layout="stereo")
+        frame.sample_rate = 48000
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            c.mux(packet)
+    assert main(["render", str(src), "-o", str(tmp_path / out), "-q"]) == 2
+    assert one_line_error(capsys) == f"aquarelle: error: {src} has no video stream"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sound.m4a"]

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -354,3 +355,55 @@ def test_the_cluster_join_refuses_to_replace_with_n(tmp_path):
     assert out.read_bytes() == b"mine" and parts(tmp_path) == []
     join_chunks([(chunk, Fraction(0))], out, "mp4", chunk)  # without -n: replaced
     assert out.read_bytes() != b"mine" and parts(tmp_path) == []
+
+
+# An output folder no file can be made in: refused before any painting, every output kind
+
+
+@pytest.fixture
+def locked(tmp_path) -> Iterator[Path]:
+    """A folder nobody may write to (root may write anywhere but /proc)."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        yield folder if os.geteuid() != 0 else Path("/proc/1")
+    finally:
+        folder.chmod(0o700)
+
+
+@pytest.fixture
+def no_painting(monkeypatch) -> None:
+    """Painting fails the test: the output's folder is to be refused before it."""
+    from aquarelle.cli import render_frames
+    from aquarelle.media import export
+
+    def paint(*_a, **_k):
+        raise AssertionError("painted before the output was checked")
+
+    for module in (render_image, render_frames, export):
+        monkeypatch.setattr(module, "Renderer", paint)
+
+
+def ours(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.lstrip(".").startswith("x"))
+
+
+@pytest.mark.parametrize("name, first", [("x.gif", "x.gif"), ("x_%04d.png", "x_0001.png"),
+                                         ("x.mp4", "x.mp4"), ("x.png", "x.png")])
+def test_an_unwritable_folder_is_refused_before_any_painting(tmp_path, capsys, photo, locked,
+                                                             no_painting, name, first):
+    src = photo if name == "x.png" else write_clip(tmp_path / "in.mp4", frames=3,
+                                                   size=(64, 48))
+    code, err = render(capsys, src, "-o", locked / name)
+    assert code == 2 and err.startswith(f"aquarelle: error: cannot write {locked / first}: ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert ours(locked) == []
+
+
+def test_the_writable_probe_leaves_nothing_behind(tmp_path, locked):
+    atomic.probe_writable(tmp_path / "out.gif")
+    assert [p.name for p in tmp_path.iterdir()] == ["locked"]
+    with pytest.raises(OSError):
+        atomic.probe_writable(locked / "x.gif")
+    assert ours(locked) == []

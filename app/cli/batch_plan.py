@@ -18,16 +18,16 @@ from .render_options import NAME_TEMPLATE
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
-                 template: str = NAME_TEMPLATE) -> str:
+                 template: str = NAME_TEMPLATE, *, video: bool = False) -> str:
     """Output file name for a file rendered into a folder (videos get the container's
-    extension: --format, else the codec's)."""
+    extension: --format, else the codec's; `video`: one named as a picture, an APNG say)."""
     try:
         stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
     except (KeyError, IndexError, ValueError):
         raise AquarelleError(f"--name {template!r}: use {{stem}} and {{ext}} only") from None
     if not stem or "/" in stem or "\\" in stem:
         raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
-    if is_image_path(src):
+    if is_image_path(src) and not video:
         return stem + src.suffix
     ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
     return stem + ext

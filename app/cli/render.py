@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
 from ..media.video_reader import is_sequence, is_video_path
 from ..media.video_writer import CONTAINERS
@@ -22,6 +23,8 @@ from .render_options import NAME_TEMPLATE, add_arguments
 # The first bytes of the image formats read (name, extension to write it as).
 IMAGE_SIGNATURES = ((b"\xff\xd8\xff", "JPEG", ".jpg"), (b"\x89PNG\r\n\x1a\n", "PNG", ".png"),
                     (b"II*\x00", "TIFF", ".tif"), (b"MM\x00*", "TIFF", ".tif"))
+# The proper names of an animated picture (no warning that it is misnamed).
+ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",)}
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -76,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise AquarelleError(f"cannot create output folder {output}: {e}") from None
     sniffed = sniff_image(src)
+    moving = animation_of(src) if sniffed else None
+    if sniffed and moving:
+        return _render_animation(job, src, output, moving, sniffed)
     if is_image_path(src) and (sniffed or not _video_inside(src)):
         return _render_one_image(job, src, output,
                                  default_name(src, None, template=job.name_template))
@@ -92,15 +98,48 @@ def run(args: argparse.Namespace) -> int:
         kinds = " ".join(sorted(IMAGE_EXTENSIONS))
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
-    if not output.is_dir():
+    else:  # the input's own problem first, then the output's
+        render_video.refuse_no_video(src)
+    return _render_video(job, src, output)
+
+
+def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video") -> int:
+    """A video (or an animation FFmpeg decodes) to `output`, once the output can take one."""
+    if output.is_dir():  # a video's name, also for one named as a picture
+        output = output / default_name(src, job.export.codec, job.container,
+                                       job.name_template, video=True)
+    else:
         check_extension(output, "video")
         if is_image_path(output) and not is_sequence(output):
             raise AquarelleError(
-                f"{src} is a video, which cannot be written as {output.suffix}: use -o "
+                f"{src} is {what}, which cannot be written as {output.suffix}: use -o "
                 f"{output.with_suffix('.mp4')} for a video, -o {output.with_suffix('.gif')} "
                 f"for an animation, or -o {output.parent / (output.stem + '_%04d.png')} for "
                 "one image per frame")
     return render_video.run(job, src, output)
+
+
+def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
+                      sniffed: tuple[str, str]) -> int:
+    """An animated PNG or WebP (`sniffed`: its format and extension): a video where FFmpeg
+    decodes its frames, like a GIF; else its first frame as an image (render_image warns
+    what is left out), and a video output is refused."""
+    ext = sniffed[1]
+    proper = src.suffix.lower() in ANIMATION_NAMES[anim.kind]
+    if ffmpeg_decodes(src):
+        if not proper:
+            print(f"aquarelle: warning: {src} is {anim.name} despite {_its_name(src)}; "
+                  "rendering it as a video", file=sys.stderr)
+        return _render_video(job, src, output, anim.name)
+    if output.is_dir() or not (is_video_path(output) or wants_frames(output)):
+        if is_image_path(src):
+            return _render_one_image(job, src, output,
+                                     default_name(src, None, template=job.name_template))
+        return _render_one_image(job, src, output, src.stem + ext,
+                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image")
+    raise AquarelleError(f"{src} is {anim.name}, whose frames FFmpeg here cannot decode, so "
+                         f"it cannot be written as {output.suffix}; only its first frame can "
+                         f"be painted, as an image (e.g. -o {output.with_suffix(ext)})")
 
 
 def _video_inside(path: Path) -> bool:
@@ -147,9 +186,14 @@ def sniff_image(path: Path) -> tuple[str, str] | None:
     return None
 
 
+def _its_name(src: Path) -> str:
+    return f"its {src.suffix} name" if src.suffix else "its name without an extension"
+
+
 def _misnamed(src: Path, kind: str) -> str:
-    name = f"its {src.suffix} name" if src.suffix else "its name without an extension"
-    return f"{src} is a {kind} image despite {name}"
+    if src.suffix.lower() == ".apng":  # a PNG, as the name says, but not an animated one
+        kind = f"still {kind}"
+    return f"{src} is a {kind} image despite {_its_name(src)}"
 
 
 def check_extension(output: Path, kind: str) -> None:

@@ -20,7 +20,7 @@ from .batch_plan import batch_summary, content_kind, default_name, kinds_counted
 from .common import counted, positive
 from .render_frames import wants_frames
 from .render_image import render_image
-from .render_job import CHUNK_SECONDS, ClusterChoice, RenderJob, refuse_existing
+from .render_job import CHUNK_SECONDS, ClusterChoice, RenderJob, check_writable, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
 LOCAL = "local"
@@ -125,6 +125,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
         raise MediaError(f"output {output} is the input; choose another name")
     if str(output.parent) and not output.parent.is_dir():
         raise MediaError(f"output folder does not exist: {output.parent}")
+    check_writable(output)
     (o,) = _run_jobs(job, [FileJob(src, output, fmt, spec.name, opts)], src.name)
     if o.error:
         raise MediaError(o.error)

@@ -25,7 +25,7 @@ from ..media.metadata import container_tags
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
 from .common import counted
-from .render_job import RenderJob, refuse_existing
+from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
@@ -45,7 +45,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     gif = output.suffix.lower() == ".gif"
     if not output.parent.is_dir() and str(output.parent):
         raise AquarelleError(f"output folder does not exist: {output.parent}")
-    refuse_existing(job, output if gif else frame_path(output, 1))  # each write checks too
+    first = output if gif else frame_path(output, 1)
+    refuse_existing(job, first)  # each write checks too
+    check_writable(first)
     printer = ProgressPrinter(src.name, quiet=job.quiet)
     t0 = time.perf_counter()
     written: list[Path] = []

@@ -15,6 +15,7 @@ from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..engine.still import paint_still
 from ..engine.tile_analysis import tiling_problem
+from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.export import resolve_size, same_path
 from ..media.image_io import (
     IMAGE_EXTENSIONS,
@@ -29,7 +30,7 @@ from ..media.image_io import (
 )
 from ..media.progress import ProgressPrinter, format_seconds
 from ..platforms import map_big_buffers, return_freed_heap
-from .render_job import RenderJob, refuse_existing
+from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import resize
 
 
@@ -58,9 +59,12 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
                          f"use one of {' '.join(sorted(IMAGE_EXTENSIONS))}")
     if str(output.parent) and not output.parent.is_dir():
         raise ImageError(f"output folder does not exist: {output.parent}")
+    check_writable(output)
     for option in job.video_only:
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
+    if image is None and (why := first_frame_only(src)):
+        print(f"aquarelle: warning: {why}", file=sys.stderr)
     map_big_buffers()  # a still's big buffers go back to the system once freed
     size = job.size
     # the header's size first: a picture that cannot be painted is refused before decoding
@@ -103,6 +107,18 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if not job.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0
+
+
+def first_frame_only(src: Path) -> str | None:
+    """What painting an animated picture as an image leaves out (its frames but the
+    first), and how to paint them all where FFmpeg can; None for a still."""
+    anim = animation_of(src)
+    if anim is None:
+        return None
+    how = ("render it on its own to -o NAME.mp4 or NAME.gif to paint them"
+           if ffmpeg_decodes(src) else "FFmpeg here cannot decode them")
+    return (f"{src} is {anim.name}; only its first frame is painted, the other "
+            f"{anim.frames - 1} are not ({how})")
 
 
 def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Context,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.atomic import probe_writable
 from ..media.export import ExportOptions
 from .common import Look, resolve_look
 from .render_options import VIDEO_ONLY, parse_size, parse_time, parse_video_lines
@@ -59,6 +60,9 @@ class RenderJob:
 def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
     """The job the options ask for, validated (style, values, times, size) before any file
     is touched. `local` is the --cluster value that means a local cluster."""
+    if "-" in args.inputs:
+        raise AquarelleError("reading from standard input is not supported; give the input's "
+                             "file name (a file called '-': ./-)")
     if args.output == "-":
         raise AquarelleError("-o -: writing to standard output is not supported; give a file "
                              "name (e.g. -o out.png, -o out.mp4) or a folder (-o out/)")
@@ -115,3 +119,12 @@ def refuse_existing(job: RenderJob, output: Path) -> None:
     its target does (the write would go through it)."""
     if not job.replace and output.exists():
         raise AquarelleError(f"{output} exists and -n says not to replace it")
+
+
+def check_writable(output: Path) -> None:
+    """The output's folder takes files: checked before any painting, not found out once the
+    render is done (a GIF and a still are written at the end). Nothing is left behind."""
+    try:
+        probe_writable(output)
+    except OSError as e:
+        raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None

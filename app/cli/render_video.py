@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
 from ..media.image_io import is_image_path
 from ..media.progress import ProgressPrinter
@@ -15,7 +16,7 @@ from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import counted
 from .render_frames import run_frames, wants_frames
 from .render_image import render_image
-from .render_job import RenderJob, refuse_existing
+from .render_job import RenderJob, check_writable, refuse_existing
 
 
 def looks_like_video(path: Path) -> bool:
@@ -33,6 +34,22 @@ def looks_like_video(path: Path) -> bool:
         return False
 
 
+def refuse_no_video(path: Path) -> None:
+    """Media FFmpeg reads without a video stream (sound only) is refused before the output's
+    name is judged: its own problem is the one to fix. Anything else is the reader's."""
+    if not path.is_file():
+        return
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            if c.streams.video:
+                return
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        return
+    raise MediaError(f"{path} has no video stream")
+
+
 def run(job: RenderJob, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
     if job.cluster is not None:
@@ -47,6 +64,8 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
         output = output / default_name(src, opts.codec, job.container, job.name_template)
     refuse_existing(job, output)
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
+    if output.parent.is_dir():  # (a missing one: the export says so)
+        check_writable(output)
     printer = ProgressPrinter(src.name, quiet=job.quiet)
     try:
         result = export_video(src, output, job.look.style, job.look.values, opts,

@@ -99,6 +99,12 @@ def atomic_output(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
         raise
 
 
+def probe_writable(path: str | Path) -> None:
+    """Raise now the OSError that writing `path` would meet after the work (a read-only or
+    immutable folder, a full disk's inodes...): a temporary file is made and removed."""
+    _create_temp(real_target(path)).unlink()
+
+
 def real_target(path: str | Path) -> Path:
     """The file a write of `path` changes: `path`, or where its symlink (chain) points."""
     target = Path(path)

@@ -1,0 +1,98 @@
+"""Animated pictures (APNG, animated WebP) known by their headers, without decoding them,
+and whether FFmpeg decodes their frames (then they are rendered as videos, like a GIF)."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_WEBP_ANIMATION_FLAG = 0x02  # VP8X flags: reserved, ICC, alpha, EXIF, XMP, animation, reserved
+_MAX_CHUNKS = 100_000  # a damaged file's chunk walk ends somewhere
+
+
+@dataclass(frozen=True)
+class Animation:
+    """An animated picture: its format's name and its frame count (from the header)."""
+
+    kind: str  # "APNG" or "WebP"
+    frames: int
+
+    @property
+    def name(self) -> str:
+        """"an animated PNG (APNG, 6 frames)", "an animated WebP (6 frames)"."""
+        kind = "PNG (APNG, " if self.kind == "APNG" else "WebP ("
+        return f"an animated {kind}{self.frames} frames)"
+
+
+def animation_of(path: str | Path) -> Animation | None:
+    """The animation a PNG (an acTL chunk before IDAT) or WebP (a VP8X header with the
+    animation flag, ANMF frame chunks) holds; None for a still, another file or one that
+    cannot be read. Only chunk headers are read."""
+    try:
+        with Path(path).open("rb") as f:
+            head = f.read(12)
+            if head.startswith(PNG_SIGNATURE):
+                frames = _apng_frames(f)
+                kind = "APNG"
+            elif head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+                frames = _webp_frames(f)
+                kind = "WebP"
+            else:
+                return None
+    except (OSError, struct.error):
+        return None
+    return Animation(kind, frames) if frames > 1 else None
+
+
+def _apng_frames(f: BinaryIO) -> int:
+    """acTL's frame count (0 when the chunks before IDAT hold none)."""
+    f.seek(len(PNG_SIGNATURE))
+    for _ in range(_MAX_CHUNKS):
+        header = f.read(8)
+        if len(header) < 8:
+            return 0
+        length, kind = struct.unpack(">I4s", header)
+        if kind == b"acTL":
+            return int(struct.unpack(">I", f.read(4))[0])
+        if kind in (b"IDAT", b"IEND"):  # an acTL after the picture does not count
+            return 0
+        f.seek(length + 4, 1)  # the data and the CRC
+    return 0
+
+
+def _webp_frames(f: BinaryIO) -> int:
+    """The ANMF chunks of an animated WebP (0 for a still: no VP8X animation flag)."""
+    f.seek(12)
+    header = f.read(9)
+    if len(header) < 9 or header[:4] != b"VP8X" or not header[8] & _WEBP_ANIMATION_FLAG:
+        return 0
+    f.seek(12)
+    frames = 0
+    for _ in range(_MAX_CHUNKS):
+        chunk = f.read(8)
+        if len(chunk) < 8:
+            break
+        kind, length = struct.unpack("<4sI", chunk)
+        frames += kind == b"ANMF"
+        f.seek(length + (length & 1), 1)  # chunks are padded to an even length
+    return frames
+
+
+def ffmpeg_decodes(path: str | Path, frames: int = 2) -> bool:
+    """Whether FFmpeg decodes the first `frames` frames of the file's video (an animated
+    WebP it may open, then fail on, or give its first frame only)."""
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.video:
+                return False
+            for decoded, _ in enumerate(c.decode(video=0), 1):
+                if decoded >= frames:
+                    return True
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        return False
+    return False
