@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -366,6 +367,50 @@ def test_a_paced_file_keeps_to_its_max_fps(tmp_path):
     assert len(shown) + src.dropped == 10
     assert all(round(t * 30) % 3 == 0 for t in shown), shown
     assert src.error is None
+
+
+@pytest.mark.parametrize("frames, max_fps", [(6, None), (5, 10.0)])
+def test_a_looped_file_keeps_its_pace_across_the_loop(tmp_path, frames, max_fps):
+    # a loop restart showed the next loop's first frame at once, not a frame period after
+    # the last one, so short looped files played too fast and ignored --fps
+    from videoclips import make_clip
+
+    from aquarelle.media.file_source import VideoFileSource
+
+    clip = make_clip(tmp_path / "short.mp4", frames=frames, fps=30, audio=False)
+    src = VideoFileSource(clip.path, paced=True, loop=True)
+    src.max_fps = max_fps
+    src.stamp_due = True  # `captured`: when a frame came due, on the source's own schedule
+    period = 1.0 / (max_fps or 30.0)
+    stride = round(30 * period)  # file frames per frame shown
+    shown: list[tuple[int, float]] = []
+    src.start()
+    try:
+        while len(shown) < 3 * frames:  # three loops' worth at least
+            assert src.wait_frame(10.0)
+            frame = src.latest()
+            if frame is not None:
+                shown.append((frame.index, frame.captured))
+    finally:
+        src.stop()
+    assert src.error is None
+    # every frame comes a whole number of periods after the one before (more than one where
+    # the consumer missed one or decoding fell behind), and is the file's frame due then
+    for (i0, t0), (i1, t1) in pairwise(shown):
+        k = round((t1 - t0) / period)
+        assert k >= 1 and t1 - t0 == pytest.approx(k * period, abs=1e-4), shown
+        assert i1 == (i0 + k * stride) % frames, shown
+    assert sum(i1 < i0 for (i0, _), (i1, _) in pairwise(shown)) >= 2  # looped
+
+
+def test_cli_live_fps_caps_a_looped_short_file(tmp_path, capsys):
+    # a 0.2 s file looped at --fps 5 painted 7.5 frames a second
+    from videoclips import make_clip
+
+    clip = make_clip(tmp_path / "short.mp4", frames=6, fps=30, audio=False)
+    assert main(["live", "--input", str(clip.path), "--fps", "5", "--seconds", "1.5"]) == 0
+    frames, seconds, _ = _summary(capsys.readouterr().err)
+    assert 2 <= frames <= 5 * seconds + 1
 
 
 @pytest.mark.parametrize("fps, target", [(60.0, 30.0), (5.0, 5.0), (None, 30.0)])

@@ -5,7 +5,8 @@ one-frame slot (`latest()`); frames the consumer did not take, or that decoding 
 too late, are dropped and counted. Pause, resume, step, seek and loop are supported. With
 `max_fps` below the file's rate, frames are skipped (not dropped) to keep to it; with
 `stamp_due`, each frame's `captured` is the wall-clock time it came due, so a consumer can
-measure latency from there as it does from a camera's capture.
+measure latency from there as it does from a camera's capture. A loop keeps the pace: the
+next loop's first frame comes one frame period after the last one.
 Unpaced (export, tests): every frame in order through `read()`, from a bounded queue.
 """
 
@@ -175,6 +176,11 @@ class VideoFileSource(ThreadedSource):
         index = 0
         anchor: tuple[float, float] | None = None  # (wall clock, media time) pairing
         next_kept: float | None = None  # under max_fps: the media time of the next frame kept
+        # Looping: media time runs on across restarts (a loop's frame times plus `offset`),
+        # so a new loop's first frame comes one frame period after the last one's.
+        offset = 0.0
+        wrap_to: float | None = None  # after a restart: the time the loop's first frame takes
+        last = 0.0  # the (looped) media time of the latest frame walked
         skips = 0
         while not self._stop.is_set():
             with self._lock:
@@ -183,6 +189,7 @@ class VideoFileSource(ThreadedSource):
             if target is not None:
                 walk = self._restart(target)
                 pending, anchor, next_kept, skips = None, None, None, 0
+                offset, wrap_to = 0.0, None
                 index = -1
                 self.finished = False
                 self.ended.clear()
@@ -199,7 +206,8 @@ class VideoFileSource(ThreadedSource):
                         self._push_end()
                         return
                     if self.loop:
-                        walk, anchor, next_kept = self._restart(0.0), None, None
+                        walk = self._restart(0.0)
+                        wrap_to = last + 1.0 / (self._fps or 30.0)
                         index = -1
                         continue
                     self._finish()
@@ -209,6 +217,9 @@ class VideoFileSource(ThreadedSource):
                 if index < 0:
                     index = round((pending.time - self._t0) * (self._fps or 30.0))
                 self._last_good = max(self._last_good, pending.time - self._t0)
+                if wrap_to is not None:
+                    offset, wrap_to = wrap_to - pending.time, None
+            t = last = pending.time + offset  # paced by this; the frame keeps its own time
             frame = Frame(pending.image, index, pending.time)
             if not self.paced:
                 if not self._put(gen, frame):
@@ -231,13 +242,13 @@ class VideoFileSource(ThreadedSource):
                     self._wake.clear()
                     anchor = None
                     continue
-                if not (force or stepping) and self._above_cap(pending.time, next_kept):
+                if not (force or stepping) and self._above_cap(t, next_kept):
                     pending = None  # over max_fps: skipped, not dropped
                     index += 1
                     continue
                 if anchor is None or force or stepping:
-                    anchor = (time.monotonic(), pending.time)
-                due = anchor[0] + (pending.time - anchor[1])
+                    anchor = (time.monotonic(), t)
+                due = anchor[0] + (t - anchor[1])
                 wait = due - time.monotonic()
                 if wait > 0:
                     self._wake.clear()
@@ -255,8 +266,7 @@ class VideoFileSource(ThreadedSource):
                         self.dropped += 1
                     self._position = pending.time
                     # a seek's or a step's frame starts the schedule afresh
-                    next_kept = self._next_kept(pending.time,
-                                                None if force or stepping else next_kept)
+                    next_kept = self._next_kept(t, None if force or stepping else next_kept)
             pending = None
             index += 1
 
