@@ -16,12 +16,14 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .platforms import (
     current_needs_display_server,
+    family,
     finds_virtual_camera_device,
     software_renderer,
     virtual_camera_setup,
@@ -268,33 +270,60 @@ def cluster(report: Report) -> None:
     report.add("cluster (Ray)", True, detail, required=False)
 
 
-def folder_state(path: Path, access: Callable[[Path, int], bool] = os.access
-                 ) -> tuple[bool, str]:
-    """Whether Aquarelle can write into `path` (creating it if need be), and what it is."""
-    if path.exists():
-        if not path.is_dir():
-            return False, f"{path} is a file, not a folder: move it away"
-        if not access(path, os.W_OK | os.X_OK):
-            return False, f"{path} is not writable: nothing can be saved there (chmod u+w)"
-        return True, f"{path} (exists, writable)"
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if parent.is_dir() and access(parent, os.W_OK | os.X_OK):
-        return True, f"{path} (will be created on first save)"
-    why = "is a file" if parent.exists() and not parent.is_dir() else "is not writable"
-    return False, f"{path} cannot be created: {parent} {why}"
+def folder_state(path: Path, access: Callable[[Path, int], bool] = os.access,
+                 probe: Callable[[Path], None] | None = None) -> tuple[bool, str, str]:
+    """Whether Aquarelle can write into `path`, creating it if need be: (ok, what it is, the
+    fix when not). The folder, or the nearest existing one above it, must be a folder that
+    takes a new entry, tried for real (`probe`: a temporary folder made and removed at once;
+    os.access says yes to root in /proc or on a read-only mount). Nothing is left behind."""
+    there = path
+    try:
+        while not there.exists() and there != there.parent:
+            there = there.parent
+    except OSError as e:  # a folder above that may not be looked into
+        return False, f"{path} cannot be reached: {e.strerror or e}", \
+            f"make {there} readable (chmod u+rx)"
+    will = "" if there == path else f"{path} cannot be created: "
+    if not there.is_dir():
+        return False, f"{will}{there} is a file, not a folder", f"move the file {there} away"
+    if not access(there, os.W_OK | os.X_OK):
+        return False, f"{will}{there} is not writable: nothing can be saved there", \
+            f"make {there} writable (chmod u+w {there})"
+    try:
+        (probe or _probe_folder)(there)
+    except OSError as e:
+        return False, f"{will}{there} takes no new files or folders ({e.strerror or e})", \
+            f"{there} takes no new folders: choose a writable place for them"
+    if there == path:
+        return True, f"{path} (exists, writable)", ""
+    return True, f"{path} (will be created on first save)", ""
+
+
+def _probe_folder(folder: Path) -> None:
+    """Make a temporary folder in `folder` and remove it: raises the OSError that creating
+    one there meets."""
+    os.rmdir(tempfile.mkdtemp(prefix=".aquarelle-probe-", dir=folder))
 
 
 def folders(report: Report, presets: Path | None = None,
-            access: Callable[[Path, int], bool] = os.access) -> None:
-    """The settings folder and the user presets folder: there or creatable, writable."""
+            access: Callable[[Path, int], bool] = os.access,
+            probe: Callable[[Path], None] | None = None) -> None:
+    """The settings folder and the user presets folder (a style's presets are in its
+    subfolder, presets/STYLE/): there or creatable, writable. Where they are not, settings
+    and presets cannot be saved: a problem with its fix (exit 1)."""
     from .engine.presets import user_presets_dir
 
     presets = presets or user_presets_dir("watercolor").parent
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    elsewhere = ""
+    if family(sys.platform) == "linux":  # where the settings go, by the XDG rules
+        elsewhere = "; or set XDG_CONFIG_HOME to a writable folder" + (f" (now {xdg})"
+                                                                      if xdg else "")
     for name, path in (("config folder", presets.parent), ("user presets", presets)):
-        ok, detail = folder_state(path, access)
-        report.add(name, ok, detail, required=False)
+        ok, detail, fix = folder_state(path, access, probe)
+        if name == "user presets":
+            detail += f"; each style's in its own folder: {path / 'STYLE'}/ (e.g. watercolor/)"
+        report.add(name, ok, detail, fix=fix + elsewhere if fix else "")
 
 
 def diagnose(ldd: Callable[[Path], str] | None = None) -> Report:

@@ -134,7 +134,9 @@ def test_doctor_user_presets_folder_will_be_created(capsys, no_user_presets):
     out = capsys.readouterr().out
     presets = no_user_presets / "presets"
     assert "ok user presets" in out
-    assert f"{presets} (will be created on first save)" in out
+    assert f"{presets} (will be created on first save); each style's in its own folder: " \
+           f"{presets}/STYLE/ (e.g. watercolor/)" in out
+    assert not no_user_presets.exists()  # tried, but nothing left behind
 
 
 def test_user_presets_folder_that_cannot_be_made_or_written_is_a_problem(tmp_path):
@@ -150,11 +152,13 @@ def test_user_presets_folder_that_cannot_be_made_or_written_is_a_problem(tmp_pat
     there.mkdir(parents=True)
     report = diagnostics.Report()
     diagnostics.folders(report, there, access=lambda path, mode: False)
-    assert "-- user presets" in diagnostics.format_report(report)
+    assert "!! user presets" in diagnostics.format_report(report)  # nothing can be saved
+    assert not report.ok and f"make {there} writable (chmod u+w {there})" in report.fixes[1]
     assert f"{there} is not writable" in report.checks[1].detail
     report = diagnostics.Report()
     diagnostics.folders(report, there)
-    assert report.checks[1].ok and report.checks[1].detail == f"{there} (exists, writable)"
+    assert report.checks[1].ok
+    assert report.checks[1].detail.startswith(f"{there} (exists, writable); ")
 
 
 # -- 2. aquarelle live --virtual-camera ----------------------------------------------------

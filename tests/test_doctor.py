@@ -18,6 +18,13 @@ def fake_ldd(missing: list[str]):
     return ldd
 
 
+@pytest.fixture(autouse=True)
+def own_config(monkeypatch, tmp_path) -> Path:
+    """Settings in a throwaway folder: doctor tries the real one for writing."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
 def test_doctor_on_this_machine_says_everything_works(capsys):
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
@@ -137,3 +144,59 @@ def test_doctor_says_ray_client_needs_grpcio(monkeypatch):
     assert check.ok and not check.required
     assert "not --cluster ray://HOST:PORT: Ray Client needs grpcio " \
            "(pip install 'aquarelle[cluster]')" in check.detail
+
+
+def test_a_config_folder_that_cannot_be_made_is_a_problem_with_its_fix(capsys, monkeypatch,
+                                                                      tmp_path):
+    # XDG_CONFIG_HOME at a regular file said "-- ... cannot be created" and still ended with
+    # "Everything Aquarelle needs works on this machine." and exit 0
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker))
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "!! config folder" in out
+    assert f"{blocker}/aquarelle cannot be created: {blocker} is a file, not a folder" in out
+    assert "\nTo fix:\n" in out and f"  move the file {blocker} away; or set " \
+           f"XDG_CONFIG_HOME to a writable folder (now {blocker})" in out
+    assert "Everything Aquarelle needs works" not in out
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_folder_that_refuses_new_folders_is_found_by_trying(capsys, monkeypatch):
+    # /proc looks writable to root (os.access says yes) but takes no folder: doctor said
+    # "ok config folder /proc/xx/aquarelle (will be created on first save)"
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/proc/xx")
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "config folder" in x)
+    assert line.startswith("!! ") and "/proc/xx/aquarelle cannot be created: /proc takes no " \
+                                      "new files or folders" in line
+    assert "  /proc takes no new folders: choose a writable place for them" in out
+    assert not Path("/proc/xx").exists()
+
+
+def test_the_folder_probe_leaves_nothing_and_its_failure_is_reported(tmp_path):
+    import errno
+
+    ok, detail, fix = diagnostics.folder_state(tmp_path / "a" / "b")
+    assert ok and detail == f"{tmp_path / 'a' / 'b'} (will be created on first save)"
+    assert not fix and list(tmp_path.iterdir()) == []  # tried, and nothing left behind
+
+    def read_only(folder: Path) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    ok, detail, fix = diagnostics.folder_state(tmp_path, probe=read_only)
+    assert not ok and detail == f"{tmp_path} takes no new files or folders (Read-only file " \
+                                "system)"
+    assert fix == f"{tmp_path} takes no new folders: choose a writable place for them"
+
+
+def test_doctor_names_the_presets_folder_of_each_style(capsys, own_config):
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    presets = own_config / "aquarelle" / "presets"
+    line = next(x for x in out.splitlines() if "user presets" in x)
+    assert line.endswith(f"{presets} (will be created on first save); each style's in its own "
+                         f"folder: {presets}/STYLE/ (e.g. watercolor/)")
+    assert not own_config.exists()
