@@ -341,3 +341,25 @@ def test_a_menu_given_a_number_says_what_it_became():
         with pytest.raises(ParamError, match="is not one of 32, 64, 128"):
             stereo.set("max_disparity", wrong)
     assert stereo["max_disparity"] == 0
+
+
+def test_a_mistyped_choice_gets_the_nearest_one():
+    blur = ParamSet(load_style("blur").params)
+    with pytest.raises(ParamError) as info:
+        blur.set("mode", "lense")
+    assert str(info.value) == "mode: 'lense' is not one of gaussian, box, lens; did you " \
+        "mean 'lens'?"
+    with pytest.raises(ParamError) as info:
+        blur.set("mode", "xyz")
+    assert str(info.value) == "mode: 'xyz' is not one of gaussian, box, lens"
+
+
+def test_values_as_set_takes_them():
+    water = ParamSet(load_style("watercolor").params)
+    spec = water.spec("background")
+    assert [spec.as_text(i) for i in range(3)] == ["painted", "loose wash", "bare paper"]
+    assert COLOR.as_text(COLOR.default) == "#f7f2e6"
+    assert (FLOAT.as_text(2.0), INT.as_text(3), BOOL.as_text(True)) == ("2", "3", "true")
+    for spec, value in ((FLOAT, 2.5), (INT, 3), (BOOL, True), (COLOR, COLOR.default),
+                        *((spec, i) for i in range(3))):  # what --set reads back
+        assert spec.coerce(spec.as_text(value))[0] == value

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import shlex
 from pathlib import Path
 
 import cv2
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from aquarelle.cli.main import main
-from aquarelle.engine import list_presets, load_preset, load_style
+from aquarelle.engine import ParamSpec, list_presets, load_preset, load_style
 from aquarelle.engine.errors import StyleError
 from aquarelle.engine.presets import read_preset
 from aquarelle.engine.style import MAX_JSON_DEPTH, styles_dir
@@ -222,3 +223,128 @@ def test_a_chains_user_preset_by_name_paints_its_chain(tmp_path, monkeypatch, ca
     assert code == 0, err
     assert not np.array_equal(cv2.imread(str(tmp_path / "c.png")),
                               cv2.imread(str(tmp_path / "a.png")))
+
+
+# -- presets show, found as render finds it; a preset's bad values named ------------------
+
+@pytest.fixture
+def config(tmp_path, monkeypatch) -> Path:
+    """An empty user presets folder (the base, STYLE/ below it)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    base = tmp_path / "config" / "aquarelle" / "presets"
+    base.mkdir(parents=True)
+    return base
+
+
+def user_preset(base: Path, style: str, name: str, values: dict) -> Path:
+    (base / style).mkdir(exist_ok=True)
+    path = base / style / f"{name}.json"
+    path.write_text(json.dumps({"name": name, "style": style, "values": values}))
+    return path
+
+
+def set_lines(out: str) -> list[str]:
+    """`presets show`'s option lines without their `(default ...)` notes."""
+    return [line.split("    (default")[0].strip() for line in out.splitlines()[1:]]
+
+
+def test_presets_show_prints_what_can_be_pasted(config, capsys, tmp_path, photo, gl_ctx):
+    code, out, err = cli(capsys, "presets", "show", "loose_wash")
+    assert code == 0, err
+    assert "  --set background='loose wash'    (default painted)" in out.splitlines()
+    assert "  --set quantize_levels=3    (default 6)" in out.splitlines()
+    pasted = shlex.split(" ".join(set_lines(out)))
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "pasted.png", *pasted)
+    assert code == 0, err
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "preset.png", "--preset",
+                       "loose_wash")
+    assert code == 0, err
+    assert np.array_equal(cv2.imread(str(tmp_path / "pasted.png")),
+                          cv2.imread(str(tmp_path / "preset.png")))
+
+
+def test_presets_show_finds_a_file_of_a_chain(config, capsys, tmp_path):
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps({"style": "denoise+watercolor", "values": {
+        "watercolor.paper_color": [0.9, 0.85, 0.8], "watercolor.background": 2}}))
+    code, out, err = cli(capsys, "presets", "show", path)
+    assert code == 0, err
+    assert out.splitlines()[1:] == [
+        "  --style denoise+watercolor",
+        "  --set watercolor.paper_color='#e6d9cc'    (default #f7f2e6)",
+        "  --set watercolor.background='bare paper'    (default painted)"]
+
+
+def test_presets_show_finds_a_user_preset_of_another_style(config, capsys):
+    user_preset(config, "blur", "myblur", {"mode": "lens"})
+    code, out, err = cli(capsys, "presets", "show", "myblur")
+    assert code == 0, err
+    assert out.splitlines()[1:] == ["  --style blur", "  --set mode=lens    (default gaussian)"]
+
+
+def test_presets_show_with_an_unknown_style(config, capsys):
+    code, _, err = cli(capsys, "presets", "show", "sepia", "--style", "blurr")
+    assert code == 2 and one_error(err) == "unknown style 'blurr'; did you mean 'blur'?"
+
+
+BAD_VALUES = [({"nosuchparam": 1}, "unknown parameter 'nosuchparam'"),
+              ({"dilution": "x"}, "dilution: 'x' is not a number")]
+
+
+@pytest.mark.parametrize("values, problem", BAD_VALUES, ids=["unknown", "not-a-number"])
+def test_a_presets_bad_value_names_the_preset(config, capsys, tmp_path, photo, values,
+                                              problem):
+    path = user_preset(config, "watercolor", "badrange", values)
+    for argv in (["render", photo, "-o", tmp_path / "out.png", "--preset", "badrange"],
+                 ["presets", "show", "badrange"]):
+        code, _, err = cli(capsys, *argv)
+        assert code == 2 and one_error(err).startswith(f"preset 'badrange' ({path}): {problem}")
+    assert not (tmp_path / "out.png").exists()
+    code, out, err = cli(capsys, "presets")
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("badrange "))
+    assert line.endswith(f"(yours, 1 values) (broken: {problem})")
+    assert sum("(broken: " in ln for ln in out.splitlines()) == 1  # the built-ins are fine
+
+
+def test_a_presets_clamped_value_names_the_preset(config, capsys):
+    path = user_preset(config, "watercolor", "strong", {"dilution": 5})
+    code, out, err = cli(capsys, "presets", "show", "strong")
+    assert code == 0
+    assert err == (f"aquarelle: warning: preset 'strong' ({path}): dilution=5 is out of "
+                   "range [0, 0.9]; clamped to 0.9\n")
+    assert "  --set dilution=0.9    (default 0.22)" in out.splitlines()
+
+
+def test_params_json_gives_defaults_as_set_takes_them(capsys):
+    code, out, err = cli(capsys, "params", "watercolor", "--json")
+    assert code == 0, err
+    data = {d["name"]: d for d in json.loads(out)}
+    assert data["background"]["default"] == "painted"
+    assert data["paper_color"]["default"] == "#f7f2e6"
+    assert data["dilution"]["default"] == 0.22
+    for spec in load_style("watercolor").params:  # still a declaration the style file takes
+        assert ParamSpec.from_dict(data[spec.name]) == spec
+
+
+def test_a_mistyped_background_choice_gets_a_suggestion(config, capsys, tmp_path, photo):
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png",
+                       "--set", "background=paper")
+    assert code == 2 and one_error(err) == ("background: 'paper' is not one of painted, "
+                                            "loose wash, bare paper; did you mean 'bare paper'?")
+
+
+@pytest.mark.parametrize("chain", ["watercolor", "denoise+watercolor"])
+def test_background_given_twice_must_agree(config, capsys, tmp_path, photo, chain):
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--style", chain,
+                       "--background", "paper", "--set", "background=loose wash")
+    assert code == 2 and one_error(err) == ("--background paper and --set background=loose "
+                                            "wash disagree; give one of them")
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_background_given_twice_alike(config, capsys, tmp_path, photo, gl_ctx):
+    for value in ("bare paper", "2"):
+        code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png",
+                           "--background", "paper", "--set", f"background={value}")
+        assert code == 0, err

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError, StyleError
-from ..engine.presets import load_preset, read_preset, user_preset_style
+from ..engine.params import ParamSet
+from ..engine.presets import apply_preset, load_preset, read_preset, user_preset_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
@@ -135,26 +136,43 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     """
     if args.preset is not None and not args.preset.strip():
         raise ParamError("--preset needs a name or a .json file (see aquarelle presets)")
-    name = args.style
-    if name is None:
-        name = DEFAULT_STYLE
-        if args.preset and Path(args.preset).suffix == ".json" and Path(args.preset).is_file():
-            name = read_preset(Path(args.preset)).style  # the chain it stores
-        elif args.preset and not _default_style_has(args.preset):
-            name = user_preset_style(args.preset) or name  # a chain's, saved by the app
+    name = look_style(args.style, args.preset)
     style = load_chain(name)
     if not MIN_SCALE <= args.scale <= MAX_SCALE:
         raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")
-    values: dict[str, object] = {}
-    if args.preset:
-        values.update(load_preset(args.preset, style.name).values)
     check = param_set(style)
+    warnings = apply_preset(load_preset(args.preset, style.name), check) if args.preset else []
+    values: dict[str, object] = {}
+    given = parse_sets(args.sets if sets is None else sets)
     if getattr(args, "background", None):
         if not any(k.rsplit(".", 1)[-1] == "background" for k in check.values()):
             raise ParamError(f"--background is a choice of the watercolor; style {name} has "
                              "no background to choose")
         values["background"] = BACKGROUNDS[args.background]
-    values.update(parse_sets(args.sets if sets is None else sets))
-    for warning in check.update(values):
+        _same_background(check, args.background, given)
+    values.update(given)
+    for warning in warnings + check.update(values):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     return Look(name, style, check.values(), args.seed, args.scale)
+
+
+def look_style(style: str | None, preset: str | None) -> str:
+    """The style (or chain) the style options paint: --style, else the chain a preset file
+    stores or the style of a user preset saved for another one, else the default."""
+    if style is not None:
+        return style
+    if preset and Path(preset).suffix == ".json" and Path(preset).is_file():
+        return read_preset(Path(preset)).style  # the chain it stores
+    if preset and not _default_style_has(preset):
+        return user_preset_style(preset) or DEFAULT_STYLE  # a chain's, saved by the app
+    return DEFAULT_STYLE
+
+
+def _same_background(check: ParamSet, word: str, sets: dict[str, str]) -> None:
+    """--background and a --set of the same parameter must agree (neither silently wins)."""
+    spec = check.spec("background")
+    for name, value in sets.items():
+        if name in check and check.canonical(name) == check.canonical("background") \
+                and spec.coerce(value)[0] != spec.coerce(BACKGROUNDS[word])[0]:
+            raise ParamError(f"--background {word} and --set {name}={value} disagree; give "
+                             "one of them")

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
+import sys
 import textwrap
 
-from ..engine.chain_spec import load_chain
+from ..engine.chain_spec import load_chain, param_set
 from ..engine.errors import StyleError
-from ..engine.params import ParamSpec, color_to_hex
-from ..engine.presets import describe_preset, list_presets, load_preset, user_presets_dir
+from ..engine.params import ParamSpec
+from ..engine.presets import (
+    apply_preset,
+    describe_preset,
+    list_presets,
+    load_preset,
+    preset_problem,
+    user_presets_dir,
+)
 from ..engine.style import list_styles, load_style
-from .common import DEFAULT_STYLE
+from .common import DEFAULT_STYLE, look_style
 
 MIN_HELP_WIDTH = 30  # narrower than this beside the table, a parameter's help goes below it
 
@@ -25,7 +34,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                                    "`aquarelle presets show NAME [--style STYLE]` prints the "
                                    "values of one (as --set options).")
     p.add_argument("words", nargs="*", metavar="STYLE | show NAME")
-    p.add_argument("--style", default="watercolor", help="style of `show` (default watercolor)")
+    p.add_argument("--style", help="style of `show` (default: the preset's, as `render "
+                                   "--preset NAME` finds it; else watercolor)")
     p.set_defaults(func=run_presets)
     p = sub.add_parser("params", help="list a style's parameters")
     p.add_argument("style", nargs="?", default="watercolor",
@@ -64,35 +74,45 @@ def run_presets(args: argparse.Namespace) -> int:
     if words and words[0] == "show":
         if len(words) != 2:
             raise StyleError("usage: aquarelle presets show NAME [--style STYLE]")
-        preset = load_preset(words[1], args.style)
-        print(f"{preset.name}: {describe_preset(preset)}")
-        spec = load_chain(args.style)
-        defaults = {p.name: p.default for p in spec.params}
-        for name, value in preset.values.items():
-            was = defaults.get(name)
-            print(f"  --set {name}={value}" + (f"    (default {_fmt(was)})"
-                                                if was is not None else ""))
-        return 0
+        return _show_preset(words[1], args.style)
     if len(words) > 1:
         raise StyleError("usage: aquarelle presets [STYLE] | aquarelle presets show NAME")
-    style = load_chain(words[0] if words else args.style).name
-    presets = list_presets(style)
+    style = load_chain(words[0] if words else args.style or DEFAULT_STYLE)
+    presets = list_presets(style.name)
     if not presets:
         print(textwrap.fill(
-            f"{style} has no presets; save one in the desktop app (Save\u2026 beside the "
-            f"presets, or Ctrl+S: it goes to {user_presets_dir(style)}), or set values with "
-            f"--set NAME=VALUE (see `aquarelle params {style}`)", terminal_width(),
+            f"{style.name} has no presets; save one in the desktop app (Save\u2026 beside the "
+            f"presets, or Ctrl+S: it goes to {user_presets_dir(style.name)}), or set values "
+            f"with --set NAME=VALUE (see `aquarelle params {style.name}`)", terminal_width(),
             break_on_hyphens=False, break_long_words=False))
         return 0
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
-        print(f"{preset.name:{width}s}  {describe_preset(preset)}")
+        problem = preset_problem(preset, param_set(style))
+        # the full message (with every valid name) is `presets show`'s to give
+        broken = f" (broken: {problem.split('; valid ')[0]})" if problem else ""
+        print(f"{preset.name:{width}s}  {describe_preset(preset)}{broken}")
+    return 0
+
+
+def _show_preset(name: str, style_name: str | None) -> int:
+    """A preset's values as --set options to paste, found as `render --preset` finds it."""
+    style = load_chain(look_style(style_name, name))
+    preset = load_preset(name, style.name)
+    params = param_set(style)
+    for warning in apply_preset(preset, params):
+        print(f"aquarelle: warning: {warning}", file=sys.stderr)
+    print(f"{preset.name}: {describe_preset(preset)}")
+    if style.name != DEFAULT_STYLE:  # the --set names are this style's
+        print(f"  --style {shlex.quote(style.name)}")
+    for key in preset.values:
+        spec = params.spec(key)
+        value = spec.as_text(params[key])  # as checked: clamped, a menu's choice by name
+        print(f"  --set {key}={shlex.quote(value)}    (default {spec.as_text(spec.default)})")
     return 0
 
 
 def _fmt(v: object) -> str:
-    if isinstance(v, tuple):
-        return color_to_hex(v)  # type: ignore[arg-type]
     return "-" if v is None else f"{v:g}" if isinstance(v, float) else str(v)
 
 
@@ -120,10 +140,10 @@ def run_params(args: argparse.Namespace) -> int:
 def _param_row(p: ParamSpec, nw: int, gw: int) -> str:
     """A parameter's table columns, up to its help."""
     if p.choices:  # a menu: its names instead of numbers
-        default = p.choices[int(p.default)]  # type: ignore[arg-type]
-        return f"{p.name:{nw}s} {'choice':6s} {'':>7s} {'':>7s} {default:>8s}  {p.group:{gw}s} "
+        return (f"{p.name:{nw}s} {'choice':6s} {'':>7s} {'':>7s} {p.as_text(p.default):>8s}  "
+                f"{p.group:{gw}s} ")
     return (f"{p.name:{nw}s} {p.type:6s} {_fmt(p.min):>7s} {_fmt(p.max):>7s} "
-            f"{_fmt(p.default):>8s}  {p.group:{gw}s} ")
+            f"{p.as_text(p.default):>8s}  {p.group:{gw}s} ")
 
 
 def _param_help(p: ParamSpec) -> str:

@@ -101,8 +101,10 @@ class ParamSpec:
                 not value.strip().lstrip("-").isdigit()
                 # choices named by numbers (32, 64, 128): another number is no index
                 or any(c.isdigit() for c in self.choices)):
+            close = close_match(value.strip(), self.choices)
             raise ParamError(f"{self.name}: {value!r} is not one of "
-                             f"{', '.join(self.choices)}")
+                             f"{', '.join(self.choices)}"
+                             + (f"; did you mean {close!r}?" if close else ""))
         val = _coerce_raw(self.type, value, self.name)
         if self.type == "file":
             return _checked_file(self, str(val)), None
@@ -118,11 +120,25 @@ class ParamSpec:
                     f"{_fmt(hi)}]; clamped to {_fmt(clamped)}"
         return val, None
 
+    def as_text(self, value: ParamValue) -> str:
+        """A value as `--set NAME=VALUE` takes it: a menu's choice by name, a colour as
+        #rrggbb, a number without trailing zeros (not shell-quoted)."""
+        if self.choices is not None and isinstance(value, int) \
+                and 0 <= value < len(self.choices):
+            return self.choices[value]
+        if isinstance(value, tuple):
+            return color_to_hex(value)
+        if isinstance(value, bool):
+            return str(value).lower()
+        return _fmt(value) if isinstance(value, float) else str(value)
+
     def as_dict(self) -> dict[str, Any]:
-        """The declaration as plain data (for JSON and the `params` command)."""
+        """The declaration as plain data (for JSON and the `params` command); the default
+        as --set takes it where a number would not say it (a choice's name, #rrggbb)."""
+        default = self.as_text(self.default) if self.choices or self.type == "color" \
+            else self.default
         return {
-            "name": self.name, "label": self.label, "type": self.type,
-            "default": list(self.default) if isinstance(self.default, tuple) else self.default,
+            "name": self.name, "label": self.label, "type": self.type, "default": default,
             "min": self.min, "max": self.max, "step": self.step, "group": self.group,
             "help": self.help, **({"choices": list(self.choices)} if self.choices else {}),
             **({"extensions": list(self.extensions)} if self.extensions else {}),
@@ -213,13 +229,19 @@ def color_to_hex(rgb: tuple[float, float, float]) -> str:
 
 def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
     """'did you mean X?' for a close name, else the list of valid ones."""
+    known = sorted(known)
+    close = close_match(name.replace("-", "_"), known)
+    if close:
+        return f"did you mean {close!r}?"
+    return f"valid {what}: {', '.join(known)}"
+
+
+def close_match(name: str, known: Iterable[str]) -> str | None:
+    """The one of `known` that `name` is most likely a slip for, if any is close."""
     import difflib
 
-    known = sorted(known)
-    close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    return f"valid {what}: {', '.join(known)}"
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 class ParamSet:

@@ -18,8 +18,8 @@ from typing import Any
 from ..platforms import current_config_dir
 from ..resources import assets_dir
 from .chain_spec import JOIN
-from .errors import StyleError
-from .params import suggest
+from .errors import ParamError, StyleError
+from .params import ParamSet, suggest
 from .style import describe_error, read_json
 
 
@@ -161,6 +161,25 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     where = f"{preset.path}: " if preset.path is not None else ""
     raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
                      f"{preset.style[:60]!r}, not {style!r}")
+
+
+def apply_preset(preset: Preset, params: ParamSet) -> list[str]:
+    """Set a preset's values in `params` (all or none); returns the clamp warnings. Both
+    they and an error name the preset and its file: the values are a user's to fix."""
+    where = f"preset {preset.name!r}" + (f" ({preset.path})" if preset.path else "")
+    try:
+        return [f"{where}: {w}" for w in params.update(preset.values)]
+    except ParamError as e:
+        raise ParamError(f"{where}: {e}") from None
+
+
+def preset_problem(preset: Preset, params: ParamSet) -> str | None:
+    """What makes a preset unusable with these parameters (a fresh set), or None."""
+    try:
+        params.coerce_values(preset.values)
+    except ParamError as e:
+        return str(e)
+    return None
 
 
 def user_preset_style(name: str) -> str | None:
