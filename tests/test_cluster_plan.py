@@ -154,6 +154,37 @@ def test_cluster_without_ray_says_how_to_install_it(tmp_path, monkeypatch, capsy
     assert not (tmp_path / "out.mp4").exists()
 
 
+@pytest.mark.parametrize(("address", "ray_says", "we_say"), [
+    # Ray's words as ray.init raises them (ray 2.x), which name options aquarelle lacks
+    ("auto", "Could not find any running Ray instance. Please specify the one to connect to "
+             "by setting the `--address` flag or `RAY_ADDRESS` environment variable.",
+     "--cluster auto: no Ray cluster is running on this machine; start one (ray start "
+     "--head), give a cluster's address (--cluster ray://HOST:10001), or use --cluster alone "
+     "for a local one"),
+    ("ray://HEAD:10001", "Ray Client requires pip package `ray[client]`. If you installed the "
+                         "minimal Ray (e.g. `pip install ray`), please reinstall by executing "
+                         "`pip install ray[client]`.",
+     "--cluster ray://HEAD:10001 needs Ray Client, which is not installed: "
+     "pip install 'aquarelle[cluster]'"),
+    ("auto", "Found multiple active Ray instances: {'10.0.0.1:6379', '10.0.0.2:6379'}. "
+             "Please specify the one to connect to by setting `--address` flag or "
+             "`RAY_ADDRESS` environment variable.",
+     "--cluster auto: several Ray clusters run on this machine ({'10.0.0.1:6379', "
+     "'10.0.0.2:6379'}); name one: --cluster HOST:PORT"),
+    ("ray://HEAD:10001", "ray client connection timeout",
+     "--cluster ray://HEAD:10001: no Ray Client server answered (is the cluster's head "
+     "running, with its client port, usually 10001, reachable from here?)"),
+    (None, "Something else\nwith a second line", "cannot reach the Ray cluster at a local "
+                                                 "Ray instance: Something else"),
+])
+def test_rays_connection_errors_are_said_in_aquarelles_terms(address, ray_says, we_say):
+    from aquarelle.cluster.reach import unreachable
+
+    said = unreachable(address, ray_says)
+    assert said == we_say
+    assert "--address" not in said and "RAY_ADDRESS" not in said and "ray[client]" not in said
+
+
 def test_a_panning_shot_in_chunks_matches_the_sequential_render(tmp_path, gl_ctx):
     """The paper and the advected canvas layers carry the whole pan since the last cut:
     each chunk starts them where the sequential render has them (the motion-only phase)."""

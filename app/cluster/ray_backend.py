@@ -21,6 +21,7 @@ from ..engine.errors import AquarelleError
 from .chunk import ChunkRenderer
 from .driver import Job, LocalBackend, WorkerFailure
 from .egl import create_context_for_gpus
+from .reach import unreachable
 
 PLACEMENT_TIMEOUT = 600.0  # seconds with jobs waiting and no worker alive or placed
 
@@ -39,10 +40,7 @@ def connect(address: str | None, *, num_cpus: int | None = None) -> bool:
     try:
         ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as e:
-        where = address or "a local Ray instance"
-        raise AquarelleError(f"cannot reach the Ray cluster at {where}: "
-                             f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
-                             ) from None
+        raise AquarelleError(unreachable(address, str(e) or type(e).__name__)) from None
     return True
 
 
