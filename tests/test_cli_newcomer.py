@@ -103,6 +103,9 @@ def test_cluster_options_without_the_cluster_are_said_to_be_ignored(tmp_path, ca
     code, err = cli(capsys, "render", clip, "-o", tmp_path / "o.mp4", "--chunk", "1",
                     "--work-dir", tmp_path)
     assert code == 0 and "--chunk and --work-dir apply with --cluster; ignored" in err
+    code, err = cli(capsys, "render", clip, "-o", tmp_path / "p.mp4", "--resume")
+    assert code == 0 and err.startswith("aquarelle: warning: --resume applies with --cluster; "
+                                        "ignored\n")
 
 
 def test_an_empty_preset_name_is_refused(tmp_path, capsys):
@@ -182,6 +185,8 @@ def test_bench_options_fail_with_one_line(capsys, argv, needle):
     (["render", "in.mp4", "-o", "out.mp4", "--speed", "superfast2"], "invalid choice"),
     (["render", "in.png", "-o", "out.png", "-y", "-n"], "not allowed with"),
     (["render"], "required: IN, -o/--output"),
+    # said by the top parser, pointing to `aquarelle --help`, which does not list them
+    (["render", "in.png", "-o", "out.png", "--bogus"], "unrecognized arguments: --bogus"),
 ])
 def test_an_option_argparse_refuses_is_one_line(capsys, argv, needle):
     with pytest.raises(SystemExit) as stop:
@@ -198,6 +203,10 @@ def test_bench_command_line_shows_the_options_given(capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "Command: `aquarelle bench --set dilution=0.5 --seed 3 --sizes 48x32 --runs 1`" \
+        in out
+    # the real counts: one timed frame, and two (not "3") timed pass by pass
+    assert "median of 1 frame of a 2 px/frame pan" in out
+    assert "GPU time per pass of a video frame (ms, GL timer queries, median of 2 frames; " \
         in out
     row = next(line for line in out.splitlines() if line.startswith("| 48x32 |"))
     assert "textures of a video frame, MB |" in out and float(row.split("|")[-2]) >= 0
@@ -401,3 +410,79 @@ def test_a_hardware_codec_is_refused_with_a_cluster(tmp_path, capsys, option):
     code, err = cli(capsys, "render", clip.path, "-o", out, "--cluster", option, "hardware")
     assert code == 2 and f"{option} hardware does not work with --cluster" in err
     assert err.count("\n") == 1 and not out.exists()
+
+
+def test_the_readme_chain_example_runs_as_written(tmp_path, capsys, monkeypatch):
+    # it said `--set sigma_space=3`, a denoise parameter: exit 2 in adjust+watercolor
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    start = readme.index("aquarelle render in.jpg -o out.png --style adjust+watercolor")
+    first, second = readme[start:].splitlines()[:2]
+    command = (first.rstrip(" \\") + " " + second.split("#")[0]).split()
+    assert command[:2] == ["aquarelle", "render"] and "--set" in command
+    monkeypatch.chdir(tmp_path)
+    photo(tmp_path / "in.jpg", (160, 90))
+    (tmp_path / "look.cube").write_text("LUT_3D_SIZE 2\n" + "".join(
+        f"{r} {g} {b}\n" for b in (0, 1) for g in (0, 1) for r in (0, 1)))  # identity
+    code, err = cli(capsys, *command[1:])
+    assert code == 0, err
+    assert cv2.imread(str(tmp_path / "out.png")).shape[:2] == (90, 160)
+
+
+def test_size_is_the_size_painted_which_enlarging_styles_multiply(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["render", "--help"])
+    assert "--size WxH            the size the input is resized to before painting" \
+        in capsys.readouterr().out
+    src = photo(tmp_path / "p.png", (160, 90))
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "u.png", "--style", "upscale",
+                    "--set", "method=bicubic", "--size", "80x45")
+    assert code == 0, err
+    assert cv2.imread(str(tmp_path / "u.png")).shape[:2] == (90, 160)  # upscale's x2
+
+
+def test_an_unknown_codec_is_an_error_for_an_image_too(tmp_path, capsys):
+    src = photo(tmp_path / "p.png")
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "q.png", "--codec", "av1")
+    assert code == 2 and err == "aquarelle: error: unknown codec 'av1'; use one of h264, " \
+                                "h265, vp9, prores\n"
+    assert not (tmp_path / "q.png").exists()
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "q.png", "--codec", "H265")
+    assert code == 0 and "--codec applies to videos; ignored for p.png" in err
+
+
+@pytest.mark.parametrize("command", ["render", "bench"])
+@pytest.mark.parametrize("lines", ["119", "4321"])
+def test_video_lines_outside_its_range_are_refused(tmp_path, capsys, command, lines):
+    argv = ["render", photo(tmp_path / "p.png"), "-o", tmp_path / "q.png"] \
+        if command == "render" else ["bench", "--sizes", "48x32"]
+    code, err = cli(capsys, *argv, "--video-lines", lines)
+    assert code == 2 and err == f"aquarelle: error: --video-lines must be 0 (paint every " \
+                                f"line) or 120 to 4320, got {lines}\n"
+    assert not (tmp_path / "q.png").exists()
+
+
+@pytest.mark.parametrize(("command", "needles"), [
+    ("bench", ["(median reported; default: 5)", "(default: 640x360,1280x720,1920x1080)",
+               "(default 1080; 0: every line; else 120 to 4320)"]),
+    ("bench-export", ["length of the test clip in seconds (default: 2)",
+                      "clip size (default: 1280x720)", "clip frame rate (default: 30)"]),
+    ("bench-live", ["length of each run (default: 60); each size runs twice, adaptive "
+                    "quality on and off, so the bench lasts --seconds x 2 x the number of "
+                    "sizes", "(default: 640x360,1280x720)"]),
+    ("render", ["default 1080; 0 paints every line; else 120 to 4320"]),
+])
+def test_help_says_the_defaults_and_limits(capsys, command, needles):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # unwrapped
+    assert stop.value.code == 0
+    for needle in needles:
+        assert needle in out, needle
+
+
+def test_live_ends_without_a_blank_line_when_not_on_a_terminal(capsys):
+    code = main(["live", "--input", "synthetic", "--max-frames", "2", "--size", "64x48"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    lines = err.splitlines()
+    assert "" not in lines and lines[-1].startswith("aquarelle: live: 2 frames in "), err

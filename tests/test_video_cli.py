@@ -137,7 +137,8 @@ def test_bad_inputs_give_one_line_errors_and_write_nothing(tmp_path, capsys, cli
     (["--start", "1:xx"], "--start expects"),
     (["--start", "0.2", "--end", "0.1"], "must be after --start"),
     (["--start", "5"], "no video frames between"),
-    (["--video-lines", "50"], "--video-lines must be 0 (paint every line) or at least 120"),
+    (["--video-lines", "50"], "--video-lines must be 0 (paint every line) or 120 to 4320"),
+    (["--video-lines", "4321"], "--video-lines must be 0 (paint every line) or 120 to 4320"),
 ])
 def test_bad_options(tmp_path, capsys, clip, args, message):
     code, _, err = run_cli(capsys, clip.path, "-o", tmp_path / "x.mp4", *args)

@@ -12,13 +12,14 @@ from datetime import date
 import numpy as np
 
 from ..engine.context import create_headless_context, renderer_string
-from ..engine.renderer import VIDEO_LINES, Renderer
+from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES, Renderer
 from ..eval.report import replace_section
 from .bench_baselines import baseline
 from .bench_frames import DEFAULT_SIZES, as_decoded, median_time, pan_frames
 from .common import (
     add_style_options,
     command_line,
+    counted,
     parse_frame_size,
     positive,
     report_target,
@@ -26,17 +27,22 @@ from .common import (
 )
 from .render_options import parse_video_lines
 
+PASS_FRAMES = 3  # frames timed pass by pass (fewer when --runs leaves fewer)
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="benchmark a style against its OpenCV equivalent "
                                      "(cv2.stylization for the watercolor)")
     add_style_options(p)
-    p.add_argument("--runs", type=int, default=5, help="timed frames per size (median reported)")
-    p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated WxH")
+    p.add_argument("--runs", type=int, default=5,
+                   help="timed frames per size (median reported; default: %(default)s)")
+    p.add_argument("--sizes", default=DEFAULT_SIZES,
+                   help="comma-separated WxH (default: %(default)s)")
     p.add_argument("--write", metavar="FILE", help="replace the frame table in this Markdown file")
     p.add_argument("--video-lines", type=int, metavar="N",
                    help=f"video frames painted at most N lines, as exported (default "
-                        f"{VIDEO_LINES}; 0: every line); stills keep every line")
+                        f"{VIDEO_LINES}; 0: every line; else {MIN_VIDEO_LINES} to "
+                        f"{MAX_VIDEO_LINES}); stills keep every line")
     p.add_argument("--filters", action="store_true",
                    help="instead: every style's GPU time next to its OpenCV equivalent, one "
                         "row each (default size 1280x720; --write replaces the filter table)")
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         warm_up(pipeline, frames)
         pipeline.profile = True
         per_pass = []
-        for f in frames[:3]:
+        for f in frames[:PASS_FRAMES]:
             pipeline.render_array(f)
             per_pass.append(pipeline.pass_times_ms())
         pipeline.profile = False
@@ -132,10 +138,10 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
         f"GL renderer: `{renderer}`  ",
         f"Style `{style}`, preset `{args.preset or 'defaults'}`, scale {args.scale:g}. "
         "Whole frame = upload + all passes + readback to a numpy array, median of "
-        f"{args.runs} frames of a 2 px/frame pan over the bundled photo. *Still*: history reset "
-        "before each frame (as for an image); *video*: consecutive frames (RGBA, as an "
-        "export decodes them) with the temporal features (optical flow on the CPU, advected "
-        "canvas, temporal smoothing), painted "
+        f"{counted(args.runs, 'frame')} of a 2 px/frame pan over the bundled photo. "
+        "*Still*: history reset before each frame (as for an image); *video*: consecutive "
+        "frames (RGBA, as an export decodes them) with the temporal features (optical flow "
+        "on the CPU, advected canvas, temporal smoothing), painted "
         f"at most {parse_video_lines(args.video_lines) or 'every'} lines as an export paints "
         "them (the paper at full size; stills keep every line). Baseline: "
         f"{baseline(style)[0]} on the same frames in the same process.",
@@ -147,7 +153,8 @@ def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
     for w, h, ours, video, cv, textures in rows:
         lines.append(f"| {w}x{h} | {ours * 1e3:.1f} | {video * 1e3:.1f} | {cv * 1e3:.1f} | "
                      f"x{cv / ours:.2f} | x{cv / video:.2f} | {textures:.0f} |")
-    lines += ["", "GPU time per pass of a video frame (ms, GL timer queries, median of 3; "
+    lines += ["", "GPU time per pass of a video frame (ms, GL timer queries, median of "
+              f"{counted(min(PASS_FRAMES, args.runs + 1), 'frame')}; "
               "repeated passes summed over their iterations; the steps around them, the "
               "upload, resizes and a draft finish's passes as finish.NAME, included; "
               "-: not run at that size):", ""]

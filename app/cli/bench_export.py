@@ -40,9 +40,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench-export",
                        help="benchmark video export: pipelined vs sequential vs cv2.stylization")
     add_style_options(p)
-    p.add_argument("--seconds", type=float, default=2.0, help="length of the test clip")
-    p.add_argument("--size", default="1280x720", metavar="WxH", help="clip size")
-    p.add_argument("--fps", type=int, default=30, help="clip frame rate")
+    p.add_argument("--seconds", type=float, default=2.0,
+                   help="length of the test clip in seconds (default: %(default)g)")
+    p.add_argument("--size", default="1280x720", metavar="WxH",
+                   help="clip size (default: %(default)s)")
+    p.add_argument("--fps", type=int, default=30, help="clip frame rate (default: %(default)s)")
     p.add_argument("--no-cv2", action="store_true", help="skip the cv2.stylization baseline")
     p.add_argument("--photo", metavar="FILE",
                    help="the picture the test clip pans over (default: the bundled coffee "

@@ -14,9 +14,10 @@ from ..engine.style import list_styles
 from ..eval.report import replace_section
 from .bench_baselines import baseline
 from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
-from .common import parse_frame_size, positive
+from .common import counted, parse_frame_size, positive
 
 FILTER_SIZE = "1280x720"
+GPU_FRAMES = 3  # frames timed pass by pass (fewer when --runs leaves fewer)
 
 
 def run_filters(args: argparse.Namespace) -> int:
@@ -33,7 +34,7 @@ def run_filters(args: argparse.Namespace) -> int:
         whole = median_time(pipeline.render_array, frames)  # a video: temporal state works
         pipeline.profile = True
         gpu = []
-        for f in frames[:4]:
+        for f in frames[:GPU_FRAMES + 1]:  # the first one warms up
             pipeline.render_array(f)
             gpu.append(sum(pipeline.pass_times_ms().values()))
         pipeline.release()
@@ -48,7 +49,8 @@ def run_filters(args: argparse.Namespace) -> int:
         f"{platform.machine()}, {platform.python_version()}), {w}x{h}, default parameters, "
         f"a 2 px/frame pan over the bundled photo  ",
         f"GL renderer: `{renderer}`  ",
-        "GPU ms: the style's passes (GL timer queries, median of 3 frames); frame ms: upload + "
+        "GPU ms: the style's passes (GL timer queries, median of "
+        f"{counted(min(GPU_FRAMES, args.runs), 'frame')}); frame ms: upload + "
         "passes + readback to numpy (median); OpenCV: the equivalent call on the same RGB "
         "frames in the same process (median)."
         + (" On llvmpipe (OpenGL on the CPU) timer queries miss the work the driver defers "

@@ -34,9 +34,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench-live", help="benchmark live painting into a virtual camera "
                                           "(synthetic camera, adaptive quality on and off)")
     add_style_options(p)
-    p.add_argument("--seconds", type=float, default=60.0, help="length of each run")
-    p.add_argument("--fps", type=float, default=30.0, help="the synthetic camera's rate")
-    p.add_argument("--sizes", default=DEFAULT_SIZES, help="comma-separated WxH")
+    p.add_argument("--seconds", type=float, default=60.0,
+                   help="length of each run (default: %(default)g); each size runs twice, "
+                        "adaptive quality on and off, so the bench lasts --seconds x 2 x "
+                        "the number of sizes")
+    p.add_argument("--fps", type=float, default=30.0,
+                   help="the synthetic camera's rate (default: %(default)g)")
+    p.add_argument("--sizes", default=DEFAULT_SIZES,
+                   help="comma-separated WxH (default: %(default)s)")
     p.add_argument("--write", metavar="FILE", help="replace the live table in this Markdown file")
     p.set_defaults(func=run)
 

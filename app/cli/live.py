@@ -139,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
                                     max_frames=args.max_frames)
             except KeyboardInterrupt:
                 stats = session.snapshot()
-            print(file=sys.stderr)
+            if sys.stderr.isatty():  # end the status line that \r kept rewriting
+                print(file=sys.stderr)
             print(f"aquarelle: live: {counted(stats.rendered, 'frame')} in "
                   f"{stats.seconds:.1f} s: "
                   f"{stats.line()}", file=sys.stderr)

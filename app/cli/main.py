@@ -25,6 +25,27 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but arguments nobody took are the error of the (sub)command they
+        were given to: `aquarelle render ... --bogus` points to `aquarelle render --help`."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._command_parser(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The innermost subcommand's parser that `parsed` went through (eval flicker's)."""
+        parser: argparse.ArgumentParser = self
+        while parser._subparsers is not None:
+            action = next((a for a in parser._subparsers._group_actions
+                           if isinstance(a, argparse._SubParsersAction)), None)
+            chosen = getattr(parsed, action.dest, None) if action is not None else None
+            if chosen not in (action.choices if action is not None else {}):
+                break
+            parser = action.choices[chosen]
+        return parser
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(

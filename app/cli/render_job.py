@@ -12,7 +12,7 @@ from ..engine.errors import AquarelleError
 from ..media.atomic import probe_writable
 from ..media.export import ExportOptions
 from .common import Look, resolve_look
-from .render_options import VIDEO_ONLY, parse_size, parse_time, parse_video_lines
+from .render_options import VIDEO_ONLY, parse_codec, parse_size, parse_time, parse_video_lines
 
 CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a cluster
 
@@ -77,7 +77,7 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         raise AquarelleError(f"--quality must be 1 to 100, got {args.quality}")
     start = parse_time(args.start, "--start") or 0.0
     export = ExportOptions(
-        codec=args.codec, crf=args.crf, size=parse_size(args.size), start=start,
+        codec=parse_codec(args.codec), crf=args.crf, size=parse_size(args.size), start=start,
         end=parse_time(args.end, "--end"), audio=not args.no_audio,
         subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
         fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite,
@@ -101,7 +101,8 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         given = [o for o, on in (("--chunk", args.chunk != CHUNK_SECONDS),
                                  ("--resume", args.resume), ("--work-dir", args.work_dir)) if on]
         if given:
-            print(f"aquarelle: warning: {' and '.join(given)} apply with --cluster; ignored",
+            print(f"aquarelle: warning: {' and '.join(given)} "
+                  f"{'applies' if len(given) == 1 else 'apply'} with --cluster; ignored",
                   file=sys.stderr)
     return RenderJob(
         inputs=tuple(Path(p) for p in args.inputs), output=output,

@@ -8,7 +8,7 @@ import argparse
 import numpy as np
 
 from ..engine.errors import AquarelleError
-from ..engine.renderer import MIN_VIDEO_LINES, VIDEO_LINES
+from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
@@ -50,7 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="constant quality: lower is better and bigger (default 18 for h264, "
                         "22 for h265, 31 for vp9; not used by prores)")
     g.add_argument("--size", metavar="WxH",
-                   help="output size; -1 for one side keeps the aspect ratio (e.g. 1280x-1)")
+                   help="the size the input is resized to before painting; -1 for one side "
+                        "keeps the aspect ratio (e.g. 1280x-1). Styles that enlarge multiply "
+                        "it: upscale by its factor (2 by default), stereo's side-by-side "
+                        "output doubles the width")
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
@@ -78,7 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"the paper, its grain and dither at the full size (the watercolor; "
                         f"the look follows a 720-line frame, so a 4K video painted at 1080 "
                         f"lines looks the same at a third of the cost); default "
-                        f"{VIDEO_LINES}; 0 paints every line")
+                        f"{VIDEO_LINES}; 0 paints every line; else {MIN_VIDEO_LINES} to "
+                        f"{MAX_VIDEO_LINES}")
     b = p.add_argument_group("folder options (-o FOLDER: several inputs, a folder of them, "
                              "or one input)")
     b.add_argument("-r", "--recursive", action="store_true",
@@ -110,6 +114,14 @@ def parse_time(text: str | None, option: str) -> float | None:
     if seconds < 0:
         raise AquarelleError(f"{option} must not be negative, got {text!r}")
     return seconds
+
+
+def parse_codec(name: str | None) -> str | None:
+    """--codec: one of CODECS (any case); an unknown one is an error for any input, as it is
+    for a video (a known codec given for an image is only warned about)."""
+    if name is not None and name.lower() not in CODECS:
+        raise AquarelleError(f"unknown codec {name!r}; use one of {', '.join(CODECS)}")
+    return name
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
@@ -145,10 +157,10 @@ def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def parse_video_lines(value: int | None) -> int:
-    """--video-lines: the default, 0 (every line) or at least MIN_VIDEO_LINES."""
+    """--video-lines: the default, 0 (every line) or MIN_VIDEO_LINES to MAX_VIDEO_LINES."""
     if value is None:
         return VIDEO_LINES
-    if value != 0 and value < MIN_VIDEO_LINES:
-        raise AquarelleError(f"--video-lines must be 0 (paint every line) or at least "
-                             f"{MIN_VIDEO_LINES}, got {value}")
+    if value != 0 and not MIN_VIDEO_LINES <= value <= MAX_VIDEO_LINES:
+        raise AquarelleError(f"--video-lines must be 0 (paint every line) or {MIN_VIDEO_LINES} "
+                             f"to {MAX_VIDEO_LINES}, got {value}")
     return value
