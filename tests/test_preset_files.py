@@ -303,7 +303,7 @@ def test_a_presets_bad_value_names_the_preset(config, capsys, tmp_path, photo, v
     code, out, err = cli(capsys, "presets")
     assert code == 0, err
     line = next(ln for ln in out.splitlines() if ln.startswith("badrange "))
-    assert line.endswith(f"(yours, 1 values) (broken: {problem})")
+    assert line.endswith(f"(yours, 1 value) (broken: {problem})")
     assert sum("(broken: " in ln for ln in out.splitlines()) == 1  # the built-ins are fine
 
 

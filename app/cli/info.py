@@ -39,7 +39,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_presets)
     p = sub.add_parser("params", help="list a style's parameters")
     p.add_argument("style", nargs="?", default="watercolor",
-                   help="a style or a chain (a+b): its parameters as style.param")
+                   help="a style or a chain (a+b): its parameters as style.param "
+                        "(default: watercolor)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run_params)
 

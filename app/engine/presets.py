@@ -218,7 +218,8 @@ def preset_label(preset: Preset) -> str:
 def describe_preset(preset: Preset) -> str:
     """One line about a preset (the CLI's list and the app's tooltip use it)."""
     origin = "built in" if preset.builtin else "yours"
-    return f"{preset.description or 'no description'} ({origin}, {len(preset.values)} values)"
+    n = len(preset.values)
+    return f"{preset.description or 'no description'} ({origin}, {n} value{'' if n == 1 else 's'})"
 
 
 def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
