@@ -506,6 +506,17 @@ def test_ctrl_e_keeps_what_the_cli_keeps_of_an_image(qtbot: Any, window: MainWin
     got, want = (cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for p in (dst, ref))
     assert got.dtype == np.uint16 and got.shape == (90, 160, 4)
     np.testing.assert_array_equal(got, want)
+    # the same picture as a JPEG: 8 bits (it was all white), and the done box says so
+    jpg = tmp_path / "painted.jpg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(jpg), "")))
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
+        window._actions["export"].trigger()
+    assert blocker.args[0].error is None
+    eight = cv2.imread(str(jpg))
+    assert abs(float(eight.mean()) - float(got[..., :3].mean()) / 257) < 3
+    box = window.exports.done_box
+    assert box is not None and "8 bits" in box.informativeText()
 
 
 def test_fps_comes_from_the_intervals_of_shown_frames() -> None:

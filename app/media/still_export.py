@@ -13,14 +13,15 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
-from .image_io import on_paper, read_image, write_image
+from .image_io import on_paper, read_image, write_image, write_warnings
 
 
 def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any], *,
-                 seed: int = 0, scale: float = 1.0, progress: TileProgress | None = None
-                 ) -> tuple[int, int]:
-    """Paint the image file `src` at its own size into `dst`; returns the size written. Its
-    own GL context: call from any thread."""
+                 seed: int = 0, scale: float = 1.0, progress: TileProgress | None = None,
+                 notes: list[str] | None = None) -> tuple[int, int]:
+    """Paint the image file `src` at its own size into `dst`; returns the size written, and
+    adds to `notes` what the file could not keep (16 bits in a JPEG, say). Its own GL
+    context: call from any thread."""
     image = read_image(src)
     ctx = create_headless_context()
     try:
@@ -32,5 +33,7 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
             alpha = None if image.alpha is None else pipeline.output_alpha(image.alpha)
     finally:
         ctx.release()
+    if notes is not None:
+        notes += write_warnings(dst, rgb, image.icc, image.exif)
     write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif)
     return rgb.shape[1], rgb.shape[0]

@@ -196,7 +196,8 @@ class ExportController(QObject):
             if job.error is not None:
                 self.feedback.error("Export failed", job.error)
             else:
-                self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent)
+                self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent,
+                                 job.notes)
             self.stillFinished.emit(job)
 
         self._follow(job, dialog, show, finished)

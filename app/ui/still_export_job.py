@@ -23,6 +23,7 @@ class StillExportJob(ThreadJob):
         self.tiles: tuple[int, int] | None = None  # (painted, total) once tiling starts
         self.size: tuple[int, int] | None = None  # what was written, when done
         self.error: str | None = None
+        self.notes: list[str] = []  # what the file could not keep (16 bits in a JPEG)
 
     def _progress(self, done: int, total: int) -> None:
         self.tiles = (done, total)
@@ -33,7 +34,7 @@ class StillExportJob(ThreadJob):
         style, values, seed, scale = self._args
         try:
             self.size = export_still(self.src, self.dst, style, values, seed=seed,
-                                     scale=scale, progress=self._progress)
+                                     scale=scale, progress=self._progress, notes=self.notes)
         except AquarelleError as e:
             self.error = str(e)
         except Exception as e:  # the worker must report, never take the app down
