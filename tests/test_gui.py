@@ -464,6 +464,29 @@ def test_preset_save_load_rename_delete(qtbot: Any, window: MainWindow, config: 
     assert all(p.builtin for p in presets.presets)
 
 
+def test_a_preset_that_cannot_apply_is_refused_whole_with_a_dialog(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs) -> None:
+    # A user's preset with a wrong value was half applied, shown as chosen, and named only
+    # in the status bar, while `render --preset` refuses it: now all or none, in a dialog.
+    import json
+
+    folder = config.parent / "config" / "aquarelle" / "presets" / "watercolor"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mixed.json").write_text(json.dumps(
+        {"style": "watercolor", "name": "mixed", "values": {"granulation": "lots",
+                                                            "wobble": 3}}))
+    presets = window.presets
+    presets.refresh()
+    assert presets.select("ink_and_wash") is not None
+    before = window.state.params.values()
+    assert presets.select("mixed") is not None  # chosen as a user would
+    assert window.state.params.values() == before  # not even wobble
+    kind, title, text = dialogs.calls[-1]
+    assert kind == "warning" and "mixed.json" in text and "granulation" in text
+    assert presets.combo.currentText() == "Ink and wash"
+    assert window.isVisible()
+
+
 def test_snapshot_png_at_source_size(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                                      media: dict[str, Path], tmp_path: Path) -> None:
     open_and_render(qtbot, window, media["image"])

@@ -129,6 +129,22 @@ def test_bad_inputs_give_one_line_errors_and_write_nothing(tmp_path, capsys, cli
         assert case
 
 
+def test_a_file_named_as_no_media_is_not_called_a_video(tmp_path):
+    # (the window opens what is dropped on it through open_input: notes.txt was "not a
+    # readable video")
+    from aquarelle.media.errors import MediaError
+    from aquarelle.media.video_reader import open_input
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list")
+    with pytest.raises(MediaError, match="not a readable image or video file"):
+        open_input(notes)
+    named = tmp_path / "notes.mp4"
+    named.write_text("shopping list")
+    with pytest.raises(MediaError, match="not a readable video "):
+        open_input(named)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--codec", "theora"], "unknown codec 'theora'"),
     (["--codec", "prores"], "cannot go into .mp4"),

@@ -161,7 +161,9 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None
     except MediaError:
         raise
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
-        raise MediaError(f"{p}: not a readable video ({ffmpeg_reason(e)})") from None
+        # a file named as no video (notes.txt dropped on the window) is no video to repair
+        what = "video" if is_video_path(p) else "image or video file"
+        raise MediaError(f"{p}: not a readable {what} ({ffmpeg_reason(e)})") from None
 
 
 def rotation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) -> int:

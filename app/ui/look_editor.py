@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtWidgets import QSpinBox
 
-from ..engine.presets import Preset
+from ..engine.presets import Preset, preset_problem
 from .param_panel import ParamPanel
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
@@ -20,6 +20,7 @@ class LookEditor(QObject):
     chooser shows the preset the values came from ("NAME, modified" after edits)."""
 
     message = pyqtSignal(str)  # status-bar text
+    failed = pyqtSignal(str, str)  # a dialog's title and text (a preset that cannot apply)
 
     def __init__(self, state: RenderState, panel: ParamPanel, presets: PresetsPanel,
                  seed_spin: QSpinBox, preset: str | None = None, modified: bool = True,
@@ -89,7 +90,17 @@ class LookEditor(QObject):
         self._done()
 
     def apply_preset(self, preset: Preset) -> None:
-        """Take a preset's values (the others back to their defaults); undoable."""
+        """Take a preset's values (the others back to their defaults); undoable. A preset
+        with a value that cannot apply is refused whole, as `render --preset` refuses it,
+        and the chooser goes back to where the values came from."""
+        problem = preset_problem(preset, self.state.params)
+        if problem is not None:
+            where = f"{preset.name!r}" + (f" ({preset.path})" if preset.path else "")
+            self._show(self.preset, self.modified)
+            self.failed.emit("Preset not applied",
+                             f"Preset {where} cannot be applied: {problem}.\n"
+                             "Correct or delete its file; the look is unchanged.")
+            return
         self.history.record(self._look, f"preset {preset.name}")
         warnings = self.state.apply_values(preset.values, reset_others=True)
         self._show(preset.name, False)

@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.editor.message.connect(self.status)
+        self.editor.failed.connect(self.error)
         self.presets.message.connect(self.status)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
         self.scale_spin.valueChanged.connect(self.state.set_scale)
