@@ -91,18 +91,19 @@ def test_seek_bar_jumps_to_the_click_and_shows_timecode(
         qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:  # noqa: F811
     open_and_render(qtbot, window, media["clip"])  # 12 frames at 12 fps
     window.playback.set_playing(False)
+    # the label follows each frame shown, not the status bar's half-second timer (a step
+    # showed the frame before for up to half a second)
+    window._stats_timer.stop()
     seek = window.transport.seek
     with qtbot.waitSignal(window.transport.seekRequested, timeout=TIMEOUT) as got:
         qtbot.mouseClick(seek, Qt.MouseButton.LeftButton,
                          pos=QPoint(round(seek.width() * 0.75), seek.height() // 2))
     assert abs(got.args[0] - 0.75) < 0.1  # there, not one page towards it
     qtbot.waitUntil(lambda: window.viewport.shown_index == 9, timeout=TIMEOUT)
-    window.update_stats()
     assert window.transport.time.text().startswith("0:00:00:09 / 0:00:01:00")
     assert "frame 10 of 12" in window.transport.time.text()
     window.playback.step(-1)
     qtbot.waitUntil(lambda: window.viewport.shown_index == 8, timeout=TIMEOUT)
-    window.update_stats()
     assert "frame 9 of 12" in window.transport.time.text()  # a frame step shows
     window._actions["play_on"].trigger()  # L
     assert not window.source.paused

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self._poll.setTimerType(Qt.TimerType.PreciseTimer)
         self._poll.timeout.connect(self.poll_source)
         self._poll.start(POLL_MS)
+        self.viewport.rendered.connect(self.show_position)
         self._stats_timer = QTimer(self)
         self._stats_timer.timeout.connect(self.update_stats)
         self._stats_timer.start(STATS_MS)
@@ -392,6 +393,15 @@ class MainWindow(QMainWindow):
                           f"OpenGL: {self.viewport.gl_info or 'not initialized'}")
 
     # -- status ----------------------------------------------------------------------------
+    def show_position(self) -> None:
+        """The transport's time, frame number and seek bar at the frame on screen (after
+        each frame shown: a step or a seek showed the frame before for up to the stats'
+        half second)."""
+        src = self.source
+        if src is not None:
+            self.transport.set_position(playback.position(src), playback.duration(src),
+                                        src.fps, self.viewport.shown_index, src.frame_count)
+
     def update_stats(self) -> None:
         """Refresh the status-bar numbers, the transport and the pass-times dock."""
         src = self.source
@@ -402,8 +412,7 @@ class MainWindow(QMainWindow):
             self.overlays.show_hint(hint, 15000)
             self.status(hint, 15000)
         if src is not None:
-            self.transport.set_position(playback.position(src), playback.duration(src),
-                                        src.fps, self.viewport.shown_index, src.frame_count)
+            self.show_position()
             self.playback.show_playing()
         self._view_changed()  # the zoom follows window and frame sizes too
         if self.pass_dock.isVisible():
