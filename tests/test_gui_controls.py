@@ -149,3 +149,24 @@ def test_the_views_follow_the_state(qtbot: Any, window: MainWindow,
     assert window.compare_combo.currentData() is CompareMode.SPLIT
     state.set_preset(None, True)
     assert window.presets.combo.currentText() == "Custom"
+
+
+def test_an_animated_png_plays_as_a_video(qtbot: Any, window: MainWindow,  # noqa: F811
+                                          tmp_path: Path) -> None:
+    # An APNG named .png opened as a still (its first frame), while `aquarelle render`
+    # paints every frame; its length is unknown to FFmpeg, so the seek bar is off (any place
+    # on it meant the start)
+    import numpy as np
+    from PIL import Image
+
+    frames = [Image.fromarray(np.full((48, 64, 3), v, np.uint8)) for v in (40, 120, 200)]
+    path = tmp_path / "anim.png"
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=100, loop=0)
+    open_and_render(qtbot, window, path)
+    src = window.source
+    assert src is not None and not getattr(src, "still", False)
+    # it plays on past its first frame (a still never does)
+    qtbot.waitUntil(lambda: (window.viewport.shown_index or 0) >= 1, timeout=TIMEOUT)
+    window.show_position()
+    if window.transport.duration is None:
+        assert not window.transport.seek.isEnabled()

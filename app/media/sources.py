@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from ..resources import assets_dir
+from .animation import animation_of, ffmpeg_decodes
 from .errors import MediaError
 from .file_source import VideoFileSource
 from .image_io import image_size, is_image_path, on_paper, read_image
@@ -253,6 +254,12 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSo
     path = Path(spec)
     if not path.exists():
         raise MediaError(f"no such file: {path}")
-    if is_image_path(path):
+    if is_image_path(path) and not _moving(path):
         return StillImageSource(path)
     return VideoFileSource(path, paced=paced, loop=loop)
+
+
+def _moving(path: Path) -> bool:
+    """An animated picture whose frames FFmpeg decodes (an APNG, also one named .png):
+    played as a video, as `aquarelle render` paints it."""
+    return animation_of(path) is not None and ffmpeg_decodes(path)

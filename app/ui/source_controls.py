@@ -187,6 +187,7 @@ class TransportBar(QWidget):
         layout.addWidget(self.time)
         layout.addWidget(self.loop)
         self.duration: float | None = None
+        self._seekable = True  # the source can seek (set_enabled_for)
         self.set_playing(False)
 
     def set_playing(self, playing: bool) -> None:
@@ -196,6 +197,7 @@ class TransportBar(QWidget):
         """Enable what makes sense for the current source."""
         for w in (self.play_button, self.step_button, self.back_button, self.loop):
             w.setEnabled(playable)
+        self._seekable = seekable
         self.seek.setEnabled(seekable)
         self.setVisible(playable)
 
@@ -203,8 +205,10 @@ class TransportBar(QWidget):
                      fps: float | None = None, frame: int | None = None,
                      frames: int | None = None) -> None:
         """Show the playback position (timecode, and the frame number on screen where
-        known) unless the user is dragging the seek bar."""
+        known) unless the user is dragging the seek bar. Without a known length (an
+        animated PNG's) the seek bar is off: any place on it meant the start."""
         self.duration = duration
+        self.seek.setEnabled(self._seekable and bool(duration))
         text = f"{format_timecode(seconds, fps)} / {format_timecode(duration, fps)}"
         if frame is not None:
             text += f"   frame {frame + 1}" + (f" of {frames}" if frames else "")
