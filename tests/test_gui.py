@@ -487,6 +487,22 @@ def test_a_preset_that_cannot_apply_is_refused_whole_with_a_dialog(
     assert window.isVisible()
 
 
+def test_a_broken_preset_file_is_told_once_not_only_on_stderr(
+        qtbot: Any, config: Path, dialogs: Dialogs) -> None:
+    # a user's preset with broken JSON was left out of the chooser with a line on stderr,
+    # which a window started from a desktop menu never shows
+    folder = config.parent / "config" / "aquarelle" / "presets" / "watercolor"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "broken.json").write_text("{nope")
+    win = make_window(qtbot, config)
+    told = [c for c in dialogs.calls if c[1] == "Preset file left out"]
+    assert len(told) == 1 and "broken.json" in told[0][2] and "invalid JSON" in told[0][2]
+    win.presets.refresh()
+    assert len([c for c in dialogs.calls if c[1] == "Preset file left out"]) == 1  # once
+    assert all(p.name != "broken" for p in win.presets.presets)
+    win.close()
+
+
 def test_snapshot_png_at_source_size(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                                      media: dict[str, Path], tmp_path: Path) -> None:
     open_and_render(qtbot, window, media["image"])

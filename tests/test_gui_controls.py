@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PyQt6.QtCore import QPoint, QPointF, Qt
 from PyQt6.QtGui import QWheelEvent
 from PyQt6.QtWidgets import QApplication
@@ -170,3 +171,24 @@ def test_an_animated_png_plays_as_a_video(qtbot: Any, window: MainWindow,  # noq
     window.show_position()
     if window.transport.duration is None:
         assert not window.transport.seek.isEnabled()
+
+
+def test_an_animated_picture_shown_as_a_still_says_so(qtbot: Any, window: MainWindow,  # noqa: F811
+                                                      tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # an animated WebP, whose frames FFmpeg here cannot decode, showed its first frame
+    # without a word (the command line warns); FFmpeg's answer forced, as it may change
+    import numpy as np
+    from PIL import Image
+
+    from aquarelle.media import sources
+
+    monkeypatch.setattr(sources, "ffmpeg_decodes", lambda path: False)
+    frames = [Image.fromarray(np.full((48, 64, 3), v, np.uint8)) for v in (40, 200)]
+    path = tmp_path / "anim.webp"
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=100, loop=0)
+    messages: list[str] = []
+    monkeypatch.setattr(window, "status", lambda text, ms=0: messages.append(text))
+    open_and_render(qtbot, window, path)
+    assert getattr(window.source, "still", False)
+    assert any("animated WebP (2 frames), shown as its first frame" in m for m in messages)

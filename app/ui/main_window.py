@@ -22,6 +22,7 @@ from PyQt6.QtWidgets import (
 )
 
 from ..engine.errors import AquarelleError, ShaderCompileError
+from ..media.animation import animation_of
 from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
@@ -229,6 +230,8 @@ class MainWindow(QMainWindow):
         self.editor.message.connect(self.status)
         self.editor.failed.connect(self.error)
         self.presets.message.connect(self.status)
+        self.presets.problem.connect(self.error)
+        self.presets.report_problems()  # (the first read came before this window listened)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
         self.scale_spin.valueChanged.connect(self.state.set_scale)
         self.side_scroll.video_lines_spin.valueChanged.connect(self.state.set_video_lines)
@@ -310,7 +313,12 @@ class MainWindow(QMainWindow):
         self.transport.set_position(playback.position(src), playback.duration(src), src.fps,
                                     None, src.frame_count)
         full = getattr(src, "full_size", None)
-        if full is None:
+        moving = animation_of(src.path) if getattr(src, "still", False) and \
+            getattr(src, "path", None) else None
+        if moving is not None:  # (one FFmpeg decodes plays as a video: sources.open_source)
+            self.status(f"Opened {spec.label}: {moving.name}, shown as its first frame (FFmpeg "
+                        "here cannot decode the others)", 20000)
+        elif full is None:
             self.status(f"Opened {spec.label}")
         else:  # a big still: shown smaller, exported whole
             w, h = src.size

@@ -66,6 +66,7 @@ class PresetsPanel(QWidget):
 
     presetChosen = pyqtSignal(object)  # Preset
     message = pyqtSignal(str)  # status-bar text
+    problem = pyqtSignal(str, str)  # a dialog's title and text (a preset file left out)
     stateChanged = pyqtSignal(object, bool)  # base preset name or None, modified (no undo)
 
     def __init__(self, values: Callable[[], dict[str, Any]],
@@ -80,6 +81,8 @@ class PresetsPanel(QWidget):
         self.presets: list[Preset] = []
         self.base: str | None = None  # the preset the current values started from
         self._at_defaults = False
+        self._skipped: list[str] = []  # user preset files left out, not yet told
+        self._told: set[str] = set()  # ... told once a session each
         self.combo = _PresetCombo(self.paint_thumbnails, self)
         self.about = QLabel(self)  # what the preset shown is for
         self.about.setWordWrap(True)
@@ -105,6 +108,19 @@ class PresetsPanel(QWidget):
     def _dir(self) -> Path | None:
         return self.user_dir / self.style if self.user_dir is not None else None
 
+    def _skip(self, text: str) -> None:
+        if text not in self._told:
+            self._told.add(text)
+            self._skipped.append(text)
+
+    def report_problems(self) -> None:
+        """Tell of the user preset files left out (broken JSON, no values), once each: the
+        chooser would only lack them (call once the window listens, for the first read)."""
+        if self._skipped and self.receivers(self.problem):
+            text = "\n".join(self._skipped)
+            self._skipped = []
+            self.problem.emit("Preset file left out", f"{text}\nCorrect or delete the file.")
+
     def set_style(self, style: str) -> None:
         """Show the presets of `style`."""
         self.style = style
@@ -113,10 +129,11 @@ class PresetsPanel(QWidget):
     def refresh(self, select: str | None = None) -> None:
         """Re-read the preset folders; show `select` (a name), else "Custom" or "Default"."""
         try:
-            self.presets = list_presets(self.style, self._dir())
+            self.presets = list_presets(self.style, self._dir(), warn=self._skip)
         except AquarelleError as e:
             self.presets = []
             self.message.emit(str(e))
+        self.report_problems()
         self.combo.blockSignals(True)
         self.combo.clear()
         self.combo.addItem(CUSTOM)
