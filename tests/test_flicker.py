@@ -62,9 +62,10 @@ def test_occluded_pixels_are_masked() -> None:
 
 
 def _write_lossless(path: Path, frames: list[np.ndarray]) -> None:
+    h, w = frames[0].shape[:2]
     with av.open(str(path), "w") as out:
         stream = out.add_stream("ffv1", rate=24)
-        stream.width, stream.height, stream.pix_fmt = W, H, "bgr0"
+        stream.width, stream.height, stream.pix_fmt = w, h, "bgr0"
         for f in frames:
             for pkt in stream.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
                 out.mux(pkt)
@@ -113,18 +114,6 @@ def _astronaut_pan(n: int, dx: int = 3) -> list[np.ndarray]:
     return [np.ascontiguousarray(photo[8:264, dx * t:dx * t + 224]) for t in range(n)]
 
 
-def _write_sized(path: Path, frames: list[np.ndarray]) -> None:
-    h, w = frames[0].shape[:2]
-    with av.open(str(path), "w") as out:
-        stream = out.add_stream("ffv1", rate=24)
-        stream.width, stream.height, stream.pix_fmt = w, h, "bgr0"
-        for f in frames:
-            for pkt in stream.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
-                out.mux(pkt)
-        for pkt in stream.encode():
-            out.mux(pkt)
-
-
 def _stylized_e_warp(stdout: str) -> float:
     line = next(x for x in stdout.splitlines() if x.startswith("stylized E_warp:"))
     return float(line.split(":")[1].split()[0])
@@ -134,7 +123,7 @@ def test_the_hint_names_the_vignette_on_a_face_video(tmp_path: Path) -> None:
     """Round a face the vignette is the border (the margins are off there): the hint said
     --set margins=0, which changes nothing on such a video."""
     src = tmp_path / "face.mkv"
-    _write_sized(src, _astronaut_pan(8))
+    _write_lossless(src, _astronaut_pan(8))
     runs = {}
     for name, sets in (("default", []), ("margins", ["--set", "margins=0"]),
                        ("vignette", ["--set", "vignette=0"])):

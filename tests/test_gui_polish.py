@@ -495,12 +495,16 @@ def test_ctrl_e_keeps_what_the_cli_keeps_of_an_image(qtbot: Any, window: MainWin
     src = tmp_path / "cut16.png"
     cv2.imwrite(str(src), np.dstack([rgb[..., ::-1], alpha]))
     open_and_render(qtbot, window, src)
+
+    def export(dst: Path) -> None:  # Ctrl+E into `dst`, the save dialog answered
+        monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                            staticmethod(lambda *a, **k: (str(dst), "")))
+        with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
+            window._actions["export"].trigger()
+        assert blocker.args[0].error is None
+
     dst = tmp_path / "painted.png"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *a, **k: (str(dst), "")))
-    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
-        window._actions["export"].trigger()
-    assert blocker.args[0].error is None
+    export(dst)
     ref = tmp_path / "cli.png"
     assert main(["render", str(src), "-o", str(ref), "-q"]) == 0
     got, want = (cv2.imread(str(p), cv2.IMREAD_UNCHANGED) for p in (dst, ref))
@@ -508,11 +512,7 @@ def test_ctrl_e_keeps_what_the_cli_keeps_of_an_image(qtbot: Any, window: MainWin
     np.testing.assert_array_equal(got, want)
     # the same picture as a JPEG: 8 bits (it was all white), and the done box says so
     jpg = tmp_path / "painted.jpg"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *a, **k: (str(jpg), "")))
-    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
-        window._actions["export"].trigger()
-    assert blocker.args[0].error is None
+    export(jpg)
     eight = cv2.imread(str(jpg))
     assert abs(float(eight.mean()) - float(got[..., :3].mean()) / 257) < 3
     box = window.exports.done_box
