@@ -75,6 +75,28 @@ def test_a_slider_that_feeds_only_uniforms_builds_no_plan(gl_ctx: moderngl.Conte
         assert p.stages[0].graph.plans_built == plans + 1
 
 
+def test_programs_compiled_for_seeds_go_with_their_plans(
+        gl_ctx: moderngl.Context, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seed compiles its own paper program; those of plans dropped are released, so a
+    seed swept through many values holds no more than the plans kept."""
+    from aquarelle.engine import graph as graph_module
+    monkeypatch.setattr(graph_module, "MAX_PLANS", 3)
+    frame = clip(1)[0]
+    with Renderer(gl_ctx, "watercolor") as p, Renderer(gl_ctx, "watercolor") as fresh:
+        g = p.stages[0].graph
+        for seed in range(8):
+            p.seed = seed
+            p.reset_history()
+            p.render_array(frame)
+        papers = [k for k in g._variants if k[0] == "paper"]
+        assert 1 <= len(papers) <= 4, papers  # the kept plans' (and the last frame's)
+        assert g.plans_built == 8
+        p.seed = 0  # a released seed's plan and program are made anew, and paint the same
+        p.reset_history()
+        fresh.seed = 0
+        assert np.array_equal(p.render_array(frame), fresh.render_array(frame))
+
+
 def test_only_kept_targets_are_readable(gl_ctx: moderngl.Context) -> None:
     frame = clip(1)[0]
     with Renderer(gl_ctx, "watercolor") as p:

@@ -191,6 +191,17 @@ class PassGraph:
             variant = self._variants[k] = self._compile(c.spec, self._shader_root, dict(key))
         return variant
 
+    def _release_unused_variants(self) -> None:
+        """Release the specialized programs that no kept plan runs: each seed compiles its
+        own paper, so a seed swept through hundreds of values held hundreds of programs."""
+        used = {id(op.program) for plan in (*self._plans.values(), self._last) if plan
+                for op in plan.ops}
+        for k, c in list(self._variants.items()):
+            if id(c) not in used:
+                del self._variants[k]
+                c.vao.release()
+                c.program.release()
+
     def _check_constants(self, p: PassSpec, uniforms: dict[str, moderngl.Uniform]) -> None:
         """A style's constant uniforms must fit the shader's declarations (checked once, at
         build time, with parameters at their defaults): not a crash at the first frame."""
@@ -451,6 +462,7 @@ class PassGraph:
             plan = self._plans[(key, history)] = self._build(frame, params, history, fv)
             if len(self._plans) > MAX_PLANS:
                 del self._plans[next(iter(self._plans))]
+                self._release_unused_variants()
             self.plans_built += 1
         return plan, history
 
