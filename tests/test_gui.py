@@ -17,10 +17,11 @@ import cv2
 import numpy as np
 import pytest
 from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
-from PyQt6.QtGui import QDropEvent, QImage
-from PyQt6.QtWidgets import QMessageBox
+from PyQt6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PyQt6.QtWidgets import QApplication, QMessageBox
 
 from aquarelle.engine.errors import ShaderCompileError
+from aquarelle.engine.presets import builtin_presets_dir
 from aquarelle.media.source import Frame, FrameSource
 from aquarelle.resources import shaders_dir
 from aquarelle.ui import source_controller as sc
@@ -564,6 +565,51 @@ def test_drop_file_opens_it(qtbot: Any, window: MainWindow, media: dict[str, Pat
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.dropEvent(event)
     assert window.source_spec is not None and window.source_spec.ref.endswith("scene.png")
+
+
+
+def drag_enter(win: MainWindow, path: Path) -> bool:
+    """Whether the window takes a drag of `path` entering it (the cursor says yes)."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event.ignore()
+    QApplication.sendEvent(win, event)
+    return event.isAccepted()
+
+
+def test_a_drag_is_taken_only_where_the_drop_opens_it(qtbot: Any, window: MainWindow,
+                                                       dialogs: Dialogs,
+                                                       media: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    """A notes.txt or a preset file dragged over the window is refused while dragged (it
+    was taken, then refused after the drop); pictures and videos, also misnamed, are taken."""
+    root = tmp_path / "drags"
+    root.mkdir()
+    notes = root / "notes.txt"
+    notes.write_text("shopping list")
+    preset = root / "look.json"  # presets are not opened by a drop
+    shutil.copy(next(builtin_presets_dir("watercolor").glob("*.json")), preset)
+    sound = root / "sound.wav"  # media, but no picture in it
+    with av.open(str(sound), "w") as out:
+        stream = out.add_stream("pcm_s16le", rate=8000)
+        tone = av.AudioFrame.from_ndarray(np.zeros((1, 800), np.int16), format="s16",
+                                          layout="mono")
+        tone.sample_rate = 8000
+        for packet in [*stream.encode(tone), *stream.encode(None)]:
+            out.mux(packet)
+    unnamed = root / "scan"  # a PNG without its extension
+    shutil.copy(media["image"], unnamed)
+    taken = {path.name: drag_enter(window, path) for path in
+             (media["image"], media["clip"], unnamed, notes, preset, sound, media["corrupt"],
+              media["corrupt_png"], root)}
+    assert taken == {"scene.png": True, "clip.mp4": True, "scan": True, "notes.txt": False,
+                     "look.json": False, "sound.wav": False, "corrupt.mp4": False,
+                     "corrupt.png": False, "drags": False}
+    for path in (media["image"], media["clip"], unnamed, notes, preset, sound):
+        assert window.open_file(path) == taken[path.name], path.name  # what a drop does
+    assert [title for _, title, _ in dialogs.calls] == ["Cannot open source"] * 3
 
 
 class FakeCamera(FrameSource):

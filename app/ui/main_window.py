@@ -44,7 +44,7 @@ from .slow_hint import SlowPlaybackHint
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
-from .sources import SourceSpec
+from .sources import SourceSpec, can_open
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
@@ -462,17 +462,16 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop ---------------------------------------------------------------------
     def dragEnterEvent(self, e: QDragEnterEvent | None) -> None:
-        mime = e.mimeData() if e is not None else None
-        if e is not None and mime is not None and mime.hasUrls() \
-                and any(u.isLocalFile() for u in mime.urls()):
+        # only what a drop opens: a notes.txt is refused while dragged, not after the drop
+        file = _dropped_file(e)
+        if e is not None and file is not None and can_open(file):
             e.acceptProposedAction()
 
     def dropEvent(self, e: QDropEvent | None) -> None:
-        mime = e.mimeData() if e is not None else None
-        files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime else []
-        if e is not None and files:
+        file = _dropped_file(e)
+        if e is not None and file is not None:
             e.acceptProposedAction()
-            self.open_file(files[0])
+            self.open_file(file)
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:
@@ -514,3 +513,10 @@ class MainWindow(QMainWindow):
         self.viewport.release_gl()
         if e is not None:
             e.accept()
+
+
+def _dropped_file(e: QDropEvent | None) -> str | None:
+    """The file a drop opens: the first local one dragged."""
+    mime = e.mimeData() if e is not None else None
+    files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime else []
+    return files[0] if files else None

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media import sources as media_sources
+from ..media.animation import ffmpeg_decodes
+from ..media.image_io import image_size, is_image_path
 from ..media.source import FrameSource
 from ..media.webcam import CameraSource
 from ..media.webcam import list_cameras as _list_cameras
@@ -61,6 +63,18 @@ def list_cameras() -> list[tuple[str, str]]:
         return [(cam.id, cam.name) for cam in _list_cameras()]
     except Exception:  # listing must never stop the app from starting
         return []
+
+
+def can_open(path: str | Path) -> bool:
+    """Whether a file opens as a source (a drag over the window is accepted only then),
+    judged as `open_source` reads it but without decoding a whole picture: one named as a
+    picture whose header reads, else a file whose first video frame FFmpeg decodes."""
+    p = Path(path)
+    if not p.is_file():
+        return False
+    if is_image_path(p) and image_size(p) is not None:
+        return True
+    return ffmpeg_decodes(p, frames=1)  # (also a picture whose header Pillow cannot read)
 
 
 def open_source(spec: SourceSpec, loop: bool = True, camera_size: tuple[int, int] | None = None,
