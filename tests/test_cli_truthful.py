@@ -493,13 +493,20 @@ def test_a_still_png_named_apng_is_said_to_be_still(tmp_path, capsys):
 
 
 @pytest.fixture
-def undecodable(monkeypatch: pytest.MonkeyPatch) -> None:
+def undecodable(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """FFmpeg as here (8.0), which opens an animated WebP but decodes none of its frames,
-    whichever FFmpeg the tests run with."""
+    whichever FFmpeg the tests run with. The files probed, once a probe."""
     from aquarelle.cli import render, render_image
 
+    probed: list[Path] = []
+
+    def decodes(path: str | Path) -> bool:
+        probed.append(Path(path))
+        return False
+
     for module in (render, render_image):
-        monkeypatch.setattr(module, "ffmpeg_decodes", lambda _path: False)
+        monkeypatch.setattr(module, "ffmpeg_decodes", decodes)
+    return probed
 
 
 def test_an_animation_ffmpeg_cannot_decode_is_painted_as_its_first_frame(tmp_path, capsys,
@@ -511,6 +518,7 @@ def test_an_animation_ffmpeg_cannot_decode_is_painted_as_its_first_frame(tmp_pat
         f"aquarelle: warning: {src} is an animated WebP (6 frames); only its first frame is "
         "painted, the other 5 are not (FFmpeg here cannot decode them)\n")
     assert len(decoded_frames(out)) == 1 and cv2.imread(str(out)).shape == (48, 64, 3)
+    assert undecodable == [src]  # its frames decoded once: the router's probe is the warning's
     for name in ("out.mp4", "out.gif", "out_%04d.png"):
         assert main(["render", str(src), "-o", str(tmp_path / name), "-q"]) == 2
         err = one_line_error(capsys)

@@ -126,7 +126,8 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
     what is left out), and a video output is refused."""
     ext = sniffed[1]
     proper = src.suffix.lower() in ANIMATION_NAMES[anim.kind]
-    if ffmpeg_decodes(src):
+    decodes = ffmpeg_decodes(src)  # kept for render_image's warning: decoded once
+    if decodes:
         if not proper:
             print(f"aquarelle: warning: {src} is {anim.name} despite {_its_name(src)}; "
                   "rendering it as a video", file=sys.stderr)
@@ -134,9 +135,11 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
     if output.is_dir() or not (is_video_path(output) or wants_frames(output)):
         if is_image_path(src):
             return _render_one_image(job, src, output,
-                                     default_name(src, None, template=job.name_template))
+                                     default_name(src, None, template=job.name_template),
+                                     decodes=decodes)
         return _render_one_image(job, src, output, src.stem + ext,
-                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image")
+                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image",
+                                 decodes=decodes)
     raise AquarelleError(f"{src} is {anim.name}, whose frames FFmpeg here cannot decode, so "
                          f"it cannot be written as {output.suffix}; only its first frame can "
                          f"be painted, as an image (e.g. -o {output.with_suffix(ext)})")
@@ -158,14 +161,15 @@ def _video_inside(path: Path) -> bool:
 
 
 def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
-                      warning: str = "") -> int:
-    """An image to `output` (a folder: as `name` in it), once the output can take one."""
+                      warning: str = "", *, decodes: bool | None = None) -> int:
+    """An image to `output` (a folder: as `name` in it), once the output can take one
+    (`decodes`: an animation's probe, for render_image)."""
     if output.is_dir():
         output = output / name
     check_extension(output, "image")
     if warning:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    return render_image(job, src, output)
+    return render_image(job, src, output, decodes=decodes)
 
 
 def sniff_image(path: Path) -> tuple[str, str] | None:

@@ -47,9 +47,11 @@ def read_pair(left: Path, right: Path) -> Image:
                                alpha=None)
 
 
-def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = None) -> int:
+def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = None, *,
+                 decodes: bool | None = None) -> int:
     """Stylize one image file (or a given picture read from `src`) into `output`
-    (atomically)."""
+    (atomically). `decodes`: whether FFmpeg decodes an animated `src`'s frames, where the
+    caller probed it already (None: probed here if it is animated)."""
     style, values = job.look.style, job.look.values
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
@@ -63,7 +65,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     for option in job.video_only:
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
-    if image is None and (why := first_frame_only(src)):
+    if image is None and (why := first_frame_only(src, decodes)):
         print(f"aquarelle: warning: {why}", file=sys.stderr)
     map_big_buffers()  # a still's big buffers go back to the system once freed
     size = job.size
@@ -109,14 +111,17 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     return 0
 
 
-def first_frame_only(src: Path) -> str | None:
+def first_frame_only(src: Path, decodes: bool | None = None) -> str | None:
     """What painting an animated picture as an image leaves out (its frames but the
-    first), and how to paint them all where FFmpeg can; None for a still."""
+    first), and how to paint them all where FFmpeg can; None for a still. `decodes`: the
+    probe's answer where it was made already (its frames are decoded only once)."""
     anim = animation_of(src)
     if anim is None:
         return None
+    if decodes is None:
+        decodes = ffmpeg_decodes(src)
     how = ("render it on its own to -o NAME.mp4 or NAME.gif to paint them"
-           if ffmpeg_decodes(src) else "FFmpeg here cannot decode them")
+           if decodes else "FFmpeg here cannot decode them")
     return (f"{src} is {anim.name}; only its first frame is painted, the other "
             f"{anim.frames - 1} are not ({how})")
 
