@@ -20,6 +20,7 @@ from test_gui import (  # noqa: F401 - fixtures
     Dialogs,
     config,
     dialogs,
+    grab,
     make_window,
     media,
     open_and_render,
@@ -268,6 +269,45 @@ def test_a_slider_drag_is_one_undo_step(qtbot: Any, window: MainWindow) -> None:
     assert window.editor.undo()
     assert window.state.params["dilution"] == pytest.approx(before)
     assert not window.editor.history.can_undo
+
+
+def test_the_processing_scale_is_an_undo_step(qtbot: Any, window: MainWindow,
+                                              media: dict[str, Path]) -> None:
+    """Ctrl+Z puts a scale change back, and the picture with it (the scale was no part of
+    the look's history: an undo left it, and its picture, as they were)."""
+    open_and_render(qtbot, window, media["image"])
+    handle = focus_window(qtbot, window)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    params, state = window.state.params, window.state
+    row = window.param_panel.rows["dilution"]
+    assert row.slider is not None and state.scale == 1.0
+    before = params["dilution"]
+    first = grab(window)  # (a grab paints what is pending)
+    window.scale_spin.setValue(0.5)
+    half = grab(window)
+    slider = row.slider
+    slider.setValue(slider.maximum() if slider.value() < slider.maximum() else slider.minimum())
+    edited, value = grab(window), params["dilution"]
+    assert value != before and state.scale == 0.5
+    for a, b in ((first, half), (half, edited)):  # each step a picture of its own
+        assert np.abs(a.astype(int) - b.astype(int)).mean() > 1.0, "no change to undo"
+
+    def shows(picture: np.ndarray) -> None:
+        assert np.abs(grab(window).astype(int) - picture.astype(int)).max() <= 1
+
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the slider
+    assert params["dilution"] == pytest.approx(before) and state.scale == 0.5
+    shows(half)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the scale
+    assert state.scale == 1.0 and window.scale_spin.value() == 1.0
+    assert params["dilution"] == pytest.approx(before)
+    shows(first)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    assert state.scale == 0.5 and window.scale_spin.value() == 0.5
+    shows(half)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    assert params["dilution"] == pytest.approx(value) and state.scale == 0.5
+    shows(edited)
 
 
 # -- view --------------------------------------------------------------------------------------

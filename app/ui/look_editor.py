@@ -1,12 +1,12 @@
-"""Edits of the look (style or chain, parameters, seed, presets) as undo steps, with an
-honest preset label. The edits go to the app's state; the views follow it."""
+"""Edits of the look (style or chain, parameters, seed, processing scale, presets) as undo
+steps, with an honest preset label. The edits go to the app's state; the views follow it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PyQt6.QtCore import QObject, pyqtSignal
-from PyQt6.QtWidgets import QSpinBox
+from PyQt6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 from ..engine.presets import Preset, preset_problem
 from .param_panel import ParamPanel
@@ -23,8 +23,8 @@ class LookEditor(QObject):
     failed = pyqtSignal(str, str)  # a dialog's title and text (a preset that cannot apply)
 
     def __init__(self, state: RenderState, panel: ParamPanel, presets: PresetsPanel,
-                 seed_spin: QSpinBox, preset: str | None = None, modified: bool = True,
-                 parent: QObject | None = None,
+                 seed_spin: QSpinBox, scale_spin: QDoubleSpinBox, preset: str | None = None,
+                 modified: bool = True, parent: QObject | None = None,
                  switch_style: Callable[[str], bool] | None = None) -> None:
         """`switch_style(name)`: make a style or chain current (for undoing a chain edit);
         returns False when it cannot be built."""
@@ -40,6 +40,7 @@ class LookEditor(QObject):
         presets.presetChosen.connect(self.apply_preset)
         presets.stateChanged.connect(self._preset_state)
         seed_spin.valueChanged.connect(self._seed_changed)
+        scale_spin.valueChanged.connect(self._scale_changed)
 
     @property
     def preset(self) -> str | None:
@@ -59,7 +60,7 @@ class LookEditor(QObject):
     def look(self) -> Look:
         """The current look."""
         return Look(self.state.params.as_json_values(), self.state.seed, self.preset,
-                    self.modified, self.state.style.name)
+                    self.modified, self.state.style.name, self.state.scale)
 
     def style_switched(self, before: Look, preset: str | None = None, modified: bool = True,
                        what: str = "chain") -> None:
@@ -87,6 +88,11 @@ class LookEditor(QObject):
     def _seed_changed(self, value: int) -> None:
         self.state.set_seed(value)
         self.history.record(self._look, "seed")
+        self._done()
+
+    def _scale_changed(self, value: float) -> None:
+        self.state.set_scale(value)
+        self.history.record(self._look, "scale")
         self._done()
 
     def apply_preset(self, preset: Preset) -> None:
@@ -130,6 +136,7 @@ class LookEditor(QObject):
             return False
         self.state.apply_values(look.values, reset_others=True)
         self.state.set_seed(look.seed)  # the views follow the state
+        self.state.set_scale(look.scale)
         self._show(look.preset, look.modified)
         self._look = look
         self.message.emit(done)

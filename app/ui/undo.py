@@ -1,5 +1,5 @@
-"""Undo/redo of the look: the style or chain, its parameter values, the seed and the preset
-they started from (no Qt)."""
+"""Undo/redo of the look: the style or chain, its parameter values, the seed, the processing
+scale and the preset they started from (no Qt)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ LIMIT = 200
 @dataclass(frozen=True)
 class Look:
     """Everything undo restores: the style (or chain `a+b`), its JSON-friendly values, the
-    seed, and the preset shown."""
+    seed, the preset shown and the processing scale."""
 
     values: dict[str, Any]
     seed: int
     preset: str | None  # the preset the values started from (None: none)
     modified: bool  # edited since that preset was chosen
     style: str = ""  # the style or chain the values are of
+    scale: float = 1.0  # the processing scale
 
 
 class UndoHistory:
