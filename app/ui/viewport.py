@@ -30,6 +30,7 @@ from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
 from ..engine.yuv_pack import YuvFormat, YuvPacker, packed_array, packed_bytes
 from ..media.adaptive import AdaptiveScale
+from ..media.image_io import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
@@ -269,7 +270,7 @@ class Viewport(QOpenGLWidget):
             if self._result is None or self._pipeline is None:
                 raise AquarelleError("there is no stylized frame to save yet")
             painted = self._pipeline.read(self._result)
-            return painted if full_depth else _as_8bit(painted)
+            return painted if full_depth else to_8bit(painted)  # as `aquarelle render` writes
         finally:
             self.doneCurrent()
 
@@ -347,7 +348,7 @@ class Viewport(QOpenGLWidget):
         tex = self._result
         assert tex is not None and self.frame_sink is not None
         if not self.queued_readback or tex.components != 4 or tex.dtype != "f1":
-            self.frame_sink(_as_8bit(p.read(tex)), self._image_pts)
+            self.frame_sink(to_8bit(p.read(tex)), self._image_pts)
             return
         if self._sink_ring is None:
             self._sink_ring = ReadbackRing(p.ctx)
@@ -669,8 +670,3 @@ def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, 
     if rw * fh > rh * fw:
         return (round(fh * rw / rh), fh)
     return (fw, round(fw * rh / rw))
-
-
-def _as_8bit(rgb: np.ndarray) -> np.ndarray:
-    """A deep pipeline's (16-bit) picture as the 8-bit one snapshots and recordings take."""
-    return (rgb >> 8).astype(np.uint8) if rgb.dtype == np.uint16 else rgb
