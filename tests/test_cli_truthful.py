@@ -496,7 +496,7 @@ def test_a_still_png_named_apng_is_said_to_be_still(tmp_path, capsys):
 def undecodable(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """FFmpeg as here (8.0), which opens an animated WebP but decodes none of its frames,
     whichever FFmpeg the tests run with. The files probed, once a probe."""
-    from aquarelle.cli import render, render_image
+    from aquarelle.cli import batch_plan, render, render_image
 
     probed: list[Path] = []
 
@@ -504,7 +504,7 @@ def undecodable(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         probed.append(Path(path))
         return False
 
-    for module in (render, render_image):
+    for module in (render, render_image, batch_plan):
         monkeypatch.setattr(module, "ffmpeg_decodes", decodes)
     return probed
 
@@ -526,6 +526,47 @@ def test_an_animation_ffmpeg_cannot_decode_is_painted_as_its_first_frame(tmp_pat
                f"decode, so it cannot be written as " in err
         assert "only its first frame can be painted, as an image (e.g. -o " in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["anim.webp", "out.webp"]
+
+
+@pytest.mark.parametrize("options, ext", [([], ".mp4"), (["--format", "mkv"], ".mkv")])
+def test_a_batch_renders_an_animated_png_as_a_video(tmp_path, capsys, options, ext):
+    """As `aquarelle render` renders one alone (also one named .png; an .apng in a folder is
+    found): a video named as the batch names videos. A still beside it stays an image."""
+    import shutil
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    still = photo(folder / "still.png", ext=".png")
+    animation(folder / "anim.png", "PNG")
+    animation(folder / "more.apng", "PNG", frames=4)
+    out = tmp_path / "out"
+    for inputs in ([folder], [still, folder / "anim.png", folder / "more.apng"]):
+        assert main(["render", *map(str, inputs), "-o", f"{out}/", "-q", "--style", "adjust",
+                     *options]) == 0
+        assert capsys.readouterr().err == ""
+        assert sorted(p.name for p in out.iterdir()) == [f"anim{ext}", f"more{ext}",
+                                                          "still.png"]
+        for name, count in (("anim", 3), ("more", 4)):
+            frames = decoded_frames(out / f"{name}{ext}")
+            assert len(frames) == count and frames[0].shape[:2] == (48, 64)
+            assert np.abs(frames[0].astype(int) - frames[-1]).mean() > 5  # all its frames
+        assert cv2.imread(str(out / "still.png")).shape == (32, 48, 3)
+        shutil.rmtree(out)
+
+
+def test_a_batch_paints_an_animation_ffmpeg_cannot_decode_as_its_first_frame(tmp_path, capsys,
+                                                                            undecodable):
+    src = animation(tmp_path / "anim.webp", "WEBP", frames=6)
+    out = tmp_path / "out"
+    assert main(["render", str(src), str(photo(tmp_path / "still.jpg")), "-o", f"{out}/",
+                 "-q", "--style", "adjust"]) == 0
+    assert capsys.readouterr().err == (
+        f"aquarelle: warning: {src} is an animated WebP (6 frames); only its first frame is "
+        "painted, the other 5 are not (FFmpeg here cannot decode them)\n")
+    assert sorted(p.name for p in out.iterdir()) == ["anim.webp", "still.jpg"]
+    assert len(decoded_frames(out / "anim.webp")) == 1
+    assert cv2.imread(str(out / "anim.webp")).shape == (48, 64, 3)
+    assert undecodable == [src]  # the batch's probe is the warning's
 
 
 def test_ffmpeg_decodes_the_frames_of_an_animated_png(tmp_path):

@@ -180,6 +180,40 @@ def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, m
            ["a.mp4", "b.mp4", "c.png", "scan.mp4"]
 
 
+def test_a_cluster_batch_renders_an_animated_png_as_a_video(cluster, tmp_path, capsys,
+                                                            monkeypatch):
+    """An animated PNG named .png: its frames on the cluster, counted a video (as the batch
+    here and `render --cluster` of it alone do), not its first frame painted here."""
+    import functools
+
+    import cv2
+    from PIL import Image
+
+    from aquarelle.cli import render_cluster
+    from aquarelle.media.progress import ProgressPrinter
+
+    monkeypatch.setattr(render_cluster, "ProgressPrinter",
+                        functools.partial(ProgressPrinter, interval=0))
+    pictures = [np.full((48, 64, 3), 60 + 40 * k, np.uint8) for k in range(3)]
+    Image.fromarray(pictures[0]).save(tmp_path / "anim.png", format="PNG", save_all=True,
+                                      append_images=[Image.fromarray(p) for p in pictures[1:]],
+                                      duration=100)
+    cv2.imwrite(str(tmp_path / "still.png"), pictures[0])
+    out = tmp_path / "out"
+    code = main(["render", str(tmp_path / "anim.png"), str(tmp_path / "still.png"), "-o",
+                 f"{out}/", "--cluster", "--style", "adjust"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    progress = [line for line in err.splitlines() if " frames (" in line]
+    assert progress and all(line.startswith("1 video: ") for line in progress), err
+    assert sorted(p.name for p in out.iterdir()) == ["anim.mp4", "still.png"]
+    frames, _, _ = decode_video(out / "anim.mp4")
+    assert len(frames) == 3 and frames[0].shape[:2] == (48, 64)
+    means = [float(f.mean()) for f in frames]
+    assert means[0] + 20 < means[1] < means[2] - 20, means  # each frame its own picture
+    assert cv2.imread(str(out / "still.png")).shape == (48, 64, 3)
+
+
 def test_a_partly_undecodable_source_keeps_the_frames_that_decode(cluster, tmp_path, capsys):
     # A chunk whose source frames would not all decode failed its check three times and the
     # whole render with it, where a single machine's export keeps what decodes and says so

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.errors import MediaError
 from ..media.export import same_path
 from ..media.image_io import is_image_path
@@ -55,7 +56,8 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
             if recursive and (output.resolve() == f.resolve()
                               or output.resolve() in f.resolve().parents):
                 continue  # the output folder inside the input folder
-            if f.is_file() and (is_image_path(f) or is_video_path(f)):
+            if f.is_file() and (is_image_path(f) or is_video_path(f)
+                                or f.suffix.lower() == ".apng"):
                 found.append((f, rel.parent))
             else:
                 skipped.append(str(rel) + ("/" if f.is_dir() else ""))
@@ -71,11 +73,14 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
 
 
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
-                 template: str = NAME_TEMPLATE) -> list[Path]:
-    """One output path (relative to -o) per input. Inputs that would share one (x.mp4 and
-    x.mkv -> x.mp4): the one already called that keeps it (else the first), the others get
-    their own extension added (x_mkv.mp4), so no file takes another's plain name."""
-    plain = [sub / default_name(f, codec, fmt, template) for f, sub in files]
+                 template: str = NAME_TEMPLATE, videos: frozenset[Path] = frozenset()
+                 ) -> list[Path]:
+    """One output path (relative to -o) per input (`videos`: animated pictures rendered as
+    videos, also ones named as images). Inputs that would share one (x.mp4 and x.mkv ->
+    x.mp4): the one already called that keeps it (else the first), the others get their
+    own extension added (x_mkv.mp4), so no file takes another's plain name."""
+    plain = [sub / default_name(f, codec, fmt, template, video=f in videos)
+             for f, sub in files]
     out = list(plain)
     for name in {n for n in plain if plain.count(n) > 1}:
         group = [i for i, n in enumerate(plain) if n == name]
@@ -87,9 +92,12 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
     return out
 
 
-def prepare_batch(job: RenderJob) -> tuple[list[tuple[Path, Path]], list[Path]]:
+def prepare_batch(job: RenderJob
+                  ) -> tuple[list[tuple[Path, Path]], list[Path], dict[Path, bool]]:
     """A batch's checks before any file (codec, container, the output folder; the style and
-    values were checked when the job was parsed), the files found and their output names."""
+    values were checked when the job was parsed), the files found, their output names, and
+    for each animated picture (an APNG, also one named .png) whether FFmpeg decodes its
+    frames: then it is a video, as `aquarelle render` renders it alone."""
     opts, output = job.export, job.output
     if opts.codec is not None:
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
@@ -103,7 +111,9 @@ def prepare_batch(job: RenderJob) -> tuple[list[tuple[Path, Path]], list[Path]]:
     fmt = job.container
     if fmt:
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
-    return files, output_names(files, opts.codec, fmt, job.name_template)
+    decodes = {f: ffmpeg_decodes(f) for f, _ in files if animation_of(f) is not None}
+    videos = frozenset(f for f, moving in decodes.items() if moving)
+    return files, output_names(files, opts.codec, fmt, job.name_template, videos), decodes
 
 
 def content_kind(src: Path) -> str | None:

@@ -141,7 +141,7 @@ def run_batch(job: RenderJob) -> int:
     from ..cluster.driver import FileJob
 
     output, opts = job.output, job.export
-    files, names = prepare_batch(job)
+    files, names, decodes = prepare_batch(job)
     check_options(opts)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
@@ -153,14 +153,14 @@ def run_batch(job: RenderJob) -> int:
         if dst.exists() and not job.overwrite:
             skipped.append(str(name))
             continue
-        if is_image_path(src):
+        if is_image_path(src) and not decodes.get(src):
             try:
-                render_image(job, src, dst)
+                render_image(job, src, dst, decodes=decodes.get(src))
             except AquarelleError as e:
                 print(f"aquarelle: error: {e}", file=sys.stderr)
                 failed.append((src, str(e)))
             continue
-        kind = content_kind(src)
+        kind = "video" if decodes.get(src) else content_kind(src)
         try:
             if kind is None:  # not sent to the cluster to fail there, nor counted a video
                 raise MediaError(f"{src} is not an image or a video (FFmpeg cannot read it)")

@@ -95,7 +95,7 @@ def run_batch(job: RenderJob) -> int:
     if job.cluster is not None:
         return render_cluster.run_batch(job)
     output = job.output
-    files, names = prepare_batch(job)
+    files, names, decodes = prepare_batch(job)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
     for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
@@ -107,9 +107,9 @@ def run_batch(job: RenderJob) -> int:
         if not job.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
         try:
-            if is_image_path(src):
-                render_image(job, src, dst)
-            else:
+            if is_image_path(src) and not decodes.get(src):
+                render_image(job, src, dst, decodes=decodes.get(src))
+            else:  # a video, or an animated picture FFmpeg decodes
                 run(job, src, dst)
         except AquarelleError as e:
             print(f"aquarelle: error: {e}", file=sys.stderr)
