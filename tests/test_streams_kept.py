@@ -260,3 +260,70 @@ def test_mp4_and_mov_say_what_they_do_to_the_tracks_flags(rich: Path, tmp_path: 
         marked = f"marked default: .{ext} files mark the first subtitle track so"
         assert any(marked in line for line in said) == (ext != "mkv")
         assert any("loses its forced flag" in line for line in said) == (ext == "mov")
+
+
+MOV_TEXT_CUES = [(200, 500, "One"), (1000, 400, "Two"), (1500, 300, "Three")]  # ms, ms
+
+
+@pytest.fixture(scope="module")
+def mov_text_mp4(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2 s MP4 of a video, a sound and a mov_text track of three cues apart (FFmpeg's
+    muxer fills each gap with an empty sample of its own)."""
+    path = tmp_path_factory.mktemp("mov_text") / "clip.mp4"
+    with av.open(str(path), "w", format="mp4") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
+        audio = out.add_stream("aac", rate=48000, layout="mono")
+        subs = out.add_mux_stream("mov_text", time_base=Fraction(1, 1000))
+        for k in range(50):
+            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 4 * k, np.uint8),
+                                               format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        af = av.AudioFrame.from_ndarray(np.zeros((1, 96000), np.float32), format="fltp",
+                                        layout="mono")
+        af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
+        for packet in [*audio.encode(af), *audio.encode(None)]:
+            out.mux(packet)
+        for start, length, text in MOV_TEXT_CUES:
+            packet = av.Packet(cue_payload("mov_text", text))
+            packet.stream, packet.time_base = subs, Fraction(1, 1000)
+            packet.pts = packet.dts = start
+            packet.duration = length
+            out.mux(packet)
+    return path
+
+
+def text_cues(path: Path) -> list[tuple[float, float, str]]:
+    """(start s, duration s, text) of every sample of the first subtitle stream."""
+    return [(a, d, cue_text("mov_text", p)) for a, d, p in subtitle_cues(path)]
+
+
+# The samples FFmpeg writes for them: (start s, duration s, text)
+MOV_TEXT_SAMPLES = [(0.0, 0.2, ""), (0.2, 0.5, "One"), (0.7, 0.3, ""), (1.0, 0.4, "Two"),
+                    (1.4, 0.1, ""), (1.5, 0.3, "Three")]
+
+
+@pytest.mark.parametrize(("ext", "cut", "expected"), [
+    ("mp4", (), MOV_TEXT_SAMPLES),
+    ("mov", ("--start", "0.5", "--end", "1.6"),
+     [(0.0, 0.2, "One"), (0.2, 0.3, ""), (0.5, 0.4, "Two"), (0.9, 0.1, ""), (1.0, 0.1, "Three")]),
+])
+def test_copied_mov_text_keeps_its_samples_and_gains_none(
+        mov_text_mp4: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str,
+        cut: tuple[str, ...], expected: list[tuple[float, float, str]]) -> None:
+    # FFmpeg's MP4 muxer ends a mov_text cue with an empty sample once a packet of any track
+    # has a dts past the cue's end, comparing numbers in the tracks' own time bases: video
+    # and audio packets set it off after each millisecond sample, and every copied sample
+    # came after a zero-length empty one
+    assert text_cues(mov_text_mp4) == MOV_TEXT_SAMPLES
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(mov_text_mp4), "-o", str(out), *cut)
+    assert code == 0, err
+    (subs,) = by_type(probe(out), "subtitle")
+    assert subs["codec"] == "mov_text"
+    assert text_cues(out) == expected
+

@@ -121,6 +121,8 @@ class SubtitleTrack:
         else:
             self.stream = output.add_mux_stream(plan.convert_to,
                                                 time_base=src.time_base or Fraction(1, 1000))
+        if (plan.convert_to or plan.codec) == "mov_text":
+            self.stream.time_base = mov_text_time_base(output, self.stream.time_base)
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset` and cut
@@ -153,6 +155,32 @@ class SubtitleTrack:
         out.pts = out.dts = pts
         out.duration = duration
         self.output.mux(out)
+
+
+def mov_text_time_base(output: av.container.OutputContainer, time_base: Fraction | None
+                       ) -> Fraction:
+    """A time base for a mov_text track of an MP4/MOV `output`: `time_base` (1/1000 if
+    None), or one that splits its ticks evenly, at least as fine as the muxer makes each
+    track already in `output`.
+
+    FFmpeg's muxer ends a cue with an empty sample once a packet of any track has a dts
+    past the cue's end, comparing the numbers whatever their time bases: a video's
+    (1/12800) or a sound's (1/48000) set it off right after a millisecond cue, and a copied
+    track (which holds its own empty samples between cues) gained a zero-length one before
+    each sample.
+    """
+    tb = time_base or Fraction(1, 1000)
+    finest = tb.denominator
+    for s in output.streams:
+        if s.type == "audio":
+            finest = max(finest, s.sample_rate or 0)  # an audio track counts in samples
+        elif s.time_base is not None:
+            den = s.time_base.denominator
+            while s.type == "video" and den < 10000:  # as FFmpeg's mov muxer does
+                den *= 2
+            finest = max(finest, den)
+    steps = -(-finest // tb.denominator)  # a whole number of new ticks to an old one
+    return tb if steps == 1 and tb.numerator == 1 else Fraction(1, tb.denominator * steps)
 
 
 def _ticks(seconds: float, tb: Fraction) -> int:
