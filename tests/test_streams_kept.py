@@ -327,3 +327,36 @@ def test_copied_mov_text_keeps_its_samples_and_gains_none(
     assert subs["codec"] == "mov_text"
     assert text_cues(out) == expected
 
+
+@pytest.mark.parametrize(("lang", "ext", "held"), [("fre", "mov", "fra"), ("deu", "mov", "ger"),
+                                                   ("fre", "mp4", "fre")])
+def test_the_summary_names_the_language_the_file_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, ext: str, held: str
+        ) -> None:
+    # A .mov holds one of ISO 639-2's two codes for a language, QuickTime's: the summary
+    # named the source's ("fre") where the file held the other ("fra")
+    src = tmp_path / "film.mkv"
+    with av.open(str(src), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
+        subs = out.add_mux_stream("subrip", time_base=Fraction(1, 1000))
+        subs.metadata["language"] = lang
+        for k in range(3):
+            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 60 * k, np.uint8),
+                                               format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        packet = av.Packet(b"Bonjour")
+        packet.stream, packet.time_base = subs, Fraction(1, 1000)
+        packet.pts = packet.dts = 0
+        packet.duration = 100
+        out.mux(packet)
+    dst = tmp_path / f"out.{ext}"
+    assert main(["render", str(src), "-o", str(dst), "--style", "adjust"]) == 0
+    summary = capsys.readouterr().err.splitlines()[-1]
+    (written,) = by_type(probe(dst), "subtitle")
+    assert written["tags"]["language"] == held
+    assert f"subtitle 1 ({held}) srt -> mov_text;" in summary

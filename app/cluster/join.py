@@ -195,4 +195,5 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         raise
     return JoinResult(dst, frames, size, codec,
                       [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                       for t in tracks], carried.kept, carried.warnings, pix_fmt=pix_fmt)
+                       for t in tracks], carried.streams(tmp), carried.warnings,
+                      pix_fmt=pix_fmt)

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import av
 
-from .metadata import container_tags, copy_stream_tags, shifted_chapters, stream_label
+from .metadata import (
+    container_tags,
+    copy_stream_tags,
+    shifted_chapters,
+    stream_label,
+    written_languages,
+)
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
 from .video_reader import VideoReader, bits_of
 from .video_writer import CodecSpec, deep_format
@@ -18,12 +24,18 @@ from .video_writer import CodecSpec, deep_format
 
 @dataclass
 class Carried:
-    """The subtitle tracks made, the streams kept (for the summary) and the warnings for
-    the ones left out."""
+    """The subtitle tracks made, the other streams kept (for the summary) and the warnings
+    for the ones left out."""
 
     subtitles: list[SubtitleTrack] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def streams(self, written: Path) -> list[str]:
+        """The summary's words for the streams kept, each subtitle track with the language
+        the `written` file holds for it (a .mov holds "fra" for "fre": see metadata.py)."""
+        langs = written_languages(written)
+        return [*(t.plan.describe(langs.get(t.index)) for t in self.subtitles), *self.kept]
 
     def write_subtitle(self, stream: int, packet: av.Packet) -> None:
         """Pass a packet of source subtitle stream number `stream` on."""
@@ -44,7 +56,6 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     plans, left_out = plan_subtitles(reader.subtitle_streams, fmt, ext)
     for plan in plans:
         carried.subtitles.append(SubtitleTrack(out, plan, offset, end))
-        carried.kept.append(plan.describe())
     carried.warnings.extend(left_out)
     streams = reader.container.streams
     for s in streams.attachments:

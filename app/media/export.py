@@ -407,7 +407,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
                           writer.encoder.describe(), reader.decoder.describe(),
                           [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                           for t in audio], carried.kept, elapsed=elapsed,
+                           for t in audio], carried.streams(dst), elapsed=elapsed,
                           stage_seconds={**counters.busy, **analysis.busy,
                                          "render": stage.busy},
                           bits=bits_of(writer.pix_fmt), painted=painted)

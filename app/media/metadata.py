@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import av
@@ -40,8 +41,22 @@ def container_tags(source: dict[str, str]) -> dict[str, str]:
 
 def stream_label(stream: av.stream.Stream) -> str:
     """E.g. "3 (fra)": the stream's index and language, for messages."""
-    lang = stream.metadata.get("language")
-    return f"{stream.index} ({lang})" if lang and lang != "und" else str(stream.index)
+    return index_label(stream.index, stream.metadata.get("language"))
+
+
+def index_label(index: int, lang: str | None) -> str:
+    """E.g. "3 (fra)": a stream's index and language `lang` (left out when unknown)."""
+    return f"{index} ({lang})" if lang and lang != "und" else str(index)
+
+
+def written_languages(path: Path) -> dict[int, str | None]:
+    """The language each stream of a written file holds, by stream index (a .mov holds
+    "fra" where its source said "fre"); empty when the file cannot be read."""
+    try:
+        with av.open(str(path)) as c:
+            return {s.index: s.metadata.get("language") for s in c.streams}
+    except (av.error.FFmpegError, OSError):
+        return {}
 
 
 def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: str

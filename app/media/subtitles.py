@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import av
 
-from .metadata import stream_label
+from .metadata import index_label, stream_label
 
 # Subtitle codecs whose packets are text (FFmpeg names; "text" is plain text)
 TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
@@ -34,10 +34,11 @@ class SubtitlePlan:
         """The source stream's codec name."""
         return codec_name(self.source)
 
-    def describe(self) -> str:
-        """E.g. "subtitle 3 (fra) subrip copied" or "... subrip -> mov_text"."""
+    def describe(self, language: str | None) -> str:
+        """E.g. "subtitle 3 (fra) subrip copied" or "... subrip -> mov_text": the source
+        stream's index and `language`, the one its copy holds."""
         how = "copied" if self.convert_to is None else f"-> {self.convert_to}"
-        return f"subtitle {stream_label(self.source)} {self.codec} {how}"
+        return f"subtitle {index_label(self.source.index, language)} {self.codec} {how}"
 
 
 def codec_name(stream: av.stream.Stream) -> str:
@@ -123,6 +124,7 @@ class SubtitleTrack:
                                                 time_base=src.time_base or Fraction(1, 1000))
         if (plan.convert_to or plan.codec) == "mov_text":
             self.stream.time_base = mov_text_time_base(output, self.stream.time_base)
+        self.index = self.stream.index  # (the stream is not to be read once `output` closes)
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset` and cut
