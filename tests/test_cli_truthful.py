@@ -317,6 +317,45 @@ def test_a_mistyped_preset_gets_a_suggestion(capsys, no_user_presets):
     assert "unknown preset 'soft'; upscale has no presets" in one_line_error(capsys)
 
 
+def test_a_preset_is_read_once(tmp_path, capsys, monkeypatch, no_user_presets):
+    """--preset NAME (the default style's) or FILE: its file is read once, to find the
+    style, and its values are the ones used (it was read again to apply them)."""
+    import argparse
+    import json
+
+    from aquarelle.cli import common
+    from aquarelle.engine import presets
+    from aquarelle.engine.chain_spec import load_chain, param_set
+
+    builtin = presets.load_preset("loose_wash", "watercolor").path
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"name": "mine", "style": "watercolor",
+                                "values": {"dilution": 0.7, "background": "bare paper"}}))
+    reads: list[Path] = []
+    real = presets._read
+
+    def read(path: Path, builtin: bool) -> presets.Preset:
+        reads.append(Path(path))
+        return real(path, builtin)
+
+    monkeypatch.setattr(presets, "_read", read)
+    parser = argparse.ArgumentParser()
+    common.add_style_options(parser)
+    params = param_set(load_chain("watercolor"))
+    for given, path in (("loose_wash", builtin), (str(mine), mine)):
+        reads.clear()
+        look = common.resolve_look(parser.parse_args(["--preset", given]))
+        assert reads.count(path) == 1, given
+        wanted = {k: params.spec(k).coerce(v)[0]  # a choice by its index
+                  for k, v in json.loads(path.read_text())["values"].items()}
+        assert look.name == "watercolor" and look.values == {**params.values(), **wanted}
+    assert capsys.readouterr().err == ""
+    reads.clear()
+    assert main(["presets", "show", "loose_wash"]) == 0
+    assert reads.count(builtin) == 1
+    assert "  --set dilution=0.15    (default " in capsys.readouterr().out
+
+
 # -- 5. styles, presets, params: said, and readable ----------------------------------------
 
 def test_a_style_without_presets_says_so(capsys, no_user_presets):

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError, StyleError
 from ..engine.params import ParamSet
-from ..engine.presets import apply_preset, load_preset, read_preset, user_preset_style
+from ..engine.presets import Preset, apply_preset, load_preset, read_preset, user_preset_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
@@ -119,13 +119,12 @@ class Look:
     scale: float
 
 
-def _default_style_has(preset: str) -> bool:
-    """Whether the default style knows a preset of this name (its own or a user's)."""
+def _default_style_preset(preset: str) -> Preset | None:
+    """The default style's preset of this name (its own or a user's), or None."""
     try:
-        load_preset(preset, DEFAULT_STYLE)
+        return load_preset(preset, DEFAULT_STYLE)
     except StyleError:
-        return False
-    return True
+        return None
 
 
 def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Look:
@@ -136,12 +135,13 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     """
     if args.preset is not None and not args.preset.strip():
         raise ParamError("--preset needs a name or a .json file (see aquarelle presets)")
-    name = look_style(args.style, args.preset)
+    name, preset = look_preset(args.style, args.preset)
     style = load_chain(name)
     if not MIN_SCALE <= args.scale <= MAX_SCALE:
         raise ParamError(f"--scale must be between {MIN_SCALE} and {MAX_SCALE}, got {args.scale:g}")
     check = param_set(style)
-    warnings = apply_preset(load_preset(args.preset, style.name), check) if args.preset else []
+    warnings = apply_preset(preset_for(preset, args.preset, style.name), check) \
+        if args.preset else []
     values: dict[str, object] = {}
     given = parse_sets(args.sets if sets is None else sets)
     if getattr(args, "background", None):
@@ -156,16 +156,26 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     return Look(name, style, check.values(), args.seed, args.scale)
 
 
-def look_style(style: str | None, preset: str | None) -> str:
+def look_preset(style: str | None, preset: str | None) -> tuple[str, Preset | None]:
     """The style (or chain) the style options paint: --style, else the chain a preset file
-    stores or the style of a user preset saved for another one, else the default."""
+    stores or the style of a user preset saved for another one, else the default. With it
+    the preset, where finding the style loaded it (for preset_for: it is loaded once)."""
     if style is not None:
-        return style
+        return style, None
     if preset and Path(preset).suffix == ".json" and Path(preset).is_file():
-        return read_preset(Path(preset)).style  # the chain it stores
-    if preset and not _default_style_has(preset):
-        return user_preset_style(preset) or DEFAULT_STYLE  # a chain's, saved by the app
-    return DEFAULT_STYLE
+        found = read_preset(Path(preset))
+        return found.style, found  # the chain it stores
+    found = _default_style_preset(preset) if preset else None
+    if preset and found is None:
+        return user_preset_style(preset) or DEFAULT_STYLE, None  # a chain's, saved by the app
+    return DEFAULT_STYLE, found
+
+
+def preset_for(loaded: Preset | None, preset: str, style: str) -> Preset:
+    """The --preset `preset` for `style` (a loaded chain's name): the one look_preset
+    loaded if it is for that style, else loaded now."""
+    return loaded if loaded is not None and loaded.style == style \
+        else load_preset(preset, style)
 
 
 def _same_background(check: ParamSet, word: str, sets: dict[str, str]) -> None:

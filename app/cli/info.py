@@ -16,12 +16,11 @@ from ..engine.presets import (
     apply_preset,
     describe_preset,
     list_presets,
-    load_preset,
     preset_problem,
     user_presets_dir,
 )
 from ..engine.style import list_styles, load_style
-from .common import DEFAULT_STYLE, look_style
+from .common import DEFAULT_STYLE, look_preset, preset_for
 
 MIN_HELP_WIDTH = 30  # narrower than this beside the table, a parameter's help goes below it
 
@@ -98,8 +97,9 @@ def run_presets(args: argparse.Namespace) -> int:
 
 def _show_preset(name: str, style_name: str | None) -> int:
     """A preset's values as --set options to paste, found as `render --preset` finds it."""
-    style = load_chain(look_style(style_name, name))
-    preset = load_preset(name, style.name)
+    style_found, loaded = look_preset(style_name, name)
+    style = load_chain(style_found)
+    preset = preset_for(loaded, name, style.name)
     params = param_set(style)
     for warning in apply_preset(preset, params):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
