@@ -401,6 +401,60 @@ def test_an_unwritable_folder_is_refused_before_any_painting(tmp_path, capsys, p
     assert ours(locked) == []
 
 
+# An existing output that cannot be replaced: refused before any painting, left as it was
+
+
+@pytest.mark.parametrize("name, first", [("x.gif", "x.gif"), ("x_%04d.png", "x_0001.png"),
+                                         ("x.mp4", "x.mp4"), ("x.png", "x.png")])
+def test_a_read_only_output_is_refused_before_any_painting(tmp_path, capsys, photo,
+                                                           monkeypatch, no_painting, name,
+                                                           first):
+    src = photo if name == "x.png" else write_clip(tmp_path / "in.mp4", frames=3,
+                                                   size=(64, 48))
+    target = tmp_path / first
+    target.write_bytes(b"mine")
+    access = os.access
+
+    def read_only(path, mode, **kw) -> bool:  # as a user other than root sees a 444 file
+        return not (mode & os.W_OK and Path(path) == target) and access(path, mode, **kw)
+
+    monkeypatch.setattr(os, "access", read_only)
+    code, err = render(capsys, src, "-o", tmp_path / name)
+    assert code == 2 and err == (f"aquarelle: error: cannot write {target}: it exists and is "
+                                 "read-only (make it writable, or choose another name)\n")
+    assert target.read_bytes() == b"mine" and ours(tmp_path) == [first]
+
+
+def test_a_read_only_image_is_replaced_where_the_user_may(tmp_path, capsys, photo, gl_ctx):
+    """Root may replace a 444 file (and does); another user is refused."""
+    target = tmp_path / "x.png"
+    target.write_bytes(b"mine")
+    target.chmod(0o444)
+    code, err = render(capsys, photo, "-o", target, "--style", "adjust")
+    if os.geteuid() == 0:
+        assert code == 0 and err == ""
+        assert cv2.imread(str(target)).shape == (48, 64, 3)
+    else:
+        assert code == 2 and "it exists and is read-only" in err
+        assert target.read_bytes() == b"mine"
+
+
+@pytest.mark.parametrize("out, made", [("out/", "out/in.png"),
+                                       ("out/x_%04d.png", "out/x_0001.png")])
+def test_an_output_that_is_a_folder_is_refused_before_any_painting(tmp_path, capsys, photo,
+                                                                   no_painting, out, made):
+    """The name the output gets in -o's folder, or a sequence's first frame, is a folder
+    (-o naming a folder itself renders into it)."""
+    src = photo if made.endswith("in.png") else write_clip(tmp_path / "in.mp4", frames=3,
+                                                           size=(64, 48))
+    (tmp_path / made).mkdir(parents=True)
+    code, err = render(capsys, src, "-o", f"{tmp_path}/{out}")
+    assert code == 2 and err == f"aquarelle: error: cannot write {tmp_path / made}: it is a " \
+                                "folder\n"
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [Path(made).name]
+    assert not any((tmp_path / made).iterdir())
+
+
 def test_the_writable_probe_leaves_nothing_behind(tmp_path, locked):
     atomic.probe_writable(tmp_path / "out.gif")
     assert [p.name for p in tmp_path.iterdir()] == ["locked"]

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
-from ..media.atomic import probe_writable
+from ..media.atomic import probe_writable, real_target
 from ..media.export import ExportOptions
 from .common import Look, resolve_look
 from .render_options import VIDEO_ONLY, parse_codec, parse_size, parse_time, parse_video_lines
@@ -123,9 +124,17 @@ def refuse_existing(job: RenderJob, output: Path) -> None:
 
 
 def check_writable(output: Path) -> None:
-    """The output's folder takes files: checked before any painting, not found out once the
-    render is done (a GIF and a still are written at the end). Nothing is left behind."""
+    """The output's folder takes files, and an existing output (a symlink's target) is a
+    file this user may write: checked before any painting, not found out once the render is
+    done (a GIF and a still are written at the end). Nothing is left behind."""
     try:
         probe_writable(output)
+        target = real_target(output)
     except OSError as e:
         raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None
+    if target.is_dir():
+        raise AquarelleError(f"cannot write {output}: it is a folder")
+    # os.access, not the mode bits: root may replace a read-only file, and does
+    if target.exists() and not os.access(target, os.W_OK):
+        raise AquarelleError(f"cannot write {output}: it exists and is read-only (make it "
+                             "writable, or choose another name)")
