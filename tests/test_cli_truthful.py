@@ -17,8 +17,8 @@ from videoclips import make_clip, tone
 from aquarelle import diagnostics
 from aquarelle.cli import bench_export
 from aquarelle.cli.main import main
-from aquarelle.cli.render import sniff_image
 from aquarelle.media import virtual_camera as vc
+from aquarelle.media.sniff import sniff_image
 from aquarelle.platforms import current_device_denied_hint
 
 MODPROBE = "sudo modprobe v4l2loopback devices=1 exclusive_caps=1"

@@ -11,6 +11,7 @@ from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.errors import MediaError
 from ..media.export import same_path
 from ..media.image_io import is_image_path
+from ..media.sniff import ffmpeg_opens, sniff_image
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
 from .common import counted
@@ -120,12 +121,9 @@ def content_kind(src: Path) -> str | None:
     """What a batch input not named as an image is by its bytes: "image" (rendered as a
     one-frame video, as its name asks), "video", or None when FFmpeg cannot read it. A
     missing file counts as a video, so that its own error is the one given."""
-    from .render import sniff_image
-    from .render_video import looks_like_video
-
     if sniff_image(src):
         return "image"
-    return "video" if looks_like_video(src) else None
+    return "video" if ffmpeg_opens(src) else None
 
 
 def kinds_counted(kinds: list[str]) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
+from ..media.sniff import ffmpeg_opens, sniff_image
 from ..media.video_reader import is_sequence, is_video_path
 from ..media.video_writer import CONTAINERS
 from . import render_cluster, render_video
@@ -20,9 +21,6 @@ from .render_image import read_pair, render_image
 from .render_job import RenderJob, parse_render
 from .render_options import NAME_TEMPLATE, add_arguments
 
-# The first bytes of the image formats read (name, extension to write it as).
-IMAGE_SIGNATURES = ((b"\xff\xd8\xff", "JPEG", ".jpg"), (b"\x89PNG\r\n\x1a\n", "PNG", ".png"),
-                    (b"II*\x00", "TIFF", ".tif"), (b"MM\x00*", "TIFF", ".tif"))
 # The proper names of an animated picture (no warning that it is misnamed).
 ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",)}
 
@@ -94,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if sniffed:  # an image, but the output asks for a video: a one-frame one, as asked
         print(f"aquarelle: warning: {_misnamed(src, sniffed[0])}; rendering it as a "
               "one-frame video", file=sys.stderr)
-    elif not is_video_path(src) and not render_video.looks_like_video(src):
+    elif not is_video_path(src) and not ffmpeg_opens(src):
         kinds = " ".join(sorted(IMAGE_EXTENSIONS))
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
@@ -170,24 +168,6 @@ def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
     if warning:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     return render_image(job, src, output, decodes=decodes)
-
-
-def sniff_image(path: Path) -> tuple[str, str] | None:
-    """(format, extension) when the file's first bytes are those of an image we read
-    (whatever its name says), else None."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(16)
-    except OSError:
-        return None  # missing or unreadable: the reader's own error says so
-    for signature, name, ext in IMAGE_SIGNATURES:
-        if head.startswith(signature):
-            return name, ext
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "WebP", ".webp"
-    if head[:2] == b"BM" and head[6:10] == bytes(4):  # BMP: its reserved fields are zero
-        return "BMP", ".bmp"
-    return None
 
 
 def _its_name(src: Path) -> str:

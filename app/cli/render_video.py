@@ -19,21 +19,6 @@ from .render_image import render_image
 from .render_job import RenderJob, check_writable, refuse_existing
 
 
-def looks_like_video(path: Path) -> bool:
-    """Whether FFmpeg reads the file as media (for names without a video extension); the
-    export then says what is wrong with it (no video stream, say). A missing file counts as
-    media too, so that its own error is the one given."""
-    if not path.is_file():
-        return True
-    import av
-
-    try:
-        with av.open(str(path)):
-            return True
-    except (av.FFmpegError, OSError, UnicodeDecodeError):
-        return False
-
-
 def refuse_no_video(path: Path) -> None:
     """Media FFmpeg reads without a video stream (sound only) is refused before the output's
     name is judged: its own problem is the one to fix. Anything else is the reader's."""
