@@ -461,3 +461,14 @@ def test_the_writable_probe_leaves_nothing_behind(tmp_path, locked):
     with pytest.raises(OSError):
         atomic.probe_writable(locked / "x.gif")
     assert ours(locked) == []
+
+
+@pytest.mark.parametrize("name", ["gone.jpg", "gone.mp4"])
+def test_a_missing_input_is_named_before_the_output(tmp_path, capsys, name):
+    """The input's own problem first: a missing photo or clip with an output whose folder
+    is missing too is told as the missing input."""
+    out = tmp_path / "no_folder" / ("out" + Path(name).suffix.replace(".jpg", ".png"))
+    assert main(["render", str(tmp_path / name), "-o", str(out), "-q"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"aquarelle: error: no such file: {tmp_path / name}", err
+    assert not out.parent.exists()

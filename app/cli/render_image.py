@@ -55,6 +55,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     style, values = job.look.style, job.look.values
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
+    if image is None and not src.exists():  # the input's own problem first, then the output's
+        raise ImageError(f"no such file: {src}")
     refuse_existing(job, output)
     if not is_image_path(output):
         raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image; "

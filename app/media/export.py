@@ -36,7 +36,7 @@ from .frame_analysis import FrameAnalysis
 from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
+from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of, is_sequence
 from .video_writer import CODECS, SPEEDS, CodecSpec, VideoWriter, encoded_size, output_format
 
 
@@ -167,6 +167,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     _check_options(opts, spec.name)
     if same_path(src, dst):
         raise MediaError(f"output {dst} is the input; choose another name")
+    if not src.exists() and not is_sequence(src):  # the input's own problem first
+        raise MediaError(f"no such file: {src}")
     if str(dst.parent) and not dst.parent.is_dir():
         raise MediaError(f"output folder does not exist: {dst.parent}")
 
