@@ -30,6 +30,13 @@ uniform vec2 u_resolution;
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 #include "common/canvas_noise.glsl"
 
+// The blurred washes `d` texels from this one (the same size as this target: fetched, not
+// filtered; borders replicated).
+vec3 blurred_at(ivec2 d) {
+    ivec2 hi = textureSize(blurred, 0) - 1;
+    return texelFetch(blurred, clamp(ivec2(gl_FragCoord.xy) + d, ivec2(0), hi), 0).rgb;
+}
+
 void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
     vec2 p = gl_FragCoord.xy / (u_scale * u_target_scale) + u_origin;  // source px
@@ -49,11 +56,8 @@ void main() {
 
     if (u_gaps > 0.0 || u_overlaps > 0.0) {
         // Across the border (the blurred washes' gradient), sample both sides.
-        vec2 tb = 1.0 / vec2(textureSize(blurred, 0));
-        float gx = luma(texture(blurred, uv + vec2(tb.x, 0.0)).rgb)
-                 - luma(texture(blurred, uv - vec2(tb.x, 0.0)).rgb);
-        float gy = luma(texture(blurred, uv + vec2(0.0, tb.y)).rgb)
-                 - luma(texture(blurred, uv - vec2(0.0, tb.y)).rgb);
+        float gx = luma(blurred_at(ivec2(1, 0))) - luma(blurred_at(ivec2(-1, 0)));
+        float gy = luma(blurred_at(ivec2(0, 1))) - luma(blurred_at(ivec2(0, -1)));
         vec2 n = normalize(vec2(gx, gy) + 1e-7);
         vec2 r = 2.0 * ref * n / src_size;
         vec3 c1 = texture(smoothed, uv + r).rgb;
