@@ -18,6 +18,7 @@ from PIL import Image
 from videoclips import make_clip, make_rich_clip, pattern, probe
 
 from aquarelle.cli.main import main
+from aquarelle.media.metadata import shifted_timecode
 from aquarelle.media.video_reader import gap_frames
 
 COVER = io.BytesIO()
@@ -147,3 +148,68 @@ def test_pictures_say_what_they_leave_out_and_pngs_keep_sixteen_bits(
     # the ramp's fine steps: many more levels along a row than 8 bits give
     assert len(np.unique(png[24, :, 1])) > 2 * len(np.unique(png[24, :, 1] >> 8))
     assert not list(itertools.islice(tmp_path.glob("f*.png.*"), 1))  # no temporary left
+
+
+@pytest.fixture(scope="module")
+def timecoded_mov(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A .mov with a timecode at 25 fps, as cameras write them: FFmpeg reads its tmcd track
+    as a data stream with a "timecode" tag (and gives the video the tag too)."""
+    path = tmp_path_factory.mktemp("tc") / "tc.mov"
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.metadata["timecode"] = "01:02:03:04"
+        for k in range(30):
+            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+    with av.open(str(path)) as c:
+        assert [(s.type, s.metadata.get("timecode")) for s in c.streams] == \
+            [("video", "01:02:03:04"), ("data", "01:02:03:04")]
+    return path
+
+
+def timecodes(path: Path) -> list[tuple[str, str | None]]:
+    """Each stream's type and timecode tag, as FFmpeg reads the file."""
+    with av.open(str(path)) as c:
+        return [(s.type, next((v for k, v in s.metadata.items() if k.lower() == "timecode"),
+                              None)) for s in c.streams]
+
+
+@pytest.mark.parametrize(("ext", "cut", "held"), [
+    ("mov", [], [("video", "01:02:03:04"), ("data", "01:02:03:04")]),
+    ("mp4", [], [("video", "01:02:03:04"), ("data", "01:02:03:04")]),
+    ("mkv", [], [("video", "01:02:03:04")]),
+    # a timecode names the first frame: 25 frames later after a cut at 1 s
+    ("mov", ["--start", "1.0"], [("video", "01:02:04:04"), ("data", "01:02:04:04")]),
+    ("mkv", ["--start", "1.0"], [("video", "01:02:04:04")])])
+def test_a_timecode_is_kept_without_a_left_out_warning(
+        timecoded_mov: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str,
+        cut: list[str], held: list[tuple[str, str]]) -> None:
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(timecoded_mov), "-o", str(out), *cut)
+    assert code == 0 and not warnings(err), err
+    assert timecodes(out) == held
+
+
+def test_a_timecode_left_out_says_why(timecoded_mov: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.mov"
+    code, err = render(capsys, str(timecoded_mov), "-o", str(out), "--no-metadata")
+    assert code == 0 and timecodes(out) == [("video", None)]
+    assert warnings(err) == ["aquarelle: warning: data stream 1 (eng) (timecode 01:02:03:04) "
+                             "left out: --no-metadata leaves it out"]
+
+
+def test_timecodes_move_on_by_frames() -> None:
+    assert shifted_timecode("01:02:03:04", 25, 25) == "01:02:04:04"
+    assert shifted_timecode("23:59:59:24", 1, 25) == "00:00:00:00"
+    # drop-frame (29.97 fps): frame numbers 0 and 1 are skipped but every tenth minute
+    assert shifted_timecode("00:00:59;29", 1, 30) == "00:01:00;02"
+    assert shifted_timecode("00:09:59;29", 1, 30) == "00:10:00;00"
+    assert shifted_timecode("00:00:00;00", 1800, 30) == "00:01:00;02"
+    assert shifted_timecode("00:01:00;02", 17982 - 1800, 30) == "00:10:00;00"
+    assert shifted_timecode("no timecode", 1, 25) is None

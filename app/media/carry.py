@@ -5,16 +5,22 @@ export and by the cluster's join alike, on the output container before its first
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import av
 
 from .metadata import (
+    MP4_LIKE,
+    TIMECODE,
     container_tags,
     copy_stream_tags,
     shifted_chapters,
+    shifted_timecode,
     stream_label,
+    timecode_key,
+    timecode_of,
     written_languages,
 )
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
@@ -76,11 +82,16 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     # themselves are carried below, and the muxer writes that track afresh.
     chapter_track = av.stream.Discard.all if reader.container.chapters() else None
     others += [s for s in streams.data if s.discard != chapter_track]
+    # A timecode track (a .mov's tmcd) is no stream to copy: the muxer writes one afresh
+    # from the timecode tag carried below.
+    timecode_tracks = [s for s in others if s.type == "data" and timecode_of(s.metadata)]
     for s in others:
-        carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) left "
-                                "out: only the main video is painted")
+        if s not in timecode_tracks:
+            carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) "
+                                    "left out: only the main video is painted")
     tagged = [(reader.video, video), *audio,
               *((t.plan.source, t.stream) for t in carried.subtitles)]
+    timecode = None
     if metadata:
         out.metadata.update(container_tags(reader.container.metadata))
         chapters = shifted_chapters(reader.container.chapters(), offset, end)
@@ -90,15 +101,48 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             warning = copy_stream_tags(source, target, fmt)
             if warning:
                 carried.warnings.append(warning)
+        timecode = _carry_timecode(reader, out, video, fmt, offset, timecode_tracks)
+        if timecode:
+            carried.kept.append(f"timecode {timecode} kept")
     else:  # --no-metadata: no stream's language or title either
         for _, target in tagged:
             target.metadata.clear()
+    if timecode is None:
+        why = f"{ext} files cannot hold it" if metadata else "--no-metadata leaves it out"
+        carried.warnings.extend(f"{s.type} stream {stream_label(s)} (timecode "
+                                f"{timecode_of(s.metadata)}) left out: {why}"
+                                for s in timecode_tracks)
     for source, target in tagged[1:]:
         target.disposition = source.disposition
     carried.warnings.extend(disposition_warnings([s for s, _ in tagged[1:]], fmt, ext))
     for packet in cover_packets:  # the first packet writes the header: tags come before
         out.mux(packet)
     return carried
+
+
+def _carry_timecode(reader: VideoReader, out: av.container.OutputContainer,
+                    video: av.stream.Stream, fmt: str, offset: float,
+                    tracks: list[av.stream.Stream]) -> str | None:
+    """Set the output's timecode: the source video's or container's tag (a timecode track's
+    when neither has one), moved on by the frames a --start cut (a timecode names the first
+    frame). Returns the timecode the output holds, None for none."""
+    if tracks and not timecode_of(video.metadata) and not timecode_of(out.metadata):
+        video.metadata["timecode"] = timecode_of(tracks[0].metadata) or ""
+    fps = reader.fps
+    skipped = offset - reader.start_time
+    # the first frame the walk keeps: the first at or after the cut
+    frames = math.ceil(round(skipped * fps, 6)) if fps and skipped > 0 else 0
+    held = []
+    for tags in (video.metadata, out.metadata):
+        key = timecode_key(tags)
+        if key is not None:
+            tags[key] = shifted_timecode(tags[key], frames, round(fps or 0)) or tags[key]
+            held.append(tags[key])
+    if not held or fmt not in MP4_LIKE:  # Matroska keeps each as a tag
+        return held[0] if held else None
+    # a .mov or .mp4 writes one timecode track, from the container's tag where there is one,
+    # and none from a tag that is no timecode
+    return held[-1] if TIMECODE.fullmatch(held[-1].strip()) else None
 
 
 def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,39 @@ def shifted_chapters(chapters: list[dict[str, Any]], start: float, end: float | 
                     "end": round((b - start) / tb), "time_base": tb,
                     "metadata": dict(ch.get("metadata") or {})})
     return out
+
+
+# SMPTE timecodes as FFmpeg writes them: HH:MM:SS:FF, drop-frame HH:MM:SS;FF
+TIMECODE = re.compile(r"(\d{1,2}):(\d\d):(\d\d)([:;.,])(\d{2,3})")
+
+
+def timecode_key(tags: dict[str, str]) -> str | None:
+    """The key of a timecode tag ("timecode", Matroska's "TIMECODE"), if the tags have one."""
+    return next((k for k in tags if k.lower() == "timecode"), None)
+
+
+def timecode_of(tags: dict[str, str]) -> str | None:
+    """The timecode tag's value, if the tags have one."""
+    key = timecode_key(tags)
+    return None if key is None else tags[key]
+
+
+def shifted_timecode(timecode: str, frames: int, rate: int) -> str | None:
+    """`timecode` `frames` frames on at `rate` frames a timecode second (30 for 29.97 fps;
+    drop-frame, its ";" kept, skips frame numbers 0 and 1 of most minutes as a player
+    counts them); None when it is no timecode."""
+    m = TIMECODE.fullmatch(timecode.strip())
+    if m is None or rate < 1:
+        return None
+    hours, minutes, seconds, sep, ff = m.groups()
+    drop = rate // 15 if sep in ";," and rate % 30 == 0 else 0
+    total_minutes = int(hours) * 60 + int(minutes)
+    number = ((total_minutes * 60 + int(seconds)) * rate + int(ff)
+              - drop * (total_minutes - total_minutes // 10) + frames)
+    if drop:  # back to a label: FFmpeg's av_timecode_adjust_ntsc_framenum2
+        per_10 = rate * 600 - 9 * drop
+        tens, rest = divmod(number, per_10)
+        number += 9 * drop * tens + drop * max(0, (rest - drop) // (per_10 // 10))
+    seconds_total, ff_out = divmod(number, rate)
+    h, rest_s = divmod(seconds_total, 3600)
+    return f"{h % 24:02d}:{rest_s // 60:02d}:{rest_s % 60:02d}{sep}{ff_out:0{len(ff)}d}"
