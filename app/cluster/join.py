@@ -193,7 +193,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         with contextlib.suppress(Exception):  # the file is discarded anyway
             out.close()
         raise
-    return JoinResult(dst, frames, size, codec,
-                      [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                       for t in tracks], carried.streams(tmp), carried.warnings,
+    return JoinResult(dst, frames, size, codec, [t.describe() for t in tracks],
+                      carried.streams(tmp),
+                      [t.warning for t in tracks if t.warning] + carried.warnings,
                       pix_fmt=pix_fmt)

@@ -1,5 +1,6 @@
 """Audio of an export: copy packets unchanged when the container takes the codec, else
-transcode (AAC; Opus for WebM). Both keep the source timestamps, shifted by the trim start."""
+transcode (AAC; Opus for WebM, surround kept where Opus has the layout). Both keep the source
+timestamps, shifted by the trim start."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from functools import cache
 from pathlib import Path
 
 import av
-import numpy as np
+
+from .metadata import stream_label
 
 TRANSCODE_BITRATE = 160_000
 OPUS_RATES = (48000, 24000, 16000, 12000, 8000)
@@ -33,14 +35,14 @@ def trim_audio_frame(frame: av.AudioFrame, start: float | None, end: float | Non
         return None
     if (a, b) == (0, n):
         return frame
-    arr = frame.to_ndarray()
-    if frame.format.is_planar:
-        arr = arr[:, a:b]
-    else:
-        ch = frame.layout.nb_channels
-        arr = arr[:, a * ch:b * ch]
-    out = av.AudioFrame.from_ndarray(np.ascontiguousarray(arr), format=frame.format.name,
-                                     layout=frame.layout.name)
+    # cut in FFmpeg's FIFO, not numpy: PyAV reads past the planes of 8 planar channels
+    fifo = av.AudioFifo()
+    pts, frame.pts = frame.pts, None  # (the FIFO wants timestamps from 0)
+    fifo.write(frame)
+    frame.pts = pts
+    if a:
+        fifo.read(a)
+    out = fifo.read(b - a)
     out.sample_rate = rate
     out.time_base = tb
     out.pts = frame.pts + round(Fraction(a, rate) / tb)
@@ -54,6 +56,30 @@ DEFAULT_LAYOUTS = {1: "mono", 2: "stereo", 3: "2.1", 4: "quad", 5: "5.0", 6: "5.
 def default_layout(channels: int) -> str:
     """FFmpeg's usual layout for a channel count ("2 channels" of unknown order: stereo)."""
     return DEFAULT_LAYOUTS.get(channels, "stereo")
+
+
+# The layouts Opus holds (up to 8 channels in Vorbis order, channel mapping family 1):
+# libopus refuses any other, 2.1, 4.0 and 5.1(side) among them.
+OPUS_LAYOUTS = ("mono", "stereo", "3.0", "quad", "5.0", "5.1", "6.1", "7.1")
+# A side pair where a layout has no back pair is one to Opus, as to FFmpeg's resampler
+# (which moves it there unchanged): AC3 decodes 5.1 as 5.1(side) and quad as quad(side).
+SIDE_AS_BACK = {"SL": "BL", "SR": "BR"}
+
+
+def opus_layout(layout: av.AudioLayout) -> str:
+    """The Opus layout for a source layout: its own channels (a side pair as a back pair),
+    else the largest Opus layout made of its channels (a downmix; stereo if none is).
+    Channels of unknown order are taken in Opus's order, all of them up to 8."""
+    names = [c.name for c in layout.channels]
+    n = len(names)
+    if "NONE" in names:
+        return OPUS_LAYOUTS[n - 1] if n <= len(OPUS_LAYOUTS) else "stereo"
+    own = set(names)
+    moved = own if own & {"BL", "BR"} else {SIDE_AS_BACK.get(c, c) for c in names}
+    fits = [name for name in OPUS_LAYOUTS
+            if (wanted := {c.name for c in av.AudioLayout(name).channels}) <= own
+            or wanted <= moved]
+    return fits[-1] if fits else "stereo"
 
 
 # Audio codecs that players handle in each container. FFmpeg can mux more (Vorbis into MP4,
@@ -129,6 +155,8 @@ class AudioTrack:
         fmt = output.format.name.split(",")[0]
         self.transcode = (not can_copy(fmt, source)) if transcode is None else transcode
         self.packets = 0
+        self.downmix: tuple[str, str] | None = None  # (source, output) layout names
+        self.warning: str | None = None
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
             self.codec = source.codec_context.name
@@ -136,13 +164,31 @@ class AudioTrack:
         webm = output.format.name.split(",")[0] == "webm"
         self.codec = "libopus" if webm else "aac"
         rate = source.codec_context.sample_rate or 48000
-        channels = source.codec_context.layout.nb_channels if source.codec_context.layout else 2
+        src_layout = source.codec_context.layout
+        channels = src_layout.nb_channels if src_layout else 2
+        layout = default_layout(channels)
         if webm:
             rate = rate if rate in OPUS_RATES else 48000
-            channels = min(channels, 2)
-        layout = default_layout(channels)
+            if src_layout and channels:
+                layout = opus_layout(src_layout)
+                if av.AudioLayout(layout).nb_channels < channels:
+                    self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
         self.stream.bit_rate = TRANSCODE_BITRATE
+        if webm and self.stream.codec_context.layout.nb_channels > 2:
+            # family 1 named, not left to the default (which picks it too): only then does
+            # libopus use its surround masking and narrow the LFE's band
+            self.stream.codec_context.options = {"mapping_family": "1"}
+        if self.downmix:
+            self.warning = (f"audio stream {stream_label(source)}: Opus (WebM) cannot hold "
+                            f"{self.downmix[0]}; downmixed to {self.downmix[1]}")
+
+    def describe(self) -> str:
+        """E.g. "aac copied", "libopus transcoded, 2.1 downmixed to stereo"."""
+        if not self.transcode:
+            return f"{self.codec} copied"
+        mix = f", {self.downmix[0]} downmixed to {self.downmix[1]}" if self.downmix else ""
+        return f"{self.codec} transcoded{mix}"
 
     def write(self, data: av.Packet | av.AudioFrame) -> None:
         """Mux a packet (copy) or encode a frame (transcode), shifted by `offset`."""

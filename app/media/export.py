@@ -408,11 +408,12 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
                           writer.encoder.describe(), reader.decoder.describe(),
-                          [f"{t.codec} {'transcoded' if t.transcode else 'copied'}"
-                           for t in audio], carried.streams(dst), elapsed=elapsed,
+                          [t.describe() for t in audio], carried.streams(dst),
+                          elapsed=elapsed,
                           stage_seconds={**counters.busy, **analysis.busy,
                                          "render": stage.busy},
                           bits=bits_of(writer.pix_fmt), painted=painted)
+    result.warnings.extend(t.warning for t in audio if t.warning)
     result.warnings.extend(carried.warnings)
     result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec))
     if result.lost:

@@ -1,0 +1,108 @@
+"""Surround audio into WebM: transcoded to Opus with its channels and layout kept where Opus
+has the layout (a side pair as a back pair), else downmixed with a warning. Each source
+channel holds its own tone, so the decoded output shows which channel went where."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from videoclips import pattern
+
+from aquarelle.media.export import ExportOptions, export_video
+
+# one tone per source channel, in the source's order (LFE third or fourth: kept low)
+TONES = {"5.1": [400, 650, 900, 60, 1300, 1700], "5.1(side)": [400, 650, 900, 60, 1300, 1700],
+         "quad": [400, 650, 900, 1300], "2.1": [400, 650, 60],
+         "7.1": [400, 650, 900, 60, 1300, 1700, 2100, 2500]}
+FPS, FRAMES = 30, 15
+
+
+def surround_clip(path: Path, codec: str, layout: str) -> Path:
+    """A 64x48 clip of FRAMES frames and a track of `codec` in `layout`, a tone a channel."""
+    rate = 48000
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=FPS)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        a = out.add_stream(codec, rate=rate, layout=layout)
+        a.bit_rate = 640_000
+        for k in range(FRAMES):
+            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
+            frame.pts = k
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        t = np.arange(rate * FRAMES // FPS) / rate
+        tones = np.stack([0.2 * np.sin(2 * np.pi * f * t) for f in TONES[layout]])
+        # packed samples: PyAV cannot fill 8 planar channels
+        af = av.AudioFrame.from_ndarray(tones.T.reshape(1, -1).astype(np.float32).copy(),
+                                        format="flt", layout=layout)
+        af.sample_rate, af.pts, af.time_base = rate, 0, Fraction(1, rate)
+        for packet in a.encode(af):
+            out.mux(packet)
+        for packet in a.encode(None):
+            out.mux(packet)
+    return path
+
+
+def channel_tones(path: Path) -> tuple[str, list[float], list[float]]:
+    """The audio layout of a file, and each channel's loudest frequency (Hz) and RMS."""
+    with av.open(str(path)) as c:
+        s = c.streams.audio[0]
+        n = s.codec_context.channels
+        to_packed = av.AudioResampler(format="flt")  # PyAV misreads 8 planar channels
+        data = np.concatenate([g.to_ndarray().reshape(-1, n) for f in c.decode(s)
+                               for g in to_packed.resample(f)]).T
+        layout = s.codec_context.layout.name
+    middle = data[:, 2400:-2400]  # away from the encoder's ramps
+    window = np.hanning(middle.shape[1])
+    freqs = np.fft.rfftfreq(middle.shape[1], 1 / 48000)
+    peaks = [float(freqs[np.abs(np.fft.rfft(ch * window)).argmax()]) for ch in middle]
+    return layout, peaks, [float(np.sqrt(np.mean(ch ** 2))) for ch in middle]
+
+
+def render(src: Path, dst: Path, ctx, **opts):
+    return export_video(src, dst, "watercolor", {"temporal": False}, ExportOptions(**opts),
+                        ctx=ctx)
+
+
+@pytest.mark.parametrize(("codec", "layout", "kept"), [
+    ("ac3", "5.1", "5.1"),  # AC3 decodes it as 5.1(side): the sides become Opus's backs
+    ("flac", "5.1", "5.1"),
+    ("ac3", "quad", "quad"),  # quad(side) when decoded
+    ("pcm_s16le", "quad", "quad"),  # Matroska PCM: 4 channels of unknown order
+])
+def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, kept):
+    src = surround_clip(tmp_path / "in.mkv", codec, layout)
+    r = render(src, tmp_path / "out.webm", gl_ctx)
+    assert r.audio == ["libopus transcoded"]
+    assert not [w for w in r.warnings if "audio" in w]
+    out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
+    assert out_layout == kept
+    # each channel is its source channel's tone (within a bin of a third of a second)
+    assert peaks == pytest.approx(TONES[layout], abs=4)
+    assert min(rms) > 0.1  # 0.2 peak sines: about 0.14
+
+
+def test_a_layout_opus_lacks_is_downmixed_with_a_warning(tmp_path, gl_ctx):
+    src = surround_clip(tmp_path / "in.mkv", "ac3", "2.1")
+    r = render(src, tmp_path / "out.webm", gl_ctx)
+    assert r.audio == ["libopus transcoded, 2.1 downmixed to stereo"]
+    assert "audio stream 1: Opus (WebM) cannot hold 2.1; downmixed to stereo" in r.warnings
+    out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
+    assert out_layout == "stereo" and peaks == pytest.approx([400, 650], abs=4)
+    assert min(rms) > 0.1
+
+
+def test_trimmed_7_1_keeps_its_eight_channels(tmp_path, gl_ctx):
+    # AAC decodes to 8 planar channels: cutting the first frame at --start crashed PyAV
+    src = surround_clip(tmp_path / "in.mkv", "aac", "7.1")
+    r = render(src, tmp_path / "out.webm", gl_ctx, start=0.1)
+    assert r.audio == ["libopus transcoded"]
+    out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
+    assert out_layout == "7.1" and peaks == pytest.approx(TONES["7.1"], abs=6)
+    assert min(rms) > 0.1
