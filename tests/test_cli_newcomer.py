@@ -3,6 +3,7 @@ command that failed, run as the user ran it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 from videoclips import decode_video, make_clip
 
+from aquarelle.cli.common import frame_rate
 from aquarelle.cli.main import main
 from aquarelle.engine.presets import list_presets
 
@@ -350,6 +352,60 @@ def test_fps_changes_the_rate(tmp_path, capsys):
         assert steps == {1.0}  # a constant rate
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "x.mp4", "--fps", "0")
     assert code == 2 and "--fps must be between" in err
+
+
+@pytest.mark.parametrize(("fps", "parsed"), [("30000/1001", Fraction(30000, 1001)),
+                                              ("29.97", 29.97)])
+def test_fps_takes_a_fraction_or_a_decimal(tmp_path, capsys, fps, parsed):
+    # --fps 30000/1001 was refused ("invalid float value") while 29.97 was taken
+    assert frame_rate(fps) == parsed  # the fraction exact, a decimal as before
+    rate = Fraction(parsed).limit_denominator(1001)
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=30, fps=30, audio=False)
+    out = tmp_path / "ntsc.mp4"
+    assert cli(capsys, "render", clip.path, "-o", out, "--fps", fps, "-q")[0] == 0
+    frames, times = decode_video(out)[:2]
+    # at NTSC's rate, not 30 fps: frame 29 comes 1 ms later (the stamps are the source's
+    # 1/15360 s ticks)
+    assert len(frames) == 30
+    assert max(abs(t - k / rate) for k, t in enumerate(times)) < Fraction(1, 15360)
+
+
+@pytest.mark.parametrize(("fps", "needle"), [
+    ("1/0", "argument --fps: expects a number or a fraction N/D"),
+    ("abc", "argument --fps: expects a number or a fraction N/D"),
+    ("1.5/2", "argument --fps: expects a number or a fraction N/D"),
+    ("0/1", "--fps must be between 0.5 and 1000, got 0"),
+    ("-30000/1001", "--fps must be between 0.5 and 1000, got -29.97"),
+    ("-5", "--fps must be between 0.5 and 1000, got -5"),
+    ("3000/1", "--fps must be between 0.5 and 1000, got 3000"),
+])
+def test_a_bad_fps_is_one_line(tmp_path, capsys, fps, needle):
+    argv = ["render", str(tmp_path / "in.mp4"), "-o", str(tmp_path / "x.mp4"), f"--fps={fps}"]
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse's own
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "x.mp4").exists()
+
+
+def test_every_fps_option_takes_a_fraction(capsys):
+    # the fraction reaches each command's own checks (here failing on another option)
+    code, err = cli(capsys, "bench-export", "--fps", "30000/1001", "--seconds", "0.01")
+    assert code == 2 and "at 30000/1001 fps is under 2 frames" in err
+    code, err = cli(capsys, "bench-live", "--fps", "30000/1001", "--seconds", "0")
+    assert code == 2 and "--seconds must be positive" in err
+    code, err = cli(capsys, "live", "--input", "synthetic", "--fps", "30000/1001",
+                    "--min-scale", "5")
+    assert code == 2 and "--min-scale must be between" in err
+    for command in ("live", "bench-live", "bench-export"):
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--fps", "1/0"])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and err.count("\n") == 1
+        assert "argument --fps: expects a number or a fraction N/D" in err
 
 
 def test_gif_and_image_sequences_out_and_in(tmp_path, capsys):

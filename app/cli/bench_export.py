@@ -29,6 +29,7 @@ from ..resources import assets_dir
 from .common import (
     add_style_options,
     command_line,
+    frame_rate,
     parse_frame_size,
     positive,
     report_target,
@@ -44,7 +45,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="length of the test clip in seconds (default: %(default)g)")
     p.add_argument("--size", default="1280x720", metavar="WxH",
                    help="clip size (default: %(default)s)")
-    p.add_argument("--fps", type=int, default=30, help="clip frame rate (default: %(default)s)")
+    p.add_argument("--fps", type=frame_rate, default=30,
+                   help="clip frame rate (default: %(default)s)")
     p.add_argument("--no-cv2", action="store_true", help="skip the cv2.stylization baseline")
     p.add_argument("--photo", metavar="FILE",
                    help="the picture the test clip pans over (default: the bundled coffee "
@@ -74,13 +76,14 @@ def _photo(given: str | None = None) -> np.ndarray:
                       interpolation=cv2.INTER_CUBIC)
 
 
-def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: int,
+def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: Fraction | float,
               photo_path: str | None = None) -> int:
     """A slow push-in over the coffee photo (or `photo_path`) with a quiet tone (H.264 CRF
     18 + AAC)."""
     w, h = size
     photo = _photo(photo_path)
     ph, pw = photo.shape[:2]
+    fps = Fraction(fps).limit_denominator(1001)  # 29.97 as 2997/100: timestamps are exact
     n = round(seconds * fps)
     with av.open(str(path), "w") as out:
         vs = out.add_stream("libx264", rate=fps)
@@ -97,7 +100,7 @@ def make_clip(path: Path, size: tuple[int, int], seconds: float, fps: int,
             img = cv2.warpAffine(photo, m, (w, h), flags=cv2.INTER_CUBIC,
                                  borderMode=cv2.BORDER_REFLECT)
             frame = av.VideoFrame.from_ndarray(img, format="rgb24")
-            frame.pts, frame.time_base = k, Fraction(1, fps)
+            frame.pts, frame.time_base = k, 1 / fps
             for p in vs.encode(frame):
                 out.mux(p)
         for p in vs.encode(None):

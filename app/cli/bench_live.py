@@ -20,6 +20,7 @@ from .bench_frames import pan_frames
 from .common import (
     add_style_options,
     command_line,
+    float_rate,
     parse_frame_size,
     positive,
     report_target,
@@ -38,7 +39,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="length of each run (default: %(default)g); each size runs twice, "
                         "adaptive quality on and off, so the bench lasts --seconds x 2 x "
                         "the number of sizes")
-    p.add_argument("--fps", type=float, default=30.0,
+    p.add_argument("--fps", type=float_rate, default=30.0,
                    help="the synthetic camera's rate (default: %(default)g)")
     p.add_argument("--sizes", default=DEFAULT_SIZES,
                    help="comma-separated WxH (default: %(default)s)")

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
@@ -69,7 +70,23 @@ def parse_frame_size(text: str, option: str) -> tuple[int, int]:
 def positive(value: float, option: str) -> None:
     """A count, rate or length that must be above zero."""
     if not value > 0:
-        raise ParamError(f"{option} must be positive, got {value:g}")
+        raise ParamError(f"{option} must be positive, got {float(value):g}")
+
+
+def frame_rate(text: str) -> Fraction | float:
+    """--fps: a fraction N/D kept exact (30000/1001) or a decimal (29.97); anything else is
+    argparse's one-line error (exit status 2). Each command checks the range."""
+    num, sep, den = text.strip().partition("/")
+    try:
+        return Fraction(int(num), int(den)) if sep else float(num)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expects a number or a fraction N/D (e.g. 25, 29.97 "
+                                         f"or 30000/1001), got {text!r}") from None
+
+
+def float_rate(text: str) -> float:
+    """frame_rate as a float, for a camera's or a live clock's rate."""
+    return float(frame_rate(text))
 
 
 def command_line(name: str, args: argparse.Namespace, defaults: dict[str, object]) -> str:

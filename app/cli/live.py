@@ -21,7 +21,7 @@ from ..media.source import FrameSource
 from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
 from ..media.webcam import CameraSource, camera_device_problem, list_cameras
-from .common import add_style_options, counted, parse_frame_size, positive, resolve_look
+from .common import add_style_options, counted, float_rate, parse_frame_size, positive, resolve_look
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="output size (default: the source's); the picture keeps its aspect")
     p.add_argument("--fit", choices=FIT_MODES, default="pad",
                    help="when the output's aspect differs: pad (bars) or crop (fill)")
-    p.add_argument("--fps", type=float,
+    p.add_argument("--fps", type=float_rate,
                    help="output frame rate, and the most a file or `synthetic` is played at "
                         "(default: the source's, at most 30); adaptive quality holds this "
                         "rate, or the source's where it is lower")

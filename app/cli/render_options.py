@@ -12,6 +12,7 @@ from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
+from .common import frame_rate
 
 VIDEO_HELP = """\
 Videos: every frame is stylized and written with its original timestamp (variable frame
@@ -60,9 +61,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-subtitles", action="store_true", help="drop the subtitle streams")
     g.add_argument("--no-metadata", action="store_true",
                    help="drop the tags (title, languages, track names...) and chapters")
-    g.add_argument("--fps", type=float, metavar="RATE",
-                   help="a new constant frame rate: frames are repeated or left out (the "
-                        "default keeps every frame with its own timestamp)")
+    g.add_argument("--fps", type=frame_rate, metavar="RATE",
+                   help="a new constant frame rate, a number or a fraction (30000/1001): "
+                        "frames are repeated or left out (the default keeps every frame with "
+                        "its own timestamp)")
     g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
                    help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
                         "default medium): faster encodes give bigger files at the same --crf")

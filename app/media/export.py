@@ -55,7 +55,7 @@ class ExportOptions:
     speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
     encoder: str = "auto"  # hw_encoders.CHOICES: a GPU's H.264/H.265 encoder where one works
     decoder: str = "auto"  # hw_decoders.CHOICES: the GPU's decoder where it decodes the file
-    fps: float | None = None  # a new constant frame rate (frames repeated or left out)
+    fps: float | Fraction | None = None  # a new constant rate (frames repeated or left out)
     seed: int = 0
     scale: float = 1.0
     video_lines: int = VIDEO_LINES  # painted at most these lines, finished at full size (0: all)
@@ -274,7 +274,7 @@ def _check_options(opts: ExportOptions, codec: str) -> None:
 def check_options(opts: ExportOptions) -> None:
     """The options that do not depend on the codec: rate, speed, range, size."""
     if opts.fps is not None and not 0.5 <= opts.fps <= 1000:
-        raise MediaError(f"--fps must be between 0.5 and 1000, got {opts.fps:g}")
+        raise MediaError(f"--fps must be between 0.5 and 1000, got {float(opts.fps):g}")
     if opts.speed is not None and opts.speed not in SPEEDS:
         raise MediaError(f"--speed {opts.speed!r}: use one of {', '.join(SPEEDS)}")
     if opts.start < 0:
