@@ -247,3 +247,30 @@ def test_the_boil_is_on_twos(pipeline) -> None:
     jumps, rests = change[1::2], change[2::2]  # frames 2, 4, 6 and 3, 5
     assert min(jumps) > 0.5, change
     assert max(rests) < 0.25 * min(jumps), change
+
+
+def test_a_frame_painted_again_is_painted_as_the_first_time(pipeline) -> None:
+    """The window paints a paused video's frame again once its own subject is found (it was
+    painted with the frame before's): with the history, paper sheet, noise and subject fade
+    it read the first time, so that it is the export's frame. It used to read its own first
+    painting as the history: up to 68 levels off."""
+    from aquarelle.engine.subject import SubjectTracker
+
+    frames = _pan(5)
+    tracker = SubjectTracker()
+    subjects = [tracker.update(f, i / 25) for i, f in enumerate(frames)]
+    assert any(s is not None for s in subjects)  # the astronaut's face: a subject to fade in
+    once, twice = pipeline(), pipeline()
+    for p in (once, twice):
+        p.subject_feed = "given"
+    repainted = []
+    for i, f in enumerate(frames):
+        once.set_subject(subjects[i])
+        expected = once.render_array(f)
+        twice.set_subject(subjects[i - 1] if i else None)
+        first = twice.read(twice.render(f))
+        twice.set_subject(subjects[i])
+        again = twice.read(twice.render(twice.input_texture))
+        np.testing.assert_array_equal(again, expected, err_msg=f"frame {i}")
+        repainted.append(not np.array_equal(first, expected))
+    assert any(repainted)  # a frame's own subject changed its picture: the repaint mattered

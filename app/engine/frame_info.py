@@ -44,6 +44,7 @@ class FrameInfo:
     uniforms: dict[str, Any] = field(default_factory=dict)  # extra per-frame built-ins
     history: bool = True  # False: ignore the previous frame (first frame, cut, seek)
     keep_history: bool = True  # False: keep nothing for the next frame (temporal features off)
+    again: bool = False  # the last frame painted anew: it reads the history it read then
     # A draft: the size of the frame it stands for. Reference sizes follow that frame's, in
     # proportion: a draft paints the same picture, smaller (not a thumbnail's larger features).
     drafted_from: tuple[int, int] | None = None

@@ -84,6 +84,11 @@ class PassGraph:
         self._shader_root = shader_root
         self._bound: dict[str, moderngl.Texture] = {}
         self._prev: dict[str, moderngl.Texture] = {}
+        # the history the last frame read: read again when that frame is painted anew (with
+        # its own subject, found after it was painted); its own results in `_prev` would
+        # blend it with itself
+        self._prev_read: dict[str, moderngl.Texture] = {}
+        self._valid_read = False  # ... and whether it held
         self._memo: dict[str, tuple[Any, moderngl.Texture]] = {}
         self._kept: set[int] = set()  # textures kept as previous frames (glo)
         self._params: Mapping[str, ParamValue] = {}
@@ -286,6 +291,12 @@ class PassGraph:
             self.pass_ns = {}
         fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
               **frame.uniforms}
+        if frame.again:
+            self._prev = dict(self._prev_read)
+            self._history_valid = self._valid_read
+        else:
+            self._prev_read = dict(self._prev)
+            self._valid_read = self._history_valid
         plan, history = self._plan(frame, params, fv)
         prev = self._prev
         bound = self._bound = {SOURCE: frame.source, ORIGINAL: frame.source,
@@ -585,7 +596,8 @@ class PassGraph:
 
     def trim(self) -> None:
         """Release the shared textures no kept target holds (after a still)."""
-        self.pool.trim({t.glo for t in (*self._bound.values(), *self._prev.values())})
+        self.pool.trim({t.glo for t in (*self._bound.values(), *self._prev.values(),
+                                        *self._prev_read.values())})
 
     def release_targets(self, names: Iterable[str]) -> None:
         """Free these targets' textures now; a later run that needs them makes them again (a
@@ -655,6 +667,7 @@ class PassGraph:
         self.pool.release()
         self._bound.clear()
         self._prev.clear()
+        self._prev_read.clear()
         self._memo.clear()
         self._plans.clear()
         self._last = None

@@ -173,7 +173,7 @@ class MotionTracker:
         self._frame: np.ndarray | None = None
         self._index = 0
         self._cache: dict[int, Motion | None] = {}
-        self._again = False  # the current frame painted again: no motion for it
+        self._again = False  # the current frame painted again: its motion as found then
 
     @property
     def frame_size(self) -> tuple[int, int] | None:
@@ -201,15 +201,17 @@ class MotionTracker:
                 self._estimators[width] = (est, self._index)
 
     def same_frame(self) -> None:
-        """The current frame painted again (new settings, its subject found): it has no
-        motion of its own, and the next frame's is still found from it (forgetting it would
-        paint the next frame as a cut)."""
+        """The current frame painted again (new settings, its subject found): its motion is
+        the one found for it (it reads again the history it read then), and the next frame's
+        is still found from it (forgetting it would paint the next frame as a cut)."""
         self._again = True
 
     def motion(self, max_width: int) -> Motion | None:
         """The motion from the previous frame to this one, at `max_width` flow pixels."""
-        if self._frame is None or self._again:
+        if self._frame is None:
             return None
+        if self._again:
+            return self._cache.get(max_width)
         if max_width in self._cache:
             return self._cache[max_width]
         est, last = self._estimators.get(max_width, (None, -1))

@@ -300,7 +300,7 @@ class Renderer:
         original = self._input if self._chain else None
         for i, (_, stage) in enumerate(active):
             tex = stage.render(tex, full_size=full if i == painting else None,
-                               original=original, repeat=repeat)
+                               original=original, repeat=repeat, again=again)
         self._frame_index += 1
         return tex
 

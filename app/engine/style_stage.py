@@ -33,6 +33,11 @@ MIN_SCALE, MAX_SCALE = 0.1, 1.0
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
 PAPER_FADE_MARGIN = 0.02  # paper.frag's FADE_MARGIN
 PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
+# What painting a video's frame moves on (each is replaced, never changed in place): put back
+# when the same frame is painted anew (its subject found after it was painted), so that it is
+# painted as the first time, as an export paints it, not as the frame after itself.
+_FRAME_STATE = ("_canvas", "_canvas_shown", "_canvas_set", "_subject_weight", "_subject_fresh",
+                "_held_map", "_portrait")
 
 
 def checked_scale(value: float) -> float:
@@ -120,6 +125,7 @@ class StyleStage:
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
+        self._before: dict[str, Any] | None = None  # _FRAME_STATE before the last frame
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -230,7 +236,7 @@ class StyleStage:
     def render(self, frame: np.ndarray | moderngl.Texture, order: str = "rgb", *,
                full_size: tuple[int, int] | None = None,
                original: moderngl.Texture | None = None,
-               repeat: bool = True) -> moderngl.Texture:
+               repeat: bool = True, again: bool = False) -> moderngl.Texture:
         """Stylize a frame; returns the output texture (RGBA8, source size, sRGB values).
 
         The texture belongs to the pipeline and is overwritten by the next call. A chain
@@ -239,8 +245,16 @@ class StyleStage:
         A chain also hands on the frame as it came in (`original`, for stereo depth). The
         frame's motion is the tracker's (the renderer gave it the frame). `repeat`: the
         frame is the last picture again (a still painted anew), not the next of a video (its
-        subject then fades in or out).
+        subject then fades in or out). `again`: the very frame last painted, painted anew
+        (with its own subject, found since): it reads the history it read then.
         """
+        if again and self._before is not None:
+            # the same frame: its noise, history, paper sheet and subject fade as then
+            self.frame_index -= 1
+            for name, value in self._before.items():
+                setattr(self, name, value)
+        else:
+            self._before = {name: getattr(self, name) for name in _FRAME_STATE}
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
@@ -279,7 +293,7 @@ class StyleStage:
                 self._face_px, self._light = subject.face_size, _light(subject)
                 share = _portrait(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
-            follows = not repeat and info.history
+            follows = (again or not repeat) and info.history
             # eased while a figure stays in view; one coming into view fades in whole
             shown = follows and not self._subject_fresh and self._subject_weight > 0.0
             arr = self._faded(arr, follows)
@@ -292,6 +306,7 @@ class StyleStage:
             # ones; blending it in would make the picture lag behind the sliders.
             info.history = False
             self._revision = self.params.revision
+        info.again = again
         values = self.params.values()
         finish = self._finish if self.draft_finish else None
         if draft and finish is not None:
