@@ -90,6 +90,8 @@ def shown(qtbot: Any, win: MainWindow) -> np.ndarray:
     """The picture the viewport draws, read back from its framebuffer at 100% (RGB)."""
     vp = win.viewport
     qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
+    # a seek's frame is painted once its subject is found (the picture before it held)
+    qtbot.waitUntil(lambda: not vp.subjects.waiting_fresh, timeout=TIMEOUT)
     grab(win)  # renders what is pending
     vp.actual_pixels()
     pixels = grab(win)
@@ -464,3 +466,82 @@ def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_in_the_pai
     assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "f%02d.png")]) == 0
     cli = cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1]  # numbered from 1
     assert_same(painted, cli)
+
+
+def portrait_clip(tmp_path: Path, n: int = 6) -> tuple[Path, list[np.ndarray]]:
+    """A face (the astronaut) panning 2 px a frame, lossless."""
+    face = cv2.resize(data.astronaut(), (192, 192), interpolation=cv2.INTER_AREA)
+    frames = [np.ascontiguousarray(np.roll(face, 2 * i, 1)) for i in range(n)]
+    return lossless_clip(tmp_path / "portrait.mkv", frames), frames
+
+
+def test_a_paused_seek_shows_its_frame_only_with_its_face(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seek while paused keeps the picture before it on screen until the new frame's face
+    is found: the frame is never shown framed as a scene first and as a portrait a moment
+    later (the trial measured that flash 33-48 levels off, on every seek)."""
+    from aquarelle.ui import viewport as viewport_module
+
+    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    clip, _ = portrait_clip(tmp_path)
+    win = window(qtbot, config)
+    open_paused(qtbot, win, clip)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    painted: list[tuple[int | None, bool]] = []
+    vp.rendered.connect(lambda: painted.append(
+        (vp.shown_index, vp.pipeline is not None and vp.pipeline.last_subject is not None)))
+    for index in (4, 1, 3):
+        goto(qtbot, win, index)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+        grab(win)
+    seeks = [p for p in painted if p[0] in (4, 1, 3)]
+    assert {p[0] for p in seeks} == {4, 1, 3}, painted
+    assert all(face for _, face in seeks), painted  # every paint of them had the face
+
+
+def test_a_portrait_video_stepped_while_paused_is_the_cli_export(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """Each step is painted at once with the frame before's face, then again with its own:
+    with the history it read the first time, so the frame is the export's (painted again,
+    it was blended with itself, and a paused frame kept the face of the frame before)."""
+    clip, _ = portrait_clip(tmp_path)
+    win = window(qtbot, config)
+    open_paused(qtbot, win, clip)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    grab(win)
+    for i in (1, 2, 3):
+        win.playback.step(1)
+        qtbot.waitUntil(lambda i=i: vp.shown_index == i, timeout=TIMEOUT)
+        grab(win)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+        grab(win)  # painted again with its own face, if that differs
+    painted = shown(qtbot, win)
+    assert cli_main(["render", str(clip), "-o", str(tmp_path / "f%02d.png")]) == 0
+    assert_same(painted, cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1])
+
+
+def test_frames_skipped_in_playback_keep_the_face(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """Playback on a slow machine skips frames; the face is followed across the skip. It
+    was searched afresh, and the frame after a skip was painted without it: framed as a
+    scene for a frame, then blended back (the trial's sudden dark composition and ghost)."""
+    from aquarelle.media.source import Frame
+
+    clip, frames = portrait_clip(tmp_path, 12)
+    win = window(qtbot, config)
+    open_paused(qtbot, win, clip)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    grab(win)
+    assert vp.pipeline is not None and vp.pipeline.last_subject is not None
+    vp.set_paused(False)  # as while it plays: frames come on, none waits for its subject
+    faces = []
+    for index in (4, 9):  # 4 and 5 frames on: a skip, not a seek
+        vp.show_frame(Frame(frames[index], index, index / FPS))
+        grab(win)
+        assert vp.shown_index == index
+        faces.append(vp.pipeline.last_subject is not None)
+    assert all(faces), faces

@@ -146,6 +146,11 @@ class SubjectTracker:
                 for i, f in enumerate(faces)]
 
 
+# A sequence's k-th frame is followed as shown at k / FRAMES_PER_S seconds: the faces'
+# smoothing follows frames, whatever the video's rate (an export's and the window's alike).
+FRAMES_PER_S = 30.0
+
+
 class SubjectSearch:
     """The subject of the frames of a sequence as a painting style takes it: a frame that
     repeats the last picture keeps what was found in it, a frame too small holds none, and
@@ -165,7 +170,7 @@ class SubjectSearch:
             return None
         if self._tracker is None:
             self._tracker = SubjectTracker()
-        self.last = self._tracker.update(rgb, index / 30.0, index)
+        self.last = self._tracker.update(rgb, index / FRAMES_PER_S, index)
         return self.last
 
     def reset(self) -> None:

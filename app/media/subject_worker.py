@@ -22,6 +22,7 @@ class SubjectWorker:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._latest: Subject | None = None
+        self._latest_of: np.ndarray | None = None  # the frame the newest result is of
         self._reset = False
         self.done = 0  # frames looked at
         self.skipped = 0  # frames replaced by a newer one before they were looked at
@@ -40,9 +41,10 @@ class SubjectWorker:
         if self._thread.is_alive():
             self._thread.join(timeout)
 
-    def submit(self, rgb: np.ndarray, t: float) -> None:
-        """Hand over a frame (uint8 RGB, not changed afterwards) shown at `t` seconds."""
-        if self._slot.put(Frame(rgb, self.done, t)):
+    def submit(self, rgb: np.ndarray, t: float, index: int | None = None) -> None:
+        """Hand over a frame (uint8 RGB, not changed afterwards) shown at `t` seconds, the
+        `index`-th of its sequence if known (SubjectTracker.update)."""
+        if self._slot.put(Frame(rgb, -1 if index is None else index, t)):
             self.skipped += 1
 
     def reset(self) -> None:
@@ -50,11 +52,17 @@ class SubjectWorker:
         with self._lock:
             self._reset = True
             self._latest = None
+            self._latest_of = None
 
     def latest(self) -> Subject | None:
         """The newest result, at once (None before the first)."""
         with self._lock:
             return self._latest
+
+    def found_in(self, image: np.ndarray) -> bool:
+        """Whether the newest result is that of `image` (the very array submitted)."""
+        with self._lock:
+            return self._latest_of is image
 
     def _run(self) -> None:
         try:
@@ -69,10 +77,12 @@ class SubjectWorker:
                     if self._reset:
                         tracker.reset()
                         self._reset = False
-                subject = tracker.update(frame.image, frame.pts or 0.0)
+                subject = tracker.update(frame.image, frame.pts or 0.0,
+                                         None if frame.index < 0 else frame.index)
                 with self._lock:
                     if not self._reset:
                         self._latest = subject
+                        self._latest_of = frame.image
                 self.done += 1
                 self.updated.set()
         except Exception as e:  # never raise in the worker: say so, keep the app running

@@ -48,6 +48,7 @@ class PlaybackController(QObject):
             playing = playback.is_playing(self.source())
         self.transport.set_playing(playing)
         self.live.set_playing(playing)
+        self.viewport.set_paused(playback.can_play(self.source()) and not playing)
 
     def set_playing(self, playing: bool) -> None:
         """Play (L) or pause (K) a file; no change when it already does."""

@@ -85,7 +85,9 @@ def soak_viewport(app: Any, window: Any, frames: int) -> Soak:
             window.presets.select(presets[k % len(presets)].name)
         if k == (3 * frames) // 4:
             window.viewport.new_source()  # what a seek does: history forgotten
-        window.viewport.show_frame(Frame(synthetic_pattern(k, *SIZE), k, None))
+        # a file playing (its frames timed): each is painted as it comes (a still would wait
+        # for its subject, the picture before it held)
+        window.viewport.show_frame(Frame(synthetic_pattern(k, *SIZE), k, k / 30.0))
         window.viewport.repaint()
         app.processEvents()
     rss0, gl0, t1 = start or (rss_mib(), gl_objects(window), t0)

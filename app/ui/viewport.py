@@ -45,6 +45,14 @@ from .view_transform import CompareMode, Rect, ViewTransform
 # estimate. A live source's dropped frames are left to the motion estimate's own gate (the
 # warp residual), since a camera's scene moves on continuously.
 MAX_FOLLOW = 2
+# ... the subject is followed across a longer skip (a face does not leave while playback on
+# a slow machine skips frames; found afresh, it is missing from the first frames painted)
+SUBJECT_FOLLOW = 30
+# A seek or a still waits at most this long for its own subject, the picture before it held on
+# screen meanwhile (painted first without it, the frame would be framed as a scene, then again
+# as a portrait: a flash); never while a file plays or a camera runs. A paused file's step
+# is painted with the frame before's subject at once, and again with its own.
+SUBJECT_HOLD_S = 0.5
 
 
 class Viewport(QOpenGLWidget):
@@ -101,6 +109,10 @@ class Viewport(QOpenGLWidget):
         self._image: np.ndarray | None = None  # the frame on screen
         self._fresh = False  # _image has not been given to the current pipeline yet
         self._jumped = False  # the frame on screen does not follow the one before it
+        self._cut = False  # ... by more than the subject is followed across
+        self.paused = False  # a file is paused (its frames are painted with their own subject)
+        self._hold_since: float | None = None  # holding the picture for a frame's subject
+        self._painted_index: int | None = None  # the source's index of the frame painted last
         self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
         self.subjects = SubjectFeed(self)  # faces and the person, found off this thread
@@ -159,7 +171,7 @@ class Viewport(QOpenGLWidget):
         """Forget the frame on screen (source closed)."""
         self._pending = None
         self._image = None
-        self.shown_index = None
+        self.shown_index = self._painted_index = None
         self._orig = self._result = None
         self.update()
 
@@ -178,6 +190,7 @@ class Viewport(QOpenGLWidget):
         if self._pipeline is not None:
             self._pipeline.reset_history()
         self.shown_index = None  # whatever comes next starts afresh
+        self._painted_index = None
         self.stats.reset()
 
     def set_compare(self, mode: CompareMode) -> None:
@@ -266,7 +279,7 @@ class Viewport(QOpenGLWidget):
         self.makeCurrent()
         try:
             self._consume_pending()
-            self._render_if_needed()
+            self._render_if_needed(hold=False)  # the frame asked for, not the one held
             if self._result is None or self._pipeline is None:
                 raise AquarelleError("there is no stylized frame to save yet")
             painted = self._pipeline.read(self._result)
@@ -301,6 +314,34 @@ class Viewport(QOpenGLWidget):
         if self._fitter is None:
             self._fitter = FrameFitter(self._ctx, self.shader_root)
         return self._fitter
+
+    def set_paused(self, paused: bool) -> None:
+        """A file paused (or playing again): a paused frame is shown with its own subject,
+        painted again once that is found if it was painted with the frame before's."""
+        if paused != self.paused:
+            self.paused = paused
+            if paused and self._pipeline is not None and self._pipeline.has_subject_style:
+                self.subjects.settle()
+
+    def _hold_for_subject(self) -> bool:
+        """Whether to keep the picture on screen a moment longer, while the new frame's own
+        subject is found (see SUBJECT_HOLD_S); then it is painted with it, or without once
+        the wait is over."""
+        if self._result is None or not self.subjects.waiting_fresh \
+                or (self._moving_source() and not self.paused):
+            self._hold_since = None
+            self.subjects.holding = False
+            return False
+        now = time.monotonic()
+        if self._hold_since is None:
+            self._hold_since = now
+            QTimer.singleShot(int(SUBJECT_HOLD_S * 1000) + 10, self.update)
+        if now - self._hold_since < SUBJECT_HOLD_S:
+            self.subjects.holding = True
+            return True
+        self._hold_since = None
+        self.subjects.holding = False
+        return False
 
     def _subject_arrived(self) -> None:
         self._applied = None  # the same still again, with its subject
@@ -508,9 +549,11 @@ class Viewport(QOpenGLWidget):
         img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
         self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
                                            img.astype(np.uint8, copy=False))
-        last, self.shown_index = self.shown_index, frame.index
+        # (a frame held for its subject and replaced before it was painted is not the last)
+        last, self.shown_index = self._painted_index, frame.index
         step = frame.index - last if last is not None else 0
         self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
+        self._cut = step <= 0 or (frame.pts is not None and step > SUBJECT_FOLLOW)
         self._image_pts = frame.pts
         self._image_captured = frame.captured
         self._image_motion = frame.motion
@@ -529,7 +572,7 @@ class Viewport(QOpenGLWidget):
         self._own_tex.write(img, alignment=1)
         return self._own_tex
 
-    def _render_if_needed(self) -> bool:
+    def _render_if_needed(self, *, hold: bool = True) -> bool:
         if self._want_style is not None:
             self._build_wanted()
         p = self._pipeline
@@ -566,8 +609,11 @@ class Viewport(QOpenGLWidget):
             # A new frame goes in as an array, so the engine can track motion between frames.
             if p.has_subject_style:
                 still = not self._moving_source()
-                self.subjects.frame(img, still=still, jumped=self._jumped,
-                                    t=self._image_pts or time.monotonic())
+                self.subjects.frame(img, still=still, cut=self._cut, wait=self.paused,
+                                    index=self.shown_index if self._image_pts is not None
+                                    else None, t=time.monotonic())
+                if hold and self._hold_for_subject():
+                    return False
                 self.subjects.give(p)
             motion = self._image_motion  # from the frame painted last, unless it jumped
             if self._jumped:
@@ -584,6 +630,7 @@ class Viewport(QOpenGLWidget):
                                            self.cpu_renderer))
             self._orig = p.input_texture
             self._fresh = False
+            self._painted_index = self.shown_index
             captured = self._image_captured
         else:
             if p.has_subject_style:
