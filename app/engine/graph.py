@@ -292,10 +292,12 @@ class PassGraph:
         fv = {"u_seed": int(frame.seed) & 0x7FFFFFFF, "u_frame": int(frame.frame),
               **frame.uniforms}
         if frame.again:
-            self._prev = dict(self._prev_read)
+            self._prev.clear()
+            self._prev.update(self._prev_read)
             self._history_valid = self._valid_read
-        else:
-            self._prev_read = dict(self._prev)
+        else:  # (in place: no allocation a frame)
+            self._prev_read.clear()
+            self._prev_read.update(self._prev)
             self._valid_read = self._history_valid
         plan, history = self._plan(frame, params, fv)
         prev = self._prev
@@ -339,7 +341,8 @@ class PassGraph:
             del bound[name]  # its texture may hold another target by now
         if not frame.keep_history:
             prev.clear()
-            self._history_valid = False
+            self._prev_read.clear()  # (nor did this frame read any: no history kept)
+            self._history_valid = self._valid_read = False
             return
         for name in self._persistent:
             tex = bound.get(name)
