@@ -11,6 +11,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..media.atomic import OutputExists, atomic_output
-from ..media.export import ExportProgress, check_options, output_frames, resolve_size, retime
+from ..media.export import ExportProgress, asked, check_options, output_frames, resolve_size, retime
 from ..media.image_io import write_image
 from ..media.metadata import container_tags
 from ..media.progress import ProgressPrinter
@@ -56,7 +57,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
         with VideoReader(src, deep=deep) as reader:
-            warnings = left_out(reader, job, "a GIF" if gif else "an image sequence")
+            what = "a GIF" if gif else "an image sequence"
+            warnings = left_out(reader, job, what)
             total = output_frames(reader.expected_frames(opts.start, opts.end), reader.fps,
                                   opts.fps)
             items = reader.frames(opts.start, opts.end)
@@ -71,7 +73,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                     pipeline.set_params(values)
                     pipeline.max_lines = opts.video_lines
                     for k, frame in enumerate(stream):
-                        image = _fit(frame.image, opts.size)
+                        if k == 0:
+                            warnings += pixel_warnings(reader, opts.size, frame, what)
+                        image = _fit(frame.image, opts.size, reader.sample_aspect)
                         rgb = pipeline.render_array(image)
                         if gif:
                             if k >= GIF_MAX_FRAMES:
@@ -140,6 +144,20 @@ def left_out(reader: VideoReader, job: RenderJob, what: str) -> list[str]:
     return warnings
 
 
+def pixel_warnings(reader: VideoReader, size: tuple[int, int] | None, first: DecodedFrame,
+                   what: str) -> list[str]:
+    """Pictures hold no pixel shape: a warning that non-square pixels stay as stored (no
+    --size, which resizes to square ones)."""
+    sar = reader.sample_aspect
+    if sar == 1 or asked(size):
+        return []
+    w, h = first.image.shape[1], first.image.shape[0]
+    dw, dh = resolve_size((-1, h), (w, h), sar)
+    return [f"{reader.path.name} has non-square pixels (SAR {sar.numerator}:{sar.denominator}):"
+            f" {what} holds them as square ones, {w}x{h} (the video shows {dw}x{dh}); --size "
+            f"{dw}x{dh} keeps the shape"]
+
+
 def frame_path(pattern: Path, number: int) -> Path:
     """frames/%04d.png, 7 -> frames/0007.png."""
     def field(m: re.Match[str]) -> str:
@@ -148,10 +166,11 @@ def frame_path(pattern: Path, number: int) -> Path:
     return pattern.with_name(SEQUENCE_FIELD.sub(field, pattern.name, count=1))
 
 
-def _fit(image: np.ndarray, size: tuple[int, int] | None) -> np.ndarray:
+def _fit(image: np.ndarray, size: tuple[int, int] | None, sar: Fraction = Fraction(1)
+         ) -> np.ndarray:
     if size is None:
         return image
-    w, h = resolve_size(size, (image.shape[1], image.shape[0]))
+    w, h = resolve_size(size, (image.shape[1], image.shape[0]), sar)
     return resize(image, (w, h))
 
 

@@ -52,7 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "22 for h265, 31 for vp9; not used by prores)")
     g.add_argument("--size", metavar="WxH",
                    help="the size the input is resized to before painting; -1 for one side "
-                        "keeps the aspect ratio (e.g. 1280x-1). Styles that enlarge multiply "
+                        "keeps the aspect ratio (e.g. 1280x-1). It is the size shown: "
+                        "non-square pixels (DV, HDV) are made square. Styles that enlarge multiply "
                         "it: upscale by its factor (2 by default), stereo's side-by-side "
                         "output doubles the width")
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")

@@ -71,7 +71,8 @@ def summary(src: Path, r: ExportResult) -> str:
     encoder = f" by {r.encoder}" if r.encoder else ""
     encoder += f", decoded by {r.decoder}" if r.decoder else ""
     encoder += f", painted at {r.painted} lines" if r.painted else ""
-    return (f"{src} -> {r.output} ({counted(r.frames, 'frame')}, {r.size[0]}x{r.size[1]} "
+    sar = f" SAR {r.sar.numerator}:{r.sar.denominator}" if r.sar != 1 else ""
+    return (f"{src} -> {r.output} ({counted(r.frames, 'frame')}, {r.size[0]}x{r.size[1]}{sar} "
             f"{r.codec} {r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
 
 

@@ -72,6 +72,7 @@ class ChunkTask:
     canvas: dict[int, Matrix]  # the paper's position at `warm`, per flow width
     settings: RenderSettings
     attempt: int = 0
+    sar: Fraction = Fraction(1)  # the shape of the output's pixels (width / height)
 
 
 @dataclass
@@ -193,7 +194,8 @@ class ChunkRenderer:
             with atomic_output(task.output) as tmp:
                 writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
                                      time_base=reader.time_base, fps=task.fps, crf=s.crf,
-                                     speed=s.speed, deep=reader.deep, colour=reader.colour)
+                                     speed=s.speed, deep=reader.deep, colour=reader.colour,
+                                     sar=task.sar)
                 stage.pack_yuv(writer.packed_format, writer.size)
                 try:
                     def encode(item: Rendered | AudioItem) -> None:

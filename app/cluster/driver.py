@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from ..engine.chain_spec import AnyStyle
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.export import ExportOptions, ExportProgress, resolve_size
+from ..media.export import ExportOptions, ExportProgress, asked, pixel_shape, square_warning
 from ..media.video_reader import VideoReader
+from ..media.video_writer import CODECS, keeps_pixel_aspect
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
 from .chunk import ChunkRenderer, ChunkResult, ChunkTask, RenderSettings, chunk_problem
 from .join import JoinResult, join_chunks
@@ -163,6 +164,8 @@ class _File:
     outcome: FileOutcome | None = None
     started: float = 0.0
     lost: int = 0  # frames of the range its chunks could not decode
+    sar: Fraction = Fraction(1)  # the shape of the output's pixels (width / height)
+    squared: str | None = None  # the warning for non-square pixels made square
 
 
 def work_folder(output: Path, shared: Path | None) -> Path:
@@ -203,8 +206,15 @@ class Driver:
             first = next(reader.frames(), None)
             if first is None:
                 raise MediaError(f"{job.source}: no decodable video frames")
-            size = resolve_size(o.size, (first.image.shape[1], first.image.shape[0]))
+            source = (first.image.shape[1], first.image.shape[0])
+            keeps = keeps_pixel_aspect(job.fmt, CODECS[job.codec])
+            source_sar = reader.sample_aspect
+            size, sar = pixel_shape(o.size, source, source_sar, keeps)
             fps = reader.fps
+        squared = None
+        if source_sar != 1 and not keeps and not asked(o.size):
+            squared = square_warning(job.source.name, source, source_sar, size,
+                                     f"{job.output.suffix} with {job.codec}")
         chunks = plan_chunks(index, self.opts.chunk_seconds, self.opts.warmup, o.start, o.end)
         trimmed = o.start > 0 or o.end is not None
         offset = index.start_time + o.start if trimmed else 0.0
@@ -216,7 +226,9 @@ class Driver:
         key = {"source": source_facts(job.source), "chunks": [
             (c.first, c.end, c.warm) for c in chunks], "settings": [
             self.style, sorted(self.values.items()), o.seed, o.scale, job.fmt, job.codec, o.crf,
-            o.speed, o.video_lines], "size": size, "start": o.start, "end": o.end}
+            o.speed, o.video_lines], "size": size, "start": o.start, "end": o.end,
+            # chunks written before their pixels' shape was tagged are not taken
+            **({"sar": str(sar)} if sar != 1 else {})}
         manifest = Manifest.load(work, key) if self.opts.resume else Manifest(work, key)
         if not self.opts.resume and work.exists():
             shutil.rmtree(work, ignore_errors=True)
@@ -226,7 +238,7 @@ class Driver:
             raise MediaError(f"cannot make the chunks' folder {work}: {ffmpeg_reason(e)}"
                              ) from None
         return _File(n, job, index, chunks, work, manifest, settings, size, fps, shift,
-                     chunks[0].first, widths)
+                     chunks[0].first, widths, sar=sar, squared=squared)
 
     def _chunk_file(self, f: _File, c: Chunk) -> Path:
         return f.work / f"chunk_{c.index:05d}{f.job.output.suffix.lower()}"
@@ -243,7 +255,8 @@ class Driver:
         return ChunkTask(f.n, c.index, str(f.job.source), str(self._chunk_file(f, c)),
                          c.first, c.end, c.warm, c.warm - f.lo,
                          decode_window(f.index, c.warm, c.end), f.index.pts[c.first], f.shift,
-                         self._rebase(f, c), f.size, f.fps, canvas, f.settings, attempt)
+                         self._rebase(f, c), f.size, f.fps, canvas, f.settings, attempt,
+                         sar=f.sar)
 
     def _start(self, f: _File) -> None:
         """Resume what the manifest has; then the motion phase (or the chunks directly)."""
@@ -364,6 +377,8 @@ class Driver:
         except MediaError as e:
             f.outcome.error = str(e)
             return
+        if f.squared:
+            f.outcome.result.warnings.append(f.squared)
         if f.lost:
             f.outcome.result.warnings.append(
                 f"{f.job.source}: {f.lost} frame(s) could not be decoded and are missing from "

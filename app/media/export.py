@@ -37,7 +37,15 @@ from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
 from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of, is_sequence
-from .video_writer import CODECS, SPEEDS, CodecSpec, VideoWriter, encoded_size, output_format
+from .video_writer import (
+    CODECS,
+    SPEEDS,
+    CodecSpec,
+    VideoWriter,
+    encoded_size,
+    keeps_pixel_aspect,
+    output_format,
+)
 
 
 @dataclass
@@ -100,6 +108,7 @@ class ExportResult:
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
     streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
     bits: int = 8  # bits per sample of the video written
+    sar: Fraction = Fraction(1)  # the shape of its pixels (width / height; 1 square)
     painted: int = 0  # lines the frames were painted at, below their own (the video limit)
     elapsed: float = 0.0
     warnings: list[str] = field(default_factory=list)
@@ -126,8 +135,10 @@ def same_path(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def resolve_size(size: tuple[int, int] | None, source: tuple[int, int]) -> tuple[int, int]:
-    """The upright content size: `size` with -1 meaning 'keep the aspect' (rounded to even)."""
+def resolve_size(size: tuple[int, int] | None, source: tuple[int, int],
+                 sar: Fraction = Fraction(1)) -> tuple[int, int]:
+    """The upright content size: `size` with -1 meaning 'keep the aspect' (rounded to even),
+    the one `source` pixels shaped `sar` (width / height) are displayed at."""
     if size is None:
         return source
     w, h = size
@@ -135,10 +146,40 @@ def resolve_size(size: tuple[int, int] | None, source: tuple[int, int]) -> tuple
     if w <= 0 and h <= 0:
         return source
     if w <= 0:
-        w = max(2, round(sw * h / sh / 2) * 2)
+        w = max(2, round(sw * sar * h / sh / 2) * 2)
     if h <= 0:
-        h = max(2, round(sh * w / sw / 2) * 2)
+        h = max(2, round(sh * w / (sw * sar) / 2) * 2)
     return int(w), int(h)
+
+
+def asked(size: tuple[int, int] | None) -> bool:
+    """Whether a --size names a size (-1x-1 keeps the source's)."""
+    return size is not None and max(size) > 0
+
+
+def pixel_shape(size: tuple[int, int] | None, source: tuple[int, int], sar: Fraction,
+                keeps: bool = True) -> tuple[tuple[int, int], Fraction]:
+    """The upright size frames of `source` pixels shaped `sar` are painted at, and the shape
+    of its pixels. A size asked for (--size) is the displayed one, in square pixels. Without
+    one the source's pixels stay, or where the output cannot say their shape (`keeps` False)
+    are made square at the source's height. What follows keeps the shape: an upscaler
+    enlarges both sides alike, a stereo pair's views each have the frame's, padding to even
+    sizes adds a pixel."""
+    if sar == 1:
+        return resolve_size(size, source), sar
+    if asked(size):
+        return resolve_size(size, source, sar), Fraction(1)
+    if not keeps:
+        return resolve_size((-1, source[1]), source, sar), Fraction(1)
+    return source, sar
+
+
+def square_warning(name: str, source: tuple[int, int], sar: Fraction, size: tuple[int, int],
+                   output: str) -> str:
+    """What pixel_shape did where `output` cannot hold the pixels' shape (`keeps` False)."""
+    return (f"{name} has non-square pixels (SAR {sar.numerator}:{sar.denominator}), which "
+            f"{output} cannot hold: painted at {size[0]}x{size[1]} in square pixels instead "
+            f"of {source[0]}x{source[1]} (.mp4, .mov or .mkv with h264/h265 keep them)")
 
 
 class _Counters:
@@ -181,20 +222,28 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         reader.transcode_audio = transcode
         items = reader.items(opts.start, opts.end)
         head, first = _prime(items, reader, src)
-        size = resolve_size(opts.size, (first.image.shape[1], first.image.shape[0]))
+        source = (first.image.shape[1], first.image.shape[0])
+        keeps = keeps_pixel_aspect(fmt, spec)
+        source_sar = reader.sample_aspect
+        size, sar = pixel_shape(opts.size, source, source_sar, keeps)
         total = output_frames(reader.expected, reader.fps, opts.fps)
         gl = ctx or create_headless_context()
         try:
             # current (a caller's: other contexts may have been made since it was), and left
             # current for the caller's next call
             make_current(gl)
-            return _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
-                           gl, style, values, opts, total, progress, cancel)
+            result = _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
+                             gl, style, values, opts, total, progress, cancel, sar)
         finally:
             if ctx is None:
                 gl.release()
     finally:
         reader.close()
+    result.sar = sar
+    if source_sar != 1 and not keeps and not asked(opts.size):
+        result.warnings.append(square_warning(src.name, source, source_sar, size,
+                                              f"{dst.suffix} with {spec.name}"))
+    return result
 
 
 def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction
@@ -310,7 +359,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             size: tuple[int, int], dst: Path, fmt: str, spec: Any, transcode: frozenset[int],
             ctx: moderngl.Context, style: str | AnyStyle, values: Mapping[str, Any] | None,
             opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
-            cancel: threading.Event | None) -> ExportResult:
+            cancel: threading.Event | None, sar: Fraction = Fraction(1)) -> ExportResult:
     trimmed = opts.start > 0 or opts.end is not None
     offset = reader.start_time + opts.start if trimmed else 0.0
     shift = round(Fraction(offset).limit_denominator(10**9) / reader.time_base)
@@ -345,7 +394,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
-                                     colour=reader.colour, encoder=encoder)
+                                     colour=reader.colour, encoder=encoder, sar=sar)
                 stage.pack_yuv(writer.packed_format, writer.size)
                 dec = reader.decoder
                 painted = _painted_lines(pipeline, size)

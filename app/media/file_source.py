@@ -49,6 +49,7 @@ class VideoFileSource(ThreadedSource):
             raise MediaError(f"{self.path}: no decodable video frames{why}")
         self._first: DecodedFrame | None = first
         self._size = (first.image.shape[1], first.image.shape[0])
+        self.pixel_aspect = self._reader.sample_aspect
         self._fps = self._reader.fps
         self._count = self._reader.frame_count
         self._duration = self._reader.duration

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +41,7 @@ class FrameSource(ABC):
     seekable: bool = False
     paced: bool = True  # latest-only delivery at the source's own rate (False: every frame)
     still: bool = False  # a single still image
+    pixel_aspect: Fraction = Fraction(1)  # width / height of its pixels as shown (DV's 12/11)
     # The most frames a second a paced file or a live synthetic source delivers, set before
     # `start()` (None: its own rate); frames above it are skipped, not counted as dropped.
     # A camera is asked for its rate when it opens instead.

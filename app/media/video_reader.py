@@ -107,6 +107,10 @@ SEEK_PROBE_PACKETS = 300
 STEADY_SHARE = 0.8
 ODD_SHARE = 0.05
 
+# Sample aspect ratios (pixel width / height) taken as the pixels' shape: a tag outside them
+# is taken as damaged (its frames would be stretched to a sliver), and read as square
+SAR_RANGE = (Fraction(1, 4), Fraction(4))
+
 SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
 
@@ -309,6 +313,7 @@ class VideoReader:
         self._steps: Counter[int] = Counter()
         self._prev_pts: int | None = None  # pts of the walk's last yielded frame
         self._last_pts: int | None = None
+        self._rotation = 0  # of the last frame decoded (degrees counter-clockwise)
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"
@@ -342,6 +347,15 @@ class VideoReader:
         """The video's colour tags (unspecified ones read as BT.709)."""
         cc = self.video.codec_context
         return Colour(_tag(cc.color_primaries), _tag(cc.color_trc), _tag(cc.colorspace))
+
+    @property
+    def sample_aspect(self) -> Fraction:
+        """The shape of the upright frames' pixels: width / height as displayed (1 square,
+        12/11 a PAL DV one); known for rotated video once a frame is decoded."""
+        sar = self.video.sample_aspect_ratio
+        if not sar or not SAR_RANGE[0] <= sar <= SAR_RANGE[1]:
+            return Fraction(1)
+        return 1 / sar if self._rotation % 180 else Fraction(sar)
 
     @property
     def start_time(self) -> float:
@@ -543,7 +557,7 @@ class VideoReader:
             yield self._convert(f)
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
-        rotation = rotation_of(f, self.video)
+        rotation = self._rotation = rotation_of(f, self.video)
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout

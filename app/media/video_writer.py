@@ -6,6 +6,8 @@ source's tags (BT.2020, PQ or HLG) are carried instead, its coded values painted
 A deep (16-bit) picture is written at 10 bits where the codec can hold them.
 Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padded by
 repeating its last column and/or row; no pixel of the picture is lost.
+Non-square pixels (DV, DVD, HDV) keep their sample aspect ratio where the file can hold it
+(`keeps_pixel_aspect`).
 """
 
 from __future__ import annotations
@@ -111,6 +113,13 @@ def encoded_size(width: int, height: int, spec: CodecSpec) -> tuple[int, int]:
     return width + (-width) % sx, height + (-height) % sy
 
 
+def keeps_pixel_aspect(fmt: str, codec: CodecSpec) -> bool:
+    """Whether a sample aspect ratio set on the encoder reaches the file: MP4 and MOV store
+    the codec's; Matroska and WebM only the stream's, which PyAV cannot set, so there it
+    lasts only in a bitstream that holds it (H.264's and H.265's VUI; not VP9 or ProRes)."""
+    return fmt in ("mp4", "mov") or codec.name in ("h264", "h265")
+
+
 def pad_to(image: np.ndarray, width: int, height: int) -> np.ndarray:
     """Pad an (H, W, C) image to (height, width) by repeating its last row and column."""
     h, w = image.shape[:2]
@@ -128,7 +137,7 @@ class VideoWriter:
     def __init__(self, path: str | Path, *, fmt: str, codec: CodecSpec, size: tuple[int, int],
                  time_base: Fraction, fps: float | None, crf: int | None = None,
                  speed: str | None = None, deep: bool = False, colour: Colour = SDR,
-                 encoder: EncoderChoice | None = None) -> None:
+                 encoder: EncoderChoice | None = None, sar: Fraction = Fraction(1)) -> None:
         self.path = Path(path)
         self.codec = codec
         # a hardware encoder takes the 8-bit frames only (see media/hw_encoders.py)
@@ -145,7 +154,8 @@ class VideoWriter:
         self._matrix = Colorspace.BT2020 if bt2020 else Colorspace.ITU709
         self._matrix_tag = 9 if bt2020 else 1
         self.content_size = size
-        self.size = encoded_size(*size, codec)
+        self.size = encoded_size(*size, codec)  # padding keeps the pixels' shape
+        self.sar = sar  # width / height of a pixel; 1 (square) is left untagged
         self.time_base = time_base
         self.frames = 0
         self.audio: list[AudioTrack] = []
@@ -179,6 +189,8 @@ class VideoWriter:
         cc.color_primaries = self.colour.primaries
         cc.color_trc = self.colour.transfer
         cc.color_range = int(ColorRange.MPEG)
+        if self.sar != 1:
+            cc.sample_aspect_ratio = self.sar
         crf = spec.default_crf if crf is None else crf
         opts: dict[str, str] = {}
         if self.encoder.hardware:

@@ -40,13 +40,15 @@ class Recorder:
     """Encodes frames into an MP4 (written to PATH.part first), timed by their media time
     or, for live sources and stills, the wall clock (`clock`) from the recording's start:
     H.264 yuv420p, tagged BT.709 limited range as exports are, odd sides padded with the
-    last column and row. Frames come as RGB, or packed on the GPU in `packed_format`."""
+    last column and row, a source's non-square pixels (`sar`) tagged. Frames come as RGB, or
+    packed on the GPU in `packed_format`."""
 
     packed_format = YuvFormat("yuv420p", "bt709")
 
     def __init__(self, path: str | Path, fps: float = 30.0,
                  audio_source: str | Path | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 sar: Fraction = Fraction(1)) -> None:
         self.path = Path(path)
         if self.path.suffix.lower() not in EXTENSIONS:  # as `aquarelle render` refuses it
             raise AquarelleError(
@@ -60,6 +62,7 @@ class Recorder:
         if not self.path.parent.is_dir():
             raise AquarelleError(f"folder does not exist: {self.path.parent}")
         self.fps = fps
+        self.sar = sar
         self.frames = 0
         self.seconds = 0.0  # the time of the last frame encoded
         # the newest clock-timed frame pushed, and its time
@@ -146,6 +149,8 @@ class Recorder:
             cc.time_base = TIME_BASE
             cc.colorspace = cc.color_primaries = cc.color_trc = 1  # BT.709, as the pixels
             cc.color_range = int(ColorRange.MPEG)
+            if self.sar != 1:
+                cc.sample_aspect_ratio = self.sar
             stream.options = {"crf": "20", "preset": "veryfast"}
             self._stream = stream
             self._size = (w, h)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 from PyQt6.QtCore import QObject
@@ -73,7 +74,8 @@ class RecordingController(QObject):
         fps = (src.fps if src is not None else None) or 30.0
         audio = getattr(src, "path", None) if src is not None and not src.live else None
         try:
-            rec = Recorder(target, fps, audio_source=audio)
+            rec = Recorder(target, fps, audio_source=audio,
+                           sar=src.pixel_aspect if src is not None else Fraction(1))
         except AquarelleError as e:
             self.feedback.error("Cannot record", str(e))
             return False

@@ -151,6 +151,7 @@ class SourceController(QObject):
         self.fallback_to_demo = quiet and spec.kind == "camera"
         self.frames_seen = 0
         self.viewport.new_source()
+        self.viewport.pixel_aspect = float(src.pixel_aspect)
         self.viewport.fit()
         self.settings.set_last_source(str(spec))
         self.opened.emit(spec)

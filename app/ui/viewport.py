@@ -69,6 +69,7 @@ class Viewport(QOpenGLWidget):
         self.compare = CompareMode.OFF
         self.split = 0.5  # divider position as a fraction of the widget width
         self.show_original = False
+        self.pixel_aspect = 1.0  # the source's pixels' width / height as shown (DV: 12/11)
         self.stats = FrameStats()
         self.profile = False
         self.sync_timing = False  # glFinish before timing a paint (benchmarks only)
@@ -215,7 +216,7 @@ class Viewport(QOpenGLWidget):
         view = self.view_size()
         if self.compare is CompareMode.SIDE_BY_SIDE:
             view = (max(1, view[0] // 2), view[1])
-        return 100.0 * self.transform.image_rect(view, image).w / image[0]
+        return 100.0 * self.transform.image_rect(view, self._as_shown(image)).h / image[1]
 
     def fit(self) -> None:
         """Fit the image to the window."""
@@ -225,7 +226,7 @@ class Viewport(QOpenGLWidget):
 
     def actual_pixels(self) -> None:
         """One pixel of the picture shown per screen pixel (of the result, where a style
-        enlarges it)."""
+        enlarges it; one line per screen line for non-square pixels)."""
         image = self.frame_size
         if image:
             result = self._result
@@ -233,7 +234,7 @@ class Viewport(QOpenGLWidget):
             if result is not None and _shaped_like(image, result.size) == image \
                     and not self.show_original:
                 factor = result.size[0] / image[0]
-            self.transform.actual_pixels(self.view_size(), image, factor)
+            self.transform.actual_pixels(self.view_size(), self._as_shown(image), factor)
             self.viewChanged.emit()
             self.update()
 
@@ -680,8 +681,9 @@ class Viewport(QOpenGLWidget):
             return
         dpr = self.devicePixelRatioF()
         # A result of another shape (a stereo pair side by side or top-bottom) is shown in
-        # its own proportions, at the frame's height (or width).
-        shown = _shaped_like(image, main.size)
+        # its own proportions, at the frame's height (or width); non-square pixels widened.
+        shown = self._as_shown(_shaped_like(image, main.size))
+        image = self._as_shown(image)
         if self.compare is CompareMode.SIDE_BY_SIDE:
             half = (max(1, size[0] // 2), size[1])
             rect = self.transform.image_rect(half, image)
@@ -701,6 +703,12 @@ class Viewport(QOpenGLWidget):
             display.fill(Rect(x - line, 0, 2 * line, size[1]), size, DIVIDER_COLOR)
             return
         display.draw(main, rect, size, mode=mode, pixelated=pix)
+
+    def _as_shown(self, size: tuple[int, int]) -> tuple[int, int]:
+        """A picture's size in square pixels, as its source's pixels are shown."""
+        if self.pixel_aspect == 1.0:
+            return size
+        return (max(1, round(size[0] * self.pixel_aspect)), size[1])
 
     def view_size(self) -> tuple[int, int]:
         dpr = self.devicePixelRatioF()
