@@ -224,6 +224,49 @@ def test_hdr_tags_carried_and_picture_subtitles_named(tmp_path: Path,
     assert len(by_type(probe(kept), "subtitle")) == 2  # Matroska holds both
 
 
+def _prores_tagged_hlg(path: Path) -> Path:
+    """A .mov whose stream says BT.2020/HLG while its ProRes pictures say "unspecified"
+    (encoded untagged, then remuxed with the stream's tags set)."""
+    plain = path.with_name("untagged.mov")
+    with av.open(str(plain), "w") as out:
+        vs = out.add_stream("prores_ks", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv422p10le"
+        for k in range(3):
+            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 30000 + 500 * k, np.uint16),
+                                               format="rgb48le")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+    with av.open(str(plain)) as src, av.open(str(path), "w") as out:
+        video = out.add_stream_from_template(src.streams.video[0])
+        cc = video.codec_context
+        cc.color_primaries, cc.color_trc, cc.colorspace = 9, 18, 9
+        for packet in src.demux(src.streams.video[0]):
+            if packet.dts is not None:
+                packet.stream = video
+                out.mux(packet)
+    return path
+
+
+def test_container_colour_tags_win_over_unspecified_pictures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _prores_tagged_hlg(tmp_path / "hlg.mov")
+    with av.open(str(src)) as c:  # the case: the decoder says unspecified once it decodes
+        frame = next(c.decode(video=0))
+        assert (frame.color_primaries, frame.color_trc) == (2, 2)
+    with VideoReader(src) as reader:
+        assert next(reader.frames()).index == 0
+        assert (reader.colour.primaries, reader.colour.transfer, reader.colour.matrix) == \
+            (9, 18, 9)
+    out = tmp_path / "out.mov"
+    code, err = render(capsys, str(src), "-o", str(out), "--codec", "prores")
+    assert code == 0, err
+    assert by_type(probe(out), "video")[0]["colour"] == (9, 18, 9)
+    assert "HDR (HLG, BT.2020)" in err
+
+
 def test_text_conversions() -> None:
     ass = b"0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0}\\Nle monde"
     assert cue_text("ass", ass) == "Bonjour\nle monde"

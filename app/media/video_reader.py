@@ -218,9 +218,14 @@ def _bit_depth(stream: av.video.stream.VideoStream) -> int:
         return 8
 
 
+def _specified(value: int | None) -> bool:
+    """Whether a colour tag says something (0 and 2 are FFmpeg's unspecified)."""
+    return value is not None and int(value) not in (0, 2)
+
+
 def _tag(value: int | None) -> int:
     """A colour tag, unspecified (0, 2) or missing read as BT.709 (1)."""
-    return 1 if value is None or int(value) in (0, 2) else int(value)
+    return int(value) if value is not None and _specified(value) else 1
 
 
 def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
@@ -291,6 +296,11 @@ class VideoReader:
             self.container = open_input(self.path, self.decoder.hwaccel())
             self.video = _main_video_stream(self.container)
         self.video.thread_type = "AUTO"
+        # The container's colour tags, read before any decoding: a decoder overwrites them
+        # with its pictures' own (ProRes' "unspecified" over a .mov's BT.2020/HLG).
+        cc = self.video.codec_context
+        self._stream_colour = (cc.color_primaries, cc.color_trc, cc.colorspace) if cc \
+            else (None, None, None)
         streams = list(self.container.streams.audio) if audio else []
         # A stream FFmpeg has no decoder parameters for cannot be copied or transcoded.
         self.audio_streams = [s for s in streams if s.codec_context is not None]
@@ -344,9 +354,12 @@ class VideoReader:
 
     @property
     def colour(self) -> Colour:
-        """The video's colour tags (unspecified ones read as BT.709)."""
+        """The video's colour tags: the container's, else the decoded pictures' (unspecified
+        in both read as BT.709)."""
         cc = self.video.codec_context
-        return Colour(_tag(cc.color_primaries), _tag(cc.color_trc), _tag(cc.colorspace))
+        decoded = (cc.color_primaries, cc.color_trc, cc.colorspace)
+        return Colour(*(_tag(s if _specified(s) else d)
+                        for s, d in zip(self._stream_colour, decoded, strict=True)))
 
     @property
     def sample_aspect(self) -> Fraction:
