@@ -11,6 +11,7 @@ from pathlib import Path
 
 import av
 
+from .hdr import writes_hdr10
 from .metadata import (
     MP4_LIKE,
     TIMECODE,
@@ -209,9 +210,10 @@ def _picture_data(path: Path, index: int) -> bytes | None:
     return None
 
 
-def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> list[str]:
-    """What the output (`pix_fmt` of `codec`) loses of the source's bit depth, and how HDR
-    was handled."""
+def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
+                   encoder: str | None = None) -> list[str]:
+    """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named)
+    loses of the source's bit depth, and how HDR was handled."""
     warnings = []
     bits = bits_of(pix_fmt)
     name = codec.name
@@ -225,10 +227,18 @@ def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> list[
         else:
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {name} keeps "
                             f"{bits} bits")
-    hdr = reader.colour.hdr
-    if hdr:
-        warnings.append(f"{reader.path.name} is HDR ({hdr}, BT.2020): its tags are carried and "
-                        "the painting works on its coded values (no tone mapping)"
+    colour = reader.colour
+    if colour.hdr:
+        carried = "its tags are carried and"
+        if colour.hdr10:
+            what, encoder = colour.hdr10.describe(), encoder or codec.encoder
+            how = "--encoder software" if codec.name == "h265" else "--codec h265"
+            tags = "its tags," if " and " in what else "its tags and"
+            carried = (f"{tags} {what} are carried and" if writes_hdr10(encoder) else
+                       f"its tags are carried, its {what} left out ({encoder} cannot write "
+                       f"them: use {how} to keep them);")
+        warnings.append(f"{reader.path.name} is HDR ({colour.hdr}, BT.2020): {carried} the "
+                        "painting works on its coded values (no tone mapping)"
                         + ("" if bits > 8 or deep_format(codec) is None else
                            "; at 8 bits it bands: use --codec h265"))
     return warnings

@@ -464,7 +464,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                           bits=bits_of(writer.pix_fmt), painted=painted)
     result.warnings.extend(t.warning for t in audio if t.warning)
     result.warnings.extend(carried.warnings)
-    result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec))
+    result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec, writer.encoder.name))
     if result.lost:
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "

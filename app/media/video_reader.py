@@ -10,6 +10,7 @@ so a video with a corrupt tail yields every frame that can be decoded.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from av.codec.hwaccel import HWAccel
 from ..engine.motion import FrameMotion
 from ..engine.subject_ahead import FrameSubject
 from .errors import MediaError, ffmpeg_reason
+from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 
 VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
@@ -87,6 +89,7 @@ class Colour:
     primaries: int = 1  # BT.709
     transfer: int = 1
     matrix: int = 1
+    hdr10: HDR10 | None = None  # an HDR video's mastering display and light levels
 
     @property
     def hdr(self) -> str | None:
@@ -358,8 +361,14 @@ class VideoReader:
         in both read as BT.709)."""
         cc = self.video.codec_context
         decoded = (cc.color_primaries, cc.color_trc, cc.colorspace)
-        return Colour(*(_tag(s if _specified(s) else d)
-                        for s, d in zip(self._stream_colour, decoded, strict=True)))
+        p, t, m = (_tag(s if _specified(s) else d)
+                   for s, d in zip(self._stream_colour, decoded, strict=True))
+        return Colour(p, t, m, self.hdr10 if t in HDR_TRANSFERS else None)
+
+    @functools.cached_property
+    def hdr10(self) -> HDR10 | None:
+        """The HDR10 metadata of the video's first frame (read apart from the walk)."""
+        return read_hdr10(self.path, self.video.index)
 
     @property
     def sample_aspect(self) -> Fraction:

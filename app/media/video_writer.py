@@ -2,7 +2,8 @@
 
 Every output is tagged BT.709 (matrix, primaries, transfer) with limited range, and the RGB to
 YUV conversion uses that matrix, so players show the colours the GL pipeline produced; an HDR
-source's tags (BT.2020, PQ or HLG) are carried instead, its coded values painted as they are.
+source's tags (BT.2020, PQ or HLG) are carried instead, its coded values painted as they are,
+and its mastering display and light levels where x265 or x264 writes them (media/hdr.py).
 A deep (16-bit) picture is written at 10 bits where the codec can hold them.
 Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padded by
 repeating its last column and/or row; no pixel of the picture is lost.
@@ -25,6 +26,7 @@ from av.video.reformatter import ColorRange, Colorspace
 from ..engine.yuv_pack import LAYOUTS, YuvFormat
 from .audio import AudioTrack
 from .errors import MediaError, ffmpeg_reason
+from .hdr import hdr10_params
 from .hw_encoders import EncoderChoice, pixel_format, quality_options
 from .video_reader import SDR, Colour
 
@@ -203,9 +205,13 @@ class VideoWriter:
             cc.thread_type = FRAME_THREADS
             cc.thread_count = frame_threads()
             opts = {"crf": str(crf), "preset": speed}
+            hdr10 = hdr10_params(spec.encoder, self.colour.hdr10)
+            if hdr10:
+                opts["x264-params"] = ":".join(hdr10)
         elif spec.encoder == "libx265":
             cc.bit_rate = 0
-            opts = {"crf": str(crf), "preset": speed, "x265-params": "log-level=error"}
+            opts = {"crf": str(crf), "preset": speed, "x265-params": ":".join(
+                ["log-level=error", *hdr10_params(spec.encoder, self.colour.hdr10)])}
             if fmt in ("mp4", "mov"):
                 cc.codec_tag = "hvc1"  # what Apple players expect
         elif spec.encoder == "libvpx-vp9":
