@@ -114,6 +114,7 @@ class Viewport(QOpenGLWidget):
         self.paused = False  # a file is paused (its frames are painted with their own subject)
         self._hold_since: float | None = None  # holding the picture for a frame's subject
         self._painted_index: int | None = None  # the source's index of the frame painted last
+        self._screen: tuple[tuple[Any, ...], moderngl.Framebuffer] | None = None
         self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
         self.subjects = SubjectFeed(self)  # faces and the person, found off this thread
@@ -351,6 +352,7 @@ class Viewport(QOpenGLWidget):
     def release_gl(self) -> None:
         """Release every GL object (closing, or the context is about to go away)."""
         self.subjects.stop()
+        self._screen = None  # (Qt's framebuffer: not ours to release)
         if self._ctx is None:
             return
         self.makeCurrent()
@@ -440,6 +442,7 @@ class Viewport(QOpenGLWidget):
             ctx = wrap_current_context()
             ctx.gc_mode = "context_gc"
             self._ctx = ctx
+            self._screen = None
             self.gl_info = renderer_string(ctx)
             self._display = DisplayRenderer(ctx)
             self._timer = FrameTimer(ctx)
@@ -494,6 +497,15 @@ class Viewport(QOpenGLWidget):
         self._applied = None
         self.motion_widths = new.motion_widths()
 
+    def _screen_framebuffer(self, ctx: moderngl.Context) -> moderngl.Framebuffer:
+        """Qt's framebuffer for this widget, wrapped once for each framebuffer and size (a
+        wrapper made every paint stayed allocated: 400 bytes a frame)."""
+        key = (self.defaultFramebufferObject(), self.width(), self.height(),
+               self.devicePixelRatio())
+        if self._screen is None or self._screen[0] != key:
+            self._screen = (key, ctx.detect_framebuffer(key[0]))
+        return self._screen[1]
+
     def paintGL(self) -> None:
         ctx = self._ctx
         if ctx is None or self._display is None:
@@ -502,7 +514,7 @@ class Viewport(QOpenGLWidget):
         try:
             new_frame = self._consume_pending()
             rendered = self._render_if_needed()
-            fbo = ctx.detect_framebuffer(self.defaultFramebufferObject())
+            fbo = self._screen_framebuffer(ctx)
             size = fbo.size if fbo.size[0] > 0 else self.view_size()
             self._display.begin(fbo, size)
             self._draw(size)
