@@ -130,6 +130,9 @@ def goto(qtbot: Any, win: MainWindow, index: int) -> None:
     """Seek to frame `index` (paused) and wait until the window shows it."""
     win.playback.seek(index / FPS)
     qtbot.waitUntil(lambda: win.viewport.shown_index == index, timeout=TIMEOUT)
+    # ... and painted: a seek's frame waits for its subject, the picture before it held
+    qtbot.waitUntil(lambda: not win.viewport.subjects.waiting_fresh, timeout=TIMEOUT)
+    grab(win)
 
 
 # -- stills ---------------------------------------------------------------------------------
@@ -545,3 +548,45 @@ def test_frames_skipped_in_playback_keep_the_face(
         assert vp.shown_index == index
         faces.append(vp.pipeline.last_subject is not None)
     assert all(faces), faces
+
+
+def test_the_loop_point_shows_the_first_frame_with_its_own_face(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file playing round its loop point (a cut): the picture before it stays until the
+    first frame's face is found; it is never painted with the face where the last frame
+    had it (the trial: 75 levels off the export for half a second after every loop)."""
+    from aquarelle.media.source import Frame
+    from aquarelle.ui import viewport as viewport_module
+
+    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    face = cv2.resize(data.astronaut(), (192, 192), interpolation=cv2.INTER_AREA)
+    frames = [np.ascontiguousarray(np.roll(face, 24 * i, 1)) for i in range(4)]
+    win = window(qtbot, config)
+    vp = win.viewport
+    win._poll.stop()  # the frames come from here, as a file playing
+    vp.set_paused(False)
+    boxes: dict[int, list[tuple[float, ...]]] = {}
+
+    def painted() -> None:
+        s = vp.pipeline.last_subject if vp.pipeline is not None else None
+        boxes.setdefault(vp.shown_index, []).append(s.faces[0].box if s else ())
+
+    vp.rendered.connect(painted)
+    for index in (0, 1, 2, 3):
+        vp.show_frame(Frame(frames[index], index, index / FPS))
+        grab(win)
+        vp.set_paused(True)  # (a moment's pause: each frame painted with its own face)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+        grab(win)
+        vp.set_paused(False)
+    own, last = boxes[0][-1], boxes[3][-1]
+    assert own and last and abs(own[0] - last[0]) > 40, boxes  # the face moved
+    looped = len(boxes[0])
+    vp.show_frame(Frame(frames[0], 0, 0.0))  # round the loop point, playing on
+    grab(win)  # handed over: held
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    grab(win)
+    after = boxes[0][looped:]
+    assert after and all(b and np.abs(np.subtract(b, own)).max() < 4.0 for b in after), \
+        boxes  # painted only with its own face: never none, nor the last frame's

@@ -59,6 +59,11 @@ class SubjectWorker:
         with self._lock:
             return self._latest
 
+    def has_result(self) -> bool:
+        """Whether anything was found since the start or the last reset."""
+        with self._lock:
+            return self._latest_of is not None
+
     def found_in(self, image: np.ndarray) -> bool:
         """Whether the newest result is that of `image` (the very array submitted)."""
         with self._lock:

@@ -75,9 +75,10 @@ def soak_viewport(app: Any, window: Any, frames: int) -> Soak:
     for k in range(frames):
         if k == WARMUP:
             start = (rss_mib(), gl_objects(window), time.perf_counter())
-        if k == frames // 2 + 2 and presets and start is not None:
-            # a preset's passes may need more textures at once (shared by lifetime): a
-            # leak is what grows after that
+        if k in (frames // 2 + 2, (3 * frames) // 4 + 10) and start is not None:
+            # a preset's passes may need more textures at once (shared by lifetime), and the
+            # frames after a seek (held for their subject, then painted afresh): a leak is what
+            # grows after those
             start = (start[0], gl_objects(window), start[2])
         if k % 100 == 99:
             params.set_value("dilution", 0.1 + 0.3 * ((k // 100) % 3) / 2)

@@ -48,10 +48,11 @@ MAX_FOLLOW = 2
 # ... the subject is followed across a longer skip (a face does not leave while playback on
 # a slow machine skips frames; found afresh, it is missing from the first frames painted)
 SUBJECT_FOLLOW = 30
-# A seek or a still waits at most this long for its own subject, the picture before it held on
-# screen meanwhile (painted first without it, the frame would be framed as a scene, then again
-# as a portrait: a flash); never while a file plays or a camera runs. A paused file's step
-# is painted with the frame before's subject at once, and again with its own.
+# After a cut (a seek, the loop point, a new still) the frames wait at most this long for their
+# subject, the picture before them held on screen meanwhile (painted without it, a frame would
+# be framed as a scene, then again as a portrait: a flash; with the face from before the cut,
+# the face would be where it was). A paused file's step is painted with the frame before's
+# subject at once, and again with its own.
 SUBJECT_HOLD_S = 0.5
 
 
@@ -329,8 +330,7 @@ class Viewport(QOpenGLWidget):
         """Whether to keep the picture on screen a moment longer, while the new frame's own
         subject is found (see SUBJECT_HOLD_S); then it is painted with it, or without once
         the wait is over."""
-        if self._result is None or not self.subjects.waiting_fresh \
-                or (self._moving_source() and not self.paused):
+        if self._result is None or not self.subjects.waiting_fresh:
             self._hold_since = None
             self.subjects.holding = False
             return False
@@ -562,10 +562,13 @@ class Viewport(QOpenGLWidget):
         img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
         self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
                                            img.astype(np.uint8, copy=False))
-        # (a frame held for its subject and replaced before it was painted is not the last)
-        last, self.shown_index = self._painted_index, frame.index
+        # history follows the frame painted last (a frame held for its subject and replaced
+        # before it was painted is not it); the subject, every frame handed over
+        seen, self.shown_index = self.shown_index, frame.index
+        last = self._painted_index
         step = frame.index - last if last is not None else 0
         self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
+        step = frame.index - seen if seen is not None else 0
         self._cut = step <= 0 or (frame.pts is not None and step > SUBJECT_FOLLOW)
         self._image_pts = frame.pts
         self._image_captured = frame.captured
