@@ -49,6 +49,7 @@ class Soak:
     gl_end: int
     dropped: int = 0
     duplicated: int = 0
+    painted: int = 0  # the viewport's renders (a frame held too long is never painted)
 
     @property
     def rss_growth(self) -> float:
@@ -69,6 +70,7 @@ def soak_viewport(app: Any, window: Any, frames: int) -> Soak:
     from ..media.sources import synthetic_pattern
 
     presets = list_presets(window.state.style.name)
+    renders = window.viewport.stats.renders
     params = window.param_panel
     start = None
     t0 = time.perf_counter()
@@ -92,7 +94,8 @@ def soak_viewport(app: Any, window: Any, frames: int) -> Soak:
         window.viewport.repaint()
         app.processEvents()
     rss0, gl0, t1 = start or (rss_mib(), gl_objects(window), t0)
-    return Soak(frames, time.perf_counter() - t1, rss0, rss_mib(), gl0, gl_objects(window))
+    return Soak(frames, time.perf_counter() - t1, rss0, rss_mib(), gl0, gl_objects(window),
+                painted=window.viewport.stats.renders - renders)
 
 
 def soak_export(frames: int, folder: Path) -> Soak:

@@ -76,8 +76,8 @@ class SubjectFeed(QObject):
 
     def _await(self, pending: bool) -> None:
         self._pending = pending
-        if pending:
-            self._timer.start()
+        if pending and not self._timer.isActive():
+            self._timer.start()  # (not restarted: frames faster than it would starve it)
 
     def give(self, pipeline: Renderer) -> None:
         """Set the newest subject on the pipeline before it renders."""
