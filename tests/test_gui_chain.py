@@ -191,6 +191,54 @@ def test_a_chain_edit_keeps_the_subject_found_in_the_still(
     win.close()
 
 
+def test_a_style_round_trip_shows_the_preset_its_values_came_from(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Back on a style, the chooser, the modified flag, the values and the picture agree:
+    sepia, then adjust, then denoise+watercolor (its watercolor at its defaults), then
+    watercolor again took the chain's watercolor values (the defaults) but still said
+    "Sepia", unmodified, while the picture (and an export) was the default look. The values
+    a style shows go along with it, and the preset they came from with them: straight from
+    sepia into the chain and back, it is Sepia all the way, as `aquarelle render` paints it."""
+    import numpy as np
+    from test_gui_fidelity import assert_same, cli_render, shown
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    presets, editor, state = win.presets, win.editor, win.state
+
+    def look_of(name: str) -> dict[str, Any]:
+        """The values choosing preset `name` of the style shown gives."""
+        looks = presets.looks()[1:]
+        return next(look for p, look in zip(presets.presets, looks, strict=True) if p.name == name)
+
+    assert presets.select("sepia") is not None
+    for name in ("adjust", "denoise+watercolor", "watercolor"):
+        assert win.set_style(name)
+        assert presets.combo.currentText() == "Default"
+        assert (editor.preset, editor.modified) == (None, False)
+        assert state.params.as_json_values() == state.params.defaults_json()
+    round_trip = shown(qtbot, win)
+
+    assert presets.select("sepia") is not None
+    pictures = []
+    for name in ("denoise+watercolor", "watercolor"):
+        assert win.set_style(name)
+        assert presets.combo.currentText() == "Sepia"
+        assert (editor.preset, editor.modified) == ("sepia", False)
+        assert state.params.as_json_values() == look_of("sepia")
+        pictures.append(shown(qtbot, win))
+
+    out = tmp_path / "cli.png"  # (the pictures read back before its EGL context comes and goes)
+    assert_same(round_trip, cli_render(media["image"], out, "--style", "watercolor"))
+    sepia = cli_render(media["image"], out, "--style", "watercolor", "--preset", "sepia")
+    assert np.abs(round_trip.astype(int) - sepia.astype(int)).mean() > 5  # another look
+    assert_same(pictures[1], sepia)
+    assert_same(pictures[0], cli_render(media["image"], out, "--style", "denoise+watercolor",
+                                        "--preset", "sepia"))
+    win.close()
+
+
 def test_a_chain_presets_command_line_names_its_chain(
         qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

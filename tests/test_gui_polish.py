@@ -193,6 +193,21 @@ def test_next_preset_from_custom_starts_at_the_first(qtbot: Any, window: MainWin
     assert presets.combo.currentText().endswith(", modified")
 
 
+def test_a_fresh_start_is_the_default_look_unmodified(qtbot: Any,
+                                                     window: MainWindow) -> None:
+    """On a first start the chooser says "Default" and the editor agrees: the style's own
+    values are not a modified look (it reported them modified). An edit makes them "Custom",
+    resetting them "Default" again."""
+    presets, editor, params = window.presets, window.editor, window.state.params
+    assert presets.combo.currentText() == "Default"
+    assert (editor.preset, editor.modified) == (None, False)
+    assert params.as_json_values() == params.defaults_json()
+    window.param_panel.set_value("dilution", 0.3 if params["dilution"] != 0.3 else 0.4)
+    assert presets.combo.currentText() == "Custom" and editor.modified
+    window.param_panel.reset_all()
+    assert presets.combo.currentText() == "Default" and not editor.modified
+
+
 def test_a_user_preset_never_hides_a_built_in(qtbot: Any, window: MainWindow,
                                               dialogs: Any) -> None:
     import json

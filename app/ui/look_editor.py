@@ -53,27 +53,20 @@ class LookEditor(QObject):
 
     def _state_changed(self, change: str) -> None:
         if change in ("preset", "values", "style"):  # the chooser says where values came from
-            params = self.state.params
-            at_defaults = all(v == params.specs[n].default for n, v in params.values().items())
-            self.presets.show_state(self.state.preset, self.state.modified, at_defaults)
+            state = self.state
+            self.presets.show_state(state.preset, state.modified, state.at_defaults())
 
     def look(self) -> Look:
         """The current look."""
         return Look(self.state.params.as_json_values(), self.state.seed, self.preset,
                     self.modified, self.state.style.name, self.state.scale)
 
-    def style_switched(self, before: Look, preset: str | None = None, modified: bool = True,
-                       what: str = "chain") -> None:
-        """The style or chain changed (from `before`): one undo step; the preset label is
-        the new style's."""
-        self._edits += 1
-        self.history.record(before, f"{what} {self._edits}")
-        self._show(preset, modified)
-        self._look = self.look()
-
-    def show_preset(self, preset: str | None, modified: bool) -> None:
-        """Show the preset the current values came from (no undo step)."""
-        self._show(preset, modified)
+    def style_switched(self, before: Look | None, what: str = "chain") -> None:
+        """The style or chain changed (from `before`: one undo step; None: none, an undo's
+        own switch). The state holds the new values and the preset they came from."""
+        if before is not None:
+            self._edits += 1
+            self.history.record(before, f"{what} {self._edits}")
         self._look = self.look()
 
     # -- changes ---------------------------------------------------------------------------

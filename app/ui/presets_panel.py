@@ -105,8 +105,8 @@ class PresetsPanel(QWidget):
         layout.addWidget(self.about)
         layout.addLayout(buttons)
 
-    def _dir(self) -> Path | None:
-        return self.user_dir / self.style if self.user_dir is not None else None
+    def _dir(self, style: str | None = None) -> Path | None:
+        return self.user_dir / (style or self.style) if self.user_dir is not None else None
 
     def _skip(self, text: str) -> None:
         if text not in self._told:
@@ -121,15 +121,26 @@ class PresetsPanel(QWidget):
             self._skipped = []
             self.problem.emit("Preset file left out", f"{text}\nCorrect or delete the file.")
 
+    def presets_of(self, style: str) -> list[Preset]:
+        """The built-in and user presets of `style` (a chain: its own, then its styles')."""
+        return list_presets(style, self._dir(style), warn=self._skip)
+
     def set_style(self, style: str) -> None:
-        """Show the presets of `style`."""
+        """List the presets of `style`. Which one the values came from is the look's to say
+        (show_state follows): a style switch brings its own, which a reset here undid."""
         self.style = style
-        self.refresh()
+        self._list()
+        self.show_state(None, True, self._at_defaults)
 
     def refresh(self, select: str | None = None) -> None:
         """Re-read the preset folders; show `select` (a name), else "Custom" or "Default"."""
+        self._list()
+        self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
+        self.stateChanged.emit(self.base, select is None)
+
+    def _list(self) -> None:
         try:
-            self.presets = list_presets(self.style, self._dir(), warn=self._skip)
+            self.presets = self.presets_of(self.style)
         except AquarelleError as e:
             self.presets = []
             self.message.emit(str(e))
@@ -145,8 +156,6 @@ class PresetsPanel(QWidget):
             self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
                                    f"{name})", Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
-        self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
-        self.stateChanged.emit(self.base, select is None)
 
     def looks(self) -> list[dict[str, Any]]:
         """Full values for each item of the chooser: the current ones, then each preset's

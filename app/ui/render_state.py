@@ -35,7 +35,7 @@ class RenderState:
         self.debug_view: str | None = None  # a label of style.debug_views, or None
         self.compare = "off"  # a CompareMode's value
         self.preset: str | None = None  # the preset the values started from
-        self.modified = True  # edited since (or no preset)
+        self._edited = True  # ... and edited since
         self._revision = 0
         self._observers: list[Observer] = []
 
@@ -61,12 +61,16 @@ class RenderState:
         """Mark the state changed (for changes made outside the setters)."""
         self._revision += 1
 
-    def set_style(self, style: str | AnyStyle, values: Mapping[str, Any] | None = None) -> None:
-        """Switch style; parameters start at their defaults, then `values` (unknown ignored)."""
+    def set_style(self, style: str | AnyStyle, values: Mapping[str, Any] | None = None,
+                  preset: str | None = None, modified: bool = True) -> None:
+        """Switch style; parameters start at their defaults, then `values` (unknown ignored),
+        which came from `preset` (`modified`: edited since). The preset goes with the values:
+        the one the style before came from never stays on the new one's values."""
         self.style = style if not isinstance(style, str) else load_chain(style)
         self.params = param_set(self.style)
         if values:
             self._apply(values)
+        self.preset, self._edited = preset, modified
         if self.debug_view not in self.style.debug_views:
             self.debug_view = None
         self.touch()
@@ -137,8 +141,19 @@ class RenderState:
 
     def set_preset(self, preset: str | None, modified: bool) -> None:
         """The preset the values started from, and whether they were edited since."""
-        self.preset, self.modified = preset, modified if preset is not None else True
+        self.preset, self._edited = preset, modified
         self._emit("preset")
+
+    @property
+    def modified(self) -> bool:
+        """Edited since the preset was chosen; without one, other than the style's own
+        values (those are "Default", not a modified look)."""
+        return self._edited if self.preset is not None else not self.at_defaults()
+
+    def at_defaults(self) -> bool:
+        """Every value is its parameter's default."""
+        params = self.params
+        return all(v == params.specs[n].default for n, v in params.values().items())
 
     @property
     def debug_target(self) -> str | None:

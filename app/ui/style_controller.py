@@ -4,12 +4,22 @@ chain panel, the debug views and shader reloads follow the render state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PyQt6.QtCore import QObject
 from PyQt6.QtWidgets import QComboBox
 
-from ..engine.chain_spec import BYPASS, JOIN, carry_values, load_chain, style_names
-from ..engine.errors import AquarelleError, ShaderCompileError
+from ..engine.chain_spec import (
+    BYPASS,
+    JOIN,
+    AnyStyle,
+    carry_values,
+    load_chain,
+    param_set,
+    style_names,
+)
+from ..engine.errors import AquarelleError, ParamError, ShaderCompileError
+from ..engine.style import StyleSpec
 from .chain_panel import ChainPanel
 from .look_editor import LookEditor
 from .param_panel import ParamPanel
@@ -87,20 +97,47 @@ class StyleController(QObject):
             self.show_style()
             return False
         editor = self.editor
-        before = editor.look() if editor is not None else None
+        before = editor.look() if editor is not None and record else None
         old, values = self.state.style, self.state.params.as_json_values()
         self.settings.set_params(old.name, values)
+        self.settings.set_preset(old.name, self.state.preset, self.state.modified)
+        carried = carry_values(old, values, spec)
+        self.state.set_style(spec, {**self.settings.params(spec.name), **carried},
+                             *self._preset_of(spec, carried))  # the views follow
         if editor is not None:
-            self.settings.set_preset(old.name, editor.preset, editor.modified)
-        self.state.set_style(spec, {**self.settings.params(spec.name),
-                                    **carry_values(old, values, spec)})  # the views follow
-        if editor is not None and before is not None:
-            preset, modified = self.settings.preset(spec.name)
-            if record:
-                editor.style_switched(before, preset, modified)
-            else:
-                editor.show_preset(preset, modified)
+            editor.style_switched(before)
         return True
+
+    def _preset_of(self, spec: AnyStyle, carried: dict[str, Any]) -> tuple[str | None, bool]:
+        """The preset the values `spec` starts with came from, and whether edited since: its
+        own saved one, unless the values carried over from the current style change those;
+        then the current style's preset, where all it set is carried and `spec` lists it too
+        (a style's preset inside a chain, and back out); else none."""
+        try:
+            theirs = {p.name: p for p in self.presets.presets_of(spec.name)}
+        except AquarelleError:
+            return None, True
+        saved = {**param_set(spec).defaults_json(), **self.settings.params(spec.name)}
+        if all(saved.get(name) == value for name, value in carried.items()):
+            preset, modified = self.settings.preset(spec.name)
+            return (preset, modified) if preset in theirs else (None, True)
+        ours = next((p for p in self.presets.presets if p.name == self.state.preset), None)
+        if ours is None:
+            return None, True
+        values = carry_values(self.state.style, ours.values, spec)
+        same = theirs.get(ours.name)
+        if same is None or same.values != values or len(values) < len(ours.values):
+            return None, True
+        look = param_set(spec)
+        try:
+            look.update(values)
+        except ParamError:
+            return None, True
+        now = {**saved, **carried}
+        owners = {name.split(".", 1)[0] for name in values}  # a chain: the styles it sets
+        return ours.name, any(now.get(name) != value
+                              for name, value in look.as_json_values().items()
+                              if isinstance(spec, StyleSpec) or name.split(".", 1)[0] in owners)
 
     def show_style(self) -> None:
         """The style combo and the chain panel show the current style or chain."""
