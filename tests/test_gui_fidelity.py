@@ -20,6 +20,7 @@ import pytest
 from PyQt6.QtGui import QImage, QPixmap
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
+from videoclips import mux_frames
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.engine.thumbnails import thumb_size
@@ -50,13 +51,7 @@ def lossless_clip(path: Path, frames: list[np.ndarray]) -> Path:
         stream = out.add_stream("ffv1", rate=FPS)
         stream.width, stream.height, stream.pix_fmt = w, h, "bgr0"
         stream.time_base = Fraction(1, FPS)
-        for i, rgb in enumerate(frames):
-            frame = av.VideoFrame.from_ndarray(rgb, format="rgb24")
-            frame.pts = i
-            for packet in stream.encode(frame):
-                out.mux(packet)
-        for packet in stream.encode(None):
-            out.mux(packet)
+        mux_frames(out, stream, frames)
     return path
 
 

@@ -13,6 +13,7 @@ import av
 import numpy as np
 import pytest
 from av.sidedata.sidedata import Type
+from videoclips import mux_frames
 
 from aquarelle.cli.main import main
 from aquarelle.media.carry import depth_warnings
@@ -37,14 +38,8 @@ def hdr10(tmp_path_factory: pytest.TempPathFactory) -> Path:
         cc.options = {"x265-params": f"log-level=error:master-display={MASTER}:"
                                      f"max-cll={LIGHT[0]},{LIGHT[1]}"}
         ramp = np.linspace(0.3, 0.5, 64)[None, :, None] * np.ones((48, 1, 3))
-        for k in range(6):
-            frame = av.VideoFrame.from_ndarray(((ramp + 0.01 * k) * 65535).astype(np.uint16),
-                                               format="rgb48le")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (((ramp + 0.01 * k) * 65535).astype(np.uint16) for k in range(6)),
+                   fmt="rgb48le", time_base=Fraction(1, 25))
     return path
 
 
@@ -66,6 +61,15 @@ def hdr_warning(err: str) -> str:
     return line
 
 
+def render_hdr10(capsys: pytest.CaptureFixture[str], hdr10: Path, out: Path, codec: str
+                 ) -> tuple[dict[str, bytes], str]:
+    """Render `hdr10` to `out` with `codec`: what it carried of the side data, and the
+    warning it gave."""
+    code, err = render(capsys, str(hdr10), "-o", str(out), "--codec", codec)
+    assert code == 0, err
+    return side_data(out), hdr_warning(err)
+
+
 def test_the_source_holds_what_x265_was_given(hdr10: Path) -> None:
     sides = side_data(hdr10)
     # AVMasteringDisplayMetadata: xy of red, green, blue, white; min, max luminance
@@ -83,11 +87,9 @@ def test_the_source_holds_what_x265_was_given(hdr10: Path) -> None:
 
 def test_h265_carries_the_mastering_display_and_light_levels(
         hdr10: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "out.mkv"
-    code, err = render(capsys, str(hdr10), "-o", str(out), "--codec", "h265")
-    assert code == 0, err
-    assert side_data(out) == side_data(hdr10)
-    assert hdr_warning(err) == (
+    sides, warning = render_hdr10(capsys, hdr10, tmp_path / "out.mkv", "h265")
+    assert sides == side_data(hdr10)
+    assert warning == (
         "aquarelle: warning: hdr10.mkv is HDR (PQ, BT.2020): its tags, mastering display and "
         "light levels are carried and the painting works on its coded values (no tone "
         "mapping)")
@@ -96,13 +98,12 @@ def test_h265_carries_the_mastering_display_and_light_levels(
 def test_prores_says_it_leaves_them_out(hdr10: Path, tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.mov"
-    code, err = render(capsys, str(hdr10), "-o", str(out), "--codec", "prores")
-    assert code == 0, err
-    assert side_data(out) == {}
+    sides, warning = render_hdr10(capsys, hdr10, out, "prores")
+    assert sides == {}
     with av.open(str(out)) as c:  # the colour tags themselves are carried
         cc = c.streams.video[0].codec_context
         assert (cc.color_primaries, cc.color_trc, cc.colorspace) == (9, 16, 9)
-    assert hdr_warning(err) == (
+    assert warning == (
         "aquarelle: warning: hdr10.mkv is HDR (PQ, BT.2020): its tags are carried, its "
         "mastering display and light levels left out (prores_ks cannot write them: use "
         "--codec h265 to keep them); the painting works on its coded values (no tone mapping)")
@@ -110,16 +111,14 @@ def test_prores_says_it_leaves_them_out(hdr10: Path, tmp_path: Path,
 
 def test_h264_carries_them_where_x264_writes_them(hdr10: Path, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "out.mp4"
-    code, err = render(capsys, str(hdr10), "-o", str(out), "--codec", "h264")
-    assert code == 0, err
+    sides, warning = render_hdr10(capsys, hdr10, tmp_path / "out.mp4", "h264")
     if writes_hdr10("libx264"):  # x264 builds since 2021
-        assert side_data(out) == side_data(hdr10)
-        assert "its tags, mastering display and light levels are carried" in hdr_warning(err)
+        assert sides == side_data(hdr10)
+        assert "its tags, mastering display and light levels are carried" in warning
     else:
-        assert side_data(out) == {}
+        assert sides == {}
         assert "mastering display and light levels left out (libx264 cannot write them" \
-            in hdr_warning(err)
+            in warning
 
 
 def test_the_warning_names_only_what_the_source_has() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import av
 import pytest
-from videoclips import pattern
+from videoclips import mux_frames, pattern
 
 from aquarelle.cli.main import main
 from aquarelle.cluster.driver import ClusterOptions, Driver, FileJob, LocalBackend
@@ -31,13 +31,7 @@ def sar_clip(path: Path, sar: Fraction | None = PAL_DV, *, size: tuple[int, int]
             vs.codec_context.sample_aspect_ratio = sar
         if rotation:
             vs.set_display_rotation(rotation)
-        for k in range(frames):
-            frame = av.VideoFrame.from_ndarray(pattern(k, w, h), format="rgb24")
-            frame.pts = k
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (pattern(k, w, h) for k in range(frames)))
     return path
 
 

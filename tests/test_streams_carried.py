@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image
-from videoclips import make_clip, make_rich_clip, pattern, probe
+from videoclips import make_clip, make_rich_clip, mux_frames, pattern, probe
 
 from aquarelle.cli.main import main
 from aquarelle.media.metadata import shifted_timecode
@@ -54,13 +54,8 @@ def phone_mp4(tmp_path_factory: pytest.TempPathFactory) -> Path:
                            "metadata": {"title": "Intro"}},
                           {"id": 2, "start": 200, "end": 400, "time_base": tb,
                            "metadata": {"title": "Beach"}}])
-        for k in range(10):
-            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
-            frame.pts, frame.time_base = k * 40, tb
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (pattern(k, 64, 48) for k in range(10)),
+                   pts=[k * 40 for k in range(10)], time_base=tb)
         af = av.AudioFrame.from_ndarray(np.zeros((2, 19200), np.float32), format="fltp",
                                         layout="stereo")
         af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
@@ -159,13 +154,7 @@ def timecoded_mov(tmp_path_factory: pytest.TempPathFactory) -> Path:
         vs = out.add_stream("libx264", rate=25)
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
         vs.metadata["timecode"] = "01:02:03:04"
-        for k in range(30):
-            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (pattern(k, 64, 48) for k in range(30)), time_base=Fraction(1, 25))
     with av.open(str(path)) as c:
         assert [(s.type, s.metadata.get("timecode")) for s in c.streams] == \
             [("video", "01:02:03:04"), ("data", "01:02:03:04")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from videoclips import make_clip, make_rich_clip, probe, subtitle_cues
+from videoclips import make_clip, make_rich_clip, mux_frames, probe, subtitle_cues
 
 from aquarelle.cli.main import main
 from aquarelle.engine.renderer import Renderer
@@ -84,14 +84,8 @@ def test_a_mov_keeps_languages_by_the_code_quicktime_knows(
             a = out.add_stream("aac", rate=48000, layout="mono")
             a.metadata["language"] = lang
             tracks.append(a)
-        for k in range(3):
-            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 60 * k, np.uint8),
-                                               format="rgb24")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((24, 32, 3), 60 * k, np.uint8) for k in range(3)),
+                   time_base=Fraction(1, 25))
         for a in tracks:
             af = av.AudioFrame.from_ndarray(np.zeros((1, 5760), np.float32), format="fltp",
                                             layout="mono")
@@ -231,14 +225,8 @@ def _prores_tagged_hlg(path: Path) -> Path:
     with av.open(str(plain), "w") as out:
         vs = out.add_stream("prores_ks", rate=25)
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv422p10le"
-        for k in range(3):
-            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 30000 + 500 * k, np.uint16),
-                                               format="rgb48le")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((48, 64, 3), 30000 + 500 * k, np.uint16) for k in range(3)),
+                   fmt="rgb48le", time_base=Fraction(1, 25))
     with av.open(str(plain)) as src, av.open(str(path), "w") as out:
         video = out.add_stream_from_template(src.streams.video[0])
         cc = video.codec_context
@@ -318,14 +306,8 @@ def mov_text_mp4(tmp_path_factory: pytest.TempPathFactory) -> Path:
         vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
         audio = out.add_stream("aac", rate=48000, layout="mono")
         subs = out.add_mux_stream("mov_text", time_base=Fraction(1, 1000))
-        for k in range(50):
-            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 4 * k, np.uint8),
-                                               format="rgb24")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((24, 32, 3), 4 * k, np.uint8) for k in range(50)),
+                   time_base=Fraction(1, 25))
         af = av.AudioFrame.from_ndarray(np.zeros((1, 96000), np.float32), format="fltp",
                                         layout="mono")
         af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
@@ -384,14 +366,8 @@ def test_the_summary_names_the_language_the_file_holds(
         vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
         subs = out.add_mux_stream("subrip", time_base=Fraction(1, 1000))
         subs.metadata["language"] = lang
-        for k in range(3):
-            frame = av.VideoFrame.from_ndarray(np.full((24, 32, 3), 60 * k, np.uint8),
-                                               format="rgb24")
-            frame.pts, frame.time_base = k, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((24, 32, 3), 60 * k, np.uint8) for k in range(3)),
+                   time_base=Fraction(1, 25))
         packet = av.Packet(b"Bonjour")
         packet.stream, packet.time_base = subs, Fraction(1, 1000)
         packet.pts = packet.dts = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -53,6 +54,23 @@ def tone(seconds: float, rate: int = 48000, channels: int = 2, freq: float = 440
     t = np.arange(round(seconds * rate)) / rate
     wave = (0.2 * np.sin(2 * np.pi * freq * t)).astype(np.float32)
     return np.repeat(wave[None], channels, axis=0)
+
+
+def mux_frames(out: av.container.OutputContainer, stream: av.VideoStream,
+               frames: Iterable[np.ndarray], *, fmt: str = "rgb24",
+               pts: Sequence[int] | None = None, time_base: Fraction | None = None) -> None:
+    """Encode numpy `frames` (pixel format `fmt`) into `stream`, mux their packets into `out`,
+    then flush the encoder into it. Frame k's pts is `pts[k]` (k without `pts`); its time
+    base `time_base` (left unset without it)."""
+    for k, img in enumerate(frames):
+        frame = av.VideoFrame.from_ndarray(img, format=fmt)
+        frame.pts = k if pts is None else pts[k]
+        if time_base is not None:
+            frame.time_base = time_base
+        for packet in stream.encode(frame):
+            out.mux(packet)
+    for packet in stream.encode(None):
+        out.mux(packet)
 
 
 def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int = 8,
@@ -206,15 +224,10 @@ def make_rich_clip(path: str | Path, *, frames: int = 25, size: tuple[int, int] 
             {"id": 2, "start": 500, "end": 1000, "time_base": Fraction(1, 1000),
              "metadata": {"title": "Ending"}}])
         ramp = np.linspace(0.40, 0.45, w)[None, :] * np.ones((h, 1))
-        for k in range(frames):
-            img = np.stack([ramp, ramp * 0.9 + 0.002 * k, ramp * 0.8], axis=2)
-            frame = av.VideoFrame.from_ndarray((img * 65535).astype(np.uint16),
-                                               format="rgb48le")
-            frame.pts, frame.time_base = k, tb
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        pictures = (np.stack([ramp, ramp * 0.9 + 0.002 * k, ramp * 0.8], axis=2)
+                    for k in range(frames))
+        mux_frames(out, vs, ((img * 65535).astype(np.uint16) for img in pictures),
+                   fmt="rgb48le", time_base=tb)
         for a in tracks:
             af = av.AudioFrame.from_ndarray(tone(frames / 25), format="fltp", layout="stereo")
             af.sample_rate, af.pts, af.time_base = 48000, 0, Fraction(1, 48000)
