@@ -23,15 +23,18 @@ converted to the output's text format (mov_text in .mp4/.mov, WebVTT in .webm); 
 subtitles only .mkv holds (a warning names any left out). Chapters, the file's tags
 (title, comment...) and its cover picture (in .mp4 and .mkv) are kept (--no-subtitles,
 --no-metadata drop subtitles, tags and chapters). A 10-bit source stays 10-bit with
---codec h265 or prores (H.264 is written 8-bit: a warning says so); HDR tags (BT.2020,
-PQ/HLG) are carried. Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9
-in .mp4/.mkv; prores in .mov/.mkv), .webm (vp9), and pictures: .gif and frames/%04d.png
-(a warning names the sound, subtitles and tags they leave out; a 10-bit video's PNG or TIFF
-frames are 16-bit). Odd sizes: H.264/H.265/VP9 store 4:2:0
-colour and ProRes 4:2:2, which need an even width (and height for 4:2:0), so an odd-sized
-picture is padded by repeating its last column/row (e.g. 641x361 is written as 642x362; no
-pixel is lost). A video whose end is corrupt or truncated is rendered up to the last
-decodable frame, with a warning saying how many frames are missing (exit status 0).
+--codec h265 or prores (H.264 is written 8-bit: a warning says so), and a ProRes source
+keeps its profile (4444, HQ...) with --codec prores. HDR tags (BT.2020, PQ/HLG) are
+carried, and HDR10's mastering display and light levels with h265 (h264 where its x264
+writes them; a warning names what another codec leaves out). Output formats: .mp4 .m4v
+.mov .mkv (h264, h265; vp9 in .mp4/.mkv; prores in .mov/.mkv), .webm (vp9), and
+pictures: .gif and frames/%04d.png (a warning names the sound, subtitles and tags they
+leave out; a 10-bit video's PNG or TIFF frames are 16-bit). Odd sizes: H.264/H.265/VP9
+store 4:2:0 colour and ProRes 4:2:2 (4:4:4 from a 4444 source), which need an even width
+(and height for 4:2:0), so an odd-sized picture is padded by repeating its last
+column/row (e.g. 641x361 is written as 642x362; no pixel is lost). A video whose end is
+corrupt or truncated is rendered up to the last decodable frame, with a warning saying how
+many frames are missing (exit status 0).
 --start/--end cut the video at frames and copied audio at its packet boundaries (about 20
 ms; transcoded audio to the sample); the output's clock starts at --start (a first frame
 after it keeps its distance, in step with the sound). Several inputs or a folder

@@ -45,6 +45,7 @@ from .video_writer import (
     encoded_size,
     keeps_pixel_aspect,
     output_format,
+    source_profile,
 )
 
 
@@ -220,6 +221,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
                               if not can_copy(fmt, s, samples.get(s.index)))
         reader.transcode_audio = transcode
+        spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end)
         head, first = _prime(items, reader, src)
         source = (first.image.shape[1], first.image.shape[0])
@@ -469,6 +471,9 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
                                f"and are missing from the output{why}")
+    if _has_alpha(reader):
+        result.warnings.append(f"{reader.path.name} has an alpha channel; the painting has "
+                               "none, so it is left out (the output is opaque)")
     if reader.unusable_audio:
         result.warnings.append(f"{reader.path}: {reader.unusable_audio} audio stream(s) "
                                "could not be read and were left out")
@@ -481,6 +486,12 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         result.warnings.append(f"odd size {w}x{h} padded to {writer.size[0]}x{writer.size[1]} "
                                "(last column/row repeated)")
     return result
+
+
+def _has_alpha(reader: VideoReader) -> bool:
+    """Whether the source's pictures carry an alpha channel (a ProRes 4444's, say)."""
+    pix_fmt = reader.video.codec_context.pix_fmt
+    return bool(pix_fmt) and any(c.is_alpha for c in av.VideoFormat(pix_fmt).components)
 
 
 class _atomic:

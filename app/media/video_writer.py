@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -43,6 +43,7 @@ class CodecSpec:
     containers: frozenset[str]
     subsampling: tuple[int, int]  # chroma subsampling (x, y): sizes must be multiples
     deep_pix_fmt: str | None = None  # 10 bits (H.265 Main 10, VP9 profile 2); None: 8 only
+    profile: str | None = None  # the encoder's `profile` option (prores_ks'), if it takes one
 
 
 CODECS: dict[str, CodecSpec] = {
@@ -53,8 +54,11 @@ CODECS: dict[str, CodecSpec] = {
     "vp9": CodecSpec("vp9", "libvpx-vp9", "yuv420p", 31, 63,
                      frozenset({"webm", "matroska", "mp4"}), (2, 2), "yuv420p10le"),
     "prores": CodecSpec("prores", "prores_ks", "yuv422p10le", None, 0,
-                        frozenset({"mov", "matroska"}), (2, 1), "yuv422p10le"),
+                        frozenset({"mov", "matroska"}), (2, 1), "yuv422p10le", "standard"),
 }
+# A ProRes source's profile (as FFmpeg's decoder names it) and prores_ks' name for it
+PRORES_PROFILES = {"Proxy": "proxy", "LT": "lt", "Standard": "standard", "HQ": "hq",
+                   "4444": "4444", "XQ": "4444xq"}
 # H.264 stays 8-bit even for deep pictures: High 10 plays on few devices.
 # PyAV opens codecs with slice threads, which make x264 cut each frame into one slice per
 # core and wait for the slowest: a 1080p frame took 30 ms of an export on 16 cores (H100),
@@ -95,6 +99,19 @@ def output_format(path: str | Path, codec: str | None = None) -> tuple[str, Code
         allowed = sorted(e for e, f in CONTAINERS.items() if f in spec.containers)
         raise MediaError(f"codec {name} cannot go into {ext} files; use {', '.join(allowed)}")
     return fmt, spec
+
+
+def source_profile(spec: CodecSpec, source: av.video.stream.VideoStream) -> CodecSpec:
+    """`spec` in a ProRes source's profile when it writes ProRes (4444 and 4444 XQ at 4:4:4);
+    else `spec` as it is."""
+    profile = PRORES_PROFILES.get(source.codec_context.profile or "") \
+        if spec.encoder == "prores_ks" and source.codec_context.name == "prores" else None
+    if profile is None:
+        return spec
+    if profile.startswith("4444"):
+        return replace(spec, pix_fmt="yuv444p10le", deep_pix_fmt="yuv444p10le",
+                       subsampling=(1, 1), profile=profile)
+    return replace(spec, profile=profile)
 
 
 def deep_format(spec: CodecSpec) -> str | None:
@@ -219,7 +236,7 @@ class VideoWriter:
             opts = {"crf": str(crf), "b": "0", "row-mt": "1", "deadline": "good",
                     "cpu-used": str(VP9_CPU_USED[speed])}
         elif spec.encoder == "prores_ks":
-            opts = {"profile": "standard"}
+            opts = {"profile": spec.profile or "standard"}
         cc.options = opts
         return stream
 
