@@ -18,7 +18,7 @@ from PIL import Image
 from videoclips import make_clip, make_rich_clip, mux_frames, pattern, probe
 
 from aquarelle.cli.main import main
-from aquarelle.media.metadata import shifted_timecode
+from aquarelle.media.metadata import rescaled_timecode, shifted_timecode
 from aquarelle.media.video_reader import gap_frames
 
 COVER = io.BytesIO()
@@ -182,6 +182,30 @@ def test_a_timecode_is_kept_without_a_left_out_warning(
     code, err = render(capsys, str(timecoded_mov), "-o", str(out), *cut)
     assert code == 0 and not warnings(err), err
     assert timecodes(out) == held
+
+
+@pytest.mark.parametrize(("fps", "held", "warned"), [
+    # 4 frames at 25 fps are 8 at 50: the same 0.16 s into the second
+    ("50", "01:02:03:08", []),
+    ("30", "01:02:03:05", ["aquarelle: warning: timecode 01:02:03:04 at 25 fps written as "
+                           "01:02:03:05 at 30 fps: the nearest frame"])])
+def test_a_timecode_is_counted_at_the_new_rate(
+        timecoded_mov: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fps: str,
+        held: str, warned: list[str]) -> None:
+    out = tmp_path / "out.mov"
+    code, err = render(capsys, str(timecoded_mov), "-o", str(out), "--fps", fps)
+    assert code == 0 and warnings(err) == warned, err
+    assert timecodes(out) == [("video", held), ("data", held)]
+
+
+def test_timecodes_keep_their_time_at_a_new_rate() -> None:
+    assert rescaled_timecode("01:02:03:04", 25, 50) == ("01:02:03:08", True)
+    assert rescaled_timecode("00:00:10;29", 30, 60) == ("00:00:10;58", True)
+    assert rescaled_timecode("00:01:00;04", 60, 30) == ("00:01:00;02", True)
+    # at 25 fps no frame is dropped: FFmpeg refuses a drop-frame timecode there
+    assert rescaled_timecode("00:01:00;02", 30, 25) == ("00:01:00:02", False)
+    assert rescaled_timecode("01:00:00:59", 60, 25) == ("01:00:01:00", False)
+    assert rescaled_timecode("no timecode", 25, 50) is None
 
 
 def test_a_timecode_left_out_says_why(timecoded_mov: Path, tmp_path: Path,

@@ -17,6 +17,7 @@ from .metadata import (
     TIMECODE,
     container_tags,
     copy_stream_tags,
+    rescaled_timecode,
     shifted_chapters,
     shifted_timecode,
     stream_label,
@@ -52,12 +53,12 @@ class Carried:
 
 def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video: av.stream.Stream,
                   audio: list[tuple[av.stream.Stream, av.stream.Stream]], ext: str, *,
-                  offset: float = 0.0, end: float | None = None, metadata: bool = True
-                  ) -> Carried:
+                  offset: float = 0.0, end: float | None = None, metadata: bool = True,
+                  fps: float | None = None) -> Carried:
     """Add the source's other streams and its tags to `out` (the painted `video` stream and
     the `audio` (source, output) pairs already in it). `ext` names the output's kind in
-    messages; the output holds source times [offset, end); `metadata` False (--no-metadata)
-    leaves every tag and chapter out."""
+    messages; the output holds source times [offset, end) at frame rate `fps` (None: the
+    source's); `metadata` False (--no-metadata) leaves every tag and chapter out."""
     fmt = out.format.name.split(",")[0]
     carried = Carried()
     plans, left_out = plan_subtitles(reader.subtitle_streams, fmt, ext)
@@ -102,7 +103,8 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             warning = copy_stream_tags(source, target, fmt)
             if warning:
                 carried.warnings.append(warning)
-        timecode = _carry_timecode(reader, out, video, fmt, offset, timecode_tracks)
+        timecode = _carry_timecode(reader, out, video, fmt, offset, timecode_tracks, fps,
+                                   carried.warnings)
         if timecode:
             carried.kept.append(f"timecode {timecode} kept")
     else:  # --no-metadata: no stream's language or title either
@@ -123,21 +125,36 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
 
 def _carry_timecode(reader: VideoReader, out: av.container.OutputContainer,
                     video: av.stream.Stream, fmt: str, offset: float,
-                    tracks: list[av.stream.Stream]) -> str | None:
+                    tracks: list[av.stream.Stream], out_fps: float | None,
+                    warnings: list[str]) -> str | None:
     """Set the output's timecode: the source video's or container's tag (a timecode track's
     when neither has one), moved on by the frames a --start cut (a timecode names the first
-    frame). Returns the timecode the output holds, None for none."""
+    frame) and counted at the output rate `out_fps` (a warning in `warnings` where its frame
+    field or drop-frame flag could not stay exact). Returns the timecode the output holds,
+    None for none."""
     if tracks and not timecode_of(video.metadata) and not timecode_of(out.metadata):
         video.metadata["timecode"] = timecode_of(tracks[0].metadata) or ""
     fps = reader.fps
     skipped = offset - reader.start_time
     # the first frame the walk keeps: the first at or after the cut
     frames = math.ceil(round(skipped * fps, 6)) if fps and skipped > 0 else 0
+    rate = round(fps or 0)
+    new_rate = round(out_fps) if out_fps else rate
     held = []
     for tags in (video.metadata, out.metadata):
         key = timecode_key(tags)
         if key is not None:
-            tags[key] = shifted_timecode(tags[key], frames, round(fps or 0)) or tags[key]
+            tags[key] = shifted_timecode(tags[key], frames, rate) or tags[key]
+            if new_rate != rate and (rescaled := rescaled_timecode(tags[key], rate, new_rate)):
+                label, exact = rescaled
+                why = [*([] if exact else ["the nearest frame"]),
+                       *([] if label[8] == tags[key][8] else
+                         ["not drop-frame (only multiples of 30 fps drop frames)"])]
+                note = (f"timecode {tags[key]} at {fps:g} fps written as {label} at "
+                        f"{float(out_fps or 0):g} fps: {', '.join(why)}")
+                if why and note not in warnings:
+                    warnings.append(note)
+                tags[key] = label
             held.append(tags[key])
     if not held or fmt not in MP4_LIKE:  # Matroska keeps each as a tag
         return held[0] if held else None

@@ -412,7 +412,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         reader, writer.output, writer.stream,
                         [(s, t.stream) for s, t in zip(reader.audio_streams, audio, strict=True)],
                         dst.suffix.lower() or fmt, offset=offset, metadata=opts.metadata,
-                        end=None if opts.end is None else reader.start_time + opts.end)
+                        end=None if opts.end is None else reader.start_time + opts.end,
+                        fps=opts.fps)
 
                     def encode(item: Rendered | AudioItem | SubtitleItem) -> None:
                         t = time.perf_counter()

@@ -178,3 +178,19 @@ def shifted_timecode(timecode: str, frames: int, rate: int) -> str | None:
     seconds_total, ff_out = divmod(number, rate)
     h, rest_s = divmod(seconds_total, 3600)
     return f"{h % 24:02d}:{rest_s // 60:02d}:{rest_s % 60:02d}{sep}{ff_out:0{len(ff)}d}"
+
+
+def rescaled_timecode(timecode: str, rate: int, new_rate: int) -> tuple[str, bool] | None:
+    """`timecode` (at `rate` frames a timecode second) at `new_rate`: the same time, its frame
+    field rescaled to the nearest frame, and whether that is exact. A drop-frame ";" is kept
+    only where the new rate drops frames (a multiple of 30), as FFmpeg's av_timecode takes
+    it; None when it is no timecode."""
+    m = TIMECODE.fullmatch(timecode.strip())
+    if m is None or rate < 1 or new_rate < 1:
+        return None
+    hours, minutes, seconds, sep, ff = m.groups()
+    frames = Fraction(int(ff) * new_rate, rate)
+    sep = sep if sep not in ";," or new_rate % 30 == 0 else ":"
+    label = f"{int(hours):02d}:{minutes}:{seconds}{sep}{round(frames):0{len(ff)}d}"
+    # a label a drop-frame count skips is made the frame before (shifted 0 frames)
+    return shifted_timecode(label, 0, new_rate) or label, frames.denominator == 1
