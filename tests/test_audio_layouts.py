@@ -70,16 +70,18 @@ def render(src: Path, dst: Path, ctx, **opts):
                         ctx=ctx)
 
 
-@pytest.mark.parametrize(("codec", "layout", "kept"), [
-    ("ac3", "5.1", "5.1"),  # AC3 decodes it as 5.1(side): the sides become Opus's backs
-    ("flac", "5.1", "5.1"),
-    ("ac3", "quad", "quad"),  # quad(side) when decoded
-    ("pcm_s16le", "quad", "quad"),  # Matroska PCM: 4 channels of unknown order
+@pytest.mark.parametrize(("codec", "layout", "kept", "said"), [
+    # AC3 decodes it as 5.1(side): the sides become Opus's backs
+    ("ac3", "5.1", "5.1", "ac3 5.1(side) -> libopus 5.1"),
+    ("flac", "5.1", "5.1", "flac -> libopus"),
+    ("ac3", "quad", "quad", "ac3 quad(side) -> libopus quad"),  # quad(side) when decoded
+    # Matroska PCM: 4 channels of unknown order
+    ("pcm_s16le", "quad", "quad", "pcm_s16le 4 channels -> libopus quad"),
 ])
-def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, kept):
+def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, kept, said):
     src = surround_clip(tmp_path / "in.mkv", codec, layout)
     r = render(src, tmp_path / "out.webm", gl_ctx)
-    assert r.audio == ["libopus transcoded"]
+    assert r.audio == [said]
     assert not [w for w in r.warnings if "audio" in w]
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == kept
@@ -91,18 +93,33 @@ def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, ke
 def test_a_layout_opus_lacks_is_downmixed_with_a_warning(tmp_path, gl_ctx):
     src = surround_clip(tmp_path / "in.mkv", "ac3", "2.1")
     r = render(src, tmp_path / "out.webm", gl_ctx)
-    assert r.audio == ["libopus transcoded, 2.1 downmixed to stereo"]
-    assert "audio stream 1: Opus (WebM) cannot hold 2.1; downmixed to stereo" in r.warnings
+    assert r.audio == ["ac3 2.1 -> libopus stereo (downmixed)"]
+    assert ("audio stream 1: Opus (WebM) cannot hold 2.1; downmixed to stereo, its LFE left "
+            "out") in r.warnings
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == "stereo" and peaks == pytest.approx([400, 650], abs=4)
     assert min(rms) > 0.1
+    # as said: the LFE's 60 Hz tone is in neither channel
+    assert max(tone_level(tmp_path / "out.webm", 60)) < 0.01
+
+
+def tone_level(path: Path, hz: float) -> list[float]:
+    """Each channel's amplitude at `hz` (a 0.2 peak sine reads about 0.2)."""
+    with av.open(str(path)) as c:
+        s = c.streams.audio[0]
+        data = np.concatenate([f.to_ndarray() for f in c.decode(s)], axis=1)
+    middle = data[:, 2400:-2400]
+    freqs = np.fft.rfftfreq(middle.shape[1], 1 / 48000)
+    spectrum = np.abs(np.fft.rfft(middle * np.hanning(middle.shape[1]), axis=1))
+    band = np.abs(freqs - hz) < 10
+    return [float(v) for v in spectrum[:, band].max(axis=1) * 4 / middle.shape[1]]
 
 
 def test_trimmed_7_1_keeps_its_eight_channels(tmp_path, gl_ctx):
     # AAC decodes to 8 planar channels: cutting the first frame at --start crashed PyAV
     src = surround_clip(tmp_path / "in.mkv", "aac", "7.1")
     r = render(src, tmp_path / "out.webm", gl_ctx, start=0.1)
-    assert r.audio == ["libopus transcoded"]
+    assert r.audio == ["aac -> libopus"]
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == "7.1" and peaks == pytest.approx(TONES["7.1"], abs=6)
     assert min(rms) > 0.1

@@ -159,7 +159,7 @@ def test_vorbis_from_mkv_is_transcoded_for_mp4(tmp_path, capsys):
     assert code == 0, err
     with av.open(str(tmp_path / "o.mp4")) as c:
         assert c.streams.audio[0].codec_context.name == "aac"  # players play it
-    assert "transcoded" in err
+    assert "vorbis -> aac" in err
 
 
 

@@ -141,6 +141,11 @@ def _supported(fmt: str) -> frozenset[str]:
         return frozenset()
 
 
+def _has_lfe(layout: av.AudioLayout) -> bool:
+    """Whether a layout has a low-frequency channel (LFE, or 22.2's LFE2)."""
+    return any(c.name.startswith("LFE") for c in layout.channels)
+
+
 class AudioTrack:
     """One audio stream of the output, fed with packets (copy) or decoded frames (transcode).
 
@@ -156,6 +161,8 @@ class AudioTrack:
         self.transcode = (not can_copy(fmt, source)) if transcode is None else transcode
         self.packets = 0
         self.downmix: tuple[str, str] | None = None  # (source, output) layout names
+        self.source_codec = source.codec_context.name
+        self.layouts: tuple[str, str] | None = None  # (source, output), where they differ
         self.warning: str | None = None
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
@@ -175,20 +182,27 @@ class AudioTrack:
                     self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
         self.stream.bit_rate = TRANSCODE_BITRATE
+        if src_layout and src_layout.name != layout:
+            self.layouts = (src_layout.name, layout)
         if webm and self.stream.codec_context.layout.nb_channels > 2:
             # family 1 named, not left to the default (which picks it too): only then does
             # libopus use its surround masking and narrow the LFE's band
             self.stream.codec_context.options = {"mapping_family": "1"}
         if self.downmix:
+            # FFmpeg's default downmix (lfe_mix_level 0) mixes no LFE into the other channels
+            lfe = (_has_lfe(src_layout) and not _has_lfe(av.AudioLayout(layout)))
             self.warning = (f"audio stream {stream_label(source)}: Opus (WebM) cannot hold "
-                            f"{self.downmix[0]}; downmixed to {self.downmix[1]}")
+                            f"{self.downmix[0]}; downmixed to {self.downmix[1]}"
+                            f"{', its LFE left out' if lfe else ''}")
 
     def describe(self) -> str:
-        """E.g. "aac copied", "libopus transcoded, 2.1 downmixed to stereo"."""
+        """E.g. "aac copied", "pcm_s16le -> aac", "ac3 2.1 -> libopus stereo (downmixed)"."""
         if not self.transcode:
             return f"{self.codec} copied"
-        mix = f", {self.downmix[0]} downmixed to {self.downmix[1]}" if self.downmix else ""
-        return f"{self.codec} transcoded{mix}"
+        if self.layouts is None:
+            return f"{self.source_codec} -> {self.codec}"
+        mix = " (downmixed)" if self.downmix else ""
+        return f"{self.source_codec} {self.layouts[0]} -> {self.codec} {self.layouts[1]}{mix}"
 
     def write(self, data: av.Packet | av.AudioFrame) -> None:
         """Mux a packet (copy) or encode a frame (transcode), shifted by `offset`."""
