@@ -4,6 +4,7 @@ with its language, title and disposition, subtitles (copied or converted), chapt
 
 from __future__ import annotations
 
+import struct
 from fractions import Fraction
 from pathlib import Path
 
@@ -379,3 +380,51 @@ def test_the_summary_names_the_language_the_file_holds(
     (written,) = by_type(probe(dst), "subtitle")
     assert written["tags"]["language"] == held
     assert f"subtitle 1 ({held}) srt -> mov_text;" in summary
+
+
+def _pgs_segment(kind: int, data: bytes) -> bytes:
+    return struct.pack(">BH", kind, len(data)) + data
+
+
+def _pgs_packet(number: int, show: bool) -> bytes:
+    """One PGS display set as Matroska holds it: an 8x2 picture shown (PCS with one object,
+    WDS, PDS, ODS, END), or the screen cleared (PCS with none, WDS, END)."""
+    pcs = struct.pack(">HHBHBBBB", 64, 48, 0x10, number, 0x80 if show else 0, 0, 0, int(show))
+    wds = _pgs_segment(0x17, struct.pack(">BBHHHH", 1, 0, 8, 8, 8, 2))
+    if not show:
+        return _pgs_segment(0x16, pcs) + wds + _pgs_segment(0x80, b"")
+    pcs += struct.pack(">HBBHH", 0, 0, 0, 8, 8)
+    pds = _pgs_segment(0x14, bytes([0, 0, 1, 235, 128, 128, 255]))
+    rle = bytes([0, 0x88, 1, 0, 0]) * 2  # two lines of 8 pixels of colour 1
+    ods = _pgs_segment(0x15, struct.pack(">HBB", 0, 0, 0xC0) + (len(rle) + 4).to_bytes(3, "big")
+                       + struct.pack(">HH", 8, 2) + rle)
+    return _pgs_segment(0x16, pcs) + wds + pds + ods + _pgs_segment(0x80, b"")
+
+
+def test_trim_shows_the_picture_subtitle_on_screen_at_the_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A PGS subtitle shown at 0.3 s and cleared at 0.8 s was left out of a cut from 0.5 s
+    # (its packets have no duration): the track opened with a bare clear
+    src = tmp_path / "pgs.mkv"
+    with av.open(str(src), "w", format="matroska") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        pgs = out.add_mux_stream("hdmv_pgs_subtitle", time_base=Fraction(1, 1000))
+        mux_frames(out, vs, (np.full((48, 64, 3), 5 * k, np.uint8) for k in range(50)),
+                   time_base=Fraction(1, 25))
+        for n, (ms, show) in enumerate([(300, True), (800, False), (1200, True)]):
+            packet = av.Packet(_pgs_packet(n, show))
+            packet.stream, packet.time_base = pgs, Fraction(1, 1000)
+            packet.pts = packet.dts = ms
+            out.mux(packet)
+    # (start s, shows) of each packet; from 1.3 s no packet follows the one held back
+    for start, end, want in (("0.5", "1.5", [(0.0, True), (0.3, False), (0.7, True)]),
+                             ("1.3", "1.8", [(0.0, True)]), ("0.9", "1.5", [(0.3, True)])):
+        dst = tmp_path / f"cut{start}.mkv"
+        code, err = render(capsys, str(src), "-o", str(dst), "--start", start, "--end", end)
+        assert code == 0, err
+        with av.open(str(dst)) as c:
+            subs = c.streams.subtitles[0]
+            shown = [(round(float(p.pts * p.time_base), 3), bool(subs.codec_context.decode(p)))
+                     for p in c.demux(subs) if p.pts is not None and p.size]
+        assert shown == want, (start, end)

@@ -188,6 +188,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
             pending = next(sound, None)
         for t in tracks:
             t.flush()
+        carried.flush()
         out.close()
     except BaseException:
         with contextlib.suppress(Exception):  # the file is discarded anyway

@@ -50,6 +50,11 @@ class Carried:
         if 0 <= stream < len(self.subtitles):
             self.subtitles[stream].write(packet)
 
+    def flush(self) -> None:
+        """Write what the subtitle tracks hold back; call it once the source's packets are in."""
+        for track in self.subtitles:
+            track.flush()
+
 
 def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video: av.stream.Stream,
                   audio: list[tuple[av.stream.Stream, av.stream.Stream]], ext: str, *,

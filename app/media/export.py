@@ -429,6 +429,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
                     def finish() -> None:
                         t = time.perf_counter()
+                        carried.flush()
                         writer.close()
                         counters.busy["encode"] += time.perf_counter() - t
 

@@ -107,7 +107,9 @@ class SubtitleTrack:
     The output holds source times [`offset`, `end`) seconds: `offset` is subtracted from
     every timestamp; a cue that began before it but lasts into the range is kept,
     shortened, as is one that lasts past `end`; one that begins at or after `end` is
-    dropped.
+    dropped. A picture cue without a duration (PGS: shown until the next packet) still on
+    screen at `offset` is kept from 0, unless it is a clear; `flush` writes it where no
+    packet follows in the range.
     """
 
     def __init__(self, output: av.container.OutputContainer, plan: SubtitlePlan,
@@ -125,6 +127,8 @@ class SubtitleTrack:
         if (plan.convert_to or plan.codec) == "mov_text":
             self.stream.time_base = mov_text_time_base(output, self.stream.time_base)
         self.index = self.stream.index  # (the stream is not to be read once `output` closes)
+        self._held: av.Packet | None = None  # the last picture cue begun before the range
+        self._written = False
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset` and cut
@@ -135,6 +139,13 @@ class SubtitleTrack:
         pts, duration = packet.pts, packet.duration or 0
         shift = _ticks(self.offset, tb)
         pts -= shift
+        if pts < 0 and not duration and self.plan.convert_to is None \
+                and self.plan.codec not in TEXT_CODECS:
+            self._held = packet  # on screen at the start unless a later one replaces it
+            return
+        if pts > 0:
+            self.flush()
+        self._held = None
         if pts < 0:
             if pts + duration <= 0:
                 return  # ended before the range
@@ -148,15 +159,42 @@ class SubtitleTrack:
             # clearing packet; it does not lengthen the file.
             duration = min(duration, last - pts)
         if self.plan.convert_to is None:
+            if not self._written and clears(self.plan.codec, bytes(packet)):
+                return  # nothing on screen to clear
             out = packet
         else:
             text = cue_text(self.plan.codec, bytes(packet))
             out = av.Packet(cue_payload(self.plan.convert_to, text))
+        self._mux(out, tb, pts, duration)
+
+    def flush(self) -> None:
+        """Write the picture cue on screen at the start of the range (begun before it), at
+        0, if no packet in the range has yet; call it once the source's packets are in."""
+        held, self._held = self._held, None
+        if held is not None and not self._written and not clears(self.plan.codec, bytes(held)):
+            self._mux(held, held.time_base, 0, 0)
+
+    def _mux(self, out: av.Packet, tb: Fraction, pts: int, duration: int) -> None:
         out.stream = self.stream
         out.time_base = tb
         out.pts = out.dts = pts
         out.duration = duration
         self.output.mux(out)
+        self._written = True
+
+
+def clears(codec: str, payload: bytes) -> bool:
+    """Whether a picture subtitle packet clears the screen: a PGS display set whose
+    composition (PCS segment) holds no object. (Other codecs' packets count as shown.)"""
+    if codec not in ("pgssub", "hdmv_pgs_subtitle"):  # the decoder's name, the codec's
+        return False
+    at = 0
+    while at + 3 <= len(payload):
+        kind, size = payload[at], int.from_bytes(payload[at + 1:at + 3], "big")
+        if kind == 0x16 and size >= 11:  # PCS: ..., number of composition objects
+            return payload[at + 13] == 0
+        at += 3 + size
+    return False
 
 
 def mov_text_time_base(output: av.container.OutputContainer, time_base: Fraction | None

@@ -232,12 +232,13 @@ def _tag(value: int | None) -> int:
 
 
 def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
-    """Whether a subtitle packet shows inside [start, end) seconds."""
+    """Whether a subtitle packet shows inside [start, end) seconds; one without a duration
+    (a PGS picture cue, shown until the next) may, whenever it begins before `end`."""
     if packet.pts is None or packet.dts is None and not packet.size:
         return False
     t = float(packet.pts * packet.time_base)
     until = t + float((packet.duration or 0) * packet.time_base)
-    return (end is None or t < end) and (start is None or until > start)
+    return (end is None or t < end) and (start is None or not packet.duration or until > start)
 
 
 def gap_frames(steps: Counter[int]) -> int | None:
