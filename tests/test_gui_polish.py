@@ -24,6 +24,7 @@ from test_gui import (  # noqa: F401 - fixtures
     make_window,
     media,
     open_and_render,
+    scene,
     window,
 )
 
@@ -322,6 +323,63 @@ def test_the_processing_scale_is_an_undo_step(qtbot: Any, window: MainWindow,
     shows(half)
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
     assert params["dilution"] == pytest.approx(value) and state.scale == 0.5
+    shows(edited)
+
+
+def test_the_video_lines_are_an_undo_step(qtbot: Any, window: MainWindow,
+                                          tmp_path: Path) -> None:
+    """Ctrl+Z puts a change of the lines a video is painted at back, and the picture with it
+    (the lines were no part of the look's history: an undo left them as they were)."""
+    import av
+
+    clip = tmp_path / "tall.mp4"  # 180 lines: painted at 120 is a picture of its own
+    with av.open(str(clip), "w") as out:
+        stream = out.add_stream("libx264", rate=12)
+        stream.width, stream.height, stream.pix_fmt = 320, 180, "yuv420p"
+        for i in range(6):  # still frames: a paused frame painted again is the same
+            frame = av.VideoFrame.from_ndarray(scene(320, 180), format="rgb24")
+            frame.pts = i
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    open_and_render(qtbot, window, clip)
+    window.playback.toggle_play()  # paused
+    window.playback.seek(0.0)
+    qtbot.waitUntil(lambda: window.viewport.shown_index == 0, timeout=TIMEOUT)
+    # ... and painted: a seek's frame waits for its subject, the picture before it held
+    qtbot.waitUntil(lambda: not window.viewport.subjects.waiting_fresh, timeout=TIMEOUT)
+    handle = focus_window(qtbot, window)
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    params, state, spin = window.state.params, window.state, window.side_scroll.video_lines_spin
+    row = window.param_panel.rows["dilution"]
+    assert row.slider is not None and state.video_lines == spin.value() == 1080
+    before = params["dilution"]
+    first = grab(window)  # (a grab paints what is pending)
+    spin.setValue(120)
+    fewer = grab(window)
+    slider = row.slider
+    slider.setValue(slider.maximum() if slider.value() < slider.maximum() else slider.minimum())
+    edited, value = grab(window), params["dilution"]
+    assert value != before and state.video_lines == 120
+    for a, b in ((first, fewer), (fewer, edited)):  # each step a picture of its own
+        assert np.abs(a.astype(int) - b.astype(int)).mean() > 1.0, "no change to undo"
+
+    def shows(picture: np.ndarray) -> None:
+        assert np.abs(grab(window).astype(int) - picture.astype(int)).max() <= 1
+
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the slider
+    assert params["dilution"] == pytest.approx(before) and state.video_lines == 120
+    shows(fewer)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the lines
+    assert state.video_lines == 1080 and spin.value() == 1080
+    assert params["dilution"] == pytest.approx(before)
+    shows(first)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    assert state.video_lines == 120 and spin.value() == 120
+    shows(fewer)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
+    assert params["dilution"] == pytest.approx(value) and state.video_lines == 120
     shows(edited)
 
 

@@ -1,5 +1,6 @@
-"""Edits of the look (style or chain, parameters, seed, processing scale, presets) as undo
-steps, with an honest preset label. The edits go to the app's state; the views follow it."""
+"""Edits of the look (style or chain, parameters, seed, processing scale, a video's lines,
+presets) as undo steps, with an honest preset label. The edits go to the app's state; the
+views follow it."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ class LookEditor(QObject):
     failed = pyqtSignal(str, str)  # a dialog's title and text (a preset that cannot apply)
 
     def __init__(self, state: RenderState, panel: ParamPanel, presets: PresetsPanel,
-                 seed_spin: QSpinBox, scale_spin: QDoubleSpinBox, preset: str | None = None,
-                 modified: bool = True, parent: QObject | None = None,
+                 seed_spin: QSpinBox, scale_spin: QDoubleSpinBox, video_lines_spin: QSpinBox,
+                 preset: str | None = None, modified: bool = True, parent: QObject | None = None,
                  switch_style: Callable[[str], bool] | None = None) -> None:
         """`switch_style(name)`: make a style or chain current (for undoing a chain edit);
         returns False when it cannot be built."""
@@ -41,6 +42,7 @@ class LookEditor(QObject):
         presets.stateChanged.connect(self._preset_state)
         seed_spin.valueChanged.connect(self._seed_changed)
         scale_spin.valueChanged.connect(self._scale_changed)
+        video_lines_spin.valueChanged.connect(self._video_lines_changed)
 
     @property
     def preset(self) -> str | None:
@@ -59,7 +61,8 @@ class LookEditor(QObject):
     def look(self) -> Look:
         """The current look."""
         return Look(self.state.params.as_json_values(), self.state.seed, self.preset,
-                    self.modified, self.state.style.name, self.state.scale)
+                    self.modified, self.state.style.name, self.state.scale,
+                    self.state.video_lines)
 
     def style_switched(self, before: Look | None, what: str = "chain") -> None:
         """The style or chain changed (from `before`: one undo step; None: none, an undo's
@@ -86,6 +89,11 @@ class LookEditor(QObject):
     def _scale_changed(self, value: float) -> None:
         self.state.set_scale(value)
         self.history.record(self._look, "scale")
+        self._done()
+
+    def _video_lines_changed(self, value: int) -> None:
+        self.state.set_video_lines(value)
+        self.history.record(self._look, "video lines")
         self._done()
 
     def apply_preset(self, preset: Preset) -> None:
@@ -130,6 +138,7 @@ class LookEditor(QObject):
         self.state.apply_values(look.values, reset_others=True)
         self.state.set_seed(look.seed)  # the views follow the state
         self.state.set_scale(look.scale)
+        self.state.set_video_lines(look.video_lines)
         self._show(look.preset, look.modified)
         self._look = look
         self.message.emit(done)

@@ -120,8 +120,8 @@ class MainWindow(QMainWindow):
                                       self.presets, self.debug_combo, self.error, self.status,
                                       self)
         self.editor = LookEditor(self.state, self.param_panel, self.presets, self.seed_spin,
-                                 self.scale_spin, *self.settings.preset(self.state.style.name),
-                                 parent=self,
+                                 self.scale_spin, self.side_scroll.video_lines_spin,
+                                 *self.settings.preset(self.state.style.name), parent=self,
                                  switch_style=lambda name: self.styles.set_style(name, False))
         self.styles.editor = self.editor
         self._build_status_bar()
@@ -234,7 +234,6 @@ class MainWindow(QMainWindow):
         self.presets.problem.connect(self.error)
         self.presets.report_problems()  # (the first read came before this window listened)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
-        self.side_scroll.video_lines_spin.valueChanged.connect(self.state.set_video_lines)
         self.compare_combo.currentIndexChanged.connect(
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
         src = self.sources

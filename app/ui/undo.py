@@ -1,5 +1,5 @@
 """Undo/redo of the look: the style or chain, its parameter values, the seed, the processing
-scale and the preset they started from (no Qt)."""
+scale, a video's lines and the preset they started from (no Qt)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.renderer import VIDEO_LINES
+
 MERGE_S = 1.0  # changes of one control closer than this are one step (a slider drag)
 LIMIT = 200
 
@@ -15,7 +17,7 @@ LIMIT = 200
 @dataclass(frozen=True)
 class Look:
     """Everything undo restores: the style (or chain `a+b`), its JSON-friendly values, the
-    seed, the preset shown and the processing scale."""
+    seed, the preset shown, the processing scale and a video's lines."""
 
     values: dict[str, Any]
     seed: int
@@ -23,6 +25,7 @@ class Look:
     modified: bool  # edited since that preset was chosen
     style: str = ""  # the style or chain the values are of
     scale: float = 1.0  # the processing scale
+    video_lines: int = VIDEO_LINES  # a video's frames painted at most these lines (0: all)
 
 
 class UndoHistory:
