@@ -125,7 +125,7 @@ class StyleStage:
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
-        self._before: dict[str, Any] | None = None  # _FRAME_STATE before the last frame
+        self._before: dict[str, Any] = {}  # _FRAME_STATE before the last frame (none yet)
 
     # -- settings -------------------------------------------------------------------------
     @property
@@ -248,13 +248,14 @@ class StyleStage:
         subject then fades in or out). `again`: the very frame last painted, painted anew
         (with its own subject, found since): it reads the history it read then.
         """
-        if again and self._before is not None:
+        if again and self._before:
             # the same frame: its noise, history, paper sheet and subject fade as then
             self.frame_index -= 1
             for name, value in self._before.items():
                 setattr(self, name, value)
         else:
-            self._before = {name: getattr(self, name) for name in _FRAME_STATE}
+            for name in _FRAME_STATE:  # (in place: no allocation a frame)
+                self._before[name] = getattr(self, name)
         src = frame if isinstance(frame, moderngl.Texture) else self.upload(frame, order)
         w, h = full_size or src.size
         work = (max(1, round(w * self._scale)), max(1, round(h * self._scale)))
