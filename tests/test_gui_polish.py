@@ -7,6 +7,7 @@ The window, media and dialog fixtures are test_gui's (imported, so they are used
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from test_gui import (  # noqa: F401 - fixtures
     scene,
     window,
 )
+from videoclips import mux_frames
 
 from aquarelle.engine.presets import list_presets, user_presets_dir
 from aquarelle.ui import source_controller as sc
@@ -287,43 +289,52 @@ def test_a_slider_drag_is_one_undo_step(qtbot: Any, window: MainWindow) -> None:
     assert not window.editor.history.can_undo
 
 
-def test_the_processing_scale_is_an_undo_step(qtbot: Any, window: MainWindow,
-                                              media: dict[str, Path]) -> None:
-    """Ctrl+Z puts a scale change back, and the picture with it (the scale was no part of
-    the look's history: an undo left it, and its picture, as they were)."""
-    open_and_render(qtbot, window, media["image"])
+def undo_round_trip(qtbot: Any, window: MainWindow, spin: Any, setting: Callable[[], Any],
+                    changed: Any) -> None:
+    """Set `spin` to `changed`, then move the dilution slider: Ctrl+Z twice puts back the
+    slider, then the setting (`setting()`: the state's value), each with its picture;
+    Ctrl+Shift+Z twice brings them again."""
     handle = focus_window(qtbot, window)
     ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
-    params, state = window.state.params, window.state
+    params = window.state.params
     row = window.param_panel.rows["dilution"]
-    assert row.slider is not None and state.scale == 1.0
-    before = params["dilution"]
+    assert row.slider is not None
+    before, original = params["dilution"], setting()
     first = grab(window)  # (a grab paints what is pending)
-    window.scale_spin.setValue(0.5)
-    half = grab(window)
+    spin.setValue(changed)
+    other = grab(window)
     slider = row.slider
     slider.setValue(slider.maximum() if slider.value() < slider.maximum() else slider.minimum())
     edited, value = grab(window), params["dilution"]
-    assert value != before and state.scale == 0.5
-    for a, b in ((first, half), (half, edited)):  # each step a picture of its own
+    assert value != before and setting() == changed
+    for a, b in ((first, other), (other, edited)):  # each step a picture of its own
         assert np.abs(a.astype(int) - b.astype(int)).mean() > 1.0, "no change to undo"
 
     def shows(picture: np.ndarray) -> None:
         assert np.abs(grab(window).astype(int) - picture.astype(int)).max() <= 1
 
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the slider
-    assert params["dilution"] == pytest.approx(before) and state.scale == 0.5
-    shows(half)
-    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the scale
-    assert state.scale == 1.0 and window.scale_spin.value() == 1.0
+    assert params["dilution"] == pytest.approx(before) and setting() == changed
+    shows(other)
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the setting
+    assert setting() == original and spin.value() == original
     assert params["dilution"] == pytest.approx(before)
     shows(first)
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
-    assert state.scale == 0.5 and window.scale_spin.value() == 0.5
-    shows(half)
+    assert setting() == changed and spin.value() == changed
+    shows(other)
     qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
-    assert params["dilution"] == pytest.approx(value) and state.scale == 0.5
+    assert params["dilution"] == pytest.approx(value) and setting() == changed
     shows(edited)
+
+
+def test_the_processing_scale_is_an_undo_step(qtbot: Any, window: MainWindow,
+                                              media: dict[str, Path]) -> None:
+    """Ctrl+Z puts a scale change back, and the picture with it (the scale was no part of
+    the look's history: an undo left it, and its picture, as they were)."""
+    open_and_render(qtbot, window, media["image"])
+    assert window.state.scale == 1.0
+    undo_round_trip(qtbot, window, window.scale_spin, lambda: window.state.scale, 0.5)
 
 
 def test_the_video_lines_are_an_undo_step(qtbot: Any, window: MainWindow,
@@ -336,51 +347,17 @@ def test_the_video_lines_are_an_undo_step(qtbot: Any, window: MainWindow,
     with av.open(str(clip), "w") as out:
         stream = out.add_stream("libx264", rate=12)
         stream.width, stream.height, stream.pix_fmt = 320, 180, "yuv420p"
-        for i in range(6):  # still frames: a paused frame painted again is the same
-            frame = av.VideoFrame.from_ndarray(scene(320, 180), format="rgb24")
-            frame.pts = i
-            for packet in stream.encode(frame):
-                out.mux(packet)
-        for packet in stream.encode(None):
-            out.mux(packet)
+        # still frames: a paused frame painted again is the same
+        mux_frames(out, stream, [scene(320, 180)] * 6)
     open_and_render(qtbot, window, clip)
     window.playback.toggle_play()  # paused
     window.playback.seek(0.0)
     qtbot.waitUntil(lambda: window.viewport.shown_index == 0, timeout=TIMEOUT)
     # ... and painted: a seek's frame waits for its subject, the picture before it held
     qtbot.waitUntil(lambda: not window.viewport.subjects.waiting_fresh, timeout=TIMEOUT)
-    handle = focus_window(qtbot, window)
-    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
-    params, state, spin = window.state.params, window.state, window.side_scroll.video_lines_spin
-    row = window.param_panel.rows["dilution"]
-    assert row.slider is not None and state.video_lines == spin.value() == 1080
-    before = params["dilution"]
-    first = grab(window)  # (a grab paints what is pending)
-    spin.setValue(120)
-    fewer = grab(window)
-    slider = row.slider
-    slider.setValue(slider.maximum() if slider.value() < slider.maximum() else slider.minimum())
-    edited, value = grab(window), params["dilution"]
-    assert value != before and state.video_lines == 120
-    for a, b in ((first, fewer), (fewer, edited)):  # each step a picture of its own
-        assert np.abs(a.astype(int) - b.astype(int)).mean() > 1.0, "no change to undo"
-
-    def shows(picture: np.ndarray) -> None:
-        assert np.abs(grab(window).astype(int) - picture.astype(int)).max() <= 1
-
-    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the slider
-    assert params["dilution"] == pytest.approx(before) and state.video_lines == 120
-    shows(fewer)
-    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)  # the lines
-    assert state.video_lines == 1080 and spin.value() == 1080
-    assert params["dilution"] == pytest.approx(before)
-    shows(first)
-    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
-    assert state.video_lines == 120 and spin.value() == 120
-    shows(fewer)
-    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl | shift)
-    assert params["dilution"] == pytest.approx(value) and state.video_lines == 120
-    shows(edited)
+    spin = window.side_scroll.video_lines_spin
+    assert window.state.video_lines == spin.value() == 1080
+    undo_round_trip(qtbot, window, spin, lambda: window.state.video_lines, 120)
 
 
 # -- view --------------------------------------------------------------------------------------
