@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from ..engine.chain_spec import AnyStyle
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.export import ExportOptions, ExportProgress, asked, pixel_shape, square_warning
-from ..media.video_reader import VideoReader
+from ..media.video_reader import VideoReader, output_origin
 from ..media.video_writer import CODECS, keeps_pixel_aspect
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
 from .chunk import ChunkRenderer, ChunkResult, ChunkTask, RenderSettings, chunk_problem
@@ -216,8 +216,7 @@ class Driver:
             squared = square_warning(job.source.name, source, source_sar, size,
                                      f"{job.output.suffix} with {job.codec}")
         chunks = plan_chunks(index, self.opts.chunk_seconds, self.opts.warmup, o.start, o.end)
-        trimmed = o.start > 0 or o.end is not None
-        offset = index.start_time + o.start if trimmed else 0.0
+        offset = output_origin(index.start_time, index.first_time, o.start)
         shift = round(Fraction(offset).limit_denominator(10**9) / index.time_base)
         settings = RenderSettings(self.style, self.values, o.seed, o.scale, job.fmt, job.codec,
                                   o.crf, o.speed, o.video_lines)

@@ -96,8 +96,7 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
                               if not can_copy(fmt, s, samples.get(s.index)))
         reader.transcode_audio = transcode
-        trimmed = start > 0 or end is not None
-        offset = reader.start_time + start if trimmed else 0.0
+        offset = reader.origin(start)
         options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
                    else {"avoid_negative_ts": "disabled"})
         try:

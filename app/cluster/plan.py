@@ -35,6 +35,7 @@ class VideoIndex:
     pts: tuple[int, ...]  # presentation timestamps, increasing
     keyframes: tuple[int, ...]  # frame numbers that are keyframes
     cuts: tuple[int, ...]  # keyframes off the regular GOP cadence: probably scene cuts
+    first_time: float = 0.0  # seconds: the first of the video's and audio's timestamps
 
     def time(self, k: int) -> float:
         """Seconds of frame k from the stream's start."""
@@ -87,7 +88,7 @@ def scan(path: str | Path) -> VideoIndex:
             raise MediaError(f"{path}: cannot read its packets ({e}); render it without "
                              "--cluster") from None
         tb = reader.time_base
-        start_time = reader.start_time
+        start_time, first_time = reader.start_time, reader.first_time
     found.sort()
     pts = tuple(p for p, _ in found)
     if not pts:
@@ -95,7 +96,7 @@ def scan(path: str | Path) -> VideoIndex:
     if len(set(pts)) != len(pts):
         raise MediaError(f"{path}: repeated frame timestamps; render it without --cluster")
     keys = tuple(k for k, (_, key) in enumerate(found) if key)
-    return VideoIndex(str(path), tb, start_time, pts, keys, scene_cuts(keys))
+    return VideoIndex(str(path), tb, start_time, pts, keys, scene_cuts(keys), first_time)
 
 
 def scene_cuts(keyframes: tuple[int, ...]) -> tuple[int, ...]:

@@ -362,8 +362,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             ctx: moderngl.Context, style: str | AnyStyle, values: Mapping[str, Any] | None,
             opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
             cancel: threading.Event | None, sar: Fraction = Fraction(1)) -> ExportResult:
-    trimmed = opts.start > 0 or opts.end is not None
-    offset = reader.start_time + opts.start if trimmed else 0.0
+    offset = reader.origin(opts.start)
     shift = round(Fraction(offset).limit_denominator(10**9) / reader.time_base)
 
     counters = _Counters()

@@ -173,6 +173,12 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None
         raise MediaError(f"{p}: not a readable {what} ({ffmpeg_reason(e)})") from None
 
 
+def output_origin(video_start: float, first_time: float, start: float) -> float:
+    """The source time (seconds) an output's clock starts from: `start` seconds after the
+    video's first frame (`video_start`) for a --start cut, else the first stream's time."""
+    return video_start + start if start > 0 else first_time
+
+
 def rotation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) -> int:
     """Counter-clockwise display rotation in degrees (0, 90, 180 or 270) of a frame.
 
@@ -385,6 +391,20 @@ class VideoReader:
         """Start of the video stream in seconds (usually 0)."""
         st = self.video.start_time
         return float(st * self.time_base) if st is not None else 0.0
+
+    @property
+    def first_time(self) -> float:
+        """The first of the video's and audio's timestamps in seconds, never below 0: where
+        an output's clock starts without a --start cut (a broadcast recording's clock may
+        start at any time, its output at 0)."""
+        times = [float(s.start_time * s.time_base) for s in (self.video, *self.audio_streams)
+                 if s.start_time is not None and s.time_base]
+        return max(0.0, min(times, default=0.0))
+
+    def origin(self, start: float = 0.0) -> float:
+        """The source time (seconds) an output's clock starts from: a --start cut `start`
+        seconds after the video's first frame, else `first_time`."""
+        return output_origin(self.start_time, self.first_time, start)
 
     @property
     def duration(self) -> float | None:
