@@ -10,7 +10,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from aquarelle.media.video_reader import rotation_of, upright
+from aquarelle.media.orientation import Orientation, orientation_of
 
 
 @dataclass
@@ -108,7 +108,7 @@ def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int
             if name == "vorbis":  # FFmpeg's own Vorbis encoder is marked experimental
                 a_stream.codec_context.options = {"strict": "experimental"}
         for img, p in zip(drawn, pts, strict=True):
-            stored = upright(img, -rotation) if rotation else img
+            stored = Orientation((-rotation // 90) % 4).apply(img)
             frame = av.VideoFrame.from_ndarray(stored, format="rgb24")
             frame.pts = p
             frame.time_base = tb
@@ -140,7 +140,7 @@ def decode_video(path: str | Path) -> tuple[list[np.ndarray], list[Fraction], di
         vs = c.streams.video[0]
         rotation = 0
         for f in c.decode(vs):
-            rotation = rotation_of(f, vs)
+            rotation = orientation_of(f, vs).degrees
             frames.append(f.to_ndarray(format="rgb24"))
             times.append(f.pts * f.time_base)
         facts = {

@@ -28,6 +28,7 @@ from ..engine.subject_ahead import FrameSubject
 from .errors import MediaError, ffmpeg_reason
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
+from .orientation import UPRIGHT, orientation_of
 
 VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
                     ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
@@ -179,32 +180,6 @@ def output_origin(video_start: float, first_time: float, start: float) -> float:
     return video_start + start if start > 0 else first_time
 
 
-def rotation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) -> int:
-    """Counter-clockwise display rotation in degrees (0, 90, 180 or 270) of a frame.
-
-    The display matrix travels on the frame in FFmpeg 7 (`frame.rotation`); older files and
-    builds put a clockwise `rotate` tag on the stream instead. Flips are not applied.
-    """
-    degrees = 0.0
-    try:
-        degrees = float(frame.rotation or 0.0)
-    except (AttributeError, TypeError, ValueError):
-        degrees = 0.0
-    if not degrees:
-        tag = stream.metadata.get("rotate")
-        try:
-            degrees = -float(tag) if tag else 0.0
-        except ValueError:
-            degrees = 0.0
-    return int(round(degrees / 90.0)) % 4 * 90
-
-
-def upright(image: np.ndarray, rotation: int) -> np.ndarray:
-    """Rotate an (H, W, C) image counter-clockwise by `rotation` degrees (multiple of 90)."""
-    k = (rotation // 90) % 4
-    return np.ascontiguousarray(np.rot90(image, k)) if k else image
-
-
 def _main_video_stream(container: av.container.InputContainer) -> av.video.stream.VideoStream:
     """The first video stream that is a real video, not a cover picture."""
     skip = av.stream.Disposition.attached_pic | av.stream.Disposition.still_image
@@ -333,7 +308,7 @@ class VideoReader:
         self._steps: Counter[int] = Counter()
         self._prev_pts: int | None = None  # pts of the walk's last yielded frame
         self._last_pts: int | None = None
-        self._rotation = 0  # of the last frame decoded (degrees counter-clockwise)
+        self._orientation = UPRIGHT  # of the last frame decoded
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"
@@ -384,7 +359,7 @@ class VideoReader:
         sar = self.video.sample_aspect_ratio
         if not sar or not SAR_RANGE[0] <= sar <= SAR_RANGE[1]:
             return Fraction(1)
-        return 1 / sar if self._rotation % 180 else Fraction(sar)
+        return 1 / sar if self._orientation.turns % 2 else Fraction(sar)
 
     @property
     def start_time(self) -> float:
@@ -600,7 +575,7 @@ class VideoReader:
             yield self._convert(f)
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
-        rotation = self._rotation = rotation_of(f, self.video)
+        shown = self._orientation = orientation_of(f, self.video)
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
@@ -609,7 +584,7 @@ class VideoReader:
         if color_range:
             kwargs["src_color_range"] = color_range
         if self.size is not None:
-            w, h = self.size if rotation % 180 == 0 else self.size[::-1]
+            w, h = self.size[::-1] if shown.turns % 2 else self.size
             if (w, h) != (f.width, f.height):
                 kwargs.update(width=w, height=h, interpolation="AREA")
                 width = w
@@ -618,7 +593,7 @@ class VideoReader:
         rgba = self.rgba and (self.deep or width % RGBA_WIDTH_STEP == 0)
         kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba else \
             ("rgb48le" if self.deep else "rgb24")
-        image = upright(f.to_ndarray(**kwargs), rotation)
+        image = shown.apply(f.to_ndarray(**kwargs))
         pts = f.pts
         step = f.duration or self._default_step()
         if pts is None:
