@@ -76,12 +76,13 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     ctx = create_headless_context()
     try:
         if header is not None:
-            refuse_unpaintable(job, resolve_size(size, header), ctx, src)
+            refuse_unpaintable(job, resolve_size(size, header, even=False), ctx, src)
         if image is None:
-            image = read_image(src, fit=resolve_size(size, header) if size and header else None)
+            image = read_image(src, fit=resolve_size(size, header, even=False)
+                               if size and header else None)
         rgb_in, alpha = image.rgb, image.alpha
         if size is not None:
-            w, h = resolve_size(size, image.size)
+            w, h = resolve_size(size, image.size, even=False)
             rgb_in = resize(rgb_in, (w, h))
             alpha = resize(alpha, (w, h)) if alpha is not None else None
         rgb_in = on_paper(rgb_in, alpha)  # transparent: paper, not the colours under it

@@ -137,8 +137,9 @@ def same_path(a: str | Path, b: str | Path) -> bool:
 
 
 def resolve_size(size: tuple[int, int] | None, source: tuple[int, int],
-                 sar: Fraction = Fraction(1)) -> tuple[int, int]:
-    """The upright content size: `size` with -1 meaning 'keep the aspect' (rounded to even),
+                 sar: Fraction = Fraction(1), *, even: bool = True) -> tuple[int, int]:
+    """The upright content size: `size` with -1 meaning 'keep the aspect' (the other side
+    rounded to even for video's 4:2:0, to the nearest pixel for a still: `even` False),
     the one `source` pixels shaped `sar` (width / height) are displayed at."""
     if size is None:
         return source
@@ -146,10 +147,11 @@ def resolve_size(size: tuple[int, int] | None, source: tuple[int, int],
     sw, sh = source
     if w <= 0 and h <= 0:
         return source
+    step = 2 if even else 1
     if w <= 0:
-        w = max(2, round(sw * sar * h / sh / 2) * 2)
+        w = max(step, round(sw * sar * h / sh / step) * step)
     if h <= 0:
-        h = max(2, round(sh * w / (sw * sar) / 2) * 2)
+        h = max(step, round(sh * w / (sw * sar) / step) * step)
     return int(w), int(h)
 
 
