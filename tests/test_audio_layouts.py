@@ -72,11 +72,11 @@ def render(src: Path, dst: Path, ctx, **opts):
 
 @pytest.mark.parametrize(("codec", "layout", "kept", "said"), [
     # AC3 decodes it as 5.1(side): the sides become Opus's backs
-    ("ac3", "5.1", "5.1", "ac3 5.1(side) -> libopus 5.1"),
-    ("flac", "5.1", "5.1", "flac -> libopus"),
-    ("ac3", "quad", "quad", "ac3 quad(side) -> libopus quad"),  # quad(side) when decoded
+    ("ac3", "5.1", "5.1", "audio 1 ac3 5.1(side) -> libopus 5.1"),
+    ("flac", "5.1", "5.1", "audio 1 flac -> libopus"),
+    ("ac3", "quad", "quad", "audio 1 ac3 quad(side) -> libopus quad"),  # quad(side) when decoded
     # Matroska PCM: 4 channels of unknown order
-    ("pcm_s16le", "quad", "quad", "pcm_s16le 4 channels -> libopus quad"),
+    ("pcm_s16le", "quad", "quad", "audio 1 pcm_s16le 4 channels -> libopus quad"),
 ])
 def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, kept, said):
     src = surround_clip(tmp_path / "in.mkv", codec, layout)
@@ -93,7 +93,7 @@ def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, ke
 def test_a_layout_opus_lacks_is_downmixed_with_a_warning(tmp_path, gl_ctx):
     src = surround_clip(tmp_path / "in.mkv", "ac3", "2.1")
     r = render(src, tmp_path / "out.webm", gl_ctx)
-    assert r.audio == ["ac3 2.1 -> libopus stereo (downmixed)"]
+    assert r.audio == ["audio 1 ac3 2.1 -> libopus stereo (downmixed)"]
     assert ("audio stream 1: Opus (WebM) cannot hold 2.1; downmixed to stereo, its LFE left "
             "out") in r.warnings
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
@@ -119,7 +119,7 @@ def test_trimmed_7_1_keeps_its_eight_channels(tmp_path, gl_ctx):
     # AAC decodes to 8 planar channels: cutting the first frame at --start crashed PyAV
     src = surround_clip(tmp_path / "in.mkv", "aac", "7.1")
     r = render(src, tmp_path / "out.webm", gl_ctx, start=0.1)
-    assert r.audio == ["aac -> libopus"]
+    assert r.audio == ["audio 1 aac -> libopus"]
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == "7.1" and peaks == pytest.approx(TONES["7.1"], abs=6)
     assert min(rms) > 0.1

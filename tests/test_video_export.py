@@ -74,7 +74,7 @@ def test_export_is_frame_exact_with_audio(tmp_path, gl_ctx):
     result = export(clip.path, tmp_path / "out.mp4", gl_ctx, crf=1)
     frames, times, facts = decode_video(tmp_path / "out.mp4")
     assert result.frames == 12 and result.lost == 0 and not result.warnings
-    assert result.audio == ["aac copied"]
+    assert result.audio == ["audio 1 aac copied"]
     assert times == src_times == clip.times
     assert facts["duration"] == pytest.approx(src["duration"], abs=1e-6)
     assert facts["container_duration"] == pytest.approx(src["container_duration"], abs=1e-3)
@@ -197,7 +197,7 @@ def test_vp9_webm_in_and_out(tmp_path, gl_ctx):
     assert src["codec"] == "vp9" and src["audio"][0][0] == "opus"
     r = export(clip.path, tmp_path / "out.webm", gl_ctx)
     frames, times, facts = decode_video(tmp_path / "out.webm")
-    assert r.codec == "vp9" and r.audio == ["opus copied"] and facts["codec"] == "vp9"
+    assert r.codec == "vp9" and r.audio == ["audio 1 opus copied"] and facts["codec"] == "vp9"
     assert len(frames) == 8 and times == src_times  # WebM keeps milliseconds
     assert facts["audio"][0][1] == pytest.approx(src["audio"][0][1], abs=0.001)
 
@@ -207,14 +207,15 @@ def test_audio_is_transcoded_when_the_container_refuses_it(tmp_path, gl_ctx):
     clip = make_clip(tmp_path / "in.mp4", frames=9)
     r = export(clip.path, tmp_path / "out.webm", gl_ctx)
     _, times, facts = decode_video(tmp_path / "out.webm")
-    assert r.audio == ["aac -> libopus"] and facts["audio"][0][0] == "opus"
+    assert r.audio == ["audio 1 aac -> libopus"] and facts["audio"][0][0] == "opus"
     assert facts["audio"][0][1] == pytest.approx(clip.audio_seconds, abs=0.03)
     assert [round(float(t), 3) for t in times] == [round(float(t), 3) for t in clip.times]
 
     pcm = make_clip(tmp_path / "pcm.mkv", frames=9, audio_codec="pcm_s16le")
     r = export(pcm.path, tmp_path / "pcm.mp4", gl_ctx)
     _, times, facts = decode_video(tmp_path / "pcm.mp4")
-    assert r.audio == ["pcm_s16le 2 channels -> aac stereo"] and facts["audio"][0][0] == "aac"
+    assert r.audio == ["audio 1 pcm_s16le 2 channels -> aac stereo"]
+    assert facts["audio"][0][0] == "aac"
     assert facts["audio"][0][1] == pytest.approx(pcm.audio_seconds, abs=0.03)
     assert times == decode_video(pcm.path)[1]  # Matroska's milliseconds, kept
 

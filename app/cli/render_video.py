@@ -66,7 +66,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
 
 def summary(src: Path, r: ExportResult) -> str:
     """One line saying what an export wrote."""
-    audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
+    audio = "".join(f", {a}" for a in r.audio) if r.audio else ", no audio"  # "audio 1 ..."
     others = "".join(f", {s}" for s in r.streams)
     encoder = f" by {r.encoder}" if r.encoder else ""
     encoder += f", decoded by {r.decoder}" if r.decoder else ""

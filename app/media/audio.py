@@ -11,7 +11,7 @@ from pathlib import Path
 
 import av
 
-from .metadata import stream_label
+from .metadata import index_label, stream_label
 
 TRANSCODE_BITRATE = 160_000
 OPUS_RATES = (48000, 24000, 16000, 12000, 8000)
@@ -157,6 +157,7 @@ class AudioTrack:
                  offset: float = 0.0, *, transcode: bool | None = None) -> None:
         self.output = output
         self.offset = offset
+        self.index = source.index  # the source stream's, for the summary
         fmt = output.format.name.split(",")[0]
         self.transcode = (not can_copy(fmt, source)) if transcode is None else transcode
         self.packets = 0
@@ -196,13 +197,18 @@ class AudioTrack:
                             f"{', its LFE left out' if lfe else ''}")
 
     def describe(self) -> str:
-        """E.g. "aac copied", "pcm_s16le -> aac", "ac3 2.1 -> libopus stereo (downmixed)"."""
+        """E.g. "audio 1 (eng) aac copied", "audio 2 pcm_s16le -> aac", "audio 3 (deu) ac3 2.1
+        -> libopus stereo (downmixed)": the source stream's index and the language its copy
+        was given (a .mov's "fra" for "fre", none with --no-metadata: see carry.py), as a
+        subtitle track's is named."""
+        lang = self.stream.metadata.get("language")
+        what = f"audio {index_label(self.index, lang)} {self.source_codec}"
         if not self.transcode:
-            return f"{self.codec} copied"
+            return f"{what} copied"
         if self.layouts is None:
-            return f"{self.source_codec} -> {self.codec}"
+            return f"{what} -> {self.codec}"
         mix = " (downmixed)" if self.downmix else ""
-        return f"{self.source_codec} {self.layouts[0]} -> {self.codec} {self.layouts[1]}{mix}"
+        return f"{what} {self.layouts[0]} -> {self.codec} {self.layouts[1]}{mix}"
 
     def write(self, data: av.Packet | av.AudioFrame) -> None:
         """Mux a packet (copy) or encode a frame (transcode), shifted by `offset`."""

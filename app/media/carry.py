@@ -5,11 +5,15 @@ export and by the cluster's join alike, on the output container before its first
 
 from __future__ import annotations
 
+import functools
+import io
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import av
+import numpy as np
 
 from .hdr import writes_hdr10
 from .metadata import (
@@ -120,9 +124,9 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         carried.warnings.extend(f"{s.type} stream {stream_label(s)} (timecode "
                                 f"{timecode_of(s.metadata)}) left out: {why}"
                                 for s in timecode_tracks)
-    for source, target in tagged[1:]:
-        target.disposition = source.disposition
-    carried.warnings.extend(disposition_warnings([s for s, _ in tagged[1:]], fmt, ext))
+    for source, target in tagged:  # the painted video's too (Matroska's FlagDefault...)
+        target.disposition = av.stream.Disposition(track_flags(source))
+    carried.warnings.extend(disposition_warnings([s for s, _ in tagged], fmt, ext))
     for packet in cover_packets:  # the first packet writes the header: tags come before
         out.mux(packet)
     return carried
@@ -168,23 +172,106 @@ def _carry_timecode(reader: VideoReader, out: av.container.OutputContainer,
     return held[-1] if TIMECODE.fullmatch(held[-1].strip()) else None
 
 
+_D = av.stream.Disposition
+# FFmpeg's dispositions that say what a track is for, by the words a warning names them with;
+# the others say how a stream is coded or stored (a cover picture, thumbnails, a dependent or
+# multilayer stream) and are not the painted or copied track's to keep
+TRACK_FLAGS = {_D.default: "default", _D.dub: "dub", _D.original: "original",
+               _D.comment: "commentary", _D.lyrics: "lyrics", _D.karaoke: "karaoke",
+               _D.forced: "forced", _D.hearing_impaired: "hearing-impaired",
+               _D.visual_impaired: "visual-impaired", _D.clean_effects: "clean-effects",
+               _D.non_diegetic: "non-diegetic", _D.captions: "captions",
+               _D.descriptions: "descriptions", _D.metadata: "metadata",
+               _D.still_image: "still-image"}
+TRACK_MASK = functools.reduce(lambda a, b: a | int(b), TRACK_FLAGS, 0)
+# The outputs a warning suggests for flags its own format drops (the two that hold the most)
+KEEPERS = (("mp4", ".mp4"), ("matroska", ".mkv"))
+
+
+def track_flags(stream: av.stream.Stream) -> int:
+    """The flags of a stream that an output track keeps (TRACK_FLAGS), as an int."""
+    return int(stream.disposition) & TRACK_MASK
+
+
 def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) -> list[str]:
-    """What an MP4 or MOV does to the kept tracks' default and forced flags: with none of a
-    kind marked default, its muxer marks the first one (shown unasked: a forced subtitle
-    track meant for foreign lines only); a MOV keeps no forced flag."""
-    if fmt not in ("mp4", "mov"):
-        return []
+    """What the output's muxer does to the kept tracks' flags (the painted video's among
+    them): one line a track naming each flag it cannot hold (a WebM keeps default and forced
+    only, a MOV default only: see kept_flags); and in an MP4 or MOV, with none of a kind marked
+    default, its muxer marks the first one (shown unasked: a forced subtitle track meant for
+    foreign lines only)."""
     out = []
-    default, forced = av.stream.Disposition.default, av.stream.Disposition.forced
-    for kind in ("audio", "subtitle"):
-        tracks = [s for s in sources if s.type == kind]
-        if tracks and not any(s.disposition & default for s in tracks):
-            out.append(f"{kind} {stream_label(tracks[0])} marked default: {ext} files mark "
-                       f"the first {kind} track so when the source marks none")
-    if fmt == "mov":
-        out += [f"{s.type} {stream_label(s)} loses its forced flag: .mov files cannot hold it; "
-                "write .mp4 or .mkv to keep it" for s in sources if s.disposition & forced]
+    if fmt in ("mp4", "mov"):
+        default = av.stream.Disposition.default
+        for kind in ("audio", "subtitle"):
+            tracks = [s for s in sources if s.type == kind]
+            if tracks and not any(s.disposition & default for s in tracks):
+                out.append(f"{kind} {stream_label(tracks[0])} marked default: {ext} files "
+                           f"mark the first {kind} track so when the source marks none")
+    for s in sources:
+        wanted = track_flags(s)
+        lost = wanted and wanted & ~kept_flags(fmt, s.type, wanted)
+        if not lost:
+            continue
+        names = [word for flag, word in TRACK_FLAGS.items() if lost & flag]
+        one = len(names) == 1
+        what = names[0] if one else f"{', '.join(names[:-1])} and {names[-1]}"
+        it = "it" if one else "them"
+        keep = [e for f, e in KEEPERS if f != fmt and not lost & ~kept_flags(f, s.type, wanted)]
+        advice = f"; write {' or '.join(keep)} to keep {it}" if keep else ""
+        out.append(f"{s.type} {stream_label(s)} loses its {what} flag{'' if one else 's'}: "
+                   f"{ext} files cannot hold {it}{advice}")
     return out
+
+
+# Per output format and track kind: the encoder (or, for subtitles, the codec and one packet's
+# bytes) of the trial track kept_flags writes
+_TRIAL_AUDIO = {"webm": "libopus"}
+_TRIAL_VIDEO = {"webm": "libvpx"}
+_TRIAL_TEXT = {"matroska": ("subrip", b"hi"), "webm": ("webvtt", b"hi"),
+               "mp4": ("mov_text", b"\0\2hi"), "mov": ("mov_text", b"\0\2hi")}
+
+
+@functools.lru_cache(maxsize=256)
+def kept_flags(fmt: str, kind: str, flags: int) -> int:
+    """Which of `flags` (dispositions) a `fmt` file keeps on a track of `kind`: a tiny file
+    with one such track is written in memory and read back, since each muxer has its own
+    rules (Matroska writes FlagDefault, FlagForced, FlagCommentary, FlagOriginal,
+    FlagHearingImpaired and FlagVisualImpaired, WebM the first two only, MP4 'kind' boxes,
+    MOV only the enabled flag for default). All of them where no such file can be made."""
+    buf = io.BytesIO()
+    try:
+        with av.open(buf, "w", format=fmt) as out:
+            if kind == "subtitle":
+                codec, data = _TRIAL_TEXT[fmt]
+                s = out.add_mux_stream(codec, time_base=Fraction(1, 1000))
+                s.disposition = av.stream.Disposition(flags)
+                packet = av.Packet(data)
+                packet.stream, packet.time_base = s, Fraction(1, 1000)
+                packet.pts, packet.dts, packet.duration = 0, 0, 500
+                packets = [packet]
+            elif kind == "audio":
+                s = out.add_stream(_TRIAL_AUDIO.get(fmt, "aac"), rate=48000, layout="mono")
+                s.disposition = av.stream.Disposition(flags)
+                frame = av.AudioFrame.from_ndarray(np.zeros((1, 960), np.float32),
+                                                   format="fltp", layout="mono")
+                frame.sample_rate, frame.pts = 48000, 0
+                packets = [*s.encode(frame), *s.encode(None)]
+            elif kind == "video":
+                s = out.add_stream(_TRIAL_VIDEO.get(fmt, "mpeg4"), rate=25)
+                s.width, s.height, s.pix_fmt = 16, 16, "yuv420p"
+                s.disposition = av.stream.Disposition(flags)
+                frame = av.VideoFrame(16, 16, "yuv420p")
+                frame.pts = 0
+                packets = [*s.encode(frame), *s.encode(None)]
+            else:
+                return flags
+            for packet in packets:
+                out.mux(packet)
+        buf.seek(0)
+        with av.open(buf) as back:
+            return int(back.streams[0].disposition) & flags
+    except Exception:  # (KeyError: no trial for this format) no telling: no warning
+        return flags
 
 
 # The pictures a Matroska file holds as cover art (an attachment of this MIME type)

@@ -17,10 +17,12 @@ from typing import Any
 import av
 import numpy as np
 
-# lower-case tag names (or their part before "-", Matroska's "BPS-eng") not carried over
+# lower-case tag names (or their part before "-", Matroska's "BPS-eng") not carried over;
+# "alpha_mode" (a VP8/VP9 WebM's ALPHA_MODE) says the old stream coded an alpha channel, and
+# FFmpeg's Matroska muxer would write it as the painted stream's AlphaMode, which has none
 STALE_TAGS = frozenset({
     "encoder", "major_brand", "minor_version", "compatible_brands", "duration", "bps",
-    "number_of_frames", "number_of_bytes", "vendor_id", "encoder_options",
+    "number_of_frames", "number_of_bytes", "vendor_id", "encoder_options", "alpha_mode",
 })
 # MP4 muxers' default handler names, which say nothing about the track
 DEFAULT_HANDLERS = frozenset({"videohandler", "soundhandler", "subtitlehandler",
