@@ -492,9 +492,10 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
 
 def _has_alpha(reader: VideoReader) -> bool:
-    """Whether the source's pictures carry an alpha channel (a ProRes 4444's, say)."""
-    pix_fmt = reader.video.codec_context.pix_fmt
-    return bool(pix_fmt) and any(c.is_alpha for c in av.VideoFormat(pix_fmt).components)
+    """Whether the source's pictures carry transparency (a ProRes 4444's alpha, say), asked
+    after the walk: a pixel less than opaque among the frames the export decoded (a GIF
+    decodes to bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha)."""
+    return reader.has_alpha
 
 
 class _atomic:

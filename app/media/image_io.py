@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import struct
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,6 +104,9 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
     del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
+    if arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 and \
+            path.suffix.lower() in (".tif", ".tiff"):
+        arr = _straight_tiff(path, arr)
     if arr.dtype not in (np.uint8, np.uint16):
         if arr.dtype == np.float32:
             arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
@@ -122,6 +126,21 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
     alpha = _orient(alpha, orientation) if alpha is not None else None
     return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
                  icc, exif)
+
+
+def _straight_tiff(path: Path, bgra: np.ndarray) -> np.ndarray:
+    """An 8-bit TIFF's BGRA with its colours as stored, not multiplied by the alpha: OpenCV
+    (libtiff's RGBA reader) multiplies them where the alpha is marked unassociated, as most
+    writers' (and ours) is, and a semi-transparent pixel came out darker. Pillow reads them
+    as they are (and divides associated alpha out); OpenCV's pixels where it cannot."""
+    try:
+        with _pillow() as pil, pil.open(path) as im:
+            if im.mode not in ("RGBA", "RGBa") or im.size != (bgra.shape[1], bgra.shape[0]):
+                return bgra
+            rgba = np.asarray(im.convert("RGBA") if im.mode == "RGBa" else im)
+    except Exception:  # a TIFF Pillow cannot decode: as OpenCV read it
+        return bgra
+    return cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA)
 
 
 def _decode_flags(path: Path, size: tuple[int, int] | None,
@@ -233,6 +252,46 @@ def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
     return []
 
 
+_EXTRA_SAMPLES = 338  # TIFF tag: what the samples beyond the colour ones are
+_UNASSOCIATED_ALPHA = 2
+
+
+def _tiff_alpha(data: bytes) -> bytes:
+    """A TIFF whose fourth sample OpenCV wrote without saying what it is (no ExtraSamples:
+    readers need not take it for transparency), with it marked unassociated alpha, as
+    Pillow's are: its first IFD copied to the end with the tag added, and the header
+    pointed there. The pixels stay as they are; a TIFF with the tag is returned as it is."""
+    order = {b"II": "<", b"MM": ">"}.get(data[:2])
+    if order is None or len(data) < 16:
+        return data
+    (magic,) = struct.unpack_from(order + "H", data, 2)
+    if magic not in (42, 43):  # classic TIFF, or BigTIFF (8-byte counts and offsets)
+        return data
+    count, offset, size = ("H", "I", 12) if magic == 42 else ("Q", "Q", 20)
+    head = 4 if magic == 42 else 8
+    (first,) = struct.unpack_from(order + offset, data, head)
+    (n,) = struct.unpack_from(order + count, data, first)
+    start = first + struct.calcsize(count)
+    end = start + n * size
+    if end + struct.calcsize(offset) > len(data):
+        return data
+    entries = [data[start + k * size:start + (k + 1) * size] for k in range(n)]
+    if any(struct.unpack_from(order + "H", e)[0] == _EXTRA_SAMPLES for e in entries):
+        return data
+    value = struct.pack(order + "H", _UNASSOCIATED_ALPHA).ljust(size - 4 - struct.calcsize(
+        offset), b"\0")  # one SHORT, in the entry's value field
+    entries.append(struct.pack(order + "HH", _EXTRA_SAMPLES, 3)
+                   + struct.pack(order + offset, 1) + value)
+    entries.sort(key=lambda e: struct.unpack_from(order + "H", e)[0])  # tags ascending
+    at = len(data) + (-len(data)) % 4  # word-aligned
+    ifd = struct.pack(order + count, n + 1) + b"".join(entries) + \
+        data[end:end + struct.calcsize(offset)]  # the next IFD's offset, as it was
+    out = bytearray(data)
+    out += bytes(at - len(data)) + ifd
+    struct.pack_into(order + offset, out, head, at)
+    return bytes(out)
+
+
 def to_8bit(a: np.ndarray) -> np.ndarray:
     """A 16-bit picture at 8 bits, rounded (65535 -> 255); 8-bit pictures as they are."""
     if a.dtype != np.uint16:
@@ -279,6 +338,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         if not ok:
             raise ImageError(f"could not encode {path}")
         data = buf.tobytes()
+        if ext in (".tif", ".tiff") and bgr.shape[2] == 4:
+            data = _tiff_alpha(data)
     try:
         with atomic_output(path, replace=replace) as tmp:
             tmp.write_bytes(data)

@@ -201,6 +201,32 @@ def _bit_depth(stream: av.video.stream.VideoStream) -> int:
     except (ValueError, TypeError, AttributeError):
         return 8
 
+def translucent(frame: av.VideoFrame) -> bool:
+    """Whether a decoded picture has a pixel less than opaque (False where its format has no
+    alpha). A GIF decodes to bgra, a PNG to rgba, with their alpha often all opaque."""
+    fmt = frame.format
+    alpha = next((c for c in fmt.components if c.is_alpha), None)
+    if alpha is None and fmt.name != "pal8":  # (a palette's colours may carry alpha)
+        return False
+    if alpha is None or sum(c.plane == alpha.plane for c in fmt.components) > 1:
+        deep = alpha is not None and alpha.bits > 8  # packed (bgra, argb, ya8...): as RGBA
+        a = frame.to_ndarray(format="rgba64le" if deep else "rgba")[:, :, 3]
+        return bool(a.min() < (65535 if deep else 255))
+    plane = frame.planes[alpha.plane]  # planar (yuva444p12le, gbrap...): the plane as it is
+    dtype = np.dtype(np.uint8 if alpha.bits <= 8 else
+                     ">u2" if fmt.name.endswith("be") else "<u2")
+    rows = np.frombuffer(plane, dtype, count=plane.height * plane.line_size // dtype.itemsize)
+    a = rows.reshape(plane.height, -1)[:, :plane.width]
+    return bool(a.min() < (1 << alpha.bits) - 1)
+
+
+def side_alpha(stream: av.video.stream.VideoStream) -> bool:
+    """Whether a VP8/VP9 stream carries alpha beside its pictures (Matroska/WebM ALPHA_MODE 1:
+    in BlockAdditional), which FFmpeg's own decoder leaves out of the frames."""
+    name = stream.codec_context.name if stream.codec_context else ""
+    tags = {k.lower(): v for k, v in stream.metadata.items()}
+    return name in ("vp8", "vp9") and str(tags.get("alpha_mode", "")).strip() == "1"
+
 
 def _specified(value: int | None) -> bool:
     """Whether a colour tag says something (0 and 2 are FFmpeg's unspecified)."""
@@ -309,6 +335,8 @@ class VideoReader:
         self._prev_pts: int | None = None  # pts of the walk's last yielded frame
         self._last_pts: int | None = None
         self._orientation = UPRIGHT  # of the last frame decoded
+        self.transparent = False  # a frame yielded had a pixel less than opaque
+        self._translucent = False  # the last frame converted had one (see _count)
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"
@@ -521,7 +549,15 @@ class VideoReader:
                     self._count(frame)
                     yield frame
 
+    @property
+    def has_alpha(self) -> bool:
+        """Whether the source's pictures carry transparency, which the opaque painting leaves
+        out: a pixel less than opaque among the frames yielded so far (ask after the walk),
+        or VP8/VP9 alpha, which the decoder does not give (`side_alpha`)."""
+        return self.transparent or side_alpha(self.video)
+
     def _count(self, frame: DecodedFrame) -> None:
+        self.transparent = self.transparent or self._translucent
         frame.index = self.decoded
         self.decoded += 1
         if self._prev_pts is not None:
@@ -579,6 +615,8 @@ class VideoReader:
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
+        # each frame is yielded as it is converted, and _count takes this for its own
+        self._translucent = not self.transparent and translucent(f)
         width = f.width
         kwargs: dict[str, object] = {}
         if color_range:
