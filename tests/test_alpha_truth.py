@@ -95,9 +95,6 @@ def test_a_gif_transparent_in_a_later_frame_is_warned_of(
     assert len(decode_video(tmp_path / "cut.mp4")[0]) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="a GIF or image-sequence output is written by "
-                   "app/cli/render_frames.py, which does not yet warn from "
-                   "VideoReader.has_alpha (outside this change)")
 def test_a_transparent_gif_to_gif_says_the_alpha_is_left_out(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = gif(tmp_path / "late.gif", clear=3)

@@ -585,3 +585,22 @@ def test_the_loop_point_shows_the_first_frame_with_its_own_face(
     after = boxes[0][looped:]
     assert after and all(b and np.abs(np.subtract(b, own)).max() < 4.0 for b in after), \
         boxes  # painted only with its own face: never none, nor the last frame's
+
+
+def test_a_portrait_video_opened_playing_shows_its_first_picture_with_its_face(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a file (nothing painted yet) waits for its first frame's face as a seek does:
+    the trial saw the first frame framed as a scene, 14 levels off the export, for 0.3 s."""
+    from aquarelle.ui import viewport as viewport_module
+
+    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    clip, _ = portrait_clip(tmp_path, 12)
+    win = window(qtbot, config)
+    vp = win.viewport
+    painted: list[bool] = []
+    vp.rendered.connect(lambda: painted.append(
+        vp.pipeline is not None and vp.pipeline.last_subject is not None))
+    assert win.open_file(clip)
+    qtbot.waitUntil(lambda: len(painted) >= 2, timeout=TIMEOUT)
+    assert all(painted), painted  # from the first paint on, with the face

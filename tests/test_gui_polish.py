@@ -452,6 +452,25 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     assert window.opened_folder == out
 
 
+@pytest.mark.parametrize("fps", [24, 25, 30000 / 1001, 30, 60])
+@pytest.mark.parametrize("ms", [False, True])
+def test_current_position_exports_the_frame_on_screen_first_or_last(fps: float,
+                                                                     ms: bool) -> None:
+    """"Current position" as Start exports the frame on screen first, as End last, at any
+    rate, also with timestamps rounded to milliseconds (a Matroska's). Kept to 2 decimals,
+    Start began a frame late on 2 frames of 3 at 30 fps (the trial: frame 21 for 20)."""
+    from aquarelle.ui.export_dialog import end_after, start_at
+
+    times = [k / fps for k in range(200)]
+    if ms:
+        times = [round(t * 1000) / 1000 for t in times]
+    for k, t in enumerate(times):
+        start, end = start_at(t), end_after(t)
+        # as the export picks them (VideoReader.items): start <= time < end
+        assert next(i for i, u in enumerate(times) if u >= start - 1e-9) == k
+        assert max(i for i, u in enumerate(times) if u < end - 1e-9) == k
+
+
 def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
         qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path) -> None:
     """The dialog has the command line's --no-subtitles and --no-metadata; an end before the

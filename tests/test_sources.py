@@ -124,6 +124,29 @@ def test_paused_source_steps_frame_by_frame(clip):
         src.stop()
 
 
+def test_steps_back_through_a_clip_timed_in_milliseconds(tmp_path):
+    # a Matroska's timestamps are rounded to milliseconds: frame 14 of 30 fps sits at
+    # 0.467 s, a hair before 15's 0.500 less one period, and stepping back found 15 again
+    from fractions import Fraction
+
+    ms = make_clip(tmp_path / "ms.mkv", size=(64, 48), frames=20, audio=False,
+                   pts=[round(1000 * k / 30) for k in range(20)], time_base=Fraction(1, 1000))
+    src = VideoFileSource(ms.path, paced=True)
+    src.pause()
+    src.start()
+    try:
+        src.seek(0.533)  # frame 16's time in the file
+        assert src.wait_frame(WAIT) and src.latest().index == 16
+        seen = []
+        for _ in range(4):
+            src.step(-1)
+            assert src.wait_frame(WAIT)
+            seen.append(src.latest().index)
+        assert seen == [15, 14, 13, 12]
+    finally:
+        src.stop()
+
+
 def test_a_step_right_after_a_seek_moves_on_from_the_seek_target(clip):
     # The GUI's "seek to 0, then step" when the step arrives before the seek's frame: the
     # step must not be spent on the seek's own frame.

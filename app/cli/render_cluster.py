@@ -97,7 +97,7 @@ def warn(warnings: list[str]) -> None:
 def summary(o: Any) -> str:
     """One line per file, like a single-machine render's, with the chunks."""
     r = o.result
-    audio = ", audio " + ", ".join(r.audio) if r.audio else ", no audio"
+    audio = "".join(f", {a}" for a in r.audio) if r.audio else ", no audio"  # "audio 1 ..."
     audio += "".join(f", {s}" for s in r.streams)
     fps = r.frames / o.elapsed if o.elapsed > 0 else 0.0
     extra = f"; {counted(o.chunks, 'chunk')}"

@@ -20,7 +20,15 @@ from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..media.atomic import OutputExists, atomic_output
-from ..media.export import ExportProgress, asked, check_options, output_frames, resolve_size, retime
+from ..media.export import (
+    ExportProgress,
+    alpha_left_out,
+    asked,
+    check_options,
+    output_frames,
+    resolve_size,
+    retime,
+)
 from ..media.image_io import write_image
 from ..media.metadata import container_tags
 from ..media.progress import ProgressPrinter
@@ -93,6 +101,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             finally:
                 ctx.release()
             lost = reader.lost
+            if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
+                warnings.append(why)
         if gif:
             if not frames:
                 raise AquarelleError(f"{src}: no decodable video frames")

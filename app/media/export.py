@@ -474,9 +474,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
                                f"and are missing from the output{why}")
-    if _has_alpha(reader):
-        result.warnings.append(f"{reader.path.name} has an alpha channel; the painting has "
-                               "none, so it is left out (the output is opaque)")
+    if (why := alpha_left_out(reader)) is not None:
+        result.warnings.append(why)
     if reader.unusable_audio:
         result.warnings.append(f"{reader.path}: {reader.unusable_audio} audio stream(s) "
                                "could not be read and were left out")
@@ -491,11 +490,15 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     return result
 
 
-def _has_alpha(reader: VideoReader) -> bool:
-    """Whether the source's pictures carry transparency (a ProRes 4444's alpha, say), asked
-    after the walk: a pixel less than opaque among the frames the export decoded (a GIF
-    decodes to bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha)."""
-    return reader.has_alpha
+def alpha_left_out(reader: VideoReader) -> str | None:
+    """The warning for a source whose pictures carry transparency (a ProRes 4444's alpha,
+    say), asked after the walk: a pixel less than opaque among the frames decoded (a GIF
+    decodes to bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha).
+    None for an opaque source."""
+    if not reader.has_alpha:
+        return None
+    return (f"{reader.path.name} has an alpha channel; the painting has none, so it is left "
+            "out (the output is opaque)")
 
 
 class _atomic:

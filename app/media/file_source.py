@@ -112,9 +112,12 @@ class VideoFileSource(ThreadedSource):
         """Pause and move by `frames` (negative: back); the new frame is delivered."""
         self.pause()
         if frames < 0:
+            # half a frame short of it: the seek takes the first frame at or after its time,
+            # and timestamps rounded (a Matroska's milliseconds) put the frame wanted a hair
+            # before `frames` whole frame periods back (the step found the same frame again)
             fps = self._fps or 30.0
             here = self._position if self._position is not None else 0.0
-            self.seek(max(0.0, here + frames / fps))
+            self.seek(max(0.0, here + (frames - 0.5) / fps))
             return
         with self._lock:
             self._step_by += frames

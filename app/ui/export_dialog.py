@@ -3,6 +3,8 @@ subtitles, tags and chapters, the GPU's encoder and decoder)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +36,19 @@ FILTERS = "MP4 video (*.mp4);;Matroska (*.mkv);;QuickTime (*.mov);;WebM (*.webm)
 CODERS: tuple[tuple[str, str], ...] = (
     ("Automatic: the GPU's where one works", "auto"), ("Software (CPU)", "software"),
     ("GPU only (fails without one)", "hardware"))
+
+
+def start_at(position: float) -> float:
+    """A Start that exports the frame at `position` first: its time to the millisecond below
+    (a range starts at the first frame at or after its start; rounded to the nearest, a
+    frame's time could fall just after it and the frame after be exported first)."""
+    return math.floor(position * 1000 + 1e-6) / 1000
+
+
+def end_after(position: float) -> float:
+    """An End that exports the frame at `position` last: the millisecond after its time (a
+    range holds the frames before its end; the next frame is a frame period later)."""
+    return start_at(position) + 0.001
 
 
 @dataclass(frozen=True)
@@ -91,8 +106,8 @@ class ExportDialog(QDialog):
         self.end = self._time_spin()
         if duration:
             self.end.setValue(duration)
-        form.addRow("Start (s)", self._with_here(self.start))
-        form.addRow("End (s)", self._with_here(self.end))
+        form.addRow("Start (s)", self._with_here(self.start, start_at))
+        form.addRow("End (s)", self._with_here(self.end, end_after))
 
         self.audio = QCheckBox("Keep the sound", self)
         self.audio.setChecked(True)
@@ -137,15 +152,17 @@ class ExportDialog(QDialog):
 
     def _time_spin(self) -> QDoubleSpinBox:
         spin = QDoubleSpinBox(self)
-        spin.setDecimals(2)
+        spin.setDecimals(3)  # a millisecond: every frame's time has a value of its own
         spin.setRange(0.0, self.duration or 1e6)
         spin.setSingleStep(0.5)
         return spin
 
-    def _with_here(self, spin: QDoubleSpinBox) -> QHBoxLayout:
+    def _with_here(self, spin: QDoubleSpinBox, value: Callable[[float], float]
+                   ) -> QHBoxLayout:
         here = QPushButton("Current position", self)
-        here.setToolTip("The position of the preview")
-        here.clicked.connect(lambda: spin.setValue(self.position))
+        here.setToolTip("The frame on screen: the first one exported (Start), or the last "
+                        "(End)")
+        here.clicked.connect(lambda: spin.setValue(value(self.position)))
         row = QHBoxLayout()
         row.addWidget(spin, 1)
         row.addWidget(here)
@@ -167,8 +184,8 @@ class ExportDialog(QDialog):
         """Refuse a range that holds nothing, with the dialog still open to mend it."""
         end = self.end.value()
         if 0 < end <= self.start.value():
-            QMessageBox.warning(self, "Export", f"The end ({end:.2f} s) must be after the "
-                                f"start ({self.start.value():.2f} s).")
+            QMessageBox.warning(self, "Export", f"The end ({end:.3f} s) must be after the "
+                                f"start ({self.start.value():.3f} s).")
             return
         super().accept()
 

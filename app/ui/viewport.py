@@ -329,8 +329,9 @@ class Viewport(QOpenGLWidget):
     def _hold_for_subject(self) -> bool:
         """Whether to keep the picture on screen a moment longer, while the new frame's own
         subject is found (see SUBJECT_HOLD_S); then it is painted with it, or without once
-        the wait is over."""
-        if self._result is None or not self.subjects.waiting_fresh:
+        the wait is over. With nothing painted yet (a file or camera just opened) the view
+        stays empty meanwhile: its first frame is not shown framed without its face."""
+        if not self.subjects.waiting_fresh:
             self._hold_since = None
             self.subjects.holding = False
             return False
