@@ -461,7 +461,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             analysis.close()
             stage.release()
     result = ExportResult(dst, writer.frames, reader.lost, writer.size, spec.name,
-                          writer.encoder.describe(), reader.decoder.describe(),
+                          writer.encoder.describe(), decoded_as(reader),
                           [t.describe() for t in audio], carried.streams(dst),
                           elapsed=elapsed,
                           stage_seconds={**counters.busy, **analysis.busy,
@@ -488,6 +488,11 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         result.warnings.append(f"odd size {w}x{h} padded to {writer.size[0]}x{writer.size[1]} "
                                "(last column/row repeated)")
     return result
+
+
+def decoded_as(reader: VideoReader) -> str:
+    """How the frames were decoded, for the summary: "h264 (software: ...), deinterlaced"."""
+    return reader.decoder.describe() + (", deinterlaced (bwdif)" if reader.deinterlaced else "")
 
 
 def alpha_left_out(reader: VideoReader) -> str | None:

@@ -25,6 +25,7 @@ from av.codec.hwaccel import HWAccel
 
 from ..engine.motion import FrameMotion
 from ..engine.subject_ahead import FrameSubject
+from .deinterlace import Deinterlacer
 from .errors import MediaError, ffmpeg_reason
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
@@ -335,6 +336,7 @@ class VideoReader:
         self._prev_pts: int | None = None  # pts of the walk's last yielded frame
         self._last_pts: int | None = None
         self._orientation = UPRIGHT  # of the last frame decoded
+        self._deinterlacer = Deinterlacer()
         self.transparent = False  # a frame yielded had a pixel less than opaque
         self._translucent = False  # the last frame converted had one (see _count)
 
@@ -585,6 +587,7 @@ class VideoReader:
         except av.error.FFmpegError:
             self.container.seek(0, stream=self.video)  # decode from the top and skip
         self._last_pts = None
+        self._deinterlacer.reset()
 
     def _first_frame_time(self, packets: int = SEEK_PROBE_PACKETS) -> float | None:
         """The time of the first frame decoded from here (None: none within `packets`)."""
@@ -600,15 +603,24 @@ class VideoReader:
         return None
 
     def _decode(self, packet: av.Packet | None) -> Iterator[DecodedFrame]:
+        # the end of the stream (None, or demux's empty packet) drains the deinterlacer too
+        flush = packet is None or (packet.size == 0 and packet.dts is None)
+        frames: list[av.VideoFrame] = []
         try:
             frames = self.video.decode(packet)
         except av.error.EOFError:
-            return
+            pass
         except (av.error.FFmpegError, ValueError):
             self.decode_errors += 1
-            return
-        for f in frames:
+            if not flush:
+                return
+        for f in self._deinterlacer.frames(frames, flush=flush):
             yield self._convert(f)
+
+    @property
+    def deinterlaced(self) -> bool:
+        """Whether frames flagged interlaced were made progressive (media/deinterlace.py)."""
+        return self._deinterlacer.used
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
         shown = self._orientation = orientation_of(f, self.video)
