@@ -254,18 +254,22 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
            ) -> Iterator[DecodedFrame | AudioItem]:
     """Frames at a constant `fps`: slot k (k / fps after the first frame) shows the last
     frame that started at or before it, so frames are repeated (faster rate) or left out
-    (slower). Audio passes through unchanged."""
+    (slower). A slot lasts until the next one; the last until the last frame's end, not a
+    whole step past it (a frame without a duration: one step). Audio passes through
+    unchanged."""
     step = Fraction(1) / Fraction(fps).limit_denominator(1001)
     pending: DecodedFrame | None = None
     t0: Fraction | None = None
     k = 0
 
-    def slots(until: Fraction | None) -> Iterator[DecodedFrame]:
+    def slots(until: Fraction | None, last: bool = False) -> Iterator[DecodedFrame]:
         nonlocal k
         assert pending is not None and t0 is not None
         while until is None or t0 + k * step < until:
-            pts = round((t0 + k * step) / time_base)
-            dur = max(1, round(step / time_base))
+            t = t0 + k * step
+            pts = round(t / time_base)
+            stop = min(t + step, until) if last and until is not None else t + step
+            dur = max(1, round(stop / time_base) - pts)
             yield DecodedFrame(pending.image, pts, time_base, k, dur)
             k += 1
             if until is None:
@@ -283,7 +287,7 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
         pending = item
     if pending is not None and t0 is not None:
         end = Fraction(pending.pts + (pending.duration or 0)) * time_base
-        yield from slots(end if pending.duration else None)
+        yield from slots(end if pending.duration else None, last=True)
 
 
 def output_frames(expected: int | None, source_fps: float | None, fps: float | None

@@ -9,12 +9,17 @@ Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padde
 repeating its last column and/or row; no pixel of the picture is lost.
 Non-square pixels (DV, DVD, HDV) keep their sample aspect ratio where the file can hold it
 (`keeps_pixel_aspect`).
+Timing: each frame lasts until the next frame's timestamp (the last its own duration), so
+variable frame rates keep every frame's length, not the container's nominal one. MP4 and MOV
+store a sample's duration only as the step to the next sample's decode time, so there the
+decode times are laid out by those durations (`VideoWriter._decode_time`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections import deque
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -82,6 +87,9 @@ VP9_CPU_USED = dict(zip(SPEEDS, (8, 7, 6, 5, 4, 4, 2, 1, 0), strict=True))
 CONTAINERS = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mov", ".mkv": "matroska", ".webm": "webm"}
 DEFAULT_CODEC = {"webm": "vp9"}
 EXTENSION_FOR_CODEC = {"h264": ".mp4", "h265": ".mp4", "vp9": ".webm", "prores": ".mov"}
+# MP4/MOV: encoded packets held before the first is written, to find where the decode
+# timeline starts (see VideoWriter._decode_time); compressed, a few MB at 1080p
+TIMELINE_WINDOW = 120
 
 
 def output_format(path: str | Path, codec: str | None = None) -> tuple[str, CodecSpec]:
@@ -178,7 +186,19 @@ class VideoWriter:
         self.time_base = time_base
         self.frames = 0
         self.audio: list[AudioTrack] = []
+        # Each frame's own duration (time_base units): the step to the next frame's pts,
+        # known once that frame comes (the last one's at close). Packets wait in `_queue`,
+        # in the encoder's (decode) order, until their frame's duration is known.
         self._durations: dict[int, int] = {}
+        self._last: tuple[int, int | None] | None = None  # the latest frame: pts, duration given
+        self._step: int | None = None  # the step before the latest frame
+        self._queue: deque[av.Packet] = deque()
+        # MP4/MOV keep a sample's duration as the step to the next decode time: those are
+        # laid out from `_dts_origin` by the durations of the packets before (`_decoded`)
+        self._timeline = fmt in ("mp4", "mov")
+        self._dts_origin: int | None = None
+        self._decoded = 0
+        self._end = 0  # the last frame's end (pts + duration), known at close
         # MP4/MOV keep exact timestamps with edit lists; Matroska would shift every stream
         # to make an AAC priming packet's negative timestamp zero, so keep them as they are.
         options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
@@ -198,6 +218,8 @@ class VideoWriter:
                           ) -> av.video.stream.VideoStream:
         spec = self.codec
         rate = Fraction(fps).limit_denominator(1001) if fps and 0.5 <= fps <= 1000 else 30
+        # a lone frame without a duration lasts a frame at the rate
+        self._frame_step = max(1, round(1 / (rate * self.time_base)))
         stream = self.output.add_stream(self.encoder.name, rate=rate)
         stream.width, stream.height = self.size
         stream.pix_fmt = self.pix_fmt
@@ -287,18 +309,91 @@ class VideoWriter:
         frame.time_base = self.time_base
         if duration:
             frame.duration = duration
-            self._durations[pts] = duration
-        self._mux_video(self.stream.encode(frame))
+        if self._last is not None:  # the previous frame lasts until this one
+            self._step = max(1, pts - self._last[0])
+            self._durations[self._last[0]] = self._step
+        self._last = (pts, duration)
+        self._queue.extend(self.stream.encode(frame))
+        self._mux_video()
         self.frames += 1
 
-    def _mux_video(self, packets: list[av.Packet]) -> None:
-        for packet in packets:
-            # Encoders do not carry frame durations through (and reorder frames): give each
-            # packet its frame's source duration, so the last frame keeps its length too.
-            duration = self._durations.pop(packet.pts, None) if packet.pts is not None else None
-            if duration and packet.time_base == self.time_base:
+    def _duration_of(self, packet: av.Packet, final: bool) -> int | None:
+        """The duration of a packet's frame: 0 where it is not ours to set, None where it is
+        not known yet (its frame's next frame has not come)."""
+        if packet.pts is None or packet.time_base != self.time_base:
+            return 0
+        duration = self._durations.get(packet.pts)
+        if duration is None and (final or (self._last is not None
+                                           and packet.pts < self._last[0])):
+            duration = self._step or self._frame_step  # a pts no frame had: a frame's step
+        return duration
+
+    def _mux_video(self, final: bool = False) -> None:
+        """Write the queued packets whose frames' durations are known (all, `final`)."""
+        if self._timeline and self._dts_origin is None:
+            if not final and len(self._queue) < TIMELINE_WINDOW:
+                return
+            self._dts_origin = self._timeline_origin(final)
+        while self._queue:
+            packet = self._queue[0]
+            duration = self._duration_of(packet, final)
+            if duration is None:
+                return
+            self._queue.popleft()
+            if duration:
+                # Encoders reorder frames and do not carry durations through: each packet
+                # gets its own frame's, so the last frame keeps its length too.
+                self._durations.pop(packet.pts, None)
+                packet.dts = self._decode_time(packet, duration)
+                if final and not self._queue:
+                    duration = self._last_sample(packet, duration)
                 packet.duration = duration
+            else:  # a packet without a time of ours: the encoder's decode times from here on
+                self._timeline = False
             self.output.mux(packet)
+
+    def _timeline_origin(self, final: bool) -> int | None:
+        """Where MP4/MOV decode times start: early enough that each queued packet's, laid
+        out by the durations of the packets before it, is at or before the encoder's own
+        (so at or before the frame's pts, and increasing). None: not MP4/MOV, or no
+        decode times to go by."""
+        origin, decoded = None, 0
+        for packet in self._queue:
+            duration = self._duration_of(packet, final)
+            if packet.dts is not None and duration != 0:
+                origin = packet.dts - decoded if origin is None else \
+                    min(origin, packet.dts - decoded)
+            if duration is None:
+                break
+            decoded += duration
+        if origin is None:
+            self._timeline = False
+        return origin
+
+    def _decode_time(self, packet: av.Packet, duration: int) -> int | None:
+        """A packet's decode time in MP4/MOV, which keep a sample's duration only as the step
+        to the next sample's decode time: the encoder's decode times (x264's are the pts of
+        frames `bframes` back) would give each sample another frame's duration, and the
+        track the wrong length where frames differ in length. Laid out from the origin by
+        each packet's own duration instead, never after the encoder's own decode time.
+        Exact where the held packets (TIMELINE_WINDOW) show how far frames get reordered:
+        where later frames grow longer than any there, a decode time is held back and the
+        packets around it get a neighbour's duration (the track's length stays right:
+        `_last_sample`). Elsewhere the encoder's."""
+        if not self._timeline or packet.dts is None or self._dts_origin is None:
+            return packet.dts
+        dts = min(self._dts_origin + self._decoded, packet.dts)
+        self._decoded += duration
+        return dts
+
+    def _last_sample(self, packet: av.Packet, duration: int) -> int:
+        """The last packet's duration in MP4/MOV, where the track lasts until the last decode
+        time plus it: its frame's own, or more where its decode time was held back
+        (`_decode_time`), never past the last frame's end (the edit list's)."""
+        if not self._timeline or packet.dts is None or self._dts_origin is None:
+            return duration
+        track_end = self._dts_origin + self._decoded
+        return max(duration, min(track_end - packet.dts, self._end - packet.pts))
 
     def write_audio(self, stream: int, data: av.Packet | av.AudioFrame) -> None:
         """Pass an audio packet/frame of source audio stream number `stream` on."""
@@ -307,7 +402,12 @@ class VideoWriter:
 
     def close(self) -> None:
         """Flush the encoders and finalize the file."""
-        self._mux_video(self.stream.encode(None))
+        self._queue.extend(self.stream.encode(None))
+        if self._last is not None:  # the last frame: its own duration, else the step before
+            pts, duration = self._last
+            self._durations[pts] = duration or self._step or self._frame_step
+            self._end = pts + self._durations[pts]
+        self._mux_video(final=True)
         for track in self.audio:
             track.flush()
         self.output.close()
