@@ -151,8 +151,6 @@ def test_mp4_decode_times_at_a_constant_rate_are_a_step_apart(tmp_path, gl_ctx):
 
 
 @pytest.mark.parametrize("source", ["vfr.mkv", "vfr.mp4"])
-@pytest.mark.xfail(strict=True, reason="run_frames (app/cli/render_frames.py) gives each GIF "
-                   "frame its container duration, not the step to the next frame's time")
 def test_a_gif_shows_each_frame_until_the_next_ones_time(tmp_path, capsys, source):
     # A Matroska source made every frame 33 ms (its default); an MP4's were one frame late.
     src = vfr_clip(tmp_path / source, GIF_PTS)

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +62,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     t0 = time.perf_counter()
     written: list[Path] = []
     frames: list[np.ndarray] = []
-    durations: list[float] = []
+    starts: list[Fraction] = []  # each GIF frame's time, and the last one's own length
+    last: Fraction | None = None
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
         with VideoReader(src, deep=deep) as reader:
@@ -91,8 +93,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                                     f"a GIF holds at most {GIF_MAX_FRAMES} frames; use "
                                     "--end, --fps or a video format")
                             frames.append(rgb)
-                            durations.append(float(frame.duration * frame.time_base)
-                                             if frame.duration else step)
+                            starts.append(frame.pts * frame.time_base)
+                            last = frame.duration * frame.time_base if frame.duration \
+                                else None
                         else:
                             path = frame_path(output, k + 1)
                             write_image(path, rgb, replace=opts.replace)
@@ -106,7 +109,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         if gif:
             if not frames:
                 raise AquarelleError(f"{src}: no decodable video frames")
-            _write_gif(output, frames, durations, replace=opts.replace)
+            _write_gif(output, frames, frame_lengths(starts, last, step),
+                       replace=opts.replace)
     except BaseException:
         for path in written:  # nothing half-written: the frames so far go too
             path.unlink(missing_ok=True)
@@ -200,6 +204,15 @@ def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *
         raise AquarelleError(str(e)) from None
     except OSError as e:
         raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None
+
+
+def frame_lengths(starts: list[Fraction], last: Fraction | None, step: float) -> list[float]:
+    """How long each frame shows, in seconds: until the next one starts (a container's
+    frame durations are nominal: Matroska's are one default for a variable frame rate,
+    MP4's belong to other frames where they are reordered); the last its own duration,
+    else the step before it, else `step`."""
+    gaps = [float(b - a) for a, b in pairwise(starts)]
+    return [*gaps, float(last) if last else gaps[-1] if gaps else step]
 
 
 def gif_delays_ms(durations: list[float]) -> list[int]:
