@@ -195,7 +195,9 @@ class VideoWriter:
         self._queue: deque[av.Packet] = deque()
         # MP4/MOV keep a sample's duration as the step to the next decode time: those are
         # laid out from `_dts_origin` by the durations of the packets before (`_decoded`)
-        self._timeline = fmt in ("mp4", "mov")
+        # (not for ProRes: its frames are never reordered, so its decode times are its
+        # timestamps already, and holding a window of its big frames would cost memory)
+        self._timeline = fmt in ("mp4", "mov") and codec.name != "prores"
         self._dts_origin: int | None = None
         self._decoded = 0
         self._end = 0  # the last frame's end (pts + duration), known at close
