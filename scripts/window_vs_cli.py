@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PyQt6.QtGui import QImage
+from PyQt6.QtWidgets import QApplication
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.media.video_reader import VideoReader
@@ -29,6 +30,8 @@ SEEK_S = 1.0  # the paused video frame: a second into the demo clip
 def shown(window: object) -> np.ndarray:
     """The viewport's picture at 100%, cropped to the image (RGB)."""
     vp = window.viewport  # type: ignore[attr-defined]
+    vp.grabFramebuffer()  # takes what is pending: a new frame waits for its subject
+    wait_until(QApplication.instance(), lambda: not vp.subjects.waiting_fresh)
     vp.grabFramebuffer()
     vp.actual_pixels()
     img = vp.grabFramebuffer().convertToFormat(QImage.Format.Format_RGB888)

@@ -85,9 +85,11 @@ def shown(qtbot: Any, win: MainWindow) -> np.ndarray:
     """The picture the viewport draws, read back from its framebuffer at 100% (RGB)."""
     vp = win.viewport
     qtbot.waitUntil(lambda: vp.has_frame, timeout=TIMEOUT)
-    # a seek's frame is painted once its subject is found (the picture before it held)
+    grab(win)  # takes what is pending: a new frame then waits for its subject
+    # a new or sought frame is painted once its subject is found (the picture before it,
+    # or nothing, held meanwhile)
     qtbot.waitUntil(lambda: not vp.subjects.waiting_fresh, timeout=TIMEOUT)
-    grab(win)  # renders what is pending
+    grab(win)  # renders it
     vp.actual_pixels()
     pixels = grab(win)
     h, w = pixels.shape[:2]
