@@ -260,12 +260,12 @@ def pixel_centres(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 def bilateral_1d(lab: np.ndarray, axis: int, sigma_d: float, sigma_r: float,
                  max_steps: int = 32) -> np.ndarray:
     """One 1-D pass of the bilateral filter along an image axis (0: y, 1: x), steps of
-    max(1, floor(sigma_d / 2.5)) texels out to 2 sigma_d, replicated borders; weight
+    max(1, floor(sigma_d / 1.8)) texels out to 2 sigma_d, replicated borders; weight
     exp(-s^2/2 sd^2) exp(-|c - c0|^2 / 2 sr^2)."""
     lab = np.asarray(lab, np.float64)
     n = lab.shape[axis]
     reach = 2.0 * sigma_d
-    stride = max(1, int(sigma_d // 2.5))
+    stride = max(1, int(sigma_d // 1.8))  # bilateral.frag STRIDE_SIGMA
     total = lab.copy()
     norm = np.ones(lab.shape[:2])
     idx = np.arange(n)

@@ -316,7 +316,7 @@ def test_quantization_reduces_tones(pipeline):
 # -- bilateral filter -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("vertical", [True, False])
-# 11: 5.5 texels of the half-size washes, sampled every 2 (as a 4K frame's kernel)
+# 8 and 11: 4 and 5.5 texels of the half-size washes, sampled every 2 and 3 (a 4K frame's)
 @pytest.mark.parametrize("sigma_d, sigma_r", [(5.0, 4.25), (2.0, 10.0), (8.0, 2.0), (11.0, 3.0)])
 def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
     # A GPU may store the flow 1 as 0.999512 (fp16 rounded toward zero): the shader's step is

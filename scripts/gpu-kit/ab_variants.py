@@ -10,6 +10,9 @@ Variants (`--variants`, comma-separated):
                      at a quarter of the rate on NVIDIA's chips)
   lines:N            the video painted at most N lines (default VIDEO_LINES)
   set:NAME=VALUE     a parameter changed
+  const:FILE:NAME=V  a shader constant changed (`const ... NAME = V;` in FILE under shaders/,
+                     in a copy of the tree), e.g. const:watercolor/bilateral.frag:STRIDE_SIGMA=1.5
+Parts join with ";" (e.g. "lines:720;set:abstraction_iterations=1").
 
 For the GPU kit's `ab` step; prints a Markdown table."""
 
@@ -17,7 +20,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
+import shutil
 import statistics
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import skimage.data
@@ -27,15 +34,35 @@ from aquarelle.engine import Renderer, create_headless_context, renderer_string
 from aquarelle.engine.motion import MotionAhead
 from aquarelle.engine.renderer import VIDEO_LINES
 from aquarelle.engine.style import load_style
+from aquarelle.resources import shaders_dir
 
 # (the advected canvas holds paper positions: half floats would lose them on a long pan)
-DEFAULT_VARIANTS = "default,f16:abstract+abstract_t,lines:720,set:abstraction_iterations=1"
+DEFAULT_VARIANTS = ("default,f16:abstract+abstract_t,lines:720,set:abstraction_iterations=1,"
+                    "const:watercolor/bilateral.frag:STRIDE_SIGMA=1.5")
+
+
+def shader_tree(changes: list[tuple[str, str, str]]) -> Path | None:
+    """A copy of the shader tree with each (file, constant, value) changed; None: none."""
+    if not changes:
+        return None
+    root = Path(tempfile.mkdtemp(prefix="ab-shaders-")) / "shaders"
+    shutil.copytree(shaders_dir(), root)
+    for file, name, value in changes:
+        path = root / file
+        text, n = re.subn(rf"(const\s+\w+\s+{name}\s*=\s*)[^;]+;", rf"\g<1>{value};",
+                          path.read_text())
+        if n != 1:
+            raise SystemExit(f"no single constant {name} in {file}")
+        path.write_text(text)
+    return root
 
 
 def styled(variant: str):
-    """The style and renderer settings of a variant: (style, max_lines, params)."""
+    """The style and renderer settings of a variant: (style, max_lines, params, shader
+    tree or None)."""
     style = load_style("watercolor")
     lines, params = VIDEO_LINES, {}
+    changes: list[tuple[str, str, str]] = []
     for part in variant.split(";"):
         kind, _, arg = part.partition(":")
         if kind == "f16":
@@ -48,15 +75,19 @@ def styled(variant: str):
         elif kind == "set":
             name, _, value = arg.partition("=")
             params[name] = float(value)
+        elif kind == "const":
+            file, _, assignment = arg.rpartition(":")
+            name, _, value = assignment.partition("=")
+            changes.append((file, name, value))
         elif kind != "default":
             raise SystemExit(f"unknown variant {part!r}")
-    return style, lines, params
+    return style, lines, params, shader_tree(changes)
 
 
 def run(ctx, variant: str, frames: list[np.ndarray], runs: int
         ) -> tuple[float, dict[str, float], list[np.ndarray]]:
-    style, lines, params = styled(variant)
-    with Renderer(ctx, style) as p:
+    style, lines, params, shaders = styled(variant)
+    with Renderer(ctx, style, **({"shader_root": shaders} if shaders else {})) as p:
         p.max_lines = lines
         p.set_params(params)
         ahead = MotionAhead(p.motion_widths())

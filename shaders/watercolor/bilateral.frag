@@ -18,7 +18,7 @@ uniform float u_target_scale;   // of the work size
 uniform float u_px;             // work px per reference px
 
 const int MAX_STEPS = 32;
-const float STRIDE_SIGMA = 2.5;  // texels of sigma_d per texel of stride
+const float STRIDE_SIGMA = 1.8;  // texels of sigma_d per texel of stride
 
 void main() {
     vec2 size = vec2(textureSize(src, 0));
