@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cluster_clips import keyframe_clip
-from videoclips import decode_video, garbled
+from videoclips import decode_video, garbled, late_clip
 
 from aquarelle.cli.main import main
 from aquarelle.cluster.driver import ClusterOptions, Driver, FileJob
@@ -231,3 +231,15 @@ def test_a_partly_undecodable_source_keeps_the_frames_that_decode(cluster, tmp_p
     assert times == want  # the same frames at their source timestamps
     again = render(bad, tmp_path / "out.mp4", resume=True)  # the lossy chunk is kept too
     assert again.resumed == out.chunks and again.result.warnings == out.result.warnings
+
+
+def test_a_recording_whose_clock_starts_late_keeps_its_sync(cluster, gl_ctx, tmp_path):
+    # the sound starts 21 ms before the picture: the output's clock starts at the sound,
+    # and the chunks' picture 21 ms in, as a single-machine export puts it (it was at 0)
+    src = late_clip(tmp_path / "in.ts", 600.0)
+    export_video(src, tmp_path / "ref.mp4", "watercolor", None, ExportOptions(crf=1),
+                 ctx=gl_ctx)
+    render(src, tmp_path / "out.mp4")
+    _, times, _ = decode_video(tmp_path / "out.mp4")
+    _, ref_times, _ = decode_video(tmp_path / "ref.mp4")
+    assert 0.015 < times[0] < 0.05 and times == ref_times

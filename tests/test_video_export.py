@@ -10,7 +10,7 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from videoclips import audio_seconds, decode_video, make_clip, mux_frames, pattern, tone
+from videoclips import audio_seconds, decode_video, late_clip, make_clip
 
 from aquarelle.engine import Renderer
 from aquarelle.media import export as export_mod
@@ -261,29 +261,6 @@ def test_a_matroska_video_starting_late_is_not_said_to_miss_frames(tmp_path, gl_
         assert reader.expected_frames() == 24
     r = export(clip.path, tmp_path / "out.mp4", gl_ctx, NO_TEMPORAL)
     assert r.frames == 24 and r.lost == 0 and not r.warnings
-
-
-def late_clip(path: Path, seconds: float, *, fps: int = 24, frames: int = 12) -> Path:
-    """A clip whose video and audio timestamps start `seconds` in (a broadcast recording's
-    clock), the audio a little before the video."""
-    with av.open(str(path), "w") as out:
-        vs = out.add_stream("libx264", rate=fps)
-        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
-        audio = out.add_stream("aac", rate=48000, layout="stereo")
-        first = round(seconds * fps)
-        mux_frames(out, vs, [pattern(k, 64, 48) for k in range(frames)],
-                   pts=range(first, first + frames), time_base=Fraction(1, fps))
-        samples = tone(frames / fps)
-        t0 = round(seconds * 48000) - 1024
-        for i in range(0, samples.shape[1] - 1023, 1024):
-            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[:, i:i + 1024]),
-                                           format="fltp", layout="stereo")
-            f.sample_rate, f.pts, f.time_base = 48000, t0 + i, Fraction(1, 48000)
-            for packet in audio.encode(f):
-                out.mux(packet)
-        for packet in audio.encode(None):
-            out.mux(packet)
-    return path
 
 
 @pytest.mark.parametrize("ext", [".mp4", ".mkv"])

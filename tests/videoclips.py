@@ -73,6 +73,29 @@ def mux_frames(out: av.container.OutputContainer, stream: av.VideoStream,
         out.mux(packet)
 
 
+def late_clip(path: str | Path, seconds: float, *, fps: int = 24, frames: int = 12) -> Path:
+    """A clip whose video and audio timestamps start `seconds` in (a broadcast recording's
+    clock), the audio a little before the video."""
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=fps)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        first = round(seconds * fps)
+        mux_frames(out, vs, [pattern(k, 64, 48) for k in range(frames)],
+                   pts=range(first, first + frames), time_base=Fraction(1, fps))
+        samples = tone(frames / fps)
+        t0 = round(seconds * 48000) - 1024
+        for i in range(0, samples.shape[1] - 1023, 1024):
+            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[:, i:i + 1024]),
+                                           format="fltp", layout="stereo")
+            f.sample_rate, f.pts, f.time_base = 48000, t0 + i, Fraction(1, 48000)
+            for packet in audio.encode(f):
+                out.mux(packet)
+        for packet in audio.encode(None):
+            out.mux(packet)
+    return path
+
+
 def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int = 8,
               fps: int = 30, pts: list[int] | None = None, time_base: Fraction | None = None,
               codec: str = "libx264", pix_fmt: str = "yuv420p", crf: int = 12,

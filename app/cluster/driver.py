@@ -201,7 +201,7 @@ class Driver:
         o = job.options
         if o.fps is not None:
             raise MediaError("--fps cannot be combined with --cluster")
-        index = scan(job.source)
+        index = scan(job.source, audio=o.audio)
         with VideoReader(job.source) as reader:
             first = next(reader.frames(), None)
             if first is None:

@@ -68,9 +68,10 @@ class Chunk:
         return self.end - self.first
 
 
-def scan(path: str | Path) -> VideoIndex:
-    """Timestamps and keyframe flags of the main video stream's packets."""
-    with VideoReader(path) as reader:
+def scan(path: str | Path, audio: bool = False) -> VideoIndex:
+    """Timestamps and keyframe flags of the main video stream's packets; `audio`: the
+    output carries the sound, whose first timestamp may start its clock (`first_time`)."""
+    with VideoReader(path, audio=audio) as reader:
         stream = reader.video
         found: list[tuple[int, bool]] = []
         try:
