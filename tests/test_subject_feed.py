@@ -35,3 +35,19 @@ def test_a_cut_is_found_while_frames_come_faster_than_the_poll(qtbot: Any) -> No
     finally:
         steady.stop()
         feed.stop()
+
+
+@pytest.mark.parametrize("deep", [False, True])
+def test_a_16_bit_picture_is_searched_as_its_8_bits(qtbot: Any, deep: bool) -> None:
+    """The window handed a 16-bit still's own array to the face models, which found no face
+    in it (the trial: the painting 34-99 levels off the CLI's, framed as a scene)."""
+    face = cv2.resize(data.astronaut(), (256, 256), interpolation=cv2.INTER_AREA)
+    image = face.astype(np.uint16) * 257 if deep else face
+    feed = SubjectFeed()
+    try:
+        feed.frame(image, still=True, cut=True, wait=True, index=None, t=0.0)
+        qtbot.waitUntil(lambda: not feed.waiting, timeout=10000)
+        found = feed.latest
+        assert found is not None and len(found.faces) == 1
+    finally:
+        feed.stop()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..engine.frame_arrays import rgb8
 from ..engine.subject import Subject, SubjectTracker
 from .source import Frame, LatestSlot
 
@@ -82,7 +83,8 @@ class SubjectWorker:
                     if self._reset:
                         tracker.reset()
                         self._reset = False
-                subject = tracker.update(frame.image, frame.pts or 0.0,
+                # as the export hands it to the models (a 16-bit still's found no face)
+                subject = tracker.update(rgb8(frame.image), frame.pts or 0.0,
                                          None if frame.index < 0 else frame.index)
                 with self._lock:
                     if not self._reset:
