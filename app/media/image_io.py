@@ -182,18 +182,80 @@ def _pillow(header_only: bool = False) -> Iterator[Any]:
 
 def _metadata(path: Path) -> tuple[int, bytes | None, bytes | None]:
     """EXIF orientation, ICC profile and EXIF block (orientation reset to 1: the pixels are
-    turned upright) of an image file; nothing when Pillow cannot open it."""
+    turned upright) of an image file; nothing when Pillow cannot open it. A TIFF's EXIF is
+    its first IFD, the file's own layout too: only what describes the picture is kept."""
     try:
         with _pillow() as pil, pil.open(path) as im:
             exif = im.getexif()
             orientation = int(exif.get(_EXIF_ORIENTATION, 1))
             icc = im.info.get("icc_profile") or None
+            if im.format == "TIFF":
+                _tiff_descriptive(exif)
+            _no_pixel_dimensions(exif)
             if len(exif):
                 exif[_EXIF_ORIENTATION] = 1
                 return orientation, icc, exif.tobytes()
             return orientation, icc, None
     except Exception:  # no metadata, or a format Pillow cannot open: upright as decoded
         return 1, None, None
+
+
+# The tags of a TIFF's first IFD that describe the picture (EXIF's 0th IFD: who made it,
+# when, with what; its resolution and colorimetry; the Exif and GPS IFDs), not how the file
+# lays out its pixels (ImageWidth, BitsPerSample, Compression, StripOffsets, ...: the source
+# file's, false in another file at another size), nor what is carried otherwise (the colour
+# profile, 34675) or not at all (XMP, IPTC, Photoshop's resources, GeoTIFF's tags).
+_TIFF_DESCRIPTIVE = frozenset({
+    269, 270, 271, 272, 274, 282, 283, 285, 296, 305, 306, 315, 316, 318, 319,
+    18246, 18249, 33432, 34665, 34853, 40091, 40092, 40093, 40094, 40095,
+})
+# Of those, what any TIFF writer sets by itself (its name, a resolution, the orientation):
+# a TIFF with nothing else has no EXIF to carry (or to warn about losing).
+_TIFF_INCIDENTAL = frozenset({274, 282, 283, 296, 305})
+_EXIF_IFD = 0x8769
+_PIXEL_DIMENSIONS = (0xA002, 0xA003)
+
+
+def _tiff_descriptive(exif: Any) -> None:
+    """A TIFF's first IFD (a Pillow Exif) cut, in place, to the tags that describe the
+    picture; emptied where only what a writer sets by itself is left."""
+    for tag in [t for t in exif if t not in _TIFF_DESCRIPTIVE]:
+        del exif[tag]
+    if _layout_description(exif.get(270)):
+        del exif[270]
+    if all(t in _TIFF_INCIDENTAL for t in exif):
+        exif.clear()
+
+
+def _no_pixel_dimensions(exif: Any) -> None:
+    """The Exif IFD's PixelXDimension and PixelYDimension (the source's size, not the
+    painting's) taken out of a Pillow Exif, in place; its other tags stay. A broken Exif
+    IFD is left as it is (its IFD0, and the orientation, are still good)."""
+    if _EXIF_IFD not in exif:
+        return
+    with contextlib.suppress(Exception):
+        sub = exif.get_ifd(_EXIF_IFD)
+        for tag in _PIXEL_DIMENSIONS:
+            sub.pop(tag, None)
+
+
+def _layout_description(text: object) -> bool:
+    """Whether a TIFF's ImageDescription is its writer's note of the array's layout, not a
+    caption: tifffile's JSON ({"shape": [213, 320, 3]}), ImageJ's "ImageJ=...\nimages=..."."""
+    if not isinstance(text, str):
+        return False
+    text = text.strip()
+    if text.startswith("ImageJ="):
+        return True
+    if not text.startswith("{"):
+        return False
+    import json
+
+    try:
+        note = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(note, dict) and "shape" in note
 
 
 def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | None,
@@ -239,17 +301,49 @@ EIGHT_BIT_ONLY = frozenset({".jpg", ".jpeg", ".webp", ".bmp"})  # (PNG and TIFF 
 def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
                    exif: bytes | None = None) -> list[str]:
     """What `write_image` cannot keep of a picture in `path`'s format, one line each."""
-    ext = Path(path).suffix.lower()
-    if rgb.dtype != np.uint16:
-        return []
-    if ext in EIGHT_BIT_ONLY:
+    path = Path(path)
+    ext, name = path.suffix.lower(), path.name
+    deep = rgb.dtype == np.uint16
+    notes = []
+    if deep and ext in EIGHT_BIT_ONLY:
         kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP", ".bmp": "BMP"}[ext]
-        return [f"{Path(path).name}: {kind} holds 8 bits a channel; the 16-bit picture is "
-                f"written at 8 (.png or .tif keep 16)"]
-    if ext in (".tif", ".tiff") and (icc or exif):
-        return [f"{Path(path).name}: a 16-bit TIFF is written without the colour profile and "
-                f"EXIF here (.png keeps them at 16 bits)"]
-    return []
+        notes.append(f"{name}: {kind} holds 8 bits a channel; the 16-bit picture is "
+                     f"written at 8 (.png or .tif keep 16)")
+    if icc and not _icc_fits(icc, rgb):
+        notes.append(f"{name}: its colour profile ({_icc_space(icc) or 'unreadable'}) does "
+                     f"not describe the painted {_pixel_space(rgb)} pixels; left out")
+        icc = None
+    kept = [what for what, has in (("colour profile", icc), ("EXIF", exif)) if has]
+    if not kept:
+        return notes
+    which = "the " + " and ".join(kept)
+    if ext == ".bmp":
+        notes.append(f"{name}: BMP holds no colour profile or EXIF; written without {which} "
+                     f"(.png, .jpg or .tif keep them)")
+    elif ext in (".tif", ".tiff") and deep:
+        notes.append(f"{name}: a 16-bit TIFF is written without {which} here (.png keeps "
+                     f"them at 16 bits)")
+    return notes
+
+
+def _icc_space(icc: bytes) -> str | None:
+    """An ICC profile's colour space, from its header ("RGB", "GRAY", "CMYK", "Lab"...);
+    None where it is too short to have one."""
+    if len(icc) < 128:  # (the header alone is 128 bytes)
+        return None
+    return icc[16:20].decode("latin-1").strip() or None
+
+
+def _pixel_space(a: np.ndarray) -> str:
+    """The ICC colour space of pixels as `write_image` writes them: grey for one channel
+    (and one with alpha), RGB otherwise (the painting's)."""
+    return "GRAY" if a.ndim == 2 or a.shape[2] in (1, 2) else "RGB"
+
+
+def _icc_fits(icc: bytes, a: np.ndarray) -> bool:
+    """Whether a colour profile describes pixels `a` (a CMYK or grey source's profile does
+    not describe the painted RGB: a viewer would read its RGB as CMYK, or not show it)."""
+    return _icc_space(icc) == _pixel_space(a)
 
 
 _EXTRA_SAMPLES = 338  # TIFF tag: what the samples beyond the colour ones are
@@ -304,7 +398,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
                 exif: bytes | None = None, replace: bool = True) -> None:
     """Encode RGB (+ alpha) to `path` atomically; the format follows the extension.
     `quality` (1..100) is JPEG's and WebP's; a colour profile and EXIF are embedded where the
-    format takes them (PNG at either depth, JPEG, WebP and 8-bit TIFF); a 16-bit picture is
+    format takes them (PNG at either depth, JPEG, WebP and 8-bit TIFF; not BMP), the profile
+    only where its colour space is the pixels' (RGB; not a CMYK source's); a 16-bit picture is
     rounded to 8 bits for a format that holds no more (see `write_warnings`).
     replace=False (-n) never replaces an existing file, even one that appears meanwhile; a
     symlink is written through (atomic_output)."""
@@ -324,6 +419,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
             alpha = to_8bit(alpha) if bgr.dtype == np.uint8 else alpha.astype(np.uint16) * 257
         bgr = np.dstack([bgr, alpha])
     q = int(quality) if quality is not None else DEFAULT_QUALITY
+    if icc and not _icc_fits(icc, rgb):  # a CMYK or grey source's (see `write_warnings`)
+        icc = None
     if ext == ".png":
         data = encode_png(bgr, icc=icc, exif=exif)  # deflated on every core
     elif (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
