@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PyQt6.QtCore import Qt
 from test_gui import TIMEOUT, Dialogs, config, dialogs, make_window, media, open_and_render  # noqa: F401
 
@@ -92,6 +93,27 @@ def test_a_stereo_pair_is_shown_whole_and_not_labelled_as_a_split(
     assert win.overlays.painted.isHidden() and win.overlays.original.isHidden()
     win.param_panel.set_value("output", "anaglyph")
     qtbot.waitUntil(lambda: win.viewport.comparing, timeout=TIMEOUT)
+    win.close()
+
+
+def test_a_stereo_pair_at_actual_pixels_is_shown_one_to_one(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:  # noqa: F811
+    """"Actual pixels" (1) shows a side-by-side or top-bottom pair's own pixels one to one,
+    and the zoom says 100% (it drew a 2560x720 pair at 1280x360 and said 100%)."""
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    vp = win.viewport
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    for output in ("sbs", "tb"):
+        with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+            win.param_panel.set_value("output", output)
+        vp.actual_pixels()
+        assert vp.zoom_percent() == pytest.approx(100.0)
+        result = vp.pipeline.output_size(vp.frame_size)
+        rect = vp.transform.image_rect(vp.view_size(), result)  # as the pair is drawn
+        dpr = vp.devicePixelRatioF()
+        assert (round(rect.w), round(rect.h)) == (round(result[0] * dpr), round(result[1] * dpr))
     win.close()
 
 

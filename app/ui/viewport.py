@@ -211,14 +211,22 @@ class Viewport(QOpenGLWidget):
             self.update()
 
     def zoom_percent(self) -> float | None:
-        """Shown size relative to the image (100: one image pixel per screen pixel)."""
-        image = self.frame_size
-        if not image:
+        """Shown size relative to the image (100: one image pixel per screen pixel; a
+        stereo pair side by side or top-bottom counts as the picture it is)."""
+        shaped = self._shaped()
+        if shaped is None:
             return None
         view = self.view_size()
         if self.compare is CompareMode.SIDE_BY_SIDE:
             view = (max(1, view[0] // 2), view[1])
-        return 100.0 * self.transform.image_rect(view, self._as_shown(image)).h / image[1]
+        return 100.0 * self.transform.image_rect(view, self._as_shown(shaped)).h / shaped[1]
+
+    def _shaped(self) -> tuple[int, int] | None:
+        """The frame's size in the proportions of the picture drawn (see _shaped_like)."""
+        image = self.frame_size
+        if not image or self._result is None or self.show_original:
+            return image
+        return _shaped_like(image, self._result.size)
 
     def fit(self) -> None:
         """Fit the image to the window."""
@@ -229,14 +237,14 @@ class Viewport(QOpenGLWidget):
     def actual_pixels(self) -> None:
         """One pixel of the picture shown per screen pixel (of the result, where a style
         enlarges it; one line per screen line for non-square pixels)."""
-        image = self.frame_size
-        if image:
+        shaped = self._shaped()
+        if shaped:
+            # the result's pixels, where a style enlarges it (an upscaler's are twice the
+            # frame's); a stereo pair side by side is drawn as the wider picture it is
             result = self._result
-            factor = 1.0
-            if result is not None and _shaped_like(image, result.size) == image \
-                    and not self.show_original:
-                factor = result.size[0] / image[0]
-            self.transform.actual_pixels(self.view_size(), self._as_shown(image), factor)
+            factor = result.size[1] / shaped[1] if result is not None \
+                and not self.show_original else 1.0
+            self.transform.actual_pixels(self.view_size(), self._as_shown(shaped), factor)
             self.viewChanged.emit()
             self.update()
 
