@@ -258,8 +258,12 @@ def test_container_colour_tags_win_over_unspecified_pictures(
 
 def test_text_conversions() -> None:
     ass = b"0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0}\\Nle monde"
-    assert cue_text("ass", ass) == "Bonjour\nle monde"
+    assert cue_text("ass", ass) == "<i>Bonjour</i>\nle monde"  # SubRip's and WebVTT's tags
     assert cue_text("mov_text", cue_payload("mov_text", "<b>Hi</b> you")) == "Hi you"
+    # a mov_text cue's style record (italic "Hi", bold "you") read as SubRip's tags
+    styl = struct.pack(">I4sH", 34, b"styl", 2) + struct.pack(">HHHBBI", 0, 2, 1, 2, 18, 0) \
+        + struct.pack(">HHHBBI", 3, 6, 1, 1, 18, 0)
+    assert cue_text("mov_text", b"\0\6Hi you" + styl) == "<i>Hi</i> <b>you</b>"
     assert cue_payload("webvtt", "<i>a</i>") == b"<i>a</i>"
 
 

@@ -19,7 +19,10 @@ TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "t
 # The text format each container holds natively
 TEXT_FORMAT = {"mp4": "mov_text", "mov": "mov_text", "webm": "webvtt", "matroska": "subrip"}
 _ASS_OVERRIDE = re.compile(r"\{[^}]*\}")
+_ASS_FACE = re.compile(r"\\([ibu])([01])")  # {\i1}...{\i0} inside an override block
 _MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")
+# mov_text's face style flags (3GPP TS 26.245 StyleRecord)
+FACE_FLAGS = {"b": 1, "i": 2, "u": 4}
 
 
 @dataclass(frozen=True)
@@ -81,13 +84,18 @@ def cue_text(codec: str, payload: bytes) -> str:
     """The plain text of one subtitle packet (lines joined by newlines)."""
     if codec == "mov_text":
         n = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 0
-        return payload[2:2 + n].decode("utf-8", "replace")
+        return _tagged(payload[2:2 + n].decode("utf-8", "replace"),
+                       _style_runs(payload[2 + n:]))
     text = payload.decode("utf-8", "replace")
     if codec in ("ass", "ssa"):
         # Matroska's ASS packets: ReadOrder, Layer, Style, Name, MarginL/R/V, Effect, Text
         fields = text.split(",", 8)
         text = fields[8] if len(fields) == 9 else text
-        text = _ASS_OVERRIDE.sub("", text).replace("\\N", "\n").replace("\\n", "\n")
+        # italic, bold and underline kept as the tags SubRip and WebVTT cues use
+        text = _ASS_OVERRIDE.sub(
+            lambda m: "".join(f"<{'' if on == '1' else '/'}{face}>"
+                              for face, on in _ASS_FACE.findall(m.group(0))), text)
+        text = text.replace("\\N", "\n").replace("\\n", "\n")
         text = text.replace("\\h", " ")
     return text
 
@@ -95,9 +103,50 @@ def cue_text(codec: str, payload: bytes) -> str:
 def cue_payload(codec: str, text: str) -> bytes:
     """One packet of `codec` (mov_text, webvtt or subrip) holding `text`."""
     if codec == "mov_text":
+        # (italics would need a style record, whose size and colour players read against
+        # the track's default style: this track, written without an encoder, has none)
         data = _MARKUP.sub("", text).encode("utf-8")[:65535]
         return struct.pack(">H", len(data)) + data
     return text.encode("utf-8")
+
+
+def _style_runs(boxes: bytes) -> list[tuple[int, int, int]]:
+    """The italic/bold/underlined runs of a mov_text sample's 'styl' box (after its text)."""
+    runs: list[tuple[int, int, int]] = []
+    at = 0
+    while at + 8 <= len(boxes):
+        size, kind = struct.unpack(">I4s", boxes[at:at + 8])
+        if size < 8 or at + size > len(boxes):
+            break
+        if kind == b"styl" and size >= 10:
+            count = struct.unpack(">H", boxes[at + 8:at + 10])[0]
+            for k in range(count):
+                rec = boxes[at + 10 + 12 * k:at + 22 + 12 * k]
+                if len(rec) < 12:
+                    break
+                a, b, _, flags, _, _ = struct.unpack(">HHHBBI", rec)
+                if flags & 7 and b > a:
+                    runs.append((a, b, flags & 7))
+        at += size
+    return runs
+
+
+def _tagged(plain: str, runs: list[tuple[int, int, int]]) -> str:
+    """`plain` with each run's faces as <i>, <b>, <u> tags (SubRip's and WebVTT's)."""
+    if not runs:
+        return plain
+    opens: dict[int, list[str]] = {}
+    closes: dict[int, list[str]] = {}
+    for a, b, flags in runs:
+        faces = [face for face, bit in FACE_FLAGS.items() if flags & bit]
+        opens.setdefault(a, []).extend(f"<{f}>" for f in faces)
+        closes.setdefault(b, []).extend(f"</{f}>" for f in reversed(faces))
+    out = []
+    for k in range(len(plain) + 1):
+        out += closes.get(k, []) + opens.get(k, [])
+        if k < len(plain):
+            out.append(plain[k])
+    return "".join(out)
 
 
 class SubtitleTrack:
