@@ -67,7 +67,16 @@ def test_mp4_converts_subtitles_to_mov_text_and_names_the_track(
     (subs,) = by_type(info, "subtitle")
     assert subs["codec"] == "mov_text" and subs["tags"]["language"] == "fra"
     texts = [cue_text("mov_text", c[2]) for c in subtitle_cues(out)]
-    assert [t for t in texts if t] == ["Hello there", "Second line"]  # markup mov_text lacks
+    # the italics as mov_text's style record, in the track's own default font: FFmpeg's
+    # decoder reads no other change of style; the track's sample description is a whole
+    # one (default style and font table: 84 bytes with its btrt), which Apple's players need
+    assert [t for t in texts if t] == ["<i>Hello</i> there", "Second line"]
+    with av.open(str(out)) as c:
+        stream = c.streams.subtitles[0]
+        ass = [bytes(s.ass) for p in c.demux(stream) if p.size for s in stream.decode(p)]
+    assert ass[0].endswith(b",{\\i1}Hello{\\r} there")
+    data = out.read_bytes()
+    assert struct.unpack(">I", data[data.find(b"tx3g") - 4:][:4])[0] > 60
     assert [a["tags"]["handler_name"] for a in by_type(info, "audio")] == ["English", "Français"]
     assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
 
@@ -131,7 +140,7 @@ def test_trim_end_cuts_cues_to_the_picture(tmp_path: Path,
     code, err = render(capsys, str(src), "-o", str(out), "--end", "0.4")
     assert code == 0, err
     cues = [(a, d, cue_text("mov_text", p)) for a, d, p in subtitle_cues(out)]
-    assert [c for c in cues if c[2]] == [(0.0, pytest.approx(0.4), "Hello there")]
+    assert [c for c in cues if c[2]] == [(0.0, pytest.approx(0.4), "<i>Hello</i> there")]
     with av.open(str(out)) as c:
         assert len(list(c.decode(video=0))) == 10
         subs = c.streams.subtitles[0]
@@ -260,6 +269,8 @@ def test_text_conversions() -> None:
     ass = b"0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0}\\Nle monde"
     assert cue_text("ass", ass) == "<i>Bonjour</i>\nle monde"  # SubRip's and WebVTT's tags
     assert cue_text("mov_text", cue_payload("mov_text", "<b>Hi</b> you")) == "Hi you"
+    assert cue_text("mov_text", cue_payload("mov_text", "a <b>b <i>c</i></b> <font x>d</font>",
+                                            (16, 0xFFFFFFFF))) == "a <b>b </b><b><i>c</i></b> d"
     # a mov_text cue's style record (italic "Hi", bold "you") read as SubRip's tags
     styl = struct.pack(">I4sH", 34, b"styl", 2) + struct.pack(">HHHBBI", 0, 2, 1, 2, 18, 0) \
         + struct.pack(">HHHBBI", 3, 6, 1, 1, 18, 0)

@@ -4,6 +4,7 @@ SubRip), the rest named in a warning. Timestamps follow the picture's trim."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import struct
@@ -23,6 +24,7 @@ _ASS_FACE = re.compile(r"\\([ibu])([01])")  # {\i1}...{\i0} inside an override b
 _MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")
 # mov_text's face style flags (3GPP TS 26.245 StyleRecord)
 FACE_FLAGS = {"b": 1, "i": 2, "u": 4}
+_FACE_TAG = re.compile(r"<(/?)([ibu])>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -100,14 +102,63 @@ def cue_text(codec: str, payload: bytes) -> str:
     return text
 
 
-def cue_payload(codec: str, text: str) -> bytes:
-    """One packet of `codec` (mov_text, webvtt or subrip) holding `text`."""
+def cue_payload(codec: str, text: str, style: tuple[int, int] | None = None) -> bytes:
+    """One packet of `codec` (mov_text, webvtt or subrip) holding `text`; for mov_text, its
+    italic, bold and underlined runs as style records in the track's default font `style`
+    (size, RGBA colour: `default_style`; None: markup left out)."""
     if codec == "mov_text":
-        # (italics would need a style record, whose size and colour players read against
-        # the track's default style: this track, written without an encoder, has none)
-        data = _MARKUP.sub("", text).encode("utf-8")[:65535]
-        return struct.pack(">H", len(data)) + data
+        plain, runs = _faces(text)
+        data = plain.encode("utf-8")[:65535]
+        box = _style_box(runs, style) if style is not None else b""
+        return struct.pack(">H", len(data)) + data + box
     return text.encode("utf-8")
+
+
+def _faces(text: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """A cue's text without markup, and its italic/bold/underlined runs: (first character,
+    end character, face style flags), as mov_text's style records count them."""
+    plain: list[str] = []
+    runs: list[tuple[int, int, int]] = []
+    flags, at, pos = 0, 0, 0
+    for m in [*_FACE_TAG.finditer(text), None]:
+        chunk = _MARKUP.sub("", text[pos:m.start() if m else len(text)])
+        plain.append(chunk)
+        if flags and chunk:
+            runs.append((at, at + len(chunk), flags))
+        at += len(chunk)
+        if m is not None:
+            bit = FACE_FLAGS[m.group(2).lower()]
+            flags = flags & ~bit if m.group(1) else flags | bit
+            pos = m.end()
+    return "".join(plain), runs
+
+
+def _style_box(runs: list[tuple[int, int, int]], style: tuple[int, int]) -> bytes:
+    """mov_text's 'styl' box for the runs (none: no box), in the font of `style`."""
+    runs = [r for r in runs if r[1] <= 0xFFFF][:0xFFFF]
+    if not runs:
+        return b""
+    size, colour = style
+    records = b"".join(struct.pack(">HHHBBI", a, b, 1, flags, size, colour)
+                       for a, b, flags in runs)
+    return struct.pack(">I4sH", 10 + len(records), b"styl", len(runs)) + records
+
+
+def default_style(sample_description: bytes | None) -> tuple[int, int]:
+    """The default font size and RGBA colour of a mov_text track's sample description
+    (FFmpeg's encoder writes the default ASS style's: 16, white)."""
+    d = sample_description or b""
+    if len(d) >= 30:
+        return d[25], struct.unpack(">I", d[26:30])[0]
+    return 16, 0xFFFFFFFF
+
+
+@functools.cache
+def default_ass_header() -> bytes:
+    """FFmpeg's default ASS header (a SubRip decoder's), for the mov_text encoder."""
+    dec = av.CodecContext.create("subrip", "r")
+    dec.open()
+    return bytes(dec.subtitle_header)
 
 
 def _style_runs(boxes: bytes) -> list[tuple[int, int, int]]:
@@ -170,6 +221,13 @@ class SubtitleTrack:
         src = plan.source
         if plan.convert_to is None:
             self.stream = output.add_stream_from_template(src)
+        elif plan.convert_to == "mov_text":
+            # through FFmpeg's encoder, opened on its default ASS style, which writes the
+            # track's sample description (its default style and font table: without them
+            # QuickTime and Apple's players find no usable text track); packets are ours
+            self.stream = output.add_stream("mov_text")
+            self.stream.codec_context.subtitle_header = default_ass_header()
+            self.stream.time_base = src.time_base or Fraction(1, 1000)
         else:
             self.stream = output.add_mux_stream(plan.convert_to,
                                                 time_base=src.time_base or Fraction(1, 1000))
@@ -213,7 +271,9 @@ class SubtitleTrack:
             out = packet
         else:
             text = cue_text(self.plan.codec, bytes(packet))
-            out = av.Packet(cue_payload(self.plan.convert_to, text))
+            style = default_style(self.stream.codec_context.extradata) \
+                if self.plan.convert_to == "mov_text" else None
+            out = av.Packet(cue_payload(self.plan.convert_to, text, style))
         self._mux(out, tb, pts, duration)
 
     def flush(self) -> None:
