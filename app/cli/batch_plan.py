@@ -9,24 +9,22 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.errors import MediaError
-from ..media.export import same_path
-from ..media.image_io import is_image_path
+from ..media.export import resolve_size, same_path
+from ..media.image_io import image_size, is_image_path
 from ..media.sniff import ffmpeg_opens, sniff_image
 from ..media.video_reader import is_video_path
 from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
 from .common import counted
 from .render_job import RenderJob
-from .render_options import NAME_TEMPLATE
+from .render_options import NAME_TEMPLATE, check_name_template, check_pixels, check_video_size
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
                  template: str = NAME_TEMPLATE, *, video: bool = False) -> str:
     """Output file name for a file rendered into a folder (videos get the container's
     extension: --format, else the codec's; `video`: one named as a picture, an APNG say)."""
-    try:
-        stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
-    except (KeyError, IndexError, ValueError):
-        raise AquarelleError(f"--name {template!r}: use {{stem}} and {{ext}} only") from None
+    check_name_template(template)  # plain fields: nothing of str.format's runs
+    stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
     if not stem or "/" in stem or "\\" in stem:
         raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
     if is_image_path(src) and not video:
@@ -95,25 +93,33 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
 
 def prepare_batch(job: RenderJob
                   ) -> tuple[list[tuple[Path, Path]], list[Path], dict[Path, bool]]:
-    """A batch's checks before any file (codec, container, the output folder; the style and
-    values were checked when the job was parsed), the files found, their output names, and
-    for each animated picture (an APNG, also one named .png) whether FFmpeg decodes its
-    frames: then it is a video, as `aquarelle render` renders it alone."""
+    """A batch's checks before any file (codec, container, the output folder, a --size its
+    videos cannot have; the style and values were checked when the job was parsed), the
+    files found, their output names, and for each animated picture (an APNG, also one named
+    .png) whether FFmpeg decodes its frames: then it is a video, as `aquarelle render`
+    renders it alone."""
     opts, output = job.export, job.output
     if opts.codec is not None:
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
     if output.exists() and not output.is_dir():
         raise AquarelleError(f"-o must be a folder when rendering several inputs: {output}")
     files = collect_inputs(list(job.inputs), output, job.quiet, job.recursive)
-    try:
-        output.mkdir(exist_ok=True)
-    except OSError as e:
-        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
     fmt = job.container
     if fmt:
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
     decodes = {f: ffmpeg_decodes(f) for f, _ in files if animation_of(f) is not None}
     videos = frozenset(f for f, moving in decodes.items() if moving)
+    moving = [f for f, _ in files if f in videos or not is_image_path(f)]
+    if moving:  # a size no video frame can have: said before any file, not per video
+        check_video_size(opts.size, moving[0].name)
+    if opts.size is not None and min(opts.size) < 0:  # a -1 side: as each still resolves it
+        for f, _ in files:
+            if f not in videos and is_image_path(f) and (header := image_size(f)):
+                check_pixels(resolve_size(opts.size, header, even=False), f.name, opts.size)
+    try:
+        output.mkdir(exist_ok=True)
+    except OSError as e:
+        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
     return files, output_names(files, opts.codec, fmt, job.name_template, videos), decodes
 
 

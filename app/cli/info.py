@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import shlex
 import shutil
 import sys
 import textwrap
+from pathlib import Path
 
 from ..engine.chain_spec import load_chain, param_set
 from ..engine.errors import StyleError
 from ..engine.params import ParamSpec
 from ..engine.presets import (
+    Preset,
     apply_preset,
     describe_preset,
     list_presets,
@@ -20,6 +23,7 @@ from ..engine.presets import (
     user_presets_dir,
 )
 from ..engine.style import list_styles, load_style
+from ..resources import assets_dir
 from .common import DEFAULT_STYLE, look_preset, preset_for
 
 MIN_HELP_WIDTH = 30  # narrower than this beside the table, a parameter's help goes below it
@@ -91,7 +95,7 @@ def run_presets(args: argparse.Namespace) -> int:
         problem = preset_problem(preset, param_set(style))
         # the full message (with every valid name) is `presets show`'s to give
         broken = f" (broken: {problem.split('; valid ')[0]})" if problem else ""
-        print(f"{preset.name:{width}s}  {describe_preset(preset)}{broken}")
+        print(f"{preset.name:{width}s}  {_describe(preset)}{broken}")
     return 0
 
 
@@ -103,7 +107,7 @@ def _show_preset(name: str, style_name: str | None) -> int:
     params = param_set(style)
     for warning in apply_preset(preset, params):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    print(f"{preset.name}: {describe_preset(preset)}")
+    print(f"{preset.name}: {_describe(preset)}")
     if style.name != DEFAULT_STYLE:  # the --set names are this style's
         print(f"  --style {shlex.quote(style.name)}")
     for key in preset.values:
@@ -111,6 +115,21 @@ def _show_preset(name: str, style_name: str | None) -> int:
         value = spec.as_text(params[key])  # as checked: clamped, a menu's choice by name
         print(f"  --set {key}={shlex.quote(value)}    (default {spec.as_text(spec.default)})")
     return 0
+
+
+def _describe(preset: Preset) -> str:
+    """describe_preset, "yours" for a user's file also where a chain lists it (read-only
+    there, so marked built in): the file says whose it is."""
+    if preset.builtin and preset.path is not None and not _is_builtin_file(preset.path):
+        preset = dataclasses.replace(preset, builtin=False)
+    return describe_preset(preset)
+
+
+def _is_builtin_file(path: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to((assets_dir() / "presets").resolve())
+    except OSError:
+        return True
 
 
 def _fmt(v: object) -> str:

@@ -36,9 +36,11 @@ from ..media.progress import ProgressPrinter
 from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
 from .common import counted
 from .render_job import RenderJob, check_writable, refuse_existing
-from .render_options import resize
+from .render_options import NOT_FOR_FRAMES, check_pixels, check_video_size, resize
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
+GIF_ADVICE = f"a GIF holds at most {GIF_MAX_FRAMES} frames; use --end, --fps or a video format"
+QUALITY_FORMATS = (".jpg", ".jpeg", ".webp")  # the frames --quality applies to
 DEEP_IMAGES = (".png", ".tif", ".tiff")  # a sequence of these keeps a deep video's 16 bits
 
 
@@ -58,6 +60,14 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     first = output if gif else frame_path(output, 1)
     refuse_existing(job, first)  # each write checks too
     check_writable(first)
+    for option in job.video_only:  # (--start, --end, --fps... apply to frames too)
+        if option in NOT_FOR_FRAMES:
+            how = " (frames and GIFs are decoded in software)" if option == "--decoder" else ""
+            print(f"aquarelle: warning: {option} applies to video files written{how}; "
+                  f"ignored for {output.name}", file=sys.stderr)
+    if job.quality is not None and output.suffix.lower() not in QUALITY_FORMATS:
+        print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
+              f"{output.name}", file=sys.stderr)
     printer = ProgressPrinter(src.name, quiet=job.quiet)
     t0 = time.perf_counter()
     written: list[Path] = []
@@ -71,6 +81,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             warnings = left_out(reader, job, what)
             total = output_frames(reader.expected_frames(opts.start, opts.end), reader.fps,
                                   opts.fps)
+            if gif:
+                refuse_long_gif(reader, total, opts.start, opts.end, opts.fps)
             items = reader.frames(opts.start, opts.end)
             stream: Iterator[DecodedFrame] = (
                 (f for f in retime(items, opts.fps, reader.time_base)
@@ -84,21 +96,21 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                     pipeline.max_lines = opts.video_lines
                     for k, frame in enumerate(stream):
                         if k == 0:
+                            check_frame_size(opts.size, frame, reader)
                             warnings += pixel_warnings(reader, opts.size, frame, what)
                         image = _fit(frame.image, opts.size, reader.sample_aspect)
                         rgb = pipeline.render_array(image)
                         if gif:
-                            if k >= GIF_MAX_FRAMES:
-                                raise AquarelleError(
-                                    f"a GIF holds at most {GIF_MAX_FRAMES} frames; use "
-                                    "--end, --fps or a video format")
+                            if k >= GIF_MAX_FRAMES:  # a file whose count was unknown
+                                raise AquarelleError(GIF_ADVICE)
                             frames.append(rgb)
                             starts.append(frame.pts * frame.time_base)
                             last = frame.duration * frame.time_base if frame.duration \
                                 else None
                         else:
                             path = frame_path(output, k + 1)
-                            write_image(path, rgb, replace=opts.replace)
+                            write_image(path, rgb, quality=job.quality,
+                                        replace=opts.replace)
                             written.append(path)
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
@@ -127,6 +139,32 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"
         print(f"{src} -> {what} ({counted(count, 'frame')})", file=sys.stderr)
     return 0
+
+
+def refuse_long_gif(reader: VideoReader, total: int | None, start: float,
+                    end: float | None, fps: object) -> None:
+    """A GIF of more frames than it holds is refused before any is painted, where the
+    reader knows how many the range gives: exactly (the file's index, all of it at its own
+    rate), else estimated from its length and rate (a little over the limit is let through:
+    the count while painting decides)."""
+    if total is None:
+        return
+    exact = start <= 0 and end is None and fps is None and bool(reader.video.frames)
+    if total > (GIF_MAX_FRAMES if exact else GIF_MAX_FRAMES * 1.02 + 1):
+        raise AquarelleError(f"{reader.path.name} gives {'' if exact else 'about '}{total} "
+                             f"frames; {GIF_ADVICE}")
+
+
+def check_frame_size(size: tuple[int, int] | None, first: DecodedFrame,
+                     reader: VideoReader) -> None:
+    """--size resolved against the first frame (a -1 side), before it is painted: a frame
+    of more than MAX_PIXELS, or a side over a video frame's limit, is refused in one line."""
+    if size is None:
+        return
+    image = first.image
+    resolved = resolve_size(size, (image.shape[1], image.shape[0]), reader.sample_aspect)
+    check_pixels(resolved, reader.path.name, size)
+    check_video_size(resolved, reader.path.name, size)
 
 
 def left_out(reader: VideoReader, job: RenderJob, what: str) -> list[str]:

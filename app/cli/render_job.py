@@ -11,9 +11,20 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.atomic import probe_writable, real_target
-from ..media.export import ExportOptions
+from ..media.export import ExportOptions, resolve_size
+from ..media.image_io import image_size, is_image_path
+from ..media.video_reader import is_sequence, is_video_path
 from .common import Look, resolve_look
-from .render_options import VIDEO_ONLY, parse_codec, parse_size, parse_time, parse_video_lines
+from .render_options import (
+    VIDEO_ONLY,
+    check_name_template,
+    check_pixels,
+    check_video_size,
+    parse_codec,
+    parse_size,
+    parse_time,
+    parse_video_lines,
+)
 
 CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a cluster
 
@@ -64,6 +75,12 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
     if "-" in args.inputs:
         raise AquarelleError("reading from standard input is not supported; give the input's "
                              "file name (a file called '-': ./-)")
+    if "" in args.inputs:  # Path("") is the current folder: a whole folder rendered
+        raise AquarelleError("an empty input name: give the input's file or folder name (the "
+                             "current folder: .)")
+    if args.output == "":
+        raise AquarelleError("-o: an empty output name: give a file name (e.g. -o out.png) or "
+                             "a folder (-o out/; the current folder: -o ./)")
     if args.output == "-":
         raise AquarelleError("-o -: writing to standard output is not supported; give a file "
                              "name (e.g. -o out.png, -o out.mp4) or a folder (-o out/)")
@@ -77,8 +94,12 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
     if args.quality is not None and not 1 <= args.quality <= 100:
         raise AquarelleError(f"--quality must be 1 to 100, got {args.quality}")
     start = parse_time(args.start, "--start") or 0.0
+    size = parse_size(args.size)
+    check_name_template(args.name)
+    if size is not None and len(args.inputs) == 1:
+        _check_size_for(Path(args.inputs[0]), size)
     export = ExportOptions(
-        codec=parse_codec(args.codec), crf=args.crf, size=parse_size(args.size), start=start,
+        codec=parse_codec(args.codec), crf=args.crf, size=size, start=start,
         end=parse_time(args.end, "--end"), audio=not args.no_audio,
         subtitles=not args.no_subtitles, metadata=not args.no_metadata, speed=args.speed,
         fps=args.fps, seed=look.seed, scale=look.scale, replace=not args.no_overwrite,
@@ -111,7 +132,20 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         export=export, quality=args.quality, quiet=args.quiet, overwrite=args.overwrite,
         pair=args.pair, recursive=args.recursive, container=args.format,
         name_template=args.name, cluster=cluster,
-        video_only=tuple(option for attr, option in VIDEO_ONLY if getattr(args, attr)))
+        video_only=tuple(option for attr, option in VIDEO_ONLY if getattr(args, attr))
+        # one image is painted here, not on the cluster (render_image says so)
+        + (("--cluster",) if cluster is not None and len(args.inputs) == 1 else ()))
+
+
+def _check_size_for(src: Path, size: tuple[int, int]) -> None:
+    """--size against the one input, before any work: a video's (by its name) frames have
+    a side of at most MAX_VIDEO_SIDE; a still's picture, its -1 side resolved against the
+    file's header as the render resolves it, at most MAX_PIXELS."""
+    if is_sequence(src) or is_video_path(src) and not is_image_path(src):
+        check_video_size(size, src.name)
+    elif is_image_path(src) and min(size) < 0 and src.is_file() \
+            and (header := image_size(src)) is not None:
+        check_pixels(resolve_size(size, header, even=False), src.name, size)
 
 
 def refuse_existing(job: RenderJob, output: Path) -> None:

@@ -4,6 +4,7 @@ speed) and their value parsers; render_job.py turns them into the job."""
 from __future__ import annotations
 
 import argparse
+import string
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from ..engine.errors import AquarelleError
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
+from ..media.image_io import MAX_PIXELS
 from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
 from .common import frame_rate
 
@@ -43,6 +45,9 @@ status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C th
 is removed."""
 
 NAME_TEMPLATE = "{stem}"  # --name's default: the input's own name
+NAME_FIELDS = ("stem", "ext")  # the fields --name takes, plain (no .attr, [i], !r or :spec)
+# a video's frames are at most this many pixels a side (media/export.py's check_options)
+MAX_VIDEO_SIDE = 16384
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,7 +63,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "keeps the aspect ratio (e.g. 1280x-1). It is the size shown: "
                         "non-square pixels (DV, HDV) are made square. Styles that enlarge multiply "
                         "it: upscale by its factor (2 by default), stereo's side-by-side "
-                        "output doubles the width")
+                        f"output doubles the width. At most {MAX_PIXELS // 1_000_000} MP (a "
+                        f"video's frames {MAX_VIDEO_SIDE} px a side)")
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
@@ -131,7 +137,8 @@ def parse_codec(name: str | None) -> str | None:
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
-    """(W, H) from `WxH`; -1 keeps the aspect ratio."""
+    """(W, H) from `WxH`; -1 keeps the aspect ratio. A picture of more than MAX_PIXELS (the
+    most aquarelle decodes) is refused here, before any file is read."""
     if text is None:
         return None
     w, sep, h = text.lower().partition("x")
@@ -143,7 +150,46 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
         raise AquarelleError(f"--size expects WIDTHxHEIGHT with positive numbers, -1 for one "
                              f"side to keep the aspect ratio (e.g. 1280x720 or 1280x-1), got "
                              f"{text!r}") from None
+    check_pixels(size)
     return size
+
+
+def check_pixels(size: tuple[int, int], src: str = "",
+                 given: tuple[int, int] | None = None) -> None:
+    """A --size (resolved, or with both sides given) whose picture is more than MAX_PIXELS
+    is refused in one line naming the limit (`src`: the input a -1 side of the size
+    `given` was resolved against)."""
+    w, h = size
+    if w > 0 and h > 0 and w * h > MAX_PIXELS:
+        asked = f"{given[0]}x{given[1]} gives {w}x{h} for {src}" \
+            if given is not None and given != size else f"{w}x{h}"
+        raise AquarelleError(f"--size {asked}: {w * h / 1e6:.0f} MP, more than the "
+                             f"{MAX_PIXELS // 1_000_000} MP aquarelle paints; give a smaller "
+                             "size")
+
+
+def check_video_size(size: tuple[int, int] | None, src: str = "",
+                     given: tuple[int, int] | None = None) -> None:
+    """A --size a video's frames cannot have (a side over MAX_VIDEO_SIDE), in one line
+    (`given`: the size asked, where `size` is it resolved against `src`)."""
+    if size is not None and max(size) > MAX_VIDEO_SIDE:
+        asked = f"{given[0]}x{given[1]} gives {size[0]}x{size[1]}" \
+            if given is not None and given != size else f"{size[0]}x{size[1]}"
+        of = f"{src}'s" if src else "a video's"
+        raise AquarelleError(f"--size {asked}: {of} frames are at most {MAX_VIDEO_SIDE} px a "
+                             "side; give a smaller size")
+
+
+def check_name_template(template: str) -> None:
+    """--name: text with the plain fields {stem} and {ext} only (no attribute, index,
+    conversion or format spec: str.format would run them); {{ and }} are braces."""
+    try:
+        fields = [(name, spec, conv) for _, name, spec, conv
+                  in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        fields = [("", None, None)]  # unbalanced braces
+    if any(name not in NAME_FIELDS or spec or conv for name, spec, conv in fields):
+        raise AquarelleError(f"--name {template!r}: use {{stem}} and {{ext}} only")
 
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
@@ -151,6 +197,8 @@ VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("en
               ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"),
               ("encoder", "--encoder"), ("decoder", "--decoder"),
               ("video_lines", "--video-lines"))
+# of VIDEO_ONLY, those an image sequence or a GIF has no use for (it encodes no video)
+NOT_FOR_FRAMES = ("--codec", "--crf", "--speed", "--encoder", "--decoder")
 
 
 def resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
