@@ -321,6 +321,9 @@ def test_params_json_gives_defaults_as_set_takes_them(capsys):
     assert code == 0, err
     data = {d["name"]: d for d in json.loads(out)}
     assert data["background"]["default"] == "painted"
+    # a menu, as the table says it (it read "int" from 0 to 2 with a default of "painted")
+    assert data["background"]["type"] == "choice" and "min" not in data["background"]
+    assert data["background"]["choices"] == ["painted", "loose wash", "bare paper"]
     assert data["paper_color"]["default"] == "#f7f2e6"
     assert data["dilution"]["default"] == 0.22
     for spec in load_style("watercolor").params:  # still a declaration the style file takes

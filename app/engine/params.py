@@ -40,6 +40,8 @@ class ParamSpec:
             raise ParamError("a parameter needs an object with a text 'name'")
         name = d["name"]
         kind = d.get("type", "float")
+        if kind == "choice" and d.get("choices") is not None:
+            kind = "int"  # a menu: its value is the index of a name (as `params` says)
         if kind not in PARAM_TYPES:
             raise ParamError(f"parameter {name!r}: unknown type {kind!r}")
         texts = {k: d.get(k, dflt) for k, dflt in (
@@ -137,10 +139,14 @@ class ParamSpec:
         as --set takes it where a number would not say it (a choice's name, #rrggbb)."""
         default = self.as_text(self.default) if self.choices or self.type == "color" \
             else self.default
+        if self.choices:  # a menu, as `params` lists it: named choices, not numbers
+            return {"name": self.name, "label": self.label, "type": "choice",
+                    "default": default, "choices": list(self.choices), "group": self.group,
+                    "help": self.help}
         return {
             "name": self.name, "label": self.label, "type": self.type, "default": default,
             "min": self.min, "max": self.max, "step": self.step, "group": self.group,
-            "help": self.help, **({"choices": list(self.choices)} if self.choices else {}),
+            "help": self.help,
             **({"extensions": list(self.extensions)} if self.extensions else {}),
         }
 
