@@ -222,19 +222,61 @@ def describe_preset(preset: Preset) -> str:
     return f"{preset.description or 'no description'} ({origin}, {n} value{'' if n == 1 else 's'})"
 
 
+def _file_stem(name: str) -> str:
+    """A preset's file name (without .json): its name, characters a file name cannot
+    hold as _."""
+    return "".join(c if c.isalnum() or c in "-_ " else "_" for c in name).strip() or "preset"
+
+
+def user_preset_file(name: str, user_dir: Path) -> Path | None:
+    """The file in `user_dir` that holds the user preset called `name` (the name stored in
+    it, not the file's), or None."""
+    if not user_dir.is_dir():
+        return None
+    for path in sorted(user_dir.glob("*.json")):
+        try:
+            if _read(path, False).name == name:
+                return path
+        except StyleError:
+            continue
+    return None
+
+
+def _claim_file(user_dir: Path, name: str) -> Path:
+    """A new empty file for the preset `name`: NAME.json, else NAME-1.json, NAME-2.json...
+    where another preset (a name that reads the same in a file name: "Warm/Cool",
+    "Warm?Cool"), or anything else, has it; made exclusively, never over a file."""
+    stem = _file_stem(name)
+    n = 0
+    while True:
+        path = user_dir / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            n += 1
+            continue
+        return path
+
+
 def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
-    """Write a user preset atomically; returns its path."""
+    """Write a user preset atomically; returns its path. The file holding a preset of the
+    same name is replaced (the app asks first); a new name gets a new file, never another
+    preset's (`_claim_file`)."""
     udir = user_dir or user_presets_dir(preset.style)
     udir.mkdir(parents=True, exist_ok=True)
-    safe = "".join(c if c.isalnum() or c in "-_ " else "_" for c in preset.name).strip() or "preset"
-    path = udir / f"{safe}.json"
     fd, tmp = tempfile.mkstemp(dir=udir, prefix=".preset-", suffix=".tmp")
+    claimed: Path | None = None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(preset.to_json())
+        path = user_preset_file(preset.name, udir)
+        if path is None:
+            path = claimed = _claim_file(udir, preset.name)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        if claimed is not None:
+            claimed.unlink(missing_ok=True)
         raise
     preset.path = path
     return path

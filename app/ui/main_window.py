@@ -49,6 +49,7 @@ from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
 from .theme import theme_menu
+from .undo import Look, UndoHistory
 from .view_transform import CompareMode
 from .viewport import Viewport
 from .window_fit import Fullscreen, fit_to_screen
@@ -56,6 +57,32 @@ from .window_fit import Fullscreen, fit_to_screen
 POLL_MS = 8  # how often the newest frame is taken from the source (~120 Hz)
 STATS_MS = 500
 SAVE_DELAY_MS = 1000
+# the Playback menu's items: a file that plays only (not a still, a camera, nothing)
+PLAYING_ACTIONS = ("play", "step", "step_back", "pause", "play_on", "loop")
+SEEKING_ACTIONS = ("rewind", "jump_back")  # ... that can also seek
+
+
+class _WatchedHistory(UndoHistory):
+    """The look's undo history, telling `changed` after each step made, undone or redone
+    (the Edit menu's Undo and Redo are enabled only when there is one to take)."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        super().__init__()
+        self._changed = changed
+
+    def record(self, before: Look, key: str) -> None:
+        super().record(before, key)
+        self._changed()
+
+    def undo(self, current: Look) -> Look | None:
+        look = super().undo(current)
+        self._changed()
+        return look
+
+    def redo(self, current: Look) -> Look | None:
+        look = super().redo(current)
+        self._changed()
+        return look
 
 
 class MainWindow(QMainWindow):
@@ -123,6 +150,7 @@ class MainWindow(QMainWindow):
                                  self.scale_spin, self.side_scroll.video_lines_spin,
                                  *self.settings.preset(self.state.style.name), parent=self,
                                  switch_style=lambda name: self.styles.set_style(name, False))
+        self.editor.history = _WatchedHistory(self._undo_changed)
         self.styles.editor = self.editor
         self._build_status_bar()
         self._build_menus()
@@ -196,7 +224,7 @@ class MainWindow(QMainWindow):
             "reload_shaders": self.styles.reload_shaders, "help": self.show_shortcuts,
             "undo": self.editor.undo, "redo": self.editor.redo,
             "virtual_camera": self.toggle_virtual_camera,
-            "mirror": lambda: live.set_mirror(not live.mirror),
+            "mirror": self.toggle_mirror,
             "adaptive": lambda: live.set_adaptive(not live.adaptive_on),
         }
         self._actions, menus = build_menus(self, handlers)
@@ -209,6 +237,8 @@ class MainWindow(QMainWindow):
             assert action is not None
             action.triggered.connect(lambda _=False, k=kind: self.snapshots.choose_folder(k))
         menus["File"].insertMenu(self._actions["quit"], folders)
+        # cameras plugged in where nothing watches for them: Open the next camera follows
+        menus["File"].aboutToShow.connect(src.refresh_cameras)
         menus["View"].addSeparator()
         self.theme_menu = theme_menu(self, self.settings)
         menus["View"].addMenu(self.theme_menu)
@@ -219,13 +249,16 @@ class MainWindow(QMainWindow):
         for menu in adaptive_menus(self, self.settings, live.settings_changed):
             menus["Live"].addMenu(menu)
         menus["Live"].addSeparator()
-        for menu in camera_mode_menus(self, self.settings, src.camera_modes,
-                                      src.camera_mode_changed):
+        self.camera_menus = camera_mode_menus(self, self.settings, src.camera_modes,
+                                              src.camera_mode_changed)
+        for menu in self.camera_menus:
             menus["Live"].addMenu(menu)
         self.source_panel.add_button(self._actions["virtual_camera"],
                                      "Send the painted picture to the virtual camera "
                                      "(Ctrl+Shift+V): pick it in your video call")
         self._live_changed()
+        self._source_changed()
+        self._undo_changed()
 
     def _connect(self) -> None:
         self.editor.message.connect(self.status)
@@ -239,7 +272,9 @@ class MainWindow(QMainWindow):
         src = self.sources
         src.opened.connect(self._opened)
         src.stopped.connect(lambda: self.transport.set_enabled_for(False, False))
+        src.stopped.connect(self._source_changed)
         src.camerasListed.connect(self.source_panel.set_cameras)
+        src.camerasListed.connect(lambda cams: self._actions["camera"].setEnabled(bool(cams)))
         self.source_panel.cameraChosen.connect(
             lambda ident: src.open_spec(SourceSpec("camera", ident)))
         self.source_panel.openRequested.connect(src.open_file_dialog)
@@ -250,6 +285,7 @@ class MainWindow(QMainWindow):
         self.viewport.viewChanged.connect(self._view_changed)
         self.set_compare(self._initial_compare)
         self.state.subscribe(lambda change: self._save_timer.start(SAVE_DELAY_MS))
+        src.refresh_cameras()  # Open the next camera: only with one to open
 
     # -- messages --------------------------------------------------------------------------
     def status(self, text: str, ms: int = 6000) -> None:
@@ -325,6 +361,33 @@ class MainWindow(QMainWindow):
                         "(the painting looks the same, smaller); Ctrl+E paints it at full size",
                         20000)
         self._actions["export"].setEnabled(True)  # videos, and stills from images
+        self._source_changed()
+
+    @property
+    def camera_on_screen(self) -> bool:
+        """Whether the source on screen is a camera."""
+        spec = self.sources.spec
+        return self.source is not None and spec is not None and spec.kind == "camera"
+
+    def _source_changed(self) -> None:
+        """Menu items that act on the source are enabled only where they can: the
+        Playback menu's for a file that plays (not a still, a camera, nothing), the
+        camera's resolution and frame rate for a camera on screen."""
+        src = self.source
+        playable = playback.can_play(src)
+        for name in PLAYING_ACTIONS:
+            self._actions[name].setEnabled(playable)
+        for name in SEEKING_ACTIONS:
+            self._actions[name].setEnabled(playable and src is not None and src.seekable)
+        for menu in self.camera_menus:
+            menu.setEnabled(self.camera_on_screen)
+
+    def _undo_changed(self) -> None:
+        """Undo and Redo are enabled only with a step to take."""
+        actions = getattr(self, "_actions", None)
+        if actions is not None:  # (none before the menus are built)
+            actions["undo"].setEnabled(self.editor.history.can_undo)
+            actions["redo"].setEnabled(self.editor.history.can_redo)
 
     def _stop_recording(self) -> None:
         if self.recorder is not None:
@@ -339,6 +402,16 @@ class MainWindow(QMainWindow):
             self.status("Virtual camera on")
         else:
             self.status("Virtual camera off")
+
+    def toggle_mirror(self) -> None:
+        """Mirror cameras on / off (kept); without a camera on screen, the status bar says
+        why the picture did not change."""
+        on = not self.live.mirror
+        self.live.set_mirror(on)
+        if not self.camera_on_screen:
+            self.status(f"Mirror {'on' if on else 'off'}: it applies to cameras, and none is "
+                        "showing (a camera opened next is shown "
+                        f"{'mirrored' if on else 'as it sees'})", 8000)
 
     def _live_changed(self) -> None:
         for name, on in (("virtual_camera", self.live.virtual_camera_on),

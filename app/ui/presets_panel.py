@@ -31,6 +31,8 @@ from ..engine.presets import (
     preset_key,
     preset_label,
     save_preset,
+    user_preset_file,
+    user_presets_dir,
 )
 
 CUSTOM = "Custom"
@@ -152,7 +154,10 @@ class PresetsPanel(QWidget):
         style = "" if self.style == CLI_STYLE else f"--style {self.style} "
         for i, p in enumerate(self.presets, 1):
             self.combo.addItem(self.label(p))
-            name = shlex.quote(p.path.stem if p.path is not None else p.name)
+            # a user preset by its name (its file may be NAME-1.json: another preset's name
+            # made NAME.json), a built-in (or a user's that reads like one) by its file's
+            name = shlex.quote(p.name if p.path is None or not p.builtin
+                               and not p.name.endswith(" (yours)") else p.path.stem)
             self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
                                    f"{name})", Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
@@ -247,22 +252,29 @@ class PresetsPanel(QWidget):
         self.delete_button.setEnabled(user)
 
     # -- user presets ----------------------------------------------------------------------
-    def save_as(self, name: str) -> Preset:
-        """Save the current values as user preset `name` (replacing one of that name)."""
+    def save_as(self, name: str) -> Preset | None:
+        """Save the current values as user preset `name`; a preset of that name is replaced
+        only if the user says so (None: kept, nothing saved)."""
         name = name.strip()
         self._check_name(name)
+        if not self._may_replace(name):
+            return None
         preset = Preset(name=name, style=self.style, values=self._values())
         save_preset(preset, self._dir())
         self.refresh(select=name)
         self.message.emit(f"Saved preset {name!r}")
         return preset
 
-    def rename(self, preset: Preset, new_name: str) -> Preset:
-        """Rename a user preset (written under the new name, then the old file removed)."""
+    def rename(self, preset: Preset, new_name: str) -> Preset | None:
+        """Rename a user preset (written under the new name, then the old file removed);
+        onto another preset's name only if the user says to replace that one (None: both
+        kept as they were)."""
         new_name = new_name.strip()
         if preset.builtin:
             raise AquarelleError(f"preset {preset.name!r} is built in and cannot be renamed")
         self._check_name(new_name, preset)
+        if not self._may_replace(new_name, preset):
+            return None
         renamed = Preset(name=new_name, style=preset.style, values=dict(preset.values),
                          description=preset.description)
         old_path = preset.path
@@ -270,7 +282,22 @@ class PresetsPanel(QWidget):
         if old_path is not None and old_path != new_path:
             delete_preset(preset)
         self.refresh(select=new_name)
+        self.message.emit(f"Renamed preset {preset.name!r} to {new_name!r}")
         return renamed
+
+    def _may_replace(self, name: str, renaming: Preset | None = None) -> bool:
+        """Whether `name` may be written: no other user preset has it, or the user says to
+        replace it (asked; No keeps it, and says so)."""
+        taken = user_preset_file(name, self._dir() or user_presets_dir(self.style))
+        if taken is None or (renaming is not None and taken == renaming.path):
+            return True
+        answer = QMessageBox.question(
+            self, "Replace preset",
+            f"A preset called \u201c{name}\u201d exists ({taken.name}). Replace it?")
+        if answer == QMessageBox.StandardButton.Yes:
+            return True
+        self.message.emit(f"Preset {name!r} kept; nothing was saved")
+        return False
 
     def _check_name(self, name: str, renaming: Preset | None = None) -> None:
         """A user preset's name may not read like a built-in's: it would hide it."""

@@ -10,11 +10,15 @@ sound is put under the recording when it stops, segment by segment across loops 
 Live sources (cameras) and stills are timed by the wall clock and have no sound; such a
 recording lasts until it is stopped, its last picture held (a still is pushed once, and
 again only when a setting changes).
+
+A recording never replaces a file: it is written beside its name and given the name only
+if no file has it, else the next free one (NAME-1.mp4, NAME-2.mp4, as snapshots are named).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -28,6 +32,7 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from ..engine.errors import AquarelleError
 from ..engine.yuv_pack import YuvFormat, coded_size
+from ..media.atomic import _publish_new
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
 from ..media.video_writer import pad_to
 
@@ -36,8 +41,46 @@ TIME_BASE = Fraction(1, 1000)
 EXTENSIONS = (".mp4", ".m4v")  # what a recording (H.264 in MP4) may be called
 
 
+def unused_name(folder: Path, stem: str, suffix: str) -> Path:
+    """FOLDER/STEM+SUFFIX, else STEM-1+SUFFIX, STEM-2+SUFFIX...: the first name no file
+    (nor link) has. How snapshots and recordings are named, never over another file."""
+    path = folder / f"{stem}{suffix}"
+    n = 1
+    while os.path.lexists(path):
+        path = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return path
+
+
+def publish_new(finished: Path, wanted: Path) -> Path:
+    """Give the file `finished` the name `wanted`, else the next free one (`unused_name`);
+    never replaces a file, even one that appears meanwhile. Returns the name it got."""
+    target = wanted
+    while True:
+        try:
+            _publish_new(finished, target, target)  # (atomic: a link, else a claimed name)
+            return target
+        except FileExistsError:
+            target = unused_name(wanted.parent, wanted.stem, wanted.suffix)
+
+
+def _new_part(path: Path) -> Path:
+    """A new empty file beside `path` to write its recording in (PATH.part, else
+    PATH.1.part...): one of its own, even where another recording of that name runs."""
+    n = 0
+    while True:
+        part = path.with_name(f"{path.name}.part" if n == 0 else f"{path.name}.{n}.part")
+        try:
+            os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            n += 1
+            continue
+        return part
+
+
 class Recorder:
-    """Encodes frames into an MP4 (written to PATH.part first), timed by their media time
+    """Encodes frames into an MP4 (written beside PATH first, given its name, or the next
+    free one, at the stop: `publish_new`), timed by their media time
     or, for live sources and stills, the wall clock (`clock`) from the recording's start:
     H.264 yuv420p, tagged BT.709 limited range as exports are, odd sides padded with the
     last column and row, a source's non-square pixels (`sar`) tagged. Frames come as RGB, or
@@ -71,10 +114,14 @@ class Recorder:
         self.error: str | None = None
         self.sound_error: str | None = None
         self._queue: queue.Queue[tuple[np.ndarray, float] | None] = queue.Queue(QUEUE_FRAMES)
-        self._part = self.path.with_name(self.path.name + ".part")
+        try:
+            self._part = _new_part(self.path)
+        except OSError as e:
+            raise AquarelleError(f"cannot write {self.path}: {e}") from None
         try:
             self._container = av.open(str(self._part), "w", format="mp4")
         except (OSError, av.FFmpegError) as e:
+            self._part.unlink(missing_ok=True)
             raise AquarelleError(f"cannot write {self.path}: {e}") from None
         self._stream: av.video.stream.VideoStream | None = None
         self._t0 = self._clock()  # clock-timed frames: the recording began here
@@ -173,14 +220,19 @@ class Recorder:
         self.seconds = float(pts * TIME_BASE)
 
     def stop(self, timeout: float = 30.0) -> Path | None:
-        """Finish the file; returns its path, or None when nothing (valid) was recorded."""
+        """Finish the file; returns its path (`path`, else the next free name when a file
+        has that one by now), or None when nothing (valid) was recorded."""
         self._hold_last(timeout)
         self._queue.put(None)
         self._thread.join(timeout)
         if self.error is None and self.frames > 0 and self._part.exists():
             if self.audio_source is not None and self.segments:
                 self._add_sound()
-            self._part.replace(self.path)
+            try:
+                self.path = publish_new(self._part, self.path)
+            except OSError as e:  # the recording stays beside its name, said
+                self.error = f"recording kept as {self._part}: cannot name it {self.path}: {e}"
+                return None
             return self.path
         self._part.unlink(missing_ok=True)
         return None

@@ -16,7 +16,7 @@ from PyQt6.QtCore import QObject
 from ..engine.errors import AquarelleError
 from ..media.source import FrameSource
 from .feedback import Feedback
-from .recorder import Recorder
+from .recorder import Recorder, unused_name
 from .settings import Settings
 from .status_labels import StatusLabels
 from .viewport import Viewport
@@ -39,8 +39,10 @@ class RecordingController(QObject):
         self.started = 0.0  # time.monotonic() when the recording began
 
     def default_path(self) -> Path:
-        """A new file name in the last recording folder (else the Videos folder)."""
-        return self._folder() / f"{time.strftime('aquarelle-rec-%Y%m%d-%H%M%S')}.mp4"
+        """A new file name in the last recording folder (else the Videos folder): the time
+        to the second, then -1, -2... when that name is taken (as snapshots')."""
+        return unused_name(self._folder(), time.strftime("aquarelle-rec-%Y%m%d-%H%M%S"),
+                           ".mp4")
 
     def toggle(self, path: Path | None = None) -> bool:
         """Start recording the painted output, or stop and finish the file; returns whether
@@ -53,10 +55,13 @@ class RecordingController(QObject):
         self.viewport.frame_sink_packed = None
         self.recorder = None
         self.labels.show_recording(None)
+        wanted = rec.path
         saved = rec.stop()
         if saved is not None:
             self.settings.set_last_dir("record", str(saved.parent))
             extra = f", {rec.dropped} dropped" if rec.dropped else ""
+            if saved != wanted:  # a file took the name meanwhile: never replaced
+                extra += f" ({wanted.name} exists and was kept)"
             if rec.sound_error:
                 extra += f"; {rec.sound_error}"
             elif rec.audio_source is not None:

@@ -14,6 +14,7 @@ from ..engine.errors import AquarelleError
 from ..media.image_io import write_image
 from ..platforms import current_media_dir
 from .feedback import Feedback
+from .recorder import unused_name
 from .settings import Settings
 from .viewport import Viewport
 
@@ -63,12 +64,7 @@ class SnapshotController(QObject):
         """Save the painted frame (full source resolution) as a PNG in the snapshot folder,
         under a new name."""
         folder = self.folder or self.default_dir("snapshot")
-        name = time.strftime("aquarelle-%Y%m%d-%H%M%S")
-        path = folder / f"{name}.png"
-        n = 1
-        while path.exists():
-            path = folder / f"{name}-{n}.png"
-            n += 1
+        path = unused_name(folder, time.strftime("aquarelle-%Y%m%d-%H%M%S"), ".png")
         return path if self.save(path) else None
 
     def snapshot_as(self) -> None:

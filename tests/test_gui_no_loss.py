@@ -1,0 +1,277 @@
+"""Nothing the user made is lost without a word, and no menu item is enabled where it does
+nothing (a QA trial's findings):
+
+- two recordings started in the same second were given the same name, the second replacing
+  the first; a recording never replaces a file now (the next free name, as snapshots');
+- user presets whose names make the same file name ("Warm/Cool", "Warm?Cool") shared one
+  file, and saving or renaming onto a preset's name replaced it without a question;
+- Playback items on a still or with nothing open, the camera's modes and Open the next
+  camera without a camera, Undo and Redo with nothing to take were enabled and did nothing;
+  Mirror ticked without a camera said nothing.
+"""
+# ruff: noqa: F811 - pytest fixtures imported from test_gui
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PyQt6.QtCore import Qt
+from PyQt6.QtWidgets import QMessageBox
+from test_gui import (  # noqa: F401 - fixtures
+    TIMEOUT,
+    Dialogs,
+    FakeCamera,
+    config,
+    dialogs,
+    media,
+    open_and_render,
+    window,
+)
+
+from aquarelle.cli.main import main as cli_main
+from aquarelle.ui import recording
+from aquarelle.ui import source_controller as sc
+from aquarelle.ui.main_window import PLAYING_ACTIONS, SEEKING_ACTIONS, MainWindow
+from aquarelle.ui.recorder import Recorder, unused_name
+from aquarelle.ui.sources import SourceSpec
+
+pytestmark = pytest.mark.gui
+
+PLAYBACK = PLAYING_ACTIONS + SEEKING_ACTIONS
+assert set(PLAYBACK) == {"play", "step", "step_back", "rewind", "jump_back", "pause",
+                         "play_on", "loop"}
+
+
+def status(win: MainWindow) -> str:
+    bar = win.statusBar()
+    assert bar is not None
+    return bar.currentMessage()
+
+
+# -- recordings ------------------------------------------------------------------------------
+
+def test_two_recordings_in_the_same_second_are_two_files(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path,
+        dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Record, stop, Record, stop within a second: both were aquarelle-rec-...-HHMMSS.mp4,
+    # the second replacing the first (Recorder.stop used Path.replace).
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    window.settings.set_last_dir("record", str(videos))
+    stamp = time.strftime("aquarelle-rec-%Y%m%d-%H%M%S")
+    monkeypatch.setattr(recording.time, "strftime", lambda fmt: stamp)  # one second
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()  # paused: each step is a frame
+    said = []
+    for _ in range(2):
+        window.toggle_record()
+        for _ in range(2):
+            with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+                window.playback.step(1)
+        window.toggle_record()
+        said.append(status(window))
+    assert dialogs.calls == []
+    first, second = videos / f"{stamp}.mp4", videos / f"{stamp}-1.mp4"
+    assert set(videos.iterdir()) == {first, second}
+    assert str(first) in said[0] and str(second) in said[1]
+    assert first.stat().st_size > 0 and second.stat().st_size > 0
+
+
+def test_a_recording_never_replaces_a_file(qtbot: Any, window: MainWindow,
+                                           media: dict[str, Path], tmp_path: Path,
+                                           dialogs: Dialogs) -> None:
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    dst = tmp_path / "rec.mp4"
+    dst.write_bytes(b"someone's video")
+    window.toggle_record(dst)
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.playback.step(1)
+    window.toggle_record()
+    assert dst.read_bytes() == b"someone's video"
+    saved = tmp_path / "rec-1.mp4"
+    assert saved.stat().st_size > 0
+    assert str(saved) in status(window) and "rec.mp4 exists and was kept" in status(window)
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_file_that_takes_the_name_during_a_recording_is_kept(tmp_path: Path) -> None:
+    rec = Recorder(tmp_path / "a.mp4", fps=10, clock=lambda: 0.0)
+    rec.push(np.zeros((24, 32, 3), np.uint8), 0.0)
+    (tmp_path / "a.mp4").write_bytes(b"mine")  # e.g. another window's recording
+    out = rec.stop()
+    assert out == tmp_path / "a-1.mp4" == rec.path and out.stat().st_size > 0
+    assert (tmp_path / "a.mp4").read_bytes() == b"mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-1.mp4", "a.mp4"]
+
+
+def test_snapshots_and_recordings_share_their_naming(tmp_path: Path) -> None:
+    assert unused_name(tmp_path, "x", ".png") == tmp_path / "x.png"
+    (tmp_path / "x.png").touch()
+    (tmp_path / "x-1.png").touch()
+    assert unused_name(tmp_path, "x", ".png") == tmp_path / "x-2.png"
+    (tmp_path / "y.mp4").symlink_to(tmp_path / "nowhere")  # a dangling link is a name too
+    assert unused_name(tmp_path, "y", ".mp4") == tmp_path / "y-1.mp4"
+
+
+# -- presets ---------------------------------------------------------------------------------
+
+def preset_files(config: Path) -> dict[str, Any]:
+    """The watercolor's user preset files: name -> (stored name, values)."""
+    folder = config.parent / "config" / "aquarelle" / "presets" / "watercolor"
+    out = {}
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text())
+        out[path.name] = (data["name"], data["values"]["dilution"])
+    return out
+
+
+def cli_values(capsys: pytest.CaptureFixture[str], name: str) -> str:
+    """`aquarelle presets show NAME`: what the CLI finds by the preset's name."""
+    capsys.readouterr()
+    assert cli_main(["presets", "show", name]) == 0
+    return capsys.readouterr().out
+
+
+def listed(win: MainWindow) -> list[str]:
+    return [p.name for p in win.presets.presets if not p.builtin]
+
+
+def test_names_that_make_one_file_name_are_two_presets(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "Warm/Cool" then "Warm?Cool" were both written to Warm_Cool.json: the first was lost.
+    presets, panel = window.presets, window.param_panel
+    panel.set_value("dilution", 0.2)
+    presets.save_as("Warm/Cool")
+    panel.set_value("dilution", 0.7)
+    presets.save_as("Warm?Cool")
+    assert dialogs.calls == []  # another name: nothing to ask
+    assert preset_files(config) == {"Warm_Cool.json": ("Warm/Cool", 0.2),
+                                    "Warm_Cool-1.json": ("Warm?Cool", 0.7)}
+    assert sorted(listed(window)) == ["Warm/Cool", "Warm?Cool"]
+    assert presets.select("Warm/Cool") is not None
+    assert window.state.params["dilution"] == pytest.approx(0.2)
+    # the command line finds each by its name (the file name is not the preset's), as the
+    # chooser's tooltip says
+    panel.set_value("dilution", 0.5)
+    presets.save_as("Warm_Cool")  # the other's file name, as a name
+    assert preset_files(config)["Warm_Cool-2.json"] == ("Warm_Cool", 0.5)
+    combo = presets.combo
+    for name, value in (("Warm/Cool", 0.2), ("Warm?Cool", 0.7), ("Warm_Cool", 0.5)):
+        assert "dilution=" + str(value) in cli_values(capsys, name)
+        i = next(i for i in range(combo.count()) if combo.itemText(i) == f"{name} (yours)")
+        tip = str(combo.itemData(i, Qt.ItemDataRole.ToolTipRole))
+        assert shlex.split(tip.split("--preset ", 1)[1].rstrip(")")) == [name]
+
+
+def test_saving_onto_a_presets_name_asks_first(qtbot: Any, window: MainWindow, config: Path,
+                                               dialogs: Dialogs) -> None:
+    presets, panel = window.presets, window.param_panel
+    panel.set_value("dilution", 0.2)
+    presets.save_as("Mine")
+    panel.set_value("dilution", 0.7)
+    assert presets.save_as("Mine") is None  # No: kept as it was
+    assert [c[:2] for c in dialogs.calls] == [("question", "Replace preset")]
+    assert preset_files(config) == {"Mine.json": ("Mine", 0.2)}
+    assert "kept" in status(window)
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    assert presets.save_as("Mine") is not None
+    assert preset_files(config) == {"Mine.json": ("Mine", 0.7)}  # the same file, replaced
+    assert listed(window) == ["Mine"]
+
+
+def test_renaming_onto_a_presets_name_asks_first(qtbot: Any, window: MainWindow,
+                                                 config: Path, dialogs: Dialogs,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Renaming "Grey Look" to an existing preset's name replaced that preset's file with no
+    # dialog.
+    presets, panel = window.presets, window.param_panel
+    panel.set_value("dilution", 0.7)
+    presets.save_as("Warm?Cool")
+    panel.set_value("dilution", 0.3)
+    grey = presets.save_as("Grey Look")
+    assert grey is not None and dialogs.calls == []
+    before = preset_files(config)
+    assert before == {"Grey Look.json": ("Grey Look", 0.3),
+                      "Warm_Cool.json": ("Warm?Cool", 0.7)}
+    assert presets.rename(grey, "Warm?Cool") is None  # No: both kept as they were
+    assert [c[:2] for c in dialogs.calls] == [("question", "Replace preset")]
+    assert preset_files(config) == before
+    assert sorted(listed(window)) == ["Grey Look", "Warm?Cool"]
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    renamed = presets.rename(grey, "Warm?Cool")
+    assert renamed is not None and renamed.path == config.parent / "config" / "aquarelle" / \
+        "presets" / "watercolor" / "Warm_Cool.json"
+    assert preset_files(config) == {"Warm_Cool.json": ("Warm?Cool", 0.3)}
+    assert listed(window) == ["Warm?Cool"]
+    assert "dilution=0.3" in cli_values(capsys, "Warm?Cool")
+    # a rename to a free name asks nothing
+    dialogs.calls.clear()
+    assert presets.rename(renamed, "Grey") is not None and dialogs.calls == []
+    assert preset_files(config) == {"Grey.json": ("Grey", 0.3)}
+
+
+# -- menu items that cannot act --------------------------------------------------------------
+
+def enabled(win: MainWindow, names: tuple[str, ...]) -> dict[str, bool]:
+    return {name: win._actions[name].isEnabled() for name in names}
+
+
+def camera_menus_enabled(win: MainWindow) -> list[bool]:
+    live = next(a.menu() for a in win.menuBar().actions() if a.text() == "Live")
+    return [a.isEnabled() for a in live.actions()
+            if a.text() in ("Camera resolution", "Camera frame rate")]
+
+
+def test_menu_items_are_enabled_only_where_they_act(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    off = dict.fromkeys(PLAYBACK, False)
+    # nothing open (and no camera found)
+    assert enabled(window, PLAYBACK) == off
+    assert camera_menus_enabled(window) == [False, False]
+    assert not window._actions["camera"].isEnabled()
+    assert enabled(window, ("undo", "redo")) == {"undo": False, "redo": False}
+    # a still: nothing plays
+    open_and_render(qtbot, window, media["image"])
+    assert enabled(window, PLAYBACK) == off
+    assert enabled(window, ("undo", "redo")) == {"undo": False, "redo": False}
+    window._actions["play"].trigger()  # (a disabled action's key does nothing)
+    # Mirror without a camera is kept for cameras, and says so
+    window._actions["mirror"].trigger()
+    assert window.live.mirror and "none is showing" in status(window)
+    window._actions["mirror"].trigger()
+    assert not window.live.mirror
+    # an undo step made, then undone
+    window.param_panel.set_value("dilution", 0.42)
+    assert enabled(window, ("undo", "redo")) == {"undo": True, "redo": False}
+    window._actions["undo"].trigger()
+    assert window.state.params["dilution"] != 0.42
+    assert enabled(window, ("undo", "redo")) == {"undo": False, "redo": True}
+    window._actions["redo"].trigger()
+    assert window.state.params["dilution"] == pytest.approx(0.42)
+    assert enabled(window, ("undo", "redo")) == {"undo": True, "redo": False}
+    # a video: all of the Playback menu
+    open_and_render(qtbot, window, media["clip"])
+    assert enabled(window, PLAYBACK) == dict.fromkeys(PLAYBACK, True)
+    assert camera_menus_enabled(window) == [False, False]
+    # a camera found, then opened: its modes; nothing plays
+    monkeypatch.setattr(sc, "list_cameras", lambda: [("0", "Fake camera")])
+    window.sources.refresh_cameras()
+    assert window._actions["camera"].isEnabled()
+    monkeypatch.setattr(sc, "open_source",
+                        lambda spec, loop=True, **kw: FakeCamera(unplug=False, frames=10**6))
+    assert window.open_spec(SourceSpec("camera", "0"))
+    assert enabled(window, PLAYBACK) == off
+    assert camera_menus_enabled(window) == [True, True]
+    status_before = status(window)
+    window._actions["mirror"].trigger()
+    assert window.live.mirror and status(window) == status_before  # it acts: no excuse
+    assert dialogs.calls == []
