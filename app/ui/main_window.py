@@ -49,7 +49,6 @@ from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
 from .theme import theme_menu
-from .undo import Look, UndoHistory
 from .view_transform import CompareMode
 from .viewport import Viewport
 from .window_fit import Fullscreen, fit_to_screen
@@ -60,29 +59,6 @@ SAVE_DELAY_MS = 1000
 # the Playback menu's items: a file that plays only (not a still, a camera, nothing)
 PLAYING_ACTIONS = ("play", "step", "step_back", "pause", "play_on", "loop")
 SEEKING_ACTIONS = ("rewind", "jump_back")  # ... that can also seek
-
-
-class _WatchedHistory(UndoHistory):
-    """The look's undo history, telling `changed` after each step made, undone or redone
-    (the Edit menu's Undo and Redo are enabled only when there is one to take)."""
-
-    def __init__(self, changed: Callable[[], None]) -> None:
-        super().__init__()
-        self._changed = changed
-
-    def record(self, before: Look, key: str) -> None:
-        super().record(before, key)
-        self._changed()
-
-    def undo(self, current: Look) -> Look | None:
-        look = super().undo(current)
-        self._changed()
-        return look
-
-    def redo(self, current: Look) -> Look | None:
-        look = super().redo(current)
-        self._changed()
-        return look
 
 
 class MainWindow(QMainWindow):
@@ -150,7 +126,7 @@ class MainWindow(QMainWindow):
                                  self.scale_spin, self.side_scroll.video_lines_spin,
                                  *self.settings.preset(self.state.style.name), parent=self,
                                  switch_style=lambda name: self.styles.set_style(name, False))
-        self.editor.history = _WatchedHistory(self._undo_changed)
+        self.editor.history.on_change = self._undo_changed
         self.styles.editor = self.editor
         self._build_status_bar()
         self._build_menus()

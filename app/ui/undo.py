@@ -40,6 +40,12 @@ class UndoHistory:
         self._merge_s = merge_s
         self._clock = clock
         self._last: tuple[str, float] | None = None
+        # told after each step made, undone or redone (the Edit menu's Undo and Redo)
+        self.on_change: Callable[[], None] | None = None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def record(self, before: Look, key: str) -> None:
         now = self._clock()
@@ -51,6 +57,7 @@ class UndoHistory:
         del self._undo[:-self._limit]
         self._redo.clear()
         self._last = (key, now)
+        self._changed()
 
     def undo(self, current: Look) -> Look | None:
         """The look before the last change (None: nothing to undo)."""
@@ -58,7 +65,9 @@ class UndoHistory:
             return None
         self._redo.append(current)
         self._last = None
-        return self._undo.pop()
+        look = self._undo.pop()
+        self._changed()
+        return look
 
     def redo(self, current: Look) -> Look | None:
         """The look an undo went back from (None: nothing to redo)."""
@@ -66,7 +75,9 @@ class UndoHistory:
             return None
         self._undo.append(current)
         self._last = None
-        return self._redo.pop()
+        look = self._redo.pop()
+        self._changed()
+        return look
 
     @property
     def can_undo(self) -> bool:
