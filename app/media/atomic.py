@@ -93,7 +93,7 @@ def atomic_output(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
         if replace:
             os.replace(tmp, target)
         else:
-            _publish_new(tmp, target, path)
+            link_new(tmp, target, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -119,7 +119,7 @@ def real_target(path: str | Path) -> Path:
     return real
 
 
-def _publish_new(tmp: Path, target: Path, shown: str | Path) -> None:
+def link_new(tmp: Path, target: Path, shown: str | Path) -> None:
     """Give the finished `tmp` the name `target` only if no file has it: os.link fails
     atomically when the name exists, where os.replace would silently replace it."""
     try:

@@ -32,7 +32,7 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from ..engine.errors import AquarelleError
 from ..engine.yuv_pack import YuvFormat, coded_size
-from ..media.atomic import _publish_new
+from ..media.atomic import link_new
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
 from ..media.video_writer import pad_to
 
@@ -58,7 +58,7 @@ def publish_new(finished: Path, wanted: Path) -> Path:
     target = wanted
     while True:
         try:
-            _publish_new(finished, target, target)  # (atomic: a link, else a claimed name)
+            link_new(finished, target, target)  # (atomic: a link, else a claimed name)
             return target
         except FileExistsError:
             target = unused_name(wanted.parent, wanted.stem, wanted.suffix)
