@@ -255,3 +255,19 @@ def test_cluster_is_said_to_be_ignored_for_an_image(tmp_path, capsys):
     assert code == 0, err
     assert "warning: --cluster applies to videos; ignored for a.png" in err
     assert cv2.imread(str(tmp_path / "o.png")).shape[:2] == (40, 60)
+
+
+@pytest.mark.parametrize("seed", ["4294967297", "-1", "2147483648", "1.5"])
+def test_a_seed_out_of_range_is_refused_not_wrapped(tmp_path, capsys, seed):
+    # the shaders take 31 bits of the seed: 4294967297 painted what 1 paints, -1 what
+    # 2147483647 paints, and nothing said so
+    code, _, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
+                       "--seed", seed)
+    assert code == 2 and err.count("\n") == 1 and "argument --seed" in err
+    assert "Traceback" not in err and not (tmp_path / "o.png").exists()
+
+
+def test_the_largest_seed_is_taken(tmp_path, capsys):
+    code, _, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
+                       "--seed", "2147483647")
+    assert code == 0, err

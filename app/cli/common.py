@@ -13,6 +13,7 @@ from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError, StyleError
 from ..engine.params import ParamSet
 from ..engine.presets import Preset, apply_preset, load_preset, read_preset, user_preset_style
+from ..engine.renderer import MAX_SEED
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
@@ -31,7 +32,8 @@ def add_style_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--background", choices=sorted(BACKGROUNDS),
                    help="behind a person (watercolor): painted like the rest (default), a "
                         "loose wash, or bare paper round the figure (video calls)")
-    p.add_argument("--seed", type=int, default=0, help="noise seed (default 0)")
+    p.add_argument("--seed", type=seed_value, default=0,
+                   help=f"noise seed, 0..{MAX_SEED} (default 0)")
     p.add_argument("--scale", type=float, default=1.0,
                    help=f"processing scale {MIN_SCALE}..{MAX_SCALE}: render the style at this "
                         "fraction of the input size, then upsample (faster, less detail)")
@@ -71,6 +73,18 @@ def positive(value: float, option: str) -> None:
     """A count, rate or length that must be above zero."""
     if not value > 0:
         raise ParamError(f"{option} must be positive, got {float(value):g}")
+
+
+def seed_value(text: str) -> int:
+    """--seed: a whole number in 0..MAX_SEED (a larger or negative one would silently be
+    another seed's repeat); anything else is argparse's one-line error (exit status 2)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{seed} is outside 0..{MAX_SEED}")
+    return seed
 
 
 def frame_rate(text: str) -> Fraction | float:

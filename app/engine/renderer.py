@@ -37,6 +37,8 @@ from .upscaler import FAST_METHOD
 # of the cost. Stills are painted at their own size.
 VIDEO_LINES = 1080
 MIN_VIDEO_LINES, MAX_VIDEO_LINES = 120, 4320  # a limit's range (0: none)
+# The noise seed's range: the shaders take 31 bits of it (a larger seed would repeat one)
+MAX_SEED = 2**31 - 1
 
 
 class _StagesSwitch:

@@ -19,7 +19,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.renderer import MAX_VIDEO_LINES, VIDEO_LINES
+from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, VIDEO_LINES
 from ..engine.style import list_styles, load_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 from .chain_panel import ChainPanel
@@ -29,7 +29,6 @@ from .render_state import RenderState
 from .source_controls import SourcePanel
 from .view_transform import CompareMode
 
-MAX_SEED = 2**31 - 1
 MIN_WIDTH = 340
 
 
