@@ -5,15 +5,19 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import moderngl
 import numpy as np
 
+from ..engine.chain_spec import ChainSpec
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..engine.still import paint_still
+from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.export import resolve_size, same_path
@@ -131,18 +135,66 @@ def first_frame_only(src: Path, decodes: bool | None = None) -> str | None:
 
 def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Context,
                        src: Path) -> None:
-    """A still beyond the GPU's texture limit that cannot be painted in tiles is refused
-    (with a --size that fits), before it is decoded."""
+    """A still the GPU cannot paint is refused before it is decoded, in one line with the
+    largest --size that works: one beyond the texture limit whose style cannot be painted
+    in tiles, or one whose style paints it larger (an upscale, a stereo pair side by side:
+    painted whole, never in tiles) beyond the texture limit."""
     limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
-    if max(size) <= limit:
-        return
-    why = tiling_problem(job.look.style, job.look.values, size, scale=job.look.scale)
-    if why is not None:
-        w, h = size
-        hint = f"{limit}x-1" if w >= h else f"-1x{limit}"
+    w, h = size
+    with painted_sizes(job, ctx) as painted:
+        out = painted(size)
+        if max(out) > limit and out != size:
+            raise AquarelleError(f"{src.name} is {w}x{h}: {job.look.style.name} would paint it "
+                                 f"{out[0]}x{out[1]}, beyond the GPU's texture limit ({limit} "
+                                 f"px); render it smaller, e.g. --size "
+                                 f"{largest_size(size, painted, limit)}")
+        if max(size) <= limit:
+            return
+        why = f"{job.look.style.name} changes the picture's size" if out != size else \
+            tiling_problem(job.look.style, job.look.values, size, scale=job.look.scale)
+        if why is None:
+            return
         raise AquarelleError(f"{src.name} is {w}x{h}, beyond the GPU's texture limit ({limit} "
                              f"px), and cannot be painted in tiles: {why}; render it smaller, "
-                             f"e.g. --size {hint}")
+                             f"e.g. --size {largest_size(size, painted, limit)}")
+
+
+@contextmanager
+def painted_sizes(job: RenderJob, ctx: moderngl.Context
+                  ) -> Iterator[Callable[[tuple[int, int]], tuple[int, int]]]:
+    """Size -> the size of the picture the look paints from a still of that size (a
+    renderer is made for it only where a style's output may differ from its input)."""
+    style = job.look.style
+    specs = style.styles if isinstance(style, ChainSpec) else (style,)
+    if not any(_resizes(s) for s in specs):
+        yield lambda size: size
+        return
+    with Renderer(ctx, style, seed=job.look.seed, scale=job.look.scale) as pipeline:
+        pipeline.set_params(job.look.values)
+        yield pipeline.output_size
+
+
+def _resizes(style: StyleSpec) -> bool:
+    t = style.targets[style.output]
+    return t.scale != 1.0 or t.scale_param is not None or bool(t.scale_by) \
+        or t.size is not None
+
+
+def largest_size(size: tuple[int, int], painted: Callable[[tuple[int, int]], tuple[int, int]],
+                 limit: int) -> str:
+    """The --size (the long side; the other follows) of the largest picture of the shape of
+    `size` whose sides, and its painting's (`painted`), are within the texture limit."""
+    w, h = size
+    out = painted(size)
+    wide = w >= h
+    long = w if wide else h  # scaled by the tighter of the two sides' room, in integers
+    side = max(1, min(limit * long // max(w, out[0]), limit * long // max(h, out[1])))
+    for _ in range(64):  # rounding: a px or two less
+        smaller = resolve_size((side, -1) if wide else (-1, side), size, even=False)
+        if max(*smaller, *painted(smaller)) <= limit or side == 1:
+            break
+        side -= 1
+    return f"{side}x-1" if wide else f"-1x{side}"
 
 
 def paint(pipeline: Renderer, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:

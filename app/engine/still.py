@@ -8,16 +8,30 @@ from collections.abc import Callable
 import numpy as np
 
 from .renderer import Renderer
-from .tile_plan import needs_tiles
-from .tiles import TiledStill
+from .tile_plan import TileError, needs_tiles
+from .tiles import TiledStill, analyse
 
 TileProgress = Callable[[int, int], None]  # (tiles painted, tiles)
 
 
 def tiled(renderer: Renderer, size: tuple[int, int]) -> bool:
-    """Whether a still of `size` is painted in tiles by this renderer."""
-    return needs_tiles(size, int(renderer.ctx.info["GL_MAX_TEXTURE_SIZE"])) \
-        and renderer.sole_stage is not None and renderer.scale == 1.0
+    """Whether a still of `size` is painted in tiles by this renderer: over 16 MP, or
+    beyond the texture limit, through a single style at scale 1. Over 16 MP alone (for
+    memory), a style that cannot be tiled (one that changes the picture's size, an upscale
+    or a stereo pair side by side; one that reads fixed-size or unbounded neighbourhoods)
+    paints it whole; beyond the texture limit it must be tiled (the command line refuses
+    such a picture before decoding it)."""
+    limit = int(renderer.ctx.info["GL_MAX_TEXTURE_SIZE"])
+    stage = renderer.sole_stage
+    if not needs_tiles(size, limit) or stage is None or renderer.scale != 1.0:
+        return False
+    if max(size) > limit:
+        return True
+    try:
+        analyse(stage.style, stage.params.values(), size, stage.graph.shader_root)
+    except TileError:
+        return False
+    return True
 
 
 def paint_still(renderer: Renderer, rgb: np.ndarray,

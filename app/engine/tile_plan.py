@@ -13,6 +13,13 @@ TILE_ABOVE_PX = 16_000_000
 MIN_TILE_PX = 1 << 20
 MAX_TILES_ACROSS = 96
 TILE_PENALTY_PX = 250_000  # a tile's fixed cost (uploads, per-pass overhead) in pixels
+# A tile is large enough for a core this many times its overlap a side (where the picture is
+# that large): its box then renders about (2 + 2) ** 2 / 2 ** 2 = 4x its core at most. The
+# overlap is what the passes read around a pixel, and the style's kernels are sized in px of
+# a reference frame (720 lines for the watercolor): they grow with the picture, the overlap
+# with them (16000x10667: 1596 px a side), so the tiles must grow too. Tiles sized by
+# memory alone had cores of a few hundred px there, then none.
+MIN_CORE_PER_OVERLAP = 2
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1
 
@@ -44,6 +51,17 @@ class Tile:
 def needs_tiles(size: tuple[int, int], max_side: int, *, above_px: int = TILE_ABOVE_PX) -> bool:
     """Whether a still of `size` is rendered in tiles."""
     return size[0] * size[1] > above_px or max(size) > max_side
+
+
+def overlap_floor_px(size: tuple[int, int], margin: tuple[int, int], align: int,
+                     max_side: int) -> int:
+    """The fewest pixels a tile must have for cores of MIN_CORE_PER_OVERLAP times the
+    overlap `margin` (and the grid's rounding) a side, no larger than the picture of `size`
+    nor `max_side` a side."""
+    def side(length: int, m: int) -> int:
+        want = (MIN_CORE_PER_OVERLAP + 2) * m + 2 * align
+        return min(-(-length // align) * align, want, max_side)
+    return side(size[0], margin[0]) * side(size[1], margin[1])
 
 
 def plan_tiles(size: tuple[int, int], margin: tuple[int, int], align: int, max_px: int,

@@ -28,8 +28,10 @@ cropped back: tiled and untiled are the same picture at any size.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import cv2
 import moderngl
@@ -38,16 +40,89 @@ import numpy as np
 from .context import release_framebuffer, reset_draw_state
 from .frame_info import TileView
 from .glsl import fullscreen_pass
-from .grid_pad import padded_size
+from .grid_pad import grid_align, padded_size
 from .renderer import Renderer
+from .style import StyleSpec
 from .tile_analysis import Phase, TileAnalysis, target_size_in, tile_frame
-from .tile_plan import MIN_TILE_PX, Tile, TileError, plan_tiles
+from .tile_plan import MIN_TILE_PX, Tile, TileError, overlap_floor_px, plan_tiles
 
-# What a tiled render aims to stay under, the process included (a 16000 x 10667 photo: the
-# picture 512 MB, painted in place, the flow's pyramid 460 MB, tiles of 6-8 MP), and what the
-# process takes before any picture (Python, OpenCV, the GL driver, the style's programs).
+# What a tiled render aims to stay under, the process included (the picture painted in
+# place, the whole-picture targets such as the flow's pyramid, the tiles), unless the tiles'
+# overlap needs larger ones (plan_still), and what the process takes before any picture
+# (Python, OpenCV, the GL driver, the style's programs).
 PEAK_BYTES = 1800 << 20
 BASELINE_BYTES = 260 << 20
+# Where the overlap needs larger tiles than PEAK_BYTES allows (tile_plan.MIN_CORE_PER_OVERLAP),
+# the process may take up to this share of the machine's memory (by the same estimates, which
+# are on the safe side: a 16000 x 10667 photo's 40.6 MP tiles were estimated at 4.5 GiB for
+# the process, 3.1 GiB measured).
+MEMORY_SHARE = 0.6
+
+
+# -- planning -------------------------------------------------------------------------------
+def analyse(style: StyleSpec, values: Mapping[str, Any], size: tuple[int, int],
+            root: Path | None = None) -> tuple[TileAnalysis, int]:
+    """A style's tile analysis for a still of `size` (raises TileError where it cannot be
+    tiled), made for the picture padded to the tiles' grid, and that grid (px)."""
+    probe = TileAnalysis(style, values, size, root)
+    align = max(probe.align, grid_align(style, values))
+    padded = padded_size(size, align)
+    return (probe if padded == size else TileAnalysis(style, values, padded, root)), align
+
+
+def still_margin(plan: TileAnalysis, align: int) -> tuple[int, int]:
+    """The overlap a tile has around its core a side (px; a multiple of `align`): as far as
+    either run of a tile reads beyond it."""
+    m = [int(-(-math.ceil(max(plan.first.margin[i], plan.second.margin[i])) // align) * align)
+         for i in (0, 1)]
+    return m[0], m[1]
+
+
+def plan_still(plan: TileAnalysis, align: int, limit: int, *, peak_bytes: int = PEAK_BYTES,
+               channel_bytes: int = 1, max_tile_px: int | None = None,
+               memory_bytes: int | None = None) -> list[Tile]:
+    """The tiles of a still of `plan.size` (on the grid of `align`), for a GPU whose
+    texture limit is `limit`: as large as `peak_bytes` allows the whole process (the picture
+    of `channel_bytes` a channel, painted in place, and BASELINE_BYTES), and at least large
+    enough that their cores are MIN_CORE_PER_OVERLAP times their overlap (tile_plan.py): a
+    big picture's overlap grows with it (its kernels follow a reference frame), and there
+    the tiles' memory goes past `peak_bytes` rather than their number exploding (a box
+    renders about 4 times its core at most; the process stays a fraction of an untiled
+    render's), within MEMORY_SHARE of the machine's memory (`memory_bytes`; by default what
+    the system says), where smaller tiles take longer instead. `max_tile_px` forces smaller
+    ones."""
+    size, margin = plan.size, still_margin(plan, align)
+    row = size[0] * 3 * channel_bytes  # bytes of a row of the picture
+    base = BASELINE_BYTES + row * size[1]
+    memory = physical_memory() if memory_bytes is None else memory_bytes
+    floor = overlap_floor_px(size, margin, align, limit - align)
+    px = max_tile_px
+    band = 0
+    tiles: list[Tile] = []
+
+    def fits(budget: float) -> int:  # the largest tile within `budget` bytes for the process
+        avail = budget - base
+        return int(min((avail - plan.whole_bytes(all_of_them=True)) / plan.first_bpp(),
+                       (avail - plan.whole_bytes() - band) / plan.paint_bpp()))
+
+    for _ in range(3):  # the band of rows a row of tiles is painted from depends on them
+        if max_tile_px is None:
+            px = fits(peak_bytes)
+            if px < floor:
+                px = max(px, floor if memory is None else min(floor, fits(memory * MEMORY_SHARE)))
+            px = max(px, MIN_TILE_PX)
+        assert px is not None
+        tiles = plan_tiles(size, margin, align, px, limit - align)
+        band = max(t.box[3] - t.box[1] for t in tiles) * row
+    return tiles
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes (None where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -56,8 +131,8 @@ class TiledStill:
     stage), for the renderer's parameter values when it is made.
 
     The tiles are as large as `peak_bytes` allows the whole process (the picture of
-    `channel_bytes` a channel, painted in place, and `BASELINE_BYTES`); `max_tile_px` forces
-    smaller ones."""
+    `channel_bytes` a channel, painted in place, and `BASELINE_BYTES`), or as their overlap
+    needs (plan_still); `max_tile_px` forces smaller ones."""
 
     def __init__(self, renderer: Renderer, size: tuple[int, int], *,
                  peak_bytes: int = PEAK_BYTES, channel_bytes: int = 1,
@@ -69,30 +144,14 @@ class TiledStill:
             raise TileError("a still is rendered in tiles at scale 1 only")
         self.renderer, self.stage = renderer, stage
         self.picture = size
-        probe = TileAnalysis(stage.style, stage.params.values(), size,
-                             stage.graph.shader_root)
-        a = max(probe.align, stage.grid_align())
-        # painted on the grid (the picture padded with its edges), as untiled
-        self.size = size = padded_size(size, a)
-        self.plan = plan = probe if size == self.picture else TileAnalysis(
-            stage.style, stage.params.values(), size, stage.graph.shader_root)
-        margin = tuple(int(-(-math.ceil(max(plan.first.margin[i], plan.second.margin[i]))
-                               // a) * a) for i in (0, 1))
-        self.margin: tuple[int, int] = (margin[0], margin[1])
+        plan, a = analyse(stage.style, stage.params.values(), size, stage.graph.shader_root)
+        self.plan = plan
+        self.size = plan.size  # painted on the grid (padded with its edges), as untiled
+        self.margin = still_margin(plan, a)
         limit = int(stage.ctx.info["GL_MAX_TEXTURE_SIZE"])
         self._check_whole(limit)
-        row = size[0] * 3 * channel_bytes  # bytes of a row of the picture
-        avail = peak_bytes - BASELINE_BYTES - row * size[1]
-        px = max_tile_px
-        band = 0
-        for _ in range(3):  # the band of rows a row of tiles is painted from depends on them
-            if max_tile_px is None:
-                px = int(min((avail - plan.whole_bytes(all_of_them=True)) / plan.first_bpp(),
-                             (avail - plan.whole_bytes() - band) / plan.paint_bpp()))
-                px = max(px, MIN_TILE_PX)
-            assert px is not None
-            self.tiles = plan_tiles(size, self.margin, a, px, limit - a)
-            band = max(t.box[3] - t.box[1] for t in self.tiles) * row
+        self.tiles = plan_still(plan, a, limit, peak_bytes=peak_bytes,
+                                channel_bytes=channel_bytes, max_tile_px=max_tile_px)
 
     def _check_whole(self, limit: int) -> None:
         graph = self.stage.graph
