@@ -8,12 +8,12 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.animation import animation_of, ffmpeg_decodes
+from ..media.codecs import EXTENSION_FOR_CODEC, output_format
 from ..media.errors import MediaError
-from ..media.export import resolve_size, same_path
+from ..media.export_options import resolve_size
 from ..media.image_io import image_size, is_image_path
+from ..media.paths import is_video_path, same_path
 from ..media.sniff import ffmpeg_opens, sniff_image
-from ..media.video_reader import is_video_path
-from ..media.video_writer import EXTENSION_FOR_CODEC, output_format
 from .common import counted
 from .render_job import RenderJob
 from .render_options import NAME_TEMPLATE, check_name_template, check_pixels, check_video_size

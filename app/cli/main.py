@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -13,10 +14,17 @@ from typing import NoReturn
 
 from .. import __version__
 from ..engine.errors import AquarelleError
-from . import bench, bench_export, bench_live, doctor, eval_cmd, info, live, render
 from .signals import Terminated, terminate_like_ctrl_c
 
-COMMANDS = (render, live, info, bench, eval_cmd, bench_export, bench_live, doctor)
+# command -> the module of this package whose add_parsers adds it, in --help's order. Only
+# the named command's module is imported (`render` loads no benchmark, `styles` no render);
+# all of them for --help, no command, or a first word that is none (tests/test_cli_start.py
+# checks this table against the modules and what a still's render imports).
+COMMANDS = {
+    "render": "render", "live": "live", "styles": "info", "presets": "info",
+    "params": "info", "bench": "bench", "eval": "eval_cmd", "bench-export": "bench_export",
+    "bench-live": "bench_live", "doctor": "doctor",
+}
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -47,34 +55,36 @@ class OneLineParser(argparse.ArgumentParser):
         return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with every command, or (`command`) with that one's only
+    (those its module defines), which parses that command's arguments alike."""
     parser = OneLineParser(
         prog="aquarelle",
         description="Watercolor stylization of images, videos and webcams on the GPU. "
                     "Without a command, opens the desktop app.")
     parser.add_argument("--version", action="version", version=f"aquarelle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.add_parsers(sub)
+    names = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in names:
+        importlib.import_module(f"{__package__}.{name}").add_parsers(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, 130 when interrupted, 128 + the
     signal's number when terminated by SIGTERM or SIGHUP)."""
-    parser = build_parser()
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
-    mistyped = _mistyped_command(parser, argv)
+    mistyped = _mistyped_command(argv)
     if mistyped:
         print(f"aquarelle: error: {mistyped}", file=sys.stderr)
         return 2
-    file = _app_file(parser, argv)
+    file = _app_file(argv)
     if file is not None:  # `aquarelle FILE` opens the desktop app on FILE
-        return _open_app(parser, argparse.Namespace(command=None, file=file))
-    args = parser.parse_args(argv)
+        return _open_app(argparse.Namespace(command=None, file=file))
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     if args.command is None:
         args.file = None
-        return _open_app(parser, args)
+        return _open_app(args)
     try:
         with terminate_like_ctrl_c():
             return int(args.func(args) or 0)
@@ -117,21 +127,13 @@ def _join_negative_values(argv: list[str]) -> list[str]:
     return out
 
 
-def _commands(parser: argparse.ArgumentParser) -> list[str]:
-    """The subcommands' names, in the order `--help` lists them."""
-    commands: list[str] = []
-    for action in parser._subparsers._group_actions if parser._subparsers else []:
-        commands.extend(getattr(action, "choices", None) or {})
-    return commands
-
-
-def _mistyped_command(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+def _mistyped_command(argv: list[str]) -> str | None:
     """What is wrong when the first argument is no command and no file: 'did you mean' for
     a name close to a command; for a lone bare word (no folder, no extension), that it is
     neither. None when it may be a file for the app, or argparse says better."""
     if not argv or argv[0].startswith("-"):
         return None
-    word, commands = argv[0], _commands(parser)
+    word, commands = argv[0], list(COMMANDS)
     if word in commands or Path(word).exists():
         return None
     close = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
@@ -142,18 +144,18 @@ def _mistyped_command(parser: argparse.ArgumentParser, argv: list[str]) -> str |
     return None
 
 
-def _app_file(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+def _app_file(argv: list[str]) -> str | None:
     """The FILE of `aquarelle FILE`: one argument that is a file or no known command."""
     if len(argv) != 1 or argv[0].startswith("-"):
         return None
     arg = argv[0]
-    return arg if Path(arg).is_file() or arg not in _commands(parser) else None
+    return arg if Path(arg).is_file() or arg not in COMMANDS else None
 
 
-def _open_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _open_app(args: argparse.Namespace) -> int:
     try:
         from ..ui import app as ui_app
     except ImportError:
-        parser.print_help()
+        build_parser().print_help()
         return 0
     return ui_app.run(args)

@@ -1,5 +1,6 @@
 """`aquarelle render`: the options, and which job each input gets (an image, a video, frames
-or a batch: render_image, render_video, render_frames)."""
+or a batch: render_image, render_video, render_frames). The video modules (PyAV) are
+imported where a video or a batch is rendered: a still's render does not load them."""
 
 from __future__ import annotations
 
@@ -9,17 +10,15 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.animation import Animation, animation_of, ffmpeg_decodes
+from ..media.codecs import CONTAINERS
 from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
+from ..media.paths import is_sequence, is_video_path, wants_frames
 from ..media.sniff import ffmpeg_opens, sniff_image
-from ..media.video_reader import is_sequence, is_video_path
-from ..media.video_writer import CONTAINERS
-from . import render_cluster, render_video
 from .batch_plan import default_name
 from .common import add_style_options
-from .render_frames import wants_frames
 from .render_image import read_pair, render_image
 from .render_job import RenderJob, parse_render
-from .render_options import NAME_TEMPLATE, add_arguments
+from .render_options import LOCAL_CLUSTER, NAME_TEMPLATE, add_arguments, add_cluster_arguments
 
 # The proper names of an animated picture (no warning that it is misnamed).
 ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",)}
@@ -45,13 +44,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "rendered as one side-by-side picture (with --style stereo, "
                         "--set input=sbs is implied)")
     add_arguments(p)
-    render_cluster.add_arguments(p)
+    add_cluster_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """`aquarelle render`: the command line parsed once, then the job each input gets."""
-    job = parse_render(args, render_cluster.LOCAL)
+    job = parse_render(args, LOCAL_CLUSTER)
     inputs, output = job.inputs, job.output
     if job.pair:
         return _render_pair(job)
@@ -60,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             why = f"{inputs[0]} is a folder" if len(inputs) == 1 else "there are several inputs"
             raise AquarelleError(f"-o {output} names a file, but {why}: give a folder "
                                  "to render into")
+        from . import render_video
+
         return render_video.run_batch(job)
     src = inputs[0]
     named = job.name_template != NAME_TEMPLATE
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
               f"files written into a folder (-o FOLDER/); -o {output} names this one, so "
               f"{'it is' if one else 'they are'} ignored", file=sys.stderr)
     if is_sequence(src):  # frames/%04d.png: an image sequence is a video
+        from . import render_video
+
         return render_video.run(job, src, output)
     if job.wants_folder and not output.exists():
         try:
@@ -97,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
     else:  # the input's own problem first, then the output's
+        from . import render_video
+
         render_video.refuse_no_video(src)
     return _render_video(job, src, output)
 
@@ -114,6 +119,8 @@ def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video"
                 f"{output.with_suffix('.mp4')} for a video, -o {output.with_suffix('.gif')} "
                 f"for an animation, or -o {output.parent / (output.stem + '_%04d.png')} for "
                 "one image per frame")
+    from . import render_video
+
     return render_video.run(job, src, output)
 
 

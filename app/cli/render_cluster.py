@@ -1,46 +1,28 @@
 """`aquarelle render ... --cluster [ADDRESS]`: videos (and whole folders) rendered in chunks
 on a Ray cluster (app/cluster), with the same output as a single-machine render: every frame
-with its source timestamp, the sound copied or transcoded, the file written atomically."""
+with its source timestamp, the sound copied or transcoded, the file written atomically. Its
+options are declared in render_options.py (the parser imports no video module)."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..engine.errors import AquarelleError
+from ..media.codecs import output_format
 from ..media.errors import MediaError
-from ..media.export import check_options, same_path
+from ..media.export import check_options
 from ..media.image_io import is_image_path
+from ..media.paths import same_path, wants_frames
 from ..media.progress import ProgressPrinter
-from ..media.video_writer import output_format
 from .batch_plan import batch_summary, content_kind, default_name, kinds_counted, prepare_batch
 from .common import counted, positive
-from .render_frames import wants_frames
 from .render_image import render_image
-from .render_job import CHUNK_SECONDS, ClusterChoice, RenderJob, check_writable, refuse_existing
+from .render_job import ClusterChoice, RenderJob, check_writable, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
-LOCAL = "local"
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The cluster options of `render`."""
-    g = p.add_argument_group("cluster options (videos and folders on a Ray cluster)")
-    g.add_argument("--cluster", nargs="?", const=LOCAL, metavar="ADDRESS",
-                   help="render videos in chunks on a Ray cluster: ray://HOST:PORT or auto "
-                        "joins one; without an address a local Ray is started (needs "
-                        "pip install 'aquarelle[cluster]')")
-    g.add_argument("--chunk", type=float, default=CHUNK_SECONDS, metavar="SECONDS",
-                   help="length of the pieces a video is cut into, at keyframes (default 30)")
-    g.add_argument("--resume", action="store_true",
-                   help="keep the chunks an interrupted --cluster run finished (its work "
-                        "folder's manifest) and render only the rest")
-    g.add_argument("--work-dir", metavar="FOLDER",
-                   help="where chunk files go: a folder every node can read and write "
-                        "(default: next to the output)")
 
 
 def _backend(choice: ClusterChoice) -> tuple[Any, Any]:

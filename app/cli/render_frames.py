@@ -32,8 +32,9 @@ from ..media.export import (
 )
 from ..media.image_io import write_image
 from ..media.metadata import container_tags
+from ..media.paths import SEQUENCE_FIELD
 from ..media.progress import ProgressPrinter
-from ..media.video_reader import SEQUENCE_FIELD, DecodedFrame, VideoReader, is_sequence
+from ..media.video_reader import DecodedFrame, VideoReader
 from .common import counted
 from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import NOT_FOR_FRAMES, check_pixels, check_video_size, resize
@@ -42,11 +43,6 @@ GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
 GIF_ADVICE = f"a GIF holds at most {GIF_MAX_FRAMES} frames; use --end, --fps or a video format"
 QUALITY_FORMATS = (".jpg", ".jpeg", ".webp")  # the frames --quality applies to
 DEEP_IMAGES = (".png", ".tif", ".tiff")  # a sequence of these keeps a deep video's 16 bits
-
-
-def wants_frames(output: Path) -> bool:
-    """Whether `output` asks for frames rather than a video file."""
-    return output.suffix.lower() == ".gif" or is_sequence(output)
 
 
 def run_frames(job: RenderJob, src: Path, output: Path) -> int:

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.atomic import probe_writable, real_target
-from ..media.export import ExportOptions, resolve_size
+from ..media.export_options import ExportOptions, resolve_size
 from ..media.image_io import image_size, is_image_path
-from ..media.video_reader import is_sequence, is_video_path
+from ..media.paths import is_sequence, is_video_path
 from .common import Look, resolve_look
 from .render_options import (
+    CHUNK_SECONDS,
     VIDEO_ONLY,
     check_name_template,
     check_pixels,
@@ -25,8 +26,6 @@ from .render_options import (
     parse_time,
     parse_video_lines,
 )
-
-CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a cluster
 
 
 @dataclass(frozen=True)

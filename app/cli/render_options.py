@@ -1,5 +1,6 @@
 """The video options of `aquarelle render` (codec, quality, size, range, rate, streams,
-speed) and their value parsers; render_job.py turns them into the job."""
+speed), its folder and cluster options, and their value parsers; render_job.py turns them
+into the job. Nothing here imports PyAV: a still's render reads these too."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ import numpy as np
 
 from ..engine.errors import AquarelleError
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
-from ..media.hw_decoders import CHOICES as DECODER_CHOICES
-from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
+from ..media.codecs import CODECS, CONTAINERS, DEVICE_CHOICES, SPEEDS
 from ..media.image_io import MAX_PIXELS
-from ..media.video_writer import CODECS, CONTAINERS, SPEEDS
 from .common import frame_rate
 
 VIDEO_HELP = """\
@@ -48,6 +47,8 @@ NAME_TEMPLATE = "{stem}"  # --name's default: the input's own name
 NAME_FIELDS = ("stem", "ext")  # the fields --name takes, plain (no .attr, [i], !r or :spec)
 # a video's frames are at most this many pixels a side (media/export.py's check_options)
 MAX_VIDEO_SIDE = 16384
+LOCAL_CLUSTER = "local"  # --cluster without an address: a local Ray started for the render
+CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a cluster
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -78,12 +79,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
                    help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
                         "default medium): faster encodes give bigger files at the same --crf")
-    g.add_argument("--encoder", choices=ENCODER_CHOICES,
+    g.add_argument("--encoder", choices=DEVICE_CHOICES,
                    help="h264/h265 on the GPU's encoder (NVENC, Quick Sync, AMF, VideoToolbox, "
                         "Media Foundation): auto uses one where it works here, else the "
                         "software encoder (the default); hardware insists; software never "
                         "tries (`aquarelle doctor` lists them)")
-    g.add_argument("--decoder", choices=DECODER_CHOICES,
+    g.add_argument("--decoder", choices=DEVICE_CHOICES,
                    help="decode the input on the GPU's decoder (NVDEC, VAAPI, "
                         "VideoToolbox, Direct3D 11): auto uses it where it decodes the file "
                         "here, else the software decoder (the default; the same frames either "
@@ -107,6 +108,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "without extension, {ext} its extension (default {stem})")
     p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP
     p.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
+    """The cluster options of `render` (render_cluster.py runs them)."""
+    g = p.add_argument_group("cluster options (videos and folders on a Ray cluster)")
+    g.add_argument("--cluster", nargs="?", const=LOCAL_CLUSTER, metavar="ADDRESS",
+                   help="render videos in chunks on a Ray cluster: ray://HOST:PORT or auto "
+                        "joins one; without an address a local Ray is started (needs "
+                        "pip install 'aquarelle[cluster]')")
+    g.add_argument("--chunk", type=float, default=CHUNK_SECONDS, metavar="SECONDS",
+                   help="length of the pieces a video is cut into, at keyframes (default 30)")
+    g.add_argument("--resume", action="store_true",
+                   help="keep the chunks an interrupted --cluster run finished (its work "
+                        "folder's manifest) and render only the rest")
+    g.add_argument("--work-dir", metavar="FOLDER",
+                   help="where chunk files go: a folder every node can read and write "
+                        "(default: next to the output)")
 
 
 def parse_time(text: str | None, option: str) -> float | None:

@@ -6,15 +6,16 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
 from ..media.image_io import is_image_path
+from ..media.paths import wants_frames
 from ..media.progress import ProgressPrinter
-from ..media.video_writer import output_format
 from . import render_cluster
 from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import counted
-from .render_frames import run_frames, wants_frames
+from .render_frames import run_frames
 from .render_image import render_image
 from .render_job import RenderJob, check_writable, refuse_existing
 

@@ -27,16 +27,18 @@ import numpy as np
 
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context, make_current
-from ..engine.renderer import VIDEO_LINES, Renderer
+from ..engine.renderer import Renderer
 from .atomic import atomic_output
 from .audio import can_copy, sample_packets
 from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
+from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
 from .hw_encoders import HARDWARE, EncoderChoice, choose
+from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of, is_sequence
+from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
 from .video_writer import (
     CODECS,
     SPEEDS,
@@ -47,30 +49,6 @@ from .video_writer import (
     output_format,
     source_profile,
 )
-
-
-@dataclass
-class ExportOptions:
-    """What to export: codec (None: by extension), quality, size, time range, audio."""
-
-    codec: str | None = None
-    crf: int | None = None
-    size: tuple[int, int] | None = None  # upright (W, H); -1 in one of them keeps the aspect
-    start: float = 0.0  # seconds from the video's start
-    end: float | None = None
-    audio: bool = True
-    subtitles: bool = True  # False (--no-subtitles): subtitle streams left out
-    metadata: bool = True  # False (--no-metadata): no container tags, chapters or stream tags
-    speed: str | None = None  # encoder preset (video_writer.SPEEDS); None: medium
-    encoder: str = "auto"  # hw_encoders.CHOICES: a GPU's H.264/H.265 encoder where one works
-    decoder: str = "auto"  # hw_decoders.CHOICES: the GPU's decoder where it decodes the file
-    fps: float | Fraction | None = None  # a new constant rate (frames repeated or left out)
-    seed: int = 0
-    scale: float = 1.0
-    video_lines: int = VIDEO_LINES  # painted at most these lines, finished at full size (0: all)
-    pipelined: bool = True
-    queue_size: int = 4
-    replace: bool = True  # False (-n): an existing output is never replaced, atomically
 
 
 @dataclass
@@ -125,34 +103,6 @@ class ExportResult:
 
 
 ProgressCallback = Callable[[ExportProgress], None]
-
-
-def same_path(a: str | Path, b: str | Path) -> bool:
-    """Whether two paths name the same file."""
-    a, b = Path(a), Path(b)
-    try:
-        return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
-    except OSError:
-        return False
-
-
-def resolve_size(size: tuple[int, int] | None, source: tuple[int, int],
-                 sar: Fraction = Fraction(1), *, even: bool = True) -> tuple[int, int]:
-    """The upright content size: `size` with -1 meaning 'keep the aspect' (the other side
-    rounded to even for video's 4:2:0, to the nearest pixel for a still: `even` False),
-    the one `source` pixels shaped `sar` (width / height) are displayed at."""
-    if size is None:
-        return source
-    w, h = size
-    sw, sh = source
-    if w <= 0 and h <= 0:
-        return source
-    step = 2 if even else 1
-    if w <= 0:
-        w = max(step, round(sw * sar * h / sh / step) * step)
-    if h <= 0:
-        h = max(step, round(sh * w / (sw * sar) / step) * step)
-    return int(w), int(h)
 
 
 def asked(size: tuple[int, int] | None) -> bool:

@@ -23,8 +23,8 @@ import numpy as np
 from av.codec.hwaccel import HWAccel, hwdevices_available
 
 from ..platforms import current_video_decoder_devices
+from .codecs import DEVICE_CHOICES as CHOICES  # as the encoder's: auto, software, hardware
 from .errors import ffmpeg_reason
-from .hw_encoders import CHOICES  # the same three for the decoder: auto, software, hardware
 
 # A GPU decoder's semi-planar frames and the software decoder's planar layout of the same
 # samples (a repack: no value changes)

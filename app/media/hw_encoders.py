@@ -17,14 +17,10 @@ from fractions import Fraction
 import av
 import numpy as np
 
+from .codecs import DEVICE_CHOICES as CHOICES
+from .codecs import HARDWARE  # the encoders tried, in order, for each --codec
 from .errors import ffmpeg_reason
 
-# The encoders tried, in order, for each --codec (their FFmpeg names).
-HARDWARE: dict[str, tuple[str, ...]] = {
-    "h264": ("h264_nvenc", "h264_qsv", "h264_amf", "h264_videotoolbox", "h264_mf"),
-    "h265": ("hevc_nvenc", "hevc_qsv", "hevc_amf", "hevc_videotoolbox", "hevc_mf"),
-}
-CHOICES = ("auto", "software", "hardware")
 _PROBE_SIZE = (256, 144)
 
 

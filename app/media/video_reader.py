@@ -30,16 +30,9 @@ from .errors import MediaError, ffmpeg_reason
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 from .orientation import UPRIGHT, orientation_of
-
-VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
-                    ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
+from .paths import SEQUENCE_FIELD, is_sequence, is_video_path
 
 RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
-
-
-def is_video_path(path: str | Path) -> bool:
-    """Whether the file name has a video extension (the content decides in the end)."""
-    return Path(path).suffix.lower() in VIDEO_EXTENSIONS
 
 
 @dataclass
@@ -116,15 +109,7 @@ ODD_SHARE = 0.05
 # is taken as damaged (its frames would be stretched to a sliver), and read as square
 SAR_RANGE = (Fraction(1, 4), Fraction(4))
 
-SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
-
-
-def is_sequence(path: str | Path) -> bool:
-    """An image-sequence pattern such as frames/%04d.png (printf-style frame number)."""
-    from .image_io import is_image_path
-
-    return bool(SEQUENCE_FIELD.search(Path(path).name)) and is_image_path(path)
 
 
 def sequence_files(pattern: str | Path) -> list[tuple[int, Path]]:

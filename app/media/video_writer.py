@@ -1,4 +1,5 @@
-"""Encoding stylized frames with PyAV: codec/container choice, even sizes, kept timestamps.
+"""Encoding stylized frames with PyAV: codec/container choice (codecs.py names them), even
+sizes, kept timestamps.
 
 Every output is tagged BT.709 (matrix, primaries, transfer) with limited range, and the RGB to
 YUV conversion uses that matrix, so players show the colours the GL pipeline produced; an HDR
@@ -20,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -30,37 +31,19 @@ from av.video.reformatter import ColorRange, Colorspace
 
 from ..engine.yuv_pack import LAYOUTS, YuvFormat
 from .audio import AudioTrack
+from .codecs import (  # noqa: F401 (the tables and output_format: others read them here)
+    CODECS,
+    CONTAINERS,
+    EXTENSION_FOR_CODEC,
+    SPEEDS,
+    CodecSpec,
+    output_format,
+)
 from .errors import MediaError, ffmpeg_reason
 from .hdr import hdr10_params
 from .hw_encoders import EncoderChoice, pixel_format, quality_options
 from .video_reader import SDR, Colour
 
-
-@dataclass(frozen=True)
-class CodecSpec:
-    """How one `--codec` choice is encoded."""
-
-    name: str
-    encoder: str
-    pix_fmt: str
-    default_crf: int | None  # None: the codec has no CRF (ProRes)
-    max_crf: int
-    containers: frozenset[str]
-    subsampling: tuple[int, int]  # chroma subsampling (x, y): sizes must be multiples
-    deep_pix_fmt: str | None = None  # 10 bits (H.265 Main 10, VP9 profile 2); None: 8 only
-    profile: str | None = None  # the encoder's `profile` option (prores_ks'), if it takes one
-
-
-CODECS: dict[str, CodecSpec] = {
-    "h264": CodecSpec("h264", "libx264", "yuv420p", 18, 51,
-                      frozenset({"mp4", "mov", "matroska"}), (2, 2)),
-    "h265": CodecSpec("h265", "libx265", "yuv420p", 22, 51,
-                      frozenset({"mp4", "mov", "matroska"}), (2, 2), "yuv420p10le"),
-    "vp9": CodecSpec("vp9", "libvpx-vp9", "yuv420p", 31, 63,
-                     frozenset({"webm", "matroska", "mp4"}), (2, 2), "yuv420p10le"),
-    "prores": CodecSpec("prores", "prores_ks", "yuv422p10le", None, 0,
-                        frozenset({"mov", "matroska"}), (2, 1), "yuv422p10le", "standard"),
-}
 # A ProRes source's profile (as FFmpeg's decoder names it) and prores_ks' name for it
 PRORES_PROFILES = {"Proxy": "proxy", "LT": "lt", "Standard": "standard", "HQ": "hq",
                    "4444": "4444", "XQ": "4444xq"}
@@ -79,34 +62,11 @@ def frame_threads() -> int:
     """How many frames x264 encodes at once here: 1.5 a core, at most MAX_FRAME_THREADS."""
     return max(1, min(MAX_FRAME_THREADS, round(1.5 * (os.cpu_count() or 1))))
 
-# x264/x265 presets, fastest to smallest; VP9's cpu-used follows them.
-SPEEDS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
-          "veryslow")
 DEFAULT_SPEED = "medium"
 VP9_CPU_USED = dict(zip(SPEEDS, (8, 7, 6, 5, 4, 4, 2, 1, 0), strict=True))
-CONTAINERS = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mov", ".mkv": "matroska", ".webm": "webm"}
-DEFAULT_CODEC = {"webm": "vp9"}
-EXTENSION_FOR_CODEC = {"h264": ".mp4", "h265": ".mp4", "vp9": ".webm", "prores": ".mov"}
 # MP4/MOV: encoded packets held before the first is written, to find where the decode
 # timeline starts (see VideoWriter._decode_time); compressed, a few MB at 1080p
 TIMELINE_WINDOW = 120
-
-
-def output_format(path: str | Path, codec: str | None = None) -> tuple[str, CodecSpec]:
-    """The container format and codec for an output path (`codec` None: by extension)."""
-    ext = Path(path).suffix.lower()
-    fmt = CONTAINERS.get(ext)
-    if fmt is None:
-        raise MediaError(f"unsupported video output format {ext or '(none)'} for {path}; "
-                         f"use one of {', '.join(sorted(CONTAINERS))}")
-    name = (codec or DEFAULT_CODEC.get(fmt, "h264")).lower()
-    spec = CODECS.get(name)
-    if spec is None:
-        raise MediaError(f"unknown codec {codec!r}; use one of {', '.join(CODECS)}")
-    if fmt not in spec.containers:
-        allowed = sorted(e for e, f in CONTAINERS.items() if f in spec.containers)
-        raise MediaError(f"codec {name} cannot go into {ext} files; use {', '.join(allowed)}")
-    return fmt, spec
 
 
 def source_profile(spec: CodecSpec, source: av.video.stream.VideoStream) -> CodecSpec:

@@ -1,0 +1,39 @@
+"""What a path names, by its name alone (no PyAV, no file read): a video by its extension,
+an image sequence's pattern (frames/%04d.png), an output that asks for frames (a pattern or
+a .gif); and whether two paths name the same file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+VIDEO_EXTENSIONS = {".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".mpg", ".mpeg", ".ts",
+                    ".mts", ".m2ts", ".wmv", ".flv", ".gif", ".3gp", ".ogv", ".y4m"}
+
+SEQUENCE_FIELD = re.compile(r"%0?(\d*)d")
+
+
+def is_video_path(path: str | Path) -> bool:
+    """Whether the file name has a video extension (the content decides in the end)."""
+    return Path(path).suffix.lower() in VIDEO_EXTENSIONS
+
+
+def is_sequence(path: str | Path) -> bool:
+    """An image-sequence pattern such as frames/%04d.png (printf-style frame number)."""
+    from .image_io import is_image_path
+
+    return bool(SEQUENCE_FIELD.search(Path(path).name)) and is_image_path(path)
+
+
+def wants_frames(output: Path) -> bool:
+    """Whether `output` asks for frames rather than a video file."""
+    return output.suffix.lower() == ".gif" or is_sequence(output)
+
+
+def same_path(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name the same file."""
+    a, b = Path(a), Path(b)
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
+    except OSError:
+        return False
