@@ -185,7 +185,7 @@ def test_bench_options_fail_with_one_line(capsys, argv, needle):
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
-    (["render", "in.mp4", "-o", "out.mp4", "--seed", "abc"], "invalid int value: 'abc'"),
+    (["render", "in.mp4", "-o", "out.mp4", "--seed", "abc"], "not a whole number: 'abc'"),
     (["render", "in.mp4", "-o", "out.mp4", "--speed", "superfast2"], "invalid choice"),
     (["render", "in.png", "-o", "out.png", "-y", "-n"], "not allowed with"),
     (["render"], "required: IN, -o/--output"),

@@ -433,6 +433,10 @@ def test_params_json(runs):
     style = load_style("watercolor")
     assert set(by_name) == {p.name for p in style.params}
     for p in style.params:
+        if p.choices:  # a menu: its names, as the table lists it
+            assert by_name[p.name]["type"] == "choice"
+            assert by_name[p.name]["choices"] == list(p.choices)
+            continue
         assert by_name[p.name]["type"] == p.type
         if p.type in ("float", "int"):
             assert (by_name[p.name]["min"], by_name[p.name]["max"]) == (p.min, p.max)

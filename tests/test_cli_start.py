@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-import aquarelle
 from aquarelle.cli.main import COMMANDS, build_parser
 from aquarelle.media.image_io import read_image, write_image
 
@@ -47,11 +45,6 @@ def test_a_still_is_rendered_without_pyav_or_the_video_modules(tmp_path):
     assert rc == 0, err
     assert read_image(out).size == (64, 48)
     assert not modules & OTHER_COMMANDS
-    render_image = Path(aquarelle.__file__).parent / "cli" / "render_image.py"
-    if "from ..media.export import" in render_image.read_text(encoding="utf-8"):
-        pytest.xfail("cli/render_image.py still takes resolve_size and same_path from "
-                     "media/export.py (PyAV): they are in media/export_options.py and "
-                     "media/paths.py")
     assert "av" not in modules
     assert not modules & VIDEO_MODULES, sorted(modules & VIDEO_MODULES)
 

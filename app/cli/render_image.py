@@ -20,7 +20,7 @@ from ..engine.still import paint_still
 from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
-from ..media.export import resolve_size, same_path
+from ..media.export_options import resolve_size
 from ..media.image_io import (
     IMAGE_EXTENSIONS,
     Image,
@@ -32,6 +32,7 @@ from ..media.image_io import (
     write_image,
     write_warnings,
 )
+from ..media.paths import same_path
 from ..media.progress import ProgressPrinter, format_seconds
 from ..platforms import map_big_buffers, return_freed_heap
 from .render_job import RenderJob, check_writable, refuse_existing
