@@ -273,3 +273,28 @@ def test_the_largest_seed_is_taken(tmp_path, capsys):
     code, _, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", tmp_path / "o.png",
                        "--seed", "2147483647")
     assert code == 0, err
+
+
+def test_an_avif_photo_is_painted_as_a_still(tmp_path, capsys):
+    # FFmpeg reads an AVIF (or HEIF) photo as a one-frame video: it was refused as "a video,
+    # which cannot be written as .png"
+    import av
+
+    src = tmp_path / "photo.avif"
+    img = np.zeros((96, 128, 3), np.uint8)
+    img[:48] = (200, 60, 30)
+    with av.open(str(src), "w", format="avif") as out:
+        stream = out.add_stream("libsvtav1", rate=1)
+        stream.width, stream.height, stream.pix_fmt = 128, 96, "yuv420p"
+        frame = av.VideoFrame.from_ndarray(img, format="rgb24")
+        frame.pts = 0
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    code, _, err = cli(capsys, "render", src, "-o", tmp_path / "out.png")
+    assert code == 0, err
+    painted = cv2.imread(str(tmp_path / "out.png"))
+    assert painted.shape == (96, 128, 3)
+    # a video of two frames is still refused for a picture output, in one line
+    clip = make_clip(tmp_path / "two.mp4", size=(64, 48), frames=2, audio=False)
+    code, _, err = cli(capsys, "render", clip.path, "-o", tmp_path / "two.png")
+    assert code == 2 and "is a video" in one_error(err)

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.codecs import CONTAINERS
-from ..media.image_io import IMAGE_EXTENSIONS, is_image_path
+from ..media.image_io import IMAGE_EXTENSIONS, Image, is_image_path
 from ..media.paths import is_sequence, is_video_path, wants_frames
 from ..media.sniff import ffmpeg_opens, sniff_image
 from .batch_plan import default_name
@@ -114,6 +114,11 @@ def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video"
     else:
         check_extension(output, "video")
         if is_image_path(output) and not is_sequence(output):
+            from ..media.video_reader import only_picture
+
+            picture = only_picture(src)  # a photo FFmpeg reads as one frame (AVIF, HEIF)
+            if picture is not None:
+                return render_image(job, src, output, Image(picture))
             raise AquarelleError(
                 f"{src} is {what}, which cannot be written as {output.suffix}: use -o "
                 f"{output.with_suffix('.mp4')} for a video, -o {output.with_suffix('.gif')} "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -158,6 +159,18 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None
         # a file named as no video (notes.txt dropped on the window) is no video to repair
         what = "video" if is_video_path(p) else "image or video file"
         raise MediaError(f"{p}: not a readable {what} ({ffmpeg_reason(e)})") from None
+
+
+def only_picture(path: str | Path) -> np.ndarray | None:
+    """The one picture of a file FFmpeg reads as a single frame (an AVIF or HEIF photo),
+    upright RGB (16-bit where it has more than 8 bits); None where it holds more than one
+    (a video) or none."""
+    try:
+        with VideoReader(path, deep=None) as reader:
+            frames = list(itertools.islice(reader.frames(), 2))
+    except MediaError:
+        return None
+    return frames[0].image if len(frames) == 1 else None
 
 
 def output_origin(video_start: float, first_time: float, start: float) -> float:
