@@ -845,3 +845,21 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
     assert job.cancelled and not dst.exists()
     assert list(out.iterdir()) == []  # no partial file either
     assert dialogs.calls == []
+
+
+def test_a_picture_misnamed_as_a_video_is_said_so(qtbot: Any, window: MainWindow,
+                                                  tmp_path: Path) -> None:
+    """A JPEG named .mp4 opened with only "Opened jpeg_as.mp4" (the CLI warns what it is)."""
+    src = tmp_path / "jpeg_as.mp4"
+    img = np.zeros((48, 64, 3), np.uint8)
+    img[:, :32] = (40, 120, 200)
+    ok, data = cv2.imencode(".jpg", img)
+    assert ok
+    src.write_bytes(data.tobytes())
+    open_and_render(qtbot, window, src)
+    assert window.statusBar().currentMessage() == \
+        "Opened jpeg_as.mp4, a JPEG image despite its .mp4 name"
+    plain = tmp_path / "plain.jpg"
+    plain.write_bytes(data.tobytes())
+    open_and_render(qtbot, window, plain)
+    assert window.statusBar().currentMessage() == "Opened plain.jpg"

@@ -13,7 +13,7 @@ from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.codecs import CONTAINERS
 from ..media.image_io import IMAGE_EXTENSIONS, Image, is_image_path
 from ..media.paths import is_sequence, is_video_path, wants_frames
-from ..media.sniff import ffmpeg_opens, sniff_image
+from ..media.sniff import ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name
 from .common import add_style_options
 from .render_image import read_pair, render_image
@@ -91,9 +91,9 @@ def run(args: argparse.Namespace) -> int:
               "rendering it as a video", file=sys.stderr)
     if sniffed and not (is_video_path(output) or wants_frames(output)):
         return _render_one_image(job, src, output, src.stem + sniffed[1],
-                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image")
+                                 f"{misnamed(src, sniffed[0])}; rendering it as an image")
     if sniffed:  # an image, but the output asks for a video: a one-frame one, as asked
-        print(f"aquarelle: warning: {_misnamed(src, sniffed[0])}; rendering it as a "
+        print(f"aquarelle: warning: {misnamed(src, sniffed[0])}; rendering it as a "
               "one-frame video", file=sys.stderr)
     elif not is_video_path(src) and not ffmpeg_opens(src):
         kinds = " ".join(sorted(IMAGE_EXTENSIONS))
@@ -139,7 +139,7 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
     decodes = ffmpeg_decodes(src)  # kept for render_image's warning: decoded once
     if decodes:
         if not proper:
-            print(f"aquarelle: warning: {src} is {anim.name} despite {_its_name(src)}; "
+            print(f"aquarelle: warning: {src} is {anim.name} despite {its_name(src)}; "
                   "rendering it as a video", file=sys.stderr)
         return _render_video(job, src, output, anim.name)
     if output.is_dir() or not (is_video_path(output) or wants_frames(output)):
@@ -148,7 +148,7 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
                                      default_name(src, None, template=job.name_template),
                                      decodes=decodes)
         return _render_one_image(job, src, output, src.stem + ext,
-                                 f"{_misnamed(src, sniffed[0])}; rendering it as an image",
+                                 f"{misnamed(src, sniffed[0])}; rendering it as an image",
                                  decodes=decodes)
     raise AquarelleError(f"{src} is {anim.name}, whose frames FFmpeg here cannot decode, so "
                          f"it cannot be written as {output.suffix}; only its first frame can "
@@ -182,14 +182,6 @@ def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
     return render_image(job, src, output, decodes=decodes)
 
 
-def _its_name(src: Path) -> str:
-    return f"its {src.suffix} name" if src.suffix else "its name without an extension"
-
-
-def _misnamed(src: Path, kind: str) -> str:
-    if src.suffix.lower() == ".apng":  # a PNG, as the name says, but not an animated one
-        kind = f"still {kind}"
-    return f"{src} is a {kind} image despite {_its_name(src)}"
 
 
 def check_extension(output: Path, kind: str) -> None:

@@ -41,3 +41,30 @@ def ffmpeg_opens(path: Path) -> bool:
             return True
     except (av.FFmpegError, OSError, UnicodeDecodeError):
         return False
+
+
+def its_name(path: Path) -> str:
+    """"its .mp4 name", for messages about what a file is despite its name."""
+    return f"its {path.suffix} name" if path.suffix else "its name without an extension"
+
+
+def misnamed(path: Path, kind: str) -> str:
+    """"x.mp4 is a JPEG image despite its .mp4 name" (`kind`: sniff_image's format)."""
+    return f"{path} is {_despite(path, kind)}"
+
+
+def _despite(path: Path, kind: str) -> str:
+    if path.suffix.lower() == ".apng":  # a PNG, as the name says, but not an animated one
+        kind = f"still {kind}"
+    return f"a {kind} image despite {its_name(path)}"
+
+
+def misnamed_image(path: Path) -> str | None:
+    """"a JPEG image despite its .mp4 name" for an image whose name says another kind of
+    file; None where the name fits what it is (or it is no image we read)."""
+    sniffed = sniff_image(path)
+    if sniffed is None:
+        return None
+    same = {".jpg": (".jpg", ".jpeg", ".jpe", ".jfif"), ".tif": (".tif", ".tiff"),
+            ".png": (".png", ".apng")}.get(sniffed[1], (sniffed[1],))
+    return None if path.suffix.lower() in same else _despite(path, sniffed[0])

@@ -23,6 +23,7 @@ from PyQt6.QtWidgets import (
 
 from ..engine.errors import AquarelleError, ShaderCompileError
 from ..media.animation import animation_of
+from ..media.sniff import misnamed_image
 from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
@@ -330,7 +331,12 @@ class MainWindow(QMainWindow):
             self.status(f"Opened {spec.label}: {moving.name}, shown as its first frame (FFmpeg "
                         "here cannot decode the others)", 20000)
         elif full is None:
-            self.status(f"Opened {spec.label}")
+            path = Path(spec.ref) if spec.kind == "file" else None
+            note = misnamed_image(path) if path is not None else None
+            # (as `aquarelle render` warns: a JPEG named .mp4 is shown, and exported, as the
+            # picture it is)
+            self.status(f"Opened {spec.label}" + (f", {note}" if note else ""),
+                        20000 if note else 6000)
         else:  # a big still: shown smaller, exported whole
             w, h = src.size
             self.status(f"Opened {spec.label}, which is {full[0]}x{full[1]}: shown at {w}x{h} "
