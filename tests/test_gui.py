@@ -859,6 +859,7 @@ def test_a_picture_misnamed_as_a_video_is_said_so(qtbot: Any, window: MainWindow
     open_and_render(qtbot, window, src)
     assert window.statusBar().currentMessage() == \
         "Opened jpeg_as.mp4, a JPEG image despite its .mp4 name"
+    assert window.source is not None and window.source.still  # shown as the picture it is
     plain = tmp_path / "plain.jpg"
     plain.write_bytes(data.tobytes())
     open_and_render(qtbot, window, plain)

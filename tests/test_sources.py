@@ -381,3 +381,30 @@ def test_open_source_factory(tmp_path, clip):
     demo.stop()
     with pytest.raises(MediaError, match="no such file"):
         open_source(str(tmp_path / "missing.mp4"))
+
+
+def test_a_picture_is_a_still_whatever_its_name_and_a_one_frame_photo_too(tmp_path):
+    # a JPEG named .mp4 played as a looping one-frame video (its history piling up: the
+    # trial saw a ghosted portrait 9-36 levels off the CLI, worse as it ran); an AVIF photo
+    # (one frame to FFmpeg) likewise
+    import av
+
+    img = np.zeros((48, 64, 3), np.uint8)
+    img[:, :32] = (40, 120, 200)
+    misnamed = tmp_path / "photo.mp4"
+    ok, data = cv2.imencode(".jpg", img)
+    assert ok
+    misnamed.write_bytes(data.tobytes())
+    avif = tmp_path / "photo.avif"
+    with av.open(str(avif), "w", format="avif") as out:
+        stream = out.add_stream("libsvtav1", rate=1)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        frame = av.VideoFrame.from_ndarray(img, format="rgb24")
+        frame.pts = 0
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    for path in (misnamed, avif):
+        src = open_source(str(path))
+        assert isinstance(src, StillImageSource) and src.path == path and src.size == (64, 48)
+    clip = make_clip(tmp_path / "two.mp4", size=(64, 48), frames=2, audio=False)
+    assert isinstance(open_source(str(clip.path)), VideoFileSource)

@@ -20,7 +20,9 @@ from .animation import animation_of, ffmpeg_decodes
 from .errors import MediaError
 from .file_source import VideoFileSource
 from .image_io import image_size, is_image_path, on_paper, read_image
+from .sniff import sniff_image
 from .source import Frame, FrameSource, LatestSlot, ThreadedSource
+from .video_reader import only_picture
 from .webcam import CameraSource
 
 # A still above these is shown smaller in the app (the look is the same at any size: its
@@ -43,12 +45,13 @@ class StillImageSource(FrameSource):
     name = "image"
     still = True
 
-    def __init__(self, image: str | Path | np.ndarray) -> None:
+    def __init__(self, image: str | Path | np.ndarray, path: Path | None = None) -> None:
+        """`image`: a file, or the picture itself (of the file `path`, if it has one)."""
         super().__init__()
         self.full_size: tuple[int, int] | None = None  # a big still's own size (W, H)
         if isinstance(image, np.ndarray):
             rgb = image
-            self.path: Path | None = None
+            self.path: Path | None = path
         else:
             self.path = Path(image)
             size = image_size(self.path)
@@ -254,8 +257,11 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSo
     path = Path(spec)
     if not path.exists():
         raise MediaError(f"no such file: {path}")
-    if is_image_path(path) and not _moving(path):
-        return StillImageSource(path)
+    if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes
+        if not _moving(path):
+            return StillImageSource(path)
+    elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame
+        return StillImageSource(picture, path)
     return VideoFileSource(path, paced=paced, loop=loop)
 
 
