@@ -471,6 +471,28 @@ def test_current_position_exports_the_frame_on_screen_first_or_last(fps: float,
         assert max(i for i, u in enumerate(times) if u < end - 1e-9) == k
 
 
+def test_the_export_dialog_pauses_a_playing_file_at_the_frame_on_screen(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """The file played on behind the dialog, so "Current position" was a frame or two past
+    the frame on screen (the trial: frame 34 for 33)."""
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    src = window.source
+    assert src is not None and not src.paused  # playing
+    seen: list[tuple[bool, float, float | None]] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        seen.append((src.paused, dialog.position, src.position))
+        dialog.reject()
+
+    QTimer.singleShot(200, answer)
+    window.export_dialog()
+    assert seen and seen[0][0] and seen[0][1] == seen[0][2]
+
+
 def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
         qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path) -> None:
     """The dialog has the command line's --no-subtitles and --no-metadata; an end before the

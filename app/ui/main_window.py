@@ -511,7 +511,10 @@ class MainWindow(QMainWindow):
         self.overlays.show_recording(self.recording.toggle(path))
 
     def export_dialog(self) -> None:
-        """Ask where and how to export the open video (or image), then start."""
+        """Ask where and how to export the open video (or image), then start. A playing file
+        pauses first: the dialog's "Current position" is then the frame on screen (it ran a
+        frame or two on behind the dialog)."""
+        self.playback.set_playing(False)
         self.exports.open_dialog()
 
     # -- drag and drop ---------------------------------------------------------------------
