@@ -262,7 +262,7 @@ class PresetsPanel(QWidget):
         preset = Preset(name=name, style=self.style, values=self._values())
         save_preset(preset, self._dir())
         self.refresh(select=name)
-        self.message.emit(f"Saved preset {name!r}")
+        self.message.emit(f"Saved preset “{name}”")
         return preset
 
     def rename(self, preset: Preset, new_name: str) -> Preset | None:
@@ -271,7 +271,7 @@ class PresetsPanel(QWidget):
         kept as they were)."""
         new_name = new_name.strip()
         if preset.builtin:
-            raise AquarelleError(f"preset {preset.name!r} is built in and cannot be renamed")
+            raise AquarelleError(f"preset “{preset.name}” is built in and cannot be renamed")
         self._check_name(new_name, preset)
         if not self._may_replace(new_name, preset):
             return None
@@ -282,7 +282,7 @@ class PresetsPanel(QWidget):
         if old_path is not None and old_path != new_path:
             delete_preset(preset)
         self.refresh(select=new_name)
-        self.message.emit(f"Renamed preset {preset.name!r} to {new_name!r}")
+        self.message.emit(f"Renamed preset “{preset.name}” to “{new_name}”")
         return renamed
 
     def _may_replace(self, name: str, renaming: Preset | None = None) -> bool:
@@ -293,10 +293,10 @@ class PresetsPanel(QWidget):
             return True
         answer = QMessageBox.question(
             self, "Replace preset",
-            f"A preset called \u201c{name}\u201d exists ({taken.name}). Replace it?")
+            f"A preset called “{name}” exists ({taken.name}). Replace it?")
         if answer == QMessageBox.StandardButton.Yes:
             return True
-        self.message.emit(f"Preset {name!r} kept; nothing was saved")
+        self.message.emit(f"Preset “{name}” kept; nothing was saved")
         return False
 
     def _check_name(self, name: str, renaming: Preset | None = None) -> None:
@@ -330,11 +330,11 @@ class PresetsPanel(QWidget):
         if preset is None or preset.builtin:
             return
         answer = QMessageBox.question(self, "Delete preset",
-                                      f"Delete the preset {preset.name!r}?")
+                                      f"Delete the preset “{preset.name}”?")
         if answer == QMessageBox.StandardButton.Yes:
             self._guard(lambda: delete_preset(preset))
             self.refresh()
-            self.message.emit(f"Deleted preset {preset.name!r}")
+            self.message.emit(f"Deleted preset “{preset.name}”")
 
     def _guard(self, fn: Callable[[], object]) -> None:
         try:
