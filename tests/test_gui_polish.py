@@ -522,6 +522,11 @@ def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
         steps.append("refused")
         dialog.start.setValue(0.0)
         dialog.end.setValue(0.2)
+        dialog.path_edit.setText(str(out.with_suffix(".webm")))  # H.264 in a WebM: asked
+        dialog.accept()  # in the dialog, not as a failed export after it closed
+        assert dialog.isVisible() and dialogs.kinds() == ["warning", "warning"]
+        assert ".webm" in dialogs.calls[1][2] and ".mkv" in dialogs.calls[1][2]
+        dialog.path_edit.setText(str(out))
         dialog.accept()
 
     job = export_by_keys(qtbot, window, fill)

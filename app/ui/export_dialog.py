@@ -181,11 +181,21 @@ class ExportDialog(QDialog):
             self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
 
     def accept(self) -> None:
-        """Refuse a range that holds nothing, with the dialog still open to mend it."""
+        """Refuse a range that holds nothing, or a file name whose kind cannot hold the
+        codec, with the dialog still open to mend it."""
         end = self.end.value()
         if 0 < end <= self.start.value():
             QMessageBox.warning(self, "Export", f"The end ({end:.3f} s) must be after the "
                                 f"start ({self.start.value():.3f} s).")
+            return
+        spec = CODECS[self.codec.currentData()]
+        suffix = Path(self.path_edit.text()).suffix.lower()
+        container = CONTAINERS.get(suffix)
+        if container is not None and container not in spec.containers:
+            fits = sorted(e for e, c in CONTAINERS.items() if c in spec.containers)
+            QMessageBox.warning(self, "Export", f"{self.codec.currentText()} cannot go into "
+                                f"{suffix} files: choose another codec, or a name ending "
+                                f"{', '.join(fits)}.")
             return
         super().accept()
 
