@@ -917,3 +917,13 @@ def test_the_screenshot_script_still_runs(media: dict[str, Path], tmp_path: Path
     assert done.returncode == 0, done.stderr[-2000:]
     shots = {p.name for p in tmp_path.glob("*.png")}
     assert {"default.png", "split-compare.png", "export-dialog.png", "chain-panel.png"} <= shots
+
+
+def test_menu_items_are_short_and_their_description_is_the_status_tip(
+        window: MainWindow) -> None:
+    """The Edit menu read "Undo a change of parameters, preset, seed, scale or video lines"
+    (the Help table's words); the item says Undo, the description shows while pointed at."""
+    undo = window._actions["undo"]
+    assert undo.text() == "Undo"
+    assert undo.statusTip().startswith("Undo a change of parameters")
+    assert window._actions["open"].statusTip() == ""  # its text says it all

@@ -30,7 +30,9 @@ def build_menus(window: QMainWindow, handlers: dict[str, Callable[[], object]]
         if menu is None:
             menu = menus[s.menu] = menubar.addMenu(s.menu)  # type: ignore[assignment]
             assert menu is not None
-        action = QAction(s.text.split(" (")[0], window)
+        action = QAction(s.menu_text, window)
+        if s.menu_text != s.text:  # the whole description, in the status bar while pointed at
+            action.setStatusTip(s.text)
         action.setShortcuts([QKeySequence(k) for k in s.keys])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.setCheckable(s.action in CHECKABLE)

@@ -15,6 +15,12 @@ class Shortcut:
     keys: tuple[str, ...]
     text: str
     menu: str
+    label: str | None = None  # the menu item's words where the text is long (else its head)
+
+    @property
+    def menu_text(self) -> str:
+        """The menu item's words: `label`, else the text before any parenthesis."""
+        return self.label or self.text.split(" (")[0]
 
 
 SHORTCUTS: tuple[Shortcut, ...] = (
@@ -28,7 +34,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("export", ("Ctrl+E",), "Export the painted video (or image)\u2026", "File"),
     Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
     Shortcut("undo", ("Ctrl+Z",),
-             "Undo a change of parameters, preset, seed, scale or video lines", "Edit"),
+             "Undo a change of parameters, preset, seed, scale or video lines", "Edit", "Undo"),
     Shortcut("redo", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo", "Edit"),
     Shortcut("play", ("Space",), "Play / pause", "Playback"),
     Shortcut("step", (".",), "Next frame (pauses)", "Playback"),
