@@ -3,6 +3,7 @@ timestamps and sound as a single-machine export, --resume, chunks re-run, folder
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
@@ -243,3 +244,23 @@ def test_a_recording_whose_clock_starts_late_keeps_its_sync(cluster, gl_ctx, tmp
     _, times, _ = decode_video(tmp_path / "out.mp4")
     _, ref_times, _ = decode_video(tmp_path / "ref.mp4")
     assert 0.015 < times[0] < 0.05 and times == ref_times
+
+
+def test_a_variable_rate_keeps_each_frames_length_across_chunks(cluster, tmp_path):
+    # each chunk's last frame took its container's nominal length (40 ms), not the time to
+    # the next chunk's first frame: frames overlapped or left gaps where chunks join
+    from fractions import Fraction
+
+    import av
+
+    times = [0, 40, 80, 200, 240, 250, 260, 500, 540, 580, 900, 933, 966, 1000, 1040, 1100,
+             1140, 1400, 1440, 1480]
+    src = keyframe_clip(tmp_path / "vfr.mkv", frames=len(times), fps=25, gop=4, audio=False,
+                        pts=times, time_base=Fraction(1, 1000)).path
+    out = render(src, tmp_path / "out.mkv", fmt="matroska")
+    assert out.result.frames == len(times)
+    with av.open(str(tmp_path / "out.mkv")) as c:
+        stream = c.streams.video[0]
+        packets = sorted((int(p.pts), int(p.duration)) for p in c.demux(stream) if p.size)
+    assert [p for p, _ in packets] == times
+    assert [d for _, d in packets[:-1]] == [b - a for a, b in itertools.pairwise(times)]

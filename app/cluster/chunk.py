@@ -73,6 +73,9 @@ class ChunkTask:
     settings: RenderSettings
     attempt: int = 0
     sar: Fraction = Fraction(1)  # the shape of the output's pixels (width / height)
+    # the next chunk's first frame's source timestamp: the last frame here lasts until it
+    # (a variable rate's frames last until the next one's time); None for the last chunk
+    next_pts: int | None = None
 
 
 @dataclass
@@ -207,7 +210,8 @@ class ChunkRenderer:
                             busy["encode"] += time.perf_counter() - t
 
                     def finish() -> None:
-                        writer.close()
+                        writer.close(None if task.next_pts is None else
+                                     task.next_pts - task.shift - task.rebase)
 
                     run_pipelined(decoded(), stage, encode, finish, lambda: None, 4,
                                   analysis if analysis.needed else None)

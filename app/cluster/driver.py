@@ -255,7 +255,8 @@ class Driver:
                          c.first, c.end, c.warm, c.warm - f.lo,
                          decode_window(f.index, c.warm, c.end), f.index.pts[c.first], f.shift,
                          self._rebase(f, c), f.size, f.fps, canvas, f.settings, attempt,
-                         sar=f.sar)
+                         sar=f.sar, next_pts=f.index.pts[c.end]
+                         if c is not f.chunks[-1] and c.end < len(f.index.pts) else None)
 
     def _start(self, f: _File) -> None:
         """Resume what the manifest has; then the motion phase (or the chunks directly)."""

@@ -362,11 +362,14 @@ class VideoWriter:
         if 0 <= stream < len(self.audio):
             self.audio[stream].write(data)
 
-    def close(self) -> None:
-        """Flush the encoders and finalize the file."""
+    def close(self, next_pts: int | None = None) -> None:
+        """Flush the encoders and finalize the file. `next_pts`: where the frame after the
+        last would start (a chunk's, in another file), which the last frame lasts until."""
         self._queue.extend(self.stream.encode(None))
         if self._last is not None:  # the last frame: its own duration, else the step before
             pts, duration = self._last
+            if next_pts is not None and next_pts > pts:
+                duration = next_pts - pts
             self._durations[pts] = duration or self._step or self._frame_step
             self._end = pts + self._durations[pts]
         self._mux_video(final=True)
