@@ -111,7 +111,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
                 ctx.release()
-            lost = reader.lost
+            lost, deinterlaced = reader.lost, reader.deinterlaced
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
                 warnings.append(why)
         if gif:
@@ -133,7 +133,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
               file=sys.stderr)
     if not job.quiet:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"
-        print(f"{src} -> {what} ({counted(count, 'frame')})", file=sys.stderr)
+        made = ", deinterlaced (bwdif)" if deinterlaced else ""
+        print(f"{src} -> {what} ({counted(count, 'frame')}{made})", file=sys.stderr)
     return 0
 
 
