@@ -298,3 +298,10 @@ def test_an_avif_photo_is_painted_as_a_still(tmp_path, capsys):
     clip = make_clip(tmp_path / "two.mp4", size=(64, 48), frames=2, audio=False)
     code, _, err = cli(capsys, "render", clip.path, "-o", tmp_path / "two.png")
     assert code == 2 and "is a video" in one_error(err)
+
+
+def test_a_name_template_refused_leaves_no_folder(tmp_path, capsys):
+    out = tmp_path / "out"
+    code, _, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", f"{out}/",
+                       "--name", "../x{stem}")
+    assert code == 2 and "--name" in one_error(err) and not out.exists()

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
         return render_video.run(job, src, output)
     if job.wants_folder and not output.exists():
+        default_name(src, None, template=job.name_template)  # a bad --name: no folder made
         try:
             output.mkdir(parents=True)
         except OSError as e:
