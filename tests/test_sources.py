@@ -408,3 +408,8 @@ def test_a_picture_is_a_still_whatever_its_name_and_a_one_frame_photo_too(tmp_pa
         assert isinstance(src, StillImageSource) and src.path == path and src.size == (64, 48)
     clip = make_clip(tmp_path / "two.mp4", size=(64, 48), frames=2, audio=False)
     assert isinstance(open_source(str(clip.path)), VideoFileSource)
+    # ... and the window's export of the still paints it (it read the file with OpenCV)
+    from aquarelle.media.still_export import export_still
+
+    assert export_still(avif, tmp_path / "out.png", "watercolor", {}) == (64, 48)
+    assert cv2.imread(str(tmp_path / "out.png")).shape == (48, 64, 3)

@@ -103,15 +103,7 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
         arr = None
     del data
     if arr is None:
-        # a photo FFmpeg reads as one frame (AVIF, HEIF; no profile or EXIF from it), not a
-        # broken file of a format OpenCV reads (FFmpeg would paint a cut JPEG's half)
-        from .sniff import sniff_image
-        from .video_reader import only_picture
-
-        picture = only_picture(path) if sniff_image(path) is None else None
-        if picture is None:
-            raise ImageError(f"not a readable image: {path}")
-        return Image(picture)
+        raise ImageError(f"not a readable image: {path}")
     if arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 and \
             path.suffix.lower() in (".tif", ".tiff"):
         arr = _straight_tiff(path, arr)

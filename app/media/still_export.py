@@ -13,7 +13,9 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
-from .image_io import on_paper, read_image, write_image, write_warnings
+from .image_io import Image, ImageError, on_paper, read_image, write_image, write_warnings
+from .sniff import sniff_image
+from .video_reader import only_picture
 
 
 def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any], *,
@@ -22,7 +24,7 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
     """Paint the image file `src` at its own size into `dst`; returns the size written, and
     adds to `notes` what the file could not keep (16 bits in a JPEG, say). Its own GL
     context: call from any thread."""
-    image = read_image(src)
+    image = _read_picture(src)
     ctx = create_headless_context()
     try:
         with Renderer(ctx, style, seed=seed, scale=scale,
@@ -37,3 +39,16 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
         notes += write_warnings(dst, rgb, image.icc, image.exif)
     write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif)
     return rgb.shape[1], rgb.shape[0]
+
+
+def _read_picture(src: Path) -> Image:
+    """The image file `src`, or a photo FFmpeg reads as one frame (AVIF, HEIF: no profile or
+    EXIF from it; the window opens those as stills); never a broken file of a format OpenCV
+    reads, which FFmpeg would half paint."""
+    try:
+        return read_image(src)
+    except ImageError:
+        picture = only_picture(src) if sniff_image(src) is None else None
+        if picture is None:
+            raise
+        return Image(picture)
