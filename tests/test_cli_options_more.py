@@ -305,3 +305,21 @@ def test_a_name_template_refused_leaves_no_folder(tmp_path, capsys):
     code, _, err = cli(capsys, "render", photo(tmp_path / "p.png"), "-o", f"{out}/",
                        "--name", "../x{stem}")
     assert code == 2 and "--name" in one_error(err) and not out.exists()
+
+
+def test_an_empty_picture_is_said_to_be_empty(tmp_path, capsys):
+    src = tmp_path / "empty.png"
+    src.write_bytes(b"")
+    code, _, err = cli(capsys, "render", src, "-o", tmp_path / "o.png")
+    assert code == 2 and one_error(err) == f"{src} is empty (0 bytes)"
+
+
+def test_frames_written_over_a_longer_earlier_render_are_noted(tmp_path, capsys):
+    clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=3, audio=False)
+    (tmp_path / "frames").mkdir()
+    for k in range(1, 7):  # an earlier render of six frames
+        (tmp_path / "frames" / f"{k:04d}.png").write_bytes(b"old")
+    code, _, err = cli(capsys, "render", clip.path, "-o", tmp_path / "frames" / "%04d.png",
+                       "--set", "temporal=0")
+    assert code == 0, err
+    assert "0004.png and on are from before: this render wrote 3 frames" in err

@@ -126,6 +126,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     finally:
         printer.finish()
     count = len(frames) if gif else len(written)
+    if not gif and frame_path(output, count + 1).exists():  # an earlier, longer render's
+        warnings.append(f"{frame_path(output, count + 1).name} and on are from before: this "
+                        f"render wrote {counted(count, 'frame')} and left them as they were")
     for warning in warnings:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     if lost:

@@ -97,6 +97,8 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
         raise ImageError(f"not a file: {path}")
     flags = _decode_flags(path, image_size(path), fit)
     data = np.fromfile(path, dtype=np.uint8)
+    if not data.size:
+        raise ImageError(f"{path} is empty (0 bytes)")
     try:
         arr = cv2.imdecode(data, flags) if data.size else None
     except cv2.error:  # e.g. a header claiming more pixels than OpenCV decodes
