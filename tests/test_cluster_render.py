@@ -264,3 +264,29 @@ def test_a_variable_rate_keeps_each_frames_length_across_chunks(cluster, tmp_pat
         packets = sorted((int(p.pts), int(p.duration)) for p in c.demux(stream) if p.size)
     assert [p for p, _ in packets] == times
     assert [d for _, d in packets[:-1]] == [b - a for a, b in itertools.pairwise(times)]
+
+
+def test_mp4_joins_lay_decode_times_by_each_frames_length(cluster, tmp_path):
+    from fractions import Fraction
+
+    # each chunk's encoder delays its decode times by its own reordering (a short last
+    # chunk by none): where chunks met, MP4 samples took a neighbour's length (a constant
+    # rate read [(9, 3600), (1, 10800), (2, 3600)], summing past the media's duration)
+    import av
+
+    times = [0, 40, 80, 200, 240, 250, 260, 500, 540, 580, 900, 933, 966, 1000, 1040, 1100,
+             1140, 1400, 1440, 1480]
+    src = keyframe_clip(tmp_path / "vfr.mkv", frames=len(times), fps=25, gop=4, audio=False,
+                        pts=times, time_base=Fraction(1, 1000)).path
+    render(src, tmp_path / "out.mp4")
+    with av.open(str(tmp_path / "out.mp4")) as c:
+        stream = c.streams.video[0]
+        tb = stream.time_base
+        packets = [(p.pts * tb, p.dts * tb) for p in c.demux(stream) if p.size]
+    steps = [b[1] - a[1] for a, b in itertools.pairwise(packets)]
+    frames = sorted(p for p, _ in packets)
+    lengths = dict(zip(frames, [b - a for a, b in itertools.pairwise(frames)], strict=False))
+    # each sample lasts its own frame's length (the last frame its 40 ms), decoded no later
+    # than shown
+    assert steps == [lengths.get(p, Fraction(1, 25)) for p, _ in packets[:-1]]
+    assert all(d <= p for p, d in packets)

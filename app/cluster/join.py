@@ -7,6 +7,7 @@ too), into a temporary file renamed at the end (media/atomic.py)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,6 +39,44 @@ class JoinResult:
 
 def _seconds(ts: int | None, tb: Fraction | None) -> Fraction | None:
     return None if ts is None or tb is None else ts * tb
+
+
+def decode_timeline(chunks: list[tuple[Path, Fraction]]
+                    ) -> list[tuple[Fraction, Fraction]] | None:
+    """MP4/MOV keep a sample's length only as the step to the next decode time: the chunks'
+    packets' decode times (seconds, decode order, after each chunk's rebase) laid out by each
+    frame's own length (until the next frame's time, the last its own duration), from the
+    latest start that keeps every decode time at or before its frame's; with those lengths.
+    Each chunk's encoder delays its decode times by its own reordering (a short last chunk
+    none), so where chunks met, samples took a neighbour's length. None without timestamps."""
+    times: list[Fraction] = []
+    last: Fraction | None = None
+    for path, rebase in chunks:
+        with av.open(str(path)) as c:
+            stream = c.streams.video[0]
+            for packet in c.demux(stream):
+                if packet.size == 0 and packet.dts is None:
+                    continue
+                tb = packet.time_base or stream.time_base
+                if packet.pts is None or tb is None:
+                    return None
+                times.append(packet.pts * tb + rebase)
+                if packet.duration:
+                    last = packet.duration * tb
+    order = sorted(times)
+    step = {a: b - a for a, b in itertools.pairwise(order)}
+    tail = last or (order[-1] - order[-2] if len(order) > 1 else Fraction(1, 30))
+    lengths = [step.get(t, tail) for t in times]
+    laid, start = Fraction(0), None
+    for t, length in zip(times, lengths, strict=True):
+        start = t - laid if start is None else min(start, t - laid)
+        laid += length
+    start = start or Fraction(0)
+    out, laid = [], Fraction(0)
+    for length in lengths:
+        out.append((start + laid, length))
+        laid += length
+    return out
 
 
 def side_items(reader: VideoReader, start: float, end: float | None
@@ -144,6 +183,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         pending = next(sound, None)
         frames = 0
         last_dts: Fraction | None = None
+        timeline = decode_timeline(chunks) if fmt in ("mp4", "mov") else None
         for path, rebase in chunks:
             with av.open(str(path)) as c:
                 stream = c.streams.video[0]
@@ -157,6 +197,11 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
                             packet.pts += ticks
                         if packet.dts is not None:
                             packet.dts += ticks
+                    if timeline is not None and frames < len(timeline):
+                        # MP4/MOV: decode times laid out across the chunks by each frame's
+                        # own length (as VideoWriter lays out one file's)
+                        laid, length = timeline[frames]
+                        packet.dts, packet.duration = round(laid / tb), round(length / tb)
                     if packet.dts is None and last_dts is not None:
                         # Matroska keeps no decode times: a chunk's first frames come without
                         # one, and the muxer's guess (their pts) would run past the next
