@@ -290,3 +290,12 @@ def test_mp4_joins_lay_decode_times_by_each_frames_length(cluster, tmp_path):
     # than shown
     assert steps == [lengths.get(p, Fraction(1, 25)) for p, _ in packets[:-1]]
     assert all(d <= p for p, d in packets)
+
+
+def test_a_chunked_render_says_it_deinterlaced(cluster, tmp_path):
+    from test_deinterlace import fields_clip
+
+    from aquarelle.cli.render_cluster import summary
+
+    out = render(fields_clip(tmp_path / "in.mkv", interlaced=True), tmp_path / "out.mp4")
+    assert out.deinterlaced and "deinterlaced (bwdif)" in summary(out)

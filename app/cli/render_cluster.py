@@ -87,8 +87,10 @@ def summary(o: Any) -> str:
         extra += f", {o.resumed} resumed"
     if o.reruns:
         extra += f", {o.reruns} re-run"
+    made = ", deinterlaced (bwdif)" if o.deinterlaced else ""
     return (f"{o.job.source} -> {r.output} ({counted(r.frames, 'frame')}, "
-            f"{r.size[0]}x{r.size[1]} {r.codec}{audio}; {o.elapsed:.1f} s, {fps:.1f} fps{extra})")
+            f"{r.size[0]}x{r.size[1]} {r.codec}{made}{audio}; {o.elapsed:.1f} s, "
+            f"{fps:.1f} fps{extra})")
 
 
 def run(job: RenderJob, src: Path, output: Path) -> int:

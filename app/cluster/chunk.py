@@ -95,6 +95,7 @@ class ChunkResult:
     # machine's export keeps them)
     written: tuple[int, ...] = ()
     undecodable: bool = False
+    deinterlaced: bool = False  # its frames were made progressive (media/deinterlace.py)
 
 
 class _Positioned:
@@ -165,12 +166,13 @@ class ChunkRenderer:
                 written, stage_seconds = self._encode(task, reader, first, frames, pipeline,
                                                       size, out_size)
                 undecodable = bool(reader.decode_errors or reader.failure)
+                deinterlaced = reader.deinterlaced
             finally:
                 reader.close()
         return ChunkResult(task.job, task.index, task.output, len(written),
                            task.first - task.warm, time.perf_counter() - t0,
                            stage_seconds=stage_seconds, written=tuple(written),
-                           undecodable=undecodable)
+                           undecodable=undecodable, deinterlaced=deinterlaced)
 
     def _encode(self, task: ChunkTask, reader: VideoReader, first: DecodedFrame,
                 rest: Any, pipeline: Renderer, size: tuple[int, int],

@@ -142,6 +142,7 @@ class FileOutcome:
     reruns: int = 0  # chunks run again (failed check, dead worker)
     elapsed: float = 0.0
     chunk_seconds: list[float] = field(default_factory=list)  # worker time per chunk
+    deinterlaced: bool = False  # the chunks rendered here made interlaced frames progressive
 
 
 @dataclass
@@ -383,6 +384,7 @@ class Driver:
             f.outcome.result.warnings.append(
                 f"{f.job.source}: {f.lost} frame(s) could not be decoded and are missing from "
                 "the output")
+        f.outcome.deinterlaced = any(r is not None and r.deinterlaced for r in f.done.values())
         f.outcome.elapsed = time.perf_counter() - f.started
         if not self.opts.keep_work:
             shutil.rmtree(f.work, ignore_errors=True)
