@@ -41,6 +41,19 @@ def _seconds(ts: int | None, tb: Fraction | None) -> Fraction | None:
     return None if ts is None or tb is None else ts * tb
 
 
+def chunk_packets(chunks: list[tuple[Path, Fraction]]
+                  ) -> Iterator[tuple[Path, av.Packet, Fraction, Fraction]]:
+    """The chunk files' video packets in order, each with its file, time base and the
+    chunk's rebase (seconds); the demuxer's flush packets left out."""
+    for path, rebase in chunks:
+        with av.open(str(path)) as c:
+            stream = c.streams.video[0]
+            for packet in c.demux(stream):
+                if packet.size == 0 and packet.dts is None:
+                    continue
+                yield path, packet, packet.time_base or stream.time_base, rebase
+
+
 def decode_timeline(chunks: list[tuple[Path, Fraction]]
                     ) -> list[tuple[Fraction, Fraction]] | None:
     """MP4/MOV keep a sample's length only as the step to the next decode time: the chunks'
@@ -51,18 +64,12 @@ def decode_timeline(chunks: list[tuple[Path, Fraction]]
     none), so where chunks met, samples took a neighbour's length. None without timestamps."""
     times: list[Fraction] = []
     last: Fraction | None = None
-    for path, rebase in chunks:
-        with av.open(str(path)) as c:
-            stream = c.streams.video[0]
-            for packet in c.demux(stream):
-                if packet.size == 0 and packet.dts is None:
-                    continue
-                tb = packet.time_base or stream.time_base
-                if packet.pts is None or tb is None:
-                    return None
-                times.append(packet.pts * tb + rebase)
-                if packet.duration:
-                    last = packet.duration * tb
+    for _, packet, tb, rebase in chunk_packets(chunks):
+        if packet.pts is None or tb is None:
+            return None
+        times.append(packet.pts * tb + rebase)
+        if packet.duration:
+            last = packet.duration * tb
     order = sorted(times)
     step = {a: b - a for a, b in itertools.pairwise(order)}
     tail = last or (order[-1] - order[-2] if len(order) > 1 else Fraction(1, 30))
@@ -184,49 +191,43 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         frames = 0
         last_dts: Fraction | None = None
         timeline = decode_timeline(chunks) if fmt in ("mp4", "mov") else None
-        for path, rebase in chunks:
-            with av.open(str(path)) as c:
-                stream = c.streams.video[0]
-                for packet in c.demux(stream):
-                    if packet.size == 0 and packet.dts is None:
-                        continue
-                    tb = packet.time_base or stream.time_base
-                    if rebase:
-                        ticks = round(rebase / tb)
-                        if packet.pts is not None:
-                            packet.pts += ticks
-                        if packet.dts is not None:
-                            packet.dts += ticks
-                    if timeline is not None and frames < len(timeline):
-                        # MP4/MOV: decode times laid out across the chunks by each frame's
-                        # own length (as VideoWriter lays out one file's)
-                        laid, length = timeline[frames]
-                        packet.dts, packet.duration = round(laid / tb), round(length / tb)
-                    if packet.dts is None and last_dts is not None:
-                        # Matroska keeps no decode times: a chunk's first frames come without
-                        # one, and the muxer's guess (their pts) would run past the next
-                        # frames' ("Invalid argument"): the smallest step after the last
-                        packet.dts = int(last_dts / tb) + 1
-                    dts = _seconds(packet.dts, tb)
-                    if dts is not None and last_dts is not None and dts <= last_dts:
-                        # two encoders' decode delays meeting (variable frame rates): the
-                        # smallest step after the last one, never after the frame's pts
-                        fixed = last_dts + tb
-                        pts = _seconds(packet.pts, tb)
-                        if pts is not None and fixed > pts:
-                            raise MediaError(f"{path}: its first frames cannot follow the "
-                                             "previous chunk's (decode order)")
-                        packet.dts = int(fixed / tb)
-                        dts = fixed
-                    now = dts if dts is not None else _seconds(packet.pts, tb)
-                    while pending is not None and now is not None and \
-                            _time(pending) - Fraction(offset).limit_denominator(10**9) <= now:
-                        write(pending)
-                        pending = next(sound, None)
-                    last_dts = dts if dts is not None else last_dts
-                    packet.stream = video
-                    out.mux(packet)
-                    frames += 1
+        for path, packet, tb, rebase in chunk_packets(chunks):
+            if rebase:
+                ticks = round(rebase / tb)
+                if packet.pts is not None:
+                    packet.pts += ticks
+                if packet.dts is not None:
+                    packet.dts += ticks
+            if timeline is not None and frames < len(timeline):
+                # MP4/MOV: decode times laid out across the chunks by each frame's
+                # own length (as VideoWriter lays out one file's)
+                laid, length = timeline[frames]
+                packet.dts, packet.duration = round(laid / tb), round(length / tb)
+            if packet.dts is None and last_dts is not None:
+                # Matroska keeps no decode times: a chunk's first frames come without
+                # one, and the muxer's guess (their pts) would run past the next
+                # frames' ("Invalid argument"): the smallest step after the last
+                packet.dts = int(last_dts / tb) + 1
+            dts = _seconds(packet.dts, tb)
+            if dts is not None and last_dts is not None and dts <= last_dts:
+                # two encoders' decode delays meeting (variable frame rates): the
+                # smallest step after the last one, never after the frame's pts
+                fixed = last_dts + tb
+                pts = _seconds(packet.pts, tb)
+                if pts is not None and fixed > pts:
+                    raise MediaError(f"{path}: its first frames cannot follow the "
+                                     "previous chunk's (decode order)")
+                packet.dts = int(fixed / tb)
+                dts = fixed
+            now = dts if dts is not None else _seconds(packet.pts, tb)
+            while pending is not None and now is not None and \
+                    _time(pending) - Fraction(offset).limit_denominator(10**9) <= now:
+                write(pending)
+                pending = next(sound, None)
+            last_dts = dts if dts is not None else last_dts
+            packet.stream = video
+            out.mux(packet)
+            frames += 1
         while pending is not None:
             write(pending)
             pending = next(sound, None)
