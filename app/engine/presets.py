@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..claim import claim_new
 from ..platforms import current_config_dir
 from ..resources import assets_dir
 from .chain_spec import JOIN
@@ -247,15 +248,7 @@ def _claim_file(user_dir: Path, name: str) -> Path:
     where another preset (a name that reads the same in a file name: "Warm/Cool",
     "Warm?Cool"), or anything else, has it; made exclusively, never over a file."""
     stem = _file_stem(name)
-    n = 0
-    while True:
-        path = user_dir / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
-        try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            n += 1
-            continue
-        return path
+    return claim_new(lambda n: user_dir / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json"))
 
 
 def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:

@@ -30,6 +30,7 @@ import av
 import numpy as np
 from av.video.reformatter import ColorRange, Colorspace
 
+from ..claim import claim_new
 from ..engine.errors import AquarelleError
 from ..engine.yuv_pack import YuvFormat, coded_size
 from ..media.atomic import link_new
@@ -67,15 +68,8 @@ def publish_new(finished: Path, wanted: Path) -> Path:
 def _new_part(path: Path) -> Path:
     """A new empty file beside `path` to write its recording in (PATH.part, else
     PATH.1.part...): one of its own, even where another recording of that name runs."""
-    n = 0
-    while True:
-        part = path.with_name(f"{path.name}.part" if n == 0 else f"{path.name}.{n}.part")
-        try:
-            os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            n += 1
-            continue
-        return part
+    return claim_new(lambda n: path.with_name(f"{path.name}.part" if n == 0
+                                              else f"{path.name}.{n}.part"))
 
 
 class Recorder:
