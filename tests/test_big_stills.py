@@ -7,12 +7,12 @@ GPU's texture limit."""
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from test_tiles import jpeg_header
 
 from aquarelle.cli.main import main
 from aquarelle.engine import still
@@ -150,16 +150,6 @@ def test_a_big_still_a_style_can_tile_is_still_tiled(tmp_path, capsys, monkeypat
     assert cv2.imread(str(tmp_path / "out.png")).shape == (320, 480, 3)
 
 
-def _jpeg_header(path: Path, w: int, h: int) -> Path:
-    """A JPEG's header (start, frame, scan) for a picture of w x h, without the picture."""
-    frame = struct.pack(">BHHB", 8, h, w, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])
-    scan = bytes([3, 1, 0, 2, 0, 3, 0, 0, 63, 0])
-    path.write_bytes(b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
-                     + b"\xff\xda" + struct.pack(">H", len(scan) + 2) + scan + bytes(16)
-                     + b"\xff\xd9")
-    return path
-
-
 @pytest.mark.parametrize(("style", "sets", "painted"), [
     ("upscale", [], "{a}x{b}"),
     ("stereo", ["--set", "output=sbs"], "{a}x{h}"),
@@ -170,7 +160,7 @@ def test_a_painting_beyond_the_texture_limit_is_refused_with_a_size_that_fits(
     from its header, in one line naming the largest --size whose painting fits."""
     limit = int(gl_ctx.info["GL_MAX_TEXTURE_SIZE"])
     w, h = limit * 3 // 4, limit // 2
-    src = _jpeg_header(tmp_path / "big.jpg", w, h)
+    src = jpeg_header(tmp_path / "big.jpg", w, h)
     out = tmp_path / "out.png"
     assert main(["render", str(src), "-o", str(out), "--style", style, *sets]) == 2
     err = capsys.readouterr().err.strip().splitlines()

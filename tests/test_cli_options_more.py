@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image
-from videoclips import make_clip
+from videoclips import avif_photo, make_clip
 
 from aquarelle.cli import render_frames
 from aquarelle.cli.main import main
@@ -278,18 +278,9 @@ def test_the_largest_seed_is_taken(tmp_path, capsys):
 def test_an_avif_photo_is_painted_as_a_still(tmp_path, capsys):
     # FFmpeg reads an AVIF (or HEIF) photo as a one-frame video: it was refused as "a video,
     # which cannot be written as .png"
-    import av
-
-    src = tmp_path / "photo.avif"
     img = np.zeros((96, 128, 3), np.uint8)
     img[:48] = (200, 60, 30)
-    with av.open(str(src), "w", format="avif") as out:
-        stream = out.add_stream("libsvtav1", rate=1)
-        stream.width, stream.height, stream.pix_fmt = 128, 96, "yuv420p"
-        frame = av.VideoFrame.from_ndarray(img, format="rgb24")
-        frame.pts = 0
-        for packet in [*stream.encode(frame), *stream.encode(None)]:
-            out.mux(packet)
+    src = avif_photo(tmp_path / "photo.avif", img)
     code, _, err = cli(capsys, "render", src, "-o", tmp_path / "out.png")
     assert code == 0, err
     painted = cv2.imread(str(tmp_path / "out.png"))

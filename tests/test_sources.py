@@ -11,7 +11,7 @@ import av
 import cv2
 import numpy as np
 import pytest
-from videoclips import decode_video, make_clip
+from videoclips import avif_photo, decode_video, make_clip
 
 from aquarelle.media import webcam
 from aquarelle.media.errors import MediaError
@@ -387,22 +387,13 @@ def test_a_picture_is_a_still_whatever_its_name_and_a_one_frame_photo_too(tmp_pa
     # a JPEG named .mp4 played as a looping one-frame video (its history piling up: the
     # trial saw a ghosted portrait 9-36 levels off the CLI, worse as it ran); an AVIF photo
     # (one frame to FFmpeg) likewise
-    import av
-
     img = np.zeros((48, 64, 3), np.uint8)
     img[:, :32] = (40, 120, 200)
     misnamed = tmp_path / "photo.mp4"
     ok, data = cv2.imencode(".jpg", img)
     assert ok
     misnamed.write_bytes(data.tobytes())
-    avif = tmp_path / "photo.avif"
-    with av.open(str(avif), "w", format="avif") as out:
-        stream = out.add_stream("libsvtav1", rate=1)
-        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
-        frame = av.VideoFrame.from_ndarray(img, format="rgb24")
-        frame.pts = 0
-        for packet in [*stream.encode(frame), *stream.encode(None)]:
-            out.mux(packet)
+    avif = avif_photo(tmp_path / "photo.avif", img)
     for path in (misnamed, avif):
         src = open_source(str(path))
         assert isinstance(src, StillImageSource) and src.path == path and src.size == (64, 48)

@@ -183,7 +183,7 @@ def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsy
     assert f"--size {limit}x-1" in err[0]
 
 
-def _jpeg_header(path: Path, w: int, h: int) -> Path:
+def jpeg_header(path: Path, w: int, h: int) -> Path:
     """A JPEG's header (start, frame, scan) for a picture of w x h, without the picture."""
     frame = struct.pack(">BHHB", 8, h, w, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])
     scan = bytes([3, 1, 0, 2, 0, 3, 0, 0, 63, 0])
@@ -194,7 +194,7 @@ def _jpeg_header(path: Path, w: int, h: int) -> Path:
 
 
 def test_more_pixels_than_decoded_are_refused_from_the_header(tmp_path, capsys):
-    src = _jpeg_header(tmp_path / "huge.jpg", 50000, 30000)
+    src = jpeg_header(tmp_path / "huge.jpg", 50000, 30000)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # Pillow's DecompressionBombWarning must not show
         assert image_size(src) == (50000, 30000)

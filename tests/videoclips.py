@@ -96,6 +96,19 @@ def late_clip(path: str | Path, seconds: float, *, fps: int = 24, frames: int = 
     return path
 
 
+def avif_photo(path: str | Path, img: np.ndarray) -> Path:
+    """An AVIF photo of RGB `img` (what FFmpeg reads as a one-frame video)."""
+    h, w = img.shape[:2]
+    with av.open(str(path), "w", format="avif") as out:
+        stream = out.add_stream("libsvtav1", rate=1)
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(img), format="rgb24")
+        frame.pts = 0
+        for packet in [*stream.encode(frame), *stream.encode(None)]:
+            out.mux(packet)
+    return Path(path)
+
+
 def make_clip(path: str | Path, *, size: tuple[int, int] = (64, 48), frames: int = 8,
               fps: int = 30, pts: list[int] | None = None, time_base: Fraction | None = None,
               codec: str = "libx264", pix_fmt: str = "yuv420p", crf: int = 12,
