@@ -167,6 +167,8 @@ def only_picture(path: str | Path) -> np.ndarray | None:
     (a video) or none."""
     try:
         with VideoReader(path, deep=None) as reader:
+            if (reader.video.frames or 0) > 1:  # the container counts them: a video
+                return None  # (not decoded: the window asks this of every file it opens)
             frames = list(itertools.islice(reader.frames(), 2))
     except MediaError:
         return None
