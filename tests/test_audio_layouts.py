@@ -123,3 +123,19 @@ def test_trimmed_7_1_keeps_its_eight_channels(tmp_path, gl_ctx):
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == "7.1" and peaks == pytest.approx(TONES["7.1"], abs=6)
     assert min(rms) > 0.1
+
+
+def audio_kbps(path: Path, seconds: float) -> float:
+    """The audio stream's rate in kb/s from its packets' bytes."""
+    with av.open(str(path)) as c:
+        s = c.streams.audio[0]
+        return sum(p.size for p in c.demux(s)) * 8 / seconds / 1000
+
+
+@pytest.mark.parametrize(("layout", "kbps"), [("5.1", 480), ("quad", 320)])
+def test_surround_is_transcoded_at_a_rate_for_its_channels(tmp_path, gl_ctx, layout, kbps):
+    # at stereo's 160 kb/s a 5.1 track had 27 kb/s a channel
+    src = surround_clip(tmp_path / "in.mkv", "pcm_s16le", layout)
+    r = render(src, tmp_path / "out.mp4", gl_ctx)
+    assert r.audio[0].endswith(f"-> aac {layout}")
+    assert kbps * 0.85 < audio_kbps(tmp_path / "out.mp4", FRAMES / FPS) < kbps * 1.25

@@ -13,7 +13,9 @@ import av
 
 from .metadata import index_label, stream_label
 
-TRANSCODE_BITRATE = 160_000
+# A transcoded track's bit rate a channel, mono taken as two: 160 kb/s stereo, 480 kb/s 5.1,
+# 640 kb/s 7.1 (a surround track at stereo's rate was starved: 27 kb/s a channel).
+BITRATE_PER_CHANNEL = 80_000
 OPUS_RATES = (48000, 24000, 16000, 12000, 8000)
 
 
@@ -146,6 +148,11 @@ def _has_lfe(layout: av.AudioLayout) -> bool:
     return any(c.name.startswith("LFE") for c in layout.channels)
 
 
+def transcode_bitrate(channels: int) -> int:
+    """The bit rate (b/s) a transcoded track of `channels` channels is encoded at."""
+    return BITRATE_PER_CHANNEL * max(2, channels)
+
+
 class AudioTrack:
     """One audio stream of the output, fed with packets (copy) or decoded frames (transcode).
 
@@ -182,7 +189,7 @@ class AudioTrack:
                 if av.AudioLayout(layout).nb_channels < channels:
                     self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
-        self.stream.bit_rate = TRANSCODE_BITRATE
+        self.stream.bit_rate = transcode_bitrate(self.stream.codec_context.layout.nb_channels)
         if src_layout and src_layout.name != layout:
             self.layouts = (src_layout.name, layout)
         if webm and self.stream.codec_context.layout.nb_channels > 2:
