@@ -139,3 +139,23 @@ def test_surround_is_transcoded_at_a_rate_for_its_channels(tmp_path, gl_ctx, lay
     r = render(src, tmp_path / "out.mp4", gl_ctx)
     assert r.audio[0].endswith(f"-> aac {layout}")
     assert kbps * 0.85 < audio_kbps(tmp_path / "out.mp4", FRAMES / FPS) < kbps * 1.25
+
+
+def test_a_copy_that_would_lose_its_layout_is_transcoded_with_a_warning(tmp_path, gl_ctx):
+    # FLAC's 2.1 copied into MP4 reads back as 3.0: the LFE's tone would play from the centre
+    src = surround_clip(tmp_path / "in.mkv", "flac", "2.1")
+    r = render(src, tmp_path / "out.mp4", gl_ctx)
+    assert r.audio == ["audio 1 flac -> aac"]
+    assert ("audio stream 1: flac 2.1 copied into .mp4 would read as 3.0; transcoded to aac "
+            "2.1") in r.warnings
+    out_layout, peaks, _ = channel_tones(tmp_path / "out.mp4")
+    assert out_layout == "2.1" and peaks == pytest.approx(TONES["2.1"], abs=4)
+
+
+def test_a_side_pair_read_back_as_a_back_pair_is_still_copied(tmp_path, gl_ctx):
+    src = surround_clip(tmp_path / "in.mkv", "flac", "5.1")
+    r = render(src, tmp_path / "out.mp4", gl_ctx)
+    assert r.audio == ["audio 1 flac copied"]
+    assert not [w for w in r.warnings if "transcoded" in w]
+    _, peaks, _ = channel_tones(tmp_path / "out.mp4")
+    assert peaks == pytest.approx(TONES["5.1"], abs=4)

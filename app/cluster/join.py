@@ -16,7 +16,7 @@ from pathlib import Path
 import av
 
 from ..media.atomic import OutputExists, atomic_output
-from ..media.audio import AudioTrack, can_copy, sample_packets
+from ..media.audio import AudioTrack, audio_copies
 from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_in
@@ -138,9 +138,7 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         raise MediaError(f"nothing to join into {dst}")
     reader = VideoReader(source, audio=audio, subtitles=subtitles, deep=None)
     try:
-        samples = sample_packets(source, [s.index for s in reader.audio_streams])
-        transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
-                              if not can_copy(fmt, s, samples.get(s.index)))
+        transcode, layout_notes = audio_copies(fmt, source, reader.audio_streams)
         reader.transcode_audio = transcode
         offset = reader.origin(start)
         options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
@@ -155,6 +153,7 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
             raise MediaError(str(e)) from None
         except OSError as e:
             raise MediaError(f"cannot write {dst}: {ffmpeg_reason(e)}") from None
+        result.warnings.extend(layout_notes)
         result.warnings.extend(depth_warnings(reader, result.pix_fmt, CODECS[codec]))
         return result
     finally:

@@ -60,6 +60,17 @@ def default_layout(channels: int) -> str:
     return DEFAULT_LAYOUTS.get(channels, "stereo")
 
 
+# The layouts FFmpeg's AAC encoder writes so that they read back named alike (others are
+# written as a bare channel count, their order lost).
+AAC_LAYOUTS = ("mono", "stereo", "2.1", "3.0", "3.0(back)", "4.0", "quad", "5.0", "5.1", "7.1")
+
+
+def aac_layout(layout: av.AudioLayout) -> str:
+    """The AAC layout for a source layout: its own where AAC keeps it (a 3.0's centre stays a
+    centre, not 2.1's LFE), else FFmpeg's usual one for its channel count."""
+    return layout.name if layout.name in AAC_LAYOUTS else default_layout(layout.nb_channels)
+
+
 # The layouts Opus holds (up to 8 channels in Vorbis order, channel mapping family 1):
 # libopus refuses any other, 2.1, 4.0 and 5.1(side) among them.
 OPUS_LAYOUTS = ("mono", "stereo", "3.0", "quad", "5.0", "5.1", "6.1", "7.1")
@@ -95,25 +106,74 @@ PLAYABLE = {
 
 
 def can_copy(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None = None) -> bool:
-    """Whether an output of container format `fmt` can hold this audio stream unchanged.
+    """Whether an output of container format `fmt` can hold this audio stream unchanged."""
+    return _copy_refusal(fmt, stream, sample) is None
+
+
+def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
+                 ) -> tuple[frozenset[int], list[str]]:
+    """Which of a file's audio `streams` (by position) an output of format `fmt` transcodes,
+    and a warning for each one transcoded to keep its channel layout."""
+    samples = sample_packets(path, [s.index for s in streams])
+    transcode, warnings = set(), []
+    for i, s in enumerate(streams):
+        why = _copy_refusal(fmt, s, samples.get(s.index))
+        if why is None:
+            continue
+        transcode.add(i)
+        if why.startswith("layout "):
+            layout = s.codec_context.layout
+            out = opus_layout(layout) if fmt == "webm" else aac_layout(layout)
+            warnings.append(f"audio stream {stream_label(s)}: {s.codec_context.name} "
+                            f"{layout.name} copied into .{fmt} would read as {why[7:]}; "
+                            f"transcoded to {'libopus' if fmt == 'webm' else 'aac'} {out}")
+    return frozenset(transcode), warnings
+
+
+def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None
+                  ) -> str | None:
+    """None where an output of format `fmt` holds the stream unchanged, else why not:
+    "codec", "muxer", or "layout NAME" (a copy would read back as NAME).
 
     FFmpeg's codec table answers first; then, in memory, a file with the stream is written
     (with `sample`, one of its packets), since some combinations pass the table but not the
-    muxer (PCM of unknown channel order in MP4, for one, fails only when finishing the file).
+    muxer (PCM of unknown channel order in MP4, for one, fails only when finishing the file),
+    and read back: a copy must keep its channels' layout.
     """
     name = stream.codec_context.name
     if name not in _supported(fmt) or name not in PLAYABLE.get(fmt, frozenset({name})):
-        return False
+        return "codec"
+    buf = io.BytesIO()
     try:
-        with av.open(io.BytesIO(), mode="w", format=fmt) as trial:
+        with av.open(buf, mode="w", format=fmt) as trial:
             out = trial.add_stream_from_template(stream)
             trial.start_encoding()
             if sample is not None:
                 sample.stream = out
                 trial.mux(sample)
-        return True
     except Exception:  # any refusal means: transcode
+        return "muxer"
+    if sample is None:
+        return None
+    try:
+        buf.seek(0)
+        with av.open(buf) as back:
+            got = back.streams.audio[0].codec_context.layout
+    except Exception:
+        return None  # (unreadable from one packet: the muxer took it)
+    return None if _same_layout(stream.codec_context.layout, got) else f"layout {got.name}"
+
+
+def _same_layout(source: av.AudioLayout | None, copy: av.AudioLayout | None) -> bool:
+    """Whether a copy's layout is its source's: a named source layout must come back named
+    alike (FLAC's 2.1 in MP4 reads as 3.0: its LFE would play from the centre speaker)."""
+    if source is None or not source.nb_channels or source.name.endswith("channels"):
+        return True  # no order known to keep
+    if copy is None:
         return False
+    # a side pair read back as a back pair (FLAC's 5.1 is 5.1(side)) is the same speakers
+    return ([SIDE_AS_BACK.get(c.name, c.name) for c in copy.channels]
+            == [SIDE_AS_BACK.get(c.name, c.name) for c in source.channels])
 
 
 def sample_packets(path: str | Path, streams: list[int]) -> dict[int, av.Packet]:
@@ -181,7 +241,7 @@ class AudioTrack:
         rate = source.codec_context.sample_rate or 48000
         src_layout = source.codec_context.layout
         channels = src_layout.nb_channels if src_layout else 2
-        layout = default_layout(channels)
+        layout = aac_layout(src_layout) if src_layout else default_layout(channels)
         if webm:
             rate = rate if rate in OPUS_RATES else 48000
             if src_layout and channels:

@@ -29,7 +29,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context, make_current
 from ..engine.renderer import Renderer
 from .atomic import atomic_output
-from .audio import can_copy, sample_packets
+from .audio import audio_copies
 from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .export_options import ExportOptions, resolve_size
@@ -169,9 +169,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None,
                          decoder=opts.decoder, rgba=True)
     try:
-        samples = sample_packets(src, [s.index for s in reader.audio_streams])
-        transcode = frozenset(i for i, s in enumerate(reader.audio_streams)
-                              if not can_copy(fmt, s, samples.get(s.index)))
+        transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         reader.transcode_audio = transcode
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end)
@@ -194,6 +192,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     finally:
         reader.close()
     result.sar = sar
+    result.warnings.extend(layout_notes)
     if source_sar != 1 and not keeps and not asked(opts.size):
         result.warnings.append(square_warning(src.name, source, source_sar, size,
                                               f"{dst.suffix} with {spec.name}"))
@@ -301,7 +300,8 @@ def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: 
         head.append(item)
         if isinstance(item, DecodedFrame):
             return head, item
-    why = f" ({reader.failure})" if reader.failure else ""
+    why = f" ({reader.failure})" if reader.failure else \
+        f" ({reader.gap.describe()})" if reader.gap is not None and reader.gap_reached else ""
     if reader.trimmed:
         raise MediaError(f"{src}: no video frames between the --start and --end times{why}")
     raise MediaError(f"{src}: no decodable video frames{why}")
@@ -424,6 +424,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     result.warnings.extend(t.warning for t in audio if t.warning)
     result.warnings.extend(carried.warnings)
     result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec, writer.encoder.name))
+    if reader.gap is not None and reader.gap_reached:
+        result.warnings.append(reader.gap.describe())
     if result.lost:
         why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
