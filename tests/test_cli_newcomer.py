@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from videoclips import decode_video, make_clip
+from videoclips import decode_video, make_clip, numbered_frames
 
 from aquarelle.cli.common import frame_rate
 from aquarelle.cli.main import main
@@ -436,6 +436,43 @@ def test_gif_and_image_sequences_out_and_in(tmp_path, capsys):
     assert len(decode_video(back)[0]) == 12
     code, err = cli(capsys, "render", tmp_path / "none" / "%04d.png", "-o", back)
     assert code == 2 and "no files match the image sequence" in err
+
+
+# frames 1-10, a gap, and more: FFmpeg's image2 demuxer finds the last file past the gap
+# (and fails to open the missing one), or, where its probing stops at frame 10, just ends
+@pytest.mark.parametrize("numbers, missing, after", [
+    ([*range(1, 11), *range(12, 21)], "f_0011.png is", "the 9 frames after the gap are"),
+    ([*range(1, 11), 14], "f_0011.png to f_0013.png are", "the frame after the gap is"),
+], ids=["past-the-gap", "up-to-the-gap"])
+def test_a_sequence_with_a_gap_says_where_it_stops(tmp_path, capsys, numbers, missing,
+                                                   after):
+    seq = numbered_frames(tmp_path / "in", numbers)
+    warning = (f"aquarelle: warning: {seq} stops at f_0010.png: {missing} missing, and "
+               f"{after} not read")
+    out = tmp_path / "out.mp4"
+    code, err = cli(capsys, "render", seq, "-o", out)
+    assert code == 0, err
+    frames, times, _ = decode_video(out)
+    assert len(frames) == 10 and times[-1] == Fraction(9, 25)  # 25 fps, frame-exact
+    assert warning in err.splitlines(), err
+    assert "could not be decoded" not in err  # (was: 10 frames, 'unreadable after 8')
+    assert f"{seq} -> {out} (10 frames, " in err
+    frames_out = tmp_path / "frames"
+    frames_out.mkdir()
+    code, err = cli(capsys, "render", seq, "-o", frames_out / "%04d.png")
+    assert code == 0, err
+    assert sorted(p.name for p in frames_out.iterdir()) == [f"{k:04d}.png"
+                                                            for k in range(1, 11)]
+    assert warning in err.splitlines(), err
+    # a range that ends before the gap reads all it asks for: nothing to say
+    code, err = cli(capsys, "render", seq, "-o", out, "--end", "0.4")
+    assert code == 0 and "warning" not in err, err
+    assert len(decode_video(out)[0]) == 10
+    # one that starts past it finds no frames, and says why
+    code, err = cli(capsys, "render", seq, "-o", out, "--start", "0.5")
+    assert code == 2 and err.count("\n") == 1
+    assert "no video frames between the --start and --end times" in err
+    assert warning.removeprefix("aquarelle: warning: ") in err
 
 
 def test_a_failing_sequence_leaves_no_frames(tmp_path, capsys, monkeypatch):

@@ -864,3 +864,21 @@ def test_a_picture_misnamed_as_a_video_is_said_so(qtbot: Any, window: MainWindow
     plain.write_bytes(data.tobytes())
     open_and_render(qtbot, window, plain)
     assert window.statusBar().currentMessage() == "Opened plain.jpg"
+
+
+def test_a_sequence_with_a_gap_is_said_to_stop_there(qtbot: Any, window: MainWindow,
+                                                     tmp_path: Path, dialogs: Dialogs) -> None:
+    """An image sequence (`aquarelle frames/f_%04d.png`) opened in the window says where its
+    numbers skip, as `aquarelle render` warns; its end there is no failure."""
+    from videoclips import numbered_frames
+
+    seq = numbered_frames(tmp_path, [*range(1, 11), *range(12, 21)], size=(W, H))
+    open_and_render(qtbot, window, seq)  # (was: "Cannot open source: no such file")
+    said = ("f_%04d.png stops at f_0010.png: f_0011.png is missing, and the 9 frames after "
+            "the gap are not read")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == said, timeout=TIMEOUT)
+    src = window.source
+    assert src is not None and src.frame_count == 10
+    # on past the sequence's end: a loop, or a stop, and no "Playback stopped" dialog
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 10 or src.finished, timeout=TIMEOUT)
+    assert src.error is None and dialogs.calls == []

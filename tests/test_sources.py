@@ -11,7 +11,7 @@ import av
 import cv2
 import numpy as np
 import pytest
-from videoclips import avif_photo, decode_video, make_clip
+from videoclips import avif_photo, decode_video, make_clip, numbered_frames, pattern
 
 from aquarelle.media import webcam
 from aquarelle.media.errors import MediaError
@@ -63,6 +63,25 @@ def test_unpaced_file_delivers_every_frame_in_order(clip, thread_errors):
     assert [f.index for f in frames] == list(range(9))
     assert [f.pts for f in frames] == pytest.approx([float(t) for t in times])
     assert all(np.array_equal(f.image, e) for f, e in zip(frames, expected, strict=True))
+    assert not thread_errors
+
+
+@pytest.mark.parametrize("loop", [False, True])
+def test_a_sequence_with_a_gap_plays_up_to_it_and_says_so(tmp_path, thread_errors, loop):
+    seq = numbered_frames(tmp_path, [*range(1, 11), *range(12, 21)])
+    src = open_source(str(seq), paced=False, loop=loop)  # (was: "no such file")
+    assert isinstance(src, VideoFileSource)
+    with src:
+        assert src.warning == ("f_%04d.png stops at f_0010.png: f_0011.png is missing, and "
+                               "the 9 frames after the gap are not read")
+        assert src.duration == pytest.approx(0.4) and src.frame_count == 10
+        frames = read_all(src, limit=25)
+        # the missing file ends the sequence, not with an error (the window's "Playback
+        # stopped"): a loop goes on from the first frame
+        assert src.error is None
+    assert [f.index for f in frames] == [k % 10 for k in range(25 if loop else 10)]
+    assert all(np.array_equal(f.image, pattern(k % 10 + 1, 64, 48))
+               for k, f in enumerate(frames))
     assert not thread_errors
 
 

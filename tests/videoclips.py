@@ -48,6 +48,19 @@ def pattern(k: int, width: int, height: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def numbered_frames(folder: str | Path, numbers: Iterable[int],
+                    size: tuple[int, int] = (64, 48)) -> Path:
+    """An image sequence: folder/f_0001.png... for each of `numbers` (file n holds
+    `pattern(n)`); returns its pattern, folder/f_%04d.png."""
+    from aquarelle.media.image_io import write_image
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in numbers:
+        write_image(folder / f"f_{n:04d}.png", pattern(n, *size))
+    return folder / "f_%04d.png"
+
+
 def tone(seconds: float, rate: int = 48000, channels: int = 2, freq: float = 440.0
          ) -> np.ndarray:
     """A quiet sine, (channels, samples) float32."""

@@ -112,6 +112,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             finally:
                 ctx.release()
             lost, deinterlaced = reader.lost, reader.deinterlaced
+            if reader.gap is not None and reader.gap_reached:
+                warnings.append(reader.gap.describe())
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
                 warnings.append(why)
         if gif:

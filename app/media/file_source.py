@@ -64,6 +64,8 @@ class VideoFileSource(ThreadedSource):
         self._position: float | None = None
         self._last_good = first.time - self._t0  # the latest frame time decoded (s from start)
         self._said_lost = False
+        if self._reader.gap is not None:  # said on opening: playback never gets past it
+            self.warning = self._reader.gap.describe(self.path.name)
         # Paced: stamp frames with the time they came due (`aquarelle live` measures latency
         # from it). Off in the app, which treats stamped frames as a camera's.
         self.stamp_due = False

@@ -20,6 +20,7 @@ from .animation import animation_of, ffmpeg_decodes
 from .errors import MediaError
 from .file_source import VideoFileSource
 from .image_io import image_size, is_image_path, on_paper, read_image
+from .paths import is_sequence
 from .sniff import sniff_image
 from .source import Frame, FrameSource, LatestSlot, ThreadedSource
 from .video_reader import only_picture
@@ -244,8 +245,9 @@ def demo_source(*, paced: bool = True, loop: bool = True) -> VideoFileSource:
 
 
 def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSource:
-    """A source from a string: `demo`, `synthetic`, `camera:N`, `/dev/videoN`, or a path to
-    an image or video file. The source is created, not started."""
+    """A source from a string: `demo`, `synthetic`, `camera:N`, `/dev/videoN`, a path to
+    an image or video file, or an image sequence's pattern. The source is created, not
+    started."""
     if spec == "demo":
         return demo_source(paced=paced, loop=True)
     if spec == "synthetic":
@@ -255,6 +257,8 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSo
     if spec.startswith("/dev/video"):
         return CameraSource(spec)
     path = Path(spec)
+    if is_sequence(path) and not path.exists():  # frames/%04d.png, as `render` reads it
+        return VideoFileSource(path, paced=paced, loop=loop)
     if not path.exists():
         raise MediaError(f"no such file: {path}")
     if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes

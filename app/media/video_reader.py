@@ -128,6 +128,51 @@ def sequence_files(pattern: str | Path) -> list[tuple[int, Path]]:
                   if (mm := rx.fullmatch(f.name)))
 
 
+@dataclass(frozen=True)
+class SequenceGap:
+    """Where an image sequence's numbers first skip. FFmpeg's image2 demuxer reads from the
+    first number to the first one missing and no further (its numbers are its timestamps:
+    frames after a gap cannot follow without closing it or leaving a hole)."""
+
+    pattern: Path
+    first: int  # the first number, read
+    last: int  # the last number read; the gap follows it
+    resumes: int  # the first number after the gap
+    after: int  # numbered files after the gap, not read
+    names: tuple[str, str, str]  # file names: the last read, first and last missing
+
+    @property
+    def read(self) -> int:
+        """Files read: the numbers `first` to `last`."""
+        return self.last - self.first + 1
+
+    def describe(self, name: str | None = None) -> str:
+        """One line for a warning, naming the sequence as `name` (default: its pattern)."""
+        last, gap_from, gap_to = self.names
+        missing = f"{gap_from} is" if gap_from == gap_to else f"{gap_from} to {gap_to} are"
+        after = "the frame after the gap is" if self.after == 1 else \
+            f"the {self.after} frames after the gap are"
+        return (f"{name or self.pattern} stops at {last}: {missing} missing, and {after} "
+                "not read")
+
+
+def sequence_gap(pattern: str | Path) -> SequenceGap | None:
+    """Where the files of an image-sequence pattern stop being numbered one after another
+    (None: no gap)."""
+    files = sequence_files(pattern)
+    for (a, path), (b, _) in itertools.pairwise(files):
+        if b > a + 1:
+            p = Path(pattern)
+            m = SEQUENCE_FIELD.search(p.name)
+            assert m is not None
+            width = int(m.group(1) or 0)
+            named = [p.name[: m.start()] + f"{n:0{width}d}" + p.name[m.end():]
+                     for n in (a + 1, b - 1)]
+            after = len({n for n, _ in files if n > a})
+            return SequenceGap(p, files[0][0], a, b, after, (path.name, *named))
+    return None
+
+
 def open_input(path: str | Path, hwaccel: HWAccel | None = None
                ) -> av.container.InputContainer:
     """Open a media file (or an image-sequence pattern) for reading, decoding video on a
@@ -326,6 +371,10 @@ class VideoReader:
         self.decoded = 0  # frames yielded in the asked range
         self.decode_errors = 0  # packets the decoder rejected
         self.failure: str | None = None  # why the walk ended early, if it did
+        # an image sequence's first gap in its numbers, where FFmpeg stops reading it, and
+        # whether the walk's range goes past it (the frames after it are left out: say so)
+        self.gap = sequence_gap(self.path) if is_sequence(self.path) else None
+        self.gap_reached = False
         self._trimmed = False
         self._expected: int | None = None
         self._range_start = 0.0
@@ -413,7 +462,10 @@ class VideoReader:
 
     @property
     def duration(self) -> float | None:
-        """Duration of the video stream in seconds, if the container says."""
+        """Duration of the video stream in seconds, if the container says (an image
+        sequence's: up to its first gap, where FFmpeg stops reading it)."""
+        if self.gap is not None:
+            return self.gap.read / (self.fps or SEQUENCE_RATE)
         if self.video.duration:
             return float(self.video.duration * self.time_base)
         # Matroska's per-track tag, else the container's: both count from the segment's
@@ -506,6 +558,12 @@ class VideoReader:
         t0 = self.start_time
         start_abs = t0 + max(0.0, start)
         end_abs = None if end is None else t0 + end
+        past_gap = False  # the range goes past an image sequence's gap: it ends there
+        if self.gap is not None:  # (a seek past it would read on: the walk never does)
+            gap_time = t0 + self.gap.read / (self.fps or SEQUENCE_RATE)
+            past_gap = end_abs is None or end_abs > gap_time + 1e-9
+            end_abs = gap_time if past_gap else end_abs
+        self.gap_reached = past_gap
         self._range_start, self._range_end = start_abs, end_abs
         if start > 0:
             self._seek(start_abs)
@@ -513,9 +571,13 @@ class VideoReader:
         subtitle_index = {s.index: i for i, s in enumerate(self.subtitle_streams)}
         audio_done = dict.fromkeys(audio_index, False)
         video_done = False
+        at_gap = False  # the walk ended where an image sequence's numbers skip
+        last_video: int | None = None  # pts of the last video packet demuxed
         streams = [self.video, *self.audio_streams, *self.subtitle_streams]
         try:
             for packet in self.container.demux(streams):
+                if packet.stream.index == self.video.index and packet.pts is not None:
+                    last_video = packet.pts
                 if packet.stream.index in subtitle_index:
                     if cue_in(packet, start_abs if start > 0 else None, end_abs):
                         yield SubtitleItem(subtitle_index[packet.stream.index], packet)
@@ -540,10 +602,13 @@ class VideoReader:
                 if video_done and all(audio_done.values()):
                     return
         except av.error.FFmpegError as e:
-            self.failure = f"unreadable after {self.decoded} frames ({ffmpeg_reason(e)})"
+            # the file after the last one before a gap is missing: the sequence's end
+            at_gap = self.gap is not None and last_video == self.gap.read - 1
+            if not at_gap:
+                self.failure = f"unreadable after {self.decoded} frames ({ffmpeg_reason(e)})"
         except (OSError, MemoryError) as e:
             self.failure = f"read error after {self.decoded} frames ({ffmpeg_reason(e)})"
-        if self.failure and not video_done:
+        if (self.failure or at_gap) and not video_done:
             # Demuxing stopped early: drain the frames the decoder still holds.
             for frame in self._decode(None):
                 t = float(frame.pts * tb)
