@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from aquarelle.cli.main import COMMANDS, build_parser
+from aquarelle.cli.main import COMMANDS, build_parser, main
 from aquarelle.media.image_io import read_image, write_image
 
 # What only a video (or a batch, a cluster) needs
@@ -67,3 +67,26 @@ def test_the_table_of_commands_is_the_parsers():
     assert _names(build_parser()) == list(COMMANDS)  # every module, in --help's order
     for command, module in COMMANDS.items():  # one command: its module's commands only
         assert _names(build_parser(command)) == [c for c, m in COMMANDS.items() if m == module]
+
+
+def test_the_tables_modules_are_no_commands(capsys, tmp_path, monkeypatch):
+    """`info` is the module of styles, presets and params, no command: `aquarelle info`,
+    `info --help` and `info FILE` say so in one line with the commands (`info --help` was
+    argparse's "argument COMMAND: invalid choice"); the other modules' names point to
+    their commands."""
+    monkeypatch.chdir(tmp_path)
+    commands = ", ".join(COMMANDS)
+    said = {}
+    for module in sorted(set(COMMANDS.values()) - set(COMMANDS)):
+        for argv in ([module], [module, "--help"], [module, "clip.mp4"]):
+            assert main(argv) == 2
+            out = capsys.readouterr()
+            assert out.out == "" and out.err.count("\n") == 1, out
+            said[" ".join(argv)] = out.err.strip()
+    assert said["info"] == f"aquarelle: error: no command or file 'info'; commands: {commands}"
+    for argv in ("info --help", "info clip.mp4"):
+        assert said[argv] == f"aquarelle: error: unknown command 'info'; commands: {commands}"
+    assert said["eval_cmd --help"] == "aquarelle: error: unknown command 'eval_cmd'; did " \
+                                      "you mean 'eval'?"
+    assert said["bench_export"] == "aquarelle: error: unknown command 'bench_export'; did " \
+                                   "you mean 'bench-export'?"

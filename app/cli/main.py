@@ -129,8 +129,9 @@ def _join_negative_values(argv: list[str]) -> list[str]:
 
 def _mistyped_command(argv: list[str]) -> str | None:
     """What is wrong when the first argument is no command and no file: 'did you mean' for
-    a name close to a command; for a lone bare word (no folder, no extension), that it is
-    neither. None when it may be a file for the app, or argparse says better."""
+    a name close to a command; for a bare word (no folder, no extension), that it is
+    neither (alone), or no command (before more arguments: `aquarelle info --help`). None
+    when it may be a file for the app, or argparse says better."""
     if not argv or argv[0].startswith("-"):
         return None
     word, commands = argv[0], list(COMMANDS)
@@ -139,8 +140,9 @@ def _mistyped_command(argv: list[str]) -> str | None:
     close = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
     if close:
         return f"unknown command {word!r}; did you mean {close[0]!r}?"
-    if len(argv) == 1 and not Path(word).suffix and Path(word).name == word:
-        return f"no command or file {word!r}; commands: {', '.join(commands)}"
+    if not Path(word).suffix and Path(word).name == word:
+        what = "no command or file" if len(argv) == 1 else "unknown command"
+        return f"{what} {word!r}; commands: {', '.join(commands)}"
     return None
 
 
