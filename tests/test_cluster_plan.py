@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import av
 import numpy as np
 import pytest
 from cluster_clips import keyframe_clip
@@ -142,6 +143,31 @@ def test_a_chunk_that_fails_its_check_is_rendered_again(tmp_path, gl_ctx):
     rf, rt, rfacts = decode_video(ref.output)
     assert len(frames) == 45 and times == rt and facts["audio"] == rfacts["audio"]
     assert not (tmp_path / ".out.mp4.chunks").exists()  # the work folder is gone
+
+
+@pytest.mark.parametrize(("start", "end"), [(0.0, 0.505), (0.41, 1.49)])
+def test_a_chunked_cut_ends_at_its_end_as_one_machines_does(tmp_path, gl_ctx, start, end):
+    # The last chunk's last frame lasted its whole length past --end (0.505: to 0.533), and
+    # the join took the last decoded sample's length (a B-frame's) for the last frame's.
+    clip = keyframe_clip(tmp_path / "in.mp4", frames=45, gop=5, audio=False)
+    spec = load_chain("adjust")
+    opts = ExportOptions(crf=1, start=start, end=end)
+    driver = Driver(LocalBackend(gl_ctx), "adjust", spec, param_set(spec).values(),
+                    ClusterOptions(chunk_seconds=0.3))
+    (out,) = driver.run([FileJob(clip.path, tmp_path / "out.mp4", "mp4", "h264", opts)])
+    assert out.error is None and out.chunks >= 2
+    export_video(clip.path, tmp_path / "ref.mp4", "adjust", None, opts, ctx=gl_ctx)
+
+    def samples(path: Path) -> list[tuple[Fraction, Fraction]]:
+        with av.open(str(path)) as c:
+            vs = c.streams.video[0]
+            return sorted((p.pts * vs.time_base, p.duration * vs.time_base)
+                          for p in c.demux(vs) if p.size)
+
+    got = samples(tmp_path / "out.mp4")
+    assert got == samples(tmp_path / "ref.mp4")
+    last, length = got[-1]  # (MP4 keeps the first frame's 23 ms offset in milliseconds)
+    assert float(last + length) == pytest.approx(end - start, abs=1e-3)
 
 
 def test_cluster_without_ray_says_how_to_install_it(tmp_path, monkeypatch, capsys):

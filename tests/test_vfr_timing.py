@@ -1,21 +1,25 @@
 """Variable frame rates keep every frame's length: in a video output each packet carries
 its own frame's duration (the step to the next frame's timestamp, the last frame its own)
 and the file lasts as long as the source; a GIF shows each frame until the next one's time;
-a new rate (--fps) ends with the last frame, not a step past it. Outputs are read back with
-PyAV (packets demuxed, pictures decoded); clips are tiny (see videoclips.py)."""
+a cut (--start/--end) holds what the source shows from its start to its end, at a new rate
+(--fps) too. Outputs are read back with PyAV (packets demuxed, pictures decoded); clips are
+tiny (see videoclips.py)."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import accumulate, pairwise
 from pathlib import Path
 
 import av
+import numpy as np
 import pytest
 from PIL import Image as PILImage
 from videoclips import decode_video, make_clip, pattern
 
 from aquarelle.cli.main import main
+from aquarelle.cli.render_video import summary
 from aquarelle.media.export import ExportOptions, export_video
 
 MS = Fraction(1, 1000)
@@ -116,21 +120,90 @@ def test_each_packet_carries_its_own_frames_duration(tmp_path, gl_ctx, source, e
     assert [float(t) for t in decoded] == pytest.approx([float(t) for t in times], abs=tick)
 
 
-def test_a_new_rate_ends_with_the_last_frame_not_a_step_past_it(tmp_path, gl_ctx):
-    # 25 fps cut to [0.13, 0.77) at 10 fps: slots at 0.16, 0.26 ... 0.76; the last frame
-    # (0.76) ends at 0.80, so the last slot lasts 40 ms, not 100 (the video ran to 0.86,
-    # 0.09 s past the cut's end).
-    src = make_clip(tmp_path / "in.mkv", frames=25, fps=25, audio=False).path
+def on_screen(times: list[Fraction], t: Fraction) -> int:
+    """The source frame on screen at `t`: the last that started at or before it."""
+    return max(i for i, s in enumerate(times) if s <= t)
+
+
+def cut_expected(times: list[Fraction], start: Fraction, end: Fraction, fps: int | None
+                 ) -> tuple[list[Fraction], list[int]]:
+    """What a cut of [start, end) holds: each output frame's time (from the cut's start) and
+    the source frame it shows. At a new rate the slots start + k / fps before `end`, each
+    showing the frame on screen then; else the frames whose times fall in the cut."""
+    if fps is None:
+        kept = [i for i, t in enumerate(times) if start <= t < end]
+        return [times[i] - start for i in kept], kept
+    slots = [Fraction(k, fps) for k in range(math.ceil((end - start) * fps))]
+    return slots, [on_screen(times, start + t) for t in slots]
+
+
+def nearest(picture: np.ndarray, drawn: list[np.ndarray]) -> int:
+    """Which drawn frame a decoded picture is, painted in `adjust` (about 5 levels off it;
+    the others are 60 and more)."""
+    diffs = [float(np.abs(picture.astype(np.int16) - d.astype(np.int16)).mean())
+             for d in drawn]
+    best, second = sorted(diffs)[:2]
+    assert best * 4 < second, (best, second)
+    return int(np.argmin(diffs))
+
+
+@pytest.mark.parametrize(("source", "fps", "start", "end"), [
+    ("30fps.mp4", 24, "0", "1.0"),
+    ("30fps.mp4", 60, "0", "0.505"),  # the 31st slot, 0.5, lasts 5 ms
+    ("30fps.mp4", 25, "0.41", "1.2"),  # the first slot shows the frame of 0.4
+    ("30fps.mp4", 10, "0.41", "1.2"),  # the last slot (1.11) comes before the last frame
+    ("30fps.mp4", None, "0", "0.505"),  # the frame of 0.5 lasts until 0.505
+    ("vfr.mkv", 10, "0.23", "0.75"),
+    ("vfr.mkv", None, "0", "0.4"),  # the frame of 0.26 is on screen until 0.5: cut at 0.4
+])
+def test_a_cut_holds_what_the_source_shows_from_start_to_end(tmp_path, gl_ctx, source, fps,
+                                                             start, end):
+    # A new rate's slots ran past --end to the last source frame's end (--fps 60 --end
+    # 0.505: a 32nd slot at 0.517), and started at the first frame after --start, not at
+    # it (--start 0.41: every slot 23 ms late, the frame of 0.4 never shown), and a last
+    # slot that came before the last frame kept a whole step (1.11 to 1.21 at 10 fps); the
+    # last frame lasted its whole length past --end (to 0.533), or its nominal 33 ms of a
+    # variable rate's 240 (the video ended at 0.293 of 0.4); the progress counted 15 frames
+    # of --end 0.505's 16, and 30 of its 31 at 60 fps.
+    if source == "vfr.mkv":
+        clip = make_clip(tmp_path / source, pts=VFR_PTS, time_base=MS, audio=False)
+    else:
+        clip = make_clip(tmp_path / source, frames=45, fps=30)
+    t0, t1 = Fraction(start), Fraction(end)
+    times, shows = cut_expected(clip.times, t0, t1, fps)
     out = tmp_path / "cut.mp4"
-    export_video(src, out, "adjust", None,
-                 ExportOptions(fps=10, start=0.13, end=0.77), ctx=gl_ctx)
+    totals: list[int | None] = []
+    r = export_video(clip.path, out, "adjust", None,
+                     ExportOptions(fps=fps, start=float(t0), end=float(t1), crf=1),
+                     progress=lambda p: totals.append(p.total), ctx=gl_ctx)
+    assert r.frames == len(times) and f"({len(times)} frames, " in summary(clip.path, r)
+    # the progress line's count: the true one (a variable rate's is estimated from its mean)
+    assert totals[-1] == len(times) and (source == "vfr.mkv" or set(totals) == {len(times)})
     got, facts = packets(out)
-    rel = [float(t) for t, _ in got]
-    assert rel == pytest.approx([0.03 + 0.1 * k for k in range(7)], abs=1e-3)
-    assert [float(d) for _, d in got] == pytest.approx([0.1] * 6 + [0.04], abs=1e-3)
-    assert facts["stream"] == pytest.approx(0.64, abs=1e-3)  # 0.16 to 0.80: the cut's length
-    end = facts["start"] + facts["stream"]
-    assert end == pytest.approx(0.67, abs=1e-3)  # within a source frame of the cut's end
+    assert [t for t, _ in got] == pytest.approx(times, abs=1e-4)
+    # each lasts until the next; the last until the cut's end
+    assert [d for _, d in got] == pytest.approx(
+        [b - a for a, b in pairwise(times)] + [t1 - t0 - times[-1]], abs=1e-4)
+    assert facts["start"] == pytest.approx(float(times[0]), abs=1e-4)
+    assert facts["stream"] + facts["start"] == pytest.approx(float(t1 - t0), abs=1e-4)
+    pictures, _, decoded = decode_video(out)
+    assert [nearest(p, clip.frames) for p in pictures] == shows
+    if clip.audio_seconds:  # copied AAC is cut at its packets (21 ms)
+        assert decoded["audio"][0][1] == pytest.approx(float(t1 - t0), abs=0.025)
+
+
+def test_a_gif_at_a_new_rate_holds_the_cut(tmp_path, capsys):
+    # 0.41 to 1.2 at 10 fps: 8 slots from 0.41, the last 90 ms (it was 100: 0.8 s of 0.79)
+    clip = make_clip(tmp_path / "in.mp4", frames=45, fps=30, audio=False)
+    render(capsys, clip.path, tmp_path / "out.gif", "--fps", "10", "--start", "0.41",
+           "--end", "1.2")
+    assert gif_delays(tmp_path / "out.gif") == [100] * 7 + [90]
+    with PILImage.open(tmp_path / "out.gif") as im:
+        shown = []
+        for k in range(im.n_frames):
+            im.seek(k)
+            shown.append(nearest(np.asarray(im.convert("RGB")), clip.frames))
+    assert shown == [on_screen(clip.times, Fraction("0.41") + Fraction(k, 10)) for k in range(8)]
 
 
 def test_mp4_decode_times_at_a_constant_rate_are_a_step_apart(tmp_path, gl_ctx):

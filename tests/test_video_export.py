@@ -400,9 +400,9 @@ def test_queues_are_bounded(tmp_path, gl_ctx, monkeypatch):
     decoded = [0]
     real = VideoReader._count
 
-    def count(self, frame):
+    def count(self, *frame):
         decoded[0] += 1
-        return real(self, frame)
+        return real(self, *frame)
 
     monkeypatch.setattr(VideoReader, "_count", count)
     lead = []

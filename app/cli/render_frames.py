@@ -75,13 +75,13 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         with VideoReader(src, deep=deep) as reader:
             what = "a GIF" if gif else "an image sequence"
             warnings = left_out(reader, job, what)
-            total = output_frames(reader.expected_frames(opts.start, opts.end), reader.fps,
-                                  opts.fps)
+            total = output_frames(reader, opts.start, opts.end, opts.fps)
             if gif:
                 refuse_long_gif(reader, total, opts.start, opts.end, opts.fps)
-            items = reader.frames(opts.start, opts.end)
+            items = reader.frames(opts.start, opts.end, shown=opts.fps is not None)
+            origin = reader.start_time + opts.start if opts.start > 0 else None
             stream: Iterator[DecodedFrame] = (
-                (f for f in retime(items, opts.fps, reader.time_base)
+                (f for f in retime(items, opts.fps, reader.time_base, origin)
                  if isinstance(f, DecodedFrame)) if opts.fps else items)
             step = 1.0 / (opts.fps or reader.fps or 25.0)
             ctx = create_headless_context()

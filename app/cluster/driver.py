@@ -254,7 +254,9 @@ class Driver:
     def _task(self, f: _File, c: Chunk, canvas: dict[int, Any], attempt: int = 0) -> ChunkTask:
         return ChunkTask(f.n, c.index, str(f.job.source), str(self._chunk_file(f, c)),
                          c.first, c.end, c.warm, c.warm - f.lo,
-                         decode_window(f.index, c.warm, c.end), f.index.pts[c.first], f.shift,
+                         decode_window(f.index, c.warm, c.end, f.job.options.end
+                                       if c is f.chunks[-1] else None),
+                         f.index.pts[c.first], f.shift,
                          self._rebase(f, c), f.size, f.fps, canvas, f.settings, attempt,
                          sar=f.sar, next_pts=f.index.pts[c.end]
                          if c is not f.chunks[-1] and c.end < len(f.index.pts) else None)

@@ -63,13 +63,15 @@ def decode_timeline(chunks: list[tuple[Path, Fraction]]
     Each chunk's encoder delays its decode times by its own reordering (a short last chunk
     none), so where chunks met, samples took a neighbour's length. None without timestamps."""
     times: list[Fraction] = []
-    last: Fraction | None = None
+    latest: Fraction | None = None
+    last: Fraction | None = None  # the latest frame's own length (not the last decoded's)
     for _, packet, tb, rebase in chunk_packets(chunks):
         if packet.pts is None or tb is None:
             return None
         times.append(packet.pts * tb + rebase)
-        if packet.duration:
-            last = packet.duration * tb
+        if latest is None or times[-1] > latest:
+            latest = times[-1]
+            last = packet.duration * tb if packet.duration else None
     order = sorted(times)
     step = {a: b - a for a, b in itertools.pairwise(order)}
     tail = last or (order[-1] - order[-2] if len(order) > 1 else Fraction(1, 30))

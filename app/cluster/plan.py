@@ -149,12 +149,15 @@ def plan_chunks(index: VideoIndex, seconds: float, warmup: int = WARMUP_FRAMES,
             for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))]
 
 
-def decode_window(index: VideoIndex, first: int, end: int) -> tuple[float, float | None]:
+def decode_window(index: VideoIndex, first: int, end: int, until: float | None = None
+                  ) -> tuple[float, float | None]:
     """(start, end) seconds for VideoReader.items that give exactly frames [first, end):
-    half-way between neighbouring frames, so rounding never picks a neighbour."""
+    half-way between neighbouring frames, so rounding never picks a neighbour. The range's
+    last chunk ends at the range's end `until` (--end), where its last frame is cut, as
+    one machine's walk cuts it (`frames_in` picks frames as the walk does)."""
     start = 0.0 if first == 0 else (index.time(first - 1) + index.time(first)) / 2
     stop = None if end >= len(index.pts) else (index.time(end - 1) + index.time(end)) / 2
-    return start, stop
+    return start, stop if until is None else until
 
 
 def motion_segments(chunks: list[Chunk]) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ atomically: on any error or cancel nothing is left at the destination.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -49,6 +50,9 @@ from .video_writer import (
     output_format,
     source_profile,
 )
+
+# the finest time base a new rate's timestamps get (FFmpeg's MOV muxer warns above it)
+MAX_TIME_BASE = 100_000
 
 
 @dataclass
@@ -172,13 +176,13 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         reader.transcode_audio = transcode
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
-        items = reader.items(opts.start, opts.end)
+        items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
         head, first = _prime(items, reader, src)
         source = (first.image.shape[1], first.image.shape[0])
         keeps = keeps_pixel_aspect(fmt, spec)
         source_sar = reader.sample_aspect
         size, sar = pixel_shape(opts.size, source, source_sar, keeps)
-        total = output_frames(reader.expected, reader.fps, opts.fps)
+        total = output_frames(reader, opts.start, opts.end, opts.fps)
         gl = ctx or create_headless_context()
         try:
             # current (a caller's: other contexts may have been made since it was), and left
@@ -199,28 +203,32 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     return result
 
 
-def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction
-           ) -> Iterator[DecodedFrame | AudioItem]:
-    """Frames at a constant `fps`: slot k (k / fps after the first frame) shows the last
-    frame that started at or before it, so frames are repeated (faster rate) or left out
-    (slower). A slot lasts until the next one; the last until the last frame's end, not a
-    whole step past it (a frame without a duration: one step). Audio passes through
-    unchanged."""
+def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction,
+           start: float | None = None) -> Iterator[DecodedFrame | AudioItem]:
+    """Frames at a constant `fps`, timed in `time_base`: slot k, k / fps after `start` (source
+    seconds: a --start cut's time; None: the first frame's), shows the last frame that
+    started at or before it, so frames are repeated (faster rate) or left out (slower). A
+    slot lasts until the next one; the last until the last frame's end (which a walk with
+    an end cuts there: `FrameRange`), not a whole step past it (a frame without a duration:
+    one slot, a step). Audio passes through unchanged."""
     step = Fraction(1) / Fraction(fps).limit_denominator(1001)
     pending: DecodedFrame | None = None
+    held: DecodedFrame | None = None  # the latest slot: the last one's length is cut
     t0: Fraction | None = None
     k = 0
 
-    def slots(until: Fraction | None, last: bool = False) -> Iterator[DecodedFrame]:
-        nonlocal k
+    def slots(until: Fraction | None) -> Iterator[DecodedFrame]:
+        nonlocal k, held
         assert pending is not None and t0 is not None
         while until is None or t0 + k * step < until:
             t = t0 + k * step
             pts = round(t / time_base)
-            stop = min(t + step, until) if last and until is not None else t + step
-            dur = max(1, round(stop / time_base) - pts)
-            yield DecodedFrame(pending.image, pts, time_base, k, dur)
+            slot = DecodedFrame(pending.image, pts, time_base, k,
+                                max(1, round((t + step) / time_base) - pts))
             k += 1
+            if held is not None:
+                yield held
+            held = slot
             if until is None:
                 return
 
@@ -228,23 +236,48 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
         if not isinstance(item, DecodedFrame):
             yield item
             continue
-        t = Fraction(item.pts) * time_base
+        t = Fraction(item.pts) * item.time_base
         if pending is None:
-            t0 = t
+            t0 = t if start is None else exact(start)
         else:
             yield from slots(t)
         pending = item
-    if pending is not None and t0 is not None:
-        end = Fraction(pending.pts + (pending.duration or 0)) * time_base
-        yield from slots(end if pending.duration else None, last=True)
+    if pending is None:
+        return
+    end = Fraction(pending.pts + (pending.duration or 0)) * pending.time_base
+    yield from slots(end if pending.duration else None)
+    if held is not None:
+        if pending.duration:
+            held.duration = max(1, min(held.duration or 1, round(end / time_base) - held.pts))
+        yield held
 
 
-def output_frames(expected: int | None, source_fps: float | None, fps: float | None
+def exact(seconds: float) -> Fraction:
+    """A time in seconds as the fraction it was written as (0.4 is 2/5), for timestamps."""
+    return Fraction(seconds).limit_denominator(10**9)
+
+
+def rate_time_base(source: Fraction, fps: float) -> Fraction:
+    """A time base that holds both the source's timestamps and steps of a new rate exactly
+    (1/3000 for milliseconds at 24 fps), else the source's (one too fine for a container)."""
+    step = Fraction(1) / Fraction(fps).limit_denominator(1001)
+    tb = Fraction(math.gcd(source.numerator, step.numerator),
+                  math.lcm(source.denominator, step.denominator))
+    return tb if tb.denominator <= MAX_TIME_BASE else source
+
+
+def output_frames(reader: VideoReader, start: float, end: float | None, fps: float | None
                   ) -> int | None:
-    """Frames an export writes: the source's, or as many at the new rate `fps`."""
-    if fps is None or expected is None or not source_fps:
+    """Frames an export of [start, end) writes: the source's, or at a new rate `fps` the
+    slots from `start` (or the first frame) that fall before `end` (or the video's end)."""
+    expected = reader.expected_frames(start, end)
+    if fps is None or expected is None or not reader.fps:
         return expected
-    return round(expected * fps / source_fps)
+    duration = reader.duration
+    stop = duration if end is None else min(end, duration or end)
+    if stop is None:
+        return round(expected * fps / reader.fps)
+    return max(1, math.ceil(round((stop - max(0.0, start)) * fps, 6)))
 
 
 def encoder_for(spec: CodecSpec, want: str, deep: bool,
@@ -319,12 +352,14 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
             cancel: threading.Event | None, sar: Fraction = Fraction(1)) -> ExportResult:
     offset = reader.origin(opts.start)
-    shift = round(Fraction(offset).limit_denominator(10**9) / reader.time_base)
+    tb = reader.time_base if opts.fps is None else rate_time_base(reader.time_base, opts.fps)
+    shift = round(exact(offset) / tb)
 
     counters = _Counters()
 
     def decoded() -> Iterator[DecodedFrame | AudioItem]:
-        it = iter(items) if opts.fps is None else retime(items, opts.fps, reader.time_base)
+        it = iter(items) if opts.fps is None else retime(
+            items, opts.fps, tb, reader.start_time + opts.start if opts.start > 0 else None)
         while True:
             t = time.perf_counter()
             item = next(it, None)
@@ -349,7 +384,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                                   encoded_size(*out_size, spec))
             with _atomic(dst, replace=opts.replace) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
-                                     time_base=reader.time_base, fps=opts.fps or reader.fps,
+                                     time_base=tb, fps=opts.fps or reader.fps,
                                      crf=opts.crf, speed=opts.speed, deep=reader.deep,
                                      colour=reader.colour, encoder=encoder, sar=sar)
                 stage.pack_yuv(writer.packed_format, writer.size)

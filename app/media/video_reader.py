@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -316,6 +317,78 @@ def gap_frames(steps: Counter[int]) -> int | None:
     return sum((k - 1) * steps[d] for d, k in whole.items())
 
 
+Kept = tuple[DecodedFrame, bool]  # a frame a walk yields, and whether it is translucent
+
+
+class FrameRange:
+    """The decoded frames a walk over [start, end) yields (source seconds; None: open), in
+    order: those whose times fall in the range and, with `shown`, the one on screen at
+    `start` (the last before it) where none starts there. With an `end`, each frame waits
+    for the next: the last lasts until `end` where the source goes on past it (a step of a
+    variable rate too), and never past it (its own duration cut there)."""
+
+    def __init__(self, time_base: Fraction, start: float | None, end: float | None,
+                 shown: bool = False, step: int = 1) -> None:
+        self.start, self.end, self.shown = start, end, shown
+        self.step = step  # a frame without a duration lasts this (time-base units)
+        self.end_pts = None if end is None else \
+            round(Fraction(end).limit_denominator(10**9) / time_base)
+        self.time_base = time_base
+        self.done = False  # a frame at or after `end` came: nothing more is taken
+        self._before: Kept | None = None
+        self._held: Kept | None = None
+
+    def take(self, frame: DecodedFrame, translucent: bool) -> Iterator[Kept]:
+        """The frames settled by one more decoded frame."""
+        if self.done:
+            return
+        t = float(frame.pts * self.time_base)
+        if self.end is not None and t >= self.end - 1e-9:
+            yield from self._settle(cut=True)
+            return
+        if self.start is not None and t < self.start - 1e-9:
+            if self.shown:
+                self._before = (frame, translucent)
+            return
+        if self._before is not None:
+            if self.start is not None and t > self.start + 1e-9:
+                yield from self._pass(self._before)
+            self._before = None
+        yield from self._pass((frame, translucent))
+
+    def finish(self) -> Iterator[Kept]:
+        """The frames still waiting when the source has no more."""
+        if not self.done:
+            yield from self._settle(cut=False)
+
+    def _pass(self, kept: Kept) -> Iterator[Kept]:
+        if self.end is None:
+            yield kept
+            return
+        if self._held is not None:
+            yield self._held
+        self._held = kept
+
+    def _settle(self, cut: bool) -> Iterator[Kept]:
+        self.done = True
+        if self._before is not None:  # nothing starts in the range: is this one still up?
+            frame = self._before[0]
+            end = (frame.pts + (frame.duration or self.step)) * self.time_base
+            if cut or self.start is None or end > self.start + 1e-9:
+                yield from self._pass(self._before)
+            self._before = None
+        if self._held is not None:
+            frame = self._held[0]
+            if self.end_pts is not None:
+                until = max(1, self.end_pts - frame.pts)
+                if cut:  # shown until its successor, at or after the end
+                    frame.duration = until
+                elif frame.duration:
+                    frame.duration = min(frame.duration, until)
+            yield self._held
+            self._held = None
+
+
 def _parse_clock(text: str | None) -> float | None:
     """Seconds from `HH:MM:SS.fraction` (Matroska DURATION tags)."""
     if not text:
@@ -387,7 +460,7 @@ class VideoReader:
         self._orientation = UPRIGHT  # of the last frame decoded
         self._deinterlacer = Deinterlacer()
         self.transparent = False  # a frame yielded had a pixel less than opaque
-        self._translucent = False  # the last frame converted had one (see _count)
+        self._translucent = False  # the last frame converted had one (see items)
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"
@@ -488,15 +561,24 @@ class VideoReader:
         return None
 
     def expected_frames(self, start: float = 0.0, end: float | None = None) -> int | None:
-        """How many frames the range [start, end) should hold (exact if the index says)."""
+        """How many frames the range [start, end) should hold: exact if the index says, else
+        a steady rate's whose times fall in it (frame k at k / fps: 16 before 0.505 s at 30)."""
         if start <= 0 and end is None and self.video.frames:
             return int(self.video.frames)
-        if not self.fps:
+        fps, whole, duration = self.fps, self.frame_count, self.duration
+        if not fps:
             return None
-        stop = self.duration if end is None else min(end, self.duration or end)
-        if stop is None:
+
+        def before(t: float) -> int:  # the frames that start before t
+            return math.ceil(round(t * fps, 6))
+
+        if end is not None and (duration is None or end < duration):
+            stop = before(end) if whole is None else min(whole, before(end))
+        elif whole is None:
             return None
-        return max(0, round((stop - max(0.0, start)) * self.fps))
+        else:
+            stop = whole
+        return max(0, stop - (before(start) if start > 0 else 0))
 
     @property
     def trimmed(self) -> bool:
@@ -540,15 +622,19 @@ class VideoReader:
         return round(gap * fps) if gap > 1.5 / fps else 0
 
     # -- walking --------------------------------------------------------------------------
-    def frames(self, start: float = 0.0, end: float | None = None) -> Iterator[DecodedFrame]:
+    def frames(self, start: float = 0.0, end: float | None = None, *, shown: bool = False
+               ) -> Iterator[DecodedFrame]:
         """Only the video frames of `items()`."""
-        for item in self.items(start, end):
+        for item in self.items(start, end, shown=shown):
             if isinstance(item, DecodedFrame):
                 yield item
 
-    def items(self, start: float = 0.0, end: float | None = None
+    def items(self, start: float = 0.0, end: float | None = None, *, shown: bool = False
               ) -> Iterator[DecodedFrame | AudioItem]:
-        """Frames with start <= time < end (seconds from the video's start), audio alongside."""
+        """Frames with start <= time < end (seconds from the video's start), audio alongside;
+        with `shown` also the frame on screen at `start` where none starts there (a new
+        rate's first frame shows it). The last lasts until `end` where the source goes on
+        past it, and never past it (`FrameRange`)."""
         self._trimmed = start > 0 or end is not None
         self._expected = self.expected_frames(start, end)
         self._steps.clear()
@@ -565,6 +651,8 @@ class VideoReader:
             end_abs = gap_time if past_gap else end_abs
         self.gap_reached = past_gap
         self._range_start, self._range_end = start_abs, end_abs
+        walk = FrameRange(tb, start_abs if start > 0 else None, end_abs, shown,
+                          self._default_step())
         if start > 0:
             self._seek(start_abs)
         audio_index = {s.index: i for i, s in enumerate(self.audio_streams)}
@@ -591,14 +679,12 @@ class VideoReader:
                             yield item
                 elif not video_done:
                     for frame in self._decode(packet):
-                        t = float(frame.pts * tb)
-                        if end_abs is not None and t >= end_abs - 1e-9:
+                        for kept in walk.take(frame, self._translucent):
+                            self._count(*kept)
+                            yield kept[0]
+                        if walk.done:
                             video_done = True
                             break
-                        if start > 0 and t < start_abs - 1e-9:
-                            continue
-                        self._count(frame)
-                        yield frame
                 if video_done and all(audio_done.values()):
                     return
         except av.error.FFmpegError as e:
@@ -611,10 +697,12 @@ class VideoReader:
         if (self.failure or at_gap) and not video_done:
             # Demuxing stopped early: drain the frames the decoder still holds.
             for frame in self._decode(None):
-                t = float(frame.pts * tb)
-                if (end_abs is None or t < end_abs - 1e-9) and (start <= 0 or t >= start_abs):
-                    self._count(frame)
-                    yield frame
+                for kept in walk.take(frame, self._translucent):
+                    self._count(*kept)
+                    yield kept[0]
+        for kept in walk.finish():
+            self._count(*kept)
+            yield kept[0]
 
     @property
     def has_alpha(self) -> bool:
@@ -623,8 +711,8 @@ class VideoReader:
         or VP8/VP9 alpha, which the decoder does not give (`side_alpha`)."""
         return self.transparent or side_alpha(self.video)
 
-    def _count(self, frame: DecodedFrame) -> None:
-        self.transparent = self.transparent or self._translucent
+    def _count(self, frame: DecodedFrame, translucent: bool) -> None:
+        self.transparent = self.transparent or translucent
         frame.index = self.decoded
         self.decoded += 1
         if self._prev_pts is not None:
@@ -692,7 +780,7 @@ class VideoReader:
         color_range = f.color_range
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
-        # each frame is yielded as it is converted, and _count takes this for its own
+        # _decode yields each frame as it is converted: the walk takes this with it
         self._translucent = not self.transparent and translucent(f)
         width = f.width
         kwargs: dict[str, object] = {}
