@@ -171,6 +171,32 @@ def test_names_that_make_one_file_name_are_two_presets(
         assert shlex.split(tip.split("--preset ", 1)[1].rstrip(")")) == [name]
 
 
+def test_a_long_name_keeps_its_preset_in_a_shorter_file(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A 300-character name said "[Errno 36] File name too long" in a dialog; names that
+    # differ only past the file name's end must still be two presets.
+    presets, panel = window.presets, window.param_panel
+    long_a, long_b = "x" * 299 + "a", "x" * 299 + "b"
+    wide = "\u00fc" * 200  # 400 bytes in UTF-8
+    for name, value in ((long_a, 0.2), (long_b, 0.7), (wide, 0.4)):
+        panel.set_value("dilution", value)
+        presets.save_as(name)
+        assert presets.combo.currentText() == f"{name} (yours)"
+    assert dialogs.calls == []
+    files = preset_files(config)
+    assert sorted(files.values()) == sorted([(long_a, 0.2), (long_b, 0.7), (wide, 0.4)])
+    assert all(len(f.encode()) <= 255 for f in files)
+    assert files["x" * 120 + ".json"] == (long_a, 0.2)
+    assert files["x" * 120 + "-1.json"] == (long_b, 0.7)
+    assert files["\u00fc" * 60 + ".json"] == (wide, 0.4)  # cut between characters
+    assert sorted(listed(window)) == sorted([long_a, long_b, wide])
+    for name, value in ((long_a, 0.2), (long_b, 0.7), (wide, 0.4)):  # found by name
+        assert f"dilution={value}" in cli_values(capsys, name)
+    assert presets.select(long_a) is not None
+    assert window.state.params["dilution"] == pytest.approx(0.2)
+
+
 def test_saving_onto_a_presets_name_asks_first(qtbot: Any, window: MainWindow, config: Path,
                                                dialogs: Dialogs) -> None:
     presets, panel = window.presets, window.param_panel

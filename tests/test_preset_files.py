@@ -287,6 +287,15 @@ def test_presets_show_with_an_unknown_style(config, capsys):
     assert code == 2 and one_error(err) == "unknown style 'blurr'; did you mean 'blur'?"
 
 
+def test_a_name_too_long_for_a_file_name_is_an_unknown_preset(config, capsys, tmp_path,
+                                                              photo):
+    # (the name was looked up as a file first: "[Errno 36] File name too long", a traceback)
+    code, _, err = cli(capsys, "render", photo, "-o", tmp_path / "out.png", "--preset",
+                       "x" * 300)
+    assert code == 2 and one_error(err).startswith("unknown preset 'xxxxxxxx")
+    assert not (tmp_path / "out.png").exists()
+
+
 BAD_VALUES = [({"nosuchparam": 1}, "unknown parameter 'nosuchparam'"),
               ({"dilution": "x"}, "dilution: 'x' is not a number")]
 

@@ -133,8 +133,8 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     """
     members = style.split(JOIN)
     path = Path(name_or_file)
-    if path.suffix == ".json" or path.is_file():
-        if not path.is_file():
+    if path.suffix == ".json" or _is_file(path):
+        if not _is_file(path):
             raise StyleError(f"preset file not found: {path}")
         preset = _read(path, False)
     else:
@@ -162,6 +162,13 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     where = f"{preset.path}: " if preset.path is not None else ""
     raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
                      f"{preset.style[:60]!r}, not {style!r}")
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a preset's name too long to be a file name is no file
+        return False
 
 
 def apply_preset(preset: Preset, params: ParamSet) -> list[str]:
@@ -223,10 +230,15 @@ def describe_preset(preset: Preset) -> str:
     return f"{preset.description or 'no description'} ({origin}, {n} value{'' if n == 1 else 's'})"
 
 
+STEM_BYTES = 120  # a file name's stem at most (file systems hold 255 bytes, and -N.json)
+
+
 def _file_stem(name: str) -> str:
     """A preset's file name (without .json): its name, characters a file name cannot
-    hold as _."""
-    return "".join(c if c.isalnum() or c in "-_ " else "_" for c in name).strip() or "preset"
+    hold as _, cut to STEM_BYTES of UTF-8 (the preset keeps its whole name inside)."""
+    stem = "".join(c if c.isalnum() or c in "-_ " else "_" for c in name)
+    stem = stem.encode("utf-8")[:STEM_BYTES].decode("utf-8", errors="ignore")
+    return stem.strip() or "preset"
 
 
 def user_preset_file(name: str, user_dir: Path) -> Path | None:
