@@ -211,6 +211,37 @@ def test_a_fresh_start_is_the_default_look_unmodified(qtbot: Any,
     assert presets.combo.currentText() == "Default" and not editor.modified
 
 
+def test_the_chooser_names_the_look_the_values_are(qtbot: Any, window: MainWindow) -> None:
+    """Values that equal a look are named by it: "Vivid" then Reset all read "Vivid,
+    modified" with every value the style's own."""
+    presets, editor, panel = window.presets, window.editor, window.param_panel
+    reset = panel.findChild(QPushButton, "resetAll")
+    assert presets.select("vivid") is not None
+    assert presets.combo.currentText() == "Vivid"
+    qtbot.mouseClick(reset, Qt.MouseButton.LeftButton)
+    assert window.state.params.as_json_values() == window.state.params.defaults_json()
+    assert presets.combo.currentText() == "Default"
+    assert presets.about.text() == "The style's own values."
+    assert (editor.preset, editor.modified) == (None, False)
+    # an edit taken back is the preset again, not "modified"
+    presets.select("vivid")
+    panel.set_value("dilution", 0.4)
+    assert presets.combo.currentText() == "Vivid, modified"
+    panel.set_value("dilution", 0.0)
+    assert presets.combo.currentText() == "Vivid" and not editor.modified
+    # from "Custom", values set to another preset's: its name
+    qtbot.mouseClick(reset, Qt.MouseButton.LeftButton)
+    panel.set_value("dilution", 0.4)
+    assert presets.combo.currentText() == "Custom"
+    sepia = next(p for p in presets.presets if p.name == "sepia")
+    for name, value in sepia.values.items():
+        panel.set_value(name, value)
+    assert presets.combo.currentText() == "Sepia"
+    assert presets.about.text() == sepia.description
+    # and undo goes back through what each step showed
+    assert editor.undo() and presets.combo.currentText() == "Custom"
+
+
 def test_a_user_preset_never_hides_a_built_in(qtbot: Any, window: MainWindow,
                                               dialogs: Any) -> None:
     import json
@@ -251,6 +282,91 @@ def test_typed_values_out_of_range_are_clamped_and_said(qtbot: Any,
     assert row.spin.value() == 8.0
     bar = window.statusBar()
     assert bar is not None and "clamped" in bar.currentMessage()
+
+
+def type_into(qtbot: Any, window: MainWindow, name: str, text: str) -> tuple[str, str]:
+    """Type `text` into a parameter's field and press Return: the field's text and the
+    status bar's message after."""
+    spin = window.param_panel.rows[name].spin
+    assert spin is not None
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, text)
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    bar = window.statusBar()
+    assert bar is not None
+    return spin.text(), bar.currentMessage()
+
+
+def test_a_decimal_typed_in_a_whole_number_field_is_rounded_and_said(
+        qtbot: Any, window: MainWindow) -> None:
+    # "2.7" in Flattening passes (0..8) lost its dot: 27, clamped to 8
+    params = window.state.params
+    assert type_into(qtbot, window, "abstraction_iterations", "2.7") == (
+        "3", "Flattening passes takes whole numbers: 2.7 was rounded to 3")
+    assert params["abstraction_iterations"] == 3
+    slider = window.param_panel.rows["abstraction_iterations"].slider
+    assert slider is not None and slider.value() == 3
+    # the value stays 3: said all the same; a comma is a decimal separator too
+    assert type_into(qtbot, window, "abstraction_iterations", "3,4") == (
+        "3", "Flattening passes takes whole numbers: 3.4 was rounded to 3")
+    assert type_into(qtbot, window, "abstraction_iterations", "4.5")[0] == "5"  # half: up
+    assert type_into(qtbot, window, "abstraction_iterations", "-2.7") == (
+        "0", "Flattening passes goes from 0 to 8: -2.7 was clamped to 0")
+    assert type_into(qtbot, window, "abstraction_iterations", "12.4") == (
+        "8", "Flattening passes goes from 0 to 8: 12.4 was clamped to 8")
+    assert params["abstraction_iterations"] == 8
+    assert type_into(qtbot, window, "abstraction_iterations", "-99999999999.5") == (
+        "0", "Flattening passes goes from 0 to 8: -99999999999.5 was clamped to 0")
+    assert type_into(qtbot, window, "abstraction_iterations", "8")[0] == "8"
+    # what is no number is refused and said, the value kept (a second dot was dropped)
+    assert type_into(qtbot, window, "abstraction_iterations", "1.2.3") == (
+        "8", "“1.2.3” is not a number: Flattening passes stays 8")
+    assert params["abstraction_iterations"] == 8
+
+
+def test_a_decimal_field_rounds_more_decimals_and_reads_the_locales_separator(
+        qtbot: Any, window: MainWindow) -> None:
+    from PyQt6.QtCore import QLocale
+
+    params = window.state.params
+    # (0.55555 became 0.55: the digits after two were dropped as typed)
+    assert type_into(qtbot, window, "detail", "0.55555") == (
+        "0.56", "Subject detail takes 2 decimals: 0.55555 was rounded to 0.56")
+    assert params["detail"] == 0.56
+    assert type_into(qtbot, window, "detail", "0,3")[0] == "0.30"
+    assert params["detail"] == 0.3
+    assert type_into(qtbot, window, "detail", "-0.5") == (
+        "0.00", "Subject detail goes from 0 to 1: -0.5 was clamped to 0")
+    # a field holds its slider's steps (0.25: 12.25 was shown and typed as 12.2 or 12.3)
+    row = window.param_panel.rows["sigma_r"]
+    assert row.slider is not None and row.spin is not None
+    row.slider.setValue(row.slider.value() + 1)
+    assert row.spin.text() == f"{params['sigma_r']:.2f}"
+    assert type_into(qtbot, window, "sigma_r", "12.25")[0] == "12.25"
+    assert params["sigma_r"] == 12.25
+    # a German field shows a comma and takes it, or a point
+    spin = window.param_panel.rows["detail"].spin
+    assert spin is not None
+    spin.setLocale(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+    assert type_into(qtbot, window, "detail", "0,45")[0] == "0,45"
+    assert params["detail"] == 0.45
+    assert type_into(qtbot, window, "detail", "0.35")[0] == "0,35"
+    assert params["detail"] == 0.35
+
+
+def test_typed_numbers_are_read_exactly() -> None:
+    from decimal import Decimal
+
+    from aquarelle.ui.param_panel import parse_typed
+
+    cases = {"2.7": "2.7", "2,7": "2.7", " -2.7 ": "-2.7", "\u22123": "-3", "+.5": "0.5",
+             "5.": "5", "07": "7"}
+    for text, value in cases.items():
+        assert parse_typed(text) == Decimal(value), text
+    assert parse_typed("2,7", point=",") == Decimal("2.7")
+    for text in ("", "-", ".", "1.2.3", "1,000.5", "2e3", "abc", "1 2"):
+        assert parse_typed(text) is None, text
 
 
 def test_undo_redo_of_values_presets_and_seed(qtbot: Any, window: MainWindow) -> None:

@@ -38,6 +38,7 @@ class LookEditor(QObject):
         self._show(preset, modified)
         self._look = self.look()
         panel.changed.connect(self._param_changed)
+        panel.message.connect(self.message)  # typing that changed no value, said
         presets.presetChosen.connect(self.apply_preset)
         presets.stateChanged.connect(self._preset_state)
         seed_spin.valueChanged.connect(self._seed_changed)
@@ -117,7 +118,7 @@ class LookEditor(QObject):
 
     def _preset_state(self, base: object, modified: bool) -> None:
         # Saved, renamed or deleted a preset: the label changed, the values did not.
-        self.state.set_preset(base if isinstance(base, str) else None, modified)
+        self._show(base if isinstance(base, str) else None, modified)
         self._look = self.look()
 
     # -- undo ------------------------------------------------------------------------------
@@ -146,8 +147,21 @@ class LookEditor(QObject):
 
     # -- helpers ---------------------------------------------------------------------------
     def _show(self, preset: str | None, modified: bool) -> None:
-        listed = any(p.name == preset for p in self.presets.presets)
-        self.state.set_preset(preset if listed else None, modified)
+        """The values came from `preset` (`modified`: edited since). Edited values that are
+        a look again are named by it: the preset's own, else the style's ("Default", after
+        Reset all), else any preset's they equal."""
+        listed = self.presets.presets
+        base = next((p for p in listed if p.name == preset), None)
+        if modified:
+            if base is not None and self.state.holds(base.values):
+                modified = False
+            elif self.state.at_defaults():
+                base = None  # (without a preset, the state's `modified` is False there)
+            else:
+                same = next((p for p in listed if self.state.holds(p.values)), None)
+                if same is not None:
+                    base, modified = same, False
+        self.state.set_preset(base.name if base is not None else None, modified)
 
     def _done(self) -> None:
         self._look = self.look()  # what the next change's undo step goes back to

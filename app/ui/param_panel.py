@@ -8,11 +8,13 @@ every row has a reset button and the declaration's help as tooltip. Groups becom
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from PyQt6.QtCore import QStandardPaths, Qt, pyqtSignal
-from PyQt6.QtGui import QColor
+from PyQt6.QtGui import QColor, QValidator
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -39,26 +41,134 @@ TYPED_LIMIT = 1_000_000_000  # what the numeric entry accepts; the parameter cla
 
 
 def _decimals(step: float) -> int:
-    """Decimals needed to show multiples of `step`."""
-    if step >= 1:
+    """Decimals needed to show multiples of `step` (0.25: 2, not 1: the slider's 12.25
+    was shown, and typed, as 12.2)."""
+    if step >= 1 and float(step).is_integer():
         return 0
-    return min(6, max(1, math.ceil(-math.log10(step) - 1e-9)))
+    return next((d for d in range(1, 6)
+                 if math.isclose(step * 10 ** d, round(step * 10 ** d), abs_tol=1e-6)), 6)
+
+
+SIGNS = {"+": "", "-": "-", "\u2212": "-"}  # \u2212: the minus sign some keyboards type
+
+
+def parse_typed(text: str, point: str = ".") -> Decimal | None:
+    """The number typed in a field, exactly: digits with an optional sign and one decimal
+    separator, the locale's (`point`), "." or "," (the fields show no group separators, so
+    either is read as the decimal one in any locale); None when `text` is not a number."""
+    body = text.strip()
+    sign = SIGNS.get(body[:1])
+    if sign is not None:
+        body = body[1:]
+    whole, sep, frac = next((body.partition(p) for p in (point, ".", ",") if p in body),
+                            (body, "", ""))
+    if not (whole or frac) or not all(c.isdecimal() for c in whole + frac):
+        return None  # (a second separator is no digit)
+    try:
+        return Decimal(f"{sign or ''}{whole or '0'}{'.' if sep else ''}{frac}")
+    except InvalidOperation:
+        return None
+
+
+def _typed_state(text: str, point: str) -> QValidator.State:
+    """A number: Acceptable; one on its way, or digits and separators that make none (refused
+    on Return, and said): Intermediate, so no keystroke is dropped unseen (a "." once was:
+    2.7 became 27); other characters: Invalid."""
+    if parse_typed(text, point) is not None:
+        return QValidator.State.Acceptable
+    if all(c.isdecimal() or c in SIGNS or c in (point, ".", ",", " ") for c in text):
+        return QValidator.State.Intermediate
+    return QValidator.State.Invalid
+
+
+class _TypedEntry:
+    """What a number field (a spin box this is mixed into) does with typed text: a number
+    with the locale's or another common decimal separator, rounded half away from zero to
+    the decimals the field holds; what was rounded or refused is kept for its row to say
+    (`take_typed`, `take_note`)."""
+
+    _typed: tuple[Decimal, float] | None = None  # the last number typed: exact, as held
+    _refused: str | None = None  # the last text that was no number
+
+    @property
+    def decimals_held(self) -> int:
+        """The decimals the field holds."""
+        return 0
+
+    def _point(self) -> str:
+        return self.locale().decimalPoint() or "."  # type: ignore[attr-defined]
+
+    def validate(self, text: str | None, pos: int) -> tuple[QValidator.State, str, int]:
+        """Qt's check of the text as typed (see _typed_state)."""
+        return _typed_state(text or "", self._point()), text or "", pos
+
+    def fixup(self, text: str | None) -> str:
+        """Qt's last chance for text that is no number: kept to be said; the field goes back
+        to its value."""
+        if (text or "").strip():
+            self._refused = text
+        return text or ""
+
+    def _held(self, text: str) -> float:
+        exact = parse_typed(text, self._point())
+        if exact is None:  # (Qt asks only for text that validate accepts)
+            return float(self.value())  # type: ignore[attr-defined]
+        within = min(max(exact, Decimal(-TYPED_LIMIT)), Decimal(TYPED_LIMIT))
+        held = float(within.quantize(Decimal(1).scaleb(-self.decimals_held), ROUND_HALF_UP))
+        self._typed = (exact, held) if exact != Decimal(repr(held)) else None
+        return held
+
+    def take_typed(self, value: float) -> Decimal | None:
+        """The number typed, when the field rounded it to `value`; else None."""
+        typed, self._typed = self._typed, None
+        return typed[0] if typed is not None and typed[1] == value else None
+
+    def take_note(self) -> tuple[Decimal, float] | str | None:
+        """What the last typing left unsaid when its value did not change: the number typed
+        and what it was rounded to, or the text that was no number; else None."""
+        typed, self._typed = self._typed, None
+        refused, self._refused = self._refused, None
+        return refused if refused is not None else typed
+
+
+class IntEntry(_TypedEntry, QSpinBox):
+    """A whole-number field that takes a decimal typed into it as the nearest whole number."""
+
+    def valueFromText(self, text: str | None) -> int:  # noqa: N802 - Qt's name
+        """The whole number the text rounds to."""
+        return int(self._held(text or ""))
+
+
+class FloatEntry(_TypedEntry, QDoubleSpinBox):
+    """A decimal field that takes more decimals than it holds, rounded to those."""
+
+    @property
+    def decimals_held(self) -> int:
+        """The decimals the field holds (and typed numbers are rounded to)."""
+        return self.decimals()
+
+    def valueFromText(self, text: str | None) -> float:  # noqa: N802 - Qt's name
+        """The number the text rounds to."""
+        return self._held(text or "")
 
 
 class ParamRow:
     """The widgets of one parameter in a grid row; calls `on_change(name, value)`."""
 
     def __init__(self, spec: ParamSpec, grid: QGridLayout, row: int, parent: QWidget,
-                 on_change: Any) -> None:
+                 on_change: Any, on_message: Callable[[str], None] | None = None) -> None:
+        """`on_change(name, value, refresh, typed)`: `typed` the exact number typed where the
+        field rounded it; `on_message(text)`: what typing changed nothing but needs said."""
         self.spec = spec
         self._on_change = on_change
+        self._on_message = on_message
         # the label is for people; the tooltip also names the parameter for --set and presets
         tip = f"{spec.help or spec.label}\n(Command line: --set {spec.name}=…)"
         self.label = QLabel(spec.label, parent)
         self.label.setToolTip(tip)
         grid.addWidget(self.label, row, 0)
         self.slider: QSlider | None = None
-        self.spin: QSpinBox | QDoubleSpinBox | None = None
+        self.spin: IntEntry | FloatEntry | None = None
         self.check: QCheckBox | None = None
         self.color_button: QPushButton | None = None
         self._color: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -110,19 +220,20 @@ class ParamRow:
         self.slider.setMinimumWidth(90)
         self.slider.valueChanged.connect(self._slider_moved)
         if spec.type == "int":
-            spin: QSpinBox | QDoubleSpinBox = QSpinBox(parent)
+            spin: IntEntry | FloatEntry = IntEntry(parent)
             # The entry takes any number; out-of-range ones are clamped by the parameter
             # set, which says so (a spin box would silently refuse them).
             spin.setRange(-TYPED_LIMIT, TYPED_LIMIT)
             spin.setSingleStep(max(1, int(step)))
             spin.valueChanged.connect(lambda v: self._spin_changed(int(v)))
         else:
-            spin = QDoubleSpinBox(parent)
+            spin = FloatEntry(parent)
             spin.setDecimals(_decimals(step))
             spin.setRange(-TYPED_LIMIT, TYPED_LIMIT)
             spin.setSingleStep(step)
             spin.valueChanged.connect(lambda v: self._spin_changed(float(v)))
         spin.setKeyboardTracking(False)
+        spin.editingFinished.connect(self._typing_done)
         spin.setToolTip(tip)
         spin.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
         spin.setAlignment(Qt.AlignmentFlag.AlignRight)
@@ -142,7 +253,21 @@ class ParamRow:
         self._emit(value)
 
     def _spin_changed(self, value: float | int) -> None:
-        self._emit(value, refresh=True)  # the panel clamps, warns and shows the result
+        # the panel clamps, says what was rounded or clamped, and shows the result
+        typed = self.spin.take_typed(value) if self.spin is not None else None
+        self._on_change(self.spec.name, value, True, typed)
+
+    def _typing_done(self) -> None:
+        """Say what typing did where the value stayed (the field shows the value again)."""
+        note = self.spin.take_note() if self.spin is not None else None  # (None or said)
+        if note is None or self._on_message is None or self.spin is None:
+            return
+        now = self.spin.text()
+        if isinstance(note, str):
+            self._on_message(f"“{note.strip()}” is not a number: {self.spec.label} stays "
+                             f"{now}")
+        else:
+            self._on_message(_rounded(self.spec.label, self.spin.decimals_held, *note))
 
     def _pick_color(self) -> None:
         r, g, b = (round(c * 255) for c in self._color)
@@ -209,6 +334,13 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def _rounded(label: str, decimals: int, typed: Decimal, value: float) -> str:
+    """What the status bar says of a typed number that a field holding `decimals` rounded."""
+    held = "whole numbers" if decimals == 0 else \
+        f"{decimals} decimal{'' if decimals == 1 else 's'}"
+    return f"{label} takes {held}: {typed:f} was rounded to {value:.{decimals}f}"
+
+
 def _fmt(spec: ParamSpec) -> str:
     d = spec.default
     if isinstance(d, tuple):
@@ -222,6 +354,7 @@ class ParamPanel(QWidget):
     """All parameters of the current style, grouped, bound to a ParamSet."""
 
     changed = pyqtSignal(str)  # a parameter name, or "" after reset all / reload
+    message = pyqtSignal(str)  # status-bar text of typing that changed no value
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -256,7 +389,8 @@ class ParamPanel(QWidget):
             grid.setVerticalSpacing(2)
             grid.setColumnStretch(1, 1)
             for row, spec in enumerate(specs):
-                self.rows[spec.name] = ParamRow(spec, grid, row, box, self._on_change)
+                self.rows[spec.name] = ParamRow(spec, grid, row, box, self._on_change,
+                                                self.message.emit)
             layout.addWidget(box)
         layout.addStretch(1)
         self._body = body
@@ -283,19 +417,25 @@ class ParamPanel(QWidget):
         self.refresh()
         self.changed.emit("")
 
-    def _on_change(self, name: str, value: Any, refresh: bool) -> None:
+    def _on_change(self, name: str, value: Any, refresh: bool,
+                   typed: Decimal | None = None) -> None:
+        """`typed`: the exact number typed, where the field rounded it to `value`."""
         if self.params is None:
             return
-        spec = self.rows[name].spec
+        row = self.rows[name]
+        spec = row.spec
         try:
             self.warning = self.params.set(name, value)
         except ValueError as e:
             self.warning = f"{spec.label}: {e}"
         if self.warning is not None and spec.min is not None and spec.max is not None \
                 and not isinstance(value, str):
+            said = f"{typed:f}" if typed is not None else _num(float(value))
             self.warning = (f"{spec.label} goes from {_num(float(spec.min))} to "
-                            f"{_num(float(spec.max))}: {_num(float(value))} was clamped to "
+                            f"{_num(float(spec.max))}: {said} was clamped to "
                             f"{_num(float(self.params[name]))}")
+        elif typed is not None and row.spin is not None:
+            self.warning = _rounded(spec.label, row.spin.decimals_held, typed, value)
         if refresh or self.warning:
             self.rows[name].show_value(self.params[name])
         else:

@@ -10,6 +10,7 @@ whichever pipeline currently works, so the values survive pipeline rebuilds.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Literal
 
 from ..engine.chain_spec import AnyStyle, load_chain, param_set
@@ -154,6 +155,33 @@ class RenderState:
         """Every value is its parameter's default."""
         params = self.params
         return all(v == params.specs[n].default for n, v in params.values().items())
+
+    def holds(self, values: Mapping[str, Any]) -> bool:
+        """Whether applying a preset's `values` (as `apply_values` with `reset_others`
+        does) would change nothing: the values are that preset's look."""
+        params = self.params
+        current = params.values()
+        given = set()
+        try:
+            for key, raw in values.items():
+                name = params.canonical(key)
+                spec = params.specs[name]
+                if spec.type == "file":
+                    # by its path: checking a file reads it (a LUT), and this runs per edit
+                    if not isinstance(raw, str):
+                        return False
+                    want: Any = str(Path(raw.strip()).resolve()) if raw.strip() else ""
+                else:
+                    want = spec.coerce(raw)[0]
+                if current[name] != want:
+                    return False
+                given.add(name)
+        except (ValueError, OSError):  # (ParamError) a preset that cannot apply: no look
+            return False
+        styles = {k.split(".", 1)[0] for k in values if "." in k}
+        return all(current[name] == spec.default for name, spec in params.specs.items()
+                   if name not in given
+                   and ("." not in name or name.split(".", 1)[0] in styles))
 
     @property
     def debug_target(self) -> str | None:
