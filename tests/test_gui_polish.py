@@ -683,11 +683,10 @@ def test_a_big_still_is_shown_smaller_and_exported_whole(qtbot: Any, window: Mai
     from PyQt6.QtWidgets import QFileDialog
 
     from aquarelle.cli.main import main
-    from aquarelle.engine import still
     from aquarelle.media import sources
 
     monkeypatch.setattr(sources, "PREVIEW_SIDE", 600)  # as 16384 px is to a 30000 px one
-    monkeypatch.setattr(still, "needs_tiles", lambda size, limit: size[0] * size[1] > 500_000)
+    window.exports.tile_above_px = 500_000  # (the export paints in a process of its own)
     y, x = np.mgrid[0:600, 0:1200]
     photo = np.dstack([120 + 80 * np.sin(x / 90), 110 + 60 * np.cos(y / 70),
                        150 + 50 * np.sin((x + y) / 130)]).astype(np.uint8)

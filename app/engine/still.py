@@ -8,22 +8,23 @@ from collections.abc import Callable
 import numpy as np
 
 from .renderer import Renderer
-from .tile_plan import TileError, needs_tiles
+from .tile_plan import TILE_ABOVE_PX, TileError, needs_tiles
 from .tiles import TiledStill, analyse
 
 TileProgress = Callable[[int, int], None]  # (tiles painted, tiles)
 
 
-def tiled(renderer: Renderer, size: tuple[int, int]) -> bool:
-    """Whether a still of `size` is painted in tiles by this renderer: over 16 MP, or
-    beyond the texture limit, through a single style at scale 1. Over 16 MP alone (for
-    memory), a style that cannot be tiled (one that changes the picture's size, an upscale
-    or a stereo pair side by side; one that reads fixed-size or unbounded neighbourhoods)
-    paints it whole; beyond the texture limit it must be tiled (the command line refuses
-    such a picture before decoding it)."""
+def tiled(renderer: Renderer, size: tuple[int, int], *, above_px: int = TILE_ABOVE_PX) -> bool:
+    """Whether a still of `size` is painted in tiles by this renderer: over 16 MP
+    (`above_px`), or beyond the texture limit, through a single style at scale 1. Over
+    16 MP alone (for memory), a style that cannot be tiled (one that changes the picture's
+    size, an upscale or a stereo pair side by side; one that reads fixed-size or unbounded
+    neighbourhoods) paints it whole; beyond the texture limit it must be tiled (the command
+    line refuses such a picture before decoding it)."""
     limit = int(renderer.ctx.info["GL_MAX_TEXTURE_SIZE"])
     stage = renderer.sole_stage
-    if not needs_tiles(size, limit) or stage is None or renderer.scale != 1.0:
+    if not needs_tiles(size, limit, above_px=above_px) or stage is None \
+            or renderer.scale != 1.0:
         return False
     if max(size) > limit:
         return True
@@ -34,13 +35,14 @@ def tiled(renderer: Renderer, size: tuple[int, int]) -> bool:
     return True
 
 
-def paint_still(renderer: Renderer, rgb: np.ndarray,
-                progress: TileProgress | None = None) -> np.ndarray:
+def paint_still(renderer: Renderer, rgb: np.ndarray, progress: TileProgress | None = None, *,
+                tile_above_px: int = TILE_ABOVE_PX) -> np.ndarray:
     """The painting of an (H, W, 3) RGB still, painted over `rgb` itself where it can (which
     is then no longer the picture: a big still's memory holds one picture, not two);
-    `progress` hears of each tile."""
+    `progress` hears of each tile; a still over `tile_above_px` pixels is painted in tiles
+    where its style allows."""
     size = (rgb.shape[1], rgb.shape[0])
-    if not tiled(renderer, size):
+    if not tiled(renderer, size, above_px=tile_above_px):
         kept, renderer.keep_history = renderer.keep_history, False  # no frame follows
         try:
             out = renderer.render(rgb)

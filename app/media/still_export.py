@@ -13,6 +13,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context
 from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
+from ..engine.tile_plan import TILE_ABOVE_PX
 from .image_io import Image, ImageError, on_paper, read_image, write_image, write_warnings
 from .sniff import sniff_image
 from .video_reader import only_picture
@@ -20,17 +21,20 @@ from .video_reader import only_picture
 
 def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any], *,
                  seed: int = 0, scale: float = 1.0, progress: TileProgress | None = None,
-                 notes: list[str] | None = None) -> tuple[int, int]:
-    """Paint the image file `src` at its own size into `dst`; returns the size written, and
-    adds to `notes` what the file could not keep (16 bits in a JPEG, say). Its own GL
-    context: call from any thread."""
+                 notes: list[str] | None = None,
+                 tile_above_px: int = TILE_ABOVE_PX) -> tuple[int, int]:
+    """Paint the image file `src` at its own size into `dst` (in tiles over `tile_above_px`
+    pixels, where the style allows); returns the size written, and adds to `notes` what the
+    file could not keep (16 bits in a JPEG, say). Its own GL context: call from any thread
+    (the window calls it in a process of its own: still_process.py)."""
     image = _read_picture(src)
     ctx = create_headless_context()
     try:
         with Renderer(ctx, style, seed=seed, scale=scale,
                             deep=image.rgb.dtype == np.uint16) as pipeline:
             pipeline.set_params(values)
-            rgb = paint_still(pipeline, on_paper(image.rgb, image.alpha), progress)
+            rgb = paint_still(pipeline, on_paper(image.rgb, image.alpha), progress,
+                              tile_above_px=tile_above_px)
             # enlarged, or once per view of a stereo pair
             alpha = None if image.alpha is None else pipeline.output_alpha(image.alpha)
     finally:

@@ -8,6 +8,7 @@ usable meanwhile. Parameters are copied when the export starts.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from ..engine.chain_spec import AnyStyle
+from ..engine.chain_spec import AnyStyle, ChainSpec
 from ..engine.errors import AquarelleError
+from ..engine.tile_analysis import tiling_problem
+from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
 from ..media.source import FrameSource
@@ -97,6 +100,7 @@ class ExportController(QObject):
         self._after_dialog = after_dialog
         self.job: Any = None  # the last ExportJob
         self.still_job: StillExportJob | None = None  # the last big still's
+        self.tile_above_px = TILE_ABOVE_PX  # a still exported over this is painted in tiles
         self.progress_dialog: QProgressDialog | None = None
         self.done_box: QMessageBox | None = None  # the last "export finished" box
 
@@ -173,24 +177,32 @@ class ExportController(QObject):
             self.notify_done(f"Exported {Path(path).name}", Path(path).parent)
 
     def start_still(self, src: Path, dst: Path, size: tuple[int, int]) -> StillExportJob:
-        """Paint a big still at its full size in the background, with a progress dialog."""
+        """Paint a still at its full size in the background, with a progress dialog: the
+        tiles painted, or for one painted whole a busy bar and the time so far."""
         state = self.state
         job = StillExportJob(src, dst, state.style, state.params.values(), seed=state.seed,
-                             scale=state.scale)
-        label = f"Painting {src.name} at {size[0]}x{size[1]}\u2026"
-        dialog = QProgressDialog(label, "", 0, 0, self.widget)
+                             scale=state.scale, tile_above_px=self.tile_above_px)
+        label = f"Painting {src.name} at {size[0]}x{size[1]}"
+        whole = painted_whole(state.style, state.params.values(), size, state.scale,
+                              self.tile_above_px)
+        dialog = QProgressDialog(f"{label}{whole}\u2026", "", 0, 0, self.widget)
         dialog.setWindowTitle("Export")
         dialog.setCancelButton(None)  # a tile cannot be stopped midway; it is quick
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setMinimumDuration(0)
         self.still_job = job
+        started = time.monotonic()
 
         def show() -> None:
-            if job.tiles is not None:
-                done, total = job.tiles
+            tiles = job.tiles
+            if tiles is not None:
+                done, total = tiles
                 dialog.setMaximum(total)
                 dialog.setValue(done)
-                dialog.setLabelText(f"{label} tile {done}/{total}")
+                dialog.setLabelText(f"{label}: tile {done}/{total}")
+                return
+            m, sec = divmod(int(time.monotonic() - started), 60)
+            dialog.setLabelText(f"{label}{whole}\u2026 {m}:{sec:02d}")
 
         def finished() -> None:
             if job.error is not None:
@@ -204,8 +216,8 @@ class ExportController(QObject):
         self.feedback.status(f"Painting {src.name} at full size to {dst}\u2026")
         return job
 
-    def _follow(self, job: ThreadJob, dialog: QProgressDialog, show: Callable[[], None],
-                finished: Callable[[], None]) -> None:
+    def _follow(self, job: ThreadJob | StillExportJob, dialog: QProgressDialog,
+                show: Callable[[], None], finished: Callable[[], None]) -> None:
         """Start `job`, `show` its progress in `dialog` until it ends, then close the dialog
         and call `finished` (on the GUI thread, from a timer)."""
         timer = QTimer(dialog)
@@ -322,6 +334,21 @@ def _in_dialog_words(error: str) -> str:
     for cli, dialog in DIALOG_WORDS:
         error = error.replace(cli, dialog)
     return error
+
+
+def painted_whole(style: AnyStyle, values: dict[str, Any], size: tuple[int, int],
+                  scale: float, above_px: int = TILE_ABOVE_PX) -> str:
+    """" whole (STYLE cannot be painted in tiles)" for a still over `above_px` pixels that
+    its style paints whole (engine/still.py: no tiles to count, so no share of it done to
+    show), else ""."""
+    if size[0] * size[1] <= above_px or tiling_problem(style, values, size,
+                                                       scale=scale) is None:
+        return ""
+    if isinstance(style, ChainSpec):
+        return " whole (a chain of styles cannot be painted in tiles)"
+    if scale != 1.0:
+        return f" whole (at scale {scale:g}: tiles are painted at scale 1 only)"
+    return f" whole ({style.name} cannot be painted in tiles)"
 
 
 def _writable(folder: Path) -> bool:

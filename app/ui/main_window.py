@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
             "undo": self.editor.undo, "redo": self.editor.redo,
             "virtual_camera": self.toggle_virtual_camera,
             "mirror": self.toggle_mirror,
-            "adaptive": lambda: live.set_adaptive(not live.adaptive_on),
+            "adaptive": self.toggle_adaptive,
         }
         self._actions, menus = build_menus(self, handlers)
         self.recent_menu = QMenu("Open recent", self)
@@ -260,6 +260,7 @@ class MainWindow(QMainWindow):
         self.playback.loop_changed = self._actions["loop"].setChecked
         self._actions["loop"].setChecked(self.transport.loop.isChecked())
         self.viewport.viewChanged.connect(self._view_changed)
+        self.viewport.painter.changed.connect(self._painting_changed)
         self.set_compare(self._initial_compare)
         self.state.subscribe(lambda change: self._save_timer.start(SAVE_DELAY_MS))
         src.refresh_cameras()  # Open the next camera: only with one to open
@@ -395,6 +396,24 @@ class MainWindow(QMainWindow):
                         "showing (a camera opened next is shown "
                         f"{'mirrored' if on else 'as it sees'})", 8000)
 
+    def toggle_adaptive(self) -> None:
+        """Adaptive quality on / off (kept); where it cannot act on what is on screen (a
+        still, a paused video, nothing), the status bar says why the picture did not
+        change."""
+        on = not self.live.adaptive_on
+        self.live.set_adaptive(on)
+        src = self.source
+        if src is None:
+            why = "it applies to video and the camera, and none is showing"
+        elif src.still:
+            why = "it applies to video and the camera; this still is painted at full quality"
+        elif not src.live and not self.live.playing:
+            why = "it applies while the video plays; paused, its frame is painted at full " \
+                "quality"
+        else:
+            return
+        self.status(f"Adaptive quality {'on' if on else 'off'}: {why}", 8000)
+
     def _live_changed(self) -> None:
         for name, on in (("virtual_camera", self.live.virtual_camera_on),
                          ("mirror", self.live.mirror), ("adaptive", self.live.adaptive_on)):
@@ -483,6 +502,17 @@ class MainWindow(QMainWindow):
             self.labels.show_recording(self.recorder.frames)
             self.overlays.recording.show_time(time.monotonic() - self.recording.started,
                                               self.recorder.frames)
+
+    def _painting_changed(self) -> None:
+        """A big still painted apart (viewport.APART_PX): a badge over the picture while it
+        lasts."""
+        order = self.viewport.painter.painting
+        if order is None:
+            self.overlays.show_painting(None)
+        else:
+            w, h = order.size
+            self.overlays.show_painting(f"Painting {w}\u00d7{h} with {order.style.name}",
+                                        order.made)
 
     def _view_changed(self) -> None:
         vp = self.viewport

@@ -1,11 +1,13 @@
-"""Widgets drawn over the viewport: compare labels, the recording panel, transient hints."""
+"""Widgets drawn over the viewport: compare labels, the recording panel, transient hints,
+the painting in progress."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
-from PyQt6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 BADGE_STYLE = ("background-color: rgba(20, 20, 20, 170); color: white; padding: 3px 8px;"
                " border-radius: 4px;")
@@ -47,6 +49,52 @@ class RecordingPanel(QWidget):
         self.adjustSize()
 
 
+class PaintingBadge(QWidget):
+    """A painting that takes a while (a big still, painted apart): a busy bar, what is
+    painted and the time it has taken so far (no share of it is known)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("painting")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
+        self.setStyleSheet("QWidget#painting { background-color: rgba(20, 20, 20, 170);"
+                           " border-radius: 4px; } QLabel { color: white; }")
+        self.setToolTip("A big picture is painted in a process of its own: the window stays "
+                        "usable meanwhile. Until it is done you see the last painting of the "
+                        "picture, or the picture itself.")
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)  # busy: a picture painted whole has no progress to show
+        self.bar.setTextVisible(False)
+        self.bar.setFixedSize(60, 10)
+        self.label = QLabel(self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.label)
+        self.what = ""
+        self.started = 0.0
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._tick)
+        self.hide()
+
+    def follow(self, what: str | None, started: float = 0.0) -> None:
+        """Show `what` is being painted since `started` (time.monotonic()); None: hide."""
+        if what is None:
+            self._timer.stop()
+            self.hide()
+            return
+        self.what, self.started = what, started
+        self._tick()
+        self._timer.start(500)
+        self.show()
+        self.raise_()
+
+    def _tick(self) -> None:
+        m, s = divmod(int(max(0.0, time.monotonic() - self.started)), 60)
+        self.label.setText(f"{self.what}\u2026 {m}:{s:02d}")
+        self.adjustSize()
+
+
 class ViewportOverlays(QObject):
     """Keeps the overlay widgets placed on the viewport as it resizes."""
 
@@ -58,6 +106,7 @@ class ViewportOverlays(QObject):
         self.hint = _badge(viewport, "")
         self.hint.setWordWrap(True)
         self.recording = RecordingPanel(viewport, stop_recording)
+        self.painting = PaintingBadge(viewport)
         self._hint_timer = QTimer(self)
         self._hint_timer.setSingleShot(True)
         self._hint_timer.timeout.connect(self.hint.hide)
@@ -69,7 +118,8 @@ class ViewportOverlays(QObject):
         return False
 
     def place(self) -> None:
-        """Original top left, painted top right, recording top centre, hint bottom centre."""
+        """Original top left, painted top right, recording top centre, hint bottom centre,
+        the painting in progress bottom left."""
         w, h = self.viewport.width(), self.viewport.height()
         for label in (self.original, self.painted, self.hint):
             label.adjustSize()
@@ -81,6 +131,8 @@ class ViewportOverlays(QObject):
         self.hint.setFixedWidth(max(60, min(text_w, w - 4 * MARGIN)))
         self.hint.adjustSize()
         self.hint.move((w - self.hint.width()) // 2, h - self.hint.height() - 3 * MARGIN)
+        self.painting.adjustSize()
+        self.painting.move(MARGIN, h - self.painting.height() - MARGIN)
 
     def show_compare(self, comparing: bool, original_only: bool) -> None:
         """Label what each side shows: both while comparing, "Original" while holding O."""
@@ -95,6 +147,11 @@ class ViewportOverlays(QObject):
         self.place()
         self.hint.raise_()
         self._hint_timer.start(ms)
+
+    def show_painting(self, what: str | None, started: float = 0.0) -> None:
+        """The painting in progress (see PaintingBadge), or none."""
+        self.painting.follow(what, started)
+        self.place()
 
     def show_recording(self, on: bool) -> None:
         self.recording.setVisible(on)

@@ -1,6 +1,7 @@
-"""Exporting a big still from the GUI at its full size (the window shows it smaller): the
-media layer's export_still in a worker thread with its own GL context, its tiles' progress
-polled on the GUI thread."""
+"""Exporting a still from the GUI at its full size (the window shows a big one smaller): the
+media layer's export_still in a process of its own (media/still_process.py: painted in a
+thread, it would stop the window for seconds at a time), its tiles' progress polled on the
+GUI thread."""
 
 from __future__ import annotations
 
@@ -8,34 +9,47 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.chain_spec import AnyStyle
-from ..engine.errors import AquarelleError
-from .thread_job import ThreadJob
+from ..engine.tile_plan import TILE_ABOVE_PX
+from ..media.still_process import ChildJob, export_file
 
 
-class StillExportJob(ThreadJob):
-    """One still painted at full size in a Python thread; poll `tiles`, `size`, `error`."""
+class StillExportJob:
+    """One still painted at full size in a child process; `start()`, then poll `running`,
+    `tiles`; `size`, `error`, `notes` once it has ended."""
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any], *,
-                 seed: int = 0, scale: float = 1.0) -> None:
-        super().__init__("aquarelle-still")
+                 seed: int = 0, scale: float = 1.0, tile_above_px: int = TILE_ABOVE_PX) -> None:
         self.src, self.dst = src, dst
-        self._args = (style, dict(values), seed, scale)
-        self.tiles: tuple[int, int] | None = None  # (painted, total) once tiling starts
+        self._child = ChildJob(export_file, src, dst, style, dict(values), seed=seed,
+                               scale=scale, tile_above_px=tile_above_px)
         self.size: tuple[int, int] | None = None  # what was written, when done
         self.error: str | None = None
         self.notes: list[str] = []  # what the file could not keep (16 bits in a JPEG)
 
-    def _progress(self, done: int, total: int) -> None:
-        self.tiles = (done, total)
+    def start(self) -> None:
+        self._child.start()
 
-    def _run(self) -> None:
-        from ..media.still_export import export_still
+    @property
+    def tiles(self) -> tuple[int, int] | None:
+        """(painted, total) once tiling started; None for a still painted whole."""
+        self._poll()
+        return self._child.tiles
 
-        style, values, seed, scale = self._args
-        try:
-            self.size = export_still(self.src, self.dst, style, values, seed=seed,
-                                     scale=scale, progress=self._progress, notes=self.notes)
-        except AquarelleError as e:
-            self.error = str(e)
-        except Exception as e:  # the worker must report, never take the app down
-            self.error = f"{type(e).__name__}: {e}"
+    @property
+    def running(self) -> bool:
+        return not self._poll()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the end; True when it has ended."""
+        self._child.wait(timeout)
+        return self._poll()
+
+    def _poll(self) -> bool:
+        child = self._child
+        if not child.poll():
+            return False
+        if child.error is not None:
+            self.error = child.error
+        elif self.size is None:
+            self.size, self.notes = child.result
+        return True

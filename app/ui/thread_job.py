@@ -1,4 +1,5 @@
-"""A job in a Python thread that the GUI polls (exports of videos and of big stills)."""
+"""A job in a Python thread that the GUI polls (video exports; a still is painted in a
+process of its own: media/still_process.py)."""
 
 from __future__ import annotations
 

@@ -35,6 +35,7 @@ from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .render_state import RenderState
 from .stats import FrameStats
+from .still_painter import PaintOrder, StillPainter
 from .subject_feed import SubjectFeed
 from .view_navigation import ViewNavigation
 from .view_transform import CompareMode, Rect, ViewTransform
@@ -54,6 +55,11 @@ SUBJECT_FOLLOW = 30
 # the face would be where it was). A paused file's step is painted with the frame before's
 # subject at once, and again with its own.
 SUBJECT_HOLD_S = 0.5
+# A still of at least this many pixels is painted in a process of its own on a CPU renderer
+# (llvmpipe on two cores: about a second; 16 MP, the most the window shows, 10 s for the
+# watercolor and 17 s for the stereo): painted here, or in a thread (moderngl holds the GIL
+# through a draw), it would stop the window for as long. On a GPU it is painted here.
+APART_PX = 2_000_000
 
 
 class Viewport(QOpenGLWidget):
@@ -120,6 +126,16 @@ class Viewport(QOpenGLWidget):
         self._applied: object = None
         self.subjects = SubjectFeed(self)  # faces and the person, found off this thread
         self.subjects.stillReady.connect(self._subject_arrived)
+        # big stills painted apart (see APART_PX; None: never); `painter.painting` says what
+        # is being painted, for the window's indicator
+        self.apart_px: int | None = APART_PX
+        self.painter = StillPainter(self)
+        self.painter.ready.connect(self.update)
+        self.painter.failed.connect(lambda text: self._report(AquarelleError(text)))
+        self._apart_tex: moderngl.Texture | None = None  # the painting shown, as it came
+        self._apart_shown: np.ndarray | None = None  # ... from this array
+        self._apart_of: np.ndarray | None = None  # ... of this picture
+        self._apart_orig: np.ndarray | None = None  # the picture in `_orig`
         self.setMinimumSize(160, 90)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
@@ -172,6 +188,7 @@ class Viewport(QOpenGLWidget):
 
     def clear_frame(self) -> None:
         """Forget the frame on screen (source closed)."""
+        self.painter.cancel()
         self._pending = None
         self._image = None
         self.shown_index = self._painted_index = None
@@ -283,14 +300,22 @@ class Viewport(QOpenGLWidget):
         self.update()
 
     def snapshot(self, *, full_depth: bool = False) -> np.ndarray:
-        """The stylized frame at source resolution as uint8 RGB (renders first if needed);
-        `full_depth`: as painted (uint16 for a 16-bit still)."""
+        """The stylized frame at source resolution as uint8 RGB (renders first if needed; a
+        big still painted apart: its painting, once it came back); `full_depth`: as painted
+        (uint16 for a 16-bit still)."""
         if self._ctx is None:
             raise AquarelleError(self.gl_error or "the OpenGL view is not ready yet")
         self.makeCurrent()
         try:
             self._consume_pending()
             self._render_if_needed(hold=False)  # the frame asked for, not the one held
+            apart = self._apart_order()
+            if apart is not None:  # a big still: its painting as it came back
+                painted = self.painter.painted(apart)
+                if painted is None:
+                    raise AquarelleError("the picture is still being painted: save it once "
+                                         "it is shown")
+                return painted if full_depth else to_8bit(painted)
             if self._result is None or self._pipeline is None:
                 raise AquarelleError("there is no stylized frame to save yet")
             painted = self._pipeline.read(self._result)
@@ -361,6 +386,7 @@ class Viewport(QOpenGLWidget):
     def release_gl(self) -> None:
         """Release every GL object (closing, or the context is about to go away)."""
         self.subjects.stop()
+        self.painter.cancel()
         self._screen = None  # (Qt's framebuffer: not ours to release)
         if self._ctx is None:
             return
@@ -372,6 +398,8 @@ class Viewport(QOpenGLWidget):
                 self._display.release()
             if self._own_tex is not None:
                 self._own_tex.release()
+            if self._apart_tex is not None:
+                self._apart_tex.release()
             if self._fitter is not None:
                 self._fitter.release()
             if self._thumbs is not None:
@@ -379,6 +407,7 @@ class Viewport(QOpenGLWidget):
             collect_garbage(self._ctx)
         finally:
             self._pipeline = self._display = self._own_tex = self._fitter = None
+            self._apart_tex = self._apart_shown = self._apart_of = self._apart_orig = None
             self._timer = None
             if self._sink_ring is not None:
                 self._sink_ring.release()
@@ -616,6 +645,11 @@ class Viewport(QOpenGLWidget):
             self._result = None
             return False
         revision = self._revision()
+        apart = self._apart_order()
+        if apart is not None:
+            return self._render_apart(p, img, apart, revision)
+        if self.painter.painting is not None:
+            self.painter.cancel()  # (a debug view asked for on a big still: painted here)
         if not self._fresh and self._applied == revision and self._result is not None:
             return False
         view = self.state.debug_target  # kept after the frame (other targets share memory)
@@ -670,6 +704,59 @@ class Viewport(QOpenGLWidget):
         if self.live_output is not None:
             self.live_output(p, self._result, captured)
         return True
+
+    def _apart_order(self) -> PaintOrder | None:
+        """What to paint apart (APART_PX): a still, big, on a CPU renderer, shown as painted
+        (a debug view and the pass times need this context's own painting); else None."""
+        img, p = self._image, self._pipeline
+        if img is None or p is None or self.apart_px is None or not self.cpu_renderer \
+                or self._moving_source() or img.shape[0] * img.shape[1] < self.apart_px \
+                or self.state.debug_target is not None or self.profile \
+                or p.style.name != self.state.style.name:
+            return None
+        return PaintOrder(img, p, self.state.style, self.state.params.values(),
+                          self.state.seed, self.state.scale, self.shader_root)
+
+    def _render_apart(self, p: Renderer, img: np.ndarray, order: PaintOrder,
+                      revision: tuple[int, str | None]) -> bool:
+        """A big still: its painting shown once it comes back from the painter; meanwhile
+        the last painting of the picture (other values, another style) or, for a new
+        picture, the picture itself."""
+        if self._orig is None or self._apart_orig is not img:
+            self._orig = self._upload_own(img)
+            self._apart_orig = img
+            self._painted_index = self.shown_index
+        self._fresh = True  # (painted here instead, later, it goes in as an array)
+        self.painter.order(order)  # (painted already: any other painting is stopped)
+        painted = self.painter.painted(order)
+        if painted is None:
+            self._result = self._apart_tex if self._apart_of is img else None
+            return False
+        if self._apart_shown is not painted or self._apart_tex is None:
+            self._apart_tex = self._upload_painting(painted)
+            self._apart_shown, self._apart_of = painted, img
+        elif self._applied == revision and self._result is self._apart_tex:
+            return False
+        self._result = self._apart_tex
+        self._applied = revision
+        self.stats.renders += 1
+        if self.frame_sink is not None:
+            self._to_sink(p)
+        if self.live_output is not None:
+            self.live_output(p, self._result, None)
+        return True
+
+    def _upload_painting(self, rgb: np.ndarray) -> moderngl.Texture:
+        assert self._ctx is not None
+        h, w = rgb.shape[:2]
+        dtype = "nu2" if rgb.dtype == np.uint16 else "f1"
+        tex = self._apart_tex
+        if tex is None or tex.size != (w, h) or tex.dtype != dtype:
+            if tex is not None:
+                tex.release()
+            tex = self._ctx.texture((w, h), 3, alignment=1, dtype=dtype)
+        tex.write(np.ascontiguousarray(rgb), alignment=1)
+        return tex
 
     @property
     def comparing(self) -> bool:
