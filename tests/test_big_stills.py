@@ -169,3 +169,31 @@ def test_a_painting_beyond_the_texture_limit_is_refused_with_a_size_that_fits(
                              + painted.format(a=2 * w, b=2 * h, h=h))
     assert "texture limit" in err[0] and err[0].endswith(f"--size {limit // 2}x-1")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("style", "why"), [
+    ("stereo", "stereo cannot be painted in tiles"),
+    ("denoise+watercolor", "a chain of styles cannot be painted in tiles"),
+])
+def test_a_big_still_painted_whole_says_so_and_its_time(tmp_path, capsys, monkeypatch,
+                                                        style, why):
+    """Nothing counts a whole painting's share done (a 9000x6000 stereo still took 100 s
+    in silence): the line says it is painted whole and why, then how long it took."""
+    _small_tiles(monkeypatch)
+    src = _photo(tmp_path / "big.png")
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style", style]) == 0
+    err = capsys.readouterr().err
+    assert f"big.png: painting 480x320 whole ({why}), no progress to show..." in err
+    assert "big.png: painted in 0:" in err
+    assert "tile" not in err.replace("in tiles", "")
+
+
+def test_a_small_still_or_a_tiled_one_says_nothing_of_a_whole_painting(tmp_path, capsys,
+                                                                         monkeypatch):
+    src = _photo(tmp_path / "small.png")
+    assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style",
+                 "stereo"]) == 0
+    _small_tiles(monkeypatch)
+    assert main(["render", str(src), "-o", str(tmp_path / "out2.png"), "--style",
+                 "sharpen", "-y"]) == 0
+    assert "whole" not in capsys.readouterr().err

@@ -16,7 +16,7 @@ from ..engine.chain_spec import ChainSpec
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
-from ..engine.still import paint_still
+from ..engine.still import paint_still, whole_reason
 from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
@@ -98,7 +98,9 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         with Renderer(ctx, style, seed=job.look.seed, scale=job.look.scale,
                             deep=deep) as pipeline:
             pipeline.set_params(values)
-            rgb = paint(pipeline, rgb_in, src, quiet=job.quiet)
+            why = whole_reason(style, values, (rgb_in.shape[1], rgb_in.shape[0]),
+                               job.look.scale)
+            rgb = paint(pipeline, rgb_in, src, quiet=job.quiet, whole=why)
             del rgb_in
             if alpha is not None:  # enlarged, or once per view of a stereo pair
                 alpha = pipeline.output_alpha(alpha)
@@ -198,14 +200,24 @@ def largest_size(size: tuple[int, int], painted: Callable[[tuple[int, int]], tup
     return f"{side}x-1" if wide else f"-1x{side}"
 
 
-def paint(pipeline: Renderer, rgb: np.ndarray, src: Path, *, quiet: bool) -> np.ndarray:
-    """The painting of a still (engine/still.py), with a progress line when in tiles (the
-    printer says nothing unless tiles report)."""
+def paint(pipeline: Renderer, rgb: np.ndarray, src: Path, *, quiet: bool,
+          whole: str | None = None) -> np.ndarray:
+    """The painting of a still (engine/still.py), with a progress line when in tiles; a big
+    one painted whole (`whole`: why) is said before it starts, and its time after (nothing
+    can count its share done)."""
     printer = TilePrinter(src.name, quiet=quiet)
+    if whole and not quiet:
+        printer.show(f"{src.name}: painting {rgb.shape[1]}x{rgb.shape[0]} whole ({whole}), "
+                     "no progress to show...")
+    start = time.monotonic()
     try:
-        return paint_still(pipeline, rgb, printer.tiles)
-    finally:
+        out = paint_still(pipeline, rgb, printer.tiles)
+    except BaseException:
         printer.finish()
+        raise
+    printer.finish(f"{src.name}: painted in {format_seconds(time.monotonic() - start)}"
+                   if whole else None)
+    return out
 
 
 class TilePrinter(ProgressPrinter):

@@ -3,11 +3,14 @@ in tiles, painted over the picture to keep memory bounded (engine/tiles.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
+from .chain_spec import AnyStyle, ChainSpec
 from .renderer import Renderer
+from .tile_analysis import tiling_problem
 from .tile_plan import TILE_ABOVE_PX, TileError, needs_tiles
 from .tiles import TiledStill, analyse
 
@@ -33,6 +36,21 @@ def tiled(renderer: Renderer, size: tuple[int, int], *, above_px: int = TILE_ABO
     except TileError:
         return False
     return True
+
+
+def whole_reason(style: AnyStyle, values: Mapping[str, Any], size: tuple[int, int],
+                 scale: float = 1.0, *, above_px: int = TILE_ABOVE_PX) -> str | None:
+    """Why a still over `above_px` pixels is painted whole, not in tiles ("stereo cannot be
+    painted in tiles"), for the progress shown instead of a tile count; None for a smaller
+    one or one painted in tiles. Known before anything is decoded or compiled."""
+    if not needs_tiles(size, 1 << 30, above_px=above_px) or tiling_problem(style, values, size,
+                                                       scale=scale) is None:
+        return None
+    if isinstance(style, ChainSpec):
+        return "a chain of styles cannot be painted in tiles"
+    if scale != 1.0:
+        return f"at scale {scale:g}: tiles are painted at scale 1 only"
+    return f"{style.name} cannot be painted in tiles"
 
 
 def paint_still(renderer: Renderer, rgb: np.ndarray, progress: TileProgress | None = None, *,
