@@ -36,7 +36,9 @@ def preview_size(size: tuple[int, int]) -> tuple[int, int] | None:
     """The size the app shows a still of `size` at, if smaller (None: its own)."""
     w, h = size
     k = min(1.0, math.sqrt(PREVIEW_PX / (w * h)), PREVIEW_SIDE / max(w, h))
-    return None if k >= 1.0 else (max(1, round(w * k)), max(1, round(h * k)))
+    fit = (max(1, round(w * k)), max(1, round(h * k)))
+    # (a still a few pixels over rounds back to its own size: shown whole, not "shrunk")
+    return None if fit == (w, h) else fit
 
 
 class StillImageSource(FrameSource):

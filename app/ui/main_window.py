@@ -41,7 +41,7 @@ from .recording import RecordingController
 from .settings import Settings
 from .shortcuts import ShortcutsDialog
 from .side_panel import SidePanel
-from .slow_hint import SlowPlaybackHint
+from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
@@ -488,7 +488,8 @@ class MainWindow(QMainWindow):
         src = self.source
         self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
         hint = self.slow_hint.check(src, playback.is_playing(src), time.monotonic(),
-                                    self.state.scale, self.live.adaptive_on)
+                                    self.state.scale, self.live.adaptive_on,
+                                    self._painted_how())
         if hint is not None:
             self.overlays.show_hint(hint, 15000)
             self.status(hint, 15000)
@@ -502,6 +503,17 @@ class MainWindow(QMainWindow):
             self.labels.show_recording(self.recorder.frames)
             self.overlays.recording.show_time(time.monotonic() - self.recording.started,
                                               self.recorder.frames)
+
+    def _painted_how(self) -> PaintedHow:
+        """How the frames are painted now (the slow-playback hint's advice follows it)."""
+        vp = self.viewport
+        size, scale = vp.frame_size, vp.painted_scale()
+        return PaintedHow(scale=self.state.scale, adaptive=self.live.adaptive_on,
+                          adapted=None if vp.adaptive is None else vp.adaptive.scale,
+                          lowest=self.live.min_scale,
+                          lines=None if size is None or scale is None
+                          else round(min(size) * scale),
+                          heavy=heavy_styles(self.state.style), cpu=vp.cpu_renderer)
 
     def _painting_changed(self) -> None:
         """A big still painted apart (viewport.APART_PX): a badge over the picture while it

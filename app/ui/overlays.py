@@ -1,13 +1,24 @@
 """Widgets drawn over the viewport: compare labels, the recording panel, transient hints,
-the painting in progress."""
+the painting in progress.
+
+Each is as large as its text, at most as wide as the viewport allows (a longer text wraps,
+and the widget is as tall as its lines: a word-wrapped QLabel's own size hint guesses a
+narrow width and many lines); the viewport's resizes place them again."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 
-from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
-from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PyQt6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
+from PyQt6.QtWidgets import (
+    QBoxLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
 
 BADGE_STYLE = ("background-color: rgba(20, 20, 20, 170); color: white; padding: 3px 8px;"
                " border-radius: 4px;")
@@ -15,20 +26,41 @@ REC_STYLE = ("QWidget#rec { background-color: rgba(150, 0, 0, 200); border-radiu
              " QLabel { color: white; font-size: 16pt; font-weight: bold; }"
              " QPushButton { font-size: 12pt; padding: 4px 14px; }")
 MARGIN = 10
+HINT_CHARS = 100  # a hint's lines are at most about this many characters: longer ones tire
 
 
 def _badge(parent: QWidget, text: str) -> QLabel:
     label = QLabel(text, parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setStyleSheet(BADGE_STYLE)
     label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
     label.hide()
     return label
 
 
+def fit_label(label: QLabel, most: int) -> QSize:
+    """Size a word-wrapped `label` to its text: as few lines as `most` px wide allows, and
+    the narrowest width that keeps them (a line's worth where it fits on one); as tall as
+    its lines. The label's own heightForWidth measures, its indent and padding included."""
+    most = max(1, most)
+    height = label.heightForWidth(most)
+    lo, hi = min(most, label.minimumSizeHint().width()), most  # (its longest word's width)
+    while lo < hi:  # (fewer lines with more width: a binary search)
+        mid = (lo + hi) // 2
+        if label.heightForWidth(mid) <= height:
+            hi = mid
+        else:
+            lo = mid + 1
+    size = QSize(lo, height)
+    label.resize(size)
+    return size
+
+
 class RecordingPanel(QWidget):
     """A large "REC" sign with the elapsed time and a visible Stop button."""
 
-    def __init__(self, parent: QWidget, stop: Callable[[], None]) -> None:
+    def __init__(self, parent: QWidget, stop: Callable[[], None],
+                 resized: Callable[[], None] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("rec")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
@@ -41,19 +73,49 @@ class RecordingPanel(QWidget):
         layout.setContentsMargins(10, 6, 6, 6)
         layout.addWidget(self.label)
         layout.addWidget(self.stop_button)
+        self._resized = resized
         self.hide()
 
     def show_time(self, seconds: float, frames: int) -> None:
         m, s = divmod(int(seconds), 60)
         self.label.setText(f"\u25cf REC {m:02d}:{s:02d}  {frames} frames")
-        self.adjustSize()
+        if self._resized is not None:
+            self._resized()  # centred again: the text's width changes with its digits
+        else:
+            self.adjustSize()
+
+    def fit(self, most: int) -> QSize:
+        """Size the panel to its contents: one row where it fits in `most` px, else the
+        time (wrapped) above the Stop button."""
+        layout = self.layout()
+        assert isinstance(layout, QBoxLayout)
+        m = layout.contentsMargins()
+        button = self.stop_button.sizeHint()
+        self.label.ensurePolished()  # (its font is the style sheet's)
+        one_row = (m.left() + self.label.fontMetrics().horizontalAdvance(self.label.text())
+                   + layout.spacing() + button.width() + m.right())
+        row = one_row <= most
+        direction = QBoxLayout.Direction.LeftToRight if row else \
+            QBoxLayout.Direction.TopToBottom
+        if layout.direction() != direction:  # (only when it changes: no relayout each second)
+            layout.setDirection(direction)
+            self.label.setWordWrap(not row)
+        if row:
+            size = self.sizeHint()
+        else:
+            text = fit_label(self.label, most - m.left() - m.right())
+            size = QSize(max(text.width(), button.width()) + m.left() + m.right(),
+                         text.height() + layout.spacing() + button.height() + m.top()
+                         + m.bottom())
+        self.resize(size)
+        return size
 
 
 class PaintingBadge(QWidget):
     """A painting that takes a while (a big still, painted apart): a busy bar, what is
     painted and the time it has taken so far (no share of it is known)."""
 
-    def __init__(self, parent: QWidget) -> None:
+    def __init__(self, parent: QWidget, resized: Callable[[], None] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("painting")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
@@ -67,12 +129,15 @@ class PaintingBadge(QWidget):
         self.bar.setTextVisible(False)
         self.bar.setFixedSize(60, 10)
         self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)  # (a narrow viewport)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.bar)
         layout.addWidget(self.label)
         self.what = ""
         self.started = 0.0
+        self._resized = resized
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self.hide()
@@ -89,10 +154,26 @@ class PaintingBadge(QWidget):
         self.show()
         self.raise_()
 
+    def fit(self, most: int) -> QSize:
+        """Size the badge to its text, at most `most` px wide (the text wraps beyond)."""
+        layout = self.layout()
+        assert layout is not None
+        m = layout.contentsMargins()
+        around = m.left() + m.right() + self.bar.width() + layout.spacing()
+        text = fit_label(self.label, max(20, most - around))
+        size = QSize(min(most, around + text.width()),
+                     max(self.bar.height(), text.height()) + m.top() + m.bottom())
+        self.resize(size)
+        return size
+
     def _tick(self) -> None:
         m, s = divmod(int(max(0.0, time.monotonic() - self.started)), 60)
         self.label.setText(f"{self.what}\u2026 {m}:{s:02d}")
-        self.adjustSize()
+        parent = self.parentWidget()
+        if self._resized is not None:
+            self._resized()
+        elif parent is not None:
+            self.fit(parent.width())
 
 
 class ViewportOverlays(QObject):
@@ -105,8 +186,8 @@ class ViewportOverlays(QObject):
         self.painted = _badge(viewport, "Painted")
         self.hint = _badge(viewport, "")
         self.hint.setWordWrap(True)
-        self.recording = RecordingPanel(viewport, stop_recording)
-        self.painting = PaintingBadge(viewport)
+        self.recording = RecordingPanel(viewport, stop_recording, self.place)
+        self.painting = PaintingBadge(viewport, self.place)
         self._hint_timer = QTimer(self)
         self._hint_timer.setSingleShot(True)
         self._hint_timer.timeout.connect(self.hint.hide)
@@ -118,21 +199,37 @@ class ViewportOverlays(QObject):
         return False
 
     def place(self) -> None:
-        """Original top left, painted top right, recording top centre, hint bottom centre,
-        the painting in progress bottom left."""
+        """Original top left, painted top right, recording top centre (below the two where
+        they would meet), the painting in progress bottom left, the hint bottom centre
+        (above the painting where they would meet); none wider than the viewport."""
         w, h = self.viewport.width(), self.viewport.height()
-        for label in (self.original, self.painted, self.hint):
+        room = max(20, w - 2 * MARGIN)
+        for label in (self.original, self.painted):
             label.adjustSize()
         self.original.move(MARGIN, MARGIN)
         self.painted.move(w - self.painted.width() - MARGIN, MARGIN)
-        self.recording.adjustSize()
-        self.recording.move((w - self.recording.width()) // 2, MARGIN)
-        text_w = self.hint.fontMetrics().horizontalAdvance(self.hint.text()) + 24
-        self.hint.setFixedWidth(max(60, min(text_w, w - 4 * MARGIN)))
-        self.hint.adjustSize()
-        self.hint.move((w - self.hint.width()) // 2, h - self.hint.height() - 3 * MARGIN)
-        self.painting.adjustSize()
+        self.recording.fit(room)
+        rec = QRect((w - self.recording.width()) // 2, MARGIN, self.recording.width(),
+                    self.recording.height())
+        if self.recording.width() > w:  # the Stop button kept in view
+            rec.moveLeft(w - self.recording.width())
+        if any(b.isVisible() and rec.intersects(b.geometry())
+               for b in (self.original, self.painted)):
+            rec.moveTop(self.original.geometry().bottom() + 1 + MARGIN // 2)
+        self.recording.move(rec.topLeft())
+        self.painting.fit(room)
         self.painting.move(MARGIN, h - self.painting.height() - MARGIN)
+        self._place_hint(w, h)
+
+    def _place_hint(self, w: int, h: int) -> None:
+        reading = self.hint.fontMetrics().averageCharWidth() * HINT_CHARS
+        size = fit_label(self.hint, max(60, min(w - 4 * MARGIN, reading)))
+        bottom = h - 3 * MARGIN
+        x = (w - size.width()) // 2
+        badge = self.painting.geometry()
+        if self.painting.isVisible() and x < badge.right() + MARGIN:
+            bottom = min(bottom, badge.top() - MARGIN // 2)
+        self.hint.move(x, max(0, bottom - size.height()))
 
     def show_compare(self, comparing: bool, original_only: bool) -> None:
         """Label what each side shows: both while comparing, "Original" while holding O."""
