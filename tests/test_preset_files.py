@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import json
 import shlex
+import unicodedata
 from pathlib import Path
 
 import cv2
@@ -294,6 +295,33 @@ def test_a_name_too_long_for_a_file_name_is_an_unknown_preset(config, capsys, tm
                        "x" * 300)
     assert code == 2 and one_error(err).startswith("unknown preset 'xxxxxxxx")
     assert not (tmp_path / "out.png").exists()
+
+
+def test_the_presets_table_keeps_its_column_past_a_long_name(config, capsys):
+    """A 300-character user preset pushed every description out to column 302: a name
+    longer than the column (28) has a line of its own, its description below at the
+    column; a wide character (an emoji) counts as the two columns it takes."""
+    long = "x" * 300
+    (config / "watercolor").mkdir()
+    (config / "watercolor" / "long.json").write_text(json.dumps(
+        {"name": long, "style": "watercolor", "values": {"dilution": 0.3}}))
+    user_preset(config, "watercolor", "mine", {"dilution": 0.2})
+    user_preset(config, "watercolor", "pal\U0001f3a8", {"dilution": 0.4})
+    code, out, err = cli(capsys, "presets")
+    assert code == 0, err
+    lines = out.splitlines()
+    names = [p.name for p in list_presets("watercolor")]
+    assert long in names and len(lines) == len(names) + 1
+    column = max(len(n) for n in names if n != long) + 2  # pencil_and_wash: 17
+    assert column == 17
+    at = lines.index(long)
+    assert lines[at + 1] == " " * column + "no description (yours, 1 value)"
+    table = lines[:at] + lines[at + 2:]
+    for name, line in zip([n for n in names if n != long], table, strict=True):
+        wide = sum(unicodedata.east_asian_width(c) == "W" for c in name)
+        assert line.startswith(name) and line[column - wide - 1] == " ", line
+        assert line[column - wide] != " ", line  # every description at the same column
+    assert table[-1] == "pal\U0001f3a8" + " " * 12 + "no description (yours, 1 value)"
 
 
 BAD_VALUES = [({"nosuchparam": 1}, "unknown parameter 'nosuchparam'"),

@@ -9,6 +9,7 @@ import shlex
 import shutil
 import sys
 import textwrap
+import unicodedata
 from pathlib import Path
 
 from ..engine.chain_spec import load_chain, param_set
@@ -27,6 +28,7 @@ from ..resources import assets_dir
 from .common import DEFAULT_STYLE, look_preset, preset_for
 
 MIN_HELP_WIDTH = 30  # narrower than this beside the table, a parameter's help goes below it
+NAME_COLUMN = 28  # preset names: a longer one gets a line of its own, the column stays put
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -90,13 +92,27 @@ def run_presets(args: argparse.Namespace) -> int:
             f"with --set NAME=VALUE (see `aquarelle params {style.name}`)", terminal_width(),
             break_on_hyphens=False, break_long_words=False))
         return 0
-    width = max((len(p.name) for p in presets), default=0)
+    width = max((n for n in map(columns, (p.name for p in presets)) if n <= NAME_COLUMN),
+                default=0)
     for preset in presets:
         problem = preset_problem(preset, param_set(style))
         # the full message (with every valid name) is `presets show`'s to give
         broken = f" (broken: {problem.split('; valid ')[0]})" if problem else ""
-        print(f"{preset.name:{width}s}  {_describe(preset)}{broken}")
+        about = f"{_describe(preset)}{broken}"
+        room = width - columns(preset.name)
+        if room < 0:  # the whole name (it is what --preset takes), its description below
+            print(preset.name)
+            print(f"{'':{width}s}  {about}")
+        else:
+            print(f"{preset.name}{' ' * room}  {about}")
     return 0
+
+
+def columns(text: str) -> int:
+    """The terminal columns `text` takes: wide characters (CJK, emoji) two, combining
+    marks none."""
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
 def _show_preset(name: str, style_name: str | None) -> int:
