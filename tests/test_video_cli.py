@@ -264,6 +264,33 @@ def test_batch_of_explicit_files_all_good(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.mp4", "two.mp4"]
 
 
+def test_a_file_given_twice_is_rendered_once_and_said(tmp_path, capsys, monkeypatch):
+    """A folder and a file in it, the same file twice, or spelt otherwise (./, .., a
+    symlink): each file rendered once, not again as x_png.png, with a one-line note."""
+    src = tmp_path / "batch"
+    src.mkdir()
+    cv2.imwrite(str(src / "hopper.png"), np.full((24, 32, 3), 120, np.uint8))
+    cv2.imwrite(str(src / "one.png"), np.full((8, 8, 3), 60, np.uint8))
+    code, _, err = run_cli(capsys, src, src / "hopper.png", "-o", tmp_path / "dup_out")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "dup_out").iterdir()) == ["hopper.png",
+                                                                        "one.png"]
+    assert cv2.imread(str(tmp_path / "dup_out" / "hopper.png")).shape == (24, 32, 3)
+    notes = [line for line in err.splitlines() if "duplicate" in line]
+    assert notes == [f"aquarelle: note: skipped 1 duplicate input, each file is rendered "
+                     f"once: {src / 'hopper.png'} (given twice)"]
+    assert "batch: 2 of 2 rendered" in err and err.count(" -> ") == 2
+
+    (src / "link.png").symlink_to("hopper.png")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "batch/hopper.png", "./batch/hopper.png",
+                           "batch/../batch/link.png", "-o", "nm2/")
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "nm2").iterdir()] == ["hopper.png"]
+    assert "skipped 2 duplicate inputs" in err and "batch/link.png (the same file as " \
+        "batch/hopper.png)" in err and "batch: 1 of 1 rendered" in err
+
+
 def test_batch_into_the_input_folder_is_refused(tmp_path, capsys):
     make_clip(tmp_path / "a.mp4", frames=2)
     code, _, err = run_cli(capsys, tmp_path, "-o", tmp_path)

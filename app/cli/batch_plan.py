@@ -68,7 +68,41 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
         if not found:
             raise AquarelleError(f"no images or videos in {p}")
         files.extend(found)
-    return files
+    return once_each(files, quiet)
+
+
+def _identity(path: Path) -> object:
+    """What makes two paths one file: its device and inode where it exists (symlinks, hard
+    links, ./ and ../ spellings, a case-insensitive file system), else its resolved path."""
+    try:
+        st = path.stat()
+        return (st.st_dev, st.st_ino)
+    except OSError:
+        return path.resolve()
+
+
+def once_each(files: list[tuple[Path, Path]], quiet: bool = False
+              ) -> list[tuple[Path, Path]]:
+    """`files` with each file kept once, where it came first (a file given twice, or also
+    in a folder given, would be rendered twice under two names); the ones left out are
+    said in one line."""
+    seen: dict[object, Path] = {}
+    kept: list[tuple[Path, Path]] = []
+    dropped: list[str] = []
+    for f, sub in files:
+        key = _identity(f)
+        if key in seen:
+            first = seen[key]
+            dropped.append(f"{f} (given twice)" if str(first) == str(f)
+                           else f"{f} (the same file as {first})")
+            continue
+        seen[key] = f
+        kept.append((f, sub))
+    if dropped and not quiet:
+        print(f"aquarelle: note: skipped {counted(len(dropped), 'duplicate input')}, each "
+              f"file is rendered once: {', '.join(dropped[:5])}"
+              f"{', ...' if len(dropped) > 5 else ''}", file=sys.stderr)
+    return kept
 
 
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
