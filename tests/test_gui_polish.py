@@ -8,6 +8,7 @@ The window, media and dialog fixtures are test_gui's (imported, so they are used
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -546,7 +547,7 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
         seen.append(dialog)
         assert Path(dialog.path_edit.text()).parent == media["clip"].parent  # next to it
         dialog.path_edit.setText(str(out / "small.mp4"))
-        dialog.size.setCurrentIndex(dialog.size.findData(640))
+        dialog.size.setCurrentIndex(dialog.size.findData(360))  # 360p: 640x360 here
         dialog.crf.setValue(30)
         buttons = [b for b in dialog.findChildren(QPushButton) if b.text() == "Current position"]
         qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)  # start = where the preview is
@@ -566,6 +567,78 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     show = next(b for b in box.buttons() if b.text() == "Show in folder")
     qtbot.mouseClick(show, Qt.MouseButton.LeftButton)
     assert window.opened_folder == out
+
+
+def test_export_sizes_are_standard_frames_turned_as_the_video_is(
+        qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    """A phone's portrait video (stored sideways, turned upright by its rotation tag): its
+    1080p is 1080x1920 (the sizes were widths: "1920 wide (1080p)" wrote 1920x3414, and 4K
+    went far past 4K); each choice shows the size it writes and says it enlarges."""
+    from videoclips import decode_video, make_clip
+
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    clip = make_clip(tmp_path / "phone.mp4", size=(270, 480), frames=3, audio=False,
+                     rotation=90).path
+    open_and_render(qtbot, window, clip)
+    out = tmp_path / "phone-painted.mp4"
+    seen: dict[str, tuple[int, int] | None] = {}
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        try:
+            for i in range(dialog.size.count()):
+                dialog.size.setCurrentIndex(i)
+                seen[dialog.size.currentText()] = dialog.choice().size
+        finally:  # the dialog never stays open (a failure here would hang the test)
+            dialog.path_edit.setText(str(out))
+            dialog.size.setCurrentIndex(dialog.size.findData(360))
+            dialog.accept()
+
+    job = export_by_keys(qtbot, window, fill)
+    more = ", enlarged from 270x480)"
+    assert seen == {"Same as the source (270x480)": None,
+                    f"4K (2160x3840{more}": (2160, 3840),
+                    f"1080p (1080x1920{more}": (1080, 1920),
+                    f"720p (720x1280{more}": (720, 1280),
+                    f"480p (480x854{more}": (480, 854),
+                    f"360p (360x640{more}": (360, 640)}
+    assert job.error is None and job.result is not None and job.result.size == (360, 640)
+    frames = decode_video(out)[0]
+    assert len(frames) == 3 and frames[0].shape == (640, 360, 3)
+
+
+@pytest.mark.parametrize("size, sar, listed", [
+    ((1280, 720), 1, ["Same as the source (1280x720)", "4K (3840x2160, enlarged from 1280x720)",
+                      "1080p (1920x1080, enlarged from 1280x720)",
+                      "720p (1280x720, the source's size)", "480p (854x480)",
+                      "360p (640x360)"]),
+    ((1080, 1920), 1, ["Same as the source (1080x1920)",
+                       "4K (2160x3840, enlarged from 1080x1920)",
+                       "1080p (1080x1920, the source's size)", "720p (720x1280)",
+                       "480p (480x854)", "360p (360x640)"]),
+    # wider than 16:9: fitted in the frame, not 1080 lines (2580x1080)
+    ((1920, 804), 1, ["Same as the source (1920x804)", "4K (3840x1608, enlarged from 1920x804)",
+                      "1080p (1920x804, the source's size)", "720p (1280x536)",
+                      "480p (854x358)", "360p (640x268)"]),
+    # PAL 16:9 DV, shown 1024x576: the sizes are in square pixels
+    ((720, 576), Fraction(64, 45), ["Same as the source (720x576)",
+                                    "4K (3840x2160, enlarged from 720x576)",
+                                    "1080p (1920x1080, enlarged from 720x576)",
+                                    "720p (1280x720, enlarged from 720x576)",
+                                    "480p (854x480)", "360p (640x360)"]),
+])
+def test_export_size_labels_say_what_is_written(size: tuple[int, int], sar: Fraction,
+                                                listed: list[str]) -> None:
+    """A 720p source's 1080p is enlarged, as a --size enlarges: said in the list."""
+    from aquarelle.media.export import pixel_shape
+    from aquarelle.ui.export_dialog import size_choices
+
+    choices = size_choices(size, Fraction(sar))
+    assert [label for label, _ in choices] == listed
+    for _, chosen in choices[1:]:  # what the export paints at is what the list says
+        assert chosen is not None and pixel_shape(chosen, size, Fraction(sar))[0] == chosen
 
 
 @pytest.mark.parametrize("fps", [24, 25, 30000 / 1001, 30, 60])

@@ -51,3 +51,18 @@ def resolve_size(size: tuple[int, int] | None, source: tuple[int, int],
     if h <= 0:
         h = max(step, round(sh * w / (sw * sar) / step) * step)
     return int(w), int(h)
+
+
+def fit_frame(frame: tuple[int, int], source: tuple[int, int], sar: Fraction = Fraction(1)
+              ) -> tuple[int, int]:
+    """The upright size a standard frame (long x short side: 1920x1080 for 1080p) gives a
+    `source` of pixels shaped `sar`: its shape fitted in the frame turned as the source is
+    (a portrait 1080p is 1080x1920), the other side rounded to even. Enlarges a smaller
+    source, as a --size does."""
+    long, short = frame
+    sw, sh = source
+    shown_w = sw * sar
+    bw, bh = (long, short) if shown_w >= sh else (short, long)
+    if shown_w * bh >= sh * bw:  # as wide as the frame or wider: its width decides
+        return resolve_size((bw, -1), source, sar)
+    return resolve_size((-1, bh), source, sar)

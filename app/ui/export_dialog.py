@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from PyQt6.QtWidgets import (
@@ -24,13 +25,15 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
 
-# (label, output width; None: the source's size). Heights follow the aspect ratio.
-SIZES: tuple[tuple[str, int | None], ...] = (
-    ("Same as the source", None), ("3840 wide (4K)", 3840), ("1920 wide (1080p)", 1920),
-    ("1280 wide (720p)", 1280), ("854 wide (480p)", 854), ("640 wide", 640))
+# (name, the standard frame: long x short side; None: the source's size). The picture is
+# fitted in the frame turned as it is: a portrait video's 1080p is 1080x1920, not 1920 wide.
+SIZES: tuple[tuple[str, tuple[int, int] | None], ...] = (
+    ("Same as the source", None), ("4K", (3840, 2160)), ("1080p", (1920, 1080)),
+    ("720p", (1280, 720)), ("480p", (854, 480)), ("360p", (640, 360)))
 FILTERS = "MP4 video (*.mp4);;Matroska (*.mkv);;QuickTime (*.mov);;WebM (*.webm);;All files (*)"
 # The encoder's and decoder's choices (--encoder / --decoder): label, value
 CODERS: tuple[tuple[str, str], ...] = (
@@ -58,7 +61,7 @@ class ExportChoice:
     path: Path
     codec: str
     crf: int | None
-    width: int | None
+    size: tuple[int, int] | None  # the upright size written (None: the source's)
     start: float
     end: float | None
     audio: bool
@@ -68,11 +71,35 @@ class ExportChoice:
     metadata: bool = True  # False: --no-metadata
 
 
+def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1)
+                 ) -> list[tuple[str, tuple[int, int] | None]]:
+    """The Size list for a video of upright `size` pixels shaped `sar`: each choice's label
+    with the size it writes (an enlargement said), and that size (None: the source's)."""
+    w, h = size
+    shown = resolve_size((-1, h), size, sar) if sar != 1 else size
+    choices: list[tuple[str, tuple[int, int] | None]] = []
+    for name, frame in SIZES:
+        if frame is None:
+            choices.append((f"{name} ({w}x{h})", None))
+            continue
+        out = fit_frame(frame, size, sar)
+        if out == shown:
+            note = ", the source's size"
+        elif out[1] > h:  # painted at more lines than the file has
+            note = f", enlarged from {w}x{h}"
+        else:
+            note = ""
+        choices.append((f"{name} ({out[0]}x{out[1]}{note})", out))
+    return choices
+
+
 class ExportDialog(QDialog):
-    """Asks where and how to export a video; `choice()` after `exec()` returned Accepted."""
+    """Asks where and how to export a video of upright `size` (pixels shaped
+    `pixel_aspect`); `choice()` after `exec()` returned Accepted."""
 
     def __init__(self, source: Path, folder: Path, duration: float | None,
                  position: float | None, parent: QWidget | None = None, *,
+                 size: tuple[int, int], pixel_aspect: Fraction = Fraction(1),
                  encoder: str = "auto", decoder: str = "auto") -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export {source.name}")
@@ -98,8 +125,12 @@ class ExportDialog(QDialog):
         form.addRow("Quality (CRF)", self.crf)
 
         self.size = QComboBox(self)
-        for label, width in SIZES:
-            self.size.addItem(label, width)
+        self.sizes = size_choices(size, pixel_aspect)
+        for (label, _), (_, frame) in zip(self.sizes, SIZES, strict=True):
+            self.size.addItem(label, frame[1] if frame else None)  # data: the lines, 1080
+        self.size.setToolTip("The standard sizes fit the picture turned as it is (a portrait "
+                             "video's 1080p is 1080 wide); one above the source's enlarges "
+                             "it before painting")
         form.addRow("Size", self.size)
 
         self.start = self._time_spin()
@@ -212,7 +243,7 @@ class ExportDialog(QDialog):
         return ExportChoice(
             path=Path(self.path_edit.text()).expanduser(), codec=spec.name,
             crf=self.crf.value() if spec.default_crf is not None else None,
-            width=self.size.currentData(), start=self.start.value(),
+            size=self.sizes[self.size.currentIndex()][1], start=self.start.value(),
             end=None if full or end <= 0 else end, audio=self.audio.isChecked(),
             encoder=self.encoder.currentData() if spec.name in HARDWARE else "auto",
             decoder=self.decoder.currentData(), subtitles=self.subtitles.isChecked(),

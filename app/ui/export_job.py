@@ -127,7 +127,7 @@ class ExportController(QObject):
             self.export_still()
             return
         src = self.source_path()
-        if src is None:
+        if src is None or source is None:
             self.feedback.error("Export", "Export works on image and video files: open one "
                                 "first (Ctrl+O).")
             return
@@ -138,7 +138,8 @@ class ExportController(QObject):
         if spec is None or spec.kind != "file" or not _writable(folder):
             folder = self._default_dir("export")
         dialog = ExportDialog(src, folder, playback.duration(source),
-                              playback.position(source), self.widget,
+                              playback.position(source), self.widget, size=source.size,
+                              pixel_aspect=source.pixel_aspect,
                               encoder=self.settings.coder("encoder"),
                               decoder=self.settings.coder("decoder"))
         while dialog.exec() == QDialog.DialogCode.Accepted:
@@ -245,12 +246,11 @@ class ExportController(QObject):
                                 "(Ctrl+O).")
             return None
         if isinstance(choice, Path):
-            choice = ExportChoice(path=choice, codec="", crf=None, width=None, start=0.0,
+            choice = ExportChoice(path=choice, codec="", crf=None, size=None, start=0.0,
                                   end=None, audio=True)
         dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
         state = self.state
-        options = ExportOptions(codec=choice.codec or None, crf=choice.crf,
-                                size=(choice.width, -1) if choice.width else None,
+        options = ExportOptions(codec=choice.codec or None, crf=choice.crf, size=choice.size,
                                 start=choice.start, end=choice.end, audio=choice.audio,
                                 subtitles=choice.subtitles, metadata=choice.metadata,
                                 seed=state.seed, scale=state.scale,

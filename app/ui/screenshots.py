@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,10 @@ def _extra_shots(app: Any, window: Any, out: Path) -> None:
     window.toggle_fullscreen()
     src = Path(window.source_spec.ref) if window.source_spec and window.source_spec.ref \
         else Path("demo.mp4")
-    dialog = ExportDialog(src, Path.home() / "Videos", duration(window.source), 1.0, window)
+    shown = window.source
+    dialog = ExportDialog(src, Path.home() / "Videos", duration(shown), 1.0, window,
+                          size=shown.size if shown is not None else (1920, 1080),
+                          pixel_aspect=shown.pixel_aspect if shown is not None else Fraction(1))
     dialog.show()
     settle()
     print(f"{out / 'export-dialog.png'}: "
