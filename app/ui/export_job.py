@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from ..engine.chain_spec import AnyStyle, ChainSpec
+from ..engine.chain_spec import AnyStyle
 from ..engine.errors import AquarelleError
-from ..engine.tile_analysis import tiling_problem
+from ..engine.still import whole_reason
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
@@ -341,14 +341,8 @@ def painted_whole(style: AnyStyle, values: dict[str, Any], size: tuple[int, int]
     """" whole (STYLE cannot be painted in tiles)" for a still over `above_px` pixels that
     its style paints whole (engine/still.py: no tiles to count, so no share of it done to
     show), else ""."""
-    if size[0] * size[1] <= above_px or tiling_problem(style, values, size,
-                                                       scale=scale) is None:
-        return ""
-    if isinstance(style, ChainSpec):
-        return " whole (a chain of styles cannot be painted in tiles)"
-    if scale != 1.0:
-        return f" whole (at scale {scale:g}: tiles are painted at scale 1 only)"
-    return f" whole ({style.name} cannot be painted in tiles)"
+    why = whole_reason(style, values, size, scale, above_px=above_px)
+    return f" whole ({why})" if why else ""
 
 
 def _writable(folder: Path) -> bool:
