@@ -606,3 +606,169 @@ def test_a_portrait_video_opened_playing_shows_its_first_picture_with_its_face(
     assert win.open_file(clip)
     qtbot.waitUntil(lambda: len(painted) >= 2, timeout=TIMEOUT)
     assert all(painted), painted  # from the first paint on, with the face
+
+
+# -- a frame paused on after playing ---------------------------------------------------------
+def played_at(win: MainWindow, *indices: int) -> None:
+    """Frames handed to the viewport as a file playing hands them (the source paused at
+    frame 0: nothing else comes), each painted before the next."""
+    from aquarelle.media.source import Frame
+
+    vp = win.viewport
+    win._poll.stop()
+    vp.set_paused(False)
+    for i in indices:
+        vp.show_frame(Frame(clip_frame(i), i, i / FPS))
+        grab(win)
+        assert vp.shown_index == i
+
+
+def test_a_video_played_to_its_end_at_a_lowered_scale_ends_on_the_cli_render(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Playback on a slow machine paints adaptive quality's draft at a lower scale; at the
+    end (loop off) the last frame is painted as a seek to it paints it, at full scale, and
+    that is what Snapshot saves (it stayed the blurry draft: 23 levels off the export)."""
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    scales: list[float | None] = []
+    vp.rendered.connect(lambda: scales.append(vp.painted_scale()))
+    win.transport.loop.setChecked(False)
+    win.playback.set_playing(True)
+    adaptive = vp.adaptive
+    assert adaptive is not None
+    adaptive.scale = adaptive.floor = 0.3  # as low as adaptive quality goes, and held there
+    adaptive.enabled = False
+    qtbot.waitUntil(lambda: not win.live.playing, timeout=TIMEOUT)  # at its end: paused
+    assert vp.paused and vp.adaptive is None
+    painted = shown(qtbot, win)
+    assert vp.shown_index == CLIP_FRAMES - 1
+    assert 0.3 in scales and scales[-1] == 1.0, scales
+    # (the CLI before a snapshot: its context made after one, Qt's is lost: see
+    # test_gui_painting)
+    expected = cli_render(files[f"frame{CLIP_FRAMES - 1}"], tmp_path / "cli.png")
+    saved = tmp_path / "snapshot.png"
+    assert win.snapshots.save(saved)
+    snapshot = cv2.imread(str(saved))[:, :, ::-1]
+    assert_same(painted, expected)
+    assert_same(snapshot, expected)
+    assert not dialogs.calls
+
+
+def test_a_picture_painted_at_another_scale_than_wanted_is_painted_again(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """The picture on screen painted at adaptive quality's scale is painted again once that
+    scale is no longer wanted, settings unchanged and no new frame (it stayed the draft,
+    and so did what Snapshot saved): anew from the frame, its history afresh."""
+    from aquarelle.media.adaptive import AdaptiveScale
+
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    vp.adaptive = AdaptiveScale(FPS, 0.3, 0.3, enabled=False)
+    played_at(win, 1)
+    assert vp.painted_scale() == 0.3
+    renders = vp.stats.renders
+    vp.adaptive = None
+    vp.request_render()
+    painted = shown(qtbot, win)
+    assert vp.stats.renders > renders and vp.painted_scale() == 1.0
+    expected = cli_render(files["frame1"], tmp_path / "cli.png")  # (before a snapshot)
+    assert_same(painted, expected)
+    assert_same(vp.snapshot(), expected)
+
+
+def test_a_frame_paused_on_after_frames_were_skipped_is_painted_as_a_seek_to_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playback that falls behind skips frames, and the painting carried across the skip is
+    no export's (4 to 5 levels off); paused, the frame is painted as a seek to it paints it,
+    the picture before held meanwhile (no blank, no flash), and a step on from it is the
+    export from there."""
+    from aquarelle.media.source import Frame
+    from aquarelle.ui import viewport as viewport_module
+
+    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # held until its subject
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    played_at(win, 1, 2, 4)  # 3 skipped
+    before = grab(win)
+    vp.set_paused(True)
+    assert np.array_equal(grab(win), before)  # held while its subject is found again
+    painted = shown(qtbot, win)
+    vp.show_frame(Frame(clip_frame(5), 5, 5 / FPS))  # a step
+    qtbot.waitUntil(lambda: vp.shown_index == 5, timeout=TIMEOUT)
+    stepped = shown(qtbot, win)
+    assert_same(painted, cli_render(files["frame4"], tmp_path / "f4.png"))
+    assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "s%02d.png"),
+                     "--start", repr(4 / FPS)]) == 0
+    assert_same(stepped, cv2.imread(str(tmp_path / "s02.png"))[:, :, ::-1])
+
+
+def test_a_step_from_a_frame_played_across_a_skip_is_painted_as_a_seek_to_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A frame that comes paused before the frame paused on was painted again (a step at
+    once) does not follow the painting carried across the skip either."""
+    from aquarelle.media.source import Frame
+
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    played_at(win, 1, 3)  # 2 skipped
+    vp.set_paused(True)
+    vp.show_frame(Frame(clip_frame(4), 4, 4 / FPS))
+    assert_same(shown(qtbot, win), cli_render(files["frame4"], tmp_path / "f4.png"))
+
+
+def test_a_frame_paused_on_after_frames_played_in_a_row_is_kept_as_the_export_paints_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Frames played in a row at full scale are the export's: the frame paused on keeps its
+    painting (with the frames before it), the CLI's 4th image of the clip."""
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    played_at(win, 1, 2, 3)
+    vp.set_paused(True)
+    painted = shown(qtbot, win)
+    assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "f%02d.png")]) == 0
+    assert_same(painted, cv2.imread(str(tmp_path / "f04.png"))[:, :, ::-1])
+
+
+# -- a still with transparency ---------------------------------------------------------------
+def test_a_snapshot_of_a_still_with_alpha_keeps_it_as_the_cli_writes_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """Snapshot of a PNG with transparency writes its alpha as `aquarelle render` does
+    (it wrote RGB only), enlarged with the picture by an upscaler; a JPEG holds the
+    painting on its paper, as the CLI's."""
+    rgba = np.dstack([photo(), np.tile(np.linspace(0, 255, PW).astype(np.uint8), (PH, 1))])
+    src = tmp_path / "alpha.png"
+    cv2.imwrite(str(src), cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
+    win = window(qtbot, config)
+    cases = (("snap.png", ()), ("snap.jpg", ()),
+             ("snap_up.png", ("--style", "watercolor+upscale")))
+    for name, args in cases:  # (the CLI before a snapshot: see test_gui_painting)
+        cli_render(src, tmp_path / f"cli_{name}", *args)
+    assert win.open_file(src)
+    shown(qtbot, win)
+    assert win.snapshots.save(tmp_path / "snap.png")
+    assert win.snapshots.save(tmp_path / "snap.jpg")
+    win.state.set_style("watercolor+upscale")
+    shown(qtbot, win)
+    assert win.snapshots.save(tmp_path / "snap_up.png")
+    for name, _ in cases:
+        snap = cv2.imread(str(tmp_path / name), cv2.IMREAD_UNCHANGED)
+        cli = cv2.imread(str(tmp_path / f"cli_{name}"), cv2.IMREAD_UNCHANGED)
+        assert snap.shape == cli.shape, name
+        if name.endswith(".png"):
+            assert snap.shape[2] == 4
+            np.testing.assert_array_equal(snap[:, :, 3], cli[:, :, 3])
+        assert_same(snap[:, :, :3], cli[:, :, :3])
+    assert not dialogs.calls

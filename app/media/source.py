@@ -25,6 +25,9 @@ class Frame:
     # the motion from the frame taken before it, estimated ahead on another thread
     # (media/motion_feed.py); None: the render estimates it itself
     motion: FrameMotion | None = None
+    # a still's transparency (its picture laid on paper, as painted), the image's size;
+    # None: opaque
+    alpha: np.ndarray | None = None
 
 
 class FrameSource(ABC):

@@ -52,6 +52,7 @@ class StillImageSource(FrameSource):
         """`image`: a file, or the picture itself (of the file `path`, if it has one)."""
         super().__init__()
         self.full_size: tuple[int, int] | None = None  # a big still's own size (W, H)
+        self.alpha: np.ndarray | None = None  # the file's transparency, at the image's size
         if isinstance(image, np.ndarray):
             rgb = image
             self.path: Path | None = path
@@ -61,9 +62,12 @@ class StillImageSource(FrameSource):
             fit = preview_size(size) if size is not None else None
             picture = read_image(self.path, fit=fit)  # ImageError for a bad file
             rgb = on_paper(picture.rgb, picture.alpha)  # as `aquarelle render` paints it
+            self.alpha = picture.alpha
             if fit is not None:
                 self.full_size = size
                 rgb = cv2.resize(rgb, fit, interpolation=cv2.INTER_AREA)
+                if self.alpha is not None:
+                    self.alpha = cv2.resize(self.alpha, fit, interpolation=cv2.INTER_AREA)
         if rgb.ndim == 2:  # (16 bits kept: the window paints them as `aquarelle render` does)
             rgb = np.repeat(rgb[:, :, None], 3, axis=2)
         self.image = np.ascontiguousarray(rgb[:, :, :3])
@@ -97,7 +101,7 @@ class StillImageSource(FrameSource):
                 return None
             self._fresh = False
         self._finish()
-        return Frame(self.image, 0, None)
+        return Frame(self.image, 0, None, alpha=self.alpha)
 
     def wait_frame(self, timeout: float | None = None) -> bool:
         return self._fresh

@@ -77,13 +77,16 @@ class SnapshotController(QObject):
             self.save(Path(path))
 
     def save(self, path: Path, remember: bool = True) -> bool:
-        """Write the painted frame to `path`; errors become a dialog. `remember`: later
-        snapshots go to its folder too (an export of a still does not move them)."""
+        """Write the painted frame to `path`, with a still's transparency as `aquarelle
+        render` writes it (a JPEG holds none: the painting on its paper); errors become a
+        dialog. `remember`: later snapshots go to its folder too (an export of a still does
+        not move them)."""
         try:
             rgb = self.viewport.snapshot()
+            alpha = self.viewport.snapshot_alpha()
             if not path.suffix:
                 path = path.with_suffix(".png")
-            write_image(path, rgb)
+            write_image(path, rgb, alpha)
         except (AquarelleError, OSError) as e:
             self.feedback.error("Snapshot failed", str(e))
             return False

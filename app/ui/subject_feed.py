@@ -33,6 +33,10 @@ class SubjectFeed(QObject):
         self._own = False  # ... and the frame on screen needs its own (a still, paused)
         self.holding = False  # the viewport keeps the picture before it meanwhile
         self._image: np.ndarray | None = None  # the frame handed over last
+        # what `give` handed over last: the frame's own subject (found in it), and one
+        # that paints by nothing (no face, no person: as another frame's paints)
+        self.given_own = False
+        self.given_bare = False
         self._first: int | None = None  # the source index its sequence started at
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
@@ -66,6 +70,11 @@ class SubjectFeed(QObject):
         self._own = still or wait
         self._await(self._own or self._cut)
 
+    def forget(self) -> None:
+        """The frame handed over last is looked at afresh when it comes again (painted
+        again as a seek to it paints it)."""
+        self._image = None
+
     def settle(self) -> None:
         """The frame on screen is to be shown with its own subject (a file paused): painted
         again once that is found, if it was painted with another's."""
@@ -80,10 +89,16 @@ class SubjectFeed(QObject):
             self._timer.start()  # (not restarted: frames faster than it would starve it)
 
     def give(self, pipeline: Renderer) -> None:
-        """Set the newest subject on the pipeline before it renders."""
+        """Set the newest subject on the pipeline before it renders (`given_own`,
+        `given_bare` say what it was)."""
         pipeline.subject_feed = "given"
+        worker, image = self._worker, self._image
+        # asked first: a result that comes meanwhile is the frame's own, counted as not
+        self.given_own = worker is not None and image is not None and worker.found_in(image)
         self._seen = self.latest
         pipeline.set_subject(self._seen)
+        seen = self._seen
+        self.given_bare = seen is not None and not seen.faces and seen.person is None
 
     @property
     def latest(self) -> Subject | None:

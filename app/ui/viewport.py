@@ -33,6 +33,7 @@ from ..media.adaptive import AdaptiveScale
 from ..media.image_io import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
+from .painting_record import FramePainting, Look, PaintingRecord
 from .render_state import RenderState
 from .stats import FrameStats
 from .still_painter import PaintOrder, StillPainter
@@ -115,9 +116,19 @@ class Viewport(QOpenGLWidget):
         self._result: moderngl.Texture | None = None
         self._pending: Frame | None = None
         self._image: np.ndarray | None = None  # the frame on screen
+        self._image_alpha: np.ndarray | None = None  # ... a still's transparency
         self._fresh = False  # _image has not been given to the current pipeline yet
         self._jumped = False  # the frame on screen does not follow the one before it
         self._cut = False  # ... by more than the subject is followed across
+        self._skipped = False  # ... follows it across frames never painted (playback behind)
+        self._repaint = False  # the frame on screen is painted again as a seek to it paints it
+        # What the picture on screen was painted at: its work scale and whether as adaptive
+        # quality's cheapest draft. A picture painted otherwise than now wanted is painted
+        # again (a paused file's frame after playback lowered its scale).
+        self._painted_as: tuple[float, bool] | None = None
+        self._painted_scale = 1.0  # ... and the processing scale it was painted at
+        # the frames painted since the last cut, as an export paints them or not
+        self.record = PaintingRecord()
         self.paused = False  # a file is paused (its frames are painted with their own subject)
         self._hold_since: float | None = None  # holding the picture for a frame's subject
         self._painted_index: int | None = None  # the source's index of the frame painted last
@@ -190,9 +201,10 @@ class Viewport(QOpenGLWidget):
         """Forget the frame on screen (source closed)."""
         self.painter.cancel()
         self._pending = None
-        self._image = None
+        self._image = self._image_alpha = None
         self.shown_index = self._painted_index = None
         self._orig = self._result = None
+        self.record.cut()
         self.update()
 
     def request_render(self) -> None:
@@ -211,6 +223,7 @@ class Viewport(QOpenGLWidget):
             self._pipeline.reset_history()
         self.shown_index = None  # whatever comes next starts afresh
         self._painted_index = None
+        self.record.cut()
         self.stats.reset()
 
     def set_compare(self, mode: CompareMode) -> None:
@@ -323,6 +336,16 @@ class Viewport(QOpenGLWidget):
         finally:
             self.doneCurrent()
 
+    def snapshot_alpha(self) -> np.ndarray | None:
+        """The transparency of the still `snapshot` painted laid out as it lays out its
+        picture (enlarged with an upscaler, once per view of a stereo pair), as `aquarelle
+        render` writes it; None for an opaque picture."""
+        alpha, p = self._image_alpha, self._pipeline
+        if alpha is None or p is None:
+            return None
+        p.params.update(self.state.params.values())  # (a big still's are set apart)
+        return p.output_alpha(alpha)
+
     def thumbnails(self, looks: list[dict[str, Any]]) -> list[np.ndarray] | None:
         """The frame on screen painted small in each look (full parameter values of the
         current style), for the preset menu; None while there is no frame or no GL."""
@@ -352,12 +375,38 @@ class Viewport(QOpenGLWidget):
         return self._fitter
 
     def set_paused(self, paused: bool) -> None:
-        """A file paused (or playing again): a paused frame is shown with its own subject,
-        painted again once that is found if it was painted with the frame before's."""
-        if paused != self.paused:
-            self.paused = paused
-            if paused and self._pipeline is not None and self._pipeline.has_subject_style:
-                self.subjects.settle()
+        """A file paused (or playing again, or at its end): a paused frame is painted as an
+        export paints it. One whose painting deviated from the export's (a lower scale while
+        it played, frames skipped since the last cut, a face found late) is painted again as
+        a seek to it paints it, the picture held meanwhile as a seek holds it; one that
+        deviated only in its subject is painted again once its own is found."""
+        if paused == self.paused:
+            return
+        self.paused = paused
+        if not paused or self._image is None or self._pipeline is None:
+            return
+        if not self._repaint_if_deviated() and self._pipeline.has_subject_style:
+            self.subjects.settle()
+
+    def _repaint_as_seek(self) -> None:
+        """Paint the file's frame on screen again as a seek to it paints it (its history
+        and subject afresh), holding the picture until its subject is found."""
+        if self._image is None or self._image_pts is None:
+            return
+        self._fresh = self._jumped = self._cut = self._repaint = True
+        self._skipped = False
+        self.subjects.forget()  # found afresh, as after a seek
+        self.update()
+
+    def _repaint_if_deviated(self) -> bool:
+        """A paused file's frame on screen whose painting is not the export's is painted
+        again as a seek to it (see PaintingRecord.painted_as_export); returns whether."""
+        if not self.paused or self.adaptive is not None or self._image_pts is None \
+                or self._pending is not None or self._painted_index != self.shown_index \
+                or self._fresh or self.record.painted_as_export():
+            return False
+        self._repaint_as_seek()
+        return True
 
     def _hold_for_subject(self) -> bool:
         """Whether to keep the picture on screen a moment longer, while the new frame's own
@@ -533,6 +582,7 @@ class Viewport(QOpenGLWidget):
         self._orig = self._result = None
         self._fresh = self._image is not None  # the new pipeline gets the frame as an array
         self._applied = None
+        self.record.cut()  # (no history: its first frame)
         self.motion_widths = new.motion_widths()
 
     def _screen_framebuffer(self, ctx: moderngl.Context) -> moderngl.Framebuffer:
@@ -600,14 +650,22 @@ class Viewport(QOpenGLWidget):
         img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
         self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
                                            img.astype(np.uint8, copy=False))
+        self._image_alpha = frame.alpha
         # history follows the frame painted last (a frame held for its subject and replaced
         # before it was painted is not it); the subject, every frame handed over
         seen, self.shown_index = self.shown_index, frame.index
         last = self._painted_index
         step = frame.index - last if last is not None else 0
         self._jumped = step <= 0 or (frame.pts is not None and step > MAX_FOLLOW)
+        self._skipped = not self._jumped and step > 1
         step = frame.index - seen if seen is not None else 0
         self._cut = step <= 0 or (frame.pts is not None and step > SUBJECT_FOLLOW)
+        if self.paused and frame.pts is not None and not self.record.follows_export():
+            # a step from a frame painted otherwise than an export paints it (while it
+            # played): painted as a seek to it paints it, as the frame paused on is
+            self._jumped = self._cut = True
+            self._skipped = False
+        self._repaint = False
         self._image_pts = frame.pts
         self._image_captured = frame.captured
         self._image_motion = frame.motion
@@ -650,20 +708,38 @@ class Viewport(QOpenGLWidget):
             return self._render_apart(p, img, apart, revision)
         if self.painter.painting is not None:
             self.painter.cancel()  # (a debug view asked for on a big still: painted here)
-        if not self._fresh and self._applied == revision and self._result is not None:
-            return False
-        view = self.state.debug_target  # kept after the frame (other targets share memory)
-        p.keep_targets(() if view is None else (view,))
-        p.params.update(self.state.params.values())
-        p.seed = self.state.seed
         adaptive = self.adaptive
         if adaptive is not None:
             adaptive.ceiling = self.state.scale
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
         # a video's or camera's frames are painted at most so many lines, as exported
         p.max_lines = self.state.video_lines if self._moving_source() else 0
+        work = p.work_scale((img.shape[1], img.shape[0]))
+        painting = (work, adaptive is not None and work < 1.0)
+        # painted at another scale or draft: repainted where that is no longer wanted (while
+        # adapting, the next frame takes the new scale)
+        stale = self._painted_as is not None and self._painted_as != painting \
+            and self._orig is not None
+        if not self._fresh and self._result is not None and self._applied == revision \
+                and (not stale or adaptive is not None):
+            return False
+        if stale and not self._fresh and adaptive is not None:
+            # new values while adapting: the frame at the scale it was painted at (on the
+            # history it read then); the next frame takes the new one
+            p.scale = self._painted_scale
+            work = p.work_scale((img.shape[1], img.shape[0]))
+            painting = (work, work < 1.0)
+        elif stale and not self._fresh:
+            # anew from the frame, not on the history it read then (made at another size:
+            # textures of that size are gone); its subject as found
+            self._fresh = self._jumped = self._repaint = True
+        view = self.state.debug_target  # kept after the frame (other targets share memory)
+        p.keep_targets(() if view is None else (view,))
+        p.params.update(self.state.params.values())
+        p.seed = self.state.seed
         use_draft(p, adapting=adaptive is not None)
         captured = None
+        own = bare = True  # the subject painted by: the frame's own, or none to paint by
         if self._fresh or self._orig is None:
             # A new frame goes in as an array, so the engine can track motion between frames.
             if p.has_subject_style:
@@ -673,10 +749,11 @@ class Viewport(QOpenGLWidget):
                                     else None, t=time.monotonic())
                 if hold and self._hold_for_subject():
                     return False
-                self.subjects.give(p)
+                own, bare = self._give_subject(p)
             motion = self._image_motion  # from the frame painted last, unless it jumped
             if self._jumped:
                 p.reset_history()
+                self.record.cut()
                 self._jumped = False
                 motion = None
             t0 = time.perf_counter()
@@ -690,11 +767,18 @@ class Viewport(QOpenGLWidget):
             self._orig = p.input_texture
             self._fresh = False
             self._painted_index = self.shown_index
-            captured = self._image_captured
+            # (a frame painted again as a seek to it: not a new one, sent at once)
+            captured = None if self._repaint else self._image_captured
+            self.record.painted(FramePainting(self._look(), not painting[1],
+                                              not self._skipped, own, bare))
+            self._skipped = self._repaint = False
         else:
             if p.has_subject_style:
-                self.subjects.give(p)
+                own, bare = self._give_subject(p)
             self._result = p.render(self._orig)  # same frame, new settings
+            self.record.painted_again(FramePainting(self._look(), not painting[1], True,
+                                                    own, bare))
+        self._painted_as, self._painted_scale = painting, p.scale
         self._applied = revision
         self.stats.renders += 1
         if self.profile:
@@ -703,7 +787,22 @@ class Viewport(QOpenGLWidget):
             self._to_sink(p)
         if self.live_output is not None:
             self.live_output(p, self._result, captured)
+        self._repaint_if_deviated()  # (its own subject showed a face the frames before lacked)
         return True
+
+    def _give_subject(self, p: Renderer) -> tuple[bool, bool]:
+        """The newest subject to the pipeline; returns whether it is the frame's own (or
+        none is painted by) and whether it paints by nothing (no face, no person)."""
+        self.subjects.give(p)
+        if not p.wants_subject:
+            return True, True
+        return self.subjects.given_own, self.subjects.given_bare
+
+    def _look(self) -> Look:
+        """What an export of the file is asked for: style, values, seed, scale, lines."""
+        state = self.state
+        return (state.style.name, state.params.values(), state.seed, state.scale,
+                state.video_lines)
 
     def _apart_order(self) -> PaintOrder | None:
         """What to paint apart (APART_PX): a still, big, on a CPU renderer, shown as painted
