@@ -57,10 +57,13 @@ SUBJECT_FOLLOW = 30
 # subject at once, and again with its own.
 SUBJECT_HOLD_S = 0.5
 # A still of at least this many pixels is painted in a process of its own on a CPU renderer
-# (llvmpipe on two cores: about a second; 16 MP, the most the window shows, 10 s for the
-# watercolor and 17 s for the stereo): painted here, or in a thread (moderngl holds the GIL
-# through a draw), it would stop the window for as long. On a GPU it is painted here.
-APART_PX = 2_000_000
+# (16 MP, the most the window shows: 10 s for the watercolor and 17 s for the stereo on
+# llvmpipe's two cores): painted here, or in a thread (moderngl holds the GIL through a
+# draw), it would stop the window for as long. The process costs its start and its shaders
+# on every painting, about a second here (a change to a 2 MP photo showed after 1.6 s apart
+# against 0.5 s painted here), so below about a second of painting it is painted here. On a
+# GPU it is always painted here.
+APART_PX = 4_000_000
 
 
 class Viewport(QOpenGLWidget):
