@@ -25,7 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from PyQt6.QtWidgets import QFileDialog, QProgressDialog
+from PyQt6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, media, open_and_render  # noqa: F401
 from test_gui import window as gui_window  # noqa: F401
 from test_gui_fidelity import PH, PW, assert_same, cli_render, files, photo, shown  # noqa: F401
@@ -207,6 +207,36 @@ def test_a_still_exported_whole_says_so_and_how_long_it_has_taken(
     want = cli_render(src, tmp_path / "cli.png", "--style", "stereo")
     got = cv2.imread(str(dst))[:, :, ::-1]
     assert np.abs(got.astype(int) - want.astype(int)).max() <= 1
+
+
+def test_closing_the_window_during_a_still_export_asks_and_leaves_no_file(
+        qtbot: Any, gui_window: MainWindow, dialogs: Dialogs, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window closed while Ctrl+E painted a still quit at once, its export killed unasked
+    (a video's export asks): now the same question; No keeps it, Yes stops it, no file and no
+    temporary file left."""
+    window = gui_window
+    src = photo_file(tmp_path)
+    window.set_style("stereo")
+    open_and_render(qtbot, window, src)
+    window.exports.tile_above_px = 10_000
+    out = tmp_path / "out"
+    out.mkdir()
+    dst = out / "painted.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(dst), "")))
+    window._actions["export"].trigger()  # Ctrl+E
+    job = window.exports.still_job
+    assert job is not None and job.running
+    dialogs.answer = QMessageBox.StandardButton.No
+    window.close()
+    assert dialogs.calls[-1][1:] == ("Export running",
+                                     "An export is still running. Cancel it and quit?")
+    assert window.isVisible() and job.running  # (its process takes a second to start)
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    window.close()
+    assert not window.isVisible() and not job.running and job.error == "cancelled"
+    assert list(out.iterdir()) == []
 
 
 def test_which_stills_an_export_paints_whole_is_said_before_it_starts() -> None:

@@ -587,16 +587,19 @@ class MainWindow(QMainWindow):
         self.save_render_settings()
 
     def closeEvent(self, e: QCloseEvent | None) -> None:
-        job = self.exports.job
-        if job is not None and job.running:
+        # a video's export, or a still's painted in its own process (it was killed unasked)
+        running = [j for j in (self.exports.job, self.exports.still_job)
+                   if j is not None and j.running]
+        if running:
             answer = QMessageBox.question(
                 self, "Export running", "An export is still running. Cancel it and quit?")
             if answer != QMessageBox.StandardButton.Yes:
                 if e is not None:
                     e.ignore()
                 return
-            job.cancel()
-            job.wait(10.0)
+            for job in running:
+                job.cancel()
+                job.wait(10.0)
         self._stop_recording()
         self.live.stop_virtual_camera()
         for timer in (self._poll, self._stats_timer, self._save_timer):

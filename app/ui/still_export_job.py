@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engine.chain_spec import AnyStyle
 from ..engine.tile_plan import TILE_ABOVE_PX
+from ..media.atomic import sweep_stale
 from ..media.still_process import ChildJob, export_file
 
 
@@ -43,6 +44,14 @@ class StillExportJob:
         """Wait for the end; True when it has ended."""
         self._child.wait(timeout)
         return self._poll()
+
+    def cancel(self) -> None:
+        """Stop the painting (the window closing): the child is killed and the temporary
+        file it was writing beside the output removed; no file is left."""
+        if not self._child.ended:
+            self._child.cancel()
+            sweep_stale(self.dst)
+        self._poll()
 
     def _poll(self) -> bool:
         child = self._child
