@@ -324,6 +324,11 @@ def test_a_decimal_typed_in_a_whole_number_field_is_rounded_and_said(
     assert type_into(qtbot, window, "abstraction_iterations", "1.2.3") == (
         "8", "“1.2.3” is not a number: Flattening passes stays 8")
     assert params["abstraction_iterations"] == 8
+    # a letter is kept to be refused too (an "e" was dropped: 1e3 became 13, unsaid)
+    for text in ("1e3", "12a", "5%"):
+        assert type_into(qtbot, window, "abstraction_iterations", text) == (
+            "8", f"“{text}” is not a number: Flattening passes stays 8")
+    assert params["abstraction_iterations"] == 8
 
 
 def test_a_decimal_field_rounds_more_decimals_and_reads_the_locales_separator(

@@ -71,14 +71,12 @@ def parse_typed(text: str, point: str = ".") -> Decimal | None:
 
 
 def _typed_state(text: str, point: str) -> QValidator.State:
-    """A number: Acceptable; one on its way, or digits and separators that make none (refused
+    """A number: Acceptable; anything else, one on its way or text that makes none (refused
     on Return, and said): Intermediate, so no keystroke is dropped unseen (a "." once was:
-    2.7 became 27); other characters: Invalid."""
+    2.7 became 27; an "e" too: 1e3 became 13)."""
     if parse_typed(text, point) is not None:
         return QValidator.State.Acceptable
-    if all(c.isdecimal() or c in SIGNS or c in (point, ".", ",", " ") for c in text):
-        return QValidator.State.Intermediate
-    return QValidator.State.Invalid
+    return QValidator.State.Intermediate
 
 
 class _TypedEntry:
