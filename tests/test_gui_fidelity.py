@@ -710,6 +710,32 @@ def test_a_frame_paused_on_after_frames_were_skipped_is_painted_as_a_seek_to_it(
     assert_same(stepped, cv2.imread(str(tmp_path / "s02.png"))[:, :, ::-1])
 
 
+def test_paused_behind_the_decoder_the_file_stays_on_the_frame_on_screen(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a slow machine the decoder is frames ahead of the picture, and Space showed a later
+    frame than the one on screen (27 -> 30, a tester's); where that frame was painted
+    otherwise than an export paints it, pausing seeks the file to it, painted as a seek."""
+    from aquarelle.ui import playback
+
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    played_at(win, 1, 3)  # 2 skipped: not the export's painting
+    win._poll.start()
+    vp.set_paused(True)
+    with monkeypatch.context() as m:
+        m.setattr(playback, "position", lambda src: 6 / FPS)  # the decoder's frame 6
+        win.playback._pause_on_the_frame_shown()
+    qtbot.waitUntil(lambda: vp.shown_index == 3 and vp.painted_pts == 3 / FPS,
+                    timeout=TIMEOUT)
+    painted = shown(qtbot, win)
+    assert playback.position(win.source) == pytest.approx(3 / FPS)
+    assert cli_main(["render", str(files["clip"]), "-o", str(tmp_path / "p%02d.png"),
+                     "--start", repr(3 / FPS)]) == 0
+    assert_same(painted, cv2.imread(str(tmp_path / "p01.png"))[:, :, ::-1])
+
+
 def test_a_step_from_a_frame_played_across_a_skip_is_painted_as_a_seek_to_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

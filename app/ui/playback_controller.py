@@ -41,6 +41,21 @@ class PlaybackController(QObject):
             self.seeked()
         playback.set_playing(src, playing)
         self.show_playing(playing)
+        if not playing:
+            self._pause_on_the_frame_shown()
+
+    def _pause_on_the_frame_shown(self) -> None:
+        """Paused, the file stays on the frame on screen: on a slow machine the decoder is a
+        few frames ahead of the picture (they were painted next: Space showed a later frame).
+        Where playback painted the frame otherwise than an export does, it is painted again
+        as a seek to it would paint it anyway; there the seek goes to it. (Painted as the
+        export paints it, the next frame is the export's too: it is shown.)"""
+        src, shown = self.source(), self.viewport.painted_pts
+        here = playback.position(src)
+        if shown is None or here is None or here <= shown + 1e-6 \
+                or self.viewport.record.follows_export():
+            return
+        self.seek(shown)
 
     def show_playing(self, playing: bool | None = None) -> None:
         """The transport's button and adaptive quality follow whether the file plays."""

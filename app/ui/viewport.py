@@ -135,6 +135,7 @@ class Viewport(QOpenGLWidget):
         self.paused = False  # a file is paused (its frames are painted with their own subject)
         self._hold_since: float | None = None  # holding the picture for a frame's subject
         self._painted_index: int | None = None  # the source's index of the frame painted last
+        self.painted_pts: float | None = None  # ... and its time (None: a still's, a camera's)
         self._screen: tuple[tuple[Any, ...], moderngl.Framebuffer] | None = None
         self.shown_index: int | None = None  # the source's index of the frame on screen
         self._applied: object = None
@@ -769,7 +770,7 @@ class Viewport(QOpenGLWidget):
                                            self.cpu_renderer))
             self._orig = p.input_texture
             self._fresh = False
-            self._painted_index = self.shown_index
+            self._painted_index, self.painted_pts = self.shown_index, self._image_pts
             # (a frame painted again as a seek to it: not a new one, sent at once)
             captured = None if self._repaint else self._image_captured
             self.record.painted(FramePainting(self._look(), not painting[1],
