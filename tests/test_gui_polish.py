@@ -628,11 +628,18 @@ def test_export_sizes_are_standard_frames_turned_as_the_video_is(
                       "1080p (1920x804, the source's size)", "720p (1280x536)",
                       "480p (854x358)", "360p (640x268)"]),
     # PAL 16:9 DV, shown 1024x576: the sizes are in square pixels
-    ((720, 576), Fraction(64, 45), ["Same as the source (720x576)",
+    ((720, 576), Fraction(64, 45), ["Same as the source (720x576, shown 1024x576)",
                                     "4K (3840x2160, enlarged from 720x576)",
                                     "1080p (1920x1080, enlarged from 720x576)",
                                     "720p (1280x720, enlarged from 720x576)",
                                     "480p (854x480)", "360p (640x360)"]),
+    # NTSC 16:9 DV, shown 854x480: one "source" size was 720x480, the other 854x480
+    ((720, 480), Fraction(32, 27), ["Same as the source (720x480, shown 854x480)",
+                                    "4K (3840x2160, enlarged from 720x480)",
+                                    "1080p (1920x1080, enlarged from 720x480)",
+                                    "720p (1280x720, enlarged from 720x480)",
+                                    "480p (854x480, the source's size shown)",
+                                    "360p (640x360)"]),
 ])
 def test_export_size_labels_say_what_is_written(size: tuple[int, int], sar: Fraction,
                                                 listed: list[str]) -> None:

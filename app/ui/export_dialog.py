@@ -79,12 +79,13 @@ def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1)
     shown = resolve_size((-1, h), size, sar) if sar != 1 else size
     choices: list[tuple[str, tuple[int, int] | None]] = []
     for name, frame in SIZES:
-        if frame is None:
-            choices.append((f"{name} ({w}x{h})", None))
+        if frame is None:  # its pixels kept, and their shape (non-square: shown otherwise)
+            as_shown = f", shown {shown[0]}x{shown[1]}" if shown != size else ""
+            choices.append((f"{name} ({w}x{h}{as_shown})", None))
             continue
         out = fit_frame(frame, size, sar)
         if out == shown:
-            note = ", the source's size"
+            note = ", the source's size" if shown == size else ", the source's size shown"
         elif out[1] > h:  # painted at more lines than the file has
             note = f", enlarged from {w}x{h}"
         else:
