@@ -123,11 +123,20 @@ def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
         transcode.add(i)
         if why.startswith("layout "):
             layout = s.codec_context.layout
-            out = opus_layout(layout) if fmt == "webm" else aac_layout(layout)
+            codec, out = transcode_target(fmt == "webm", layout)
             warnings.append(f"audio stream {stream_label(s)}: {s.codec_context.name} "
                             f"{layout.name} copied into .{fmt} would read as {why[7:]}; "
-                            f"transcoded to {'libopus' if fmt == 'webm' else 'aac'} {out}")
+                            f"transcoded to {codec} {out}")
     return frozenset(transcode), warnings
+
+
+def transcode_target(webm: bool, layout: av.AudioLayout | None) -> tuple[str, str]:
+    """The codec and channel layout a transcoded track gets: Opus in WebM (its layouts),
+    else AAC (the source's layout where AAC keeps it); stereo where none is known."""
+    codec = "libopus" if webm else "aac"
+    if layout is None or not layout.nb_channels:
+        return codec, default_layout(2)
+    return codec, opus_layout(layout) if webm else aac_layout(layout)
 
 
 def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None
@@ -237,17 +246,14 @@ class AudioTrack:
             self.codec = source.codec_context.name
             return
         webm = output.format.name.split(",")[0] == "webm"
-        self.codec = "libopus" if webm else "aac"
         rate = source.codec_context.sample_rate or 48000
         src_layout = source.codec_context.layout
         channels = src_layout.nb_channels if src_layout else 2
-        layout = aac_layout(src_layout) if src_layout else default_layout(channels)
+        self.codec, layout = transcode_target(webm, src_layout)
         if webm:
             rate = rate if rate in OPUS_RATES else 48000
-            if src_layout and channels:
-                layout = opus_layout(src_layout)
-                if av.AudioLayout(layout).nb_channels < channels:
-                    self.downmix = (src_layout.name, layout)
+            if src_layout and channels and av.AudioLayout(layout).nb_channels < channels:
+                self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
         self.stream.bit_rate = transcode_bitrate(self.stream.codec_context.layout.nb_channels)
         if src_layout and src_layout.name != layout:
