@@ -332,11 +332,18 @@ def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path:
     clip = make_clip(tmp_path / "tone.mp4", size=(W, H), frames=10, fps=10, audio=True)
     open_and_render(qtbot, window, clip.path)
     window.playback.toggle_play()  # paused: step through frames 1..4
+    vp = window.viewport
+    window.playback.seek(0.0)
+    qtbot.waitUntil(lambda: vp.shown_index == 0 and vp.painted_pts == 0.0
+                    and not vp.subjects.waiting_fresh, timeout=TIMEOUT)
     dst = tmp_path / "rec-sound.mp4"
     window.toggle_record(dst)
-    for _ in range(4):
-        with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-            window.playback.step(1)
+    for k in range(1, 5):
+        # each frame on screen before the next step (a 'rendered' of the frame before, painted
+        # again with its subject, is not it: the step after it skipped a frame under load)
+        window.playback.step(1)
+        qtbot.waitUntil(lambda k=k: vp.shown_index == k and vp.painted_pts is not None
+                        and abs(vp.painted_pts - k / 10) < 1e-6, timeout=TIMEOUT)
     # A slider moved while paused re-renders the same frame: nothing is added.
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.param_panel.set_value("edge_darkening", 1.0)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 WARMUP = 50
+SETTLED = 4  # frames painted after a change before textures are counted again
 SIZE = (160, 96)
 
 
@@ -73,21 +74,26 @@ def soak_viewport(app: Any, window: Any, frames: int) -> Soak:
     renders = window.viewport.stats.renders
     params = window.param_panel
     start = None
+    changed = None  # the renders made when the preset changed or the seek came
     t0 = time.perf_counter()
     for k in range(frames):
         if k == WARMUP:
             start = (rss_mib(), gl_objects(window), time.perf_counter())
-        if k in (frames // 2 + 2, (3 * frames) // 4 + 10) and start is not None:
+        if changed is not None and start is not None \
+                and window.viewport.stats.renders - changed >= SETTLED:
             # a preset's passes may need more textures at once (shared by lifetime), and the
-            # frames after a seek (held for their subject, then painted afresh): a leak is what
-            # grows after those
+            # frames after a seek (held for their subject, as long as finding it takes, then
+            # painted afresh and again with it): a leak is what grows after those
             start = (start[0], gl_objects(window), start[2])
+            changed = None
         if k % 100 == 99:
             params.set_value("dilution", 0.1 + 0.3 * ((k // 100) % 3) / 2)
         if k == frames // 2 and presets:
             window.presets.select(presets[k % len(presets)].name)
+            changed = window.viewport.stats.renders
         if k == (3 * frames) // 4:
             window.viewport.new_source()  # what a seek does: history forgotten
+            changed = window.viewport.stats.renders
         # a file playing (its frames timed): each is painted as it comes (a still would wait
         # for its subject, the picture before it held)
         window.viewport.show_frame(Frame(synthetic_pattern(k, *SIZE), k, k / 30.0))
