@@ -334,8 +334,10 @@ def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path:
     window.playback.toggle_play()  # paused: step through frames 1..4
     vp = window.viewport
     window.playback.seek(0.0)
+    # frame 0 painted with its own subject (a paint still to come would be recorded)
     qtbot.waitUntil(lambda: vp.shown_index == 0 and vp.painted_pts == 0.0
-                    and not vp.subjects.waiting_fresh, timeout=TIMEOUT)
+                    and not vp.subjects.waiting, timeout=TIMEOUT)
+    grab(window)
     dst = tmp_path / "rec-sound.mp4"
     window.toggle_record(dst)
     for k in range(1, 5):

@@ -4,6 +4,7 @@ adaptive quality on live sources, mirror and camera modes, the live status."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -137,6 +138,9 @@ def test_mirror_flips_camera_frames(qtbot: Any, window: MainWindow,
             return 30.0
 
         def read(self) -> tuple[bool, np.ndarray]:
+            # a camera's read waits for its next frame (one that returns at once spun the
+            # capture thread, and the window took seconds to get one after another test)
+            time.sleep(1 / 60)
             self.reads += 1
             return True, frame[:, :, ::-1].copy()
 

@@ -127,7 +127,7 @@ def test_a_portrait_in_tiles_is_the_untiled_painting(pipeline, portrait):
     p = pipeline()
     whole = p.render_array(big)
     assert p.last_subject is not None
-    tiles = TiledStill(p, (1001, 1001), max_tile_px=300_000)
+    tiles = TiledStill(p, (1001, 1001), max_tile_px=600_000)  # 4 tiles of 764 px
     assert len(tiles.tiles) >= 4
     d = np.abs(tiles.render(big).astype(np.int16) - whole).max(axis=2)
     # a ramp steepened to a hard edge amplifies float rounding (test_tiles); the figure's
