@@ -360,6 +360,23 @@ def test_record_a_file_keeps_its_sound(qtbot: Any, window: MainWindow, tmp_path:
     assert audio_seconds(dst, 1) == pytest.approx(0.4, abs=0.05)
 
 
+def test_recording_a_paused_video_says_why_nothing_was_recorded(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path) -> None:
+    from videoclips import make_clip
+
+    clip = make_clip(tmp_path / "c.mp4", size=(W, H), frames=10, fps=10)
+    open_and_render(qtbot, window, clip.path)
+    window.playback.toggle_play()  # paused
+    dst = tmp_path / "rec.mp4"
+    window.toggle_record(dst)
+    assert "recorded as it plays" in window.statusBar().currentMessage()
+    window.toggle_record()
+    [(_, title, text)] = dialogs.calls
+    assert title == "Recording" and text.startswith("No frame was recorded.")
+    assert "stayed paused" in text
+    assert not dst.exists() and not list(tmp_path.glob("*.part*"))
+
+
 def test_slider_change_rerenders_once_per_frame(qtbot: Any, window: MainWindow,
                                                 media: dict[str, Path]) -> None:
     open_and_render(qtbot, window, media["image"])

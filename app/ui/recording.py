@@ -21,6 +21,10 @@ from .settings import Settings
 from .status_labels import StatusLabels
 from .viewport import Viewport
 
+# A video file is recorded in its own time, frame by frame as it plays or steps: paused, nothing.
+PAUSED_HINT = (" The video stayed paused: a recording keeps the frames as the video plays or "
+               "steps (Space plays, . steps).")
+
 
 class RecordingController(QObject):
     """Owns the running `Recorder`, if any."""
@@ -71,8 +75,14 @@ class RecordingController(QObject):
                                  10000)
             self.feedback.show_folder_link(saved.parent)
         else:
-            self.feedback.error("Recording", rec.error or "No frame was recorded.")
+            self.feedback.error("Recording", rec.error or "No frame was recorded."
+                                + (PAUSED_HINT if self._paused_file() else ""))
         return False
+
+    def _paused_file(self) -> bool:
+        """Whether the source is a video file, paused (it records nothing until it plays)."""
+        src = self._source()
+        return src is not None and not src.live and not src.still and self.viewport.paused
 
     def _start(self, target: Path) -> bool:
         src = self._source()
@@ -93,5 +103,7 @@ class RecordingController(QObject):
             # held until the recording stops
             self.viewport.rerender()
         self.labels.show_recording(0)
-        self.feedback.status(f"Recording to {target}")
+        self.feedback.status(f"Recording to {target}"
+                             + (": paused, the video is recorded as it plays (Space)"
+                                if self._paused_file() else ""))
         return True
