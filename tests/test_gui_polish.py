@@ -501,6 +501,105 @@ def test_fullscreen_shows_only_the_picture(qtbot: Any, window: MainWindow,
         assert widget is not None and widget.isVisible()
 
 
+@pytest.mark.parametrize("panel", ["shown", "hidden"])
+def test_quitting_in_fullscreen_reopens_the_window_as_it_was_before(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],
+        panel: str) -> None:
+    """F then Ctrl+Q: the next launch has the Controls panel as it was before fullscreen
+    (it came back without it: fullscreen had hidden it when the window's state was saved)
+    and the window's size before fullscreen, not the screen's."""
+    first = make_window(qtbot, config)
+    open_and_render(qtbot, first, media["clip"])
+    handle = focus_window(qtbot, first)
+    if panel == "hidden":
+        qtbot.keyClick(handle, Qt.Key.Key_F9)
+        assert not first.side_dock.isVisible()
+    size = first.size()
+    qtbot.keyClick(handle, Qt.Key.Key_F)
+    qtbot.waitUntil(first.isFullScreen, timeout=TIMEOUT)
+    assert not first.side_dock.isVisible()
+    screen = first.screen().geometry()
+    handle.setGeometry(screen)  # as a window manager makes it (Xvfb has none)
+    qtbot.waitUntil(lambda: first.size() == screen.size(), timeout=TIMEOUT)
+    qtbot.keyClick(handle, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not first.isVisible(), timeout=TIMEOUT)
+
+    again = make_window(qtbot, config, resize=False)
+    with qtbot.waitSignal(again.viewport.rendered, timeout=TIMEOUT):
+        again.open_initial(None)  # the clip again: its transport
+    assert not again.isFullScreen()
+    assert again.side_dock.isVisible() == (panel == "shown")
+    for widget in (again.menuBar(), again.statusBar(), again.transport):
+        assert widget is not None and widget.isVisible()
+    assert again.size() == size
+    again.close()
+
+
+def test_leaving_fullscreen_gives_a_maximized_window_back_maximized(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """Esc after F from a maximized window: maximized again (it became a normal window)."""
+    open_and_render(qtbot, window, media["image"])
+    window.showMaximized()
+    qtbot.waitUntil(window.isMaximized, timeout=TIMEOUT)
+    window.toggle_fullscreen()
+    qtbot.waitUntil(window.isFullScreen, timeout=TIMEOUT)
+    window.toggle_fullscreen()
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=TIMEOUT)
+    assert window.isMaximized()
+    for widget in (window.menuBar(), window.statusBar(), window.side_dock):
+        assert widget is not None and widget.isVisible()
+
+
+def picture_box(pane: np.ndarray) -> tuple[int, int, int, int]:
+    """(x, y, w, h) of what is drawn in a grabbed pane: the pixels unlike its background."""
+    background = pane[0, 0].astype(np.int16)
+    drawn = np.abs(pane.astype(np.int16) - background).max(axis=2) > 6
+    ys, xs = np.nonzero(drawn)
+    assert xs.size, "nothing drawn"
+    return (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1),
+            int(ys.max() - ys.min() + 1))
+
+
+def test_actual_pixels_side_by_side_shows_each_pane_one_to_one(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """1 in side-by-side compare: both pictures at their own pixels, the status bar saying
+    100% (each pane drew its 160x90 picture at 80x45 px and said 50%); + zooms each by 25%
+    and 0 fits each to its pane, the status bar saying what is drawn."""
+    open_and_render(qtbot, window, media["image"])
+    window.set_compare(CompareMode.SIDE_BY_SIDE)
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_F9)  # the Controls hidden: room for two 160 px panes
+    qtbot.waitUntil(lambda: window.viewport.view_size()[0] >= 400, timeout=TIMEOUT)
+
+    def panes() -> tuple[np.ndarray, np.ndarray]:
+        pixels = grab(window)
+        w = pixels.shape[1]
+        return pixels[:, : w // 2], pixels[:, w - w // 2:]
+
+    qtbot.keyClick(handle, Qt.Key.Key_1)
+    size = (160, 90)  # one picture pixel per device pixel
+    original, painted = panes()
+    x, y, w, h = picture_box(original)
+    assert (w, h) == size
+    assert np.array_equal(original[y:y + h, x:x + w], scene())  # its own pixels, unresampled
+    assert picture_box(painted)[2:] == size
+    assert window.labels.zoom.text() == "100%"
+
+    qtbot.keyClick(handle, Qt.Key.Key_Plus)
+    assert window.labels.zoom.text() == "125%"
+    for pane in panes():
+        assert abs(picture_box(pane)[2] - 1.25 * size[0]) <= 1
+
+    qtbot.keyClick(handle, Qt.Key.Key_0)
+    original, painted = panes()
+    pane_w, pane_h = original.shape[1], original.shape[0]
+    scale = min(pane_w / size[0], pane_h / size[1])  # the whole picture in its pane
+    for pane in (original, painted):
+        _, _, w, h = picture_box(pane)
+        assert abs(w - size[0] * scale) <= 1 and abs(h - size[1] * scale) <= 1
+    assert window.labels.zoom.text() == f"{100 * scale:.0f}%"
+
+
 def test_pass_times_do_not_squeeze_the_controls(qtbot: Any, window: MainWindow,
                                                 media: dict[str, Path]) -> None:
     open_and_render(qtbot, window, media["image"])

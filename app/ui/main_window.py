@@ -579,10 +579,12 @@ class MainWindow(QMainWindow):
                    self.viewport.compare)
 
     def save_settings(self) -> None:
-        """Everything that persists, window geometry included."""
+        """Everything that persists, window geometry and docks included (as they were before
+        fullscreen)."""
         s = self.settings
-        s.set_geometry(self.saveGeometry())
-        s.set_window_state(self.saveState())
+        geometry, docks = self.fullscreen.saved_layout()
+        s.set_geometry(geometry)
+        s.set_window_state(docks)
         s.set_loop(self.transport.loop.isChecked())
         self.save_render_settings()
 
@@ -608,8 +610,6 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self.keys)
-        if self.isFullScreen():
-            self.showNormal()
         self.save_settings()
         self.sources.close()
         self.viewport.release_gl()

@@ -250,10 +250,8 @@ class Viewport(QOpenGLWidget):
         shaped = self._shaped()
         if shaped is None:
             return None
-        view = self.view_size()
-        if self.compare is CompareMode.SIDE_BY_SIDE:
-            view = (max(1, view[0] // 2), view[1])
-        return 100.0 * self.transform.image_rect(view, self._as_shown(shaped)).h / shaped[1]
+        return 100.0 * self.transform.image_rect(self.pane_size(),
+                                                 self._as_shown(shaped)).h / shaped[1]
 
     def _shaped(self) -> tuple[int, int] | None:
         """The frame's size in the proportions of the picture drawn (see _shaped_like)."""
@@ -278,13 +276,13 @@ class Viewport(QOpenGLWidget):
             result = self._result
             factor = result.size[1] / shaped[1] if result is not None \
                 and not self.show_original else 1.0
-            self.transform.actual_pixels(self.view_size(), self._as_shown(shaped), factor)
+            self.transform.actual_pixels(self.pane_size(), self._as_shown(shaped), factor)
             self.viewChanged.emit()
             self.update()
 
     def zoom_by(self, factor: float) -> None:
-        """Zoom around the centre of the view."""
-        w, h = self.view_size()
+        """Zoom around the centre of the view (of each picture side by side)."""
+        w, h = self.pane_size()
         self.transform.zoom_at((w, h), (w / 2, h / 2), factor)
         self.viewChanged.emit()
         self.update()
@@ -899,7 +897,7 @@ class Viewport(QOpenGLWidget):
         shown = self._as_shown(_shaped_like(image, main.size))
         image = self._as_shown(image)
         if self.compare is CompareMode.SIDE_BY_SIDE:
-            half = (max(1, size[0] // 2), size[1])
+            half = _pane(size, self.compare)
             rect = self.transform.image_rect(half, image)
             pix = rect.w / image[0] > 2.0
             display.draw(src, rect, half, pixelated=pix)
@@ -927,6 +925,18 @@ class Viewport(QOpenGLWidget):
     def view_size(self) -> tuple[int, int]:
         dpr = self.devicePixelRatioF()
         return (max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
+
+    def pane_size(self) -> tuple[int, int]:
+        """The size one picture is drawn in (device pixels): the view, or half of it side by
+        side; zoom and pan are the same in both halves."""
+        return _pane(self.view_size(), self.compare)
+
+
+def _pane(view: tuple[int, int], compare: CompareMode) -> tuple[int, int]:
+    """The part of a view of size `view` that one picture is drawn in."""
+    if compare is CompareMode.SIDE_BY_SIDE:
+        return (max(1, view[0] // 2), view[1])
+    return view
 
 
 def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, int]:

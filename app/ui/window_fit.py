@@ -3,6 +3,7 @@ fullscreen that hides everything but the picture and gives it all back."""
 
 from __future__ import annotations
 
+from PyQt6.QtCore import QByteArray
 from PyQt6.QtWidgets import QApplication, QMainWindow, QWidget
 
 MIN_SIZE = (320, 240)
@@ -28,21 +29,29 @@ def fit_to_screen(window: QWidget) -> None:
 
 
 class Fullscreen:
-    """Fullscreen with only the picture: the window's chrome hidden, then shown as it was."""
+    """Fullscreen with only the picture: the window's chrome hidden, then the window given
+    back as it was (its chrome, maximized or not)."""
 
     def __init__(self, window: QMainWindow, chrome: list[QWidget | None]) -> None:
         self.window = window
         self.chrome = [w for w in chrome if w is not None]
         self._shown: dict[QWidget, bool] = {}  # what was hidden, and whether it showed
+        self._maximized = False
+        self._layout = (QByteArray(), QByteArray())  # saveGeometry(), saveState() before
 
     def toggle(self) -> bool:
         """Into fullscreen (True) or back (False)."""
         if self.window.isFullScreen():
-            self.window.showNormal()
+            if self._maximized:
+                self.window.showMaximized()
+            else:
+                self.window.showNormal()
             for widget, shown in self._shown.items():
                 widget.setVisible(shown)
             self._shown.clear()
             return False
+        self._maximized = self.window.isMaximized()
+        self._layout = (self.window.saveGeometry(), self.window.saveState())
         self._shown = {w: w.isVisible() for w in self.chrome}
         for widget in self._shown:
             widget.hide()
@@ -55,3 +64,12 @@ class Fullscreen:
             return False
         self.toggle()
         return True
+
+    def saved_layout(self) -> tuple[QByteArray, QByteArray]:
+        """The window's saveGeometry() and saveState() to keep for the next launch; in
+        fullscreen, those from before it (now they would reopen it fullscreen, without the
+        docks fullscreen hid; leaving first is no cure: a window manager gives the size back
+        only later)."""
+        if self.window.isFullScreen():
+            return QByteArray(self._layout[0]), QByteArray(self._layout[1])
+        return self.window.saveGeometry(), self.window.saveState()
