@@ -399,15 +399,88 @@ def test_undo_redo_of_values_presets_and_seed(qtbot: Any, window: MainWindow) ->
     assert window.presets.combo.currentText() == "Loose wash"
 
 
+def test_separate_actions_on_one_control_are_separate_undo_steps(
+        qtbot: Any, window: MainWindow, monkeypatch: Any) -> None:
+    """N twice, a value then its reset button, two numbers typed with Return: each its own
+    undo step, however close together (within a second they were one: Ctrl+Z after N, N went
+    back past the first seed); steps with the arrow keys in a row stay one."""
+    import random
+
+    window.editor.history.clock = lambda: 0.0  # all at the same instant
+    seeds = iter([94140, 32395])
+    monkeypatch.setattr(random, "randint", lambda a, b: next(seeds))
+    handle = focus_window(qtbot, window)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(handle, Qt.Key.Key_N)
+    qtbot.keyClick(handle, Qt.Key.Key_N)
+    assert window.state.seed == 32395
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)
+    assert window.state.seed == window.seed_spin.value() == 94140
+    qtbot.keyClick(handle, Qt.Key.Key_Z, ctrl)
+    assert window.state.seed == 0
+
+    params, row = window.state.params, window.param_panel.rows["saturation"]
+    default = params["saturation"]
+    window.param_panel.set_value("saturation", 1.0)
+    qtbot.mouseClick(row.reset_button, Qt.MouseButton.LeftButton)
+    assert params["saturation"] == pytest.approx(default)
+    assert window.editor.undo() and params["saturation"] == pytest.approx(1.0)
+    assert window.editor.undo() and params["saturation"] == pytest.approx(default)
+
+    spin = window.param_panel.rows["dilution"].spin
+    assert spin is not None
+    before = params["dilution"]
+    for text in ("0.5", "0.6"):  # typed, each committed with Return
+        spin.setFocus()
+        spin.selectAll()
+        qtbot.keyClicks(spin, text)
+        qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert params["dilution"] == pytest.approx(0.6)
+    assert window.editor.undo() and params["dilution"] == pytest.approx(0.5)
+    assert window.editor.undo() and params["dilution"] == pytest.approx(before)
+    window.seed_spin.setFocus()
+    for _ in range(3):  # the seed field's arrow keys in a row: one step
+        qtbot.keyClick(window.seed_spin, Qt.Key.Key_Up)
+    assert window.state.seed == 3
+    assert window.editor.undo() and window.state.seed == 0
+    assert not window.editor.history.can_undo
+
+
 def test_a_slider_drag_is_one_undo_step(qtbot: Any, window: MainWindow) -> None:
-    row = window.param_panel.rows["dilution"]
-    assert row.slider is not None
-    before = window.state.params["dilution"]
-    for pos in range(10, 40, 3):  # one drag: many changes in quick succession
-        row.slider.setValue(pos)
-    assert window.state.params["dilution"] != before
-    assert window.editor.undo()
-    assert window.state.params["dilution"] == pytest.approx(before)
+    """A drag from press to release is one step, a pause in it too; the next drag is one of
+    its own at once; arrow keys in a row on the slider are one step, and again after a
+    pause."""
+    from aquarelle.ui.undo import MERGE_S
+
+    now = [0.0]
+    window.editor.history.clock = lambda: now[0]
+    params, row = window.state.params, window.param_panel.rows["dilution"]
+    slider = row.slider
+    assert slider is not None
+    before = params["dilution"]
+    assert slider.maximum() == 18  # 0 to 0.9 in steps of 0.05
+    slider.setSliderDown(True)  # pressed
+    for pos in (1, 2, 3):
+        slider.setValue(pos)
+    now[0] += 5 * MERGE_S  # held still a while, then on
+    slider.setValue(6)
+    slider.setSliderDown(False)
+    dragged = params["dilution"]
+    slider.setSliderDown(True)  # the next drag, at once
+    slider.setValue(9)
+    slider.setSliderDown(False)
+    second = params["dilution"]
+    assert len({before, dragged, second}) == 3
+    slider.setFocus()
+    for _ in range(3):  # arrow keys in a row: one step
+        qtbot.keyClick(slider, Qt.Key.Key_Right)
+    stepped = params["dilution"]
+    now[0] += 2 * MERGE_S
+    qtbot.keyClick(slider, Qt.Key.Key_Right)  # after a pause: another
+    assert slider.value() == 13 and params["dilution"] != stepped
+    for value in (stepped, second, dragged, before):
+        assert window.editor.undo()
+        assert params["dilution"] == pytest.approx(value)
     assert not window.editor.history.can_undo
 
 
@@ -1202,6 +1275,87 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
     assert seen[1] == (True, "software", "software")  # the last export's choices, kept
     assert seen[2] == (False, "auto", "hardware")  # VP9: no GPU encoder to choose
     assert window.isVisible()
+
+
+def test_the_export_dialog_offers_the_last_exports_choices_again(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path) -> None:
+    """Codec, quality, size (a rule: 360p fitted to the next video, turned as it is), sound,
+    subtitles, tags and the kind of file: the next export's dialog offers them again, after
+    a restart too (only the encoder and decoder were kept); one that no longer applies gives
+    way to the default."""
+    import av
+
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    out = tmp_path / "small.mkv"
+    shown: list[tuple[Any, ...]] = []
+
+    def dialog_now() -> ExportDialog:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        return dialog
+
+    def choose() -> None:
+        dialog = dialog_now()
+        dialog.path_edit.setText(str(out))
+        dialog.codec.setCurrentIndex(dialog.codec.findData("h265"))
+        dialog.crf.setValue(30)
+        dialog.size.setCurrentIndex(dialog.size.findData(360))
+        dialog.end.setValue(0.25)
+        for box in (dialog.audio, dialog.subtitles, dialog.metadata):
+            box.setChecked(False)
+        dialog.accept()
+
+    def note() -> None:
+        dialog = dialog_now()
+        shown.append((dialog.codec.currentData(), dialog.crf.value(),
+                       dialog.size.currentText(), dialog.choice().size,
+                       dialog.audio.isChecked(), dialog.subtitles.isChecked(),
+                       dialog.metadata.isChecked(), Path(dialog.path_edit.text()).suffix))
+        dialog.reject()
+
+    first = make_window(qtbot, config)
+    open_and_render(qtbot, first, media["clip"])
+    first.playback.toggle_play()
+    QTimer.singleShot(50, choose)
+    with qtbot.waitSignal(first.exportFinished, timeout=120000) as blocker:
+        first.export_dialog()
+    assert blocker.args[0].error is None, blocker.args[0].error
+    with av.open(str(out)) as c:
+        assert not c.streams.audio
+        video = c.streams.video[0]
+        assert (video.codec_context.name, video.width, video.height) == ("hevc", 640, 360)
+    QTimer.singleShot(50, note)
+    first.export_dialog()
+    first.close()
+
+    upright = tmp_path / "upright.mp4"  # another video, portrait: its 360p is 360x640
+    with av.open(str(upright), "w") as c:
+        stream = c.add_stream("libx264", rate=12)
+        stream.width, stream.height, stream.pix_fmt = 90, 160, "yuv420p"
+        mux_frames(c, stream, [scene(90, 160)] * 3)
+    second = make_window(qtbot, config)  # a restart
+    open_and_render(qtbot, second, upright)
+    second.playback.toggle_play()
+    QTimer.singleShot(50, note)
+    second.export_dialog()
+    kept = ("h265", 30, False, False, False, ".mkv")
+    assert shown[0][:2] + shown[0][4:] == kept and shown[0][2:4] == (
+        "360p (640x360, enlarged from 160x90)", (640, 360))
+    assert shown[1][:2] + shown[1][4:] == kept and shown[1][2:4] == (
+        "360p (360x640, enlarged from 90x160)", (360, 640))
+    # a settings file whose choices no longer apply: ProRes in a WebM, a quality out of
+    # range, a size not listed: VP9 (WebM's) at its default quality, the source's size
+    for key, value in (("codec", "prores"), ("container", ".webm"), ("crf", 99),
+                       ("size", "8K")):
+        second.settings.q.setValue(f"export/{key}", value)
+    QTimer.singleShot(50, note)
+    second.export_dialog()
+    assert shown[2] == ("vp9", 31, "Same as the source (90x160)", None, False, False, False,
+                        ".webm")
+    assert dialogs.calls == []
+    second.close()
 
 
 def test_the_screenshot_script_still_runs(media: dict[str, Path], tmp_path: Path) -> None:

@@ -25,15 +25,19 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..media.codecs import DEFAULT_CODEC
 from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
+from .settings import ExportMemory
 
 # (name, the standard frame: long x short side; None: the source's size). The picture is
 # fitted in the frame turned as it is: a portrait video's 1080p is 1080x1920, not 1920 wide.
 SIZES: tuple[tuple[str, tuple[int, int] | None], ...] = (
     ("Same as the source", None), ("4K", (3840, 2160)), ("1080p", (1920, 1080)),
     ("720p", (1280, 720)), ("480p", (854, 480)), ("360p", (640, 360)))
+# Each size as remembered for the next export: a rule that fits any video, not its pixels
+SIZE_KEYS = tuple("source" if frame is None else name for name, frame in SIZES)
 FILTERS = "MP4 video (*.mp4);;Matroska (*.mkv);;QuickTime (*.mov);;WebM (*.webm);;All files (*)"
 # The encoder's and decoder's choices (--encoder / --decoder): label, value
 CODERS: tuple[tuple[str, str], ...] = (
@@ -96,19 +100,22 @@ def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1)
 
 class ExportDialog(QDialog):
     """Asks where and how to export a video of upright `size` (pixels shaped
-    `pixel_aspect`); `choice()` after `exec()` returned Accepted."""
+    `pixel_aspect`), offering the `remembered` choices of the last export; `choice()` (and
+    `memory()`, to remember) after `exec()` returned Accepted."""
 
     def __init__(self, source: Path, folder: Path, duration: float | None,
                  position: float | None, parent: QWidget | None = None, *,
                  size: tuple[int, int], pixel_aspect: Fraction = Fraction(1),
-                 encoder: str = "auto", decoder: str = "auto") -> None:
+                 remembered: ExportMemory | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export {source.name}")
         self.duration = duration
         self.position = position or 0.0
+        last = remembered or ExportMemory()
         form = QFormLayout(self)
 
-        self.path_edit = QLineEdit(str(folder / f"{source.stem}-watercolor.mp4"), self)
+        suffix = last.container if last.container in CONTAINERS else ".mp4"
+        self.path_edit = QLineEdit(str(folder / f"{source.stem}-watercolor{suffix}"), self)
         browse = QPushButton("Browse\u2026", self)
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
@@ -155,11 +162,11 @@ class ExportDialog(QDialog):
                                  "and the chapters")
         form.addRow("Tags", self.metadata)
 
-        self.encoder = self._coders(encoder, "Encode H.264 and H.265 on the GPU's encoder "
+        self.encoder = self._coders(last.encoder, "Encode H.264 and H.265 on the GPU's encoder "
                                     "(NVENC, Quick Sync, AMF, VideoToolbox, Media "
                                     "Foundation) where one works, else in software")
         form.addRow("Encoder", self.encoder)
-        self.decoder = self._coders(decoder, "Decode the file on the GPU (NVDEC, VAAPI, "
+        self.decoder = self._coders(last.decoder, "Decode the file on the GPU (NVDEC, VAAPI, "
                                     "D3D11, VideoToolbox) where it decodes its first frame, "
                                     "else in software: the same frames either way")
         form.addRow("Decoder", self.decoder)
@@ -172,7 +179,25 @@ class ExportDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        self._offer(last, CONTAINERS[suffix])
+
+    def _offer(self, last: ExportMemory, container: str) -> None:
+        """Show the last export's choices, each that still applies (the codec one this kind
+        of file holds, the quality one of its range, a size of the list); defaults else."""
+        spec = CODECS.get(last.codec)
+        if spec is None or container not in spec.containers:
+            spec = CODECS[DEFAULT_CODEC.get(container, "h264")]
+        self.codec.blockSignals(True)
+        self.codec.setCurrentIndex(self.codec.findData(spec.name))
+        self.codec.blockSignals(False)
         self._codec_changed()
+        if spec.name == last.codec and last.crf is not None \
+                and spec.default_crf is not None and 0 <= last.crf <= spec.max_crf:
+            self.crf.setValue(last.crf)
+        self.size.setCurrentIndex(SIZE_KEYS.index(last.size) if last.size in SIZE_KEYS else 0)
+        self.audio.setChecked(last.audio)
+        self.subtitles.setChecked(last.subtitles)
+        self.metadata.setChecked(last.metadata)
 
     def _coders(self, current: str, tip: str) -> QComboBox:
         box = QComboBox(self)
@@ -235,6 +260,17 @@ class ExportDialog(QDialog):
         path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(), FILTERS)
         if path:
             self.path_edit.setText(path)
+
+    def memory(self) -> ExportMemory:
+        """The choices to offer the next export (its size as a rule, not this video's)."""
+        spec = CODECS[self.codec.currentData()]
+        suffix = Path(self.path_edit.text()).suffix.lower()
+        return ExportMemory(
+            codec=spec.name, crf=self.crf.value() if spec.default_crf is not None else None,
+            size=SIZE_KEYS[self.size.currentIndex()], audio=self.audio.isChecked(),
+            subtitles=self.subtitles.isChecked(), metadata=self.metadata.isChecked(),
+            container=suffix if suffix in CONTAINERS else "",
+            encoder=self.encoder.currentData(), decoder=self.decoder.currentData())
 
     def choice(self) -> ExportChoice:
         """The dialog's answer."""

@@ -140,13 +140,11 @@ class ExportController(QObject):
         dialog = ExportDialog(src, folder, playback.duration(source),
                               playback.position(source), self.widget, size=source.size,
                               pixel_aspect=source.pixel_aspect,
-                              encoder=self.settings.coder("encoder"),
-                              decoder=self.settings.coder("decoder"))
+                              remembered=self.settings.export_memory())
         while dialog.exec() == QDialog.DialogCode.Accepted:
             choice = dialog.choice()
-            self.settings.set_coder("decoder", choice.decoder)
-            if dialog.encoder.isEnabled():  # a codec without GPU encoders keeps the choice
-                self.settings.set_coder("encoder", choice.encoder)
+            # kept for the next export (a codec without GPU encoders keeps the encoder shown)
+            self.settings.set_export_memory(dialog.memory())
             dst = choice.path if choice.path.suffix else choice.path.with_suffix(".mp4")
             if not dst.exists() or QMessageBox.question(
                     self.widget, "Export", f"{dst.name} already exists in {dst.parent}.\n\n"

@@ -10,7 +10,7 @@ from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 from ..engine.presets import Preset, preset_problem
-from .param_panel import ParamPanel
+from .param_panel import ParamPanel, steps_of
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
 from .undo import Look, UndoHistory
@@ -33,7 +33,6 @@ class LookEditor(QObject):
         self.state, self.panel, self.presets, self.seed_spin = state, panel, presets, seed_spin
         self.switch_style = switch_style
         self.history = UndoHistory()
-        self._edits = 0  # numbers the chain edits: no two merge into one undo step
         state.subscribe(self._state_changed)
         self._show(preset, modified)
         self._look = self.look()
@@ -41,6 +40,7 @@ class LookEditor(QObject):
         panel.message.connect(self.message)  # typing that changed no value, said
         presets.presetChosen.connect(self.apply_preset)
         presets.stateChanged.connect(self._preset_state)
+        self._spins = {"seed": seed_spin, "scale": scale_spin, "video lines": video_lines_spin}
         seed_spin.valueChanged.connect(self._seed_changed)
         scale_spin.valueChanged.connect(self._scale_changed)
         video_lines_spin.valueChanged.connect(self._video_lines_changed)
@@ -65,17 +65,16 @@ class LookEditor(QObject):
                     self.modified, self.state.style.name, self.state.scale,
                     self.state.video_lines)
 
-    def style_switched(self, before: Look | None, what: str = "chain") -> None:
+    def style_switched(self, before: Look | None) -> None:
         """The style or chain changed (from `before`: one undo step; None: none, an undo's
         own switch). The state holds the new values and the preset they came from."""
         if before is not None:
-            self._edits += 1
-            self.history.record(before, f"{what} {self._edits}")
+            self.history.record(before)
         self._look = self.look()
 
     # -- changes ---------------------------------------------------------------------------
     def _param_changed(self, name: str) -> None:
-        self.history.record(self._look, name or "reset all")
+        self.history.record(self._look, self.panel.gesture)
         self.state.values_changed()
         self._show(self.preset, True)
         if self.panel.warning:
@@ -84,18 +83,23 @@ class LookEditor(QObject):
 
     def _seed_changed(self, value: int) -> None:
         self.state.set_seed(value)
-        self.history.record(self._look, "seed")
+        self._record_spin("seed")
         self._done()
 
     def _scale_changed(self, value: float) -> None:
         self.state.set_scale(value)
-        self.history.record(self._look, "scale")
+        self._record_spin("scale")
         self._done()
 
     def _video_lines_changed(self, value: int) -> None:
         self.state.set_video_lines(value)
-        self.history.record(self._look, "video lines")
+        self._record_spin("video lines")
         self._done()
+
+    def _record_spin(self, name: str) -> None:
+        # steps of the spin box in a row are one undo step; a typed value or a button's
+        # (New seed, N) is one of its own
+        self.history.record(self._look, steps_of(self._spins[name], name))
 
     def apply_preset(self, preset: Preset) -> None:
         """Take a preset's values (the others back to their defaults); undoable. A preset
@@ -109,7 +113,7 @@ class LookEditor(QObject):
                              f"Preset {where} cannot be applied: {problem}.\n"
                              "Correct or delete its file; the look is unchanged.")
             return
-        self.history.record(self._look, f"preset {preset.name}")
+        self.history.record(self._look)
         warnings = self.state.apply_values(preset.values, reset_others=True)
         self._show(preset.name, False)
         self.message.emit(f"Preset {preset.name}"

@@ -7,6 +7,7 @@ every row has a reset button and the declaration's help as tooltip. Groups becom
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -35,9 +36,11 @@ from PyQt6.QtWidgets import (
 )
 
 from ..engine.params import ParamSet, ParamSpec, ParamValue, color_to_hex
+from .undo import Gesture
 
 MAX_SLIDER_STEPS = 1000
 TYPED_LIMIT = 1_000_000_000  # what the numeric entry accepts; the parameter clamps
+_DRAGS = itertools.count(1)  # each slider drag's own number: no two are one undo step
 
 
 def _decimals(step: float) -> int:
@@ -79,7 +82,37 @@ def _typed_state(text: str, point: str) -> QValidator.State:
     return QValidator.State.Intermediate
 
 
-class _TypedEntry:
+class Stepping:
+    """Mixed into a spin box: tells its steps (arrow keys, wheel, its buttons) from typing;
+    `stepping` is True while a step changes the value (a burst of them is one undo step, a
+    typed value one of its own)."""
+
+    stepping = False
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt's name
+        """Qt's step, flagged."""
+        self.stepping = True
+        try:
+            super().stepBy(steps)  # type: ignore[misc]
+        finally:
+            self.stepping = False
+
+
+class SteppedSpin(Stepping, QSpinBox):
+    """A QSpinBox whose steps are told from typing (`stepping`)."""
+
+
+class SteppedDoubleSpin(Stepping, QDoubleSpinBox):
+    """A QDoubleSpinBox whose steps are told from typing (`stepping`)."""
+
+
+def steps_of(spin: object, key: str) -> Gesture | None:
+    """The undo gesture of a spin box's change: a burst of steps named `key` while it steps,
+    else none (a typed value, or a value set by a button or a script)."""
+    return Gesture(key, burst=True) if getattr(spin, "stepping", False) else None
+
+
+class _TypedEntry(Stepping):
     """What a number field (a spin box this is mixed into) does with typed text: a number
     with the locale's or another common decimal separator, rounded half away from zero to
     the decimals the field holds; what was rounded or refused is kept for its row to say
@@ -151,12 +184,13 @@ class FloatEntry(_TypedEntry, QDoubleSpinBox):
 
 
 class ParamRow:
-    """The widgets of one parameter in a grid row; calls `on_change(name, value)`."""
+    """The widgets of one parameter in a grid row; calls `on_change(name, value, ...)`."""
 
     def __init__(self, spec: ParamSpec, grid: QGridLayout, row: int, parent: QWidget,
                  on_change: Any, on_message: Callable[[str], None] | None = None) -> None:
-        """`on_change(name, value, refresh, typed)`: `typed` the exact number typed where the
-        field rounded it; `on_message(text)`: what typing changed nothing but needs said."""
+        """`on_change(name, value, refresh, typed, gesture)`: `typed` the exact number typed
+        where the field rounded it, `gesture` the undo gesture the change is part of (None: a
+        step of its own); `on_message(text)`: what typing changed nothing but needs said."""
         self.spec = spec
         self._on_change = on_change
         self._on_message = on_message
@@ -217,6 +251,8 @@ class ParamRow:
         self.slider.setToolTip(tip)
         self.slider.setMinimumWidth(90)
         self.slider.valueChanged.connect(self._slider_moved)
+        self.slider.sliderPressed.connect(self._drag_started)
+        self._drag = 0
         if spec.type == "int":
             spin: IntEntry | FloatEntry = IntEntry(parent)
             # The entry takes any number; out-of-range ones are clamped by the parameter
@@ -241,6 +277,9 @@ class ParamRow:
         grid.addWidget(spin, row, 2)
 
     # -- events ----------------------------------------------------------------------------
+    def _drag_started(self) -> None:
+        self._drag = next(_DRAGS)
+
     def _slider_moved(self, pos: int) -> None:
         value: float | int = self._lo + pos * self._step
         value = int(round(value)) if self.spec.type == "int" else round(value, 9)
@@ -248,12 +287,17 @@ class ParamRow:
             self.spin.blockSignals(True)
             self.spin.setValue(value)
             self.spin.blockSignals(False)
-        self._emit(value)
+        # a drag, pauses and all, is one undo step; wheel and arrow keys, a burst of steps
+        gesture = Gesture(f"{self.spec.name} drag {self._drag}") \
+            if self.slider is not None and self.slider.isSliderDown() \
+            else Gesture(f"{self.spec.name} steps", burst=True)
+        self._on_change(self.spec.name, value, False, None, gesture)
 
     def _spin_changed(self, value: float | int) -> None:
         # the panel clamps, says what was rounded or clamped, and shows the result
         typed = self.spin.take_typed(value) if self.spin is not None else None
-        self._on_change(self.spec.name, value, True, typed)
+        self._on_change(self.spec.name, value, True, typed,
+                        steps_of(self.spin, f"{self.spec.name} steps"))
 
     def _typing_done(self) -> None:
         """Say what typing did where the value stayed (the field shows the value again)."""
@@ -361,6 +405,7 @@ class ParamPanel(QWidget):
         self.params: ParamSet | None = None
         self.rows: dict[str, ParamRow] = {}
         self.warning: str | None = None
+        self.gesture: Gesture | None = None  # the last change's (see `undo.Gesture`)
         self._body: QWidget | None = None
 
     def bind(self, params: ParamSet) -> None:
@@ -413,11 +458,13 @@ class ParamPanel(QWidget):
             return
         self.params.reset()
         self.refresh()
+        self.gesture = None
         self.changed.emit("")
 
     def _on_change(self, name: str, value: Any, refresh: bool,
-                   typed: Decimal | None = None) -> None:
-        """`typed`: the exact number typed, where the field rounded it to `value`."""
+                   typed: Decimal | None = None, gesture: Gesture | None = None) -> None:
+        """`typed`: the exact number typed, where the field rounded it to `value`;
+        `gesture`: the undo gesture the change is part of (None: a step of its own)."""
         if self.params is None:
             return
         row = self.rows[name]
@@ -441,4 +488,5 @@ class ParamPanel(QWidget):
             font = row.label.font()
             font.setItalic(self.params[name] != row.spec.default)
             row.label.setFont(font)
+        self.gesture = gesture
         self.changed.emit(name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,22 @@ MAX_RECENT = 8
 
 
 SETTINGS_FILE = "settings.ini"
+
+
+@dataclass(frozen=True)
+class ExportMemory:
+    """The export dialog's last choices, offered again by the next one (which takes its
+    default for one that no longer applies: a codec its kind of file cannot hold...)."""
+
+    codec: str = ""  # "": none chosen yet
+    crf: int | None = None  # None: the codec's default (or a codec without one)
+    size: str = "source"  # a rule, fitted to each video: "source", "4K", "1080p", ...
+    audio: bool = True
+    subtitles: bool = True
+    metadata: bool = True
+    container: str = ""  # the file's extension (".mkv"); "": the codec's
+    encoder: str = "auto"  # hw_encoders.CHOICES
+    decoder: str = "auto"
 
 
 def default_settings_file() -> Path:
@@ -186,6 +203,22 @@ class Settings:
 
     def set_coder(self, kind: str, value: str) -> None:
         self.q.setValue(f"export/{kind}", value)
+
+    def export_memory(self) -> ExportMemory:
+        """The last export's choices (the defaults where none was saved or one is garbled)."""
+        crf = self._get("export/crf", -1, int)
+        return ExportMemory(
+            codec=self._get("export/codec", "", str), crf=crf if crf >= 0 else None,
+            size=self._get("export/size", "source", str),
+            audio=self._get("export/audio", True, bool),
+            subtitles=self._get("export/subtitles", True, bool),
+            metadata=self._get("export/metadata", True, bool),
+            container=self._get("export/container", "", str),
+            encoder=self.coder("encoder"), decoder=self.coder("decoder"))
+
+    def set_export_memory(self, memory: ExportMemory) -> None:
+        for key, value in asdict(memory).items():
+            self.q.setValue(f"export/{key}", "" if value is None else value)
 
     # -- live ------------------------------------------------------------------------------
     def live_bool(self, key: str, default: bool) -> bool:

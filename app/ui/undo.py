@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine.renderer import VIDEO_LINES
 
-MERGE_S = 1.0  # changes of one control closer than this are one step (a slider drag)
+MERGE_S = 1.0  # steps of one control (wheel, arrow keys) closer than this are one undo step
 LIMIT = 200
 
 
@@ -28,9 +28,19 @@ class Look:
     video_lines: int = VIDEO_LINES  # a video's frames painted at most these lines (0: all)
 
 
+@dataclass(frozen=True)
+class Gesture:
+    """Changes that make one undo step: those with the same `key` in a row (one slider drag
+    from press to release has a key of its own); `burst`: steps (wheel, arrow keys) that
+    continue it only while each comes within MERGE_S of the one before."""
+
+    key: str
+    burst: bool = False
+
+
 class UndoHistory:
-    """Two stacks of looks. `record(before, key)` is called before every change; changes of
-    the same control (key) in quick succession merge into one step."""
+    """Two stacks of looks. `record(before, gesture)` is called before every change; a
+    change is a step of its own, unless it continues the gesture of the step before."""
 
     def __init__(self, limit: int = LIMIT, merge_s: float = MERGE_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -38,8 +48,8 @@ class UndoHistory:
         self._redo: list[Look] = []
         self._limit = limit
         self._merge_s = merge_s
-        self._clock = clock
-        self._last: tuple[str, float] | None = None
+        self.clock = clock  # a burst's time (tests drive it)
+        self._last: tuple[Gesture, float] | None = None
         # told after each step made, undone or redone (the Edit menu's Undo and Redo)
         self.on_change: Callable[[], None] | None = None
 
@@ -47,16 +57,18 @@ class UndoHistory:
         if self.on_change is not None:
             self.on_change()
 
-    def record(self, before: Look, key: str) -> None:
-        now = self._clock()
-        if self._last is not None and self._last[0] == key and self._undo \
-                and now - self._last[1] < self._merge_s:
-            self._last = (key, now)  # the same drag: keep the look from before it began
-            return
+    def record(self, before: Look, gesture: Gesture | None = None) -> None:
+        """A change is made to the look `before`: a new step, or (the same `gesture` as the
+        last step's, a burst's within MERGE_S) part of the last. None: a discrete action
+        (a button, a preset, a typed value), always a step of its own."""
+        now = self.clock()
+        last, self._last = self._last, (gesture, now) if gesture is not None else None
+        if gesture is not None and last is not None and last[0] == gesture and self._undo \
+                and (not gesture.burst or now - last[1] < self._merge_s):
+            return  # the same gesture: its step keeps the look from before it began
         self._undo.append(before)
         del self._undo[:-self._limit]
         self._redo.clear()
-        self._last = (key, now)
         self._changed()
 
     def undo(self, current: Look) -> Look | None:
