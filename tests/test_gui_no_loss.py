@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QMessageBox
+from PyQt6.QtWidgets import QInputDialog, QMessageBox
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
     Dialogs,
@@ -35,6 +35,7 @@ from test_gui import (  # noqa: F401 - fixtures
 )
 
 from aquarelle.cli.main import main as cli_main
+from aquarelle.engine.presets import NAME_CHARS
 from aquarelle.ui import recording
 from aquarelle.ui import source_controller as sc
 from aquarelle.ui.main_window import PLAYING_ACTIONS, SEEKING_ACTIONS, MainWindow
@@ -174,11 +175,12 @@ def test_names_that_make_one_file_name_are_two_presets(
 def test_a_long_name_keeps_its_preset_in_a_shorter_file(
         qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
         capsys: pytest.CaptureFixture[str]) -> None:
-    # A 300-character name said "[Errno 36] File name too long" in a dialog; names that
-    # differ only past the file name's end must still be two presets.
+    # A 300-character name said "[Errno 36] File name too long" in a dialog (such names are
+    # refused now: NAME_CHARS); names that differ only past the file name's end (120 bytes)
+    # must still be two presets.
     presets, panel = window.presets, window.param_panel
-    long_a, long_b = "x" * 299 + "a", "x" * 299 + "b"
-    wide = "\u00fc" * 200  # 400 bytes in UTF-8
+    long_a, long_b = "\u00e9" * 60 + "x" * 19 + "a", "\u00e9" * 60 + "x" * 19 + "b"
+    wide = "\u00fc" * NAME_CHARS  # 160 bytes in UTF-8
     for name, value in ((long_a, 0.2), (long_b, 0.7), (wide, 0.4)):
         panel.set_value("dilution", value)
         presets.save_as(name)
@@ -187,8 +189,8 @@ def test_a_long_name_keeps_its_preset_in_a_shorter_file(
     files = preset_files(config)
     assert sorted(files.values()) == sorted([(long_a, 0.2), (long_b, 0.7), (wide, 0.4)])
     assert all(len(f.encode()) <= 255 for f in files)
-    assert files["x" * 120 + ".json"] == (long_a, 0.2)
-    assert files["x" * 120 + "-1.json"] == (long_b, 0.7)
+    assert files["\u00e9" * 60 + ".json"] == (long_a, 0.2)
+    assert files["\u00e9" * 60 + "-1.json"] == (long_b, 0.7)
     assert files["\u00fc" * 60 + ".json"] == (wide, 0.4)  # cut between characters
     assert sorted(listed(window)) == sorted([long_a, long_b, wide])
     for name, value in ((long_a, 0.2), (long_b, 0.7), (wide, 0.4)):  # found by name
@@ -242,6 +244,127 @@ def test_renaming_onto_a_presets_name_asks_first(qtbot: Any, window: MainWindow,
     dialogs.calls.clear()
     assert presets.rename(renamed, "Grey") is not None and dialogs.calls == []
     assert preset_files(config) == {"Grey.json": ("Grey", 0.3)}
+
+
+class NameDialog:
+    """Stands in for QInputDialog.getText: records the name offered, answers `typed` (None:
+    the name offered, as Enter takes it)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.offered: list[str] = []
+        self.typed: str | None = None
+        monkeypatch.setattr(QInputDialog, "getText", staticmethod(self.get_text))
+
+    def get_text(self, parent: Any, title: str, label: str, mode: Any,
+                 text: str = "") -> tuple[str, bool]:
+        self.offered.append(text)
+        return (text if self.typed is None else self.typed), True
+
+
+def user_items(win: MainWindow) -> list[str]:
+    combo = win.presets.combo
+    return [combo.itemText(i) for i in range(combo.count()) if "(yours" in combo.itemText(i)]
+
+
+def test_a_name_that_differs_only_in_case_is_the_same_name(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "My look" then "my look": a second file, the chooser at "Custom", the look listed as
+    # "my look (yours)" (whose name, saved, made a third file), two alike entries on reopen.
+    presets, panel = window.presets, window.param_panel
+    panel.set_value("dilution", 0.5)
+    presets.save_as("My look")
+    panel.set_value("dilution", 0.6)
+    assert presets.save_as("my look") is None  # No: kept
+    assert dialogs.calls == [("question", "Replace preset", "A preset called “My look” "
+                              "exists (My look.json); “my look” is the same name. Replace it?")]
+    assert status(window) == "Preset “My look” kept; nothing was saved"
+    assert preset_files(config) == {"My look.json": ("My look", 0.5)}
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    assert presets.save_as("my look") is not None
+    assert preset_files(config) == {"My look.json": ("my look", 0.6)}  # replaced, renamed
+    assert status(window) == "Saved preset “my look”"
+    assert presets.combo.currentText() == "my look (yours)" and user_items(window) == [
+        "my look (yours)"]
+    assert (window.state.preset, window.state.modified) == ("my look", False)
+    assert "dilution=0.6" in cli_values(capsys, "MY LOOK")
+
+
+def test_old_presets_whose_names_differ_only_in_case_are_told_apart(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two files an older version saved: two entries that do not look alike, each chosen
+    # with its values, and each saved over its own file (no third one).
+    folder = config.parent / "config" / "aquarelle" / "presets" / "watercolor"
+    folder.mkdir(parents=True)
+    for name, value in (("My look", 0.5), ("my look", 0.6)):
+        (folder / f"{name}.json").write_text(json.dumps(
+            {"name": name, "style": "watercolor", "values": {"dilution": value}}))
+    presets, panel, ask = window.presets, window.param_panel, NameDialog(monkeypatch)
+    presets.refresh()
+    assert user_items(window) == ["My look (yours)", "my look (my look.json) (yours)"]
+    for name, value in (("My look", 0.5), ("my look (my look.json)", 0.6)):
+        assert presets.select(name) is not None
+        assert window.state.params["dilution"] == pytest.approx(value)
+    panel.set_value("dilution", 0.7)
+    assert presets.combo.currentText() == "my look (my look.json) (yours), modified"
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    presets.save_dialog()
+    assert ask.offered == ["my look"]
+    assert dialogs.calls == [("question", "Replace preset",
+                              "A preset called “my look” exists (my look.json). Replace it?")]
+    assert preset_files(config) == {"My look.json": ("My look", 0.5),
+                                    "my look.json": ("my look", 0.7)}
+    assert presets.combo.currentText() == "my look (my look.json) (yours)"
+    assert (window.state.preset, window.state.modified) == ("my look (my look.json)", False)
+
+
+def test_save_offers_the_name_of_the_preset_edited(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # After editing your own preset Save... offered an empty name.
+    presets, panel, ask = window.presets, window.param_panel, NameDialog(monkeypatch)
+    panel.set_value("dilution", 0.2)
+    presets.save_as("Mine")
+    panel.set_value("dilution", 0.4)
+    assert presets.combo.currentText() == "Mine (yours), modified"
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    presets.save_dialog()  # Enter, then Yes: updated
+    assert ask.offered == ["Mine"] and dialogs.kinds() == ["question"]
+    assert preset_files(config) == {"Mine.json": ("Mine", 0.4)}
+    assert presets.combo.currentText() == "Mine (yours)"
+    presets.select("soft_wash")  # a built-in's name is not offered: it cannot be saved over
+    panel.set_value("dilution", 0.3)
+    presets.save_dialog()
+    assert ask.offered == ["Mine", ""]
+
+
+@pytest.mark.parametrize("typed, said", [
+    ("line1\nline2", "a preset's name must be one line of text: it holds a line break "
+                     "(U+000A)"),
+    ("a\tb", "a preset's name must be one line of text: it holds a tab (U+0009)"),
+    ("x" * 300, f"a preset's name can be at most {NAME_CHARS} characters long; this one has "
+                "300")])
+def test_a_name_of_several_lines_or_too_long_is_refused_with_a_dialog(
+        qtbot: Any, window: MainWindow, config: Path, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch, typed: str, said: str) -> None:
+    presets, ask = window.presets, NameDialog(monkeypatch)
+    items = [presets.combo.itemText(i) for i in range(presets.combo.count())]
+    ask.typed = typed
+    presets.save_dialog()
+    assert dialogs.calls == [("warning", "Preset", said)]
+    assert preset_files(config) == {}
+    assert [presets.combo.itemText(i) for i in range(presets.combo.count())] == items
+    ask.typed = "Mine"
+    presets.save_dialog()
+    assert preset_files(config) == {"Mine.json": ("Mine", pytest.approx(
+        window.state.params["dilution"]))}
+    ask.typed = typed  # a rename to it: refused the same way, the preset kept
+    dialogs.calls.clear()
+    presets.rename_dialog()
+    assert dialogs.calls == [("warning", "Preset", said)]
+    assert list(preset_files(config)) == ["Mine.json"] and user_items(window) == [
+        "Mine (yours)"]
 
 
 # -- menu items that cannot act --------------------------------------------------------------

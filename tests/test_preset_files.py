@@ -18,7 +18,14 @@ import pytest
 from aquarelle.cli.main import main
 from aquarelle.engine import ParamSpec, list_presets, load_preset, load_style
 from aquarelle.engine.errors import StyleError
-from aquarelle.engine.presets import read_preset
+from aquarelle.engine.presets import (
+    NAME_CHARS,
+    Preset,
+    check_preset_name,
+    read_preset,
+    save_preset,
+    user_preset_named,
+)
 from aquarelle.engine.style import MAX_JSON_DEPTH, styles_dir
 
 PRESET = {"name": "mine", "style": "watercolor", "description": "from Notepad",
@@ -322,6 +329,103 @@ def test_the_presets_table_keeps_its_column_past_a_long_name(config, capsys):
         assert line.startswith(name) and line[column - wide - 1] == " ", line
         assert line[column - wide] != " ", line  # every description at the same column
     assert table[-1] == "pal\U0001f3a8" + " " * 12 + "no description (yours, 1 value)"
+
+
+# -- preset names: one name whatever the case, one line, not endless (a user trial) ------------
+
+def stored(folder: Path) -> dict[str, tuple[str, float]]:
+    """A user presets folder: file name -> (the name it holds, its dilution)."""
+    return {p.name: (json.loads(p.read_text())["name"], json.loads(p.read_text())[
+        "values"]["dilution"]) for p in sorted(folder.glob("*.json"))}
+
+
+def test_a_name_that_differs_only_in_case_is_the_same_preset(tmp_path):
+    # "My look" then "my look" made two files, listed as "My look" and "my look (yours)".
+    folder = tmp_path / "watercolor"
+    first = save_preset(Preset("My look", "watercolor", {"dilution": 0.5}), folder)
+    again = save_preset(Preset("MY  LOOK", "watercolor", {"dilution": 0.6}), folder)
+    assert again == first and stored(folder) == {"My look.json": ("MY  LOOK", 0.6)}
+    found = user_preset_named("my look", folder)
+    assert found is not None and found.path == first and found.name == "MY  LOOK"
+    assert user_preset_named("my looks", folder) is None
+    assert [p.name for p in list_presets("watercolor", folder) if not p.builtin] == [
+        "MY  LOOK"]
+
+
+def test_old_files_whose_names_differ_only_in_case_stay_two_presets(config, capsys):
+    # Files an older version wrote: both listed, told apart, each found by its own name;
+    # neither renamed "(yours)" (a name that, saved, made a third file).
+    user_preset(config, "watercolor", "My look", {"dilution": 0.5})
+    user_preset(config, "watercolor", "my look", {"dilution": 0.6})
+    mine = [p for p in list_presets("watercolor") if not p.builtin]
+    assert [(p.name, p.own_name, p.values["dilution"]) for p in mine] == [
+        ("My look", "My look", 0.5), ("my look (my look.json)", "my look", 0.6)]
+    for name, value in (("My look", 0.5), ("my look", 0.6), ("my look (my look.json)", 0.6),
+                        ("MY LOOK", 0.5)):
+        assert load_preset(name, "watercolor").values == {"dilution": value}, name
+    code, out, err = cli(capsys, "presets")
+    assert code == 0, err
+    listed = [line.split("  ")[0] for line in out.splitlines() if "(yours" in line]
+    assert listed == ["My look", "my look (my look.json)"]
+    # saving one of them again replaces its own file, not the other's
+    folder = config / "watercolor"
+    save_preset(Preset("my look", "watercolor", {"dilution": 0.7}), folder)
+    assert stored(folder) == {"My look.json": ("My look", 0.5),
+                              "my look.json": ("my look", 0.7)}
+    save_preset(Preset("MY LOOK", "watercolor", {"dilution": 0.8}), folder,
+                over=user_preset_named("MY LOOK", folder, prefer=folder / "my look.json")
+                .path)  # type: ignore[union-attr]
+    assert stored(folder) == {"My look.json": ("My look", 0.5),
+                              "my look.json": ("MY LOOK", 0.8)}
+
+
+@pytest.mark.parametrize("name, said", [
+    ("line1\nline2", "a preset's name must be one line of text: it holds a line break "
+                     "(U+000A)"),
+    ("tab\there", "a preset's name must be one line of text: it holds a tab (U+0009)"),
+    ("bell\x07", "a preset's name must be one line of text: it holds a control character "
+                 "(U+0007)"),
+    ("para\u2029graph", "a preset's name must be one line of text: it holds a line break "
+                        "(U+2029)"),
+    ("x" * (NAME_CHARS + 1), f"a preset's name can be at most {NAME_CHARS} characters long; "
+                             f"this one has {NAME_CHARS + 1}"),
+    ("x" * 300, f"a preset's name can be at most {NAME_CHARS} characters long; this one "
+                "has 300"),
+    ("   ", "a preset needs a name")])
+def test_a_name_of_several_lines_or_too_long_is_refused(tmp_path, name, said):
+    with pytest.raises(StyleError) as e:
+        check_preset_name(name)
+    assert str(e.value) == said
+    folder = tmp_path / "watercolor"
+    with pytest.raises(StyleError, match="preset"):
+        save_preset(Preset(name, "watercolor", {"dilution": 0.5}), folder)
+    assert not folder.exists() or list(folder.iterdir()) == []  # nothing written
+
+
+def test_names_that_may_be_saved(tmp_path):
+    longest = "\u00e9" * NAME_CHARS
+    for name in (longest, "pal\U0001f3a8 \u00fcn\u00efcode", "Warm/Cool?*"):
+        assert check_preset_name(f"  {name} ") == name
+        save_preset(Preset(name, "watercolor", {"dilution": 0.5}), tmp_path)
+    assert sorted(p.name for p in list_presets("watercolor", tmp_path) if not p.builtin) \
+        == sorted([longest, "pal\U0001f3a8 \u00fcn\u00efcode", "Warm/Cool?*"])
+
+
+def test_an_old_name_of_several_lines_is_listed_on_one(config, capsys):
+    # A name with a line break (an older version saved it) broke the chooser's entry and
+    # the table's columns: it is shown with the line break's symbol, and still found.
+    (config / "watercolor").mkdir()
+    (config / "watercolor" / "two.json").write_text(json.dumps(
+        {"name": "line1\nline2", "style": "watercolor", "values": {"dilution": 0.3}}))
+    mine = [p for p in list_presets("watercolor") if not p.builtin]
+    assert [(p.name, p.own_name) for p in mine] == [("line1\u240aline2", "line1\nline2")]
+    assert load_preset("line1\u240aline2", "watercolor").values == {"dilution": 0.3}
+    code, out, err = cli(capsys, "presets")
+    assert code == 0, err
+    assert [line for line in out.splitlines() if "yours" in line] == [
+        "line1\u240aline2" + " " * 6 + "no description (yours, 1 value)"]
+    code, _, err = cli(capsys, "presets", "show", "nosuch")
+    assert code == 2 and "line1\u240aline2" in one_error(err)
 
 
 BAD_VALUES = [({"nosuchparam": 1}, "unknown parameter 'nosuchparam'"),

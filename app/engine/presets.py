@@ -6,10 +6,12 @@ Built-in presets live in assets/presets/STYLE/; user presets in the user's confi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +37,17 @@ class Preset:
     description: str = ""
     builtin: bool = False
     path: Path | None = field(default=None, compare=False)
+    # the name in the file, where the listing gives the preset another (`name`): it read
+    # like a preset listed before it, or held control characters (files of older versions)
+    saved_name: str | None = field(default=None, compare=False)
+
+    @property
+    def own_name(self) -> str:
+        """The name the preset's file holds (`name` is the listing's, unique in it)."""
+        return self.name if self.saved_name is None else self.saved_name
 
     def to_json(self) -> str:
-        data = {"name": self.name, "style": self.style, "description": self.description,
+        data = {"name": self.own_name, "style": self.style, "description": self.description,
                 "values": self.values}
         return json.dumps(data, indent=2, sort_keys=False) + "\n"
 
@@ -87,23 +97,56 @@ def list_presets(style: str, user_dir: Path | None = None, *,
                                           key=_numbered)]
     udir = user_dir or user_presets_dir(style)
     if udir.is_dir():
-        taken = {preset_key(p.name) for p in out}
+        mine = []
         for p in sorted(udir.glob("*.json")):
             try:
-                mine = _read(p, False)
+                mine.append(_read(p, False))
             except StyleError as e:  # a broken user file must not hide the others
                 (warn or _warn_once)(f"{e}; skipped")
-                continue
-            if preset_key(mine.name) in taken:  # never hide a built-in: both stay reachable
-                mine.name = f"{mine.name} (yours)"
-            taken.add(preset_key(mine.name))
-            out.append(mine)
+        _name_apart(mine, {preset_key(p.name): p for p in out})
+        out.extend(mine)
     members = style.split(JOIN)
     if len(members) > 1:
         for member in members:
             mdir = user_dir.parent / member if user_dir is not None else None
             out.extend(_for_chain(p, style) for p in list_presets(member, mdir, warn=warn))
     return out
+
+
+def _name_apart(mine: list[Preset], taken: dict[str, Preset]) -> None:
+    """Give each of the user's presets a name no other listed one reads like (`taken`:
+    built-ins' keys). Saving never makes two such presets, older versions did ("My look",
+    "my look"), or a file made them: where a name reads like a built-in's or an earlier
+    file's, the preset is listed as "NAME (yours)" or "NAME (FILE.json)" (never hidden,
+    never two entries alike). Control characters are shown as symbols ("line1␊line2")."""
+    kept = set()
+    for preset in mine:
+        key = preset_key(_printable(preset.name))
+        if key not in taken:
+            taken[key] = preset
+            kept.add(id(preset))
+    for preset in mine:
+        name = _printable(preset.name)
+        if id(preset) not in kept:
+            file = _printable(preset.path.name) if preset.path is not None else "file"
+            first = "(yours)" if taken[preset_key(name)].builtin else f"({file})"
+            tails = itertools.chain((first, f"({file})"),
+                                    (f"({file}, {n})" for n in itertools.count(2)))
+            name = next(f"{name} {t}" for t in tails if preset_key(f"{name} {t}") not in taken)
+            taken[preset_key(name)] = preset
+        if name != preset.name:
+            preset.saved_name, preset.name = preset.name, name
+
+
+def _printable(name: str) -> str:
+    """`name` with its control characters as their symbols (U+2400...), else as U+FFFD."""
+    return "".join(c if not _control(c) else chr(0x2400 + ord(c)) if ord(c) < 0x20
+                   else "\u2421" if c == "\x7f" else "\ufffd" for c in name)
+
+
+def _control(c: str) -> bool:
+    """A character that breaks a line or the text around it (line breaks, tabs, escapes)."""
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")
 
 
 _warned: set[str] = set()
@@ -119,6 +162,7 @@ def _warn_once(message: str) -> None:
 def _for_chain(preset: Preset, chain: str) -> Preset:
     """A style's preset addressed to that style inside `chain` (not editable there)."""
     return Preset(name=preset.name, style=chain, builtin=True, path=preset.path,
+                  saved_name=preset.saved_name,
                   description=f"{preset.style}: {preset.description or 'no description'}",
                   values={f"{preset.style}.{k}": v for k, v in preset.values.items()})
 
@@ -141,14 +185,18 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
         wanted = str(name_or_file)
         listed = list_presets(style, user_dir)  # a chain's own first, then its styles'
         presets: dict[str, Preset] = {}
+        owned: dict[str, Preset] = {}  # by the names their files hold
+        stems: dict[str, Preset] = {}
+        keys: dict[str, Preset] = {}  # names as people read them: "Soft Wash", "soft-wash"
         for p in listed:
             presets.setdefault(p.name, p)
-        stems: dict[str, Preset] = {}
-        for p in listed:
+            owned.setdefault(p.own_name, p)
             if p.path is not None:
                 stems.setdefault(p.path.stem, p)
-        found = presets.get(wanted) or stems.get(wanted) \
-            or presets.get(wanted.replace("-", "_"))
+        for p in listed:
+            keys.setdefault(preset_key(p.name), p)
+        found = presets.get(wanted) or owned.get(wanted) or stems.get(wanted) \
+            or keys.get(preset_key(wanted))
         if found is None:
             raise StyleError(f"unknown preset {wanted!r}; " + (
                 suggest(wanted, presets, "presets") if presets else f"{style} has no presets"))
@@ -158,7 +206,7 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
     if len(members) > 1 and preset.style in members:
         return Preset(name=preset.name, style=style, description=preset.description,
                       values={f"{preset.style}.{k}": v for k, v in preset.values.items()},
-                      builtin=preset.builtin, path=preset.path)
+                      builtin=preset.builtin, path=preset.path, saved_name=preset.saved_name)
     where = f"{preset.path}: " if preset.path is not None else ""
     raise StyleError(f"{where}preset {preset.name[:60]!r} is for style "
                      f"{preset.style[:60]!r}, not {style!r}")
@@ -211,8 +259,33 @@ def user_preset_style(name: str) -> str | None:
 
 
 def preset_key(name: str) -> str:
-    """What two preset names that read the same share ("Soft wash", "soft_wash")."""
-    return " ".join(name.replace("_", " ").replace("-", " ").lower().split())
+    """What two preset names that read the same share ("Soft wash", "soft_wash", "SOFT
+    WASH"): they are one name, for the user's presets as for built-ins."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    seen = "".join(c for c in folded if unicodedata.category(c) != "Cf")  # invisible ones
+    return " ".join(seen.replace("_", " ").replace("-", " ").split())
+
+
+NAME_CHARS = 80  # a preset's name at most (the chooser lists it whole)
+
+
+def check_preset_name(name: str) -> str:
+    """`name` without spaces at its ends, fit to name a new preset; else a StyleError that
+    says why (empty, a control character such as a line break, over NAME_CHARS)."""
+    name = name.strip()
+    if not name:
+        raise StyleError("a preset needs a name")
+    bad = next((c for c in name if _control(c)), None)
+    if bad is not None:
+        what = {"\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(
+            bad, "a line break" if unicodedata.category(bad) in ("Zl", "Zp")
+            else "a control character")
+        raise StyleError(f"a preset's name must be one line of text: it holds {what} "
+                         f"(U+{ord(bad):04X})")
+    if len(name) > NAME_CHARS:
+        raise StyleError(f"a preset's name can be at most {NAME_CHARS} characters long; "
+                         f"this one has {len(name)}")
+    return name
 
 
 def preset_label(preset: Preset) -> str:
@@ -241,18 +314,24 @@ def _file_stem(name: str) -> str:
     return stem.strip() or "preset"
 
 
-def user_preset_file(name: str, user_dir: Path) -> Path | None:
-    """The file in `user_dir` that holds the user preset called `name` (the name stored in
-    it, not the file's), or None."""
+def user_preset_named(name: str, user_dir: Path, prefer: Path | None = None) -> Preset | None:
+    """The user preset in `user_dir` called `name` (the name stored in its file, read as
+    people read names: "my look" is "My look", `preset_key`), or None. Where files of older
+    versions hold several such: the one at `prefer`, else the one of exactly that name,
+    else the first."""
     if not user_dir.is_dir():
         return None
+    key = preset_key(name)
+    same = []
     for path in sorted(user_dir.glob("*.json")):
         try:
-            if _read(path, False).name == name:
-                return path
+            preset = _read(path, False)
         except StyleError:
             continue
-    return None
+        if preset_key(preset.name) == key:
+            same.append(preset)
+    return next((p for p in same if p.path == prefer), None) \
+        or next((p for p in same if p.name == name), None) or (same[0] if same else None)
 
 
 def _claim_file(user_dir: Path, name: str) -> Path:
@@ -263,10 +342,15 @@ def _claim_file(user_dir: Path, name: str) -> Path:
     return claim_new(lambda n: user_dir / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json"))
 
 
-def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
-    """Write a user preset atomically; returns its path. The file holding a preset of the
-    same name is replaced (the app asks first); a new name gets a new file, never another
-    preset's (`_claim_file`)."""
+def save_preset(preset: Preset, user_dir: Path | None = None, *,
+                over: Path | None = None) -> Path:
+    """Write a user preset atomically; returns its path. `over`: the file to replace (the
+    one the app asked about); else the file holding a preset of the same name
+    (`user_preset_named`; the app asks first); a new name gets a new file, never another
+    preset's (`_claim_file`). A name `check_preset_name` refuses is refused."""
+    if check_preset_name(preset.own_name) != preset.own_name:
+        raise StyleError(f"a preset's name cannot begin or end with spaces: "
+                         f"{preset.own_name!r}")
     udir = user_dir or user_presets_dir(preset.style)
     udir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=udir, prefix=".preset-", suffix=".tmp")
@@ -274,9 +358,10 @@ def save_preset(preset: Preset, user_dir: Path | None = None) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(preset.to_json())
-        path = user_preset_file(preset.name, udir)
+        same = user_preset_named(preset.own_name, udir) if over is None else None
+        path = over or (same.path if same is not None else None)
         if path is None:
-            path = claimed = _claim_file(udir, preset.name)
+            path = claimed = _claim_file(udir, preset.own_name)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

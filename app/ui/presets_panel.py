@@ -25,13 +25,14 @@ from PyQt6.QtWidgets import (
 from ..engine.errors import AquarelleError
 from ..engine.presets import (
     Preset,
+    check_preset_name,
     delete_preset,
     describe_preset,
     list_presets,
     preset_key,
     preset_label,
     save_preset,
-    user_preset_file,
+    user_preset_named,
     user_presets_dir,
 )
 
@@ -134,9 +135,13 @@ class PresetsPanel(QWidget):
         self._list()
         self.show_state(None, True, self._at_defaults)
 
-    def refresh(self, select: str | None = None) -> None:
-        """Re-read the preset folders; show `select` (a name), else "Custom" or "Default"."""
+    def refresh(self, select: str | None = None, *, file: Path | None = None) -> None:
+        """Re-read the preset folders; show `select` (a name) or the user preset in `file`,
+        else "Custom" or "Default"."""
         self._list()
+        if file is not None:  # its listed name may not be its own (one that reads alike)
+            select = next((p.name for p in self.presets if p.path == file and not p.builtin),
+                          None)
         self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
         self.stateChanged.emit(self.base, select is None)
 
@@ -154,10 +159,9 @@ class PresetsPanel(QWidget):
         style = "" if self.style == CLI_STYLE else f"--style {self.style} "
         for i, p in enumerate(self.presets, 1):
             self.combo.addItem(self.label(p))
-            # a user preset by its name (its file may be NAME-1.json: another preset's name
-            # made NAME.json), a built-in (or a user's that reads like one) by its file's
-            name = shlex.quote(p.name if p.path is None or not p.builtin
-                               and not p.name.endswith(" (yours)") else p.path.stem)
+            # a user preset by its listed name (its file may be NAME-1.json: another preset's
+            # name made NAME.json), a built-in by its file's
+            name = shlex.quote(p.name if p.path is None or not p.builtin else p.path.stem)
             self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
                                    f"{name})", Qt.ItemDataRole.ToolTipRole)
         self.combo.blockSignals(False)
@@ -189,9 +193,19 @@ class PresetsPanel(QWidget):
 
     @staticmethod
     def label(preset: Preset) -> str:
-        """How the chooser lists a preset."""
+        """How the chooser lists a preset: a user's as "NAME (yours)" (once: one whose name
+        reads like a built-in's is listed as "NAME (yours)" already)."""
         text = preset_label(preset)
-        return text if preset.builtin or text.endswith("(yours)") else f"{text} (yours)"
+        if preset.builtin or preset.saved_name is not None and text.endswith(" (yours)"):
+            return text
+        return f"{text} (yours)"
+
+    def mine(self) -> Preset | None:
+        """The user preset the values came from (chosen, or edited since: "NAME,
+        modified"), or None."""
+        preset = self.current() or next((p for p in self.presets if p.name == self.base),
+                                        None)
+        return preset if preset is not None and not preset.builtin else None
 
     def show_state(self, base: str | None, modified: bool, at_defaults: bool = False) -> None:
         """Show which preset the parameters came from, without choosing it: the preset
@@ -253,15 +267,17 @@ class PresetsPanel(QWidget):
 
     # -- user presets ----------------------------------------------------------------------
     def save_as(self, name: str) -> Preset | None:
-        """Save the current values as user preset `name`; a preset of that name is replaced
-        only if the user says so (None: kept, nothing saved)."""
-        name = name.strip()
+        """Save the current values as user preset `name`; a preset of that name (as people
+        read it: "My look" is "my look") is replaced only if the user says so (None: kept,
+        nothing saved)."""
+        name = check_preset_name(name)
         self._check_name(name)
-        if not self._may_replace(name):
+        taken = self._taken(name, self.mine())
+        if taken is not None and not self._may_replace(name, taken):
             return None
         preset = Preset(name=name, style=self.style, values=self._values())
-        save_preset(preset, self._dir())
-        self.refresh(select=name)
+        path = save_preset(preset, self._dir(), over=taken.path if taken else None)
+        self.refresh(file=path)
         self.message.emit(f"Saved preset “{name}”")
         return preset
 
@@ -269,48 +285,62 @@ class PresetsPanel(QWidget):
         """Rename a user preset (written under the new name, then the old file removed);
         onto another preset's name only if the user says to replace that one (None: both
         kept as they were)."""
-        new_name = new_name.strip()
         if preset.builtin:
             raise AquarelleError(f"preset “{preset.name}” is built in and cannot be renamed")
+        new_name = check_preset_name(new_name)
         self._check_name(new_name, preset)
-        if not self._may_replace(new_name, preset):
+        taken = self._taken(new_name, preset)  # itself, where only the case changes
+        if taken is not None and taken.path != preset.path \
+                and not self._may_replace(new_name, taken):
             return None
         renamed = Preset(name=new_name, style=preset.style, values=dict(preset.values),
                          description=preset.description)
         old_path = preset.path
-        new_path = save_preset(renamed, self._dir())
+        new_path = save_preset(renamed, self._dir(), over=taken.path if taken else None)
         if old_path is not None and old_path != new_path:
             delete_preset(preset)
-        self.refresh(select=new_name)
-        self.message.emit(f"Renamed preset “{preset.name}” to “{new_name}”")
+        self.refresh(file=new_path)
+        self.message.emit(f"Renamed preset “{preset.own_name}” to “{new_name}”")
         return renamed
 
-    def _may_replace(self, name: str, renaming: Preset | None = None) -> bool:
-        """Whether `name` may be written: no other user preset has it, or the user says to
-        replace it (asked; No keeps it, and says so)."""
-        taken = user_preset_file(name, self._dir() or user_presets_dir(self.style))
-        if taken is None or (renaming is not None and taken == renaming.path):
-            return True
+    def _taken(self, name: str, mine: Preset | None) -> Preset | None:
+        """The user preset called `name` (as people read names), the one the values came
+        from (`mine`) where older files hold several such, or None."""
+        return user_preset_named(name, self._dir() or user_presets_dir(self.style),
+                                 prefer=mine.path if mine is not None else None)
+
+    def _may_replace(self, name: str, taken: Preset) -> bool:
+        """Whether the user says to replace the preset `taken`, which has `name` (asked; No
+        keeps it, and says so)."""
+        same = "" if taken.name == name else f"; “{name}” is the same name"
+        file = taken.path.name if taken.path is not None else "?"
         answer = QMessageBox.question(
             self, "Replace preset",
-            f"A preset called “{name}” exists ({taken.name}). Replace it?")
+            f"A preset called “{taken.name}” exists ({file}){same}. Replace it?")
         if answer == QMessageBox.StandardButton.Yes:
             return True
-        self.message.emit(f"Preset “{name}” kept; nothing was saved")
+        self.message.emit(f"Preset “{taken.name}” kept; nothing was saved")
         return False
 
     def _check_name(self, name: str, renaming: Preset | None = None) -> None:
         """A user preset's name may not read like a built-in's: it would hide it."""
-        if not name:
-            raise AquarelleError("a preset needs a name")
         for p in self.presets:
             if p.builtin and preset_key(p.name) == preset_key(name) and p is not renaming:
                 raise AquarelleError(f"“{preset_label(p)}” is a built-in preset; "
                                      "choose another name for yours")
 
+    @staticmethod
+    def _suggestion(preset: Preset) -> str:
+        """The name to offer for `preset`: its own, where a preset may still have it (an older
+        version's may not: its name as listed)."""
+        try:
+            return check_preset_name(preset.own_name)
+        except AquarelleError:
+            return preset.name
+
     def save_dialog(self) -> None:
-        current = self.current()
-        suggestion = current.name if current is not None and not current.builtin else ""
+        mine = self.mine()  # edited since: saving under its name updates it (asked)
+        suggestion = self._suggestion(mine) if mine is not None else ""
         name, ok = QInputDialog.getText(self, "Save preset", "Preset name:",
                                         QLineEdit.EchoMode.Normal, suggestion)
         if ok:
@@ -321,8 +351,8 @@ class PresetsPanel(QWidget):
         if preset is None or preset.builtin:
             return
         name, ok = QInputDialog.getText(self, "Rename preset", "New name:",
-                                        QLineEdit.EchoMode.Normal, preset.name)
-        if ok and name.strip() and name.strip() != preset.name:
+                                        QLineEdit.EchoMode.Normal, self._suggestion(preset))
+        if ok and name.strip() and name.strip() != preset.own_name:
             self._guard(lambda: self.rename(preset, name))
 
     def delete_current(self) -> None:
