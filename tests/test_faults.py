@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from videoclips import garbled, make_clip
@@ -18,9 +19,21 @@ from videoclips import garbled, make_clip
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
 
 
-def interrupt_a_render(tmp_path, out, interrupt) -> tuple[str, int]:
+def signal_state(pid: int) -> str:
+    """How a process takes signals now (Linux: blocked, ignored, caught; else nothing): said
+    when a signal test fails."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return ""
+    return " ".join(x.replace("\t", "") for x in lines if x.startswith(("SigBlk", "SigIgn",
+                                                                        "SigCgt")))
+
+
+def interrupt_a_render(tmp_path, out, interrupt) -> tuple[str, int, str]:
     """Start `aquarelle render` on a long clip into `out`, wait until it writes its temporary
-    file (mid-run), call `interrupt(proc)`, and return its stderr and exit status. A render
+    file (mid-run), call `interrupt(proc)`, and return its stderr, its exit status and a note
+    for a failure (how it took signals then, how long it took to end). A render
     that ran to its end before the interrupt could come (this process starved of CPU under
     load) tests nothing: it is run again, up to three times."""
     clip = make_clip(tmp_path / "long.mp4", size=(320, 240), frames=300, fps=30)
@@ -36,9 +49,10 @@ def interrupt_a_render(tmp_path, out, interrupt) -> tuple[str, int]:
                 assert time.monotonic() < deadline, "the export never started writing"
                 time.sleep(0.05)
             if proc.poll() is None:  # (it reaps a render that has ended)
+                taken, sent = signal_state(proc.pid), time.monotonic()
                 interrupt(proc)
                 _, err = proc.communicate(timeout=120)
-                return err, proc.returncode
+                return err, proc.returncode, f"{taken}; ended {time.monotonic() - sent:.2f} s after"
             (out / "painted.mp4").unlink(missing_ok=True)  # finished first: again
         finally:
             if proc.poll() is None:
@@ -49,8 +63,8 @@ def interrupt_a_render(tmp_path, out, interrupt) -> tuple[str, int]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_mid_export_leaves_nothing_and_exits_128_plus_signal(tmp_path, sig):
     out = tmp_path / "out"
-    err, code = interrupt_a_render(tmp_path, out, lambda proc: proc.send_signal(sig))
-    assert code == 128 + sig, err
+    err, code, note = interrupt_a_render(tmp_path, out, lambda proc: proc.send_signal(sig))
+    assert code == 128 + sig, (err, note)
     assert f"cancelled ({signal.Signals(sig).name})" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert list(out.iterdir()) == []  # no output, no temporary file
@@ -111,8 +125,8 @@ def test_a_full_disk_stops_with_one_line_and_no_partial_file(tmp_path, kind):
 
 def test_the_output_folder_removed_mid_export_is_an_error_not_a_success(tmp_path):
     out = tmp_path / "out"
-    err, code = interrupt_a_render(tmp_path, out, lambda _proc: shutil.rmtree(out))
-    assert code == 2, err
+    err, code, note = interrupt_a_render(tmp_path, out, lambda _proc: shutil.rmtree(out))
+    assert code == 2, (err, note)
     assert "painted.mp4" in err and "No such file or directory" in err
     assert not out.exists()
 

@@ -31,6 +31,7 @@ from test_gui import (  # noqa: F401 - fixtures
     dialogs,
     media,
     open_and_render,
+    step_painted,
     window,
 )
 
@@ -73,8 +74,7 @@ def test_two_recordings_in_the_same_second_are_two_files(
     for _ in range(2):
         window.toggle_record()
         for _ in range(2):
-            with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-                window.playback.step(1)
+            step_painted(qtbot, window)
         window.toggle_record()
         said.append(status(window))
     assert dialogs.calls == []
@@ -92,8 +92,7 @@ def test_a_recording_never_replaces_a_file(qtbot: Any, window: MainWindow,
     dst = tmp_path / "rec.mp4"
     dst.write_bytes(b"someone's video")
     window.toggle_record(dst)
-    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
-        window.playback.step(1)
+    step_painted(qtbot, window)
     window.toggle_record()
     assert dst.read_bytes() == b"someone's video"
     saved = tmp_path / "rec-1.mp4"
