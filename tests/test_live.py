@@ -328,6 +328,28 @@ def test_cli_live_holds_a_still_for_its_seconds(tmp_path, capsys):
     assert "no latency (a still)" in err  # said, not left out
 
 
+def test_a_still_held_waits_instead_of_spinning(pipeline):
+    # A still's source has ended once its frame is taken, so waiting for the next returns at
+    # once: the session's loop spun a core for as long as it held the still (400 000 turns
+    # a second), until --seconds or Ctrl+C.
+    from aquarelle.media.sources import StillImageSource
+
+    source = StillImageSource(np.full((48, 64, 3), 120, np.uint8))
+    waits = 0
+    wait_frame = source.wait_frame
+
+    def counted(timeout: float | None = None) -> bool:
+        nonlocal waits
+        waits += 1
+        return wait_frame(timeout)
+
+    source.wait_frame = counted  # type: ignore[method-assign]
+    stats = LiveSession(source, pipeline(style="adjust"), LiveOptions()).run(seconds=0.6)
+    assert stats.rendered == 1 and stats.still
+    assert stats.seconds >= 0.6  # held for its seconds
+    assert waits <= 10, waits  # about one a quarter second (the first wait found the frame)
+
+
 def _summary(err: str) -> tuple[int, float, str]:
     """(frames painted, seconds, the rest) of `aquarelle live`'s closing line."""
     m = re.search(r"aquarelle: live: (\d+) frames? in ([\d.]+) s: (.*)", err)

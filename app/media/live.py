@@ -176,9 +176,14 @@ class LiveSession:
                 if max_frames is not None and self.stats.rendered >= max_frames:
                     break
                 if not wait(0.25):
-                    # a still is held, as a camera would show it, until --seconds or stop
-                    if self.source.ended.is_set() and not self.source.still:
-                        break
+                    if self.source.ended.is_set():
+                        if not self.source.still:
+                            break
+                        # a still is held, as a camera would show it, until --seconds or
+                        # stop: waited out here (its source, ended, returns at once: the
+                        # loop spun a core for as long as the still was held)
+                        left = 0.25 if seconds is None else seconds - (self._clock() - start)
+                        stop.wait(min(0.25, max(0.0, left)))
                     continue
                 if self.sink is not None and self.sink.error:
                     raise MediaError(self.sink.error)  # the device went away
