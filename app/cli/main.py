@@ -8,6 +8,7 @@ import difflib
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -73,6 +74,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input, 130 when interrupted, 128 + the
     signal's number when terminated by SIGTERM or SIGHUP)."""
+    warnings.formatwarning = _format_warning
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     mistyped = _mistyped_command(argv)
     if mistyped:
@@ -100,6 +102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `aquarelle styles | head`: the reader left; so do we, quietly
         _silence_stdout()
         return 128 + 13  # as if killed by SIGPIPE, like other tools
+
+
+_python_format = warnings.formatwarning
+
+
+def _format_warning(message: Warning | str, category: type[Warning], filename: str,
+                    lineno: int, line: str | None = None) -> str:
+    """Our own warnings (a still's unreadable colour profile) in the CLI's one line; other
+    libraries' as Python writes them."""
+    if category.__module__.split(".")[0] == __name__.split(".")[0]:
+        return f"aquarelle: warning: {message}\n"
+    return _python_format(message, category, filename, lineno, line)
 
 
 def _silence_stdout() -> None:

@@ -124,6 +124,9 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
     else:
         rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
     orientation, icc, exif = _metadata(path)
+    from .colour_profile import to_srgb  # (its own module: the engine paints sRGB)
+
+    rgb, icc = to_srgb(rgb, icc, path.name)  # P3, Adobe RGB... converted, sRGB as it is
     rgb = _orient(rgb, orientation)
     alpha = _orient(alpha, orientation) if alpha is not None else None
     return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
