@@ -3,7 +3,9 @@ checks before any file, and the batch's last line."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
@@ -46,11 +48,18 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
         if same_path(p, output):
             raise AquarelleError(f"output folder {output} is the input folder {p}; "
                                  "choose another one")
-        found, skipped = [], []
+        found, skipped, hidden = [], [], []
         walk = sorted(p.rglob("*")) if recursive else sorted(p.iterdir())
         for f in walk:
             rel = f.relative_to(p)
-            if any(part.startswith(".") for part in rel.parts) or f.is_dir() and recursive:
+            dot = next((i for i, part in enumerate(rel.parts) if part.startswith(".")), None)
+            if dot is not None:  # named once: a hidden folder, not each file in it
+                top = Path(*rel.parts[: dot + 1])
+                name = str(top) + ("/" if (p / top).is_dir() else "")
+                if name not in hidden:
+                    hidden.append(name)
+                continue
+            if f.is_dir() and recursive:
                 continue
             if recursive and (output.resolve() == f.resolve()
                               or output.resolve() in f.resolve().parents):
@@ -60,15 +69,21 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
                 found.append((f, rel.parent))
             else:
                 skipped.append(str(rel) + ("/" if f.is_dir() else ""))
-        if skipped and not quiet:
+        if (skipped or hidden) and not quiet:
             more = "" if recursive else "; subfolders are entered with --recursive"
-            print(f"aquarelle: note: skipped in {p}: {', '.join(skipped[:10])}"
-                  f"{', ...' if len(skipped) > 10 else ''} (not images or videos by their "
-                  f"names{more})", file=sys.stderr)
+            why = [f"{_first_ten(skipped)} (not images or videos by their names{more})"] \
+                if skipped else []
+            why += [f"{_first_ten(hidden)} (hidden)"] if hidden else []
+            print(f"aquarelle: note: skipped in {p}: {'; '.join(why)}", file=sys.stderr)
         if not found:
             raise AquarelleError(f"no images or videos in {p}")
         files.extend(found)
     return once_each(files, quiet)
+
+
+def _first_ten(names: list[str]) -> str:
+    """"a, b, c": the first ten names, and "..." for more."""
+    return ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
 
 
 def _identity(path: Path) -> object:
@@ -108,21 +123,78 @@ def once_each(files: list[tuple[Path, Path]], quiet: bool = False
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
                  template: str = NAME_TEMPLATE, videos: frozenset[Path] = frozenset()
                  ) -> list[Path]:
-    """One output path (relative to -o) per input (`videos`: animated pictures rendered as
-    videos, also ones named as images). Inputs that would share one (x.mp4 and x.mkv ->
-    x.mp4): the one already called that keeps it (else the first), the others get their
-    own extension added (x_mkv.mp4), so no file takes another's plain name."""
-    plain = [sub / default_name(f, codec, fmt, template, video=f in videos)
-             for f, sub in files]
+    """One output path (relative to -o) per input, each its own (`videos`: animated pictures
+    rendered as videos, also ones named as images). Names are told apart without case, as
+    Windows and macOS file systems do. Inputs that would share one (x.mp4 and x.mkv -> x.mp4):
+    the one already called that keeps it (else the first); each other one adds the first
+    free tag of: its extension where it differs (x_mkv.mp4), the last part of its folder's
+    path that tells it apart (other/one.png -> one_other.png), a number (painted-2.png)."""
+    plain = _plain_names(files, codec, fmt, template, videos)
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(plain):
+        groups.setdefault(_key(name), []).append(i)
+    folders = {_key(d) for name in plain for d in name.parents}  # no file takes a folder's
+    keepers = {k: next((i for i in group if files[i][0].name == plain[i].name), group[0])
+               for k, group in groups.items() if k not in folders}
+    taken = folders | set(keepers)
     out = list(plain)
-    for name in {n for n in plain if plain.count(n) > 1}:
-        group = [i for i, n in enumerate(plain) if n == name]
-        keeper = next((i for i in group if files[i][0].name == name.name), group[0])
+    for k, group in groups.items():
         for i in group:
-            if i != keeper:
-                f = files[i][0]
-                out[i] = name.with_name(f"{name.stem}_{f.suffix.lstrip('.')}{name.suffix}")
+            if i == keepers.get(k):
+                continue
+            name = next(c for c in _tagged(files, group, keepers.get(k), i, plain[i])
+                        if _key(c) not in taken)
+            taken.add(_key(name))
+            out[i] = name
     return out
+
+
+def _plain_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None,
+                 template: str, videos: frozenset[Path]) -> list[Path]:
+    """Each input's output path as if it were the only one."""
+    return [sub / default_name(f, codec, fmt, template, video=f in videos) for f, sub in files]
+
+
+def renamed_note(files: list[tuple[Path, Path]], names: list[Path], plain: list[Path]) -> str:
+    """The note naming the inputs whose outputs were renamed apart ("" when none was)."""
+    moved = [f"{f} -> {n}" for (f, _), n, p in zip(files, names, plain, strict=True) if n != p]
+    if not moved:
+        return ""
+    return (f"aquarelle: note: {counted(len(moved), 'output')} renamed, as other inputs "
+            f"would have the same name: {', '.join(moved[:5])}"
+            f"{', ...' if len(moved) > 5 else ''}")
+
+
+def _key(name: Path) -> str:
+    """An output name as a case-insensitive file system compares it."""
+    return name.as_posix().casefold()
+
+
+def _tagged(files: list[tuple[Path, Path]], group: list[int], keeper: int | None, i: int,
+            name: Path) -> Iterator[Path]:
+    """The names input `i` may take instead of `name`, which others of `group` share: its
+    extension added, then the shortest end of its folder's path no other in the group has,
+    then numbers (endless: one is free)."""
+    src = files[i][0]
+    ext = src.suffix.lstrip(".")
+    if ext and (keeper is None or files[keeper][0].suffix.casefold() != src.suffix.casefold()):
+        yield name.with_name(f"{name.stem}_{ext}{name.suffix}")
+    here = _folder_parts(src)
+    others = [_folder_parts(files[j][0]) for j in group if j != i]
+    for n in range(1, len(here) + 1):
+        if all(_key(Path(*o[-n:])) != _key(Path(*here[-n:])) for o in others):
+            yield name.with_name(f"{name.stem}_{'_'.join(here[-n:])}{name.suffix}")
+            break
+    n = 2
+    while True:
+        yield name.with_name(f"{name.stem}-{n}{name.suffix}")
+        n += 1
+
+
+def _folder_parts(src: Path) -> tuple[str, ...]:
+    """The names of the folders above an input (as given, from the current folder up for a
+    relative one; symlinks not followed)."""
+    return Path(os.path.abspath(src)).parent.parts[1:]
 
 
 def prepare_batch(job: RenderJob
@@ -154,7 +226,12 @@ def prepare_batch(job: RenderJob
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
-    return files, output_names(files, opts.codec, fmt, job.name_template, videos), decodes
+    names = output_names(files, opts.codec, fmt, job.name_template, videos)
+    note = renamed_note(files, names,
+                        _plain_names(files, opts.codec, fmt, job.name_template, videos))
+    if note and not job.quiet:
+        print(note, file=sys.stderr)
+    return files, names, decodes
 
 
 def content_kind(src: Path) -> str | None:

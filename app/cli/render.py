@@ -5,6 +5,9 @@ imported where a video or a batch is rendered: a still's render does not load th
 from __future__ import annotations
 
 import argparse
+import glob
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -27,7 +30,9 @@ ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",)}
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="stylize images (and videos) to files")
     p.add_argument("inputs", nargs="+", metavar="IN", help="input image or video")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="output file, or folder to render into (OUT/, or an existing folder; "
+                        "several inputs or a folder: always a folder)")
     add_style_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     p.add_argument("--quality", type=int, metavar="1-100",
@@ -54,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     inputs, output = job.inputs, job.output
     if job.pair:
         return _render_pair(job)
+    src = inputs[0] if len(inputs) == 1 and not is_sequence(inputs[0]) else None
+    check_output_place(output, job.wants_folder, src)
     if len(inputs) > 1 or inputs[0].is_dir():
         if not job.wants_folder and (is_image_path(output) or is_video_path(output)):
             why = f"{inputs[0]} is a folder" if len(inputs) == 1 else "there are several inputs"
@@ -76,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return render_video.run(job, src, output)
     if job.wants_folder and not output.exists():
         default_name(src, None, template=job.name_template)  # a bad --name: no folder made
+        refuse_missing(src)  # nor one for an input that is not there
         try:
             output.mkdir(parents=True)
         except OSError as e:
@@ -97,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"aquarelle: warning: {misnamed(src, sniffed[0])}; rendering it as a "
               "one-frame video", file=sys.stderr)
     elif not is_video_path(src) and not ffmpeg_opens(src):
+        refuse_missing(src)
         kinds = " ".join(sorted(IMAGE_EXTENSIONS))
         raise AquarelleError(f"{src} is not an image or a video (images: {kinds}; videos: "
                              "anything FFmpeg reads)")
@@ -113,7 +122,7 @@ def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video"
         output = output / default_name(src, job.export.codec, job.container,
                                        job.name_template, video=True)
     else:
-        check_extension(output, "video")
+        check_extension(output, "video", src)
         if is_image_path(output) and not is_sequence(output):
             from ..media.video_reader import only_picture
 
@@ -156,6 +165,37 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
                          f"be painted, as an image (e.g. -o {output.with_suffix(ext)})")
 
 
+def refuse_missing(src: Path | None) -> None:
+    """An input that is not there, said as such, before a problem of -o's (`src` None: a
+    batch's, each said as it comes); a pattern the shell passed on (quoted, or matching
+    nothing) said to be one."""
+    if src is None or os.path.exists(src):
+        return
+    if not re.search(r"[*?[]", str(src)):
+        raise AquarelleError(f"no such file: {src}")
+    if glob.glob(str(src)):
+        raise AquarelleError(f"no such file: {src} (a pattern, which aquarelle does not "
+                             "expand: leave it unquoted for the shell to, or give the folder)")
+    raise AquarelleError(f"no such file: {src} (the pattern matches no file)")
+
+
+def check_output_place(output: Path, wants_folder: bool, src: Path | None) -> None:
+    """A file where -o needs a folder (in/one.png/x.png, or in/one.png/), said as such, not
+    as a folder that does not exist or cannot be made (after a missing input `src`)."""
+    places = ([output] if wants_folder else []) + list(output.parents)
+    for place in places:
+        try:
+            if not place.exists():
+                continue
+        except OSError:
+            return  # (unreadable: the writer says what is wrong)
+        if not place.is_dir():
+            refuse_missing(src)
+            slash = "/" if wants_folder and place == output else ""
+            raise AquarelleError(f"-o {output}{slash}: {place} is a file, not a folder")
+        return
+
+
 def _video_inside(path: Path) -> bool:
     """Whether a file named as an image, but no image by its first bytes, is a video
     container (FFmpeg would open any such file as an image by its name)."""
@@ -177,18 +217,18 @@ def _render_one_image(job: RenderJob, src: Path, output: Path, name: str,
     (`decodes`: an animation's probe, for render_image)."""
     if output.is_dir():
         output = output / name
-    check_extension(output, "image")
+    check_extension(output, "image", src)
     if warning:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     return render_image(job, src, output, decodes=decodes)
 
 
-
-
-def check_extension(output: Path, kind: str) -> None:
-    """An output without an extension: say which ones a `kind` ("image", "video") takes."""
+def check_extension(output: Path, kind: str, src: Path) -> None:
+    """An output without an extension: say which ones a `kind` ("image", "video") takes
+    (once `src` is known to be there: the input's own problem first)."""
     if output.suffix:
         return  # a wrong one: the writer names the right ones
+    refuse_missing(src)
     if kind == "image":
         allowed = ", ".join(sorted(IMAGE_EXTENSIONS))
         example = f"{output}.png"

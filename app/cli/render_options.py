@@ -52,20 +52,21 @@ CHUNK_SECONDS = 30.0  # --chunk's default: the length of a video's pieces on a c
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Video-only options of `render`."""
+    """--size (stills and videos), then the video-only and folder options of `render`."""
+    p.add_argument("--size", metavar="WxH",
+                   help="the size the input is resized to before painting (a still or a "
+                        "video's frames); -1 for one side keeps the aspect ratio (e.g. "
+                        "1280x-1). It is the size shown: non-square pixels (DV, HDV) are made "
+                        "square. Styles that enlarge multiply it: upscale by its factor (2 by "
+                        "default), stereo's side-by-side output doubles the width. "
+                        f"At most {MAX_PIXELS // 1_000_000} MP (a "
+                        f"video's frames {MAX_VIDEO_SIDE} px a side)")
     g = p.add_argument_group("video options")
     g.add_argument("--codec", metavar="{" + ",".join(CODECS) + "}",
                    help="video codec (default: h264, vp9 for .webm)")
     g.add_argument("--crf", type=int, metavar="N",
                    help="constant quality: lower is better and bigger (default 18 for h264, "
                         "22 for h265, 31 for vp9; not used by prores)")
-    g.add_argument("--size", metavar="WxH",
-                   help="the size the input is resized to before painting; -1 for one side "
-                        "keeps the aspect ratio (e.g. 1280x-1). It is the size shown: "
-                        "non-square pixels (DV, HDV) are made square. Styles that enlarge multiply "
-                        "it: upscale by its factor (2 by default), stereo's side-by-side "
-                        f"output doubles the width. At most {MAX_PIXELS // 1_000_000} MP (a "
-                        f"video's frames {MAX_VIDEO_SIDE} px a side)")
     g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
