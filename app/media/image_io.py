@@ -77,6 +77,8 @@ def image_size(path: str | Path) -> tuple[int, int] | None:
         try:
             with pil.open(path) as im:
                 w, h = im.size
+                if im.format == "TIFF":  # as stored (newer Pillows give it turned)
+                    w, h = int(im.tag_v2.get(256, w)), int(im.tag_v2.get(257, h))
                 try:
                     orientation = int(im.getexif().get(_EXIF_ORIENTATION, 1))
                 except Exception:  # a broken EXIF block (or a cut file): the size stands
@@ -99,16 +101,22 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
     data = np.fromfile(path, dtype=np.uint8)
     if not data.size:
         raise ImageError(f"{path} is empty (0 bytes)")
+    tiff = path.suffix.lower() in (".tif", ".tiff")
+    # a TIFF's decoders (OpenCV's, Pillow's) turn it by its Orientation tag themselves, some
+    # kinds only: they are given it unturned, and it is turned below like any other picture
+    tiff_orientation = _unturned_tiff(data) if tiff else 1
+    if path.suffix.lower() == ".png":
+        _quiet_png(data)
     try:
         arr = cv2.imdecode(data, flags) if data.size else None
     except cv2.error:  # e.g. a header claiming more pixels than OpenCV decodes
         arr = None
+    if arr is not None and arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 \
+            and tiff:
+        arr = _straight_tiff(data, arr)
     del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
-    if arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 and \
-            path.suffix.lower() in (".tif", ".tiff"):
-        arr = _straight_tiff(path, arr)
     if arr.dtype not in (np.uint8, np.uint16):
         if arr.dtype == np.float32:
             arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
@@ -124,6 +132,8 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
     else:
         rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
     orientation, icc, exif = _metadata(path)
+    if tiff:  # (Pillow's reading of the tag, where it has one, is of the turned file)
+        orientation = tiff_orientation
     from .colour_profile import to_srgb  # (its own module: the engine paints sRGB)
 
     rgb, icc = to_srgb(rgb, icc, path.name)  # P3, Adobe RGB... converted, sRGB as it is
@@ -133,19 +143,80 @@ def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image
                  icc, exif)
 
 
-def _straight_tiff(path: Path, bgra: np.ndarray) -> np.ndarray:
-    """An 8-bit TIFF's BGRA with its colours as stored, not multiplied by the alpha: OpenCV
-    (libtiff's RGBA reader) multiplies them where the alpha is marked unassociated, as most
-    writers' (and ours) is, and a semi-transparent pixel came out darker. Pillow reads them
-    as they are (and divides associated alpha out); OpenCV's pixels where it cannot."""
+def _straight_tiff(data: np.ndarray, bgra: np.ndarray) -> np.ndarray:
+    """An 8-bit TIFF's BGRA (`data`: the file, unturned) with its colours as stored, not
+    multiplied by the alpha: OpenCV (libtiff's RGBA reader) multiplies them where the alpha
+    is marked unassociated, as most writers' (and ours) is, and a semi-transparent pixel
+    came out darker. Pillow reads them as they are (and divides associated alpha out);
+    OpenCV's pixels where it cannot."""
+    import io
+
     try:
-        with _pillow() as pil, pil.open(path) as im:
+        with _pillow() as pil, pil.open(io.BytesIO(memoryview(data))) as im:
             if im.mode not in ("RGBA", "RGBa") or im.size != (bgra.shape[1], bgra.shape[0]):
                 return bgra
             rgba = np.asarray(im.convert("RGBA") if im.mode == "RGBa" else im)
     except Exception:  # a TIFF Pillow cannot decode: as OpenCV read it
         return bgra
     return cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA)
+
+
+def _unturned_tiff(data: np.ndarray) -> int:
+    """A TIFF's Orientation (1..8; 1 where it has none), set to 1 in its first IFD in place
+    in the file's bytes `data`, so that no decoder turns the pixels itself."""
+    order = {b"II": "<", b"MM": ">"}.get(bytes(data[:2]))
+    if order is None or data.size < 16:
+        return 1
+    (magic,) = struct.unpack_from(order + "H", data, 2)
+    if magic not in (42, 43):
+        return 1
+    count, offset, size = ("H", "I", 12) if magic == 42 else ("Q", "Q", 20)
+    (first,) = struct.unpack_from(order + offset, data, 4 if magic == 42 else 8)
+    if first + 8 > data.size:
+        return 1
+    (n,) = struct.unpack_from(order + count, data, first)
+    start = first + struct.calcsize(count)
+    if start + n * size > data.size:
+        return 1
+    for at in range(start, start + n * size, size):
+        tag, kind = struct.unpack_from(order + "HH", data, at)
+        if tag != _EXIF_ORIENTATION:
+            continue
+        value = at + 4 + struct.calcsize(offset)  # (the count, then the value field)
+        fmt = {3: "H", 4: "I"}.get(kind)
+        if fmt is None:
+            return 1
+        (orientation,) = struct.unpack_from(order + fmt, data, value)
+        struct.pack_into(order + fmt, data, value, 1)
+        return orientation if 1 <= orientation <= 8 else 1
+    return 1
+
+
+# PNG chunks OpenCV's decoder has no use for (it applies no colour management, and reads
+# no orientation with IMREAD_UNCHANGED) on which libpng prints warnings straight to stderr
+# (an ICC profile whose illuminant is not D50, a bad keyword...); Pillow reads the profile
+# and EXIF from the file itself.
+_PNG_UNREAD = frozenset({b"iCCP", b"sRGB", b"gAMA", b"cHRM", b"cICP", b"sBIT", b"pHYs",
+                         b"tIME", b"tEXt", b"zTXt", b"iTXt", b"eXIf", b"sPLT", b"hIST"})
+
+
+def _quiet_png(data: np.ndarray) -> None:
+    """A PNG's chunks in _PNG_UNREAD renamed, in place in the file's bytes `data`, to
+    private ones (their CRC made again) that libpng skips without a word."""
+    import zlib
+
+    at = 8
+    while at + 12 <= data.size:
+        (length,) = struct.unpack_from(">I", data, at)
+        kind = bytes(data[at + 4:at + 8])
+        end = at + 12 + length
+        if end > data.size or kind == b"IEND":
+            return
+        if kind in _PNG_UNREAD:
+            data[at + 5] |= 0x20  # the second letter lower case: a private chunk
+            crc = zlib.crc32(memoryview(data[at + 4:at + 8 + length]))
+            struct.pack_into(">I", data, at + 8 + length, crc)
+        at = end
 
 
 def _decode_flags(path: Path, size: tuple[int, int] | None,
