@@ -167,3 +167,61 @@ def test_a_16_bit_tiff_warns_only_about_what_the_source_has(tmp_path):
     assert write_warnings(tmp_path / "o.tif", deep, srgb()) == [
         "o.tif: a 16-bit TIFF is written without the colour profile here (.png keeps them "
         "at 16 bits)"]
+
+
+def private_jpeg(path: Path) -> Path:
+    """A photo as a phone writes it: its maker, a date, a GPS position, a colour profile,
+    stored sideways (orientation 6)."""
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    exif[0x010F] = "TestCam"
+    exif[IFD.Exif] = {36867: "2020:01:02 03:04:05"}
+    exif[IFD.GPSInfo] = {1: "N", 2: (48.0, 51.0, 30.0), 3: "E", 4: (2.0, 17.0, 40.0)}
+    Image.fromarray(picture()).save(path, quality=95, exif=exif, icc_profile=srgb())
+    return path
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".webp", ".tif"])
+def test_cli_no_metadata_drops_a_stills_exif_and_keeps_its_profile(tmp_path, capsys, ext):
+    src = private_jpeg(tmp_path / "gps.jpg")
+    kept, bare = tmp_path / f"kept{ext}", tmp_path / f"bare{ext}"
+    assert cli(capsys, "render", src, "-o", kept, "-q") == (0, "")
+    assert cli(capsys, "render", src, "-o", bare, "--no-metadata", "-q") == (0, "")
+    with Image.open(kept) as im:  # by default the EXIF is kept, GPS and all
+        exif = im.getexif()
+        assert exif[0x010F] == "TestCam" and exif.get_ifd(IFD.GPSInfo)[1] == "N"
+    with Image.open(src) as im:
+        profile = im.info["icc_profile"]
+    with Image.open(bare) as im:
+        assert im.size == (20, 30)  # upright: the orientation is in the pixels
+        assert im.info.get("icc_profile") == profile
+        exif = im.getexif()
+        assert not {0x010F, IFD.Exif, IFD.GPSInfo} & set(exif), dict(exif)
+        assert "exif" not in im.info and "xmp" not in im.info
+
+
+def test_cli_no_metadata_in_a_batch_of_stills(tmp_path, capsys):
+    a, b = private_jpeg(tmp_path / "a.jpg"), private_jpeg(tmp_path / "b.jpg")
+    out = tmp_path / "out"
+    out.mkdir()
+    assert cli(capsys, "render", a, b, "-o", f"{out}/", "--no-metadata", "-q") == (0, "")
+    for name in ("a", "b"):
+        (path,) = out.glob(f"{name}*")
+        with Image.open(path) as im:
+            assert IFD.GPSInfo not in im.getexif() and 0x010F not in im.getexif()
+
+
+@pytest.mark.parametrize("ext", [".bmp", ".jpg"])
+def test_transparency_a_format_drops_is_warned_of(tmp_path, capsys, ext):
+    rgba = np.dstack([picture(), np.full((20, 30), 255, np.uint8)])
+    rgba[:, :10, 3] = 0
+    src = tmp_path / "cut.png"
+    Image.fromarray(rgba).save(src)
+    code, err = cli(capsys, "render", src, "-o", tmp_path / f"out{ext}", "-q")
+    kind = "BMP" if ext == ".bmp" else "JPEG"
+    assert (code, err) == (0, f"aquarelle: warning: out{ext}: {kind} is written without "
+                              "transparency here; the transparent parts are opaque paper "
+                              "(.png, .webp or .tif keep it)\n")
+    assert cli(capsys, "render", src, "-o", tmp_path / "out.png", "-q") == (0, "")
+    Image.fromarray(rgba[:, 10:]).save(src)  # opaque: nothing is lost
+    assert cli(capsys, "render", src, "-o", tmp_path / f"opaque{ext}", "-q") == (0, "")

@@ -38,6 +38,9 @@ from ..platforms import map_big_buffers, return_freed_heap
 from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import resize
 
+# of the video options (render_options.VIDEO_ONLY), those a still takes too
+STILL_OPTIONS = frozenset({"--no-metadata"})
+
 
 def read_pair(left: Path, right: Path) -> Image:
     """Two photos of a stereo pair as one side-by-side picture (left view on the left)."""
@@ -70,6 +73,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         raise ImageError(f"output folder does not exist: {output.parent}")
     check_writable(output)
     for option in job.video_only:
+        if option in STILL_OPTIONS:
+            continue
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
     if image is None and (why := first_frame_only(src, decodes)):
@@ -91,7 +96,9 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
             rgb_in = resize(rgb_in, (w, h))
             alpha = resize(alpha, (w, h)) if alpha is not None else None
         rgb_in = on_paper(rgb_in, alpha)  # transparent: paper, not the colours under it
-        icc, exif = image.icc, image.exif
+        # --no-metadata: no EXIF (GPS, camera, dates); the colour profile stays, the picture
+        # looks as it did (and its orientation is in the pixels)
+        icc, exif = image.icc, image.exif if job.export.metadata else None
         del image  # a big photo: only the picture being painted stays in memory
         # 16-bit in: painted and written at 16 bits (a deep pipeline)
         deep = rgb_in.dtype == np.uint16
@@ -112,7 +119,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if quality is not None and output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
         print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
               f"{output.name}", file=sys.stderr)
-    for warning in write_warnings(output, rgb, icc, exif):
+    for warning in write_warnings(output, rgb, icc, exif, alpha):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
                 replace=job.replace)

@@ -72,7 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
     g.add_argument("--no-subtitles", action="store_true", help="drop the subtitle streams")
     g.add_argument("--no-metadata", action="store_true",
-                   help="drop the tags (title, languages, track names...) and chapters")
+                   help="drop the tags (title, languages, track names...) and chapters; "
+                        "a still's EXIF (GPS location, camera, dates)")
     g.add_argument("--fps", type=frame_rate, metavar="RATE",
                    help="a new constant frame rate, a number or a fraction (30000/1001): "
                         "frames are repeated or left out (the default keeps every frame with "

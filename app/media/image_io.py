@@ -372,19 +372,26 @@ DEFAULT_QUALITY = 95
 PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".png": "PNG",
                ".tif": "TIFF", ".tiff": "TIFF"}
 EIGHT_BIT_ONLY = frozenset({".jpg", ".jpeg", ".webp", ".bmp"})  # (PNG and TIFF hold 16)
+# (a 32-bit BMP's fourth channel is not written: what OpenCV writes there, and whether a
+# viewer takes it for alpha, differ from version to version)
+NO_ALPHA = frozenset({".jpg", ".jpeg", ".bmp"})
 
 
 def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
-                   exif: bytes | None = None) -> list[str]:
+                   exif: bytes | None = None, alpha: np.ndarray | None = None) -> list[str]:
     """What `write_image` cannot keep of a picture in `path`'s format, one line each."""
     path = Path(path)
     ext, name = path.suffix.lower(), path.name
     deep = rgb.dtype == np.uint16
     notes = []
+    kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP", ".bmp": "BMP"}.get(ext)
     if deep and ext in EIGHT_BIT_ONLY:
-        kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP", ".bmp": "BMP"}[ext]
         notes.append(f"{name}: {kind} holds 8 bits a channel; the 16-bit picture is "
                      f"written at 8 (.png or .tif keep 16)")
+    if alpha is not None and ext in NO_ALPHA and \
+            (alpha < (65535 if alpha.dtype == np.uint16 else 255)).any():
+        notes.append(f"{name}: {kind} is written without transparency here; the "
+                     f"transparent parts are opaque paper (.png, .webp or .tif keep it)")
     if icc and not _icc_fits(icc, rgb):
         notes.append(f"{name}: its colour profile ({_icc_space(icc) or 'unreadable'}) does "
                      f"not describe the painted {_pixel_space(rgb)} pixels; left out")
