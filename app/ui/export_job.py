@@ -204,7 +204,9 @@ class ExportController(QObject):
             dialog.setLabelText(f"{label}{whole}\u2026 {m}:{sec:02d}")
 
         def finished() -> None:
-            if job.error is not None:
+            if job.cancelled:  # (the window closing: no dialog over what was asked for)
+                self.feedback.status("Export cancelled; nothing was written")
+            elif job.error is not None:
                 self.feedback.error("Export failed", job.error)
             else:
                 self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent,

@@ -26,6 +26,7 @@ class StillExportJob:
         self.size: tuple[int, int] | None = None  # what was written, when done
         self.error: str | None = None
         self.notes: list[str] = []  # what the file could not keep (16 bits in a JPEG)
+        self.cancelled = False  # stopped by cancel() before it ended
 
     def start(self) -> None:
         self._child.start()
@@ -49,6 +50,7 @@ class StillExportJob:
         """Stop the painting (the window closing): the child is killed and the temporary
         file it was writing beside the output removed; no file is left."""
         if not self._child.ended:
+            self.cancelled = True
             self._child.cancel()
             sweep_stale(self.dst)
         self._poll()
