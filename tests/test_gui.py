@@ -135,14 +135,31 @@ def open_and_render(qtbot: Any, win: MainWindow, path: Path) -> None:
         assert win.open_file(path)
 
 
-def step_painted(qtbot: Any, win: MainWindow) -> None:
-    """One frame on (paused), waited for until it is painted: a 'rendered' may be the frame
-    before, painted again with its subject (a step after it skipped a frame under load)."""
+def paused_at_start(qtbot: Any, win: MainWindow) -> None:
+    """Pause a file and show its frame 0, painted with its own subject: a file opened playing
+    may be anywhere by then (a 1 s clip at its end under load, where a step loops back to
+    frame 0), and a repaint still to come would be one more frame for a recording."""
     vp = win.viewport
-    before = vp.painted_pts
+    win.playback.toggle_play()
+    win.playback.seek(0.0)
+    qtbot.waitUntil(lambda: vp.shown_index == 0 and vp.painted_pts == 0.0
+                    and not vp.subjects.waiting, timeout=TIMEOUT)
+
+
+def step_painted(qtbot: Any, win: MainWindow) -> None:
+    """One frame on (paused), waited for until that frame is painted: a 'rendered' may be
+    the frame before, painted again with its subject (a step after it skipped a frame under
+    load), and a frame painted later than before may be one delivered before the step."""
+    vp, src = win.viewport, win.source
+    assert src is not None
+    before = src.position
     win.playback.step(1)
-    qtbot.waitUntil(lambda: vp.painted_pts is not None
-                    and (before is None or vp.painted_pts > before + 1e-6), timeout=TIMEOUT)
+
+    def painted() -> bool:
+        now = src.position
+        return now is not None and (before is None or now > before + 1e-6) \
+            and vp.painted_pts is not None and abs(vp.painted_pts - now) < 1e-6
+    qtbot.waitUntil(painted, timeout=TIMEOUT)
 
 
 def grab(win: MainWindow) -> np.ndarray:
@@ -259,7 +276,7 @@ def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Pat
                             tmp_path: Path, queued: bool) -> None:
     open_and_render(qtbot, window, media["clip"])
     window.viewport.queued_readback = queued
-    window.playback.toggle_play()
+    paused_at_start(qtbot, window)
     dst = tmp_path / "rec.mp4"
     window.toggle_record(dst)
     assert window.recorder is not None
@@ -325,7 +342,7 @@ def test_opening_another_source_ends_a_recording(qtbot: Any, window: MainWindow,
     # A recording carries its file's sound: under another file's picture it kept the first
     # file's (a new user's trial); it ends, kept and playable, where the picture changes.
     open_and_render(qtbot, window, media["clip"])
-    window.playback.toggle_play()
+    paused_at_start(qtbot, window)
     dst = tmp_path / "rec.mp4"
     window.toggle_record(dst)
     for _ in range(2):

@@ -31,6 +31,7 @@ from test_gui import (  # noqa: F401 - fixtures
     dialogs,
     media,
     open_and_render,
+    paused_at_start,
     step_painted,
     window,
 )
@@ -69,7 +70,7 @@ def test_two_recordings_in_the_same_second_are_two_files(
     stamp = time.strftime("aquarelle-rec-%Y%m%d-%H%M%S")
     monkeypatch.setattr(recording.time, "strftime", lambda fmt: stamp)  # one second
     open_and_render(qtbot, window, media["clip"])
-    window.playback.toggle_play()  # paused: each step is a frame
+    paused_at_start(qtbot, window)  # each step is a frame
     said = []
     for _ in range(2):
         window.toggle_record()
@@ -88,7 +89,7 @@ def test_a_recording_never_replaces_a_file(qtbot: Any, window: MainWindow,
                                            media: dict[str, Path], tmp_path: Path,
                                            dialogs: Dialogs) -> None:
     open_and_render(qtbot, window, media["clip"])
-    window.playback.toggle_play()
+    paused_at_start(qtbot, window)
     dst = tmp_path / "rec.mp4"
     dst.write_bytes(b"someone's video")
     window.toggle_record(dst)
