@@ -490,12 +490,16 @@ def undo_round_trip(qtbot: Any, window: MainWindow, spin: Any, setting: Callable
     slider, then the setting (`setting()`: the state's value), each with its picture;
     Ctrl+Shift+Z twice brings them again."""
     handle = focus_window(qtbot, window)
-    # the layout settled first: a transport bar shown with the video squeezes the side panel
-    # once its layout request is handled (at the first key, some runs: 321 px -> 406 wide)
-    central = window.centralWidget()
+    # the layout settled first: the frame's paint puts its number in the transport's time
+    # ('frame 1 of 6': 85 px more), and the side panel is squeezed for the wider transport
+    # once the layout requests that posts are handled, a chain of them: at the first key
+    # in some runs (321 px -> 406 wide, pictures of two sizes compared). Painted now, then
+    # waited for until the transport has its room.
+    grab(window)
+    central, transport = window.centralWidget(), window.transport
     assert central is not None
-    qtbot.waitUntil(lambda: central.width() >= central.minimumSizeHint().width(),
-                    timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not transport.isVisible()
+                    or central.width() >= transport.minimumSizeHint().width(), timeout=TIMEOUT)
     ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
     params = window.state.params
     row = window.param_panel.rows["dilution"]
