@@ -251,6 +251,21 @@ def test_file_transport_pause_step_seek(qtbot: Any, window: MainWindow,
     assert getattr(src, "loop", None) is False
 
 
+def test_the_time_keeps_its_width_as_the_frames_go_by(qtbot: Any, window: MainWindow,
+                                                     media: dict[str, Path]) -> None:
+    # The time's label grew with its text (the frame number, its digits): the side panel was
+    # squeezed mid-play, the picture resized under the user. It takes its room at once.
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    label = window.transport.time
+    widths = set()
+    for index in (0, 11):  # frame 1 of 12, frame 12 of 12
+        window.playback.seek(index / 12)
+        qtbot.waitUntil(lambda i=index: f"frame {i + 1} of 12" in label.text(), timeout=TIMEOUT)
+        widths.add(label.minimumSizeHint().width())
+    assert len(widths) == 1, widths
+
+
 def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                          media: dict[str, Path], tmp_path: Path) -> None:
 

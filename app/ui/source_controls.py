@@ -142,6 +142,9 @@ class SourcePanel(QWidget):
             self.cameraChosen.emit(str(ident))
 
 
+_WIDE_DIGITS = str.maketrans("0123456789", "8888888888")  # room for any digits of that count
+
+
 class TransportBar(QWidget):
     """Play/pause, frame step, seek bar, time and loop for file sources."""
 
@@ -209,15 +212,26 @@ class TransportBar(QWidget):
         animated PNG's) the seek bar is off: any place on it meant the start."""
         self.duration = duration
         self.seek.setEnabled(self._seekable and bool(duration))
-        text = f"{format_timecode(seconds, fps)} / {format_timecode(duration, fps)}"
+        end = format_timecode(duration, fps)
+        text = f"{format_timecode(seconds, fps)} / {end}"
         if frame is not None:
             text += f"   frame {frame + 1}" + (f" of {frames}" if frames else "")
+        self._hold_width(f"{end} / {end}" + (f"   frame {frames} of {frames}" if frames
+                                             else ""))
         self.time.setText(text)
         if self.seek.isSliderDown() or not duration or seconds is None:
             return
         self.seek.blockSignals(True)
         self.seek.setValue(round(SEEK_STEPS * min(1.0, max(0.0, seconds / duration))))
         self.seek.blockSignals(False)
+
+    def _hold_width(self, widest: str) -> None:
+        """Room for the longest time this source shows, taken at once: a label that grew
+        with its text (the frame number, more digits) squeezed the side panel mid-play."""
+        metrics = self.time.fontMetrics()
+        width = metrics.horizontalAdvance(widest.translate(_WIDE_DIGITS) + " ")
+        if width != self.time.minimumWidth():
+            self.time.setMinimumWidth(width)
 
     def _seconds(self, value: int) -> float:
         return (self.duration or 0.0) * value / SEEK_STEPS
