@@ -38,9 +38,6 @@ from ..platforms import map_big_buffers, return_freed_heap
 from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import resize
 
-# of the video options (render_options.VIDEO_ONLY), those a still takes too
-STILL_OPTIONS = frozenset({"--no-metadata"})
-
 
 def read_pair(left: Path, right: Path) -> Image:
     """Two photos of a stereo pair as one side-by-side picture (left view on the left)."""
@@ -73,8 +70,6 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         raise ImageError(f"output folder does not exist: {output.parent}")
     check_writable(output)
     for option in job.video_only:
-        if option in STILL_OPTIONS:
-            continue
         print(f"aquarelle: warning: {option} applies to videos; ignored for {src.name}",
               file=sys.stderr)
     if image is None and (why := first_frame_only(src, decodes)):

@@ -214,9 +214,9 @@ def check_name_template(template: str) -> None:
 
 VIDEO_ONLY = (("codec", "--codec"), ("crf", "--crf"), ("start", "--start"), ("end", "--end"),
               ("no_audio", "--no-audio"), ("no_subtitles", "--no-subtitles"),
-              ("no_metadata", "--no-metadata"), ("speed", "--speed"), ("fps", "--fps"),
+              ("speed", "--speed"), ("fps", "--fps"),
               ("encoder", "--encoder"), ("decoder", "--decoder"),
-              ("video_lines", "--video-lines"))
+              ("video_lines", "--video-lines"))  # (--no-metadata applies to stills too)
 # of VIDEO_ONLY, those an image sequence or a GIF has no use for (it encodes no video)
 NOT_FOR_FRAMES = ("--codec", "--crf", "--speed", "--encoder", "--decoder")
 
