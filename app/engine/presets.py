@@ -191,10 +191,9 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
         for p in listed:
             presets.setdefault(p.name, p)
             owned.setdefault(p.own_name, p)
+            keys.setdefault(preset_key(p.name), p)
             if p.path is not None:
                 stems.setdefault(p.path.stem, p)
-        for p in listed:
-            keys.setdefault(preset_key(p.name), p)
         found = presets.get(wanted) or owned.get(wanted) or stems.get(wanted) \
             or keys.get(preset_key(wanted))
         if found is None:

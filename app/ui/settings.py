@@ -201,9 +201,6 @@ class Settings:
         value = str(self._get(f"export/{kind}", "auto", str))
         return value if value in CHOICES else "auto"
 
-    def set_coder(self, kind: str, value: str) -> None:
-        self.q.setValue(f"export/{kind}", value)
-
     def export_memory(self) -> ExportMemory:
         """The last export's choices (the defaults where none was saved or one is garbled)."""
         crf = self._get("export/crf", -1, int)

@@ -190,6 +190,7 @@ class TransportBar(QWidget):
         layout.addWidget(self.time)
         layout.addWidget(self.loop)
         self.duration: float | None = None
+        self._widest = ""  # the longest time the source shows, its room taken (_hold_width)
         self._seekable = True  # the source can seek (set_enabled_for)
         self.set_playing(False)
 
@@ -228,8 +229,10 @@ class TransportBar(QWidget):
     def _hold_width(self, widest: str) -> None:
         """Room for the longest time this source shows, taken at once: a label that grew
         with its text (the frame number, more digits) squeezed the side panel mid-play."""
-        metrics = self.time.fontMetrics()
-        width = metrics.horizontalAdvance(widest.translate(_WIDE_DIGITS) + " ")
+        if widest == self._widest:  # (the same source: measured once, not every frame)
+            return
+        self._widest = widest
+        width = self.time.fontMetrics().horizontalAdvance(widest.translate(_WIDE_DIGITS) + " ")
         if width != self.time.minimumWidth():
             self.time.setMinimumWidth(width)
 
