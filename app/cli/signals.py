@@ -1,6 +1,6 @@
 """Termination signals end a command like Ctrl+C: the same clean-up, exit 128 + signal.
-Neither interrupts a critical section of the engine (see engine/critical.py): it is raised
-when the section ends."""
+Neither interrupts a critical section of the engine, nor is lost in a library that swallows
+it (see engine/interrupts.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from ..engine.critical import defer
+from ..engine.interrupts import deliver, forget
 
 # What `timeout`, job schedulers, `systemctl stop`, `docker stop` and a closed terminal send.
 SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
@@ -30,8 +30,7 @@ def _terminated(signum: int) -> None:
 
 
 def _raise(signum: int, _frame: object) -> None:
-    if not defer(lambda: _terminated(signum)):
-        _terminated(signum)
+    deliver(lambda: _terminated(signum))
 
 
 def _ctrl_c() -> None:
@@ -39,8 +38,7 @@ def _ctrl_c() -> None:
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
-    if not defer(_ctrl_c):
-        _ctrl_c()
+    deliver(_ctrl_c)
 
 
 @contextlib.contextmanager
@@ -56,5 +54,6 @@ def terminate_like_ctrl_c() -> Iterator[None]:
     try:
         yield
     finally:
+        forget()
         for s, handler in previous.items():
             signal.signal(s, handler)

@@ -9,8 +9,8 @@ from pathlib import Path
 import moderngl
 
 from ..resources import shaders_dir
-from .critical import critical
 from .errors import ShaderCompileError
+from .interrupts import critical
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$')
 # Mesa: "3:12(5): error: ..."; NVIDIA: "3(12) : error C1008: ..."

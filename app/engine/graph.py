@@ -24,7 +24,6 @@ from .compiled_plan import (
     specialization,
 )
 from .context import reset_draw_state
-from .critical import critical
 from .errors import StyleError
 from .frame_info import (
     FLAG_UNIFORMS,
@@ -39,6 +38,7 @@ from .frame_info import (
 )
 from .frame_plan import BYPASS, RUN, build_plan, unrolled
 from .glsl import FULLSCREEN_VERTEX, ShaderSource, build_program, with_constants
+from .interrupts import critical
 from .params import ParamValue
 from .style import (
     BUILTIN_FLAGS,

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..engine.interrupts import checkpoint
+
 # os.link's answers where the filesystem has no hard links (FAT, exFAT, some SMB/FUSE;
 # EINVAL is how Windows' "incorrect function" on FAT comes out).
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS,
@@ -88,6 +90,7 @@ def atomic_output(path: str | Path, *, replace: bool = True) -> Iterator[Path]:
     tmp = _create_temp(target)
     try:
         yield tmp
+        checkpoint()  # an interrupt a library swallowed still keeps the output unwritten
         if tmp.exists():
             os.chmod(tmp, 0o666 & ~_UMASK)
         if replace:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..engine.chain_spec import AnyStyle
 from ..engine.context import create_headless_context, make_current
+from ..engine.interrupts import checkpoint
 from ..engine.renderer import Renderer
 from .atomic import atomic_output
 from .audio import audio_copies
@@ -424,6 +425,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         counters.busy["encode"] += time.perf_counter() - t
 
                     def report() -> None:
+                        checkpoint()  # a Ctrl+C that PyAV swallowed while setting up
                         if cancel is not None and cancel.is_set():
                             raise ExportCancelled()
                         if progress is not None:
