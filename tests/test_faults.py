@@ -209,3 +209,26 @@ def test_a_swallowed_interrupt_keeps_a_finished_still_unwritten(tmp_path):
         _swallowed(signal.SIGINT)
         write_image(tmp_path / "painted.png", np.zeros((8, 8, 3), np.uint8))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupt_as_the_export_stages_start_stops_and_joins_every_one(monkeypatch):
+    # Ctrl+C as the second stage thread started left the first decoding while the export
+    # closed its reader: a segfault at exit (1 render in 120 killed by SIGHUP, under load).
+    import itertools
+
+    from aquarelle.media.runner import run_pipelined
+
+    start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start_then_interrupt(self: threading.Thread) -> None:
+        start(self)
+        started.append(self)
+        if len(started) == 1:  # as if it came while the next one was being started
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+    with terminate_like_ctrl_c(), pytest.raises(KeyboardInterrupt):
+        run_pipelined(itertools.count(), None, lambda item: None, lambda: None,
+                      lambda: None, 2)
+    assert len(started) == 2 and not any(t.is_alive() for t in started)

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..engine.interrupts import critical
 from .render_stage import RenderStage
 from .video_reader import AudioItem, DecodedFrame
 
@@ -88,9 +89,10 @@ def run_pipelined(items: Iterator[DecodedFrame | AudioItem], stage: RenderStage,
     if analyse is not None:
         threads.append(threading.Thread(target=guard(analysis), name="aquarelle-analyse",
                                         daemon=True))
-    for t in threads:
-        t.start()
     try:
+        with critical():  # an interrupt waits until all are started, so all are joined
+            for t in threads:  # (one left decoding as the reader closed crashed at exit)
+                t.start()
         while (item := _get(analysed, stop)) is not _END:
             if isinstance(item, DecodedFrame):
                 for out in stage.push(item):
