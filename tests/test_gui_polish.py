@@ -683,6 +683,44 @@ def test_actual_pixels_side_by_side_shows_each_pane_one_to_one(
     assert window.labels.zoom.text() == f"{100 * scale:.0f}%"
 
 
+def test_actual_pixels_stay_actual_pixels_when_the_window_or_the_compare_mode_changes(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """1, then a bigger window, then side by side: still the picture's own pixels, 100% (the
+    zoom was kept relative to "fit": the window grew and the picture with it, resampled,
+    while the status bar still said 100%); a fitted picture's zoom is said after a resize."""
+    open_and_render(qtbot, window, media["image"])
+    handle = focus_window(qtbot, window)
+    qtbot.keyClick(handle, Qt.Key.Key_1)
+    size = (160, 90)
+
+    def picture(pane: np.ndarray) -> np.ndarray:
+        x, y, w, h = picture_box(pane)
+        assert (w, h) == size
+        return pane[y:y + h, x:x + w]
+
+    painted = picture(grab(window))  # its own pixels, unresampled
+    view = window.viewport.view_size()
+    window.resize(window.width() + 151, window.height() + 77)
+    qtbot.waitUntil(lambda: window.viewport.view_size() != view, timeout=TIMEOUT)
+    assert np.array_equal(picture(grab(window)), painted)
+    assert window.labels.zoom.text() == "100%"
+
+    window.set_compare(CompareMode.SIDE_BY_SIDE)
+    pixels = grab(window)
+    w = pixels.shape[1]
+    assert np.array_equal(picture(pixels[:, : w // 2]), scene())
+    assert np.array_equal(picture(pixels[:, w - w // 2:]), painted)
+    assert window.labels.zoom.text() == "100%"
+
+    window.set_compare(CompareMode.OFF)
+    qtbot.keyClick(handle, Qt.Key.Key_0)
+    fitted = window.labels.zoom.text()
+    window.resize(window.width() - 200, window.height() - 100)
+    qtbot.waitUntil(lambda: window.labels.zoom.text() != fitted, timeout=TIMEOUT)
+    _, _, w, _ = picture_box(grab(window))
+    assert window.labels.zoom.text() == f"{100 * w / size[0]:.0f}%"
+
+
 def test_pass_times_do_not_squeeze_the_controls(qtbot: Any, window: MainWindow,
                                                 media: dict[str, Path]) -> None:
     open_and_render(qtbot, window, media["image"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
@@ -43,6 +43,7 @@ class ViewTransform:
     zoom: float = 1.0
     pan_x: float = 0.0
     pan_y: float = 0.0
+    _basis: float | None = field(default=None, repr=False, compare=False)  # its fit scale
 
     def fit(self) -> None:
         """Show the whole image, centred."""
@@ -85,6 +86,19 @@ class ViewTransform:
         self.pan_x = self.pan_y = 0.0
         rect = self.image_rect(view, image)
         self.pan_x, self.pan_y = round(rect.x) - rect.x, round(rect.y) - rect.y
+
+    def hold_scale(self, view: tuple[float, float], image: tuple[int, int]) -> None:
+        """Keep a zoomed image's size on screen where the view or the image changed size
+        since the last call (100% stays 100% when the window is resized or split side by
+        side, its origin on a whole pixel); a fitted one fits the new view."""
+        basis = self.fit_scale(view, image)
+        old, self._basis = self._basis, basis
+        if old is None or old == basis or self.is_fit:
+            return
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, self.zoom * old / basis))
+        rect = self.image_rect(view, image)
+        self.pan_x += round(rect.x) - rect.x
+        self.pan_y += round(rect.y) - rect.y
 
     def pan(self, dx: float, dy: float) -> None:
         """Move the image by (dx, dy) view pixels."""

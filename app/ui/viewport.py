@@ -162,6 +162,7 @@ class Viewport(QOpenGLWidget):
             self._want_style = self.state.style  # built at the next paint (GL is current)
         if change == "view":
             self.compare = CompareMode(self.state.compare)
+            self._hold_scale()
             self.viewChanged.emit()
         self.update()  # paintGL renders again only when the state's revision moved
 
@@ -250,8 +251,20 @@ class Viewport(QOpenGLWidget):
         shaped = self._shaped()
         if shaped is None:
             return None
+        self._hold_scale()
         return 100.0 * self.transform.image_rect(self.pane_size(),
                                                  self._as_shown(shaped)).h / shaped[1]
+
+    def _hold_scale(self) -> None:
+        """A zoomed picture keeps its size on screen when its pane or its size changes
+        (zoom is kept relative to "fit": 1:1 turned into 1.3:1 as the window grew)."""
+        shaped = self._shaped()
+        if shaped:
+            self.transform.hold_scale(self.pane_size(), self._as_shown(shaped))
+
+    def resizeGL(self, w: int, h: int) -> None:
+        self._hold_scale()
+        self.viewChanged.emit()  # a fitted picture's zoom changed
 
     def _shaped(self) -> tuple[int, int] | None:
         """The frame's size in the proportions of the picture drawn (see _shaped_like)."""
@@ -271,6 +284,7 @@ class Viewport(QOpenGLWidget):
         enlarges it; one line per screen line for non-square pixels)."""
         shaped = self._shaped()
         if shaped:
+            self._hold_scale()
             # the result's pixels, where a style enlarges it (an upscaler's are twice the
             # frame's); a stereo pair side by side is drawn as the wider picture it is
             result = self._result
@@ -282,6 +296,7 @@ class Viewport(QOpenGLWidget):
 
     def zoom_by(self, factor: float) -> None:
         """Zoom around the centre of the view (of each picture side by side)."""
+        self._hold_scale()
         w, h = self.pane_size()
         self.transform.zoom_at((w, h), (w / 2, h / 2), factor)
         self.viewChanged.emit()
@@ -891,6 +906,7 @@ class Viewport(QOpenGLWidget):
         main, mode = self._shown_texture()
         if main is None:
             return
+        self._hold_scale()
         dpr = self.devicePixelRatioF()
         # A result of another shape (a stereo pair side by side or top-bottom) is shown in
         # its own proportions, at the frame's height (or width); non-square pixels widened.
