@@ -1441,3 +1441,17 @@ def test_menu_items_are_short_and_their_description_is_the_status_tip(
     assert undo.text() == "Undo"
     assert undo.statusTip().startswith("Undo a change of parameters")
     assert window._actions["open"].statusTip() == ""  # its text says it all
+
+
+def test_a_still_whose_colour_profile_cannot_be_read_is_said_in_the_window(
+        qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
+    """As `aquarelle render` warns (the window printed it to a terminal nobody watches)."""
+    from PIL import Image
+    from test_colour_profile import DISPLAY_P3, broken, colourful
+
+    Image.fromarray(colourful(96, 80)).save(tmp_path / "window-bad.png",
+                                             icc_profile=broken(DISPLAY_P3))
+    open_and_render(qtbot, window, tmp_path / "window-bad.png")
+    said = ("window-bad.png: its colour profile cannot be read; its colours are painted as if "
+            "they were sRGB")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == said, timeout=TIMEOUT)

@@ -9,6 +9,7 @@ import math
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from ..resources import assets_dir
 from .animation import animation_of, ffmpeg_decodes
+from .colour_profile import ColourProfileWarning
 from .errors import MediaError
 from .file_source import VideoFileSource
 from .image_io import image_size, is_image_path, on_paper, read_image
@@ -41,6 +43,16 @@ def preview_size(size: tuple[int, int]) -> tuple[int, int] | None:
     return None if fit == (w, h) else fit
 
 
+def _said(caught: list[warnings.WarningMessage]) -> str | None:
+    """A still's colour-profile warnings, for the window's status bar (the CLI prints them);
+    any other warning goes on as it came."""
+    said = [str(w.message) for w in caught if issubclass(w.category, ColourProfileWarning)]
+    for w in caught:
+        if not issubclass(w.category, ColourProfileWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return "; ".join(said) or None
+
+
 class StillImageSource(FrameSource):
     """A still image (file or array): one frame, delivered once after `start()` and again
     after `seek(0)`."""
@@ -60,7 +72,10 @@ class StillImageSource(FrameSource):
             self.path = Path(image)
             size = image_size(self.path)
             fit = preview_size(size) if size is not None else None
-            picture = read_image(self.path, fit=fit)  # ImageError for a bad file
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ColourProfileWarning)
+                picture = read_image(self.path, fit=fit)  # ImageError for a bad file
+            self.warning = _said(caught)
             rgb = on_paper(picture.rgb, picture.alpha)  # as `aquarelle render` paints it
             self.alpha = picture.alpha
             if fit is not None:
