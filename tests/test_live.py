@@ -361,7 +361,8 @@ def test_cli_live_fps_caps_a_synthetic_source(capsys):
     # --fps only set the virtual camera's rate: the 30 fps test picture was painted at 30
     assert main(["live", "--input", "synthetic", "--fps", "5", "--seconds", "1"]) == 0
     frames, seconds, _ = _summary(capsys.readouterr().err)
-    assert 2 <= frames <= 5 * seconds + 1
+    # (a starved machine may paint its first frame late in the second: one frame, not two)
+    assert 1 <= frames <= 5 * seconds + 1
 
 
 def test_a_paced_file_keeps_to_its_max_fps(tmp_path):
@@ -432,7 +433,8 @@ def test_cli_live_fps_caps_a_looped_short_file(tmp_path, capsys):
     clip = make_clip(tmp_path / "short.mp4", frames=6, fps=30, audio=False)
     assert main(["live", "--input", str(clip.path), "--fps", "5", "--seconds", "1.5"]) == 0
     frames, seconds, _ = _summary(capsys.readouterr().err)
-    assert 2 <= frames <= 5 * seconds + 1
+    # (a starved machine may paint its first frame late in the second: one frame, not two)
+    assert 1 <= frames <= 5 * seconds + 1
 
 
 @pytest.mark.parametrize("fps, target", [(60.0, 30.0), (5.0, 5.0), (None, 30.0)])
