@@ -1455,3 +1455,49 @@ def test_a_still_whose_colour_profile_cannot_be_read_is_said_in_the_window(
     said = ("window-bad.png: its colour profile cannot be read; its colours are painted as if "
             "they were sRGB")
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == said, timeout=TIMEOUT)
+
+
+def test_opening_another_file_while_recording_says_where_the_recording_went(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path,
+        dialogs: Dialogs) -> None:
+    """The recording ends (it carries its source's sound), kept and playable, and the window
+    says so over the picture: the new file's "Opened" replaced the status bar's "Recorded"
+    at once, and nothing else told of it."""
+    import av
+
+    open_and_render(qtbot, window, media["clip"])
+    dst = tmp_path / "rec.mp4"
+    window.toggle_record(dst)
+    qtbot.waitUntil(lambda: window.recorder is not None and window.recorder.frames >= 2,
+                    timeout=TIMEOUT)
+    open_and_render(qtbot, window, media["image"])
+    assert window.recorder is None and dialogs.calls == []
+    hint = window.overlays.hint
+    assert hint.isVisible() and hint.text().startswith(
+        "Recording stopped to open another source. Recorded ")
+    assert hint.text().split(" to ")[-1].startswith("rec.mp4")  # its name: a path is long
+    with av.open(str(dst)) as c:
+        assert sum(1 for _ in c.decode(video=0)) >= 2
+
+
+def test_a_snapshot_of_a_draft_says_it_is_one(qtbot: Any, window: MainWindow,
+                                              media: dict[str, Path], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A playing video on a slow machine is painted as adaptive quality's draft: a snapshot
+    then is that draft enlarged (a trial measured a fortieth of the export's sharpness) and
+    said to be one; paused, the full painting, said plainly."""
+    window.snapshots.folder = tmp_path
+    open_and_render(qtbot, window, media["clip"])
+    adaptive = window.viewport.adaptive
+    assert adaptive is not None
+    adaptive.scale = 0.5
+    monkeypatch.setattr(adaptive, "update", lambda _seconds: adaptive.scale)
+    renders = window.viewport.stats.renders
+    qtbot.waitUntil(lambda: window.viewport.stats.renders > renders + 1, timeout=TIMEOUT)
+    assert window.snapshots.snapshot() is not None
+    said = window.statusBar().currentMessage()
+    assert said.endswith(", a draft painted at 50% to keep up: pause, or turn adaptive "
+                         "quality off, for a full-quality one)"), said
+    window.playback.toggle_play()
+    assert window.snapshots.snapshot() is not None
+    assert "a draft painted" not in window.statusBar().currentMessage()

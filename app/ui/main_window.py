@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.live.changed.connect(self._live_changed)
         self.sources = SourceController(self, self.settings, self.viewport, self.live, self,
                                         self.transport.loop.isChecked, self.overlays.show_hint,
-                                        self._stop_recording, self)
+                                        self._stop_recording_for_a_new_source, self)
         self.playback = PlaybackController(lambda: self.sources.source, self.transport,
                                            self.viewport, self.live, self.settings, self)
         self.playback.seeked = self.sources.seeked
@@ -375,6 +375,16 @@ class MainWindow(QMainWindow):
     def _stop_recording(self) -> None:
         if self.recorder is not None:
             self.toggle_record()
+
+    def _stop_recording_for_a_new_source(self) -> None:
+        """Another source ends a recording (it carries its source's sound): said over the
+        picture, where the new source's "Opened" does not replace it at once."""
+        if self.recorder is None:
+            return
+        self.toggle_record()
+        if self.recording.said:
+            self.overlays.show_hint(f"Recording stopped to open another source. "
+                                    f"{self.recording.said}", 12000)
 
     def toggle_virtual_camera(self) -> None:
         """Virtual camera on / off; on, a hint says what to pick in the video call."""

@@ -41,6 +41,7 @@ class RecordingController(QObject):
         self._folder = folder
         self.recorder: Recorder | None = None
         self.started = 0.0  # time.monotonic() when the recording began
+        self.said: str | None = None  # what the last stop said of the file it finished
 
     def default_path(self) -> Path:
         """A new file name in the last recording folder (else the Videos folder): the time
@@ -71,10 +72,13 @@ class RecordingController(QObject):
             elif rec.audio_source is not None:
                 extra += ", with the file's sound"
             frames = f"{rec.frames} frame{'' if rec.frames == 1 else 's'}"
-            self.feedback.status(f"Recorded {rec.seconds:.1f} s ({frames}) to {saved}{extra}",
-                                 10000)
+            # the name, not the path: a long path hid the rest behind the status bar's labels
+            # (its folder is the "Show in folder" link)
+            self.said = f"Recorded {rec.seconds:.1f} s ({frames}) to {saved.name}{extra}"
+            self.feedback.status(self.said, 10000)
             self.feedback.show_folder_link(saved.parent)
         else:
+            self.said = None
             self.feedback.error("Recording", rec.error or "No frame was recorded."
                                 + (PAUSED_HINT if self._paused_file() else ""))
         return False
@@ -103,7 +107,8 @@ class RecordingController(QObject):
             # held until the recording stops
             self.viewport.rerender()
         self.labels.show_recording(0)
-        self.feedback.status(f"Recording to {target}"
+        self.said = None
+        self.feedback.status(f"Recording to {target.name}"
                              + (": paused, the video is recorded as it plays (Space)"
                                 if self._paused_file() else ""))
         return True

@@ -95,7 +95,13 @@ class SnapshotController(QObject):
             return False
         if remember:
             self.settings.set_last_dir("snapshot", str(path.parent))
+            draft = self.viewport.draft_scale
+            # (the frame as shown: adaptive quality's draft while playing, enlarged)
+            note = "" if draft is None else \
+                f", a draft painted at {draft:.0%} to keep up: pause, or turn adaptive quality " \
+                "off, for a full-quality one"
             self.feedback.status(f"Snapshot saved in {path.parent}: {path.name} "
-                                 f"({rgb.shape[1]}\u00d7{rgb.shape[0]})")
+                                 f"({rgb.shape[1]}\u00d7{rgb.shape[0]}{note})", 10000 if note
+                                 else 6000)
         self.feedback.show_folder_link(path.parent)
         return True

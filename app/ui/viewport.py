@@ -353,6 +353,13 @@ class Viewport(QOpenGLWidget):
         finally:
             self.doneCurrent()
 
+    @property
+    def draft_scale(self) -> float | None:
+        """The processing scale of the picture on screen where adaptive quality painted it
+        as a draft (a playing video on a slow machine); else None."""
+        painted = self._painted_as
+        return painted[0] if painted is not None and painted[1] else None
+
     def snapshot_alpha(self) -> np.ndarray | None:
         """The transparency of the still `snapshot` painted laid out as it lays out its
         picture (enlarged with an upscaler, once per view of a stereo pair), as `aquarelle
