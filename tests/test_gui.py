@@ -206,6 +206,8 @@ def test_window_opens_on_file_and_stylizes(qtbot: Any, window: MainWindow,
     shown = source_as_shown(window, pixels, scene())
     assert mean_diff(pixels[y0:y1, x0:x1], shown[y0:y1, x0:x1]) > 8.0  # stylized
     assert window.labels.res.text() == f"{W}\u00d7{H}"
+    window.update_stats()
+    assert window.labels.fps.text() == "-- fps"  # a still has no rate (it said 0.0 fps)
 
 
 def test_window_opens_on_demo_without_camera(qtbot: Any, window: MainWindow) -> None:

@@ -50,7 +50,9 @@ class StatusLabels(QObject):
 
     def show_stats(self, stats: FrameStats, source: FrameSource | None, live: str) -> None:
         """The figures of the last moments."""
-        self.fps.setText(f"{stats.fps():.1f} fps")
+        # (a still has no rate: painted once, and again for each change)
+        still = source is not None and source.still
+        self.fps.setText("-- fps" if still else f"{stats.fps():.1f} fps")
         ms = stats.frame_ms()
         self.frame.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
         self.live.setText(live)
