@@ -7,13 +7,17 @@ room for the targets' storage formats (float16 targets: ~1e-3 relative; rgba8: r
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import cv2
+import moderngl
 import numpy as np
 import pytest
 import reference as ref
-from conftest import EFFECTS_OFF, smooth_noise, to_u8, two_washes
+from conftest import EFFECTS_OFF, UNIT_STYLE, WASH_OFF, smooth_noise, to_u8, two_washes
 
-from aquarelle.engine import AquarelleError
+from aquarelle.engine import AquarelleError, Renderer
 from aquarelle.engine.frame_info import reference_px
 
 # Washes are abstracted at half the work size.
@@ -25,6 +29,25 @@ LUMA = np.array([0.2126, 0.7152, 0.0722])  # Rec. 709 weights on sRGB values (co
 def pipeline(unit_pipeline):
     """Per-pass math in work pixels, the wash effects off unless asked for (conftest)."""
     return unit_pipeline
+
+
+@pytest.fixture(scope="module")
+def shared(gl_ctx: moderngl.Context) -> Iterator[Callable[[dict[str, Any]], Renderer]]:
+    """Like `pipeline`, for the parametrized cases below, each needing one pipeline: one for
+    the module (a fresh one compiles its programs: many times a small frame's painting), set
+    as a fresh one is each time, every parameter at its default under the case's and the
+    past forgotten (test_robustness checks that a pipeline so reused paints as a fresh one)."""
+    with Renderer(gl_ctx, UNIT_STYLE) as p:
+        p.inspect = True
+        defaults = {q.name: q.default for q in p.style.params}
+
+        def fresh(params: dict[str, Any]) -> Renderer:
+            warnings = p.set_params({**defaults, **WASH_OFF, "margins": 0.0, **params})
+            assert not warnings, f"test parameters were clamped: {warnings}"
+            p.reset_history()
+            return p
+
+        yield fresh
 
 
 def block_image(h: int = 40, w: int = 56, seed: int = 3) -> np.ndarray:
@@ -162,9 +185,9 @@ def test_flat_threshold_masks_weak_gradients(pipeline):
 
 
 @pytest.mark.parametrize("sigma_c", [0.5, 2.0, 3.3, 8.0])
-def test_tensor_smoothing_is_a_gaussian(pipeline, sigma_c):
+def test_tensor_smoothing_is_a_gaussian(shared, sigma_c):
     img = (colour_image() / 255.0).astype(np.float32)  # float: exact 2x2 box taps
-    p = pipeline({"flat_threshold": 0.0, "sigma_c": sigma_c})
+    p = shared({"flat_threshold": 0.0, "sigma_c": sigma_c})
     p.render_array(img)
     raw = ref.half_tensor(img)
     # sigma_c is in work px: half as many texels of the half-size tensor.
@@ -273,12 +296,12 @@ def test_lab_round_trip(pipeline):
 @pytest.mark.parametrize("levels, sharpness, key", [(8, 3.4, 0.0), (4, 1.0, 0.0),
                                                     (12, 10.0, 0.0), (1, 0.5, 0.0),
                                                     (6, 4.0, 0.8), (6, 4.0, -1.0)])
-def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness, key):
+def test_soft_quantization_matches_winnemoeller(shared, levels, sharpness, key):
     h, w = 32, 48
     y, x = np.mgrid[0:h, 0:w]
     ramp = np.dstack([x / (w - 1), y / (h - 1), np.full((h, w), 0.5)]).astype(np.float32)
-    p = pipeline({"abstraction_iterations": 0, "quantize_levels": levels,
-                  "quantize_sharpness": sharpness, "key": key})
+    p = shared({"abstraction_iterations": 0, "quantize_levels": levels,
+                "quantize_sharpness": sharpness, "key": key})
     p.render_array(ramp)
     lab = p.read_target("abstract").astype(np.float64)
     q = p.read_target("quantized")
@@ -318,7 +341,7 @@ def test_quantization_reduces_tones(pipeline):
 @pytest.mark.parametrize("vertical", [True, False])
 # 8 and 11: 4 and 5.5 texels of the half-size washes, sampled every 2 and 3 (a 4K frame's)
 @pytest.mark.parametrize("sigma_d, sigma_r", [(5.0, 4.25), (2.0, 10.0), (8.0, 2.0), (11.0, 3.0)])
-def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
+def test_bilateral_matches_reference(shared, vertical, sigma_d, sigma_r):
     # A GPU may store the flow 1 as 0.999512 (fp16 rounded toward zero): the shader's step is
     # then 1.0005 texels, and a tap at exactly s = 2 sigma_d (here 2, 5, 8 wash px) falls
     # past the reach and is dropped (up to 1.4 Lab). Off that knife edge by 0.5%:
@@ -326,8 +349,8 @@ def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
     img = straight_flow_image(vertical=vertical)
     _, across = flow_axis(vertical)
     along = 1 - across
-    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "sigma_d": sigma_d,
-                  "sigma_r": sigma_r})
+    p = shared({"flat_threshold": 0.0, "abstraction_iterations": 0, "sigma_d": sigma_d,
+                "sigma_r": sigma_r})
     p.render_array(img)
     lab0 = p.read_target("abstract")[..., :3].astype(np.float64)
     expected = lab0
@@ -349,10 +372,10 @@ def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
 
 @pytest.mark.parametrize("vertical", [True, False])
 @pytest.mark.parametrize("sigma", [1.0, 2.5, 6.3])
-def test_lic_of_colour_matches_reference(pipeline, vertical, sigma):
+def test_lic_of_colour_matches_reference(shared, vertical, sigma):
     img = straight_flow_image(vertical=vertical)
     t, _ = flow_axis(vertical)
-    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "lic_sigma": sigma})
+    p = shared({"flat_threshold": 0.0, "abstraction_iterations": 0, "lic_sigma": sigma})
     p.render_array(img)
     src = p.read_target("abstract_rgb")[..., :3]
     h, w = img.shape[:2]
@@ -455,9 +478,9 @@ def test_outlines_off_clears_targets(pipeline):
 # -- wet edges --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("width", [0.5, 1.0, 3.0, 6.0])
-def test_wet_edge_mask_matches_reference(pipeline, width):
+def test_wet_edge_mask_matches_reference(shared, width):
     img = colour_image()
-    p = pipeline({"edge_width": width})
+    p = shared({"edge_width": width})
     p.render_array(img)
     src = p.read_target("smooth")[..., :3].astype(np.float64)
     blurred = ref.gaussian_blur(src, max(width * WASH, 1.0))  # at least one texel
@@ -589,10 +612,10 @@ def composite_image() -> np.ndarray:
     {"edge_darkening": 1.0, "paper_grain": 1.0, "granulation": 0.7, "stroke_strength": 1.0,
      "dilution": 0.2, "paper_color": "#f7f2e6", "outline_strength": 0.5},
 ], ids=lambda e: "+".join(e) or "plain")
-def test_composite_follows_the_pigment_model(pipeline, effects):
+def test_composite_follows_the_pigment_model(shared, effects):
     prm = dict(EFFECTS_OFF)
     prm.update(effects)
-    p = pipeline(prm)
+    p = shared(prm)
     result = p.render_array(composite_image()).astype(np.float64)
     expected = composite_reference(p, prm)
     err = np.abs(result - expected)
