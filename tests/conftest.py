@@ -98,6 +98,34 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
         p.release()
 
 
+@pytest.fixture(scope="module")
+def reused_pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
+    """A factory like `pipeline`, for a module's many cases that each need one pipeline at a
+    time: one Renderer per (style, seed, scale) for the whole module, handed out set as a
+    fresh one is: every parameter at its default under the given ones, the past forgotten.
+    (A fresh pipeline compiles its programs: many times a small frame's painting.) Asking
+    again hands out the same Renderer, reset. test_robustness checks that a pipeline so
+    reused paints as a fresh one."""
+    made: dict[tuple[Any, int, float], Renderer] = {}
+
+    def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
+             seed: int = 0, scale: float = 1.0) -> Renderer:
+        key = (style if isinstance(style, str) else id(style), seed, scale)
+        p = made.get(key)
+        if p is None:
+            p = made[key] = Renderer(gl_ctx, style, seed=seed, scale=scale)
+            p.inspect = True
+        defaults = {name: spec.default for name, spec in p.params.specs.items()}
+        warnings = p.set_params({**defaults, **(params or {})})
+        assert not warnings, f"test parameters were clamped: {warnings}"
+        p.reset_history()
+        return p
+
+    yield make
+    for p in made.values():
+        p.release()
+
+
 # The per-pass math is checked in work pixels: this copy of the style declares no reference
 # frame, so sizes given in "reference pixels" are work pixels (u_px = 1) on tiny test images.
 UNIT_STYLE = dataclasses.replace(load_style("watercolor"), reference_lines=0)

@@ -7,17 +7,13 @@ room for the targets' storage formats (float16 targets: ~1e-3 relative; rgba8: r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
-
 import cv2
-import moderngl
 import numpy as np
 import pytest
 import reference as ref
 from conftest import EFFECTS_OFF, UNIT_STYLE, WASH_OFF, smooth_noise, to_u8, two_washes
 
-from aquarelle.engine import AquarelleError, Renderer
+from aquarelle.engine import AquarelleError
 from aquarelle.engine.frame_info import reference_px
 
 # Washes are abstracted at half the work size.
@@ -31,23 +27,12 @@ def pipeline(unit_pipeline):
     return unit_pipeline
 
 
-@pytest.fixture(scope="module")
-def shared(gl_ctx: moderngl.Context) -> Iterator[Callable[[dict[str, Any]], Renderer]]:
-    """Like `pipeline`, for the parametrized cases below, each needing one pipeline: one for
-    the module (a fresh one compiles its programs: many times a small frame's painting), set
-    as a fresh one is each time, every parameter at its default under the case's and the
-    past forgotten (test_robustness checks that a pipeline so reused paints as a fresh one)."""
-    with Renderer(gl_ctx, UNIT_STYLE) as p:
-        p.inspect = True
-        defaults = {q.name: q.default for q in p.style.params}
-
-        def fresh(params: dict[str, Any]) -> Renderer:
-            warnings = p.set_params({**defaults, **WASH_OFF, "margins": 0.0, **params})
-            assert not warnings, f"test parameters were clamped: {warnings}"
-            p.reset_history()
-            return p
-
-        yield fresh
+@pytest.fixture
+def shared(reused_pipeline):
+    """Like `pipeline`, for the parametrized cases below: the module's one pipeline, set as
+    a fresh one (conftest's `reused_pipeline`)."""
+    return lambda params: reused_pipeline({**WASH_OFF, "margins": 0.0, **params},
+                                          style=UNIT_STYLE)
 
 
 def block_image(h: int = 40, w: int = 56, seed: int = 3) -> np.ndarray:

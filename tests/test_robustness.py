@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -133,28 +132,9 @@ def extremes_image() -> np.ndarray:
     return to_u8(0.5 * smooth_noise(32, 48, seed=9) + 0.5 * rings(32, 48, period=9.0))
 
 
-@pytest.fixture(scope="module")
-def shared(gl_ctx) -> Iterator[Renderer]:
-    """One pipeline for the many cases below (a fresh one costs its programs' compiling, 20
-    times its frame here): each case sets every parameter and forgets the past first (see
-    `as_fresh`); test_shared_pipeline_paints_as_a_fresh_one checks that this leaves no trace."""
-    with Renderer(gl_ctx, "watercolor") as p:
-        p.inspect = True
-        yield p
-
-
-def as_fresh(p: Renderer, values: dict) -> list[str]:
-    """Set the style's defaults under `values` and forget the past: `p` paints as a fresh
-    pipeline given `values`. Returns the clamping warnings."""
-    warnings = p.set_params({**{q.name: q.default for q in p.style.params}, **values})
-    p.reset_history()
-    return warnings
-
-
 @pytest.mark.parametrize("name, value", _extremes(), ids=lambda v: str(v))
-def test_every_parameter_at_its_extremes(shared, extremes_image, name, value):
-    p = shared
-    assert as_fresh(p, {name: value}) == []
+def test_every_parameter_at_its_extremes(reused_pipeline, extremes_image, name, value):
+    p = reused_pipeline({name: value})
     out = p.render_array(extremes_image)
     assert out.shape == (32, 48, 3)
     # Every intermediate target is finite, whatever the parameter.
@@ -192,10 +172,10 @@ def defaults_render(gl_ctx, extremes_image) -> np.ndarray:
 
 
 @pytest.mark.parametrize("preset", [p.name for p in list_presets("watercolor")])
-def test_every_preset_renders(shared, defaults_render, extremes_image, preset):
+def test_every_preset_renders(reused_pipeline, defaults_render, extremes_image, preset):
     values = load_preset(preset, "watercolor").values
-    p = shared
-    assert as_fresh(p, values) == [], "a built-in preset has out-of-range values"
+    p = reused_pipeline()
+    assert p.set_params(values) == [], "a built-in preset has out-of-range values"
     out = p.render_array(extremes_image)
     assert out.shape == (32, 48, 3)
     assert out.mean() > 10 and out.std() > 1
@@ -203,11 +183,13 @@ def test_every_preset_renders(shared, defaults_render, extremes_image, preset):
     assert not np.array_equal(out, defaults_render)
 
 
-def test_shared_pipeline_paints_as_a_fresh_one(shared, defaults_render, extremes_image):
-    """After every extreme and preset above (or alone), the shared pipeline set back to the
-    defaults paints what a fresh one does: the cases above saw what fresh pipelines see."""
-    as_fresh(shared, {})
-    np.testing.assert_array_equal(shared.render_array(extremes_image), defaults_render)
+def test_a_reused_pipeline_paints_as_a_fresh_one(reused_pipeline, defaults_render,
+                                                 extremes_image):
+    """After every extreme and preset above (or alone), the reused pipeline (conftest) set
+    back to the defaults paints what a fresh one does: the cases above saw what fresh
+    pipelines see."""
+    out = reused_pipeline().render_array(extremes_image)
+    np.testing.assert_array_equal(out, defaults_render)
 
 
 # -- target reuse ---------------------------------------------------------------------------
