@@ -1,6 +1,6 @@
 """Skin keeps its colour: the pigment saturation (1.45 by default) is held at the skin
 saturation (1.15) on vivid skin tones, pale to dark; dull skin keeps the boost, and nothing
-else changes."""
+else changes. (The cases share one pipeline: conftest's `reused_pipeline`.)"""
 
 from __future__ import annotations
 
@@ -19,24 +19,24 @@ def chroma(rgb: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("colour", SKIN)
-def test_skin_tones_keep_their_chroma(pipeline, colour) -> None:
+def test_skin_tones_keep_their_chroma(reused_pipeline, colour) -> None:
     patch = np.full((64, 64, 3), colour, np.uint8)
-    old = pipeline({"skin_saturation": 1.45}).render_array(patch)  # as before: no cap
-    new = pipeline().render_array(patch)
+    old = reused_pipeline({"skin_saturation": 1.45}).render_array(patch)  # as before: no cap
+    new = reused_pipeline().render_array(patch)
     assert chroma(new) < 0.9 * chroma(old)
     assert chroma(new) < 1.15 * chroma(patch)  # near the photo's, not pushed to orange
 
 
-def test_dull_skin_keeps_the_pigment_saturation(pipeline) -> None:
+def test_dull_skin_keeps_the_pigment_saturation(reused_pipeline) -> None:
     patch = np.full((64, 64, 3), DULL_SKIN, np.uint8)
-    old = pipeline({"skin_saturation": 1.45}).render_array(patch)
-    new = pipeline().render_array(patch)
+    old = reused_pipeline({"skin_saturation": 1.45}).render_array(patch)
+    new = reused_pipeline().render_array(patch)
     assert np.abs(new.astype(int) - old.astype(int)).max() <= 1
 
 
 @pytest.mark.parametrize("colour", OTHER)
-def test_other_colours_keep_the_pigment_saturation(pipeline, colour) -> None:
+def test_other_colours_keep_the_pigment_saturation(reused_pipeline, colour) -> None:
     patch = np.full((64, 64, 3), colour, np.uint8)
-    old = pipeline({"skin_saturation": 1.45}).render_array(patch)
-    new = pipeline().render_array(patch)
+    old = reused_pipeline({"skin_saturation": 1.45}).render_array(patch)
+    new = reused_pipeline().render_array(patch)
     assert np.abs(new.astype(int) - old.astype(int)).max() <= 1
