@@ -98,32 +98,58 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
         p.release()
 
 
+# The renderer's settings a test may switch; `reused_pipeline` sets them back.
+SWITCHES = ("draft", "draft_finish", "draft_borders", "upscale_method", "upload_ring",
+            "profile", "seed")
+
+
+@dataclasses.dataclass
+class _Made:
+    renderer: Renderer
+    style: Any  # kept alive: its id is in the pool's key
+    switches: dict[str, Any]  # SWITCHES as made
+
+
 @pytest.fixture(scope="module")
-def reused_pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
-    """A factory like `pipeline`, for a module's many cases that each need one pipeline at a
-    time: one Renderer per (style, seed, scale) for the whole module, handed out set as a
-    fresh one is: every parameter at its default under the given ones, the past forgotten.
-    (A fresh pipeline compiles its programs: many times a small frame's painting.) Asking
-    again hands out the same Renderer, reset. test_robustness checks that a pipeline so
-    reused paints as a fresh one."""
-    made: dict[tuple[Any, int, float], Renderer] = {}
+def _renderer_pool(gl_ctx: moderngl.Context) -> Iterator[dict[Any, list[_Made]]]:
+    """The module's renderers for `reused_pipeline`, by (style, seed, scale)."""
+    pool: dict[Any, list[_Made]] = {}
+    yield pool
+    for renderers in pool.values():
+        for made in renderers:
+            made.renderer.release()
+
+
+@pytest.fixture
+def reused_pipeline(gl_ctx: moderngl.Context,
+                    _renderer_pool: dict[Any, list[_Made]]) -> PipelineFactory:
+    """A factory like `pipeline`, whose pipelines are the module's, reused from test to test
+    (a fresh one compiles its programs: many times a small frame's painting), each handed out
+    set as a fresh one is: every parameter at its default under the given ones, the settings
+    in SWITCHES as made, the past forgotten. Within a test each call is another Renderer, as
+    with `pipeline`. Only for tests that change nothing else in a pipeline (its stages, their
+    graphs); test_robustness checks that a pipeline so reused paints as a fresh one."""
+    taken: dict[Any, int] = {}
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
              seed: int = 0, scale: float = 1.0) -> Renderer:
         key = (style if isinstance(style, str) else id(style), seed, scale)
-        p = made.get(key)
-        if p is None:
-            p = made[key] = Renderer(gl_ctx, style, seed=seed, scale=scale)
-            p.inspect = True
+        renderers = _renderer_pool.setdefault(key, [])
+        i = taken[key] = taken.get(key, -1) + 1
+        if i == len(renderers):
+            p = Renderer(gl_ctx, style, seed=seed, scale=scale)
+            renderers.append(_Made(p, style, {name: getattr(p, name) for name in SWITCHES}))
+        p = renderers[i].renderer
+        for name, value in renderers[i].switches.items():
+            setattr(p, name, value)
+        p.inspect = True
         defaults = {name: spec.default for name, spec in p.params.specs.items()}
         warnings = p.set_params({**defaults, **(params or {})})
         assert not warnings, f"test parameters were clamped: {warnings}"
         p.reset_history()
         return p
 
-    yield make
-    for p in made.values():
-        p.release()
+    return make
 
 
 # The per-pass math is checked in work pixels: this copy of the style declares no reference
@@ -140,6 +166,18 @@ def unit_pipeline(pipeline: PipelineFactory) -> PipelineFactory:
         # (and the paper margins off: the passes' tests look at the whole frame)
         return pipeline({**WASH_OFF, "margins": 0.0, **(params or {})}, style=style, seed=seed,
                         scale=scale)
+
+    return make
+
+
+@pytest.fixture
+def reused_unit_pipeline(reused_pipeline: PipelineFactory) -> PipelineFactory:
+    """`unit_pipeline` on `reused_pipeline`."""
+
+    def make(params: dict[str, Any] | None = None, style: Any = None, seed: int = 0,
+             scale: float = 1.0) -> Renderer:
+        return reused_pipeline({**WASH_OFF, "margins": 0.0, **(params or {})},
+                               style=style or UNIT_STYLE, seed=seed, scale=scale)
 
     return make
 

@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 import reference as ref
-from conftest import EFFECTS_OFF, UNIT_STYLE, WASH_OFF, smooth_noise, to_u8, two_washes
+from conftest import EFFECTS_OFF, WASH_OFF, smooth_noise, to_u8, two_washes
 
-from aquarelle.engine import AquarelleError
+from aquarelle.engine import AquarelleError, Renderer
 from aquarelle.engine.frame_info import reference_px
 
 # Washes are abstracted at half the work size.
@@ -22,17 +22,10 @@ LUMA = np.array([0.2126, 0.7152, 0.0722])  # Rec. 709 weights on sRGB values (co
 
 
 @pytest.fixture
-def pipeline(unit_pipeline):
-    """Per-pass math in work pixels, the wash effects off unless asked for (conftest)."""
-    return unit_pipeline
-
-
-@pytest.fixture
-def shared(reused_pipeline):
-    """Like `pipeline`, for the parametrized cases below: the module's one pipeline, set as
-    a fresh one (conftest's `reused_pipeline`)."""
-    return lambda params: reused_pipeline({**WASH_OFF, "margins": 0.0, **params},
-                                          style=UNIT_STYLE)
+def pipeline(reused_unit_pipeline):
+    """Per-pass math in work pixels, the wash effects off unless asked for, on the module's
+    pipelines reused as fresh ones (conftest): no test here changes a pipeline's stages."""
+    return reused_unit_pipeline
 
 
 def block_image(h: int = 40, w: int = 56, seed: int = 3) -> np.ndarray:
@@ -170,9 +163,9 @@ def test_flat_threshold_masks_weak_gradients(pipeline):
 
 
 @pytest.mark.parametrize("sigma_c", [0.5, 2.0, 3.3, 8.0])
-def test_tensor_smoothing_is_a_gaussian(shared, sigma_c):
+def test_tensor_smoothing_is_a_gaussian(pipeline, sigma_c):
     img = (colour_image() / 255.0).astype(np.float32)  # float: exact 2x2 box taps
-    p = shared({"flat_threshold": 0.0, "sigma_c": sigma_c})
+    p = pipeline({"flat_threshold": 0.0, "sigma_c": sigma_c})
     p.render_array(img)
     raw = ref.half_tensor(img)
     # sigma_c is in work px: half as many texels of the half-size tensor.
@@ -281,12 +274,12 @@ def test_lab_round_trip(pipeline):
 @pytest.mark.parametrize("levels, sharpness, key", [(8, 3.4, 0.0), (4, 1.0, 0.0),
                                                     (12, 10.0, 0.0), (1, 0.5, 0.0),
                                                     (6, 4.0, 0.8), (6, 4.0, -1.0)])
-def test_soft_quantization_matches_winnemoeller(shared, levels, sharpness, key):
+def test_soft_quantization_matches_winnemoeller(pipeline, levels, sharpness, key):
     h, w = 32, 48
     y, x = np.mgrid[0:h, 0:w]
     ramp = np.dstack([x / (w - 1), y / (h - 1), np.full((h, w), 0.5)]).astype(np.float32)
-    p = shared({"abstraction_iterations": 0, "quantize_levels": levels,
-                "quantize_sharpness": sharpness, "key": key})
+    p = pipeline({"abstraction_iterations": 0, "quantize_levels": levels,
+                  "quantize_sharpness": sharpness, "key": key})
     p.render_array(ramp)
     lab = p.read_target("abstract").astype(np.float64)
     q = p.read_target("quantized")
@@ -326,7 +319,7 @@ def test_quantization_reduces_tones(pipeline):
 @pytest.mark.parametrize("vertical", [True, False])
 # 8 and 11: 4 and 5.5 texels of the half-size washes, sampled every 2 and 3 (a 4K frame's)
 @pytest.mark.parametrize("sigma_d, sigma_r", [(5.0, 4.25), (2.0, 10.0), (8.0, 2.0), (11.0, 3.0)])
-def test_bilateral_matches_reference(shared, vertical, sigma_d, sigma_r):
+def test_bilateral_matches_reference(pipeline, vertical, sigma_d, sigma_r):
     # A GPU may store the flow 1 as 0.999512 (fp16 rounded toward zero): the shader's step is
     # then 1.0005 texels, and a tap at exactly s = 2 sigma_d (here 2, 5, 8 wash px) falls
     # past the reach and is dropped (up to 1.4 Lab). Off that knife edge by 0.5%:
@@ -334,8 +327,8 @@ def test_bilateral_matches_reference(shared, vertical, sigma_d, sigma_r):
     img = straight_flow_image(vertical=vertical)
     _, across = flow_axis(vertical)
     along = 1 - across
-    p = shared({"flat_threshold": 0.0, "abstraction_iterations": 0, "sigma_d": sigma_d,
-                "sigma_r": sigma_r})
+    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "sigma_d": sigma_d,
+                  "sigma_r": sigma_r})
     p.render_array(img)
     lab0 = p.read_target("abstract")[..., :3].astype(np.float64)
     expected = lab0
@@ -357,10 +350,10 @@ def test_bilateral_matches_reference(shared, vertical, sigma_d, sigma_r):
 
 @pytest.mark.parametrize("vertical", [True, False])
 @pytest.mark.parametrize("sigma", [1.0, 2.5, 6.3])
-def test_lic_of_colour_matches_reference(shared, vertical, sigma):
+def test_lic_of_colour_matches_reference(pipeline, vertical, sigma):
     img = straight_flow_image(vertical=vertical)
     t, _ = flow_axis(vertical)
-    p = shared({"flat_threshold": 0.0, "abstraction_iterations": 0, "lic_sigma": sigma})
+    p = pipeline({"flat_threshold": 0.0, "abstraction_iterations": 0, "lic_sigma": sigma})
     p.render_array(img)
     src = p.read_target("abstract_rgb")[..., :3]
     h, w = img.shape[:2]
@@ -463,9 +456,9 @@ def test_outlines_off_clears_targets(pipeline):
 # -- wet edges --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("width", [0.5, 1.0, 3.0, 6.0])
-def test_wet_edge_mask_matches_reference(shared, width):
+def test_wet_edge_mask_matches_reference(pipeline, width):
     img = colour_image()
-    p = shared({"edge_width": width})
+    p = pipeline({"edge_width": width})
     p.render_array(img)
     src = p.read_target("smooth")[..., :3].astype(np.float64)
     blurred = ref.gaussian_blur(src, max(width * WASH, 1.0))  # at least one texel
@@ -597,10 +590,10 @@ def composite_image() -> np.ndarray:
     {"edge_darkening": 1.0, "paper_grain": 1.0, "granulation": 0.7, "stroke_strength": 1.0,
      "dilution": 0.2, "paper_color": "#f7f2e6", "outline_strength": 0.5},
 ], ids=lambda e: "+".join(e) or "plain")
-def test_composite_follows_the_pigment_model(shared, effects):
+def test_composite_follows_the_pigment_model(pipeline, effects):
     prm = dict(EFFECTS_OFF)
     prm.update(effects)
-    p = shared(prm)
+    p = pipeline(prm)
     result = p.render_array(composite_image()).astype(np.float64)
     expected = composite_reference(p, prm)
     err = np.abs(result - expected)
@@ -642,10 +635,11 @@ def test_paper_height_is_in_range_and_seeded(pipeline):
     assert np.abs(pa - pb).max() > 0.1
 
 
-def test_unrendered_target_is_an_error(pipeline):
-    p = pipeline()
-    with pytest.raises(AquarelleError):
-        p.read_target("tfm")
+def test_unrendered_target_is_an_error(gl_ctx):
+    with Renderer(gl_ctx, "watercolor") as p:  # fresh: the module's have painted
+        p.inspect = True
+        with pytest.raises(AquarelleError):
+            p.read_target("tfm")
 
 
 def test_bare_paper_shows_its_tooth(pipeline):
@@ -665,7 +659,6 @@ def test_bare_paper_shows_its_tooth(pipeline):
 def test_a_graded_sky_is_dithered_not_banded(pipeline):
     """A slow gradient (10 levels over 256 px): without dither the 8-bit picture is a
     staircase of bands; dithered, each column's mean follows the smooth ramp (issue 29)."""
-    from conftest import WASH_OFF
     ramp = np.linspace(0.40, 0.44, 256, dtype=np.float32)
     img = np.repeat(np.repeat(ramp[None, :, None], 96, axis=0), 3, axis=2)
 
