@@ -72,15 +72,7 @@ def gl_ctx() -> Iterator[moderngl.Context]:
 PipelineFactory = Callable[..., Renderer]
 
 
-@pytest.fixture
-def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
-    """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)` (a style
-    or a chain "a+b").
-
-    Every pipeline it makes is released at the end of the test. Its intermediate targets
-    are kept after each frame for the tests to read (`inspect`; test_frame_plan.py checks
-    that sharing their textures changes no picture).
-    """
+def _fresh_pipelines(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     made: list[Renderer] = []
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
@@ -96,6 +88,25 @@ def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
     yield make
     for p in made:
         p.release()
+
+
+@pytest.fixture
+def pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
+    """A factory: `pipeline(params=None, style="watercolor", seed=0, scale=1.0)` (a style
+    or a chain "a+b").
+
+    Every pipeline it makes is released at the end of the test. Its intermediate targets
+    are kept after each frame for the tests to read (`inspect`; test_frame_plan.py checks
+    that sharing their textures changes no picture).
+    """
+    yield from _fresh_pipelines(gl_ctx)
+
+
+@pytest.fixture
+def fresh_pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
+    """`pipeline` by another name: fresh Renderers in a module whose `pipeline` is
+    `reused_pipeline`."""
+    yield from _fresh_pipelines(gl_ctx)
 
 
 # The renderer's settings a test may switch; `reused_pipeline` sets them back.
@@ -157,29 +168,32 @@ def reused_pipeline(gl_ctx: moderngl.Context,
 UNIT_STYLE = dataclasses.replace(load_style("watercolor"), reference_lines=0)
 
 
-@pytest.fixture
-def unit_pipeline(pipeline: PipelineFactory) -> PipelineFactory:
-    """Like `pipeline`, on UNIT_STYLE, with WASH_OFF applied under the given parameters."""
-
+def _unit(factory: PipelineFactory) -> PipelineFactory:
     def make(params: dict[str, Any] | None = None, style: Any = UNIT_STYLE, seed: int = 0,
              scale: float = 1.0) -> Renderer:
         # (and the paper margins off: the passes' tests look at the whole frame)
-        return pipeline({**WASH_OFF, "margins": 0.0, **(params or {})}, style=style, seed=seed,
-                        scale=scale)
+        return factory({**WASH_OFF, "margins": 0.0, **(params or {})}, style=style, seed=seed,
+                       scale=scale)
 
     return make
+
+
+@pytest.fixture
+def unit_pipeline(pipeline: PipelineFactory) -> PipelineFactory:
+    """Like `pipeline`, on UNIT_STYLE, with WASH_OFF applied under the given parameters."""
+    return _unit(pipeline)
 
 
 @pytest.fixture
 def reused_unit_pipeline(reused_pipeline: PipelineFactory) -> PipelineFactory:
     """`unit_pipeline` on `reused_pipeline`."""
+    return _unit(reused_pipeline)
 
-    def make(params: dict[str, Any] | None = None, style: Any = None, seed: int = 0,
-             scale: float = 1.0) -> Renderer:
-        return reused_pipeline({**WASH_OFF, "margins": 0.0, **(params or {})},
-                               style=style or UNIT_STYLE, seed=seed, scale=scale)
 
-    return make
+@pytest.fixture
+def fresh_unit_pipeline(fresh_pipeline: PipelineFactory) -> PipelineFactory:
+    """`unit_pipeline` on `fresh_pipeline`."""
+    return _unit(fresh_pipeline)
 
 
 # -- synthetic images ---------------------------------------------------------------------

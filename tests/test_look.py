@@ -15,8 +15,10 @@ WASH = 0.5  # washes live at half the work size
 
 
 @pytest.fixture
-def pipeline(unit_pipeline):
-    return unit_pipeline
+def pipeline(reused_unit_pipeline):
+    """The module's pipelines reused as fresh ones (conftest); the two tests that compare
+    fresh pipelines or change one's programs take `fresh_unit_pipeline`."""
+    return reused_unit_pipeline
 
 
 def painted(p, img):
@@ -273,14 +275,14 @@ def test_wash_sizes_scale_with_the_frame(gl_ctx, pipeline):
 @pytest.mark.parametrize("values", [{}, {"dispersion": 0.6, "stroke_strength": 0.8,
                                          "outline_strength": 0.5, "gaps": 0.0}])
 @pytest.mark.parametrize("picture", ["astronaut", "coffee"])
-def test_specialized_passes_paint_the_generic_picture(pipeline, values, picture):
+def test_specialized_passes_paint_the_generic_picture(fresh_unit_pipeline, values, picture):
     # Terms at 0 and the temporal switches are compiled into the watercolor's shaders (a CPU
     # renderer runs both sides of every branch); the picture must not change, frame after
     # frame (the history switch flips after the first), with a face found and without one.
     import skimage.data
 
     img = np.ascontiguousarray(getattr(skimage.data, picture)()[::4, ::4])
-    fast, plain = pipeline(values), pipeline(values)
+    fast, plain = fresh_unit_pipeline(values), fresh_unit_pipeline(values)
     plain.stages[0].graph._specialized = lambda c, values: c  # always the generic programs
     for shift in (0, 2, 4):
         frame = np.ascontiguousarray(np.roll(img, shift, axis=1))
@@ -289,16 +291,16 @@ def test_specialized_passes_paint_the_generic_picture(pipeline, values, picture)
     assert fast.stages[0].graph._variants and not plain.stages[0].graph._variants
 
 
-def test_a_pipeline_reused_across_values_paints_what_fresh_ones_do(pipeline):
+def test_a_pipeline_reused_across_values_paints_what_fresh_ones_do(fresh_unit_pipeline):
     # Uniforms are written only when their value changed (a program keeps what was written):
     # going back and forth between values must still paint each value's picture.
     import skimage.data
 
     img = np.ascontiguousarray(skimage.data.astronaut()[::4, ::4])
-    reused = pipeline({"temporal": False})
+    reused = fresh_unit_pipeline({"temporal": False})
     for dilution, wobble in ((0.2, 1.0), (0.6, 3.0), (0.2, 1.0)):
         reused.set_params({"dilution": dilution, "wobble": wobble})
-        fresh = pipeline({"temporal": False, "dilution": dilution, "wobble": wobble})
+        fresh = fresh_unit_pipeline({"temporal": False, "dilution": dilution, "wobble": wobble})
         np.testing.assert_array_equal(reused.render_array(img), fresh.render_array(img))
 
 

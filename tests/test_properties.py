@@ -11,6 +11,19 @@ import reference as ref
 from conftest import EFFECTS_OFF, rings, step_edge, stripes, to_u8
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): no test here changes more of
+    a pipeline than its parameters."""
+    return reused_pipeline
+
+
+@pytest.fixture
+def unit_pipeline(reused_unit_pipeline):
+    """`unit_pipeline` on the module's reused pipelines (conftest)."""
+    return reused_unit_pipeline
+
+
 def unit_tangents(tfm: np.ndarray) -> np.ndarray:
     t = tfm[..., :2].astype(np.float64)
     return t / np.linalg.norm(t, axis=-1, keepdims=True)
