@@ -443,3 +443,37 @@ def test_trim_shows_the_picture_subtitle_on_screen_at_the_start(
             shown = [(round(float(p.pts * p.time_base), 3), bool(subs.codec_context.decode(p)))
                      for p in c.demux(subs) if p.pts is not None and p.size]
         assert shown == want, (start, end)
+
+
+@pytest.mark.parametrize("ext, lost", [
+    (".mp4", ["DATE_RECORDED", "MYTAG"]),
+    (".mov", ["DATE_RECORDED", "DESCRIPTION", "MYTAG"]),
+    (".mkv", []),
+])
+def test_file_tags_an_output_cannot_hold_are_named(tmp_path: Path, ext: str, lost: list[str],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # An MP4 writes the tags it knows (title, date, copyright...) and dropped the others
+    # silently, where the README promises a warning for anything left out.
+    src = make_clip(tmp_path / "plain.mkv", frames=3, audio=False).path
+    tagged = tmp_path / "tagged.mkv"
+    tags = {"title": "T", "DATE": "2018", "DATE_RECORDED": "2019-05-06", "MYTAG": "hello",
+            "DESCRIPTION": "desc", "COPYRIGHT": "(c) me"}
+    with av.open(str(src)) as c, av.open(str(tagged), "w") as out:
+        out.metadata.update(tags)
+        stream = out.add_stream_from_template(c.streams.video[0])
+        for packet in c.demux(c.streams.video[0]):
+            if packet.size:
+                packet.stream = stream
+                out.mux(packet)
+    dst = tmp_path / f"out{ext}"
+    code, err = render(capsys, str(tagged), "-o", str(dst))
+    assert code == 0, err
+    written = {k.lower() for k in probe(dst)["tags"]}
+    assert {k.lower() for k in tags if k not in lost} <= written  # title, date...: kept
+    assert not {k.lower() for k in lost} & written
+    said = [line for line in err.splitlines() if "left out" in line]
+    if lost:
+        assert said == [f"aquarelle: warning: tags {', '.join(lost)} left out: {ext} files "
+                        "cannot hold them; write .mkv to keep them"]
+    else:
+        assert said == []

@@ -104,7 +104,9 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
               *((t.plan.source, t.stream) for t in carried.subtitles)]
     timecode = None
     if metadata:
-        out.metadata.update(container_tags(reader.container.metadata))
+        tags = container_tags(reader.container.metadata)
+        out.metadata.update(tags)
+        carried.warnings.extend(tag_warnings(tags, fmt, ext))
         chapters = shifted_chapters(reader.container.chapters(), offset, end)
         if chapters:
             out.set_chapters(chapters)
@@ -193,6 +195,20 @@ def track_flags(stream: av.stream.Stream) -> int:
     return int(stream.disposition) & TRACK_MASK
 
 
+def tag_warnings(tags: dict[str, str], fmt: str, ext: str) -> list[str]:
+    """One line naming the file tags a `fmt` file cannot hold (see kept_tags), and the kind
+    of file that keeps them all."""
+    items = tuple(sorted(tags.items()))
+    lost = sorted(set(tags) - kept_tags(fmt, items), key=str.lower)
+    if not lost:
+        return []
+    it = "them" if len(lost) > 1 else "it"
+    keep = [e for f, e in KEEPERS if f != fmt and kept_tags(f, items) == frozenset(tags)]
+    advice = f"; write {' or '.join(keep)} to keep {it}" if keep else ""
+    return [f"tag{'s' if len(lost) > 1 else ''} {', '.join(lost)} left out: {ext} files "
+            f"cannot hold {it}{advice}"]
+
+
 def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) -> list[str]:
     """What the output's muxer does to the kept tracks' flags (the painted video's among
     them): one line a track naming each flag it cannot hold (a WebM keeps default and forced
@@ -238,9 +254,34 @@ def kept_flags(fmt: str, kind: str, flags: int) -> int:
     rules (Matroska writes FlagDefault, FlagForced, FlagCommentary, FlagOriginal,
     FlagHearingImpaired and FlagVisualImpaired, WebM the first two only, MP4 'kind' boxes,
     MOV only the enabled flag for default). All of them where no such file can be made."""
+    back = _written_back(fmt, kind, flags, ())
+    return flags if back is None else back[0] & flags
+
+
+@functools.lru_cache(maxsize=64)
+def kept_tags(fmt: str, tags: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """Which of the file tags `tags` (name, value) a `fmt` file keeps (under its own
+    spelling: Matroska's DATE is an MP4's date), found as kept_flags finds flags: MP4 writes
+    the tags iTunes knows (title, date, comment, copyright...) and drops others
+    (DATE_RECORDED, a tag of one's own), MOV fewer; a creation_time that is no time is
+    dropped. All of them where no such file can be made."""
+    back = _written_back(fmt, "video", 0, tags)
+    names = frozenset(k for k, _ in tags)
+    if back is None:
+        return names
+    written = {k.lower() for k in back[1]}
+    return frozenset(k for k in names if k.lower() in written)
+
+
+def _written_back(fmt: str, kind: str, flags: int, tags: tuple[tuple[str, str], ...]
+                  ) -> tuple[int, dict[str, str]] | None:
+    """A tiny `fmt` file with one track of `kind` flagged `flags` and the file tags `tags`,
+    written in memory and read back: (the track's flags, the file's tags); None where no
+    such file can be made."""
     buf = io.BytesIO()
     try:
         with av.open(buf, "w", format=fmt) as out:
+            out.metadata.update(dict(tags))
             if kind == "subtitle":
                 codec, data = _TRIAL_TEXT[fmt]
                 s = out.add_mux_stream(codec, time_base=Fraction(1, 1000))
@@ -264,14 +305,14 @@ def kept_flags(fmt: str, kind: str, flags: int) -> int:
                 frame.pts = 0
                 packets = [*s.encode(frame), *s.encode(None)]
             else:
-                return flags
+                return None
             for packet in packets:
                 out.mux(packet)
         buf.seek(0)
         with av.open(buf) as back:
-            return int(back.streams[0].disposition) & flags
+            return int(back.streams[0].disposition), dict(back.metadata)
     except Exception:  # (KeyError: no trial for this format) no telling: no warning
-        return flags
+        return None
 
 
 # The pictures a Matroska file holds as cover art (an attachment of this MIME type)
