@@ -67,7 +67,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--crf", type=int, metavar="N",
                    help="constant quality: lower is better and bigger (default 18 for h264, "
                         "22 for h265, 31 for vp9; not used by prores)")
-    g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms])")
+    g.add_argument("--start", metavar="T", help="start time (seconds, or [HH:]MM:SS[.ms]), "
+                   "counted from the video's first frame, as the window's time counts")
     g.add_argument("--end", metavar="T", help="end time (exclusive), same forms as --start")
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
     g.add_argument("--no-subtitles", action="store_true", help="drop the subtitle streams")
