@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from aquarelle.engine import Renderer, create_headless_context, load_style
+from aquarelle.engine.context import make_current
 
 # Every composite effect off: the result is the flow-smoothed colour under white paper.
 EFFECTS_OFF: dict[str, Any] = {
@@ -111,7 +112,7 @@ def fresh_pipeline(gl_ctx: moderngl.Context) -> Iterator[PipelineFactory]:
 
 # The renderer's settings a test may switch; `reused_pipeline` sets them back.
 SWITCHES = ("draft", "draft_finish", "draft_borders", "upscale_method", "upload_ring",
-            "profile", "seed")
+            "profile", "seed", "subject_feed")
 
 
 @dataclasses.dataclass
@@ -137,9 +138,10 @@ def reused_pipeline(gl_ctx: moderngl.Context,
     """A factory like `pipeline`, whose pipelines are the module's, reused from test to test
     (a fresh one compiles its programs: many times a small frame's painting), each handed out
     set as a fresh one is: every parameter at its default under the given ones, the settings
-    in SWITCHES as made, the past forgotten. Within a test each call is another Renderer, as
-    with `pipeline`. Only for tests that change nothing else in a pipeline (its stages, their
-    graphs); test_robustness checks that a pipeline so reused paints as a fresh one."""
+    in SWITCHES as made, no subject given, the past forgotten. Within a test each call is
+    another Renderer, as with `pipeline`. Only for tests that change nothing else in a
+    pipeline (its stages, their graphs); test_robustness checks that a pipeline so reused
+    paints as a fresh one."""
     taken: dict[Any, int] = {}
 
     def make(params: dict[str, Any] | None = None, style: Any = "watercolor",
@@ -151,9 +153,13 @@ def reused_pipeline(gl_ctx: moderngl.Context,
             p = Renderer(gl_ctx, style, seed=seed, scale=scale)
             renderers.append(_Made(p, style, {name: getattr(p, name) for name in SWITCHES}))
         p = renderers[i].renderer
+        # current again: a test in between may have made and dropped a context of its own
+        # (the CLI in-process), which a fresh Renderer's making would have undone
+        make_current(gl_ctx)
         for name, value in renderers[i].switches.items():
             setattr(p, name, value)
         p.inspect = True
+        p.set_subject(None)  # (what a "given" subject_feed paints with)
         defaults = {name: spec.default for name, spec in p.params.specs.items()}
         warnings = p.set_params({**defaults, **(params or {})})
         assert not warnings, f"test parameters were clamped: {warnings}"

@@ -13,6 +13,13 @@ from aquarelle.engine.face_light import face_light
 from aquarelle.engine.faces import FaceDetector
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): no test here changes more of
+    a pipeline than its parameters and switches."""
+    return reused_pipeline
+
+
 @pytest.fixture(scope="module")
 def portrait() -> np.ndarray:
     """The astronaut, lit from the picture's left (her right cheek is the lighter)."""

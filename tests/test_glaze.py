@@ -13,6 +13,12 @@ GLAZE_LEVEL = 48.0  # L* of the glaze's border (keyed lightness 0.48, the style'
 GLAZE_TREMOR = 8.0  # L*: how far its noise moves it either way, at most half of it
 
 
+@pytest.fixture
+def unit_pipeline(reused_unit_pipeline):
+    """`unit_pipeline` on the module's reused pipelines (conftest)."""
+    return reused_unit_pipeline
+
+
 def lab_image(lab: np.ndarray) -> np.ndarray:
     """uint8 sRGB of a float Lab image."""
     rgb = cv2.cvtColor(np.asarray(lab, np.float32), cv2.COLOR_LAB2RGB)

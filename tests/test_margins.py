@@ -10,6 +10,13 @@ import skimage.data
 PAPER = np.array([0xF7, 0xF2, 0xE6])
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): no test here changes more of
+    a pipeline than its parameters and switches."""
+    return reused_pipeline
+
+
 def bare(picture: np.ndarray) -> np.ndarray:
     """Where a painting shows bare paper (within 12 levels of the paper colour: its tooth)."""
     return np.abs(picture.astype(int) - PAPER).max(axis=2) <= 12

@@ -20,6 +20,19 @@ from aquarelle.eval.flicker import warping_errors
 PAPER = np.array([0xF7, 0xF2, 0xE6])
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): no test here changes more of
+    a pipeline than its parameters and switches."""
+    return reused_pipeline
+
+
+@pytest.fixture
+def unit_pipeline(reused_unit_pipeline):
+    """`unit_pipeline` on the module's reused pipelines (conftest)."""
+    return reused_unit_pipeline
+
+
 @pytest.fixture(scope="module")
 def portrait() -> np.ndarray:
     """The astronaut (public domain, scikit-image), 384 px: a head and shoulders."""

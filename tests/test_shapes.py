@@ -13,6 +13,13 @@ from aquarelle.engine.tiles import TiledStill
 SHAPES = {**EFFECTS_OFF, "shapes": 1.0, "subject_aware": False, "detail": 0.0}
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): no test here changes more of
+    a pipeline than its parameters and switches."""
+    return reused_pipeline
+
+
 def _lab_of(rgb_l: np.ndarray) -> np.ndarray:
     """An sRGB grey picture of CIE L* values (H, W) (a, b = 0)."""
     y = np.where(rgb_l > 8.0, ((rgb_l + 16.0) / 116.0) ** 3, rgb_l / 903.3)
