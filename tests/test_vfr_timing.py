@@ -16,7 +16,7 @@ import av
 import numpy as np
 import pytest
 from PIL import Image as PILImage
-from videoclips import decode_video, make_clip, pattern
+from videoclips import decode_video, make_clip, mux_frames, pattern
 
 from aquarelle.cli.main import main
 from aquarelle.cli.render_video import summary
@@ -190,6 +190,74 @@ def test_a_cut_holds_what_the_source_shows_from_start_to_end(tmp_path, gl_ctx, s
     assert [nearest(p, clip.frames) for p in pictures] == shows
     if clip.audio_seconds:  # copied AAC is cut at its packets (21 ms)
         assert decoded["audio"][0][1] == pytest.approx(float(t1 - t0), abs=0.025)
+
+
+# steps of 70, 20 and 20 ms: in a still picture's encoding a B-frame shown 20 ms after the
+# frame before it is decoded 70 ms after that (x264 puts B-frames between frames that differ
+# little: pattern frames get none)
+STEP_PTS = list(accumulate([0] + [70 if k % 3 == 0 else 20 for k in range(59)]))
+# the white frame, at 1.5 s, when the beep starts: the cut to it and back changes x264's
+# frame order there, so the decode times from before the first frame start earlier
+FLASH = 40
+
+
+def flash_clip(path: Path) -> Path:
+    """A Matroska clip of grey frames at STEP_PTS (ms) but one white one, FLASH, and a
+    1 kHz beep in silence from that frame's time (AAC)."""
+    rate = 48000
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=30)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.time_base = vs.codec_context.time_base = MS
+        audio = out.add_stream("aac", rate=rate, layout="stereo")
+        frames = [np.full((48, 64, 3), 255 if k == FLASH else 30, np.uint8)
+                  for k in range(len(STEP_PTS))]
+        mux_frames(out, vs, frames, pts=STEP_PTS, time_base=MS)
+        n = (STEP_PTS[-1] + 100) * rate // 1000
+        sound = np.zeros((2, n - n % 1024), np.float32)
+        onset = STEP_PTS[FLASH] * rate // 1000
+        sound[:, onset:onset + rate // 5] = 0.5 * np.sin(
+            2 * np.pi * 1000 * np.arange(rate // 5) / rate)
+        for i in range(0, sound.shape[1], 1024):
+            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(sound[:, i:i + 1024]),
+                                           format="fltp", layout="stereo")
+            f.sample_rate, f.pts, f.time_base = rate, i, Fraction(1, rate)
+            for packet in audio.encode(f):
+                out.mux(packet)
+        for packet in audio.encode(None):
+            out.mux(packet)
+    return path
+
+
+def beep_onset(path: Path) -> float:
+    """When a file's sound first gets loud (seconds)."""
+    with av.open(str(path)) as c:
+        for f in c.decode(audio=0):
+            loud = np.nonzero(np.abs(f.to_ndarray()[0]) > 0.1)[0]
+            if len(loud):
+                return float(f.time) + loud[0] / f.sample_rate
+    raise AssertionError(f"{path}: no beep")
+
+
+@pytest.mark.parametrize("ext", [".mp4", ".mov", ".mkv"])
+@pytest.mark.parametrize("start", ["0.3", "0.6"])
+def test_a_cut_keeps_the_first_frames_distance_from_start_in_step_with_the_sound(
+        tmp_path, gl_ctx, ext, start):
+    # --start 0.3 of frames at 0.29, 0.31, 0.33, 0.40: an MP4/MOV showed the frame of 0.31
+    # at 0.0, not 0.01, and every frame after it 10 ms early, ahead of the beep (--start
+    # 0.6: 20 ms). Decode times laid out for the 70 ms frames put a B-frame's at or before
+    # 0, and FFmpeg's muxer then left the edit list's empty edit out.
+    src = flash_clip(tmp_path / "in.mkv")
+    t0 = Fraction(start)
+    times = [Fraction(t, 1000) - t0 for t in STEP_PTS if Fraction(t, 1000) >= t0]
+    assert times[0] > 0  # the first frame after --start keeps its distance
+    out = tmp_path / f"cut{ext}"
+    export_video(src, out, "adjust", None, ExportOptions(start=float(t0)), ctx=gl_ctx)
+    pictures, decoded, _ = decode_video(out)
+    assert [float(t) for t in decoded] == pytest.approx([float(t) for t in times], abs=1e-3)
+    flash = [float(t) for p, t in zip(pictures, decoded, strict=True) if p.mean() > 150]
+    assert flash == pytest.approx([STEP_PTS[FLASH] / 1000 - float(t0)], abs=1e-3)
+    assert beep_onset(out) == pytest.approx(flash[0], abs=2e-3)
 
 
 def test_a_gif_at_a_new_rate_holds_the_cut(tmp_path, capsys):

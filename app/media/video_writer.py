@@ -69,6 +69,22 @@ VP9_CPU_USED = dict(zip(SPEEDS, (8, 7, 6, 5, 4, 4, 2, 1, 0), strict=True))
 TIMELINE_WINDOW = 120
 
 
+def _edit_starts_at_first(origin: int, held: list[tuple[int, int, int]]) -> bool:
+    """Whether FFmpeg's MP4/MOV muxer starts the edit list at the first packet's frame when
+    decode times are laid out from `origin` (`_decode_time`) over `held`: (pts, encoder's
+    decode time, duration decoded before) of each packet in decode order. The muxer delays
+    the track by the first decode time plus the smallest pts - dts of the packets decoded at
+    or before 0: where one of them (a B-frame, where frames differ in length) has a smaller
+    one than the first packet, the delay falls short of the first frame's pts, and FFmpeg's
+    readers play that frame at 0 (they drop the gap the edit list leaves before it)."""
+    pts0 = held[0][0]
+    if pts0 <= 0:  # no delay to keep
+        return True
+    times = [(pts, min(origin + before, dts)) for pts, dts, before in held]
+    offset = pts0 - times[0][1]
+    return all(pts - dts >= offset for pts, dts in times if dts <= 0)
+
+
 def source_profile(spec: CodecSpec, source: av.video.stream.VideoStream) -> CodecSpec:
     """`spec` in a ProRes source's profile when it writes ProRes (4444 and 4444 XQ at 4:4:4);
     else `spec` as it is."""
@@ -317,20 +333,28 @@ class VideoWriter:
     def _timeline_origin(self, final: bool) -> int | None:
         """Where MP4/MOV decode times start: early enough that each queued packet's, laid
         out by the durations of the packets before it, is at or before the encoder's own
-        (so at or before the frame's pts, and increasing). None: not MP4/MOV, or no
-        decode times to go by."""
+        (so at or before the frame's pts, and increasing); later where FFmpeg's muxer would
+        otherwise play the first frame at 0, not at its pts (`_edit_starts_at_first`): the
+        packets whose decode times that holds back get a neighbour's duration, as in
+        `_decode_time`. None: not MP4/MOV, or no decode times to go by."""
         origin, decoded = None, 0
+        held: list[tuple[int, int, int]] = []  # pts, the encoder's decode time, decoded before
         for packet in self._queue:
             duration = self._duration_of(packet, final)
             if packet.dts is not None and duration != 0:
                 origin = packet.dts - decoded if origin is None else \
                     min(origin, packet.dts - decoded)
+                held.append((packet.pts, packet.dts, decoded))
             if duration is None:
                 break
             decoded += duration
         if origin is None:
             self._timeline = False
-        return origin
+            return None
+        # the earliest origin, from this one on, whose edit list starts at the first frame
+        later = sorted({o for _, dts, before in held for o in (1 - before, dts - before)
+                        if o > origin})
+        return next((o for o in (origin, *later) if _edit_starts_at_first(o, held)), origin)
 
     def _decode_time(self, packet: av.Packet, duration: int) -> int | None:
         """A packet's decode time in MP4/MOV, which keep a sample's duration only as the step
