@@ -231,3 +231,65 @@ def test_a_lost_camera_that_comes_back_is_reopened(qtbot: Any, window: MainWindo
     window.sources.cameras_changed()  # what the /dev watcher triggers
     assert window.source is back and window.source_spec == SourceSpec("camera", "0")
     assert window.source_panel.cameras.count() == 2  # "choose a camera…" + the camera
+
+
+def use_cameras(monkeypatch: pytest.MonkeyPatch, cams: dict[str, Any]) -> None:
+    """Camera N opens as a new `cams[N]()` each time."""
+    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw: cams[spec.ref]())
+
+
+class RateLaterCamera(FakeCamera):
+    """A camera whose rate its capture thread reads after it opened (as CameraSource's)."""
+
+    @property
+    def fps(self) -> float | None:
+        return 15.0 if self.sent else None
+
+
+def test_adaptive_quality_holds_a_cameras_rate_once_it_is_known(
+        qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It read the rate as the camera opened, before the camera said it: a 15 fps camera was
+    # held to 30 fps, painted at 0.3 where 0.9 kept up.
+    use_cameras(monkeypatch, {"0": lambda: RateLaterCamera(unplug=False, frames=10**6)})
+    assert window.open_spec(SourceSpec("camera", "0"))
+    adaptive = window.viewport.adaptive
+    assert adaptive is not None and adaptive.target_fps == 30.0
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 0, timeout=TIMEOUT)
+    window.update_stats()
+    assert window.viewport.adaptive is adaptive and adaptive.target_fps == 15.0
+
+
+def test_a_camera_that_never_starts_gives_the_working_one_back(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl+K onto a busy camera closed the working one at once, then said the new one did
+    # not start ("Camera camera 6 ..."), and left the old camera's last picture under the
+    # new one's name for good.
+    use_cameras(monkeypatch, {"0": lambda: FakeCamera(unplug=False, frames=10**6),
+                              "6": lambda: FakeCamera(frames=0)})
+    assert window.open_spec(SourceSpec("camera", "0"))
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 0, timeout=TIMEOUT)
+    assert window.open_spec(SourceSpec("camera", "6"))
+    qtbot.waitUntil(lambda: dialogs.calls != [], timeout=TIMEOUT)
+    assert [text for _, _, text in dialogs.calls] == [
+        "Camera 6 did not start: device disconnected\n\nShowing camera 0 again."]
+    assert window.source_spec == SourceSpec("camera", "0")
+    assert window.windowTitle().startswith("camera 0")
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 0, timeout=TIMEOUT)
+
+
+def test_a_camera_lost_while_recording_says_so_over_the_picture(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cam = FakeCamera(unplug=False, frames=10**6)
+    use_cameras(monkeypatch, {"0": lambda: cam})
+    assert window.open_spec(SourceSpec("camera", "0"))
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 0, timeout=TIMEOUT)
+    window.toggle_record(tmp_path / "rec.mp4")
+    qtbot.waitUntil(lambda: window.recorder is not None and window.recorder.frames >= 2,
+                    timeout=TIMEOUT)
+    cam.frames, cam.unplug = cam.sent, True  # unplugged
+    qtbot.waitUntil(lambda: window.recorder is None, timeout=TIMEOUT)
+    hint = window.overlays.hint.text()
+    assert hint.startswith("Recording stopped: the camera was lost. Recorded "), \
+        (hint, dialogs.calls)

@@ -1474,7 +1474,7 @@ def test_opening_another_file_while_recording_says_where_the_recording_went(
     assert window.recorder is None and dialogs.calls == []
     hint = window.overlays.hint
     assert hint.isVisible() and hint.text().startswith(
-        "Recording stopped to open another source. Recorded ")
+        "Recording stopped: another source was opened. Recorded ")
     assert hint.text().split(" to ")[-1].startswith("rec.mp4")  # its name: a path is long
     with av.open(str(dst)) as c:
         assert sum(1 for _ in c.decode(video=0)) >= 2

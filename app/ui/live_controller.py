@@ -68,6 +68,13 @@ class LiveController(QObject):
         fps = self.source.fps if self.source is not None else None
         return float(min(MAX_LIVE_FPS, fps or MAX_LIVE_FPS))
 
+    def follow_rate(self) -> None:
+        """Hold the source's rate once it is known: a camera says it from its capture
+        thread, after it opened (a 15 fps camera was held to 30 then, painted at 0.3)."""
+        adaptive = self.viewport.adaptive
+        if adaptive is not None and adaptive.target_fps != self.target_fps:
+            adaptive.target_fps = self.target_fps
+
     def set_adaptive(self, on: bool) -> None:
         self.settings.set_live("adaptive", bool(on))
         self._apply()

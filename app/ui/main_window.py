@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.live.changed.connect(self._live_changed)
         self.sources = SourceController(self, self.settings, self.viewport, self.live, self,
                                         self.transport.loop.isChecked, self.overlays.show_hint,
-                                        self._stop_recording_for_a_new_source, self)
+                                        self._stop_recording_because, self)
         self.playback = PlaybackController(lambda: self.sources.source, self.transport,
                                            self.viewport, self.live, self.settings, self)
         self.playback.seeked = self.sources.seeked
@@ -376,15 +376,15 @@ class MainWindow(QMainWindow):
         if self.recorder is not None:
             self.toggle_record()
 
-    def _stop_recording_for_a_new_source(self) -> None:
-        """Another source ends a recording (it carries its source's sound): said over the
-        picture, where the new source's "Opened" does not replace it at once."""
+    def _stop_recording_because(self, why: str) -> None:
+        """The source's end, or another source, ends a recording (it carries its source's
+        sound): said over the picture, where the next source's "Opened" or a dialog does not
+        replace it at once."""
         if self.recorder is None:
             return
         self.toggle_record()
         if self.recording.said:
-            self.overlays.show_hint(f"Recording stopped to open another source. "
-                                    f"{self.recording.said}", 12000)
+            self.overlays.show_hint(f"Recording stopped: {why}. {self.recording.said}", 12000)
 
     def toggle_virtual_camera(self) -> None:
         """Virtual camera on / off; on, a hint says what to pick in the video call."""
@@ -496,6 +496,7 @@ class MainWindow(QMainWindow):
     def update_stats(self) -> None:
         """Refresh the status-bar numbers, the transport and the pass-times dock."""
         src = self.source
+        self.live.follow_rate()
         self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
         hint = self.slow_hint.check(src, playback.is_playing(src), time.monotonic(),
                                     self.state.scale, self.live.adaptive_on,

@@ -35,7 +35,7 @@ class SourceController(QObject):
 
     def __init__(self, widget: QWidget, settings: Settings, viewport: Viewport,
                  live: LiveController, feedback: Feedback, loop: Callable[[], bool],
-                 hint: Callable[[str, int], None], stop_recording: Callable[[], None],
+                 hint: Callable[[str, int], None], stop_recording: Callable[[str], None],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.widget, self.settings, self.viewport, self.live = widget, settings, viewport, live
@@ -45,6 +45,9 @@ class SourceController(QObject):
         self.spec: SourceSpec | None = None
         self.lost_camera: str | None = None  # a camera that stopped: reopened if it returns
         self.fallback_to_demo = False  # a camera opened at start that fails: demo, quietly
+        # the source that showed frames before this one opened: back to it if this camera
+        # never starts (a camera opens on its own thread, so it fails after open_spec)
+        self.previous: SourceSpec | None = None
         self.frames_seen = 0
         self.motion: MotionFeed | None = None  # takes the source's frames, when it moves
         # Motion estimated ahead on the feed's thread: on a GPU (its cores are free while the
@@ -143,8 +146,10 @@ class SourceController(QObject):
                                     f"{spec.label}: {type(e).__name__}: {e}")
             return False
         # a recording carries its source's sound: another source ends it (kept, playable)
-        self.stop_recording()
+        self.stop_recording("another source was opened")
+        working = self.spec if self.source is not None and self.frames_seen > 0 else None
         self.close()
+        self.previous = working
         self.lost_camera = None
         self.source, self.spec = src, spec
         self.live.source_changed(src)
@@ -241,10 +246,11 @@ class SourceController(QObject):
     def _failed(self, src: FrameSource) -> None:
         spec = self.spec
         message = src.error or "the source stopped"
-        self.stop_recording()  # keep what was recorded: a playable file up to here
+        camera = spec is not None and spec.kind == "camera"
+        # keep what was recorded: a playable file up to here
+        self.stop_recording("the camera was lost" if camera else "the video stopped")
         self.close()
         self.stopped.emit()
-        camera = spec is not None and spec.kind == "camera"
         if camera and self.frames_seen == 0 and denied_by_system():
             message = f"the system refused access: {current_camera_denied_hint()}"
         if camera and self.fallback_to_demo and self.frames_seen == 0 \
@@ -254,7 +260,12 @@ class SourceController(QObject):
             self.open_demo()
             return
         if camera and self.frames_seen == 0:
-            self.feedback.error("Camera", f"Camera {spec.label} did not start: {message}")
+            back, self.previous = self.previous, None
+            if back is not None and back != spec and self.open_spec(back, quiet=True):
+                self.feedback.error("Camera", f"Camera {spec.ref} did not start: {message}"
+                                    f"\n\nShowing {back.label} again.")
+                return
+            self.feedback.error("Camera", f"Camera {spec.ref} did not start: {message}")
             self.lost_camera = spec.ref  # plugged in or freed later: it opens by itself
             return
         if camera:
