@@ -234,8 +234,10 @@ def test_a_lost_camera_that_comes_back_is_reopened(qtbot: Any, window: MainWindo
 
 
 def use_cameras(monkeypatch: pytest.MonkeyPatch, cams: dict[str, Any]) -> None:
-    """Camera N opens as a new `cams[N]()` each time."""
-    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw: cams[spec.ref]())
+    """Camera N opens as a new `cams[N]()` each time; files and the demo as they do."""
+    real = sc.open_source
+    monkeypatch.setattr(sc, "open_source", lambda spec, loop=True, **kw: cams[spec.ref]()
+                        if spec.kind == "camera" else real(spec, loop=loop, **kw))
 
 
 class RateLaterCamera(FakeCamera):
@@ -293,3 +295,20 @@ def test_a_camera_lost_while_recording_says_so_over_the_picture(
     hint = window.overlays.hint.text()
     assert hint.startswith("Recording stopped: the camera was lost. Recorded "), \
         (hint, dialogs.calls)
+
+
+def test_the_camera_list_shows_the_camera_on_screen(
+        qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It always read "choose a camera...", and the panel said "camera 1", not its name.
+    monkeypatch.setattr(sc, "list_cameras", lambda: [("0", "Desk cam"), ("1", "Room cam")])
+    use_cameras(monkeypatch, {"1": lambda: FakeCamera(unplug=False, frames=10**6)})
+    window.sources.refresh_cameras()
+    assert window.open_spec(SourceSpec("camera", "1"))
+    panel = window.source_panel
+    assert panel.cameras.currentText() == "Room cam"
+    assert panel.current.text() == "Showing: camera 1 (Room cam)"
+    window.sources.refresh_cameras()  # listed again (a camera plugged in): still selected
+    assert panel.cameras.currentText() == "Room cam"
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.open_demo()
+    assert panel.cameras.currentText() == "choose a camera\u2026"

@@ -318,7 +318,11 @@ class MainWindow(QMainWindow):
         src = self.sources.source
         assert src is not None
         self.slow_hint.reset()
-        self.source_panel.current.setText(f"Showing: {spec.label}")
+        camera = spec.ref if spec.kind == "camera" else None
+        self.source_panel.show_camera(camera)
+        name = self.source_panel.camera_name(camera) if camera is not None else None
+        self.source_panel.current.setText(f"Showing: {spec.label}"
+                                          + (f" ({name})" if name else ""))
         self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
         self.labels.show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))

@@ -99,6 +99,7 @@ class SourcePanel(QWidget):
         self.demo_button.setToolTip("Play the bundled demo clip")
         self.demo_button.clicked.connect(self.demoRequested)
         self.current = QLabel("no source", self)
+        self._camera: str | None = None  # the camera on screen, selected in the list
         self.current.setWordWrap(True)
         row1 = QHBoxLayout()
         row1.addWidget(self.cameras, 1)
@@ -135,6 +136,18 @@ class SourcePanel(QWidget):
         self.cameras.addItem("choose a camera\u2026", None)
         for ident, name in cameras:
             self.cameras.addItem(name, ident)
+        self.show_camera(self._camera)
+
+    def show_camera(self, ident: str | None) -> None:
+        """Select the camera on screen in the list ("choose a camera..." without one)."""
+        self._camera = ident
+        found = self.cameras.findData(ident) if ident is not None else -1
+        self.cameras.setCurrentIndex(max(0, found))
+
+    def camera_name(self, ident: str) -> str | None:
+        """The listed name of camera `ident`, if listed."""
+        found = self.cameras.findData(ident)
+        return self.cameras.itemText(found) if found >= 0 else None
 
     def _camera_activated(self, index: int) -> None:
         ident = self.cameras.itemData(index)
