@@ -458,6 +458,7 @@ def test_cli_live_reports_a_files_latency(tmp_path, capsys):
     frames, _, rest = _summary(capsys.readouterr().err)
     assert frames == 4
     assert re.search(r"latency \d+ ms \(p95 \d+\)", rest), rest
+    assert re.search(r", skipped \d+", rest) and "dropped" not in rest  # a file's word
 
 
 @pytest.mark.parametrize("args, message", [

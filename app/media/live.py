@@ -60,6 +60,7 @@ class LiveStats:
     latency_median: float | None = None
     latency_p95: float | None = None
     still: bool = False  # the source is a still, painted once: no latency to measure
+    live: bool = True  # a camera (its stale frames are dropped), not a file (skipped)
     sent: int = 0  # virtual camera: frames sent, of them repeated for a stalled source
     repeated: int = 0
     sink_replaced: int = 0  # painted frames replaced before the sink could send them
@@ -77,7 +78,8 @@ class LiveStats:
                          f"(p95 {self.latency_p95 * 1000:.0f})")
         elif self.still:
             parts.append("no latency (a still)")
-        parts.append(f"dropped {self.source_dropped}")
+        # (the window's words: a camera's frames replaced are dropped, a file's are skipped)
+        parts.append(f"{'dropped' if self.live else 'skipped'} {self.source_dropped}")
         if self.sent:
             parts.append(f"sent {self.sent} (repeated {self.repeated})")
         return ", ".join(parts)
@@ -253,7 +255,7 @@ class LiveSession:
         """The figures so far."""
         s = self.stats
         s.source_dropped = self.source.dropped
-        s.still = self.source.still
+        s.still, s.live = self.source.still, self.source.live
         s.scale = s.scales[-1] if s.scales else s.scale
         s.latency_median, s.latency_p95 = self.latency.median(), self.latency.p95()
         if self.sink is not None:
