@@ -312,3 +312,18 @@ def test_the_camera_list_shows_the_camera_on_screen(
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
         window.open_demo()
     assert panel.cameras.currentText() == "choose a camera\u2026"
+
+
+def test_a_camera_without_a_first_picture_says_it_is_waiting(
+        qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A camera whose read never returned showed the last source's picture under its name,
+    # "starting...", and nothing else for as long as the read took (10 s on V4L2).
+    use_cameras(monkeypatch, {"3": lambda: FakeCamera(unplug=False, frames=0)})
+    now = [100.0]
+    window.sources.clock = lambda: now[0]
+    assert window.open_spec(SourceSpec("camera", "3"))
+    window.poll_source()
+    assert "no picture yet" not in window.statusBar().currentMessage()
+    now[0] += 5.2
+    window.poll_source()
+    assert window.statusBar().currentMessage() == "Camera 3: no picture yet (5 s)"

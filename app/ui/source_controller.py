@@ -4,6 +4,7 @@ newest frame to the viewport, and the fallbacks when a camera fails or goes away
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,9 @@ from .viewport import Viewport
 
 MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
                 "*.tif *.tiff *.bmp);;All files (*)")
+
+
+FIRST_PICTURE_WAIT_S = 3  # a camera's first picture later than this is said to be late
 
 
 class SourceController(QObject):
@@ -49,6 +53,9 @@ class SourceController(QObject):
         # never starts (a camera opens on its own thread, so it fails after open_spec)
         self.previous: SourceSpec | None = None
         self.frames_seen = 0
+        self.clock: Callable[[], float] = time.monotonic
+        self._opened_at = 0.0  # when the source opened (clock)
+        self._waited = 0  # the whole seconds a camera's first picture was said to be late
         self.motion: MotionFeed | None = None  # takes the source's frames, when it moves
         # Motion estimated ahead on the feed's thread: on a GPU (its cores are free while the
         # GPU paints); a CPU renderer paints with every core, and the feed's estimates of
@@ -155,6 +162,7 @@ class SourceController(QObject):
         self.live.source_changed(src)
         self.fallback_to_demo = quiet and spec.kind == "camera"
         self.frames_seen = 0
+        self._opened_at, self._waited = self.clock(), 0
         self.viewport.new_source()
         self.viewport.pixel_aspect = float(src.pixel_aspect)
         self.viewport.fit()
@@ -237,11 +245,23 @@ class SourceController(QObject):
         if frame is not None:
             self.frames_seen += 1
             self.viewport.show_frame(frame)
+        elif src.live and self.frames_seen == 0:
+            self._say_waiting()
         if src.warning:
             warning, src.warning = src.warning, None
             self.feedback.status(warning, 20000)
         if src.error:
             self._failed(src)
+
+    def _say_waiting(self) -> None:
+        """A camera that opened but shows no picture yet (busy, or slow to start: a read
+        can take 10 s to fail) says so each second after the first few, rather than leave
+        the last source's picture under its name without a word."""
+        waited = int(self.clock() - self._opened_at)
+        if waited >= FIRST_PICTURE_WAIT_S and waited != self._waited and self.spec is not None:
+            self._waited = waited
+            self.feedback.status(f"{self.spec.label.capitalize()}: no picture yet "
+                                 f"({waited} s)", 2000)
 
     def _failed(self, src: FrameSource) -> None:
         spec = self.spec
