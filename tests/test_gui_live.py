@@ -327,3 +327,18 @@ def test_a_camera_without_a_first_picture_says_it_is_waiting(
     now[0] += 5.2
     window.poll_source()
     assert window.statusBar().currentMessage() == "Camera 3: no picture yet (5 s)"
+
+
+def test_a_lost_camera_leaves_no_size_or_drops_in_the_status_bar(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cam = FakeCamera(frames=3)
+    use_cameras(monkeypatch, {"0": lambda: cam})
+    assert window.open_spec(SourceSpec("camera", "0"))
+    qtbot.waitUntil(lambda: window.sources.frames_seen > 0, timeout=TIMEOUT)
+    window.update_stats()
+    assert window.labels.res.text() and window.labels.dropped.text().startswith("dropped")
+    qtbot.waitUntil(lambda: cam.stopped, timeout=TIMEOUT)  # unplugged; no demo asked for
+    assert window.source is None
+    window.update_stats()
+    assert window.labels.res.text() == "" and window.labels.dropped.text() == ""

@@ -56,7 +56,9 @@ class StatusLabels(QObject):
         ms = stats.frame_ms()
         self.frame.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
         self.live.setText(live)
-        if source is None:
+        if source is None:  # (a camera lost: not its size and drops any more)
+            self.res.setText("")
+            self.dropped.setText("")
             return
         self.show_resolution(source)
         if source.live:
