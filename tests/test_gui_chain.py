@@ -286,3 +286,42 @@ def test_a_chain_presets_command_line_names_its_chain(
     assert run.returncode == 0, run.stderr
     assert out.is_file()
     win.close()
+
+
+def test_side_by_side_compare_shows_the_original_as_big_as_a_view_of_the_pair(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:  # noqa: F811
+    """C with a side-by-side stereo pair: the original at the scale of each view (it was
+    fitted on its own, twice as big), and at "Actual pixels" its own pixels beside the
+    pair's (it was drawn at 200% while the status bar said 100%)."""
+    import numpy as np
+    from test_gui import grab, scene
+    from test_gui_polish import picture_box
+
+    from aquarelle.ui.view_transform import CompareMode
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    vp = win.viewport
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.param_panel.set_value("output", "sbs")
+    win.set_compare(CompareMode.SIDE_BY_SIDE)
+    win.side_dock.hide()  # room for two 320 px panes
+    qtbot.waitUntil(lambda: vp.view_size()[0] >= 660, timeout=TIMEOUT)
+
+    def panes() -> tuple[tuple[int, int, int, int], tuple[int, int, int, int], np.ndarray]:
+        pixels = grab(win)
+        w = pixels.shape[1]
+        original = pixels[:, : w // 2]
+        return picture_box(original), picture_box(pixels[:, w - w // 2:]), original
+
+    vp.fit()
+    (_, _, ow, oh), (_, _, pw, ph), _ = panes()
+    assert abs(ow - pw / 2) <= 1 and abs(oh - ph) <= 1
+    vp.actual_pixels()
+    (x, y, ow, oh), (_, _, pw, ph), original = panes()
+    assert (ow, oh) == (160, 90) and (pw, ph) == (320, 90)
+    assert np.array_equal(original[y:y + oh, x:x + ow], scene())
+    assert win.labels.zoom.text() == "100%"
+    win.close()

@@ -921,10 +921,16 @@ class Viewport(QOpenGLWidget):
         image = self._as_shown(image)
         if self.compare is CompareMode.SIDE_BY_SIDE:
             half = _pane(size, self.compare)
-            rect = self.transform.image_rect(half, image)
-            pix = rect.w / image[0] > 2.0
-            display.draw(src, rect, half, pixelated=pix)
-            rect = self.transform.image_rect(half, shown) if shown != image else rect
+            rect = self.transform.image_rect(half, shown)
+            # the original at the scale of the picture beside it (a view of a stereo pair
+            # as big as the original: it was drawn fitted on its own, twice as big)
+            k = rect.h / shown[1]
+            w, h = image[0] * k, image[1] * k
+            cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
+            original = Rect(round(cx - w / 2), round(cy - h / 2), w, h) if shown != image \
+                else rect
+            pix = k > 2.0
+            display.draw(src, original, half, pixelated=pix)
             display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
             return
         rect = self.transform.image_rect(size, shown)
