@@ -49,6 +49,12 @@ def test_two_photos_of_a_stereo_pair(tmp_path: Path, capsys):
     assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "r.png"), "-o", str(out),
                  "--pair", "--style", "stereo", "--set", "output=sbs", "-q"]) == 0
     assert cv2.imread(str(out)).shape == (64, 192, 3)  # two views of 96x64
+    # --size is each view's: it was the joined pair's, each view squeezed to half its width
+    for output, shape in (("sbs", (32, 96, 3)), ("anaglyph", (32, 48, 3))):
+        assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "r.png"), "-o",
+                     str(out), "-y", "--pair", "--style", "stereo", "--set",
+                     f"output={output}", "--size", "48x-1", "-q"]) == 0
+        assert cv2.imread(str(out)).shape == shape
     cv2.imwrite(str(tmp_path / "small.png"), left[:32])
     assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "small.png"), "-o",
                  str(tmp_path / "x.png"), "--pair", "--style", "stereo"]) == 2

@@ -5,6 +5,7 @@ imported where a video or a batch is rendered: a still's render does not load th
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import os
 import re
@@ -47,7 +48,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pair", action="store_true",
                    help="the two inputs are the left and right photos of a stereo pair: "
                         "rendered as one side-by-side picture (with --style stereo, "
-                        "--set input=sbs is implied)")
+                        "--set input=sbs is implied; --size is each photo's)")
     add_arguments(p)
     add_cluster_arguments(p)
     p.set_defaults(func=run)
@@ -250,4 +251,7 @@ def _render_pair(job: RenderJob) -> int:
     for p in inputs:
         if not p.is_file():
             raise AquarelleError(f"no such file: {p}")
-    return render_image(job, inputs[0], job.output, read_pair(inputs[0], inputs[1]))
+    # --size is each view's (the pair, side by side, is twice as wide): it squeezed the views
+    pair = read_pair(inputs[0], inputs[1], job.size)
+    unsized = dataclasses.replace(job, export=dataclasses.replace(job.export, size=None))
+    return render_image(unsized, inputs[0], job.output, pair)

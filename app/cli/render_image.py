@@ -39,16 +39,21 @@ from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import resize
 
 
-def read_pair(left: Path, right: Path) -> Image:
-    """Two photos of a stereo pair as one side-by-side picture (left view on the left)."""
+def read_pair(left: Path, right: Path, size: tuple[int, int] | None = None) -> Image:
+    """Two photos of a stereo pair as one side-by-side picture (left view on the left),
+    each view at `size` (--size is a view's: the pair is twice as wide)."""
     a, b = read_image(left), read_image(right)
     if a.size != b.size:
         raise ImageError(f"a stereo pair's views must be the same size: {left.name} is "
                          f"{a.size[0]}x{a.size[1]}, {right.name} {b.size[0]}x{b.size[1]}")
+    rgb_a = a.rgb
     rgb_b = b.rgb.astype(a.rgb.dtype) if b.rgb.dtype == a.rgb.dtype else \
         (b.rgb.astype(np.float32) * (257 if a.rgb.dtype == np.uint16 else 1 / 257)
          ).astype(a.rgb.dtype)
-    return dataclasses.replace(a, rgb=np.ascontiguousarray(np.hstack([a.rgb, rgb_b])),
+    if size is not None:
+        view = resolve_size(size, a.size, even=False)
+        rgb_a, rgb_b = resize(rgb_a, view), resize(rgb_b, view)
+    return dataclasses.replace(a, rgb=np.ascontiguousarray(np.hstack([rgb_a, rgb_b])),
                                alpha=None)
 
 
