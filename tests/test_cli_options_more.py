@@ -235,6 +235,24 @@ def test_a_chain_labels_user_presets_as_yours(tmp_path, capsys, monkeypatch):
     assert out.splitlines()[0] == "mine: watercolor: no description (yours, 1 value)"
 
 
+def test_a_chains_preset_asked_for_with_another_style_names_its_chain(tmp_path, capsys,
+                                                                      monkeypatch):
+    # "My Chain", saved by the app for adjust+watercolor, with --style watercolor: "unknown
+    # preset; valid presets: dry_brush, ..." (watercolor's built-ins), though it exists.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    folder = tmp_path / "xdg" / "aquarelle" / "presets" / "adjust+watercolor"
+    folder.mkdir(parents=True)
+    (folder / "My Chain.json").write_text(json.dumps(
+        {"name": "My Chain", "style": "adjust+watercolor", "values": {"adjust.exposure": 0.2}}))
+    photo(tmp_path / "a.png")
+    code, _, err = cli(capsys, "render", tmp_path / "a.png", "-o", tmp_path / "b.png",
+                       "--style", "watercolor", "--preset", "My Chain")
+    assert code == 2 and one_error(err) == ("preset 'My Chain' is for style "
+                                            "'adjust+watercolor', not 'watercolor': add "
+                                            "--style adjust+watercolor")
+    assert not (tmp_path / "b.png").exists()
+
+
 # -- 8. video options a GIF, frames or a still have no use for are said -------------------------
 
 def test_video_file_options_are_said_to_be_ignored_for_a_gif(tmp_path, capsys):

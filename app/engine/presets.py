@@ -197,6 +197,10 @@ def load_preset(name_or_file: str | Path, style: str, user_dir: Path | None = No
         found = presets.get(wanted) or owned.get(wanted) or stems.get(wanted) \
             or keys.get(preset_key(wanted))
         if found is None:
+            other = user_preset_style(wanted) if user_dir is None else None
+            if other is not None and other != style:  # (a chain's, saved by the app)
+                raise StyleError(f"preset {wanted!r} is for style {other!r}, not {style!r}: "
+                                 f"add --style {other}")
             raise StyleError(f"unknown preset {wanted!r}; " + (
                 suggest(wanted, presets, "presets") if presets else f"{style} has no presets"))
         preset = found
