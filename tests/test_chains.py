@@ -106,6 +106,20 @@ def test_parameters_qualified_bare_and_ambiguous():
         ps.set("bypass", True)
     with pytest.raises(ParamError, match="unknown parameter"):
         ps.set("blur.dilution", 0.1)
+    # what is wrong, said (watercolor.exposure suggested watercolor.temporal; blur.radius in
+    # a chain without blur listed 80 names; adjust.exposure for one style, only its names)
+    chain, single = param_set(load_chain("adjust+watercolor")), param_set(load_chain("watercolor"))
+    for params, name, said in (
+            (ps, "blur.dilution", "blur has none; watercolor.dilution has"),
+            (ps, "adjust.exposure", "adjust is not a style painted here (blur, denoise, "
+                                    "watercolor)"),
+            (chain, "watercolor.exposure", "watercolor has none; adjust.exposure has"),
+            (single, "adjust.exposure", "adjust is not a style painted here (watercolor)")):
+        with pytest.raises(ParamError) as info:
+            params.set(name, 0.1)
+        assert str(info.value) == f"unknown parameter {name!r}: {said}"
+    with pytest.raises(ParamError, match="'watercolor.dilutio'; did you mean 'dilution'"):
+        single.set("watercolor.dilutio", 0.1)
     # a single style accepts its own qualified names
     single = param_set(load_chain("watercolor"))
     single.set("watercolor.dilution", 0.2)

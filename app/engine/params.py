@@ -289,7 +289,23 @@ class ParamSet:
         if found:
             raise ParamError(f"ambiguous parameter {name!r}: say which style's, "
                              f"{' or '.join(found)}")
-        raise ParamError(f"unknown parameter {name!r}; {suggest(name, self.specs)}")
+        raise ParamError(self._unknown(name))
+
+    def _unknown(self, name: str) -> str:
+        """What is wrong with `name`: a style not painted here, or a parameter another
+        style of the chain has (`watercolor.exposure` for adjust's), else the closest name
+        or the list (which suggested watercolor.temporal for watercolor.exposure)."""
+        prefix, dot, rest = name.partition(".")
+        members = sorted({n.split(".", 1)[0] for n in self.specs if "." in n}) \
+            or ([self.scope] if self.scope else [])
+        if dot and members and prefix not in members:
+            return (f"unknown parameter {name!r}: {prefix} is not a style painted here "
+                    f"({', '.join(members)})")
+        owners = self._bare.get(rest, []) if dot else []
+        if owners:
+            return f"unknown parameter {name!r}: {prefix} has none; {' or '.join(owners)} has"
+        plain = rest if dot and prefix == self.scope else name  # a single style's own
+        return f"unknown parameter {name!r}; {suggest(plain, self.specs)}"
 
     def spec(self, name: str) -> ParamSpec:
         """The declaration of `name`; an unknown name lists the valid ones."""
