@@ -55,6 +55,13 @@ def test_two_photos_of_a_stereo_pair(tmp_path: Path, capsys):
                      str(out), "-y", "--pair", "--style", "stereo", "--set",
                      f"output={output}", "--size", "48x-1", "-q"]) == 0
         assert cv2.imread(str(out)).shape == shape
+    capsys.readouterr()
+    assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "r.png"), "-o", str(out),
+                 "-y", "--pair", "--style", "watercolor", "-q"]) == 0
+    assert capsys.readouterr().err == (
+        "aquarelle: warning: --pair paints the two photos side by side as one picture with "
+        "watercolor; --style stereo makes them one 3D picture\n")
+    assert cv2.imread(str(out)).shape == (64, 192, 3)
     cv2.imwrite(str(tmp_path / "small.png"), left[:32])
     assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "small.png"), "-o",
                  str(tmp_path / "x.png"), "--pair", "--style", "stereo"]) == 2

@@ -251,6 +251,10 @@ def _render_pair(job: RenderJob) -> int:
     for p in inputs:
         if not p.is_file():
             raise AquarelleError(f"no such file: {p}")
+    if "stereo" not in job.look.style.name.split("+"):
+        print(f"aquarelle: warning: --pair paints the two photos side by side as one picture "
+              f"with {job.look.style.name}; --style stereo makes them one 3D picture",
+              file=sys.stderr)
     # --size is each view's (the pair, side by side, is twice as wide): it squeezed the views
     pair = read_pair(inputs[0], inputs[1], job.size)
     unsized = dataclasses.replace(job, export=dataclasses.replace(job.export, size=None))
