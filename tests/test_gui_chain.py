@@ -114,6 +114,12 @@ def test_a_stereo_pair_at_actual_pixels_is_shown_one_to_one(
         rect = vp.transform.image_rect(vp.view_size(), result)  # as the pair is drawn
         dpr = vp.devicePixelRatioF()
         assert (round(rect.w), round(rect.h)) == (round(result[0] * dpr), round(result[1] * dpr))
+    # an upscaler's result at its own pixels is 100% too (it said 200%, of the frame)
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.set_style("upscale")
+    vp.actual_pixels()
+    assert vp.pipeline.output_size(vp.frame_size)[1] == 2 * vp.frame_size[1]
+    assert vp.zoom_percent() == pytest.approx(100.0)
     win.close()
 
 

@@ -246,14 +246,18 @@ class Viewport(QOpenGLWidget):
             self.update()
 
     def zoom_percent(self) -> float | None:
-        """Shown size relative to the image (100: one image pixel per screen pixel; a
-        stereo pair side by side or top-bottom counts as the picture it is)."""
+        """Shown size relative to the picture drawn (100: one of its pixels per screen
+        pixel, as "Actual pixels" shows it: an upscaler's result's, not the frame's, which
+        read 200% there; a stereo pair side by side or top-bottom counts as the picture it
+        is)."""
         shaped = self._shaped()
         if shaped is None:
             return None
         self._hold_scale()
+        result = self._result
+        lines = result.size[1] if result is not None and not self.show_original else shaped[1]
         return 100.0 * self.transform.image_rect(self.pane_size(),
-                                                 self._as_shown(shaped)).h / shaped[1]
+                                                 self._as_shown(shaped)).h / lines
 
     def _hold_scale(self) -> None:
         """A zoomed picture keeps its size on screen when its pane or its size changes
