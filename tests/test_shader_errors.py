@@ -132,3 +132,26 @@ def test_a_uniform_nothing_gives_is_an_error_when_the_style_loads(gl_ctx, tmp_pa
         p.set_params({"amount": 1.0})
         out = p.render_array(np.array([[[255, 0, 0]]], np.uint8))
     assert np.all(out[0, 0] == out[0, 0, 0])
+
+
+def test_an_edited_include_is_read_again(gl_ctx, tmp_path: Path) -> None:
+    # Shader files are expanded once (a Renderer builds about 80 programs from the same
+    # few files); an include edited since, even to the same length, is read again.
+    import os
+
+    root = _shader_tree(tmp_path)
+    _tint_shader(root, "c = tinted(c);")
+    include = root / "common" / "color.glsl"
+    original = include.read_text()
+    pixel = np.array([[[200, 40, 40]]], np.uint8)
+
+    def painted(body: str, second: int) -> np.ndarray:
+        include.write_text(original + f"\nvec3 tinted(vec3 c) {{ {body} }}\n")
+        os.utime(include, (second, second))  # (two writes in one tick of a coarse clock)
+        with Renderer(gl_ctx, load_style(_style(tmp_path, "tint.frag")),
+                      shader_root=root) as p:
+            return p.render_array(pixel)
+
+    first = painted("return c.bgr;", 1_000_000)
+    again = painted("return c.grb;", 1_000_001)  # the same length
+    assert tuple(first[0, 0]) == (40, 40, 200) and tuple(again[0, 0]) == (40, 200, 40)
