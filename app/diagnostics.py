@@ -349,5 +349,8 @@ def format_report(report: Report) -> str:
     if report.fixes:
         lines += ["", "To fix:"] + [f"  {fix}" for fix in dict.fromkeys(report.fixes)]
     else:
-        lines += ["", "Everything Aquarelle needs works on this machine."]
+        # (an extra missing, a display say, leaves a command unusable: named, not hidden)
+        extras = [c.name for c in report.checks if not c.ok and not c.required]
+        lines += ["", "Everything Aquarelle needs works on this machine"
+                  + (f"; not the extras marked --: {', '.join(extras)}." if extras else ".")]
     return "\n".join(lines)

@@ -32,6 +32,13 @@ def test_doctor_on_this_machine_says_everything_works(capsys):
                    "encoder AAC", "config folder", "Everything Aquarelle needs works"):
         assert needle in out
     assert "llvmpipe" in out and "software rendering" in out  # CI has no GPU
+    # the extras missing (a GPU encoder, the virtual camera...) are named in the summary,
+    # which said everything works where the default command (the app) could not run
+    extras = [line[3:].split("  ")[0].strip() for line in out.splitlines()
+              if line.startswith("-- ")]
+    assert extras and out.rstrip().splitlines()[-1] == (
+        "Everything Aquarelle needs works on this machine; not the extras marked --: "
+        f"{', '.join(extras)}.")
 
 
 def test_doctor_names_missing_xcb_libraries_and_their_packages(capsys, monkeypatch):

@@ -108,7 +108,9 @@ def test_an_export_packed_on_the_gpu_is_the_rgb_exports_picture(tmp_path, gl_ctx
     packed = export_video(clip.path, tmp_path / "yuv.mp4", "watercolor", values, opts,
                           ctx=gl_ctx, progress=lambda p: said.append(p.encoder))
     assert packs == ["yuv420p"] * 6
-    assert said[-1] == "h264 -> libx264, yuv420p made on the GPU"
+    # the software encoder with its reason, as the closing line names it
+    assert said[-1].startswith("h264 -> libx264 (software")
+    assert said[-1].endswith("), yuv420p made on the GPU")
     a, times_a, facts_a = decode_video(tmp_path / "rgb.mp4")
     b, times_b, facts_b = decode_video(tmp_path / "yuv.mp4")
     assert packed.frames == plain.frames == 6 and times_a == times_b

@@ -391,9 +391,9 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 stage.pack_yuv(writer.packed_format, writer.size)
                 dec = reader.decoder
                 painted = _painted_lines(pipeline, size)
+                # the encoder and, for the software one, why (as the closing line says it)
                 label = (f"{dec.codec}{' on ' + dec.device if dec.device else ''} -> "
-                         f"{writer.encoder.name}"
-                         f"{' (hardware)' if writer.encoder.hardware else ''}"
+                         f"{writer.encoder.describe()}"
                          f"{', ' + stage.yuv.layout + ' made on the GPU' if stage.yuv else ''}"
                          f"{f', painted at {painted} lines' if painted else ''}")
                 try:
