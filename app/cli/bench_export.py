@@ -197,7 +197,7 @@ LABELS = {
 
 def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, rows
               ) -> str:
-    cmd = command_line("bench-export", args, {"seconds": None, "size": "1280x720",
+    cmd = command_line("bench-export", args, {"seconds": 2.0, "size": "1280x720",
                                               "fps": 30, "repeat": 1, "no_cv2": False,
                                               "photo": None, "encoder": "auto",
                                               "decoder": "auto"})
