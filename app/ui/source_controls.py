@@ -99,8 +99,8 @@ class SourcePanel(QWidget):
         self.demo_button.setToolTip("Play the bundled demo clip")
         self.demo_button.clicked.connect(self.demoRequested)
         self.current = QLabel("no source", self)
-        self._camera: str | None = None  # the camera on screen, selected in the list
         self.current.setWordWrap(True)
+        self._camera: str | None = None  # the camera on screen, selected in the list
         row1 = QHBoxLayout()
         row1.addWidget(self.cameras, 1)
         row1.addWidget(refresh)

@@ -254,10 +254,15 @@ class Viewport(QOpenGLWidget):
         if shaped is None:
             return None
         self._hold_scale()
-        result = self._result
-        lines = result.size[1] if result is not None and not self.show_original else shaped[1]
         return 100.0 * self.transform.image_rect(self.pane_size(),
-                                                 self._as_shown(shaped)).h / lines
+                                                 self._as_shown(shaped)).h / \
+            self._drawn_lines(shaped)
+
+    def _drawn_lines(self, shaped: tuple[int, int]) -> int:
+        """The lines of the picture drawn: the result's, where a style enlarges it (an
+        upscaler's are twice the frame's), else the frame's as `shaped` (_shaped)."""
+        result = self._result
+        return result.size[1] if result is not None and not self.show_original else shaped[1]
 
     def _hold_scale(self) -> None:
         """A zoomed picture keeps its size on screen when its pane or its size changes
@@ -289,12 +294,9 @@ class Viewport(QOpenGLWidget):
         shaped = self._shaped()
         if shaped:
             self._hold_scale()
-            # the result's pixels, where a style enlarges it (an upscaler's are twice the
-            # frame's); a stereo pair side by side is drawn as the wider picture it is
-            result = self._result
-            factor = result.size[1] / shaped[1] if result is not None \
-                and not self.show_original else 1.0
-            self.transform.actual_pixels(self.pane_size(), self._as_shown(shaped), factor)
+            # a stereo pair side by side is drawn as the wider picture it is
+            self.transform.actual_pixels(self.pane_size(), self._as_shown(shaped),
+                                         self._drawn_lines(shaped) / shaped[1])
             self.viewChanged.emit()
             self.update()
 
