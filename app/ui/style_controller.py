@@ -91,7 +91,7 @@ class StyleController(QObject):
             return True
         try:
             spec = load_chain(name)
-            self.viewport.Renderer(spec)
+            self.viewport.build_pipeline(spec)
         except AquarelleError as e:
             self.error("Cannot use style", error_text(e))
             self.show_style()
@@ -163,7 +163,7 @@ class StyleController(QObject):
     def reload_shaders(self) -> bool:
         """Recompile the current style from disk; a failure keeps the working shaders."""
         try:
-            self.viewport.Renderer(self.state.style)
+            self.viewport.build_pipeline(self.state.style)
         except AquarelleError as e:
             self.error("Shader error", error_text(e) + "\n\nThe last working shaders stay "
                        "in use.")

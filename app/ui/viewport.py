@@ -308,7 +308,7 @@ class Viewport(QOpenGLWidget):
         self.viewChanged.emit()
         self.update()
 
-    def Renderer(self, style: AnyStyle) -> None:
+    def build_pipeline(self, style: AnyStyle) -> None:
         """Compile `style` and make it the working pipeline.
 
         Raises AquarelleError (e.g. ShaderCompileError) and keeps the old pipeline when it
