@@ -124,8 +124,8 @@ def test_in_a_chain_depth_comes_from_the_picture_not_the_painting(pipeline):
 
 
 def test_the_app_shows_a_pair_in_its_own_proportions():
-    from aquarelle.ui.viewport import _shaped_like
+    from aquarelle.ui.view_transform import shaped_like
 
-    assert _shaped_like((640, 360), (1280, 720)) == (640, 360)  # an upscale: same shape
-    assert _shaped_like((640, 360), (1280, 360)) == (1280, 360)  # side by side
-    assert _shaped_like((640, 360), (640, 720)) == (640, 720)  # top-bottom
+    assert shaped_like((640, 360), (1280, 720)) == (640, 360)  # an upscale: same shape
+    assert shaped_like((640, 360), (1280, 360)) == (1280, 360)  # side by side
+    assert shaped_like((640, 360), (640, 720)) == (640, 720)  # top-bottom

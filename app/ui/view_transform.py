@@ -104,3 +104,22 @@ class ViewTransform:
         """Move the image by (dx, dy) view pixels."""
         self.pan_x += dx
         self.pan_y += dy
+
+
+def pane_of(view: tuple[int, int], compare: CompareMode) -> tuple[int, int]:
+    """The part of a view of size `view` that one picture is drawn in."""
+    if compare is CompareMode.SIDE_BY_SIDE:
+        return (max(1, view[0] // 2), view[1])
+    return view
+
+
+def shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, int]:
+    """The frame's size, reshaped to the result's proportions when they differ (a side by
+    side pair is twice as wide, a top-bottom one twice as high)."""
+    fw, fh = frame
+    rw, rh = result
+    if abs(rw * fh - rh * fw) <= 0.01 * fw * rh:
+        return frame
+    if rw * fh > rh * fw:
+        return (round(fh * rw / rh), fh)
+    return (fw, round(fw * rh / rw))

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cv2
 import moderngl
 import numpy as np
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
@@ -25,21 +24,21 @@ from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..engine.motion import FrameMotion
-from ..engine.readback_ring import ReadbackRing
 from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
-from ..engine.yuv_pack import YuvFormat, YuvPacker, packed_array, packed_bytes
+from ..engine.yuv_pack import YuvFormat
 from ..media.adaptive import AdaptiveScale
 from ..media.image_io import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
+from .frame_sink import FrameSinkReader
 from .painting_record import FramePainting, Look, PaintingRecord
 from .render_state import RenderState
 from .stats import FrameStats
 from .still_painter import PaintOrder, StillPainter
 from .subject_feed import SubjectFeed
 from .view_navigation import ViewNavigation
-from .view_transform import CompareMode, Rect, ViewTransform
+from .view_transform import CompareMode, Rect, ViewTransform, pane_of, shaped_like
 
 # A file's frame more than this many frames after the last one shown (or before it) is a
 # jump: a seek, the loop point, a step back, or playback that fell behind and skipped.
@@ -108,8 +107,7 @@ class Viewport(QOpenGLWidget):
         self._timer: FrameTimer | None = None  # the rendered frames' GPU time (a query ring)
         self.cpu_renderer = True  # the context renders on the CPU (llvmpipe): set with it
         self.queued_readback = False
-        self._sink_ring: ReadbackRing[tuple[int, int, float | None, bool]] | None = None
-        self._packer: YuvPacker | None = None
+        self._sink_reader = FrameSinkReader()  # the recording's frames, read back
         self._pipeline: Renderer | None = None
         self._want_style: AnyStyle | None = state.style
         self._fitter: FrameFitter | None = None
@@ -280,7 +278,7 @@ class Viewport(QOpenGLWidget):
         image = self.frame_size
         if not image or self._result is None or self.show_original:
             return image
-        return _shaped_like(image, self._result.size)
+        return shaped_like(image, self._result.size)
 
     def fit(self) -> None:
         """Fit the image to the window."""
@@ -488,12 +486,7 @@ class Viewport(QOpenGLWidget):
             self._pipeline = self._display = self._own_tex = self._fitter = None
             self._apart_tex = self._apart_shown = self._apart_of = self._apart_orig = None
             self._timer = None
-            if self._sink_ring is not None:
-                self._sink_ring.release()
-                self._sink_ring = None
-            if self._packer is not None:
-                self._packer.release()
-                self._packer = None
+            self._sink_reader.release()
             self._thumbs = None
             self._orig = self._result = None
             self._fresh = self._image is not None
@@ -503,55 +496,20 @@ class Viewport(QOpenGLWidget):
             self.doneCurrent()
 
     def _to_sink(self, p: Renderer) -> None:
-        """The painted frame to the recording: on a GPU through a readback ring (a frame
-        later, never a wait; `drain_frame_sink` hands over the last), packed there when the
-        recording takes it so; else read at once."""
-        tex = self._result
-        assert tex is not None and self.frame_sink is not None
-        if not self.queued_readback or tex.components != 4 or tex.dtype != "f1":
-            self.frame_sink(to_8bit(p.read(tex)), self._image_pts)
-            return
-        if self._sink_ring is None:
-            self._sink_ring = ReadbackRing(p.ctx)
-        fmt = self.frame_sink_packed
-        out, nbytes = tex, tex.width * tex.height * 4
-        if fmt is not None:
-            if self._packer is None:
-                self._packer = YuvPacker(p.ctx)
-            out, nbytes = self._packer.pack(tex, fmt), packed_bytes(tex.size)
-        meta = (*tex.size, self._image_pts, fmt is not None)
-        try:
-            ready = self._sink_ring.push(lambda b: out.read_into(b, alignment=1), nbytes, meta)
-        except ValueError:  # another size: the frames in flight go first
-            self._drain_sink()
-            ready = self._sink_ring.push(lambda b: out.read_into(b, alignment=1), nbytes, meta)
-        if ready is not None:
-            self._give_sink(*ready)
+        """The painted frame to the recording (see FrameSinkReader)."""
+        assert self._result is not None and self.frame_sink is not None
+        self._sink_reader.send(p, self._result, self._image_pts, self.frame_sink,
+                               self.frame_sink_packed, self.queued_readback)
 
     def drain_frame_sink(self) -> None:
         """Hand the recording the frames its readback ring still holds (before it stops)."""
-        if self._sink_ring is None or self.frame_sink is None or self._ctx is None:
+        if self.frame_sink is None or self._ctx is None:
             return
         self.makeCurrent()
         try:
-            self._drain_sink()
+            self._sink_reader.drain(self.frame_sink)
         finally:
             self.doneCurrent()
-
-    def _drain_sink(self) -> None:
-        if self._sink_ring is not None:
-            for data, meta in self._sink_ring.drain():
-                self._give_sink(data, meta)
-
-    def _give_sink(self, data: bytes, meta: tuple[int, int, float | None, bool]) -> None:
-        w, h, pts, packed = meta
-        if self.frame_sink is None:
-            return
-        if packed:
-            self.frame_sink(packed_array(data, (w, h)), pts)
-            return
-        rgba = np.frombuffer(data, np.uint8).reshape(h, w, 4)
-        self.frame_sink(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), pts)
 
     # -- GL --------------------------------------------------------------------------------
     def initializeGL(self) -> None:
@@ -895,7 +853,7 @@ class Viewport(QOpenGLWidget):
             return False
         image = self.frame_size
         if self.compare is CompareMode.SPLIT and self._result is not None and image:
-            return _shaped_like(image, self._result.size) == image
+            return shaped_like(image, self._result.size) == image
         return True
 
     def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:
@@ -923,10 +881,10 @@ class Viewport(QOpenGLWidget):
         dpr = self.devicePixelRatioF()
         # A result of another shape (a stereo pair side by side or top-bottom) is shown in
         # its own proportions, at the frame's height (or width); non-square pixels widened.
-        shown = self._as_shown(_shaped_like(image, main.size))
+        shown = self._as_shown(shaped_like(image, main.size))
         image = self._as_shown(image)
         if self.compare is CompareMode.SIDE_BY_SIDE:
-            half = _pane(size, self.compare)
+            half = pane_of(size, self.compare)
             rect = self.transform.image_rect(half, shown)
             # the original at the scale of the picture beside it (a view of a stereo pair
             # as big as the original: it was drawn fitted on its own, twice as big)
@@ -964,23 +922,5 @@ class Viewport(QOpenGLWidget):
     def pane_size(self) -> tuple[int, int]:
         """The size one picture is drawn in (device pixels): the view, or half of it side by
         side; zoom and pan are the same in both halves."""
-        return _pane(self.view_size(), self.compare)
+        return pane_of(self.view_size(), self.compare)
 
-
-def _pane(view: tuple[int, int], compare: CompareMode) -> tuple[int, int]:
-    """The part of a view of size `view` that one picture is drawn in."""
-    if compare is CompareMode.SIDE_BY_SIDE:
-        return (max(1, view[0] // 2), view[1])
-    return view
-
-
-def _shaped_like(frame: tuple[int, int], result: tuple[int, int]) -> tuple[int, int]:
-    """The frame's size, reshaped to the result's proportions when they differ (a side by
-    side pair is twice as wide, a top-bottom one twice as high)."""
-    fw, fh = frame
-    rw, rh = result
-    if abs(rw * fh - rh * fw) <= 0.01 * fw * rh:
-        return frame
-    if rw * fh > rh * fw:
-        return (round(fh * rw / rh), fh)
-    return (fw, round(fw * rh / rw))
