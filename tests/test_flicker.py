@@ -91,8 +91,42 @@ def test_cli_reports_input_and_stylized(tmp_path: Path) -> None:
               for line in res.stdout.splitlines() if line.split(":")[0].endswith("E_warp")}
     assert values["input E_warp"] < 2e-4
     assert abs(values["stylized E_warp"] - 3 * (24 / 255) ** 2) < 0.002
+    # flickered, not painted: no border of bare paper, so no hint about the watercolor's
+    assert "--set" not in res.stdout and res.stdout.splitlines()[-1].startswith("Lower is")
+
+
+def test_the_border_hint_only_where_the_video_has_a_paper_border(tmp_path: Path) -> None:
+    """The margins hint was printed for any STYLIZED: the original clip itself, a chain
+    without the watercolor; a real watercolor export of the same clip still gets it."""
+    src = tmp_path / "in.mkv"
+    _write_lossless(src, _integer_pan(6))
+    outs = {}
+    for name, style in (("watercolor", "watercolor"), ("adjust", "adjust")):
+        outs[name] = tmp_path / f"{name}.mkv"
+        render = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(src), "-o",
+                                 str(outs[name]), "--style", style, "-q"],
+                                capture_output=True, text=True)
+        assert render.returncode == 0, render.stderr
+    for stylized in (src, outs["adjust"]):
+        res = _eval(str(src), str(stylized))
+        assert res.returncode == 0, res.stderr
+        assert "paper" not in res.stdout and "--set" not in res.stdout, res.stdout
+    res = _eval(str(src), str(outs["watercolor"]))
     hint = res.stdout.splitlines()[-1]  # a cat, no face: the paper margins are its border
     assert hint.endswith("export with --set margins=0.") and "vignette" not in hint, hint
+
+
+def test_a_still_where_a_video_is_wanted(tmp_path: Path) -> None:
+    """A still as STYLIZED said only that the sizes (or lengths) differ."""
+    src, still = tmp_path / "in.mkv", tmp_path / "still.png"
+    _write_lossless(src, _integer_pan(4))
+    cv2.imwrite(str(still), cv2.resize(_integer_pan(1)[0], (2 * W, 2 * H)))
+    for args, role in (((src, still), "STYLIZED"), ((still, src), "INPUT")):
+        res = _eval(*map(str, args))
+        assert res.returncode == 2 and "Traceback" not in res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+        assert f"still.png is a still (one frame), given as {role}:" in res.stderr, res.stderr
+        assert "sizes differ" not in res.stderr
 
 
 def test_cli_bad_inputs(tmp_path: Path) -> None:

@@ -31,11 +31,22 @@ def _frames(reader: VideoReader, limit: int | None):
     return itertools.islice(frames, limit) if limit else frames
 
 
-def _surveyed(frames, survey: BorderSurvey):
-    """The input's frames, each shown to `survey` on its way (one decode serves both)."""
-    for frame in frames:
-        survey.see(frame.image, frame.index)
-        yield frame
+def _surveyed(pairs, survey: BorderSurvey):
+    """The frame pairs, each shown to `survey` on its way (one decode serves both)."""
+    for k, (a, b) in enumerate(pairs):
+        survey.see(a, k, b)
+        yield a, b
+
+
+def _video(frames, path: Path, role: str):
+    """`frames`, refused where the file holds fewer than two (a still is no video: its
+    one frame has nothing to flicker against)."""
+    first = list(itertools.islice(frames, 2))
+    if len(first) < 2:
+        what = "a still (one frame)" if first else "no frames"
+        raise ParamError(f"{path} is {what}, given as {role.upper()}: E_warp measures the "
+                         f"changes between a video's frames; give the {role} video")
+    return itertools.chain(first, frames)
 
 
 class Misaligned(AquarelleError):
@@ -81,8 +92,10 @@ def run_flicker(args: argparse.Namespace) -> int:
         raise
     survey = BorderSurvey()
     try:
-        pairs_iter = _aligned_pairs(_surveyed(_frames(src, args.max_frames), survey),
-                                    _frames(out, args.max_frames), src.fps or 30.0)
+        pairs_iter = _surveyed(_aligned_pairs(
+            _video(_frames(src, args.max_frames), args.input, "input"),
+            _video(_frames(out, args.max_frames), args.stylized, "stylized"),
+            src.fps or 30.0), survey)
         first, second = itertools.tee(pairs_iter)
         result = warping_errors((a for a, _ in first), stylized=(b for _, b in second))
     finally:
@@ -100,5 +113,7 @@ def run_flicker(args: argparse.Namespace) -> int:
     print("Lower is steadier. The input's own E_warp is the floor (noise, lighting, flow "
           "errors); a stylization that follows the picture stays near it (Aquarelle's target: "
           "at most 2x), per-frame stylization is typically several times higher.")
-    print(survey.hint())
+    hint = survey.hint()
+    if hint:  # only where the stylized video shows a border of bare paper
+        print(hint)
     return 0

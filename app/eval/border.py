@@ -1,7 +1,8 @@
 """Which bare-paper border the watercolor paints round a video's frames, as its renderer
 decides: the vignette round a figure the subject models find (a face that is the picture's
 subject), or the paper margins round a scene. A flicker measurement names the parameter
-that turns off the one the video gets."""
+that turns off the one the video gets, where the stylized video shows such a border (not
+one painted without the watercolor, or with its borders off)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,32 @@ from ..engine.subject import SubjectSearch
 from ..engine.subject_map import portrait_share, subject_map
 
 SAMPLE_EVERY = 10  # frames between those looked at (the renderer's full detections' beat)
+BAND = 0.02  # of the short side (at least 2 px): the frame's outer band a paper border covers
+LIGHTER = 0.2  # luma (0..1) a bare-paper pixel is above the picture's there, at least
+PAPER_LUMA = 0.7  # ... and its luma at least (the papers shipped are near white)
+BARE_SHARE = 0.25  # of the band bare: a border, where the middle is not as bare
+
+
+def _luma(rgb: np.ndarray) -> np.ndarray:
+    top = 65535.0 if rgb.dtype == np.uint16 else 255.0
+    return (rgb.astype(np.float32) / top) @ np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def bare_border(picture: np.ndarray, painted: np.ndarray) -> bool:
+    """Whether `painted` (RGB, the size of `picture`, its stylization) leaves a border of
+    bare paper where `picture` has none: a quarter or more of its outer band much lighter than
+    the picture there (paper), and a share of the band larger by 0.2 or more than of its middle
+    (a light stylization overall is no border). A paper darker than the picture is missed."""
+    h, w = picture.shape[:2]
+    lit = (_luma(painted) - _luma(picture) > LIGHTER) & (_luma(painted) > PAPER_LUMA)
+    b = max(2, round(BAND * min(h, w)))
+    band = np.zeros((h, w), bool)
+    band[:b] = band[-b:] = True
+    band[:, :b] = band[:, -b:] = True
+    q = min(h, w) // 4
+    middle = lit[q:h - q, q:w - q]
+    share = float(lit[band].mean())
+    return share >= BARE_SHARE and share >= (float(middle.mean()) if middle.size else 0.0) + 0.2
 
 
 class BorderSurvey:
@@ -22,6 +49,8 @@ class BorderSurvey:
         self.portraits = 0  # the vignette alone round the figure
         self.scenes = 0  # the margins alone (no face, or one too small to be the subject)
         self.mixed = 0  # both, cross-faded (a figure part way to being the subject)
+        self.stylized = 0  # frames of a stylization looked at beside the picture's
+        self.bare = 0  # ... with a border of bare paper
         self._search: SubjectSearch | None = None
 
     @property
@@ -29,10 +58,14 @@ class BorderSurvey:
         """Frames looked at."""
         return self.portraits + self.scenes + self.mixed
 
-    def see(self, image: np.ndarray, index: int) -> None:
-        """Look at the `index`-th frame (RGB) if it is one of those sampled."""
+    def see(self, image: np.ndarray, index: int, stylized: np.ndarray | None = None) -> None:
+        """Look at the `index`-th frame (RGB) if it is one of those sampled, and at its
+        stylization (the same size) where given, for a border of bare paper."""
         if index % self.every:
             return
+        if stylized is not None:
+            self.stylized += 1
+            self.bare += bare_border(image, stylized)
         if self._search is None:
             self._search = SubjectSearch()
         subject = self._search.find(image, "rgb", index, False)
@@ -64,9 +97,12 @@ class BorderSurvey:
             names.append("margins")
         return names
 
-    def hint(self) -> str:
+    def hint(self) -> str | None:
         """What of the watercolor's border a flicker measurement counts, and how to leave it
-        out."""
+        out; None where the stylized frames looked at show no border of bare paper (painted
+        without the watercolor, or with its borders off)."""
+        if self.stylized and not self.bare:
+            return None
         n = self.looked_at
         faces = self.portraits + self.mixed
         if not faces:
