@@ -112,9 +112,14 @@ def test_parameters_qualified_bare_and_ambiguous():
     for params, name, said in (
             (ps, "blur.dilution", "blur has none; watercolor.dilution has"),
             (ps, "adjust.exposure", "adjust is not a style painted here (blur, denoise, "
-                                    "watercolor)"),
+                                    "watercolor): add it, --style denoise+adjust+blur+watercolor"),
             (chain, "watercolor.exposure", "watercolor has none; adjust.exposure has"),
-            (single, "adjust.exposure", "adjust is not a style painted here (watercolor)")):
+            (single, "adjust.exposure", "adjust is not a style painted here (watercolor): "
+                                        "add it, --style adjust+watercolor"),
+            (single, "exposure", "watercolor has none; adjust has, a style not painted here: "
+                                 "add it, --style adjust+watercolor"),
+            (chain, "factor", "adjust and watercolor have none; upscale has, a style not "
+                              "painted here: add it, --style adjust+watercolor+upscale")):
         with pytest.raises(ParamError) as info:
             params.set(name, 0.1)
         assert str(info.value) == f"unknown parameter {name!r}: {said}"

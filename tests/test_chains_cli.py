@@ -42,6 +42,22 @@ def test_ambiguous_parameter_exits_2_with_one_line(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_another_styles_parameter_names_that_style_and_the_chain_to_ask_for(tmp_path, capsys):
+    """`--set method=easu` with the watercolor listed the watercolor's names as if `method`
+    were a slip; it is upscale's, and the chain said works."""
+    src, out = _photo(tmp_path), tmp_path / "out.png"
+    for name in ("method", "upscale.method"):
+        assert main(["render", str(src), "-o", str(out), "--set", f"{name}=easu"]) == 2
+        _one_line_error(capsys, f"unknown parameter '{name}': ")
+        assert not out.exists()
+    assert main(["render", str(src), "-o", str(out), "--set", "method=easu"]) == 2
+    _one_line_error(capsys, "watercolor has none; upscale has, a style not painted here: "
+                            "add it, --style watercolor+upscale")
+    assert main(["render", str(src), "-o", str(out), "--style", "watercolor+upscale",
+                 "--set", "method=easu", "-q"]) == 0
+    assert out.exists()
+
+
 def test_qualified_and_bare_names_set_the_same_value(tmp_path):
     src = _photo(tmp_path)
     a, b = tmp_path / "a.png", tmp_path / "b.png"
