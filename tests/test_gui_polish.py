@@ -208,6 +208,10 @@ def test_a_fresh_start_is_the_default_look_unmodified(qtbot: Any,
     assert params.as_json_values() == params.defaults_json()
     window.param_panel.set_value("dilution", 0.3 if params["dilution"] != 0.3 else 0.4)
     assert presets.combo.currentText() == "Custom" and editor.modified
+    # as the README says (it said "NAME, modified" after any edits, which Default's are not)
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert 'after edits to a preset the chooser says "NAME, modified" (to the style\'s own ' \
+        'values, "Custom")' in readme
     window.param_panel.reset_all()
     assert presets.combo.currentText() == "Default" and not editor.modified
 
