@@ -1505,3 +1505,89 @@ def test_a_snapshot_of_a_draft_says_it_is_one(qtbot: Any, window: MainWindow,
     window.playback.toggle_play()
     assert window.snapshots.snapshot() is not None
     assert "a draft painted" not in window.statusBar().currentMessage()
+
+
+def test_the_painting_never_replaces_the_photo_it_is_painted_from(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+E or Snapshot as… answered with the photo's own name: refused (the file dialog
+    asks again, a snapshot fails), the photo as it was; `render x.jpg -o x.jpg` is refused
+    too. Both wrote the painting over the photo."""
+    from PyQt6.QtWidgets import QFileDialog
+
+    tmp_path = tmp_path / "files"  # (the window's settings.ini is in tmp_path)
+    tmp_path.mkdir()
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(media["image"].read_bytes())
+    before = photo.read_bytes()
+    open_and_render(qtbot, window, photo)
+    answers = [str(photo), ""]  # the photo itself, then Cancel
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (answers.pop(0), "PNG (*.png)")))
+    window._actions["export"].trigger()
+    assert not answers and dialogs.kinds() == ["warning"]  # asked again after the refusal
+    assert "photo.png is the picture being painted" in dialogs.calls[0][2]
+    answers[:] = [str(photo)]
+    window._actions["snapshot_as"].trigger()
+    assert dialogs.kinds() == ["warning", "warning"]
+    assert "photo.png is the file being painted" in dialogs.calls[1][2]
+    assert photo.read_bytes() == before and sorted(tmp_path.iterdir()) == [photo]
+
+
+def test_a_painted_image_named_without_an_extension_takes_the_chosen_type(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"noext" with the JPEG filter chosen: noext.jpg (Ctrl+E said "unsupported image
+    format (none)"); Snapshot as… likewise, with WebP."""
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+
+    open_and_render(qtbot, window, media["image"])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
+        lambda *a, **k: (str(tmp_path / "noext"), "JPEG (*.jpg *.jpeg)")))
+    with qtbot.waitSignal(window.exports.stillFinished, timeout=60000) as blocker:
+        window._actions["export"].trigger()
+    assert blocker.args[0].error is None
+    assert cv2.imread(str(tmp_path / "noext.jpg")).shape[:2] == (90, 160)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
+        lambda *a, **k: (str(tmp_path / "snap"), "WebP (*.webp)")))
+    window._actions["snapshot_as"].trigger()
+    assert cv2.imread(str(tmp_path / "snap.webp")).shape[:2] == (90, 160)
+
+
+def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_open(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path) -> None:
+    """Exporting onto the video itself asked "already exists… Replace it?" and then failed
+    after the dialog had closed, its choices lost; a folder that does not exist likewise.
+    Both are refused in the dialog, which stays open with what was typed."""
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    tmp_path = tmp_path / "files"
+    tmp_path.mkdir()
+    clip = tmp_path / "clip.mp4"
+    clip.write_bytes(media["clip"].read_bytes())
+    open_and_render(qtbot, window, clip)
+    window.playback.toggle_play()
+    steps: list[str] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ExportDialog):
+            QTimer.singleShot(50, answer)
+            return
+        dialog.start.setValue(0.25)
+        for name in (str(clip), str(tmp_path / "nowhere" / "out.mp4"), str(tmp_path / "clip")):
+            dialog.path_edit.setText(name)
+            dialog.accept()
+            steps.append("open" if dialog.isVisible() else "closed")
+        assert dialog.start.value() == 0.25
+        dialog.reject()
+
+    QTimer.singleShot(50, answer)
+    window.export_dialog()
+    assert steps == ["open"] * 3 and dialogs.kinds() == ["warning"] * 3
+    assert "clip.mp4 is the video being exported" in dialogs.calls[0][2]
+    assert "nowhere does not exist" in dialogs.calls[1][2]
+    assert "clip.mp4 is the video being exported" in dialogs.calls[2][2]  # ".mp4" added
+    assert window.exports.job is None and sorted(tmp_path.iterdir()) == [clip]

@@ -15,6 +15,7 @@ from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
 from ..engine.tile_plan import TILE_ABOVE_PX
 from .image_io import Image, ImageError, on_paper, read_image, write_image, write_warnings
+from .paths import same_path
 from .sniff import sniff_image
 from .video_reader import only_picture
 
@@ -27,6 +28,8 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
     pixels, where the style allows); returns the size written, and adds to `notes` what the
     file could not keep (16 bits in a JPEG, say). Its own GL context: call from any thread
     (the window calls it in a process of its own: still_process.py)."""
+    if same_path(src, dst):
+        raise ImageError(f"output {dst} is the input; choose another name")
     image = _read_picture(src)
     ctx = create_headless_context()
     try:

@@ -28,6 +28,7 @@ from PyQt6.QtWidgets import (
 from ..media.codecs import DEFAULT_CODEC
 from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
+from ..media.paths import same_path
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
 from .settings import ExportMemory
 
@@ -109,6 +110,7 @@ class ExportDialog(QDialog):
                  remembered: ExportMemory | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export {source.name}")
+        self.source = source
         self.duration = duration
         self.position = position or 0.0
         last = remembered or ExportMemory()
@@ -238,12 +240,17 @@ class ExportDialog(QDialog):
             self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
 
     def accept(self) -> None:
-        """Refuse a range that holds nothing, or a file name whose kind cannot hold the
-        codec, with the dialog still open to mend it."""
+        """Refuse a range that holds nothing, a name that is the video itself or lies in no
+        folder, or a file name whose kind cannot hold the codec, with the dialog still open
+        to mend it (after it closed, the choices were lost)."""
         end = self.end.value()
         if 0 < end <= self.start.value():
             QMessageBox.warning(self, "Export", f"The end ({end:.3f} s) must be after the "
                                 f"start ({self.start.value():.3f} s).")
+            return
+        problem = self._place_problem()
+        if problem is not None:
+            QMessageBox.warning(self, "Export", problem)
             return
         spec = CODECS[self.codec.currentData()]
         suffix = Path(self.path_edit.text()).suffix.lower()
@@ -255,6 +262,18 @@ class ExportDialog(QDialog):
                                 f"{', '.join(fits)}.")
             return
         super().accept()
+
+    def _place_problem(self) -> str | None:
+        """What is wrong with the file name asked for, if anything."""
+        text = self.path_edit.text().strip()
+        if not text:
+            return "Name the file to export to."
+        dst = output_path(Path(text).expanduser(), self.codec.currentData())
+        if same_path(self.source, dst):
+            return f"{dst.name} is the video being exported: choose another name."
+        if not dst.parent.is_dir():
+            return f"The folder {dst.parent} does not exist."
+        return None
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(), FILTERS)
@@ -278,10 +297,17 @@ class ExportDialog(QDialog):
         end = self.end.value()
         full = self.duration is not None and end >= self.duration - 1e-3
         return ExportChoice(
-            path=Path(self.path_edit.text()).expanduser(), codec=spec.name,
+            path=output_path(Path(self.path_edit.text().strip()).expanduser(), spec.name),
+            codec=spec.name,
             crf=self.crf.value() if spec.default_crf is not None else None,
             size=self.sizes[self.size.currentIndex()][1], start=self.start.value(),
             end=None if full or end <= 0 else end, audio=self.audio.isChecked(),
             encoder=self.encoder.currentData() if spec.name in HARDWARE else "auto",
             decoder=self.decoder.currentData(), subtitles=self.subtitles.isChecked(),
             metadata=self.metadata.isChecked())
+
+
+def output_path(path: Path, codec: str) -> Path:
+    """The file a name typed in the dialog stands for: where it has no extension, the one
+    of the codec's usual container."""
+    return path if path.suffix else path.with_suffix(EXTENSION_FOR_CODEC[codec])

@@ -22,11 +22,13 @@ from ..engine.still import whole_reason
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
+from ..media.paths import same_path
 from ..media.source import FrameSource
 from ..media.sources import StillImageSource
 from . import playback
 from .export_dialog import ExportChoice, ExportDialog
 from .feedback import Feedback
+from .image_names import STILL_FILTERS, with_filter_suffix
 from .render_state import RenderState
 from .settings import Settings
 from .sources import SourceSpec
@@ -161,19 +163,27 @@ class ExportController(QObject):
         stem = Path(spec.ref).stem if spec is not None and is_file else "aquarelle"
         folder = Path(spec.ref).parent if spec is not None and is_file else \
             self._default_dir("snapshot")
-        path, _ = QFileDialog.getSaveFileName(
-            self.widget, "Export painted image", str(folder / f"{stem}-watercolor.png"),
-            "PNG (*.png);;JPEG (*.jpg *.jpeg);;WebP (*.webp);;TIFF (*.tif *.tiff)")
-        self._after_dialog()
-        if not path:
-            return
+        start = str(folder / f"{stem}-watercolor.png")
+        while True:
+            path, kind = QFileDialog.getSaveFileName(
+                self.widget, "Export painted image", start, ";;".join(STILL_FILTERS))
+            self._after_dialog()
+            if not path:
+                return
+            dst = with_filter_suffix(Path(path), kind)
+            if spec is None or not is_file or not same_path(spec.ref, dst):
+                break
+            # (the photo itself, replaced by its painting: lost)
+            self.feedback.error("Export", f"{dst.name} is the picture being painted: "
+                                "choose another name.")
+            start = str(dst.with_name(f"{stem}-watercolor{dst.suffix}"))
         _, source = self._source()
         if isinstance(source, StillImageSource) and source.path:
             # painted from the file, as `aquarelle render` paints it: at its full size (a big
             # one is shown smaller), 16 bits, its alpha, colour profile and EXIF kept
-            self.start_still(source.path, Path(path), source.full_size or source.size)
-        elif self._save_snapshot(Path(path)):
-            self.notify_done(f"Exported {Path(path).name}", Path(path).parent)
+            self.start_still(source.path, dst, source.full_size or source.size)
+        elif self._save_snapshot(dst):
+            self.notify_done(f"Exported {dst.name}", dst.parent)
 
     def start_still(self, src: Path, dst: Path, size: tuple[int, int]) -> StillExportJob:
         """Paint a still at its full size in the background, with a progress dialog: the

@@ -45,7 +45,7 @@ from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
-from .sources import SourceSpec, can_open
+from .sources import SourceSpec, can_open, demo_path
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
         assert bar is not None
         self.labels = StatusLabels(bar, self.open_folder, self)
         self.snapshots = SnapshotController(self, self.viewport, self.settings, self,
-                                            self.after_dialog, self)
+                                            self.after_dialog, self._source_file, self)
         self.recording = RecordingController(
             self.viewport, self.settings, self.labels, self, lambda: self.source,
             lambda: self.snapshots.default_dir("record"), self)
@@ -293,6 +293,13 @@ class MainWindow(QMainWindow):
     def source(self) -> FrameSource | None:
         """The source on screen."""
         return self.sources.source
+
+    def _source_file(self) -> Path | None:
+        """The file on screen, if a file is (the demo's included)."""
+        spec = self.source_spec
+        if spec is None or spec.kind not in ("file", "demo"):
+            return None
+        return demo_path() if spec.kind == "demo" else Path(spec.ref)
 
     @property
     def source_spec(self) -> SourceSpec | None:

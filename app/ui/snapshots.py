@@ -12,8 +12,10 @@ from PyQt6.QtWidgets import QFileDialog, QWidget
 
 from ..engine.errors import AquarelleError
 from ..media.image_io import write_image
+from ..media.paths import same_path
 from ..platforms import current_media_dir
 from .feedback import Feedback
+from .image_names import STILL_FILTERS, with_filter_suffix
 from .recorder import unused_name
 from .settings import Settings
 from .viewport import Viewport
@@ -26,10 +28,12 @@ class SnapshotController(QObject):
 
     def __init__(self, widget: QWidget, viewport: Viewport, settings: Settings,
                  feedback: Feedback, after_dialog: Callable[[], None],
+                 source_file: Callable[[], Path | None] = lambda: None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.widget, self.viewport, self.settings = widget, viewport, settings
         self.feedback, self.after_dialog = feedback, after_dialog
+        self.source_file = source_file  # the file on screen (never saved over)
         self.folder: Path | None = None  # None: the last folder used, else Pictures
 
     def default_dir(self, kind: str) -> Path:
@@ -69,18 +73,24 @@ class SnapshotController(QObject):
 
     def snapshot_as(self) -> None:
         folder = self.default_dir("snapshot")
-        path, _ = QFileDialog.getSaveFileName(self.widget, "Save snapshot",
-                                              str(folder / "aquarelle.png"),
-                                              "PNG (*.png);;JPEG (*.jpg);;All files (*)")
+        path, kind = QFileDialog.getSaveFileName(
+            self.widget, "Save snapshot", str(folder / "aquarelle.png"),
+            ";;".join((*STILL_FILTERS, "All files (*)")))
         self.after_dialog()
         if path:
-            self.save(Path(path))
+            self.save(with_filter_suffix(Path(path), kind))
 
     def save(self, path: Path, remember: bool = True) -> bool:
         """Write the painted frame to `path`, with a still's transparency as `aquarelle
         render` writes it (a JPEG holds none: the painting on its paper); errors become a
         dialog. `remember`: later snapshots go to its folder too (an export of a still does
         not move them)."""
+        source = self.source_file()
+        if source is not None and same_path(source, path):
+            # (the photo or video itself, replaced by a painting of it: lost)
+            self.feedback.error("Snapshot failed", f"{path.name} is the file being painted: "
+                                "choose another name.")
+            return False
         try:
             rgb = self.viewport.snapshot()
             alpha = self.viewport.snapshot_alpha()
