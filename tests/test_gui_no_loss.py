@@ -14,6 +14,7 @@ nothing (a QA trial's findings):
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ from test_gui import (  # noqa: F401 - fixtures
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.engine.presets import NAME_CHARS
+from aquarelle.ui import recorder as recorder_module
 from aquarelle.ui import recording
 from aquarelle.ui import source_controller as sc
 from aquarelle.ui.main_window import PLAYING_ACTIONS, SEEKING_ACTIONS, MainWindow
@@ -424,3 +426,48 @@ def test_menu_items_are_enabled_only_where_they_act(
     window._actions["mirror"].trigger()
     assert window.live.mirror and status(window) == status_before  # it acts: no excuse
     assert dialogs.calls == []
+
+
+# -- errors in short words ---------------------------------------------------------------------
+
+def test_an_unreadable_file_is_said_in_short_words(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "noperm.jpg: PermissionError: [Errno 13] Permission denied: '/…/noperm.jpg'"
+    locked = tmp_path / "noperm.png"
+    locked.write_bytes(media["image"].read_bytes())
+    locked.chmod(0)
+    if os.geteuid() == 0:  # root reads it anyway: the error reading it raises, as a user's
+        real_open = sc.open_source
+
+        def refuse(spec: SourceSpec, *args: Any, **kw: Any) -> Any:
+            if spec.kind == "file" and Path(spec.ref) == locked:
+                raise PermissionError(13, "Permission denied", str(locked))
+            return real_open(spec, *args, **kw)
+        monkeypatch.setattr(sc, "open_source", refuse)
+    open_and_render(qtbot, window, media["image"])
+    assert window.open_file(locked) is False
+    assert dialogs.calls == [("warning", "Cannot open source",
+                              "cannot read noperm.png: permission denied")]
+    assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))
+
+
+def test_a_recording_into_a_folder_it_cannot_write_says_so_in_short_words(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "cannot write /…/rec.mp4: [Errno 13] Permission denied: '/…/rec.mp4.part'"
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if os.geteuid() == 0:  # root writes anyway: the part file's creation fails as a user's
+        def refuse(name_for: Any) -> Path:
+            raise PermissionError(13, "Permission denied", str(name_for(0)))
+        monkeypatch.setattr(recorder_module, "claim_new", refuse)
+    try:
+        open_and_render(qtbot, window, media["clip"])
+        window.toggle_record(locked / "rec.mp4")
+        assert window.recorder is None
+        assert dialogs.calls == [("warning", "Cannot record", "cannot write the recording "
+                                  f"into {locked}: permission denied")]
+    finally:
+        locked.chmod(0o700)

@@ -36,6 +36,7 @@ from ..engine.yuv_pack import YuvFormat, coded_size
 from ..media.atomic import link_new
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
 from ..media.video_writer import pad_to
+from .reasons import short_reason
 
 QUEUE_FRAMES = 8
 TIME_BASE = Fraction(1, 1000)
@@ -111,12 +112,14 @@ class Recorder:
         try:
             self._part = _new_part(self.path)
         except OSError as e:
-            raise AquarelleError(f"cannot write {self.path}: {e}") from None
+            raise AquarelleError(f"cannot write the recording into {self.path.parent}: "
+                                 f"{short_reason(e)}") from None
         try:
             self._container = av.open(str(self._part), "w", format="mp4")
         except (OSError, av.FFmpegError) as e:
             self._part.unlink(missing_ok=True)
-            raise AquarelleError(f"cannot write {self.path}: {e}") from None
+            raise AquarelleError(f"cannot write the recording into {self.path.parent}: "
+                                 f"{short_reason(e)}") from None
         self._stream: av.video.stream.VideoStream | None = None
         self._t0 = self._clock()  # clock-timed frames: the recording began here
         self._last_pts = -1

@@ -19,6 +19,7 @@ from ..platforms import current_camera_denied_hint
 from .camera_access import denied_by_system
 from .feedback import Feedback
 from .live_controller import LiveController, camera_mode
+from .reasons import short_reason
 from .settings import Settings
 from .sources import SourceSpec, demo_path, list_cameras, open_source
 from .viewport import Viewport
@@ -146,6 +147,12 @@ class SourceController(QObject):
                 named = spec.kind == "file" and str(spec.ref) in said
                 self.feedback.error("Cannot open source", said if named else
                                     f"{spec.label}: {said}")
+            return False
+        except OSError as e:  # e.g. a file without read permission
+            if not quiet:
+                verb = "read" if spec.kind == "file" else "open"
+                self.feedback.error("Cannot open source", f"cannot {verb} {spec.label}: "
+                                    f"{short_reason(e)}")
             return False
         except Exception as e:  # a source bug must not take the app down
             if not quiet:
