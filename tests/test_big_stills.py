@@ -165,7 +165,7 @@ def test_a_painting_beyond_the_texture_limit_is_refused_with_a_size_that_fits(
     assert main(["render", str(src), "-o", str(out), "--style", style, *sets]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
-    assert err[0].startswith(f"aquarelle: error: big.jpg is {w}x{h}: {style} would paint it "
+    assert err[0].startswith(f"aquarelle render: error: big.jpg is {w}x{h}: {style} would paint it "
                              + painted.format(a=2 * w, b=2 * h, h=h))
     assert "texture limit" in err[0] and err[0].endswith(f"--size {limit // 2}x-1")
     assert not out.exists()

@@ -22,7 +22,7 @@ def _photo(tmp_path: Path) -> Path:
 
 def _one_line_error(capsys, text: str) -> None:
     err = capsys.readouterr().err.strip()
-    assert err.startswith("aquarelle: error:") and "\n" not in err and "Traceback" not in err
+    assert err.startswith("aquarelle render: error:") and "\n" not in err and "Traceback" not in err
     assert text in err, err
 
 

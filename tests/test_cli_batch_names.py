@@ -138,7 +138,7 @@ def test_a_missing_input_is_said_before_the_output(tmp_path, capsys, monkeypatch
     monkeypatch.chdir(tmp_path)
     photo(tmp_path / "batch/a.png", (4, 4))
     code, out, err = cli(capsys, "render", given, "-o", "bo7")
-    assert (code, out, err) == (2, "", f"aquarelle: error: {said}\n")
+    assert (code, out, err) == (2, "", f"aquarelle render: error: {said}\n")
     assert not Path("bo7").exists()
 
 
@@ -149,7 +149,7 @@ def test_a_file_where_the_output_needs_a_folder_is_said_to_be_one(tmp_path, caps
     src = photo(tmp_path / "in/one.png", (4, 4))
     before = src.read_bytes()
     code, _, err = cli(capsys, "render", "in/one.png", "-o", output)
-    assert (code, err) == (2, f"aquarelle: error: -o {output}: in/one.png is a file, not a "
+    assert (code, err) == (2, f"aquarelle render: error: -o {output}: in/one.png is a file, not a "
                               "folder\n")
     assert src.read_bytes() == before
 

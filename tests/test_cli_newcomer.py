@@ -79,13 +79,36 @@ def test_one_input_into_a_folder(tmp_path, capsys):
 def test_image_and_codec_options_a_video_cannot_use_are_refused_or_said(tmp_path, capsys):
     clip = make_clip(tmp_path / "v.mp4", frames=2, audio=False)
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "a.mp4", "--quality", "500")
-    assert code == 2 and err == "aquarelle: error: --quality must be 1 to 100, got 500\n"
+    assert code == 2 and err == "aquarelle render: error: --quality must be 1 to 100, got 500\n"
     assert not (tmp_path / "a.mp4").exists()
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "b.mp4", "--quality", "50")
     assert code == 0 and "--quality applies to JPEG and WebP images" in err
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "c.mov", "--codec", "prores",
                     "--speed", "veryslow")
     assert code == 0 and "--speed does not apply to prores and was ignored" in err
+
+
+def test_a_commands_errors_all_say_its_name(tmp_path, capsys):
+    """argparse's errors said 'aquarelle live: error:', the checks after it 'aquarelle:
+    error:'; a batch's failed file too: now each command's errors say its name alike."""
+    clip = make_clip(tmp_path / "v.mp4", frames=3, audio=False).path
+    for argv, prog in ((["live", "--fps", "x"], "aquarelle live"),
+                       (["live", "--camera", "nosuch", "--max-frames", "1"], "aquarelle live"),
+                       (["eval", "flicker", clip], "aquarelle eval flicker"),
+                       (["eval", "flicker", clip, tmp_path / "none.mp4"],
+                        "aquarelle eval flicker"),
+                       (["render", clip, "-o", tmp_path / "o.mp4", "--crf", "99"],
+                        "aquarelle render")):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as stop:  # argparse's own
+            code = stop.code
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and err.startswith(f"{prog}: error: "), err
+    code, err = cli(capsys, "render", photo(tmp_path / "p.png"), tmp_path / "none.png", "-o",
+                    f"{tmp_path}/out/", "-q")
+    assert code == 2 and f"aquarelle render: error: no such file: {tmp_path / 'none.png'}" \
+        in err.splitlines(), err
 
 
 @pytest.mark.parametrize("argv", [
@@ -98,7 +121,8 @@ def test_tool_options_are_refused_in_one_line_before_any_work(tmp_path, capsys, 
     clip = make_clip(tmp_path / "v.mp4", frames=3, audio=False).path
     args = [a.format(tmp=tmp_path, clip=clip) for a in argv]
     code, err = cli(capsys, *args)
-    assert code == 2 and err.count("\n") == 1 and err.startswith("aquarelle: error: "), err
+    prog = " ".join(argv[:2] if argv[0] == "eval" else argv[:1])  # the command's own prefix
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"aquarelle {prog}: error: "), err
     assert not (tmp_path / "o.mp4").exists()
 
 
@@ -538,7 +562,7 @@ def test_size_is_the_size_painted_which_enlarging_styles_multiply(tmp_path, caps
 def test_an_unknown_codec_is_an_error_for_an_image_too(tmp_path, capsys):
     src = photo(tmp_path / "p.png")
     code, err = cli(capsys, "render", src, "-o", tmp_path / "q.png", "--codec", "av1")
-    assert code == 2 and err == "aquarelle: error: unknown codec 'av1'; use one of h264, " \
+    assert code == 2 and err == "aquarelle render: error: unknown codec 'av1'; use one of h264, " \
                                 "h265, vp9, prores\n"
     assert not (tmp_path / "q.png").exists()
     code, err = cli(capsys, "render", src, "-o", tmp_path / "q.png", "--codec", "H265")
@@ -551,8 +575,8 @@ def test_video_lines_outside_its_range_are_refused(tmp_path, capsys, command, li
     argv = ["render", photo(tmp_path / "p.png"), "-o", tmp_path / "q.png"] \
         if command == "render" else ["bench", "--sizes", "48x32"]
     code, err = cli(capsys, *argv, "--video-lines", lines)
-    assert code == 2 and err == f"aquarelle: error: --video-lines must be 0 (paint every " \
-                                f"line) or 120 to 4320, got {lines}\n"
+    assert code == 2 and err == f"aquarelle {command}: error: --video-lines must be 0 (paint " \
+                                f"every line) or 120 to 4320, got {lines}\n"
     assert not (tmp_path / "q.png").exists()
 
 

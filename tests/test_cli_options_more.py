@@ -5,6 +5,7 @@ and leaves nothing behind, an option that does not apply is one warning."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -24,11 +25,14 @@ def cli(capsys, *argv: object) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+ERROR = re.compile(r"aquarelle (render|presets): error: ")  # the command's, as argparse's
+
+
 def one_error(err: str) -> str:
-    """The one line of an error, its text after 'aquarelle: error: '."""
-    assert err.startswith("aquarelle: error: ") and err.count("\n") == 1, err
+    """The one line of an error, its text after 'aquarelle COMMAND: error: '."""
+    assert ERROR.match(err) and err.count("\n") == 1, err
     assert "Traceback" not in err
-    return err.removeprefix("aquarelle: error: ").strip()
+    return ERROR.sub("", err, count=1).strip()
 
 
 def photo(path: Path, size: tuple[int, int] = (60, 40)) -> Path:

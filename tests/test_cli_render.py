@@ -393,7 +393,7 @@ def test_bad_input_fails_cleanly(runs, case, fragments):
     assert "Traceback" not in run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, f"expected one line on stderr, got:\n{run.stderr}"
-    assert lines[0].startswith("aquarelle: error:"), lines[0]
+    assert lines[0].startswith("aquarelle render: error:"), lines[0]
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     assert run.stdout == ""
@@ -446,5 +446,5 @@ def test_params_of_an_unknown_style(runs):
     run = runs["params_unknown"]
     assert run.result.returncode == 2
     lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("aquarelle: error:")
+    assert len(lines) == 1 and lines[0].startswith("aquarelle params: error:")
     assert "watercolor" in lines[0]  # lists the available styles

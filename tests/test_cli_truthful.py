@@ -28,7 +28,9 @@ ISSUE = re.compile(r"\bissues? #?\d", re.IGNORECASE)
 
 def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     err = capsys.readouterr().err.strip()
-    assert err.startswith("aquarelle: error: ") and "\n" not in err, err
+    # the command's name (a mistyped command has none)
+    assert re.match(r"aquarelle( (render|live|params|presets|styles|doctor))?: error: ", err) \
+        and "\n" not in err, err
     assert "Traceback" not in err
     return err
 
@@ -216,7 +218,7 @@ def test_live_camera_by_a_name_no_camera_has_says_not_found(capsys, devices):
     devices({0: "HD Webcam"})
     assert main(["live", "--camera", "foo", "--max-frames", "1"]) == 2
     err = one_line_error(capsys)
-    assert err.startswith("aquarelle: error: camera foo not found: a camera is named by its "
+    assert err.startswith("aquarelle live: error: camera foo not found: a camera is named by its "
                           "number (0, 1, ...) or its device; cameras here: --camera 0 (HD "
                           "Webcam)"), err
     assert PERMISSIONS not in err and current_device_denied_hint() not in err
@@ -461,7 +463,7 @@ def test_a_video_named_jpg_is_rendered_as_the_video_it_is(tmp_path, capsys):
     (tmp_path / "junk.jpg").write_bytes(b"garbage")  # neither: the image reader's error
     assert main(["render", str(tmp_path / "junk.jpg"), "-o", str(tmp_path / "j.png")]) == 2
     junk = tmp_path / "junk.jpg"
-    assert one_line_error(capsys) == f"aquarelle: error: not a readable image: {junk}"
+    assert one_line_error(capsys) == f"aquarelle render: error: not a readable image: {junk}"
 
 
 # -- 7. aquarelle render: animated pictures, standard input, the input's problem first -----
@@ -619,7 +621,7 @@ def test_ffmpeg_decodes_the_frames_of_an_animated_png(tmp_path):
 def test_standard_input_is_refused_by_name(tmp_path, capsys):
     assert main(["render", "-", "-o", str(tmp_path / "x.png")]) == 2
     assert one_line_error(capsys) == (
-        "aquarelle: error: reading from standard input is not supported; give the input's "
+        "aquarelle render: error: reading from standard input is not supported; give the input's "
         "file name (a file called '-': ./-)")
 
 
@@ -635,5 +637,5 @@ def test_sound_without_pictures_is_the_error_whatever_the_output(tmp_path, capsy
         for packet in [*stream.encode(frame), *stream.encode(None)]:
             c.mux(packet)
     assert main(["render", str(src), "-o", str(tmp_path / out), "-q"]) == 2
-    assert one_line_error(capsys) == f"aquarelle: error: {src} has no video stream"
+    assert one_line_error(capsys) == f"aquarelle render: error: {src} has no video stream"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sound.m4a"]

@@ -119,7 +119,7 @@ def test_a_full_disk_stops_with_one_line_and_no_partial_file(tmp_path, kind):
                            str(out / name), "-q"], capture_output=True, text=True,
                           timeout=300, preexec_fn=_limit_file_size(20_000))
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("aquarelle: error: ") and str(out / name) in proc.stderr
+    assert proc.stderr.startswith("aquarelle render: error: ") and str(out / name) in proc.stderr
     assert "File too large" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert list(out.iterdir()) == []
 

@@ -138,7 +138,7 @@ def test_cli_bad_inputs(tmp_path: Path) -> None:
         res = _eval(*args)
         assert res.returncode == 2
         assert "Traceback" not in res.stderr
-        assert res.stderr.startswith("aquarelle: error:")
+        assert res.stderr.startswith("aquarelle eval flicker: error:")
         assert len(res.stderr.strip().splitlines()) == 1
 
 

@@ -481,7 +481,8 @@ def test_cli_live_without_a_virtual_camera_device_exits_2_with_the_setup_line(
     code = main(["live", "--input", "synthetic", "--virtual-camera", "--max-frames", "3"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
-    assert err[-1].startswith("aquarelle: error: no virtual camera") and setup_hint() in err[-1]
+    assert err[-1].startswith("aquarelle live: error: no virtual camera")
+    assert setup_hint() in err[-1]
 
 
 def _raise_no_device(w: int, h: int, fps: float) -> Any:

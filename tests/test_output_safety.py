@@ -283,8 +283,8 @@ def test_n_refuses_an_image_that_appeared_after_the_check(tmp_path, capsys, phot
     out = tmp_path / "out.png"
     out.write_bytes(b"mine")
     code, err = render(capsys, photo, "-o", out, "-n")
-    assert code == 2 and err == f"aquarelle: error: {out} exists and -n says not to replace " \
-                                "it\n"
+    assert code == 2 and err == f"aquarelle render: error: {out} exists and -n says not to " \
+                                "replace it\n"
     assert out.read_bytes() == b"mine" and parts(tmp_path) == []
 
 
@@ -310,8 +310,8 @@ def test_an_image_output_symlink_is_written_through(tmp_path, capsys, photo, gl_
 def test_an_image_output_symlink_into_a_missing_folder(tmp_path, capsys, photo, gl_ctx):
     (tmp_path / "out.png").symlink_to(tmp_path / "gone" / "final.png")
     code, err = render(capsys, photo, "-o", tmp_path / "out.png")
-    assert code == 2 and err == (f"aquarelle: error: cannot write {tmp_path / 'out.png'}: it "
-                                 f"is a symlink to {tmp_path / 'gone' / 'final.png'}, whose "
+    assert code == 2 and err == (f"aquarelle render: error: cannot write {tmp_path / 'out.png'}: "
+                                 f"it is a symlink to {tmp_path / 'gone' / 'final.png'}, whose "
                                  "folder does not exist\n")
 
 
@@ -321,7 +321,7 @@ def test_n_refuses_a_video_that_appeared_after_the_check(tmp_path, capsys, late_
     out = tmp_path / "out.mp4"
     out.write_bytes(b"mine")
     code, err = render(capsys, clip, "-o", out, "-n")
-    assert code == 2 and err.endswith(f"aquarelle: error: {out} exists and -n says not to "
+    assert code == 2 and err.endswith(f"aquarelle render: error: {out} exists and -n says not to "
                                       "replace it\n"), err
     assert out.read_bytes() == b"mine" and parts(tmp_path) == []
 
@@ -396,7 +396,7 @@ def test_an_unwritable_folder_is_refused_before_any_painting(tmp_path, capsys, p
     src = photo if name == "x.png" else write_clip(tmp_path / "in.mp4", frames=3,
                                                    size=(64, 48))
     code, err = render(capsys, src, "-o", locked / name)
-    assert code == 2 and err.startswith(f"aquarelle: error: cannot write {locked / first}: ")
+    assert code == 2 and err.startswith(f"aquarelle render: error: cannot write {locked / first}: ")
     assert err.count("\n") == 1 and "Traceback" not in err
     assert ours(locked) == []
 
@@ -420,8 +420,8 @@ def test_a_read_only_output_is_refused_before_any_painting(tmp_path, capsys, pho
 
     monkeypatch.setattr(os, "access", read_only)
     code, err = render(capsys, src, "-o", tmp_path / name)
-    assert code == 2 and err == (f"aquarelle: error: cannot write {target}: it exists and is "
-                                 "read-only (make it writable, or choose another name)\n")
+    assert code == 2 and err == (f"aquarelle render: error: cannot write {target}: it exists and "
+                                 "is read-only (make it writable, or choose another name)\n")
     assert target.read_bytes() == b"mine" and ours(tmp_path) == [first]
 
 
@@ -449,8 +449,8 @@ def test_an_output_that_is_a_folder_is_refused_before_any_painting(tmp_path, cap
                                                            size=(64, 48))
     (tmp_path / made).mkdir(parents=True)
     code, err = render(capsys, src, "-o", f"{tmp_path}/{out}")
-    assert code == 2 and err == f"aquarelle: error: cannot write {tmp_path / made}: it is a " \
-                                "folder\n"
+    assert code == 2 and err == f"aquarelle render: error: cannot write {tmp_path / made}: it is " \
+                                "a folder\n"
     assert [p.name for p in (tmp_path / "out").iterdir()] == [Path(made).name]
     assert not any((tmp_path / made).iterdir())
 
@@ -470,5 +470,5 @@ def test_a_missing_input_is_named_before_the_output(tmp_path, capsys, name):
     out = tmp_path / "no_folder" / ("out" + Path(name).suffix.replace(".jpg", ".png"))
     assert main(["render", str(tmp_path / name), "-o", str(out), "-q"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == f"aquarelle: error: no such file: {tmp_path / name}", err
+    assert err == f"aquarelle render: error: no such file: {tmp_path / name}", err
     assert not out.parent.exists()

@@ -333,7 +333,7 @@ def test_the_command_line_chooses_the_background(tmp_path, portrait, capsys):
     assert main(["render", str(src), "-o", str(tmp_path / "x.png"), "--background", "paper",
                  "--style", "sharpen"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["aquarelle: error: --background is a choice of the watercolor; style "
+    assert err == ["aquarelle render: error: --background is a choice of the watercolor; style "
                    "sharpen has no background to choose"]
     assert not (tmp_path / "x.png").exists()
 

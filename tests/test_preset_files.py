@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import shlex
 import unicodedata
 from pathlib import Path
@@ -79,10 +80,13 @@ def cli(capsys, *argv: object) -> tuple[int, str, str]:
     return code, out, err
 
 
+ERROR = re.compile(r"aquarelle (render|presets|params): error: ")  # the command's, as argparse's
+
+
 def one_error(err: str) -> str:
     lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("aquarelle: error: "), err
-    return lines[0].removeprefix("aquarelle: error: ")
+    assert len(lines) == 1 and ERROR.match(lines[0]), err
+    return ERROR.sub("", lines[0], count=1)
 
 
 def test_a_preset_with_a_bom_loads(tmp_path):

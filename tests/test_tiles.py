@@ -180,7 +180,7 @@ def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsy
     assert main(["render", str(src), "-o", str(tmp_path / "out.png"), "--style",
                  "enhance"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"aquarelle: error: wide.jpg is {width}x64")
+    assert len(err) == 1 and err[0].startswith(f"aquarelle render: error: wide.jpg is {width}x64")
     assert f"--size {limit}x-1" in err[0]
 
 
@@ -224,7 +224,7 @@ def test_a_png_claiming_too_many_pixels_is_refused_by_its_size(tmp_path, capsys,
     assert image_size(src) == (w, h)
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"aquarelle: error: huge.png is {w}x{h} "
+    assert len(err) == 1 and err[0].startswith(f"aquarelle render: error: huge.png is {w}x{h} "
                                                f"({mp} MP)")
     assert not (tmp_path / "out.png").exists()
 
@@ -237,4 +237,4 @@ def test_a_picture_the_decoder_refuses_is_one_line_not_a_traceback(tmp_path, cap
     monkeypatch.setattr(image_io, "image_size", lambda path: None)  # no header read
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == f"aquarelle: error: not a readable image: {src}"
+    assert err[-1] == f"aquarelle render: error: not a readable image: {src}"

@@ -42,7 +42,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 def assert_clean_error(code: int, err: str, *, contains: str) -> None:
     lines = err.strip().splitlines()
     assert code == 2, err
-    assert len(lines) == 1 and lines[0].startswith("aquarelle: error: "), err
+    assert len(lines) == 1 and lines[0].startswith("aquarelle render: error: "), err
     assert contains in lines[0], err
     assert "Traceback" not in err
 
@@ -249,7 +249,7 @@ def test_batch_renders_a_folder_and_continues_past_failures(tmp_path, capsys):
     code, _, err = run_cli(capsys, src, "-o", out)
     assert code == 2
     assert "batch: 4 of 5 rendered" in err and "1 failed" in err and "broken.mp4" in err
-    assert err.count("aquarelle: error: ") == 1
+    assert err.count("aquarelle render: error: ") == 1
     names = sorted(p.name for p in out.iterdir())
     assert names == ["a.mp4", "b.mp4", "b_webm.mp4", "photo.png"]
     assert len(decode_video(out / "a.mp4")[0]) == 4

@@ -28,11 +28,19 @@ COMMANDS = {
 }
 
 
+def print_error(prog: str, message: object) -> int:
+    """Say an error as every error of the command line is said: one line on stderr,
+    `PROG: error: MESSAGE`, PROG the (sub)command's (`aquarelle live`, as argparse's own);
+    returns the exit status of bad input, 2."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse with its errors in one line (not the whole usage first), exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(print_error(self.prog, f"{message} (see {self.prog} --help)"))
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -78,21 +86,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = _join_negative_values(list(sys.argv[1:] if argv is None else argv))
     mistyped = _mistyped_command(argv)
     if mistyped:
-        print(f"aquarelle: error: {mistyped}", file=sys.stderr)
-        return 2
+        return print_error("aquarelle", mistyped)
     file = _app_file(argv)
     if file is not None:  # `aquarelle FILE` opens the desktop app on FILE
         return _open_app(argparse.Namespace(command=None, file=file))
-    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    parser = build_parser(argv[0] if argv else None)
+    args = parser.parse_args(argv)
     if args.command is None:
         args.file = None
         return _open_app(args)
     try:
         with terminate_like_ctrl_c():
             return int(args.func(args) or 0)
-    except AquarelleError as e:
-        print(f"aquarelle: error: {e}", file=sys.stderr)
-        return 2
+    except AquarelleError as e:  # said as argparse's errors of the command are
+        return print_error(parser._command_parser(args).prog, e)
     except Terminated as e:
         print(f"aquarelle: cancelled ({e}); nothing was left half-written", file=sys.stderr)
         return 128 + e.signum

@@ -19,8 +19,9 @@ from ..media.paths import same_path, wants_frames
 from ..media.progress import ProgressPrinter
 from .batch_plan import batch_summary, content_kind, default_name, kinds_counted, prepare_batch
 from .common import counted, positive
+from .main import print_error
 from .render_image import render_image
-from .render_job import ClusterChoice, RenderJob, check_writable, refuse_existing
+from .render_job import RENDER, ClusterChoice, RenderJob, check_writable, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
 
@@ -141,7 +142,7 @@ def run_batch(job: RenderJob) -> int:
             try:
                 render_image(job, src, dst, decodes=decodes.get(src))
             except AquarelleError as e:
-                print(f"aquarelle: error: {e}", file=sys.stderr)
+                print_error(RENDER, e)
                 failed.append((src, str(e)))
             continue
         kind = "video" if decodes.get(src) else content_kind(src)
@@ -150,7 +151,7 @@ def run_batch(job: RenderJob) -> int:
                 raise MediaError(f"{src} is not an image or a video (FFmpeg cannot read it)")
             vfmt, spec = output_format(dst, opts.codec)
         except AquarelleError as e:
-            print(f"aquarelle: error: {e}", file=sys.stderr)
+            print_error(RENDER, e)
             failed.append((src, str(e)))
             continue
         jobs.append(FileJob(src, dst, vfmt, spec.name, opts))
@@ -158,7 +159,7 @@ def run_batch(job: RenderJob) -> int:
     if jobs:
         for o in _run_jobs(job, jobs, kinds_counted(kinds)):
             if o.error:
-                print(f"aquarelle: error: {o.error}", file=sys.stderr)
+                print_error(RENDER, o.error)
                 failed.append((o.job.source, o.error))
                 continue
             warn(o.result.warnings)

@@ -27,6 +27,8 @@ from .render_options import (
     parse_video_lines,
 )
 
+RENDER = "aquarelle render"  # the command as its errors name it (argparse's prog)
+
 
 @dataclass(frozen=True)
 class ClusterChoice:

@@ -15,9 +15,10 @@ from ..media.progress import ProgressPrinter
 from . import render_cluster
 from .batch_plan import batch_summary, default_name, prepare_batch
 from .common import counted
+from .main import print_error
 from .render_frames import run_frames
 from .render_image import render_image
-from .render_job import RenderJob, check_writable, refuse_existing
+from .render_job import RENDER, RenderJob, check_writable, refuse_existing
 
 
 def refuse_no_video(path: Path) -> None:
@@ -99,7 +100,7 @@ def run_batch(job: RenderJob) -> int:
             else:  # a video, or an animated picture FFmpeg decodes
                 run(job, src, dst)
         except AquarelleError as e:
-            print(f"aquarelle: error: {e}", file=sys.stderr)
+            print_error(RENDER, e)
             failed.append((src, str(e)))
     return batch_summary(job.quiet, len(files), output, skipped, failed)
 
