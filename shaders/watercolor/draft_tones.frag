@@ -95,7 +95,6 @@ void main() {
             }
         }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
-        tone = face_chroma(tone, laid, focus.z);
         if (face > 0.0) {
             tone = mix(tone, face_tone(lab, under, slope, wander, 0.5 * length(g), form), face);
         }

@@ -72,7 +72,6 @@ void main() {
         }
     }
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
-    tone = face_chroma(tone, lab.xyz, focus.z);
     // on a face (the focus is 1 only there), less its features: flesh and glazes
     if (face > 0.0) {
         float form = face_form(u_wash_size * u_px, u_face_size * u_scale);

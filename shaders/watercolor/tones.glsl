@@ -111,18 +111,6 @@ float chroma_gain(vec3 lab) {
     return gain > 1.0 ? 1.0 + (gain - 1.0) * (1.0 - smoothstep(30.0, 70.0, c)) : gain;
 }
 
-// On a face (`face`: the focus map's .z), every colour keeps at most the skin's chroma gain,
-// not only the skin band's: the eyes, lips and tinted lenses boosted as pigment (1.45) turned
-// red and muddy round the eyes, where a painter keeps a face near the photo's colour. `lab`:
-// the colour the tone `tone` was laid from.
-vec3 face_chroma(vec3 tone, vec3 lab, float face) {
-    float gain = chroma_gain(lab);
-    if (face <= 0.0 || gain <= u_skin_saturation) {
-        return tone;
-    }
-    return vec3(tone.x, tone.yz * mix(1.0, u_skin_saturation / gain, face));
-}
-
 // How fast the tone changes, from its change per pixel of a target with `px` pixels per
 // reference pixel: per reference pixel, so steps are as crisp on a thumbnail as on a phone's
 // 12 MP photo, times 2: wash_tone's thresholds were tuned on photos 1280 px wide (850 to
