@@ -6,6 +6,7 @@ Built-in presets live in assets/presets/STYLE/; user presets in the user's confi
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -350,11 +351,54 @@ def save_preset(preset: Preset, user_dir: Path | None = None, *,
     """Write a user preset atomically; returns its path. `over`: the file to replace (the
     one the app asked about); else the file holding a preset of the same name
     (`user_preset_named`; the app asks first); a new name gets a new file, never another
-    preset's (`_claim_file`). A name `check_preset_name` refuses is refused."""
+    preset's (`_claim_file`). A name `check_preset_name` refuses is refused, and so is a
+    folder that cannot be written, in a few words (a StyleError)."""
+    _check_own_name(preset)
+    udir = user_dir or user_presets_dir(preset.style)
+    try:
+        path, _ = _write(preset, udir, over)
+    except OSError as e:
+        raise StyleError(f"cannot save preset “{preset.own_name}” into {udir}: "
+                         f"{_why(e)}") from None
+    return path
+
+
+def rename_preset(preset: Preset, new_name: str, user_dir: Path | None = None, *,
+                  over: Path | None = None) -> Preset:
+    """Write a user preset under `new_name` (into `user_dir`, replacing `over` or the file
+    of a preset of that name, as `save_preset`), then remove its old file; returns the
+    renamed preset. Where the old file cannot be removed the new one is removed again:
+    never two presets where the user asked for one."""
+    if preset.builtin or preset.path is None:
+        raise StyleError(f"preset “{preset.name}” is built in and cannot be renamed")
+    renamed = Preset(name=check_preset_name(new_name), style=preset.style,
+                     values=dict(preset.values), description=preset.description)
+    udir = user_dir or user_presets_dir(preset.style)
+    try:
+        path, made = _write(renamed, udir, over)
+        if path != preset.path:
+            try:
+                preset.path.unlink(missing_ok=True)
+            except OSError:
+                if made:
+                    with contextlib.suppress(OSError):
+                        path.unlink(missing_ok=True)
+                raise
+    except OSError as e:
+        raise StyleError(f"cannot rename preset “{preset.own_name}” in "
+                         f"{preset.path.parent}: {_why(e)}") from None
+    return renamed
+
+
+def _check_own_name(preset: Preset) -> None:
     if check_preset_name(preset.own_name) != preset.own_name:
         raise StyleError(f"a preset's name cannot begin or end with spaces: "
                          f"{preset.own_name!r}")
-    udir = user_dir or user_presets_dir(preset.style)
+
+
+def _write(preset: Preset, udir: Path, over: Path | None) -> tuple[Path, bool]:
+    """Write `preset` into `udir` atomically (see save_preset); its path, and whether that
+    is a new file. OSError where the folder cannot be written."""
     udir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=udir, prefix=".preset-", suffix=".tmp")
     claimed: Path | None = None
@@ -372,11 +416,23 @@ def save_preset(preset: Preset, user_dir: Path | None = None, *,
             claimed.unlink(missing_ok=True)
         raise
     preset.path = path
-    return path
+    return path, claimed is not None
+
+
+def _why(e: OSError) -> str:
+    """An OS error in a few words, without its number or a file's name ("permission
+    denied"): the message names the preset and its folder itself."""
+    words = e.strerror or type(e).__name__
+    return words[:1].lower() + words[1:]
 
 
 def delete_preset(preset: Preset) -> None:
-    """Delete a user preset (built-ins cannot be deleted)."""
+    """Delete a user preset (built-ins cannot be deleted); a StyleError in a few words
+    where its folder does not allow it."""
     if preset.builtin or preset.path is None:
         raise StyleError(f"preset {preset.name!r} is built in and cannot be deleted")
-    preset.path.unlink(missing_ok=True)
+    try:
+        preset.path.unlink(missing_ok=True)
+    except OSError as e:
+        raise StyleError(f"cannot delete preset “{preset.own_name}” from "
+                         f"{preset.path.parent}: {_why(e)}") from None

@@ -31,6 +31,7 @@ from ..engine.presets import (
     list_presets,
     preset_key,
     preset_label,
+    rename_preset,
     save_preset,
     user_preset_named,
     user_presets_dir,
@@ -293,13 +294,9 @@ class PresetsPanel(QWidget):
         if taken is not None and taken.path != preset.path \
                 and not self._may_replace(new_name, taken):
             return None
-        renamed = Preset(name=new_name, style=preset.style, values=dict(preset.values),
-                         description=preset.description)
-        old_path = preset.path
-        new_path = save_preset(renamed, self._dir(), over=taken.path if taken else None)
-        if old_path is not None and old_path != new_path:
-            delete_preset(preset)
-        self.refresh(file=new_path)
+        renamed = rename_preset(preset, new_name, self._dir(),
+                                over=taken.path if taken else None)
+        self.refresh(file=renamed.path)
         self.message.emit(f"Renamed preset “{preset.own_name}” to “{new_name}”")
         return renamed
 
@@ -361,13 +358,16 @@ class PresetsPanel(QWidget):
             return
         answer = QMessageBox.question(self, "Delete preset",
                                       f"Delete the preset “{preset.name}”?")
-        if answer == QMessageBox.StandardButton.Yes:
-            self._guard(lambda: delete_preset(preset))
+        if answer == QMessageBox.StandardButton.Yes and \
+                self._guard(lambda: delete_preset(preset)):
             self.refresh()
             self.message.emit(f"Deleted preset “{preset.name}”")
 
-    def _guard(self, fn: Callable[[], object]) -> None:
+    def _guard(self, fn: Callable[[], object]) -> bool:
+        """Run `fn`; False after telling its error in a dialog (no success is said then)."""
         try:
             fn()
         except (AquarelleError, OSError) as e:
             QMessageBox.warning(self, "Preset", str(e))
+            return False
+        return True
