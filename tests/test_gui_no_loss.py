@@ -471,3 +471,39 @@ def test_a_recording_into_a_folder_it_cannot_write_says_so_in_short_words(
                                   f"into {locked}: permission denied")]
     finally:
         locked.chmod(0o700)
+
+
+# -- recent files that moved or were deleted ---------------------------------------------------
+
+def recent_items(win: MainWindow) -> list[tuple[str, bool]]:
+    menu = win.recent_menu
+    menu.aboutToShow.emit()
+    return [(a.text(), a.isEnabled()) for a in menu.actions() if not a.isSeparator()]
+
+
+def test_recent_files_that_are_gone_are_greyed_taken_off_and_cleared(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        tmp_path: Path) -> None:
+    # a moved file was listed, enabled; clicking it said "no such file" and it stayed; no
+    # way to clear the list
+    kept, moved = tmp_path / "kept.png", tmp_path / "moved.png"
+    for path in (kept, moved):
+        path.write_bytes(media["image"].read_bytes())
+    open_and_render(qtbot, window, moved)
+    open_and_render(qtbot, window, kept)
+    moved.rename(tmp_path / "elsewhere.png")
+    assert recent_items(window) == [(str(kept), True),
+                                    (f"{moved} (no longer there)", False),
+                                    ("Clear recent files", True)]
+    # gone between the menu's showing and the click: taken off, and said
+    window.sources.open_recent(str(moved))
+    assert dialogs.kinds() == ["warning"] and str(moved) in dialogs.calls[0][2]
+    assert "no longer there" in dialogs.calls[0][2]
+    assert window.settings.recent_files() == [str(kept)]
+    assert window.source_spec == SourceSpec("file", str(kept))
+    assert recent_items(window)[0] == (str(kept), True)
+    clear = next(a for a in window.recent_menu.actions() if a.text() == "Clear recent files")
+    clear.trigger()
+    assert window.settings.recent_files() == []
+    assert recent_items(window) == [("(none)", False)]
+

@@ -102,7 +102,11 @@ def test_a_missing_last_file_falls_back_to_the_demo_with_a_hint(
     with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
         win.open_initial(None)
     assert win.source_spec == SourceSpec("demo")
-    assert win.overlays.hint.isVisible() and "No camera" in win.overlays.hint.text()
+    # it said "No camera found: showing the demo…", the file never named
+    assert win.overlays.hint.isVisible() and win.overlays.hint.text().startswith(
+        "Last file gone.png is no longer there: showing the demo")
+    assert win.statusBar().currentMessage() == \
+        f"Last file gone.png is no longer there: {tmp_path / 'gone.png'}"
     assert dialogs.calls == []
     win.close()
 

@@ -120,6 +120,11 @@ class Settings:
             return []
         return [str(v) for v in value] if isinstance(value, list) else []
 
+    def forget_recent(self, path: str | None = None) -> None:
+        """Take `path` off the recent files (all of them without one)."""
+        kept = [r for r in self.recent_files() if path is not None and r != path]
+        self.q.setValue("source/recent", json.dumps(kept))
+
     def loop(self) -> bool:
         return self._get("playback/loop", True, bool)
 

@@ -31,6 +31,14 @@ MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *
 FIRST_PICTURE_WAIT_S = 3  # a camera's first picture later than this is said to be late
 
 
+def _gone(last: SourceSpec | None) -> str | None:
+    """"Last file NAME is no longer there" where last session's file moved or was
+    deleted."""
+    if last is None or last.kind != "file" or Path(last.ref).exists():
+        return None
+    return f"Last file {Path(last.ref).name} is no longer there"
+
+
 class SourceController(QObject):
     """Owns the open source; the window shows what `opened` and `stopped` say."""
 
@@ -106,7 +114,7 @@ class SourceController(QObject):
     def open_initial(self, file: str | None = None) -> None:
         """What the app opens at start: FILE, else what was open last time (a file that
         still exists, a camera that is still there, the demo), else the first camera, else
-        the demo clip."""
+        the demo clip. A last file that moved or was deleted is said to be gone."""
         cams = self.refresh_cameras()
         if file:
             self.open_spec(SourceSpec("file", str(Path(file).resolve())))
@@ -114,16 +122,22 @@ class SourceController(QObject):
         last = SourceSpec.parse(self.settings.last_source() or "")
         if last is not None and self._reopen(last, [c[0] for c in cams]):
             return
+        gone = _gone(last)
         if cams:
             if not self.open_spec(SourceSpec("camera", cams[0][0]), quiet=True):
                 self.open_demo()
+            if gone and self.spec is not None:
+                self.hint(f"{gone}: showing {self.spec.label}", 10000)
         elif demo_path() is not None:
             self.open_demo()
-            self.hint("No camera found: showing the demo. Open a file with Ctrl+O or drop "
-                      "one here.", 10000)
+            self.hint(f"{gone or 'No camera found'}: showing the demo. Open a file with "
+                      "Ctrl+O or drop one here.", 10000)
         else:
-            self.feedback.status("No camera and no demo clip: open a file (Ctrl+O) or drop "
-                                 "one here")
+            self.feedback.status(f"{gone or 'No camera and no demo clip'}: open a file "
+                                 "(Ctrl+O) or drop one here", 15000)
+            return
+        if gone and last is not None:  # the whole path, where the picture's hint has no room
+            self.feedback.status(f"{gone}: {last.ref}", 15000)
 
     def _reopen(self, spec: SourceSpec, cameras: list[str]) -> bool:
         """Open last session's source if it is still there (quietly: else the defaults)."""
@@ -196,16 +210,34 @@ class SourceController(QObject):
             self.open_file(path)
 
     def fill_recent(self, menu: QMenu) -> None:
-        """File > Open recent."""
+        """File > Open recent: files that moved or were deleted are shown greyed, marked so;
+        "Clear recent files" at the end."""
         menu.clear()
-        for path in self.settings.recent_files():
-            action = menu.addAction(path)
+        recent = self.settings.recent_files()
+        for path in recent:
+            there = Path(path).is_file()
+            action = menu.addAction(path if there else f"{path} (no longer there)")
             assert action is not None
-            action.triggered.connect(lambda _=False, p=path: self.open_file(p))
-        if menu.isEmpty():
+            action.setEnabled(there)
+            action.triggered.connect(lambda _=False, p=path: self.open_recent(p))
+        if not recent:
             empty = menu.addAction("(none)")
             assert empty is not None
             empty.setEnabled(False)
+            return
+        menu.addSeparator()
+        clear = menu.addAction("Clear recent files")
+        assert clear is not None
+        clear.triggered.connect(lambda: self.settings.forget_recent())
+
+    def open_recent(self, path: str) -> bool:
+        """Open a recent file; one that is gone since the menu showed is taken off it."""
+        if not Path(path).is_file():
+            self.settings.forget_recent(path)
+            self.feedback.error("Open recent", f"{path} is no longer there (moved or "
+                                "deleted): it was taken off the recent files.")
+            return False
+        return self.open_file(path)
 
     def _feed(self, src: FrameSource) -> MotionFeed | None:
         """A motion feed for the source, where one is wanted (see `motion_ahead`)."""
