@@ -158,3 +158,24 @@ def test_save_preset_into_a_read_only_folder_says_it_in_words(
         save_preset(Preset("Mine", "watercolor", {"dilution": 0.5}), where)
     assert str(e.value) == f"cannot save preset “Mine” into {where}: permission denied"
     assert list(where.iterdir()) == []
+
+
+# -- the chooser's own names ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Default", "custom"])
+def test_a_preset_cannot_take_the_choosers_own_names(
+        panel: Panel, dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (name, True)))
+    panel.save_dialog()
+    assert [c[:2] for c in dialogs.calls] == [("warning", "Preset")]
+    assert f"“{name}” is what the preset chooser calls" in dialogs.calls[0][2]
+    assert panel.said == [] and mine(panel) == []
+    assert not folder(panel).exists() or list(folder(panel).iterdir()) == []
+    # nor by renaming
+    dialogs.calls.clear()
+    assert panel.save_as("Mine") is not None
+    panel.rename_dialog()
+    assert [c[:2] for c in dialogs.calls] == [("warning", "Preset")]
+    assert mine(panel) == ["Mine"]
+    texts = [panel.combo.itemText(i) for i in range(panel.combo.count())]
+    assert f"{name} (yours)" not in texts

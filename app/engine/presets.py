@@ -271,11 +271,15 @@ def preset_key(name: str) -> str:
 
 
 NAME_CHARS = 80  # a preset's name at most (the chooser lists it whole)
+# the chooser's own entries (the app's presets_panel): a preset of that name would be listed
+# as "Default (yours)" beside them
+RESERVED_NAMES = {"default": "the style's own values", "custom": "your own unsaved values"}
 
 
 def check_preset_name(name: str) -> str:
     """`name` without spaces at its ends, fit to name a new preset; else a StyleError that
-    says why (empty, a control character such as a line break, over NAME_CHARS)."""
+    says why (empty, a control character such as a line break, over NAME_CHARS, a name the
+    preset chooser gives its own entries: "Default", "Custom", as people read names)."""
     name = name.strip()
     if not name:
         raise StyleError("a preset needs a name")
@@ -289,6 +293,10 @@ def check_preset_name(name: str) -> str:
     if len(name) > NAME_CHARS:
         raise StyleError(f"a preset's name can be at most {NAME_CHARS} characters long; "
                          f"this one has {len(name)}")
+    meaning = RESERVED_NAMES.get(preset_key(name))
+    if meaning is not None:
+        raise StyleError(f"“{name}” is what the preset chooser calls {meaning}; choose "
+                         "another name for a preset")
     return name
 
 
