@@ -507,3 +507,20 @@ def test_recent_files_that_are_gone_are_greyed_taken_off_and_cleared(
     assert window.settings.recent_files() == []
     assert recent_items(window) == [("(none)", False)]
 
+
+
+def test_a_file_named_at_start_that_cannot_open_falls_back(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        tmp_path: Path) -> None:
+    # `aquarelle zero.mp4`: the warning, then a black window with nothing open
+    zero = tmp_path / "zero.mp4"
+    zero.write_bytes(b"")
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.open_initial(str(zero))  # nothing open last time: the demo
+    assert dialogs.kinds() == ["warning"] and "zero.mp4" in dialogs.calls[0][2]
+    assert window.source_spec == SourceSpec("demo")
+    open_and_render(qtbot, window, media["image"])
+    with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):
+        window.open_initial(str(zero))  # the last source
+    assert dialogs.kinds() == ["warning", "warning"]
+    assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))

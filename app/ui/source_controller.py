@@ -114,13 +114,14 @@ class SourceController(QObject):
     def open_initial(self, file: str | None = None) -> None:
         """What the app opens at start: FILE, else what was open last time (a file that
         still exists, a camera that is still there, the demo), else the first camera, else
-        the demo clip. A last file that moved or was deleted is said to be gone."""
+        the demo clip. A last file that moved or was deleted is said to be gone; a FILE that
+        cannot be opened is said so, then the rest is as without it (not an empty window)."""
         cams = self.refresh_cameras()
-        if file:
-            self.open_spec(SourceSpec("file", str(Path(file).resolve())))
+        named = SourceSpec("file", str(Path(file).resolve())) if file else None
+        if named is not None and self.open_spec(named):
             return
         last = SourceSpec.parse(self.settings.last_source() or "")
-        if last is not None and self._reopen(last, [c[0] for c in cams]):
+        if last is not None and last != named and self._reopen(last, [c[0] for c in cams]):
             return
         gone = _gone(last)
         if cams:
