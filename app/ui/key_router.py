@@ -1,6 +1,10 @@
 """Keys and the wheel where the window's controls would otherwise take them from the user.
 
 - Hold O to see the original; Esc leaves fullscreen.
+- A control with the focus gets the keys it uses (`used_keys`), not the window's one-key
+  shortcuts: Space toggles a check box or presses a button (Return and Enter press a push
+  button too), PgUp/PgDn/Home/End step a slider or a list, Space opens a chooser. Elsewhere
+  (the picture, a control that has no use for the key) the window's shortcut acts.
 - A number field with the focus does not swallow the window's letter shortcuts (C, D, O,
   N...: a number has no letters), undo and redo (its own text undo would hide the look's),
   nor the window's Ctrl shortcuts (a line edit's Ctrl+E, end of line, hid Export).
@@ -15,17 +19,49 @@ from collections.abc import Callable
 from PyQt6.QtCore import QEvent, QObject, Qt
 from PyQt6.QtGui import QKeyEvent, QKeySequence
 from PyQt6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractScrollArea,
     QAbstractSlider,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
     QLineEdit,
+    QPushButton,
     QScrollArea,
     QWidget,
 )
 
 PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+K = Qt.Key
+PAGES = frozenset({K.Key_PageUp, K.Key_PageDown})
+ENDS = frozenset({K.Key_Home, K.Key_End})
+PRESS = frozenset({K.Key_Space, K.Key_Select})
+RETURN = frozenset({K.Key_Return, K.Key_Enter})
+# The plain keys (no modifier) each kind of control uses, first match: the window's one-key
+# shortcuts among them (Space, PgUp, PgDn, Home) make way for it while it has the focus.
+# Number and text fields are not here: see `_override` and the fields' own ShortcutOverride.
+USED_KEYS: tuple[tuple[type, frozenset[Qt.Key]], ...] = (
+    (QPushButton, PRESS | RETURN),  # (Return and Enter: pressed by `_key`)
+    (QAbstractButton, PRESS),  # check boxes, tool buttons
+    (QAbstractSlider, PAGES | ENDS),  # (the arrows too; no shortcut has them)
+    (QComboBox, PRESS | PAGES | ENDS),  # Space opens the list
+    (QAbstractItemView, PRESS | PAGES | ENDS),  # Space selects
+    (QAbstractSpinBox, PAGES),  # ten steps
+    (QAbstractScrollArea, PAGES),  # the side panel: a page of it
+)
+
+
+def used_keys(widget: QWidget | None) -> frozenset[Qt.Key]:
+    """The plain keys `widget` (with the focus) uses itself (see USED_KEYS)."""
+    field = number_field(widget)
+    if field is not None:
+        widget = field
+    for kind, keys in USED_KEYS:
+        if isinstance(widget, kind):
+            return keys
+    return frozenset()
 
 
 def number_field(widget: QWidget | None) -> QAbstractSpinBox | None:
@@ -75,7 +111,11 @@ class KeyRouter(QObject):
         return True  # the control under the pointer keeps its value
 
     def _override(self, event: QKeyEvent) -> bool:
-        if number_field(QApplication.focusWidget()) is None:
+        focus = QApplication.focusWidget()
+        if event.modifiers() in PLAIN and event.key() in used_keys(focus):
+            event.accept()  # the control's: no window shortcut takes it
+            return True
+        if number_field(focus) is None:
             return False
         letter = Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z and event.modifiers() in PLAIN
         if letter or event.key() == Qt.Key.Key_Space or \
@@ -101,4 +141,10 @@ class KeyRouter(QObject):
             return True
         if press and not event.isAutoRepeat() and event.key() == Qt.Key.Key_Escape:
             return self.leave_fullscreen()
+        if press and event.key() in RETURN and event.modifiers() in PLAIN \
+                and isinstance(focus, QPushButton) and focus.isEnabled() \
+                and not (focus.autoDefault() or focus.isDefault()):
+            if not event.isAutoRepeat():  # (a push button outside a dialog ignores Return)
+                focus.click()
+            return True
         return False
