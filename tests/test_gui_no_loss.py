@@ -524,3 +524,41 @@ def test_a_file_named_at_start_that_cannot_open_falls_back(
         window.open_initial(str(zero))  # the last source
     assert dialogs.kinds() == ["warning", "warning"]
     assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))
+
+
+# -- recording loose ends ----------------------------------------------------------------------
+
+def test_quitting_while_recording_asks_and_names_the_file(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs,
+        tmp_path: Path) -> None:
+    # Ctrl+Q finished the recording without a word of where it went
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    open_and_render(qtbot, window, media["clip"])
+    window.toggle_record(videos / "rec.mp4")
+    qtbot.waitUntil(lambda: window.recorder is not None and window.recorder.frames > 2,
+                    timeout=TIMEOUT)
+    dialogs.answer = QMessageBox.StandardButton.No
+    window._actions["quit"].trigger()
+    assert window.isVisible() and window.recorder is not None
+    assert dialogs.calls == [("question", "Recording",
+                              f"Recording to rec.mp4 in {videos}.\n\nStop recording and quit? "
+                              "The recording is kept.")]
+    dialogs.answer = QMessageBox.StandardButton.Yes
+    window._actions["quit"].trigger()
+    assert not window.isVisible() and dialogs.kinds() == ["question", "question"]
+    assert [p.name for p in videos.iterdir()] == ["rec.mp4"]
+    assert window.recording.saved == videos / "rec.mp4"
+
+
+def test_record_snapshot_and_export_need_something_open(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], dialogs: Dialogs) -> None:
+    # Record with nothing open showed REC, then "No frame was recorded"
+    actions = ("record", "snapshot", "snapshot_as", "export")
+    assert enabled(window, actions) == dict.fromkeys(actions, False)
+    window.toggle_record()  # (as the REC panel's callers would)
+    assert window.recorder is None and not window.overlays.recording.isVisible()
+    assert dialogs.calls == [("warning", "Recording", "Nothing is open to record: open a "
+                              "file, a camera or the demo first.")]
+    open_and_render(qtbot, window, media["image"])
+    assert enabled(window, actions) == dict.fromkeys(actions, True)

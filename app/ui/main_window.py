@@ -5,6 +5,7 @@ undo, snapshots, recording, exports, live extras)."""
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
         handlers: dict[str, Callable[[], object]] = {
             "open": src.open_file_dialog, "demo": src.open_demo, "camera": src.next_camera,
             "snapshot": self.snapshots.snapshot, "snapshot_as": self.snapshots.snapshot_as,
-            "record": self.toggle_record, "export": self.export_dialog, "quit": self.close,
+            "record": self.toggle_record, "export": self.export_dialog, "quit": self.quit,
             "play": play.toggle_play, "step": lambda: play.step(1),
             "step_back": lambda: play.step(-1), "rewind": lambda: play.seek(0.0),
             "jump_back": play.jump_back, "pause": lambda: play.set_playing(False),
@@ -354,7 +355,6 @@ class MainWindow(QMainWindow):
             self.status(f"Opened {spec.label}, which is {full[0]}x{full[1]}: shown at {w}x{h} "
                         "(the painting looks the same, smaller); Ctrl+E paints it at full size",
                         20000)
-        self._actions["export"].setEnabled(True)  # videos, and stills from images
         self._source_changed()
 
     @property
@@ -366,8 +366,14 @@ class MainWindow(QMainWindow):
     def _source_changed(self) -> None:
         """Menu items that act on the source are enabled only where they can: the
         Playback menu's for a file that plays (not a still, a camera, nothing), the
-        camera's resolution and frame rate for a camera on screen."""
+        camera's resolution and frame rate for a camera on screen, Record and Export with a
+        source open, Snapshot with a picture on screen (the last of a source that stopped)."""
         src = self.source
+        self._actions["record"].setEnabled(src is not None or self.recorder is not None)
+        self._actions["export"].setEnabled(src is not None)  # videos, and stills from images
+        for name in ("snapshot", "snapshot_as"):
+            self._actions[name].setEnabled(src is not None
+                                           or self.viewport.frame_size is not None)
         playable = playback.can_play(src)
         for name in PLAYING_ACTIONS:
             self._actions[name].setEnabled(playable)
@@ -610,7 +616,28 @@ class MainWindow(QMainWindow):
         s.set_loop(self.transport.loop.isChecked())
         self.save_render_settings()
 
+    def quit(self) -> None:
+        """File > Quit: a running recording ends only if the user agrees (the question names
+        its file); then the window closes."""
+        if self._recording_may_end():
+            self.close()
+
+    def _recording_may_end(self) -> bool:
+        """Whether quitting may finish the running recording, if any: asked first."""
+        rec = self.recorder
+        if rec is None:
+            return True
+        answer = QMessageBox.question(
+            self, "Recording", f"Recording to {rec.path.name} in {rec.path.parent}.\n\n"
+            "Stop recording and quit? The recording is kept.")
+        return answer == QMessageBox.StandardButton.Yes
+
     def closeEvent(self, e: QCloseEvent | None) -> None:
+        # the title bar's close asks as Quit does; a close that is no user's (SIGTERM)
+        # finishes the recording unasked, and says where it went on the terminal
+        if e is not None and e.spontaneous() and not self._recording_may_end():
+            e.ignore()
+            return
         # a video's export, or a still's painted in its own process (it was killed unasked)
         running = [j for j in (self.exports.job, self.exports.still_job)
                    if j is not None and j.running]
@@ -624,7 +651,11 @@ class MainWindow(QMainWindow):
             for job in running:
                 job.cancel()
                 job.wait(10.0)
-        self._stop_recording()
+        if self.recorder is not None:
+            self._stop_recording()
+            if self.recording.saved is not None:
+                print(f"aquarelle: the recording was saved to {self.recording.saved}",
+                      file=sys.stderr)
         self.live.stop_virtual_camera()
         for timer in (self._poll, self._stats_timer, self._save_timer):
             timer.stop()

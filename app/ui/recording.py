@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 
 from PyQt6.QtCore import QObject
@@ -42,6 +41,7 @@ class RecordingController(QObject):
         self.recorder: Recorder | None = None
         self.started = 0.0  # time.monotonic() when the recording began
         self.said: str | None = None  # what the last stop said of the file it finished
+        self.saved: Path | None = None  # the file the last stop finished, if any
 
     def default_path(self) -> Path:
         """A new file name in the last recording folder (else the Videos folder): the time
@@ -61,7 +61,7 @@ class RecordingController(QObject):
         self.recorder = None
         self.labels.show_recording(None)
         wanted = rec.path
-        saved = rec.stop()
+        saved = self.saved = rec.stop()
         if saved is not None:
             self.settings.set_last_dir("record", str(saved.parent))
             extra = f", {rec.dropped} dropped" if rec.dropped else ""
@@ -90,11 +90,14 @@ class RecordingController(QObject):
 
     def _start(self, target: Path) -> bool:
         src = self._source()
-        fps = (src.fps if src is not None else None) or 30.0
-        audio = getattr(src, "path", None) if src is not None and not src.live else None
+        if src is None:  # (Record is disabled then; this is for its callers)
+            self.feedback.error("Recording", "Nothing is open to record: open a file, a "
+                                "camera or the demo first.")
+            return False
+        fps = src.fps or 30.0
+        audio = getattr(src, "path", None) if not src.live else None
         try:
-            rec = Recorder(target, fps, audio_source=audio,
-                           sar=src.pixel_aspect if src is not None else Fraction(1))
+            rec = Recorder(target, fps, audio_source=audio, sar=src.pixel_aspect)
         except AquarelleError as e:
             self.feedback.error("Cannot record", str(e))
             return False
@@ -102,7 +105,7 @@ class RecordingController(QObject):
         self.started = time.monotonic()
         self.viewport.frame_sink = rec.push
         self.viewport.frame_sink_packed = rec.packed_format
-        if src is not None and src.still:
+        if src.still:
             # a still is painted once, before the recording began: it goes in now, and is
             # held until the recording stops
             self.viewport.rerender()
