@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PyQt6.QtGui import QDragEnterEvent, QDropEvent
 from PyQt6.QtWidgets import QApplication, QInputDialog, QWidget
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
@@ -157,3 +158,83 @@ def test_space_opens_a_focused_chooser_and_the_picture_keeps_its_keys(
     qtbot.keyClick(handle, Qt.Key.Key_Space)
     assert shortcuts.counts["play"] == 2
     assert QApplication.focusWidget() is window.viewport
+
+
+# -- drops ---------------------------------------------------------------------------------
+
+def dragged(*paths: Path) -> QMimeData:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    return mime
+
+
+def drag_enter(win: MainWindow, *paths: Path) -> bool:
+    """Whether the window takes a drag of `paths` entering it (the cursor says yes)."""
+    mime = dragged(*paths)  # (kept: the event does not own it)
+    event = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event.ignore()
+    QApplication.sendEvent(win, event)
+    return event.isAccepted()
+
+
+def drop(qtbot: Any, win: MainWindow, *paths: Path) -> None:
+    """Drag `paths` in and drop them (taken: the drop's picture is painted)."""
+    assert drag_enter(win, *paths)
+    mime = dragged(*paths)
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        QApplication.sendEvent(win, event)
+
+
+def status(win: MainWindow) -> str:
+    bar = win.statusBar()
+    assert bar is not None
+    return bar.currentMessage()
+
+
+def test_a_drop_of_several_files_opens_one_and_says_so(qtbot: Any, window: MainWindow,
+                                                       dialogs: Dialogs,
+                                                       media: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    drop(qtbot, window, media["image"], media["clip"])
+    assert window.source_spec is not None
+    assert Path(window.source_spec.ref).name == "scene.png"
+    said = status(window)
+    assert said.startswith("Opened scene.png")
+    assert "only one file is shown at a time: scene.png, the first of the 2 dropped" in said
+    readme = tmp_path / "README.md"
+    readme.write_text("# notes")
+    drop(qtbot, window, readme, media["clip"])  # (it was refused whole)
+    assert Path(window.source_spec.ref).name == "clip.mp4"
+    said = status(window)
+    assert "clip.mp4, the first of the 2 dropped that opens" in said
+    assert "cannot open README.md: not a picture or a video" in said
+    assert dialogs.calls == []
+
+
+def test_a_refused_drag_says_why(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                 media: dict[str, Path], tmp_path: Path) -> None:
+    open_and_render(qtbot, window, media["image"])
+    empty = tmp_path / "zero.mp4"
+    empty.write_bytes(b"")
+    folder = tmp_path / "holiday"
+    folder.mkdir()
+    readme = tmp_path / "README.md"
+    readme.write_text("# notes")
+    said = {}
+    for path in (empty, folder, readme, media["corrupt_png"]):
+        assert not drag_enter(window, path), path.name
+        said[path.name] = status(window)
+    assert said == {
+        "zero.mp4": "cannot open zero.mp4: the file is empty (0 bytes)",
+        "holiday": "cannot open holiday: it is a folder; drop a picture or a video file",
+        "README.md": "cannot open README.md: not a picture or a video (FFmpeg decodes no "
+                     "picture in it)",
+        "corrupt.png": "cannot open corrupt.png: not a picture that can be read (damaged, or "
+                       "not the format its name says)"}
+    assert not drag_enter(window, empty, folder)
+    assert status(window) == ("cannot open zero.mp4: the file is empty (0 bytes); cannot "
+                              "open holiday: it is a folder; drop a picture or a video file")
+    assert Path(window.source_spec.ref).name == "scene.png" and dialogs.calls == []

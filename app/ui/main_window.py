@@ -29,6 +29,7 @@ from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
 from .camera_watch import CameraWatcher
+from .drops import read_drop
 from .export_job import ExportController
 from .key_router import KeyRouter
 from .live_controller import LiveController, adaptive_menus, camera_mode_menus
@@ -46,7 +47,7 @@ from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
-from .sources import SourceSpec, can_open, demo_path
+from .sources import SourceSpec, demo_path
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
@@ -589,16 +590,29 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop ---------------------------------------------------------------------
     def dragEnterEvent(self, e: QDragEnterEvent | None) -> None:
-        # only what a drop opens: a notes.txt is refused while dragged, not after the drop
-        file = _dropped_file(e)
-        if e is not None and file is not None and can_open(file):
+        # only what a drop opens: a notes.txt is refused while dragged, not after the drop,
+        # and the status bar says why (the cursor alone does not)
+        drop = read_drop(e.mimeData()) if e is not None else None
+        if e is None or drop is None:
+            return
+        if drop.file is not None:
             e.acceptProposedAction()
+        else:
+            self.status(drop.refusal(), 10000)
 
     def dropEvent(self, e: QDropEvent | None) -> None:
-        file = _dropped_file(e)
-        if e is not None and file is not None:
-            e.acceptProposedAction()
-            self.open_file(file)
+        drop = read_drop(e.mimeData()) if e is not None else None
+        if e is None or drop is None:
+            return
+        if drop.file is None:  # (it changed since the drag was taken)
+            self.status(drop.refusal(), 10000)
+            return
+        e.acceptProposedAction()
+        note = drop.note()
+        if self.open_file(drop.file) and note is not None:
+            bar = self.statusBar()  # (after the "Opened" message and what it says of the file)
+            opened = bar.currentMessage() if bar is not None else ""
+            self.status(f"{opened or 'Opened ' + Path(drop.file).name}; {note}", 20000)
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:
@@ -668,10 +682,3 @@ class MainWindow(QMainWindow):
         self.viewport.release_gl()
         if e is not None:
             e.accept()
-
-
-def _dropped_file(e: QDropEvent | None) -> str | None:
-    """The file a drop opens: the first local one dragged."""
-    mime = e.mimeData() if e is not None else None
-    files = [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime else []
-    return files[0] if files else None
