@@ -21,10 +21,10 @@ from typing import Any
 from ..claim import claim_new
 from ..platforms import current_config_dir
 from ..resources import assets_dir
-from .chain_spec import JOIN
+from .chain_spec import JOIN, load_chain, param_set
 from .errors import ParamError, StyleError
 from .params import ParamSet, suggest
-from .style import describe_error, read_json
+from .style import describe_error, list_styles, read_json
 
 
 @dataclass
@@ -79,6 +79,45 @@ def _read(path: Path, builtin: bool) -> Preset:
 def read_preset(path: Path) -> Preset:
     """A preset file (a user's), whatever style it is for."""
     return _read(path, False)
+
+
+def importable(path: Path) -> Preset:
+    """The preset in a file a user brings (to copy among their own): a preset file
+    (`read_preset`) for a style, or chain, installed here, its values fit for it and its name
+    fit to save (`check_preset_name`; spaces at its ends dropped); else a StyleError that
+    names the file."""
+    preset = read_preset(path)
+    installed = set(list_styles())
+    if any(part not in installed for part in preset.style.split(JOIN)):
+        raise StyleError(f"{path}: the preset “{preset.name[:NAME_CHARS]}” is for the style "
+                         f"{preset.style[:60]!r}, which is not installed here")
+    problem = preset_problem(preset, param_set(load_chain(preset.style)))
+    if problem is not None:
+        raise StyleError(f"{path}: {problem}")
+    try:
+        preset.name = check_preset_name(preset.name)
+    except StyleError as e:
+        raise StyleError(f"{path}: {e}") from None
+    return preset
+
+
+def export_preset(preset: Preset, dest: Path) -> None:
+    """Write `preset` to the file `dest` (any name the user gives), atomically: a preset
+    file to import elsewhere or give to `render --preset FILE`. A StyleError in a few words
+    where it cannot be written."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".preset-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(preset.to_json())
+            os.chmod(tmp, 0o644)  # (mkstemp's 0600: a file to give to others)
+            os.replace(tmp, dest)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as e:
+        raise StyleError(f"cannot export preset “{preset.own_name}” to {dest}: "
+                         f"{_why(e)}") from None
 
 
 def _numbered(path: Path) -> tuple[int, str]:

@@ -1,33 +1,41 @@
-"""Preset chooser with save / rename / delete of user presets."""
+"""Preset chooser with save / rename / delete of user presets, and import / export of preset
+files (the "⋯" menu)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PyQt6.QtCore import QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QIcon, QImage, QPixmap
+from PyQt6.QtCore import QSize, Qt, QUrl, pyqtSignal
+from PyQt6.QtGui import QAction, QDesktopServices, QIcon, QImage, QPixmap
 from PyQt6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
+    QMenu,
     QMessageBox,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from ..engine.chain_spec import JOIN
 from ..engine.errors import AquarelleError
 from ..engine.presets import (
     Preset,
     check_preset_name,
     delete_preset,
     describe_preset,
+    export_preset,
+    importable,
     list_presets,
     preset_key,
     preset_label,
@@ -43,11 +51,17 @@ CLI_STYLE = "watercolor"  # what `aquarelle render` paints without --style
 
 # paints the frame on screen in each look given (full values), or None without a frame
 Thumbnailer = Callable[[list[dict[str, Any]]], "list[np.ndarray] | None"]
+# what the user preset folders held when listed: each folder's .json files, mtimes, sizes
+Stamp = tuple["tuple[tuple[str, int, int], ...] | None", ...]
+
+
+def _show_in_file_manager(folder: Path) -> None:
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
 
 class _PresetCombo(QComboBox):
-    """A combo that asks for fresh pictures each time its list opens (the frame may have
-    moved on since)."""
+    """A combo that asks for a fresh list (files copied into the presets folder) and
+    pictures (the frame may have moved on) each time its list opens."""
 
     def __init__(self, opening: Callable[[], None], parent: QWidget) -> None:
         super().__init__(parent)
@@ -87,7 +101,10 @@ class PresetsPanel(QWidget):
         self._at_defaults = False
         self._skipped: list[str] = []  # user preset files left out, not yet told
         self._told: set[str] = set()  # ... told once a session each
-        self.combo = _PresetCombo(self.paint_thumbnails, self)
+        self._stamp: Stamp = ()  # the user folders as last listed
+        self.last_dir = Path.home()  # where import and export dialogs open
+        self.open_folder: Callable[[Path], None] = _show_in_file_manager  # (the window's)
+        self.combo = _PresetCombo(self._opening, self)
         self.about = QLabel(self)  # what the preset shown is for
         self.about.setWordWrap(True)
         self.about.setEnabled(False)  # a quieter colour: a note, not a control
@@ -100,14 +117,44 @@ class PresetsPanel(QWidget):
         self.save_button.clicked.connect(self.save_dialog)
         self.rename_button.clicked.connect(self.rename_dialog)
         self.delete_button.clicked.connect(self.delete_current)
+        self.more_button = self._more_menu()
         buttons = QHBoxLayout()
         for b in (self.save_button, self.rename_button, self.delete_button):
             buttons.addWidget(b)
+        buttons.addWidget(self.more_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo)
         layout.addWidget(self.about)
         layout.addLayout(buttons)
+
+    def _more_menu(self) -> QToolButton:
+        """The "⋯" button: Import preset…, Export preset…, Show presets folder."""
+        button = QToolButton(self)
+        button.setText("\u22ef")
+        button.setAccessibleName("More preset actions")
+        button.setToolTip("Import or export a preset file; show the presets folder")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        button.setStyleSheet("QToolButton::menu-indicator { image: none; }")  # "⋯" says it
+        menu = QMenu(button)
+        items = (("Import preset\u2026", "Copy a preset file (.json) among your presets of "
+                  "its style", self.import_dialog),
+                 ("Export preset\u2026", "Write the chosen preset to a .json file",
+                  self.export_dialog),
+                 ("Show presets folder", "Open the folder your presets of this style are "
+                  "kept in", self.show_folder))
+        actions = []
+        for text, tip, slot in items:
+            action = QAction(text, menu)
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+            action.triggered.connect(slot)
+            menu.addAction(action)
+            actions.append(action)
+        menu.setToolTipsVisible(True)
+        self.import_action, self.export_action, self.folder_action = actions
+        button.setMenu(menu)
+        return button
 
     def _dir(self, style: str | None = None) -> Path | None:
         return self.user_dir / (style or self.style) if self.user_dir is not None else None
@@ -146,7 +193,43 @@ class PresetsPanel(QWidget):
         self.show_state(select, modified=select is None, at_defaults=self._at_defaults)
         self.stateChanged.emit(self.base, select is None)
 
+    def _folders(self) -> list[Path]:
+        """The user preset folders the chooser lists (a chain's, then its styles')."""
+        parts = self.style.split(JOIN)
+        styles = [self.style] + (parts if len(parts) > 1 else [])
+        return [self._dir(s) or user_presets_dir(s) for s in styles]
+
+    def _folders_stamp(self) -> Stamp:
+        out = []
+        for folder in self._folders():
+            try:
+                with os.scandir(folder) as entries:
+                    out.append(tuple(sorted(
+                        (e.name, (st := e.stat()).st_mtime_ns, st.st_size)
+                        for e in entries if e.name.endswith(".json"))))
+            except OSError:  # (no folder yet)
+                out.append(None)
+        return tuple(out)
+
+    def _opening(self) -> None:
+        """The chooser's list opens: list files copied in or edited meanwhile (only where
+        the folders changed: a restart or a style switch was needed), then paint."""
+        if self._folders_stamp() != self._stamp:
+            self._relist()
+        self.paint_thumbnails()
+
+    def _relist(self) -> None:
+        """Re-read the preset folders; the chooser goes on saying where the values came
+        from (a preset whose file went: "Custom")."""
+        chosen = self.current()
+        base = chosen.name if chosen is not None else self.base
+        self._list()
+        self.show_state(base, chosen is None, self._at_defaults)
+        if self.base != base:
+            self.stateChanged.emit(self.base, True)
+
     def _list(self) -> None:
+        self._stamp = self._folders_stamp()  # (before reading: a change meanwhile is seen)
         try:
             self.presets = self.presets_of(self.style)
         except AquarelleError as e:
@@ -265,6 +348,7 @@ class PresetsPanel(QWidget):
         user = p is not None and not p.builtin
         self.rename_button.setEnabled(user)
         self.delete_button.setEnabled(user)
+        self.export_action.setEnabled(p is not None)
 
     # -- user presets ----------------------------------------------------------------------
     def save_as(self, name: str) -> Preset | None:
@@ -306,9 +390,9 @@ class PresetsPanel(QWidget):
         return user_preset_named(name, self._dir() or user_presets_dir(self.style),
                                  prefer=mine.path if mine is not None else None)
 
-    def _may_replace(self, name: str, taken: Preset) -> bool:
+    def _may_replace(self, name: str, taken: Preset, kept: str = "nothing was saved") -> bool:
         """Whether the user says to replace the preset `taken`, which has `name` (asked; No
-        keeps it, and says so)."""
+        keeps it, and says so: "Preset “NAME” kept; `kept`")."""
         same = "" if taken.name == name else f"; “{name}” is the same name"
         file = taken.path.name if taken.path is not None else "?"
         answer = QMessageBox.question(
@@ -316,12 +400,14 @@ class PresetsPanel(QWidget):
             f"A preset called “{taken.name}” exists ({file}){same}. Replace it?")
         if answer == QMessageBox.StandardButton.Yes:
             return True
-        self.message.emit(f"Preset “{taken.name}” kept; nothing was saved")
+        self.message.emit(f"Preset “{taken.name}” kept; {kept}")
         return False
 
-    def _check_name(self, name: str, renaming: Preset | None = None) -> None:
-        """A user preset's name may not read like a built-in's: it would hide it."""
-        for p in self.presets:
+    def _check_name(self, name: str, renaming: Preset | None = None,
+                    listed: list[Preset] | None = None) -> None:
+        """A user preset's name may not read like a built-in's (of `listed`, else of the
+        presets shown): it would hide it."""
+        for p in self.presets if listed is None else listed:
             if p.builtin and preset_key(p.name) == preset_key(name) and p is not renaming:
                 raise AquarelleError(f"“{preset_label(p)}” is a built-in preset; "
                                      "choose another name for yours")
@@ -362,6 +448,87 @@ class PresetsPanel(QWidget):
                 self._guard(lambda: delete_preset(preset)):
             self.refresh()
             self.message.emit(f"Deleted preset “{preset.name}”")
+
+    # -- preset files ----------------------------------------------------------------------
+    def import_file(self, path: Path) -> Preset | None:
+        """Copy the preset in the file `path` among the user's presets of its style (under a
+        file name no other preset has; one of the same name replaced only if the user says
+        so: None, nothing imported). A preset of the style shown is chosen. An
+        AquarelleError says why a file cannot be imported (no preset, a style not installed
+        here, values that do not fit it, a name a preset cannot have)."""
+        found = importable(path)
+        style = found.style
+        ours = style == self.style
+        self._check_name(found.name, listed=self.presets if ours else self.presets_of(style))
+        folder = self._dir(style) or user_presets_dir(style)
+        taken = user_preset_named(found.name, folder)
+        if taken is not None and not self._may_replace(found.name, taken,
+                                                       "nothing was imported"):
+            return None
+        copy = Preset(name=found.name, style=style, values=found.values,
+                      description=found.description)
+        saved = save_preset(copy, folder, over=taken.path if taken else None)
+        if ours:
+            self._relist()
+            listed = next((p for p in self.presets if p.path == saved and not p.builtin), None)
+            if listed is not None:
+                self.select(listed.name)
+            self.message.emit(f"Imported preset “{found.name}” from {path.name}")
+        else:
+            self.message.emit(f"Imported preset “{found.name}” from {path.name} among the "
+                              f"presets of {style}")
+        return copy
+
+    def import_dialog(self) -> None:
+        """Ask for a preset file (.json) and import it (import_file)."""
+        name, _ = QFileDialog.getOpenFileName(self, "Import preset", str(self.last_dir),
+                                              "Presets (*.json);;All files (*)")
+        if name:
+            self.last_dir = Path(name).parent
+            self._guard(lambda: self.import_file(Path(name)))
+
+    def export_to(self, preset: Preset, dest: Path) -> Path:
+        """Write `preset` to `dest` (.json added to a name without it); returns the file."""
+        if dest.suffix.lower() != ".json":
+            dest = dest.with_name(dest.name + ".json")
+        export_preset(preset, dest)
+        self.message.emit(f"Exported preset “{preset_label(preset)}” to {dest}")
+        return dest
+
+    def export_dialog(self) -> None:
+        """Ask for a file to write the chosen preset to (export_to)."""
+        preset = self.current()
+        if preset is None:
+            return
+        stem = preset.path.stem if preset.path is not None and not preset.builtin \
+            else preset.name
+        name, _ = QFileDialog.getSaveFileName(self, "Export preset",
+                                              str(self.last_dir / f"{stem}.json"),
+                                              "Presets (*.json)")
+        if not name:
+            return
+        dest = Path(name)
+        self.last_dir = dest.parent
+        if dest.suffix.lower() != ".json" and dest.with_name(dest.name + ".json").exists():
+            # the dialog asked about NAME, not NAME.json
+            answer = QMessageBox.question(self, "Export preset",
+                                          f"{dest.name}.json exists. Replace it?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self._guard(lambda: self.export_to(preset, dest))
+
+    def show_folder(self) -> None:
+        """Show the folder of the user's presets of this style (made if missing) in the
+        system's file manager."""
+        folder = self._dir() or user_presets_dir(self.style)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            QMessageBox.warning(self, "Presets folder", f"cannot make the presets folder "
+                                f"{folder}: {(e.strerror or str(e)).lower()}")
+            return
+        self.open_folder(folder)
+        self.message.emit(f"Presets of {self.style}: {folder}")
 
     def _guard(self, fn: Callable[[], object]) -> bool:
         """Run `fn`; False after telling its error in a dialog (no success is said then)."""
