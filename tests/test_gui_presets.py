@@ -350,3 +350,13 @@ def test_a_file_copied_into_the_folder_is_listed_when_the_chooser_opens(
     panel.combo.hidePopup()
     assert mine(panel) == ["Copied"]
     assert panel.combo.currentText() == "Custom" and states == [(None, True)]
+
+
+def test_import_path_is_what_a_dropped_file_may_use(
+        panel: Panel, dialogs: Dialogs, tmp_path: Path) -> None:
+    # (the window's drop of a .json is its to wire: one call, the refusal told here)
+    assert panel.import_path(tmp_path / "missing.json") is False
+    assert [c[:2] for c in dialogs.calls] == [("warning", "Preset")]
+    assert "missing.json" in dialogs.calls[0][2]
+    assert panel.import_path(preset_file(tmp_path / "ok.json", "Dropped")) is True
+    assert mine(panel) == ["Dropped"] and len(dialogs.calls) == 1

@@ -485,7 +485,14 @@ class PresetsPanel(QWidget):
                                               "Presets (*.json);;All files (*)")
         if name:
             self.last_dir = Path(name).parent
-            self._guard(lambda: self.import_file(Path(name)))
+            self.import_path(Path(name))
+
+    def import_path(self, path: Path) -> bool:
+        """Import the preset file `path` (import_file), a refusal told in a dialog (what a
+        .json dropped on the window may do); False where nothing was imported."""
+        imported: list[Preset | None] = []
+        return self._guard(lambda: imported.append(self.import_file(path))) \
+            and imported[0] is not None
 
     def export_to(self, preset: Preset, dest: Path) -> Path:
         """Write `preset` to `dest` (.json added to a name without it); returns the file."""
