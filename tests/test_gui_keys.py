@@ -238,3 +238,47 @@ def test_a_refused_drag_says_why(qtbot: Any, window: MainWindow, dialogs: Dialog
     assert status(window) == ("cannot open zero.mp4: the file is empty (0 bytes); cannot "
                               "open holiday: it is a folder; drop a picture or a video file")
     assert Path(window.source_spec.ref).name == "scene.png" and dialogs.calls == []
+
+
+# -- menu words ----------------------------------------------------------------------------
+
+def test_menu_items_that_open_a_dialog_end_with_an_ellipsis(window: MainWindow) -> None:
+    from aquarelle.ui.shortcuts import SHORTCUTS
+
+    texts = {name: action.text() for name, action in window._actions.items()}
+    assert texts["open"] == "Open an image or video file\u2026"
+    assert texts["export"] == "Export the painted video or image\u2026"  # (a photo's too)
+    assert texts["snapshot_as"].endswith("\u2026") and texts["save_preset"].endswith("\u2026")
+    for s in SHORTCUTS:
+        if s.action in texts and s.text.endswith("\u2026"):
+            assert texts[s.action].endswith("\u2026"), s.action
+
+
+def test_undo_and_redo_name_their_step(qtbot: Any, window: MainWindow,
+                                       media: dict[str, Path]) -> None:
+    open_and_render(qtbot, window, media["image"])
+    undo, redo = window._actions["undo"], window._actions["redo"]
+    assert (undo.text(), redo.text()) == ("Undo", "Redo")
+    window.seed_spin.setValue(window.seed_spin.value() + 7)
+    assert undo.text() == "Undo Seed change" and undo.isEnabled()
+    label = window.param_panel.rows["dilution"].spec.label
+    window.param_panel.set_value("dilution", 0.6)
+    assert undo.text() == f"Undo {label} change"
+    window.presets.select(window.presets.presets[0].name)
+    assert undo.text() == "Undo Preset change"
+    window.param_panel.reset_all()
+    assert undo.text() == "Undo Reset all parameters"
+    undo.trigger()
+    assert (undo.text(), redo.text()) == ("Undo Preset change", "Redo Reset all parameters")
+    undo.trigger()
+    undo.trigger()
+    assert (undo.text(), redo.text()) == ("Undo Seed change", f"Redo {label} change")
+    undo.trigger()
+    assert (undo.text(), redo.text()) == ("Undo", "Redo Seed change")
+    assert not undo.isEnabled()
+    redo.trigger()
+    assert (undo.text(), redo.text()) == ("Undo Seed change", f"Redo {label} change")
+    other = next(window.style_combo.itemData(i) for i in range(window.style_combo.count())
+                 if window.style_combo.itemData(i) != window.state.style.name)
+    assert window.set_style(other)
+    assert undo.text() == "Undo Style change" and redo.text() == "Redo"

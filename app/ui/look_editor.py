@@ -69,12 +69,16 @@ class LookEditor(QObject):
         """The style or chain changed (from `before`: one undo step; None: none, an undo's
         own switch). The state holds the new values and the preset they came from."""
         if before is not None:
-            self.history.record(before)
+            chain = "+" in before.style or "+" in self.state.style.name
+            self.history.record(before, None, "Chain change" if chain else "Style change")
         self._look = self.look()
 
     # -- changes ---------------------------------------------------------------------------
     def _param_changed(self, name: str) -> None:
-        self.history.record(self._look, self.panel.gesture)
+        row = self.panel.rows.get(name)  # ("": Reset all)
+        self.history.record(self._look, self.panel.gesture,
+                            f"{row.spec.label} change" if row is not None
+                            else "Reset all parameters")
         self.state.values_changed()
         self._show(self.preset, True)
         if self.panel.warning:
@@ -99,7 +103,8 @@ class LookEditor(QObject):
     def _record_spin(self, name: str) -> None:
         # steps of the spin box in a row are one undo step; a typed value or a button's
         # (New seed, N) is one of its own
-        self.history.record(self._look, steps_of(self._spins[name], name))
+        self.history.record(self._look, steps_of(self._spins[name], name),
+                            f"{name.capitalize()} change")
 
     def apply_preset(self, preset: Preset) -> None:
         """Take a preset's values (the others back to their defaults); undoable. A preset
@@ -113,7 +118,7 @@ class LookEditor(QObject):
                              f"Preset {where} cannot be applied: {problem}.\n"
                              "Correct or delete its file; the look is unchanged.")
             return
-        self.history.record(self._look)
+        self.history.record(self._look, None, "Preset change")
         warnings = self.state.apply_values(preset.values, reset_others=True)
         self._show(preset.name, False)
         self.message.emit(f"Preset {preset.name}"

@@ -41,7 +41,7 @@ from .playback_controller import PlaybackController
 from .recorder import Recorder
 from .recording import RecordingController
 from .settings import Settings
-from .shortcuts import ShortcutsDialog
+from .shortcuts import ShortcutsDialog, step_text
 from .side_panel import SidePanel
 from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
@@ -384,11 +384,15 @@ class MainWindow(QMainWindow):
             menu.setEnabled(self.camera_on_screen)
 
     def _undo_changed(self) -> None:
-        """Undo and Redo are enabled only with a step to take."""
+        """Undo and Redo are enabled only with a step to take, and name it ("Undo Seed
+        change")."""
         actions = getattr(self, "_actions", None)
         if actions is not None:  # (none before the menus are built)
-            actions["undo"].setEnabled(self.editor.history.can_undo)
-            actions["redo"].setEnabled(self.editor.history.can_redo)
+            history = self.editor.history
+            actions["undo"].setEnabled(history.can_undo)
+            actions["redo"].setEnabled(history.can_redo)
+            actions["undo"].setText(step_text("undo", history.undo_text))
+            actions["redo"].setText(step_text("redo", history.redo_text))
 
     def _stop_recording(self) -> None:
         if self.recorder is not None:

@@ -19,19 +19,22 @@ class Shortcut:
 
     @property
     def menu_text(self) -> str:
-        """The menu item's words: `label`, else the text before any parenthesis."""
-        return self.label or self.text.split(" (")[0]
+        """The menu item's words: `label`, else the text before any parenthesis; an item
+        that opens a dialog keeps its "\u2026" (its text ends with one)."""
+        words = self.label or self.text.split(" (")[0]
+        dialog = self.text.endswith("\u2026") and not words.endswith("\u2026")
+        return words + "\u2026" if dialog else words
 
 
 SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut("open", ("Ctrl+O",), "Open an image or video file", "File"),
+    Shortcut("open", ("Ctrl+O",), "Open an image or video file\u2026", "File"),
     Shortcut("demo", ("Ctrl+D",), "Open the demo clip", "File"),
     Shortcut("camera", ("Ctrl+K",), "Open the next camera", "File"),
     Shortcut("snapshot", ("Ctrl+Shift+S",), "Save a snapshot (PNG, full source resolution)",
              "File"),
     Shortcut("snapshot_as", ("Ctrl+Alt+S",), "Save a snapshot as\u2026", "File"),
     Shortcut("record", ("Ctrl+Shift+R",), "Start / stop recording the stylized output", "File"),
-    Shortcut("export", ("Ctrl+E",), "Export the painted video (or image)\u2026", "File"),
+    Shortcut("export", ("Ctrl+E",), "Export the painted video or image\u2026", "File"),
     Shortcut("quit", ("Ctrl+Q",), "Quit", "File"),
     Shortcut("undo", ("Ctrl+Z",),
              "Undo a change of parameters, preset, seed, scale or video lines", "Edit", "Undo"),
@@ -70,6 +73,12 @@ SHORTCUTS: tuple[Shortcut, ...] = (
 )
 
 BY_ACTION = {s.action: s for s in SHORTCUTS}
+
+
+def step_text(action: str, what: str) -> str:
+    """Undo's or Redo's menu item naming its step ("Undo Seed change"; `what` "": "Undo")."""
+    words = BY_ACTION[action].menu_text
+    return f"{words} {what}" if what else words
 
 
 def shortcut_table_markdown() -> str:

@@ -39,13 +39,15 @@ class Gesture:
 
 
 class UndoHistory:
-    """Two stacks of looks. `record(before, gesture)` is called before every change; a
-    change is a step of its own, unless it continues the gesture of the step before."""
+    """Two stacks of looks, each with the words of the step it undoes or redoes ("Seed
+    change": the Edit menu's "Undo Seed change"). `record(before, gesture, what)` is called
+    before every change; a change is a step of its own, unless it continues the gesture of
+    the step before."""
 
     def __init__(self, limit: int = LIMIT, merge_s: float = MERGE_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._undo: list[Look] = []
-        self._redo: list[Look] = []
+        self._undo: list[tuple[Look, str]] = []
+        self._redo: list[tuple[Look, str]] = []
         self._limit = limit
         self._merge_s = merge_s
         self.clock = clock  # a burst's time (tests drive it)
@@ -57,16 +59,17 @@ class UndoHistory:
         if self.on_change is not None:
             self.on_change()
 
-    def record(self, before: Look, gesture: Gesture | None = None) -> None:
+    def record(self, before: Look, gesture: Gesture | None = None, what: str = "") -> None:
         """A change is made to the look `before`: a new step, or (the same `gesture` as the
         last step's, a burst's within MERGE_S) part of the last. None: a discrete action
-        (a button, a preset, a typed value), always a step of its own."""
+        (a button, a preset, a typed value), always a step of its own. `what`: the step in
+        a few words ("Seed change")."""
         now = self.clock()
         last, self._last = self._last, (gesture, now) if gesture is not None else None
         if gesture is not None and last is not None and last[0] == gesture and self._undo \
                 and (not gesture.burst or now - last[1] < self._merge_s):
             return  # the same gesture: its step keeps the look from before it began
-        self._undo.append(before)
+        self._undo.append((before, what))
         del self._undo[:-self._limit]
         self._redo.clear()
         self._changed()
@@ -75,9 +78,9 @@ class UndoHistory:
         """The look before the last change (None: nothing to undo)."""
         if not self._undo:
             return None
-        self._redo.append(current)
+        look, what = self._undo.pop()
+        self._redo.append((current, what))
         self._last = None
-        look = self._undo.pop()
         self._changed()
         return look
 
@@ -85,9 +88,9 @@ class UndoHistory:
         """The look an undo went back from (None: nothing to redo)."""
         if not self._redo:
             return None
-        self._undo.append(current)
+        look, what = self._redo.pop()
+        self._undo.append((current, what))
         self._last = None
-        look = self._redo.pop()
         self._changed()
         return look
 
@@ -98,3 +101,13 @@ class UndoHistory:
     @property
     def can_redo(self) -> bool:
         return bool(self._redo)
+
+    @property
+    def undo_text(self) -> str:
+        """The words of the step undo takes back ("" where none, or none were given)."""
+        return self._undo[-1][1] if self._undo else ""
+
+    @property
+    def redo_text(self) -> str:
+        """The words of the step redo makes again ("" where none, or none were given)."""
+        return self._redo[-1][1] if self._redo else ""
