@@ -22,14 +22,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PyQt6.QtCore import Qt
-from PyQt6.QtWidgets import QInputDialog, QMessageBox
+from PyQt6.QtCore import QSettings, Qt
+from PyQt6.QtWidgets import QInputDialog, QMessageBox, QWidget
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
     Dialogs,
     FakeCamera,
     config,
     dialogs,
+    make_window,
     media,
     open_and_render,
     paused_at_start,
@@ -562,3 +563,48 @@ def test_record_snapshot_and_export_need_something_open(
                               "file, a camera or the demo first.")]
     open_and_render(qtbot, window, media["image"])
     assert enabled(window, actions) == dict.fromkeys(actions, True)
+
+
+# -- settings ----------------------------------------------------------------------------------
+
+def test_settings_that_cannot_be_saved_are_said_once(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:
+    # a config folder it cannot write: QSettings.status() was AccessError, and not a word
+    blocker = tmp_path / "blocker"  # (the settings' folder, a file: as root can write
+    blocker.write_text("")          # into a read-only folder, this fails for anyone)
+    settings_file = blocker / "settings.ini"
+    win = make_window(qtbot, settings_file)
+    for value in (0.6, 0.7):  # two changes, each saved (the save timer's save)
+        win.param_panel.set_value("dilution", value)
+        win.save_render_settings()
+    said = f"Settings could not be saved to {settings_file}: {blocker} is not a folder"
+    assert dialogs.calls == [("warning", "Settings", f"{said}\n\nChanges stay in use until "
+                              "Aquarelle quits, and are lost then.")]
+    win.close()  # no dialog holds the quit
+    assert len(dialogs.calls) == 1 and not win.isVisible()
+
+
+def saved_size(settings_file: Path, tmp_path: Path, n: list[int]) -> tuple[int, int] | None:
+    """The window size in the settings file on disk (read from a copy: QSettings keeps the
+    file's values in memory for the process)."""
+    if not settings_file.exists():
+        return None
+    n.append(0)
+    copy = tmp_path / f"copy{len(n)}.ini"
+    copy.write_bytes(settings_file.read_bytes())
+    value = QSettings(str(copy), QSettings.Format.IniFormat).value("window/geometry")
+    if value is None:
+        return None
+    probe = QWidget()
+    probe.restoreGeometry(value)
+    return probe.width(), probe.height()
+
+
+def test_the_window_size_is_saved_when_it_changes_not_only_at_the_close(
+        qtbot: Any, window: MainWindow, config: Path, tmp_path: Path) -> None:
+    # after a crash (SIGKILL) everything but the window's place and size came back
+    n: list[int] = []
+    window.resize(700, 450)
+    qtbot.waitUntil(lambda: saved_size(config, tmp_path, n) == (700, 450), timeout=TIMEOUT)
+    window.resize(640, 420)
+    qtbot.waitUntil(lambda: saved_size(config, tmp_path, n) == (640, 420), timeout=TIMEOUT)

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PyQt6.QtCore import Qt, QTimer, QUrl, pyqtSignal
-from PyQt6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent
+from PyQt6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QMoveEvent,
+    QResizeEvent,
+)
 from PyQt6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -72,6 +80,7 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: Settings | None = None, preset_dir: Path | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings()
+        self.settings.on_problem = self._settings_unsaved
         self.setWindowTitle("Aquarelle")
         self.setAcceptDrops(True)
         self._last_gl_error: str | None = None
@@ -146,6 +155,11 @@ class MainWindow(QMainWindow):
         self._save_timer = QTimer(self)  # settings are saved shortly after a change, too
         self._save_timer.setSingleShot(True)
         self._save_timer.timeout.connect(self.save_render_settings)
+        # the window's place and size are saved once a move or resize rests (not only at
+        # the close: a crash kept all but them)
+        self._layout_timer = QTimer(self)
+        self._layout_timer.setSingleShot(True)
+        self._layout_timer.timeout.connect(self.save_layout)
         self.keys = KeyRouter(self, self.side_scroll, self._show_original,
                               lambda: self.fullscreen.leave(), self)
         app = QApplication.instance()
@@ -624,14 +638,32 @@ class MainWindow(QMainWindow):
         save_state(self.settings, self.state, self.editor.preset, self.editor.modified,
                    self.viewport.compare)
 
+    def save_layout(self) -> None:
+        """Window geometry and docks to the settings file (as they were before
+        fullscreen)."""
+        geometry, docks = self.fullscreen.saved_layout()
+        self.settings.set_geometry(geometry)
+        self.settings.set_window_state(docks)
+        self.settings.sync()
+
+    def moveEvent(self, e: QMoveEvent | None) -> None:
+        super().moveEvent(e)
+        self._layout_timer.start(SAVE_DELAY_MS)
+
+    def resizeEvent(self, e: QResizeEvent | None) -> None:
+        super().resizeEvent(e)
+        self._layout_timer.start(SAVE_DELAY_MS)
+
+    def _settings_unsaved(self, text: str) -> None:
+        """The settings file could not be written (told once, see Settings.sync)."""
+        self.error("Settings", f"{text}\n\nChanges stay in use until Aquarelle quits, and "
+                   "are lost then.")
+
     def save_settings(self) -> None:
         """Everything that persists, window geometry and docks included (as they were before
         fullscreen)."""
-        s = self.settings
-        geometry, docks = self.fullscreen.saved_layout()
-        s.set_geometry(geometry)
-        s.set_window_state(docks)
-        s.set_loop(self.transport.loop.isChecked())
+        self.save_layout()
+        self.settings.set_loop(self.transport.loop.isChecked())
         self.save_render_settings()
 
     def quit(self) -> None:
@@ -675,12 +707,14 @@ class MainWindow(QMainWindow):
                 print(f"aquarelle: the recording was saved to {self.recording.saved}",
                       file=sys.stderr)
         self.live.stop_virtual_camera()
-        for timer in (self._poll, self._stats_timer, self._save_timer):
+        for timer in (self._poll, self._stats_timer, self._save_timer, self._layout_timer):
             timer.stop()
         self.labels.stop()
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self.keys)
+        # (a dialog now would hold the quit, a SIGTERM's too: the terminal is told)
+        self.settings.on_problem = lambda text: print(f"aquarelle: {text}", file=sys.stderr)
         self.save_settings()
         self.sources.close()
         self.viewport.release_gl()

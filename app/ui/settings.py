@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from PyQt6.QtCore import QByteArray, QSettings
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.hw_encoders import CHOICES
 from ..platforms import current_config_dir, current_legacy_settings_files
+from .reasons import short_reason
 
 ORGANIZATION = "Aquarelle"
 APPLICATION = "Aquarelle"
@@ -53,6 +57,28 @@ def default_settings_file() -> Path:
     return path
 
 
+def _print_problem(text: str) -> None:
+    print(f"aquarelle: {text}", file=sys.stderr)
+
+
+def _why_unwritable(path: Path) -> str:
+    """Why the settings file at `path` cannot be written, in short words, found by trying
+    (QSettings says only that it could not)."""
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        if path.exists():
+            with open(path, "ab"):
+                pass
+    except OSError as e:
+        return short_reason(e)
+    return "the file could not be written"
+
+
 class Settings:
     """Typed access to the app's QSettings.
 
@@ -65,14 +91,25 @@ class Settings:
         if path is None:
             path = default_settings_file()
         self.q = QSettings(str(path), QSettings.Format.IniFormat)
+        # told "Settings could not be saved to PATH: WHY" once (the window shows it; else
+        # stderr), not at every change; again only after a save that worked
+        self.on_problem: Callable[[str], None] = _print_problem
+        self._told = False
 
     @property
     def path(self) -> str:
         return self.q.fileName()
 
     def sync(self) -> None:
-        """Write pending changes to disk."""
+        """Write pending changes to disk; a file that cannot be written is told once."""
         self.q.sync()
+        if self.q.status() != QSettings.Status.AccessError:
+            self._told = False
+            return
+        if not self._told:
+            self._told = True
+            self.on_problem(f"Settings could not be saved to {self.path}: "
+                            f"{_why_unwritable(Path(self.path))}")
 
     # -- generic ---------------------------------------------------------------------------
     def _get(self, key: str, default: Any, kind: type) -> Any:
