@@ -635,6 +635,26 @@ def test_drop_file_opens_it(qtbot: Any, window: MainWindow, media: dict[str, Pat
     assert window.source_spec is not None and window.source_spec.ref.endswith("scene.png")
 
 
+def test_a_dropped_preset_file_is_imported(qtbot: Any, window: MainWindow, dialogs: Dialogs,
+                                           media: dict[str, Path], tmp_path: Path) -> None:
+    """A preset file dropped on the window is imported into the presets of its style and
+    chosen (it was refused: "presets are not opened by a drop"); the picture stays."""
+    import json
+
+    open_and_render(qtbot, window, media["image"])
+    dropped = tmp_path / "from a friend.json"
+    dropped.write_text(json.dumps({"name": "Friend's look", "style": "watercolor",
+                                   "values": {"dilution": 0.61}}))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(dropped))])
+    window.dropEvent(QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                                Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier))
+    assert "Friend's look" in [p.name for p in window.presets.presets]
+    assert window.state.params.values()["dilution"] == pytest.approx(0.61)
+    assert window.source_spec is not None and window.source_spec.ref.endswith("scene.png")
+    assert dialogs.calls == []
+
+
 
 def drag_enter(win: MainWindow, path: Path) -> bool:
     """Whether the window takes a drag of `path` entering it (the cursor says yes)."""
@@ -651,13 +671,14 @@ def test_a_drag_is_taken_only_where_the_drop_opens_it(qtbot: Any, window: MainWi
                                                        dialogs: Dialogs,
                                                        media: dict[str, Path],
                                                        tmp_path: Path) -> None:
-    """A notes.txt or a preset file dragged over the window is refused while dragged (it
-    was taken, then refused after the drop); pictures and videos, also misnamed, are taken."""
+    """A notes.txt dragged over the window is refused while dragged (it was taken, then
+    refused after the drop); pictures and videos, also misnamed, are taken, and a preset
+    file (imported: test_a_dropped_preset_file_is_imported)."""
     root = tmp_path / "drags"
     root.mkdir()
     notes = root / "notes.txt"
     notes.write_text("shopping list")
-    preset = root / "look.json"  # presets are not opened by a drop
+    preset = root / "look.json"  # imported, not opened
     shutil.copy(next(builtin_presets_dir("watercolor").glob("*.json")), preset)
     sound = root / "sound.wav"  # media, but no picture in it
     with av.open(str(sound), "w") as out:
@@ -673,11 +694,11 @@ def test_a_drag_is_taken_only_where_the_drop_opens_it(qtbot: Any, window: MainWi
              (media["image"], media["clip"], unnamed, notes, preset, sound, media["corrupt"],
               media["corrupt_png"], root)}
     assert taken == {"scene.png": True, "clip.mp4": True, "scan": True, "notes.txt": False,
-                     "look.json": False, "sound.wav": False, "corrupt.mp4": False,
+                     "look.json": True, "sound.wav": False, "corrupt.mp4": False,
                      "corrupt.png": False, "drags": False}
-    for path in (media["image"], media["clip"], unnamed, notes, preset, sound):
+    for path in (media["image"], media["clip"], unnamed, notes, sound):
         assert window.open_file(path) == taken[path.name], path.name  # what a drop does
-    assert [title for _, title, _ in dialogs.calls] == ["Cannot open source"] * 3
+    assert [title for _, title, _ in dialogs.calls] == ["Cannot open source"] * 2
 
 
 class FakeCamera(FrameSource):

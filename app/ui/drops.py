@@ -1,5 +1,6 @@
 """What a drop on the window opens, and what it says: one file is shown at a time (the first
-dropped that opens), and what cannot be opened is refused with its reason."""
+dropped that opens), a preset file (.json) is imported, and what cannot be opened is refused
+with its reason."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class Drop:
     count: int  # files (or addresses) dragged
     file: str | None  # the first that opens; None: none does
     refused: tuple[tuple[str, str], ...]  # (name, why) of those before it, all where none
+    preset: bool = False  # `file` is a preset file (.json), imported, not opened
 
     def refusal(self) -> str:
         """The status bar's 'cannot open X: why' for the refused ones."""
@@ -60,6 +62,8 @@ def read_drop(mime: QMimeData | None) -> Drop | None:
             refused.append((url.toDisplayString(), "not a file on this computer"))
             continue
         path = Path(url.toLocalFile())
+        if path.suffix.lower() == ".json" and path.is_file():  # (checked as it is imported)
+            return Drop(len(urls), str(path), tuple(refused), preset=True)
         if can_open(path):  # (the later ones are not looked at: a video each takes a decode)
             return Drop(len(urls), str(path), tuple(refused))
         refused.append((path.name or str(path), why_not(path)))

@@ -257,6 +257,7 @@ class MainWindow(QMainWindow):
         self.editor.message.connect(self.status)
         self.editor.failed.connect(self.error)
         self.presets.message.connect(self.status)
+        self.presets.open_folder = self.open_folder  # "Show presets folder"
         self.presets.problem.connect(self.error)
         self.presets.report_problems()  # (the first read came before this window listened)
         self.side_scroll.new_seed.clicked.connect(self.new_seed)
@@ -626,6 +627,9 @@ class MainWindow(QMainWindow):
             self.status(drop.refusal(), 10000)
             return
         e.acceptProposedAction()
+        if drop.preset:  # (the panel says what came of it)
+            self.presets.import_path(Path(drop.file))
+            return
         note = drop.note()
         if self.open_file(drop.file) and note is not None:
             bar = self.statusBar()  # (after the "Opened" message and what it says of the file)
