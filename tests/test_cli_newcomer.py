@@ -113,6 +113,7 @@ def test_a_commands_errors_all_say_its_name(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     ["bench-live", "--sizes", "320x240", "--seconds", "1", "--write", "{tmp}/none/B.md"],
+    ["bench-live", "--sizes", "320x240", "--seconds", "1", "--fps", "1000"],
     ["bench", "--sizes", "64x48", "--write", "{tmp}/none/B.md"],
     ["render", "{clip}", "-o", "{tmp}/o.mp4", "--cluster", "--work-dir", "{clip}"],
     ["eval", "flicker", "{clip}", "{clip}", "--max-frames", "-5"],

@@ -462,7 +462,11 @@ def test_cli_live_reports_a_files_latency(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--fps", "0"], "--fps must be positive"),
+    (["--fps", "0"], "--fps must be between 1 and 240 for a live picture, got 0"),
+    # 1000 was taken: a test picture played at 1000 fps, 2 painted a second at scale 0.3
+    (["--fps", "1000", "--max-frames", "3"],
+     "--fps must be between 1 and 240 for a live picture, got 1000"),
+    (["--fps", "nan", "--max-frames", "3"], "--fps must be between 1 and 240"),
     (["--min-scale", "5"], "--min-scale must be between"),
     (["--size", "12"], "--size expects WIDTHxHEIGHT"),
     (["--camera-size", "640x480"], "--camera-size applies to cameras"),

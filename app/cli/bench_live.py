@@ -13,7 +13,7 @@ import numpy as np
 from ..engine.context import create_headless_context, renderer_string
 from ..engine.renderer import Renderer
 from ..eval.report import replace_section
-from ..media.live import LiveOptions, LiveSession, LiveStats
+from ..media.live import LIVE_FPS_RANGE, LiveOptions, LiveSession, LiveStats
 from ..media.sources import SyntheticSource
 from ..media.virtual_camera import NullCamera, VirtualCameraSink
 from .bench_frames import pan_frames
@@ -21,6 +21,7 @@ from .common import (
     add_style_options,
     command_line,
     float_rate,
+    in_range,
     parse_frame_size,
     positive,
     report_target,
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     report_target(args.write)
     style, values = look.style, look.values
     positive(args.seconds, "--seconds")
-    positive(args.fps, "--fps")
+    in_range(args.fps, *LIVE_FPS_RANGE, "--fps", " for a live picture")
     sizes = [parse_frame_size(s, "--sizes") for s in args.sizes.split(",") if s.strip()]
     ctx = create_headless_context()
     rows = []

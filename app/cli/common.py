@@ -75,6 +75,13 @@ def positive(value: float, option: str) -> None:
         raise ParamError(f"{option} must be positive, got {float(value):g}")
 
 
+def in_range(value: float, low: float, high: float, option: str, what: str = "") -> None:
+    """A number that must lie in low..high (`what`: for what, said after the range)."""
+    if not low <= value <= high:  # (NaN is not)
+        raise ParamError(f"{option} must be between {low:g} and {high:g}{what}, got "
+                         f"{float(value):g}")
+
+
 def seed_value(text: str) -> int:
     """--seed: a whole number in 0..MAX_SEED (a larger or negative one would silently be
     another seed's repeat); anything else is argparse's one-line error (exit status 2)."""

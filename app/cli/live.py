@@ -16,12 +16,20 @@ from ..engine.style_stage import MIN_SCALE
 from ..media import virtual_camera
 from ..media.errors import MediaError
 from ..media.file_source import VideoFileSource
-from ..media.live import LiveOptions, LiveSession, LiveStats
+from ..media.live import LIVE_FPS_RANGE, LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
 from ..media.sources import open_source
 from ..media.virtual_camera import VirtualCameraSink
 from ..media.webcam import CameraSource, camera_device_problem, list_cameras
-from .common import add_style_options, counted, float_rate, parse_frame_size, positive, resolve_look
+from .common import (
+    add_style_options,
+    counted,
+    float_rate,
+    in_range,
+    parse_frame_size,
+    positive,
+    resolve_look,
+)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -104,7 +112,7 @@ def options(args: argparse.Namespace) -> LiveOptions:
     """The session's options from the command line (checked: one line if wrong)."""
     size = parse_frame_size(args.size, "--size") if args.size else None
     if args.fps is not None:
-        positive(args.fps, "--fps")
+        in_range(args.fps, *LIVE_FPS_RANGE, "--fps", " for a live picture")
     if args.seconds is not None:
         positive(args.seconds, "--seconds")
     if args.max_frames is not None:

@@ -29,6 +29,10 @@ from .virtual_camera import VirtualCameraSink
 
 SinkFactory = Callable[[tuple[int, int], float], VirtualCameraSink]
 MAX_LIVE_FPS = 30.0  # the default target: the camera's rate, at most this
+# --fps of a live picture: below 1 a second it is no live picture; above 240 no camera or
+# screen shows it, and a file or test picture played faster only drops frames and drives
+# adaptive quality to its floor (1000 painted 2 frames a second at scale 0.3, 256 dropped)
+LIVE_FPS_RANGE = (1.0, 240.0)
 FIRST_FRAME_SECONDS = 10.0  # a camera may take this long to deliver its first frame
 
 
