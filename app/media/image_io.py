@@ -88,11 +88,28 @@ def image_size(path: str | Path) -> tuple[int, int] | None:
     return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
 
 
+def os_reason(e: OSError) -> str:
+    """An OSError in a few lower-case words ("permission denied", "is a directory")."""
+    words = e.strerror or str(e) or type(e).__name__
+    return words[:1].lower() + words[1:]
+
+
 def read_image(path: str | Path, *, fit: tuple[int, int] | None = None) -> Image:
     """Decode an image file upright (EXIF orientation applied) as RGB (+ alpha). A picture of
     more than MAX_PIXELS is refused before decoding, unless `fit` (the size it is going to
-    be shrunk to) lets a JPEG be decoded at 1/2, 1/4 or 1/8 of its size (8-bit RGB then)."""
+    be shrunk to) lets a JPEG be decoded at 1/2, 1/4 or 1/8 of its size (8-bit RGB then).
+    Every failure is an ImageError in one line: a file that cannot be opened ("cannot read
+    x.jpg: permission denied") as much as one that does not decode."""
     path = Path(path)
+    try:
+        return _read_image(path, fit)
+    except OSError as e:
+        raise ImageError(f"cannot read {path}: {os_reason(e)}") from None
+    except cv2.error:  # (a decoder's refusal the steps below do not catch themselves)
+        raise ImageError(f"not a readable image: {path}") from None
+
+
+def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     if not path.exists():
         raise ImageError(f"no such file: {path}")
     if not path.is_file():
@@ -526,4 +543,4 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     except OutputExists as e:
         raise ImageError(str(e)) from None
     except OSError as e:
-        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None
+        raise ImageError(f"cannot write {path}: {os_reason(e)}") from None
