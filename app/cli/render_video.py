@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
+from ..engine.interrupts import checkpoint
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
@@ -79,7 +81,8 @@ def summary(src: Path, r: ExportResult) -> str:
 
 
 def run_batch(job: RenderJob) -> int:
-    """Render several files into the folder -o; continue past failures."""
+    """Render several files into the folder -o; continue past failures (each said in one
+    line); Ctrl+C or a termination signal ends the batch."""
     if job.cluster is not None:
         return render_cluster.run_batch(job)
     output = job.output
@@ -88,20 +91,56 @@ def run_batch(job: RenderJob) -> int:
     skipped: list[str] = []
     for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
         dst = output / name
-        dst.parent.mkdir(parents=True, exist_ok=True)
         if dst.exists() and not job.overwrite:  # a batch never silently replaces work
             skipped.append(str(name))
             continue
         if not job.quiet:
             print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
         try:
-            if is_image_path(src) and not decodes.get(src):
-                render_image(job, src, dst, decodes=decodes.get(src))
-            else:  # a video, or an animated picture FFmpeg decodes
-                run(job, src, dst)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            _render_one(job, src, dst, decodes)
         except AquarelleError as e:
             print_error(RENDER, e)
             failed.append((src, str(e)))
+        except Exception as e:  # an OSError, OpenCV's cv2.error...: this file's failure
+            _reraise_interrupt(e)
+            message = failure_line(src, e)
+            print_error(RENDER, message)
+            failed.append((src, message))
     return batch_summary(job.quiet, len(files), output, skipped, failed)
 
 
+def _render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) -> None:
+    """One file of a batch: a still, else a video (or an animated picture FFmpeg
+    decodes)."""
+    if is_image_path(src) and not decodes.get(src):
+        render_image(job, src, dst, decodes=decodes.get(src))
+    else:
+        run(job, src, dst)
+
+
+def _reraise_interrupt(e: BaseException) -> None:
+    """Raise the interrupt behind `e`, if any: one a library swallowed (and then failed
+    otherwise), or one `e` was raised while handling. A cancelled batch ends."""
+    checkpoint()
+    seen = e.__cause__ or e.__context__
+    for _ in range(100):  # (a chain ends; this is only a guard)
+        if seen is None:
+            return
+        if isinstance(seen, KeyboardInterrupt):
+            raise seen
+        seen = seen.__cause__ or seen.__context__
+
+
+def failure_line(src: Path, e: Exception) -> str:
+    """One line for an error that is not aquarelle's own (an OSError, OpenCV's cv2.error),
+    naming the file: no traceback, no library path."""
+    if isinstance(e, OSError):
+        reason = e.strerror or str(e) or type(e).__name__
+        reason = reason[:1].lower() + reason[1:]
+        other = f"{e.filename}: " if e.filename and str(e.filename) != str(src) else ""
+        return f"{src}: {other}{reason}"
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    text = re.sub(r"^OpenCV\([^)]*\)\s+\S+:\d+:\s*error:\s*", "", lines[-1]) if lines else ""
+    kind, where = type(e).__qualname__, type(e).__module__.split(".")[0]
+    return f"{src}: {text or 'failed'} ({kind if where == 'builtins' else f'{where}.{kind}'})"

@@ -1,0 +1,127 @@
+"""A batch as a new user's trial (trialB) found it: one file's failure of any kind (an
+OSError, OpenCV's error) is one line and the batch goes on, while Ctrl+C and a termination
+signal still end it."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from aquarelle.cli import render_video
+from aquarelle.cli.main import main
+from aquarelle.engine import interrupts
+
+
+def cli(capsys, *argv: object) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    return code, capsys.readouterr().err
+
+
+def photo(path: Path, w: int = 24, h: int = 16) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:, : w // 2] = (40, 120, 200)
+    assert cv2.imwrite(str(path), img)
+    return path
+
+
+def without_root_override(cmd: list[str]) -> list[str]:
+    """`cmd` as a user whom file modes stop (root reads and writes anything: run without
+    the capabilities that let it, as the trial did)."""
+    if os.geteuid() != 0:
+        return cmd
+    if not shutil.which("setpriv"):
+        pytest.skip("root without setpriv")
+    caps = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", *cmd]
+
+
+def aquarelle(*argv: object, cwd: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "aquarelle", *(str(a) for a in argv)]
+    return subprocess.run(without_root_override(cmd), capture_output=True, text=True,
+                          timeout=300, cwd=cwd)
+
+
+@pytest.fixture
+def three(tmp_path, monkeypatch) -> list[Path]:
+    monkeypatch.chdir(tmp_path)
+    return [photo(Path("in") / f"{c}.png") for c in "abc"]
+
+
+# 1. one file's failure, of any kind: one line, the batch goes on, exit 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file modes and setpriv: Linux")
+def test_an_unreadable_photo_first_in_a_batch_is_one_line_and_the_rest_rendered(three):
+    three[0].chmod(0)
+    run = aquarelle("render", *three, "-o", "out", "--style", "adjust", cwd=Path.cwd())
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    errors = [line for line in run.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "a.png" in errors[0] and "permission denied" in errors[0], \
+        run.stderr
+    assert sorted(p.name for p in Path("out").iterdir()) == ["b.png", "c.png"]
+    assert "batch: 2 of 3 rendered into out, 1 failed: in/a.png" in run.stderr
+
+
+def test_an_os_error_and_an_opencv_error_each_fail_their_file_only(three, capsys,
+                                                                   monkeypatch):
+    real = render_video.render_image
+
+    def flaky(job, src, dst, *args, **kw):
+        if src.name == "a.png":
+            raise PermissionError(errno.EACCES, "Permission denied", str(src))
+        if src.name == "b.png":
+            raise cv2.error("OpenCV(5.1.0) /io/opencv/modules/imgcodecs/src/loadsave.cpp:99: "
+                            "error: (-215:Assertion failed) !buf.empty() in function "
+                            "'imdecode_'\n")
+        return real(job, src, dst, *args, **kw)
+
+    monkeypatch.setattr(render_video, "render_image", flaky)
+    code, err = cli(capsys, "render", *three, "-o", "out", "--style", "adjust")
+    assert code == 2, err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert errors == [
+        "aquarelle render: error: in/a.png: permission denied",
+        "aquarelle render: error: in/b.png: (-215:Assertion failed) !buf.empty() in function "
+        "'imdecode_' (cv2.error)"], err
+    assert [p.name for p in Path("out").iterdir()] == ["c.png"]
+    assert "2 failed: in/a.png, in/b.png" in err.splitlines()[-1]
+
+
+def test_ctrl_c_in_a_file_ends_the_batch(three, capsys, monkeypatch):
+    def interrupted(job, src, dst, *args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(render_video, "render_image", interrupted)
+    code, err = cli(capsys, "render", *three, "-o", "out", "--style", "adjust")
+    assert code == 130, err
+    assert err.count("[") == 1 and "[1/3]" in err  # the second file was never started
+    assert not any(Path("out").iterdir())
+
+
+def test_an_interrupt_a_library_swallowed_still_ends_the_batch(three, capsys, monkeypatch):
+    """A handler's interrupt that a library caught, then failed otherwise: not one file's
+    failure to go past, but the cancel it was."""
+
+    def ctrl_c() -> None:
+        raise KeyboardInterrupt
+
+    def swallowing(job, src, dst, *args, **kw):
+        with contextlib.suppress(BaseException):  # as PyAV's encoders do
+            interrupts.deliver(ctrl_c)
+        raise RuntimeError("encoder failed")
+
+    monkeypatch.setattr(render_video, "render_image", swallowing)
+    code, err = cli(capsys, "render", *three, "-o", "out", "--style", "adjust")
+    assert code == 130, err
+    assert "[2/3]" not in err
