@@ -8,6 +8,7 @@ import contextlib
 import errno
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,35 @@ def test_an_interrupt_a_library_swallowed_still_ends_the_batch(three, capsys, mo
     code, err = cli(capsys, "render", *three, "-o", "out", "--style", "adjust")
     assert code == 130, err
     assert "[2/3]" not in err
+
+
+# 11. a cancelled batch says what it finished
+
+
+@pytest.mark.parametrize("signum, code, said", [
+    (signal.SIGINT, 130, "aquarelle: cancelled"),
+    (signal.SIGTERM, 128 + signal.SIGTERM,
+     "aquarelle: cancelled (SIGTERM); nothing was left half-written")])
+def test_a_cancelled_batch_says_what_was_written(three, capsys, monkeypatch, signum, code,
+                                                 said):
+    real = render_video.render_image
+
+    def signalled_at_c(job, src, dst, *args, **kw):
+        if src.name == "c.png":
+            os.kill(os.getpid(), signum)  # its handler raises here, as Ctrl+C's would
+        return real(job, src, dst, *args, **kw)
+
+    monkeypatch.setattr(render_video, "render_image", signalled_at_c)
+    got, err = cli(capsys, "render", *three, "-o", "out", "--style", "adjust")
+    assert got == code, err
+    assert err.splitlines()[-2:] == [
+        "batch: cancelled at file 3 of 3 (in/c.png, not written); 2 files written into out: "
+        "a.png, b.png", said], err
+    assert sorted(p.name for p in Path("out").iterdir()) == ["a.png", "b.png"]
+
+
+def test_a_batch_cancelled_between_files_or_before_any_says_so():
+    assert render_video.cancelled_line(2, 5, None, Path("out"), ["a.png", "b.png"]) == \
+        "batch: cancelled after file 2 of 5; 2 files written into out: a.png, b.png"
+    assert render_video.cancelled_line(0, 5, None, Path("out"), []) == \
+        "batch: cancelled before its first file; nothing written"

@@ -71,9 +71,9 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
                 skipped.append(str(rel) + ("/" if f.is_dir() else ""))
         if (skipped or hidden) and not quiet:
             more = "" if recursive else "; subfolders are entered with --recursive"
-            why = [f"{_first_ten(skipped)} (not images or videos by their names{more})"] \
+            why = [f"{first_ten(skipped)} (not images or videos by their names{more})"] \
                 if skipped else []
-            why += [f"{_first_ten(hidden)} (hidden)"] if hidden else []
+            why += [f"{first_ten(hidden)} (hidden)"] if hidden else []
             print(f"aquarelle: note: skipped in {p}: {'; '.join(why)}", file=sys.stderr)
         if not found:
             raise AquarelleError(f"no images or videos in {p}")
@@ -81,7 +81,7 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
     return once_each(files, quiet)
 
 
-def _first_ten(names: list[str]) -> str:
+def first_ten(names: list[str]) -> str:
     """"a, b, c": the first ten names, and "..." for more."""
     return ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
 

@@ -15,7 +15,7 @@ from ..media.image_io import is_image_path
 from ..media.paths import wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
-from .batch_plan import batch_summary, default_name, prepare_batch
+from .batch_plan import batch_summary, default_name, first_ten, prepare_batch
 from .common import counted
 from .main import print_error
 from .render_frames import run_frames
@@ -82,31 +82,42 @@ def summary(src: Path, r: ExportResult) -> str:
 
 def run_batch(job: RenderJob) -> int:
     """Render several files into the folder -o; continue past failures (each said in one
-    line); Ctrl+C or a termination signal ends the batch."""
+    line); Ctrl+C or a termination signal ends the batch, saying what was written."""
     if job.cluster is not None:
         return render_cluster.run_batch(job)
     output = job.output
     files, names, decodes = prepare_batch(job)
     failed: list[tuple[Path, str]] = []
     skipped: list[str] = []
-    for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
-        dst = output / name
-        if dst.exists() and not job.overwrite:  # a batch never silently replaces work
-            skipped.append(str(name))
-            continue
-        if not job.quiet:
-            print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
-        try:
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            _render_one(job, src, dst, decodes)
-        except AquarelleError as e:
-            print_error(RENDER, e)
-            failed.append((src, str(e)))
-        except Exception as e:  # an OSError, OpenCV's cv2.error...: this file's failure
-            _reraise_interrupt(e)
-            message = failure_line(src, e)
-            print_error(RENDER, message)
-            failed.append((src, message))
+    written: list[str] = []
+    n = 0
+    busy: Path | None = None  # the file being rendered, if any (for a cancel's line)
+    try:
+        for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
+            dst = output / name
+            if dst.exists() and not job.overwrite:  # a batch never silently replaces work
+                skipped.append(str(name))
+                continue
+            if not job.quiet:
+                print(f"[{n}/{len(files)}] {src}", file=sys.stderr)
+            busy = src
+            try:
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                _render_one(job, src, dst, decodes)
+            except AquarelleError as e:
+                print_error(RENDER, e)
+                failed.append((src, str(e)))
+            except Exception as e:  # an OSError, OpenCV's cv2.error...: this file's failure
+                _reraise_interrupt(e)
+                message = failure_line(src, e)
+                print_error(RENDER, message)
+                failed.append((src, message))
+            else:
+                written.append(str(name))
+            busy = None
+    except KeyboardInterrupt:  # (Terminated too): said, then ended as any command is
+        print(cancelled_line(n, len(files), busy, output, written), file=sys.stderr)
+        raise
     return batch_summary(job.quiet, len(files), output, skipped, failed)
 
 
@@ -144,3 +155,17 @@ def failure_line(src: Path, e: Exception) -> str:
     text = re.sub(r"^OpenCV\([^)]*\)\s+\S+:\d+:\s*error:\s*", "", lines[-1]) if lines else ""
     kind, where = type(e).__qualname__, type(e).__module__.split(".")[0]
     return f"{src}: {text or 'failed'} ({kind if where == 'builtins' else f'{where}.{kind}'})"
+
+
+def cancelled_line(n: int, total: int, busy: Path | None, output: Path,
+                   written: list[str]) -> str:
+    """What a cancelled batch finished: the file it was at (`busy`, the `n`th: not written,
+    as nothing is left half-written), or the files it had gone through, and the outputs
+    written."""
+    if busy is not None:
+        at = f"at file {n} of {total} ({busy}, not written)"
+    else:
+        at = f"after file {n} of {total}" if n else "before its first file"
+    done = (f"{counted(len(written), 'file')} written into {output}: {first_ten(written)}"
+            if written else "nothing written")
+    return f"batch: cancelled {at}; {done}"
