@@ -158,3 +158,24 @@ def test_a_batch_cancelled_between_files_or_before_any_says_so():
         "batch: cancelled after file 2 of 5; 2 files written into out: a.png, b.png"
     assert render_video.cancelled_line(0, 5, None, Path("out"), []) == \
         "batch: cancelled before its first file; nothing written"
+
+
+# 10. an output folder that takes no file: refused once, before any painting
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file modes and setpriv: Linux")
+def test_a_read_only_output_folder_is_refused_once_before_painting(three):
+    Path("out").mkdir()
+    Path("out").chmod(0o555)
+    run = aquarelle("render", *three, "-o", "out", "--style", "adjust", cwd=Path.cwd())
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.splitlines() == [
+        "aquarelle render: error: cannot write into output folder out: permission denied"]
+    assert not any(Path("out").iterdir())
+
+
+def test_a_missing_output_folders_parent_is_refused_before_painting(three, capsys):
+    code, err = cli(capsys, "render", *three, "-o", "no/such/out", "--style", "adjust")
+    assert code == 2
+    assert err.splitlines() == ["aquarelle render: error: cannot create output folder "
+                                "no/such/out: no such file or directory"]

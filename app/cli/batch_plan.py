@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..media.animation import animation_of, ffmpeg_decodes
+from ..media.atomic import probe_writable
 from ..media.codecs import EXTENSION_FOR_CODEC, output_format
 from ..media.errors import MediaError
 from ..media.export_options import resolve_size
@@ -225,7 +226,11 @@ def prepare_batch(job: RenderJob
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
-        raise MediaError(f"cannot create output folder {output}: {e.strerror or e}") from None
+        raise MediaError(f"cannot create output folder {output}: {_reason(e)}") from None
+    try:  # a read-only folder: said once, before any painting, not after each file's
+        probe_writable(output / "probe")
+    except OSError as e:
+        raise MediaError(f"cannot write into output folder {output}: {_reason(e)}") from None
     names = output_names(files, opts.codec, fmt, job.name_template, videos)
     note = renamed_note(files, names,
                         _plain_names(files, opts.codec, fmt, job.name_template, videos))
@@ -261,3 +266,9 @@ def batch_summary(quiet: bool, total: int, output: Path, skipped: list[str],
     if failed or skipped or not quiet:
         print(line, file=sys.stderr)
     return 2 if failed else 0
+
+
+def _reason(e: OSError) -> str:
+    """An OSError's reason in lower-case words ("permission denied")."""
+    text = e.strerror or str(e) or type(e).__name__
+    return text[:1].lower() + text[1:]
