@@ -27,6 +27,10 @@ def cli(capsys, *argv: object) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
+def notes(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("aquarelle: note:")]
+
+
 def photo(path: Path, w: int = 24, h: int = 16) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     img = np.zeros((h, w, 3), np.uint8)
@@ -179,3 +183,57 @@ def test_a_missing_output_folders_parent_is_refused_before_painting(three, capsy
     assert code == 2
     assert err.splitlines() == ["aquarelle render: error: cannot create output folder "
                                 "no/such/out: no such file or directory"]
+
+
+# 8. walking folders: what cannot be read, broken links and symlinked folders are said
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file modes and setpriv: Linux")
+def test_an_unreadable_subfolder_is_named_in_a_warning(three):
+    photo(Path("in/closed/d.png"))
+    Path("in/closed").chmod(0)
+    try:
+        run = aquarelle("render", "in", "-r", "-o", "out", "--style", "adjust", "-q",
+                        cwd=Path.cwd())
+    finally:
+        Path("in/closed").chmod(0o755)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == [
+        "aquarelle: warning: cannot read folder in/closed: permission denied; what it holds "
+        "is not rendered"]
+    assert sorted(p.name for p in Path("out").iterdir()) == ["a.png", "b.png", "c.png"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file modes and setpriv: Linux")
+def test_an_unreadable_input_folder_is_said_as_such(three):
+    Path("in").chmod(0)
+    try:
+        run = aquarelle("render", "in", "-o", "out", "--style", "adjust", cwd=Path.cwd())
+    finally:
+        Path("in").chmod(0o755)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.splitlines() == [
+        "aquarelle render: error: cannot read folder in: permission denied"]
+
+
+def test_a_broken_link_is_named_as_one(three, capsys):
+    Path("in/dangling.jpg").symlink_to("gone.jpg")
+    code, err = cli(capsys, "render", "in", "-o", "out", "--style", "adjust")
+    assert code == 0, err
+    assert notes(err) == ["aquarelle: note: skipped in in: dangling.jpg (broken link)"]
+
+
+def test_symlinked_subfolders_are_followed_but_loops_are_not(three, capsys, tmp_path):
+    photo(tmp_path / "elsewhere/e.png")
+    photo(Path("in/sub/s.png"))
+    Path("in/away").symlink_to(tmp_path / "elsewhere")
+    Path("in/back").symlink_to(Path.cwd() / "in")
+    Path("in/sub/again").symlink_to(Path.cwd() / "in/sub")
+    Path("in/twin").symlink_to(Path.cwd() / "in/sub")
+    code, err = cli(capsys, "render", "in", "-r", "-o", "out", "--style", "adjust")
+    assert code == 0, err
+    written = sorted(str(p.relative_to("out")) for p in Path("out").rglob("*.png"))
+    assert written == ["a.png", "away/e.png", "b.png", "c.png", "sub/s.png"]
+    assert notes(err) == [
+        "aquarelle: note: skipped in in: back/, sub/again/, twin/ (a symlink to a folder "
+        "walked elsewhere or above: not followed)"]

@@ -40,7 +40,8 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
                    recursive: bool = False) -> list[tuple[Path, Path]]:
     """The files to render, each with the subfolder (of -o) it goes to: explicit files as
     given, folders expanded to their media files (and subfolders' with `recursive`); what
-    is skipped there, and why, is said."""
+    is skipped there, and why, is said. A folder given that cannot be read is an error; a
+    subfolder that cannot be read is named in a warning."""
     files: list[tuple[Path, Path]] = []
     for p in inputs:
         if not p.is_dir():
@@ -49,37 +50,93 @@ def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
         if same_path(p, output):
             raise AquarelleError(f"output folder {output} is the input folder {p}; "
                                  "choose another one")
-        found, skipped, hidden = [], [], []
-        walk = sorted(p.rglob("*")) if recursive else sorted(p.iterdir())
-        for f in walk:
-            rel = f.relative_to(p)
-            dot = next((i for i, part in enumerate(rel.parts) if part.startswith(".")), None)
-            if dot is not None:  # named once: a hidden folder, not each file in it
-                top = Path(*rel.parts[: dot + 1])
-                name = str(top) + ("/" if (p / top).is_dir() else "")
-                if name not in hidden:
-                    hidden.append(name)
-                continue
-            if f.is_dir() and recursive:
-                continue
-            if recursive and (output.resolve() == f.resolve()
-                              or output.resolve() in f.resolve().parents):
-                continue  # the output folder inside the input folder
-            if f.is_file() and (is_image_path(f) or is_video_path(f)
-                                or f.suffix.lower() == ".apng"):
-                found.append((f, rel.parent))
-            else:
-                skipped.append(str(rel) + ("/" if f.is_dir() else ""))
-        if (skipped or hidden) and not quiet:
-            more = "" if recursive else "; subfolders are entered with --recursive"
-            why = [f"{first_ten(skipped)} (not images or videos by their names{more})"] \
-                if skipped else []
-            why += [f"{first_ten(hidden)} (hidden)"] if hidden else []
-            print(f"aquarelle: note: skipped in {p}: {'; '.join(why)}", file=sys.stderr)
-        if not found:
+        walk = _Walk(p, output, recursive)
+        walk.visit(p, Path())
+        for folder, reason in walk.unreadable:  # said even with -q: files left out unseen
+            print(f"aquarelle: warning: cannot read folder {p / folder}: {reason}; what it "
+                  "holds is not rendered", file=sys.stderr)
+        if not quiet and (why := walk.skipped_said()):
+            print(f"aquarelle: note: skipped in {p}: {why}", file=sys.stderr)
+        if not walk.found:
             raise AquarelleError(f"no images or videos in {p}")
-        files.extend(found)
+        files.extend(walk.found)
     return once_each(files, quiet)
+
+
+class _Walk:
+    """One input folder's media files, walked in name order (a folder's files where its
+    name sorts), and what was skipped and why. Symlinked subfolders are followed, but not
+    one into the folder walked (its files are found under their own names) nor one back up
+    to a folder the walk is in (a loop), nor a second link to a folder walked already."""
+
+    def __init__(self, top: Path, output: Path, recursive: bool) -> None:
+        self.top, self.recursive = top, recursive
+        self.output = _real(output)
+        self.found: list[tuple[Path, Path]] = []
+        self.skipped: list[str] = []  # not media by their names (and subfolders without -r)
+        self.hidden: list[str] = []
+        self.broken: list[str] = []  # symlinks to nothing
+        self.links: list[str] = []  # symlinked folders not followed
+        self.unreadable: list[tuple[Path, str]] = []
+        self.walked: set[Path] = set()
+
+    def visit(self, folder: Path, rel: Path) -> None:
+        """Walk `folder` (`rel` from the top), and its subfolders with --recursive."""
+        real = _real(folder)
+        self.walked.add(real)
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            if folder == self.top:
+                raise AquarelleError(f"cannot read folder {folder}: {_reason(e)}") from None
+            self.unreadable.append((rel, _reason(e)))
+            return
+        for entry in entries:
+            path, name = folder / entry.name, rel / entry.name
+            try:
+                is_dir = entry.is_dir()  # (through a symlink)
+                is_file = not is_dir and entry.is_file()
+                link = entry.is_symlink()
+            except OSError as e:  # a folder listed but not searchable
+                self.unreadable.append((name, _reason(e)))
+                continue
+            if entry.name.startswith("."):  # named once: a hidden folder, not its files
+                self.hidden.append(f"{name}/" if is_dir else str(name))
+            elif link and not is_dir and not is_file and not path.exists():
+                self.broken.append(str(name))
+            elif is_dir and not self.recursive:
+                self.skipped.append(f"{name}/")
+            elif is_dir:
+                target = _real(path)
+                if target == self.output or self.output in target.parents:
+                    continue  # the output folder inside the input folder
+                if link and (target in self.walked or target in real.parents
+                             or _real(self.top) in target.parents):
+                    self.links.append(f"{name}/")
+                    continue
+                self.visit(path, name)
+            elif is_file and (is_image_path(path) or is_video_path(path)
+                              or path.suffix.lower() == ".apng"):
+                self.found.append((path, rel))
+            else:
+                self.skipped.append(str(name))
+
+    def skipped_said(self) -> str:
+        """What the walk skipped, and why, for one note ("" when nothing was)."""
+        more = "" if self.recursive else "; subfolders are entered with --recursive"
+        why = [f"{first_ten(self.skipped)} (not images or videos by their names{more})"] \
+            if self.skipped else []
+        why += [f"{first_ten(self.broken)} (broken link)"] if self.broken else []
+        why += [f"{first_ten(self.links)} (a symlink to a folder walked elsewhere or above: "
+                "not followed)"] if self.links else []
+        why += [f"{first_ten(self.hidden)} (hidden)"] if self.hidden else []
+        return "; ".join(why)
+
+
+def _real(path: Path) -> Path:
+    """`path` with its symlinks resolved (as far as they go)."""
+    return Path(os.path.realpath(path))
 
 
 def first_ten(names: list[str]) -> str:

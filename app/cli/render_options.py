@@ -102,7 +102,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     b = p.add_argument_group("folder options (-o FOLDER: several inputs, a folder of them, "
                              "or one input)")
     b.add_argument("-r", "--recursive", action="store_true",
-                   help="also render the media in subfolders (the tree is kept in -o)")
+                   help="also render the media in subfolders (the tree is kept in -o); "
+                        "symlinked subfolders are followed, but not one to a folder walked "
+                        "elsewhere or above (a loop): named as skipped, as are broken links; "
+                        "a subfolder that cannot be read is named in a warning")
     b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
                    help="container of the videos written (mp4, mkv, mov, webm, m4v; default: "
                         "by --codec, mp4)")
