@@ -142,7 +142,7 @@ void main() {
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)
     if (u_subject != 0) {
         on_face = focus_here.z;
-        c = feature_accents(c, texture(photo, p / size).rgb, focus_here.y, u_face_size / ref);
+        c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';

@@ -96,7 +96,7 @@ void main() {
         }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, under, slope, wander, 0.5 * length(g), form), face);
+            tone = mix(tone, face_tone(lab, under, wander, 0.5 * length(g), form), face);
         }
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));

@@ -75,7 +75,7 @@ void main() {
     // on a face (the focus is 1 only there), less its features: flesh and glazes
     if (face > 0.0) {
         float form = face_form(u_wash_size * u_px, u_face_size * u_scale);
-        tone = mix(tone, face_tone(own, blurred, slope, wander, length(g), form), face);
+        tone = mix(tone, face_tone(own, blurred, wander, length(g), form), face);
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));

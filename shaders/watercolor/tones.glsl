@@ -129,14 +129,11 @@ float step_limit(float change) {
 }
 
 // The tone of `lab` (already drawn towards the wide blur away from the subject) in `n` levels
-// with steps `soft_k` times as sharp, at most `limit` (step_limit's); `slope`: tone_slope's;
-// `subject`: focus times detail; `wander`: the wash noise (0..1) that moves the thresholds;
-// `reserve`: how little paper is left bare in the highlights (the subject's: a face is not
-// punched with holes).
-vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, float soft_k,
-                 float reserve, float limit) {
-    float sharp = min(limit, soft_k * u_quantize_sharpness
-                             * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
+// with steps of sharpness `sharp`; `subject`: focus times detail; `wander`: the wash noise
+// (0..1) that moves the thresholds; `reserve`: how little paper is left bare in the highlights
+// (the subject's: a face is not punched with holes).
+vec3 wash_tone_sharp(vec3 lab, float sharp, float subject, float wander, float n,
+                     float reserve) {
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
     float base = keyed(lab.x / 100.0);
     float L = base + shift / n;
@@ -155,6 +152,15 @@ vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, fl
     return vec3(q * 100.0, lab.yz * chroma_gain(lab) * (1.0 - bare));
 }
 
+// The tone of `lab` in `n` levels with steps `soft_k` times as sharp, at most `limit`
+// (step_limit's); `slope`: tone_slope's (see wash_tone_sharp).
+vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, float soft_k,
+                 float reserve, float limit) {
+    float sharp = min(limit, soft_k * u_quantize_sharpness
+                             * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
+    return wash_tone_sharp(lab, sharp, subject, wander, n, reserve);
+}
+
 // The tone of `lab` in the style's levels (see wash_tone_n); `change`: its L* per pixel.
 vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change) {
     return wash_tone_n(lab, slope, subject, wander, float(u_quantize_levels), 1.0, subject,
@@ -166,6 +172,12 @@ vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change)
 // flesh wash and a shadow glaze or two.
 const float FACE_LEVELS = 3.0;
 const float FORM = 0.45;  // of the abstraction in the face's form (the rest: the wide blur)
+// The face's steps graded: a tone's ramp spans its whole interval (sharpness 4 n / 100, where
+// wash_tone's ramps just meet), whatever the photo's slope there. Steeper (by the slope, as
+// elsewhere), a light's border jumped by half a tone (16 L*) within 3 L* of the form, and its
+// lights became pale, hard-edged blotches on cheeks and noses; softer, the tones jump at the
+// intervals' borders instead.
+const float FACE_GRADE = 4.0;
 
 // How much of a texel is face skin to lay so, from the focus map (.y the features, .z the
 // face).
@@ -187,11 +199,11 @@ float face_form(float wash, float face) {
                       : FORM;
 }
 
-vec3 face_tone(vec3 lab, vec3 coarse, float slope, float wander, float change, float form_k) {
+vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k) {
     vec3 form = mix(coarse, lab, form_k);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
-    return wash_tone_n(form, slope * 0.5, 1.0, wander, FACE_LEVELS, 0.3, 1.3,
-                       step_limit(form_k * change));
+    float sharp = min(step_limit(form_k * change), FACE_GRADE * FACE_LEVELS / 100.0);
+    return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3);
 }
 
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
