@@ -292,7 +292,7 @@ def test_did_you_mean_and_dashes(tmp_path, capsys):
     assert cli(capsys, "render", src, "-o", tmp_path / "o.png", "--preset", "loose-wash",
                "--set", "edge-width=3")[0] == 0
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.gif")
-    assert code == 2 and "use one of .bmp .jpeg .jpg .png" in err
+    assert code == 2 and "use one of .avif .bmp .jfif .jpe .jpeg .jpg .png" in err
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--size", "0x0")
     assert code == 2 and "--size" in err and "positive" in err
 
@@ -349,7 +349,7 @@ def test_images_keep_icc_and_exif_with_the_orientation_reset_and_take_a_quality(
         assert o.getexif().get(0x0112) == 1 and o.getexif().get(0x010F) == "Camera maker"
     assert outs[30].stat().st_size < outs[95].stat().st_size
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "--quality", "50")
-    assert code == 0 and "--quality applies to JPEG and WebP" in err
+    assert code == 0 and "--quality applies to JPEG, WebP and AVIF" in err
     assert cli(capsys, "render", src, "-o", tmp_path / "x.jpg", "--quality", "0")[0] == 2
 
 

@@ -18,7 +18,7 @@ from PIL import Image
 
 from aquarelle.cli.main import main
 from aquarelle.media import image_io
-from aquarelle.media.image_io import ImageError, read_image, write_image
+from aquarelle.media.image_io import ImageError, read_image
 
 
 def picture(w: int = 48, h: int = 32) -> np.ndarray:
@@ -68,10 +68,105 @@ def test_cli_an_unreadable_photo_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "o.png").exists()
 
 
-def test_a_write_error_is_said_in_lower_case_words(tmp_path, monkeypatch):
-    def full(*args: object, **kw: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+# 2, 3. AVIF and HEIF photos: read with their profile, EXIF and alpha; every name a render
+# accepts is an image in a batch too
 
-    monkeypatch.setattr(Path, "write_bytes", full)
-    with pytest.raises(ImageError, match=r"cannot write .*o\.png: no space left on device$"):
-        write_image(tmp_path / "o.png", picture())
+
+def avif(path: Path, rgb: np.ndarray, alpha: np.ndarray | None = None, **save: object) -> Path:
+    im = Image.fromarray(rgb if alpha is None else np.dstack([rgb, alpha]))
+    im.save(path, quality=100, **save)
+    return path
+
+
+def test_an_avif_keeps_its_profile_exif_orientation_and_alpha(tmp_path):
+    from test_colour_profile import DISPLAY_P3, as_srgb, colourful, converted
+
+    p3 = converted(colourful(96, 64), DISPLAY_P3)
+    exif = Image.Exif()
+    exif[0x0110] = "TestCam"  # Model
+    exif[0x0112] = 6  # turned: the stored picture is read upright
+    exif.get_ifd(0x8825)[1] = "N"  # a GPS IFD
+    alpha = np.full((64, 96), 255, np.uint8)
+    alpha[:, :20] = 0
+    src = avif(tmp_path / "p3.avif", p3, alpha, icc_profile=DISPLAY_P3, exif=exif)
+    img = read_image(src)
+    stored = np.asarray(Image.open(src).convert("RGB"))
+    want = np.rot90(as_srgb(stored, DISPLAY_P3), -1)  # orientation 6: a quarter turn right
+    assert img.rgb.shape == (96, 64, 3)
+    assert np.abs(img.rgb.astype(int) - want).max() <= 2  # converted from P3 as a PNG is
+    assert img.icc is None  # (converted: sRGB, as untagged)
+    assert img.alpha is not None and img.alpha[:20].max() == 0 and img.alpha[-40:].min() == 255
+    kept = Image.Exif()
+    kept.load(img.exif)
+    assert kept[0x0110] == "TestCam" and kept[0x0112] == 1
+    assert kept.get_ifd(0x8825)[1] == "N"
+
+
+def test_cli_an_avif_with_alpha_paints_paper_and_keeps_it(tmp_path, capsys):
+    rgb = np.zeros((32, 48, 3), np.uint8)
+    rgb[:] = (0, 200, 0)  # green hidden under alpha 0 must not be painted
+    alpha = np.zeros((32, 48), np.uint8)
+    alpha[:, 24:] = 255
+    rgb[:, 24:] = (120, 60, 160)
+    src = avif(tmp_path / "a.avif", rgb, alpha)
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.png", "-q")
+    assert code == 0, err
+    out = np.asarray(Image.open(tmp_path / "o.png"))
+    assert out.shape == (32, 48, 4) and out[:, :20, 3].max() == 0
+    hidden = out[:, :20, :3].astype(int)
+    assert (hidden[..., 1] - hidden[..., 0]).max() < 40  # paper, not green washes
+
+
+def heif_like(path: Path, rgb: np.ndarray) -> Path:
+    """An AV1-coded picture in a HEIF box whose brands say HEIC: what Pillow (without a
+    HEIF plugin) does not open and FFmpeg does, as a real HEIC photo here."""
+    from videoclips import avif_photo
+
+    data = bytearray(avif_photo(path.with_suffix(".tmp.avif"), rgb).read_bytes())
+    size = int.from_bytes(data[:4], "big")
+    assert data[4:8] == b"ftyp"
+    data[8:12] = b"heic"
+    for at in range(16, size, 4):
+        if data[at:at + 4] in (b"avif", b"avis"):
+            data[at:at + 4] = b"heic"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_heif_photo_pillow_cannot_read_goes_through_ffmpeg_and_says_what_is_lost(tmp_path):
+    rgb = picture(64, 48)
+    src = heif_like(tmp_path / "photo.heic", rgb)
+    with pytest.raises(Exception):  # noqa: B017 (Pillow's own refusal, whatever it is)
+        Image.open(src).load()
+    with pytest.warns(image_io.ImageWarning, match=r"photo\.heic: a HEIF photo, read through "
+                      r"FFmpeg.*no colour profile, EXIF or transparency"):
+        img = read_image(src)
+    assert img.rgb.shape == (48, 64, 3) and np.abs(img.rgb.astype(int) - rgb).mean() < 8
+
+
+def test_cli_a_batch_takes_every_name_a_single_render_takes(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    rgb = picture()
+    for name in ("p.jfif", "p2.jpe", "p3.jpeg"):
+        Image.fromarray(rgb).save(folder / name, format="JPEG")
+    avif(folder / "a.avif", rgb)
+    code, err = cli(capsys, "render", folder, "-o", tmp_path / "out", "-q")
+    assert code == 0, err
+    assert "skipped" not in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
+        ["a.avif", "p.jfif", "p2.jpe", "p3.jpeg"]
+    for p in (tmp_path / "out").iterdir():
+        with Image.open(p) as im:
+            assert im.size == (48, 32) and im.format == ("AVIF" if p.suffix == ".avif"
+                                                         else "JPEG")
+
+
+def test_cli_heif_is_read_but_not_written(tmp_path, capsys):
+    src = heif_like(tmp_path / "photo.heic", picture(64, 48))
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.heif", "-q")
+    assert code == 2 and "HEIF, which aquarelle reads but does not write" in err
+    with pytest.warns(image_io.ImageWarning, match="read through FFmpeg"):
+        code, err = cli(capsys, "render", src, "-o", tmp_path / "o.jpg", "-q")
+    assert code == 0, err
+    assert Image.open(tmp_path / "o.jpg").size == (64, 48)

@@ -15,9 +15,9 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.codecs import CONTAINERS
-from ..media.image_io import IMAGE_EXTENSIONS, Image, is_image_path
+from ..media.image_io import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, Image, is_image_path
 from ..media.paths import is_sequence, is_video_path, wants_frames
-from ..media.sniff import ffmpeg_opens, its_name, misnamed, sniff_image
+from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name
 from .common import add_style_options
 from .render_image import read_pair, render_image
@@ -37,7 +37,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_style_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     p.add_argument("--quality", type=int, metavar="1-100",
-                   help="JPEG and WebP quality of images written (default 95)")
+                   help="JPEG, WebP and AVIF quality of images written (default 95)")
     over = p.add_mutually_exclusive_group()
     over.add_argument("-y", "--overwrite", action="store_true",
                       help="replace existing outputs (a single output is replaced anyway; in "
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if is_image_path(src) and (sniffed or not _video_inside(src)):
         return _render_one_image(job, src, output,
                                  default_name(src, None, template=job.name_template))
-    if is_image_path(src):
+    if is_image_path(src) and src.suffix.lower() not in PICTURE_OR_SEQUENCE:
         print(f"aquarelle: warning: {src} is a video despite its {src.suffix} name; "
               "rendering it as a video", file=sys.stderr)
     if sniffed and not (is_video_path(output) or wants_frames(output)):
@@ -127,7 +127,7 @@ def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video"
         if is_image_path(output) and not is_sequence(output):
             from ..media.video_reader import only_picture
 
-            picture = only_picture(src)  # a photo FFmpeg reads as one frame (AVIF, HEIF)
+            picture = only_picture(src)  # a photo only FFmpeg reads, as one frame
             if picture is not None:
                 return render_image(job, src, output, Image(picture))
             raise AquarelleError(
@@ -231,7 +231,7 @@ def check_extension(output: Path, kind: str, src: Path) -> None:
         return  # a wrong one: the writer names the right ones
     refuse_missing(src)
     if kind == "image":
-        allowed = ", ".join(sorted(IMAGE_EXTENSIONS))
+        allowed = ", ".join(sorted(WRITE_EXTENSIONS))
         example = f"{output}.png"
     else:
         allowed = ", ".join(sorted(CONTAINERS)) + ", .gif (animated) or frames/%04d.png"

@@ -22,11 +22,13 @@ from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.export_options import resolve_size
 from ..media.image_io import (
-    IMAGE_EXTENSIONS,
+    LOSSY,
+    WRITE_EXTENSIONS,
     Image,
     ImageError,
     image_size,
     is_image_path,
+    is_writable_image_path,
     on_paper,
     read_image,
     write_image,
@@ -68,9 +70,11 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if image is None and not src.exists():  # the input's own problem first, then the output's
         raise ImageError(f"no such file: {src}")
     refuse_existing(job, output)
-    if not is_image_path(output):
-        raise ImageError(f"unsupported output format {output.suffix or '(none)'} for an image; "
-                         f"use one of {' '.join(sorted(IMAGE_EXTENSIONS))}")
+    if not is_writable_image_path(output):
+        what = "HEIF, which aquarelle reads but does not write" if is_image_path(output) \
+            else f"unsupported output format {output.suffix or '(none)'}"
+        raise ImageError(f"{what}, for an image; use one of "
+                         f"{' '.join(sorted(WRITE_EXTENSIONS))}")
     if str(output.parent) and not output.parent.is_dir():
         raise ImageError(f"output folder does not exist: {output.parent}")
     check_writable(output)
@@ -116,8 +120,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         return_freed_heap()  # the GL textures' memory, for the encoder
     quality = job.quality
     # (its range was checked with the command line)
-    if quality is not None and output.suffix.lower() not in (".jpg", ".jpeg", ".webp"):
-        print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
+    if quality is not None and output.suffix.lower() not in LOSSY:
+        print(f"aquarelle: warning: --quality applies to JPEG, WebP and AVIF; ignored for "
               f"{output.name}", file=sys.stderr)
     for warning in write_warnings(output, rgb, icc, exif, alpha):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)

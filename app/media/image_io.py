@@ -21,7 +21,14 @@ from .png_encode import encode_png
 # one-line error says what went wrong.
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
-IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".bmp"}
+# What is read as a still by its name (and what by its first bytes: sniff.py); all are
+# written but HEIF, which nothing here encodes (WRITE_EXTENSIONS).
+IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".jpe", ".jfif", ".webp", ".tif", ".tiff", ".bmp",
+                    ".avif", ".heic", ".heif"}
+READ_ONLY = frozenset({".heic", ".heif"})
+WRITE_EXTENSIONS = frozenset(IMAGE_EXTENSIONS - READ_ONLY)
+JPEG_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".jfif"})
+LOSSY = frozenset({*JPEG_EXTENSIONS, ".webp", ".avif"})  # what --quality applies to
 _EXIF_ORIENTATION = 0x0112
 # The most pixels a picture is decoded with (3 GB as 8-bit RGB; OpenCV's own limit is 2^30):
 # larger ones are refused from their header, before decoding, unless a JPEG is asked for at
@@ -33,6 +40,16 @@ _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
 
 class ImageError(AquarelleError):
     """An image that cannot be read or written."""
+
+
+class ImageWarning(UserWarning):
+    """What reading a still leaves out or finds wrong (its other pages, a damaged part):
+    one line naming the file (the CLI prints it as its own warning)."""
+
+
+def warn(message: str) -> None:
+    """An ImageWarning, said where the picture is read."""
+    warnings.warn(message, ImageWarning, stacklevel=3)
 
 
 @dataclass
@@ -66,8 +83,21 @@ def on_paper(rgb: np.ndarray, alpha: np.ndarray | None) -> np.ndarray:
 
 
 def is_image_path(path: str | Path) -> bool:
-    """Whether the file name has an image extension we read and write."""
+    """Whether the file name has an image extension we read (all are written but HEIF's:
+    `is_writable_image_path`)."""
     return Path(path).suffix.lower() in IMAGE_EXTENSIONS
+
+
+def is_writable_image_path(path: str | Path) -> bool:
+    """Whether the file name has an image extension we write."""
+    return Path(path).suffix.lower() in WRITE_EXTENSIONS
+
+
+def written_suffix(src: str | Path) -> str:
+    """The extension a still read from `src` is written with by default: its own, but a
+    HEIF photo's (.heic, .heif: read, never written here), which is written as JPEG."""
+    ext = Path(src).suffix
+    return ".jpg" if ext.lower() in READ_ONLY else ext
 
 
 def image_size(path: str | Path) -> tuple[int, int] | None:
@@ -118,6 +148,16 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     data = np.fromfile(path, dtype=np.uint8)
     if not data.size:
         raise ImageError(f"{path} is empty (0 bytes)")
+    if bytes(data[4:8]) == b"ftyp":  # an AVIF or HEIF photo (ISOBMFF)
+        arr = _pillow_picture(path, data)
+        if arr is None:  # (an older Pillow: OpenCV may read AVIF, else FFmpeg does)
+            try:
+                arr = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+            except cv2.error:
+                arr = None
+        if arr is None:
+            return _ffmpeg_picture(path)
+        return _finish(path, arr, None)
     tiff = path.suffix.lower() in (".tif", ".tiff")
     # a TIFF's decoders (OpenCV's, Pillow's) turn it by its Orientation tag themselves, some
     # kinds only: they are given it unturned, and it is turned below like any other picture
@@ -134,6 +174,13 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
+    return _finish(path, arr, tiff_orientation if tiff else None)
+
+
+def _finish(path: Path, arr: np.ndarray, orientation: int | None) -> Image:
+    """A decoded picture (OpenCV's layout: grey, grey + alpha, BGR or BGRA) as an upright
+    sRGB Image with the file's metadata; `orientation`: the file's own where it is known
+    already (a TIFF's), else its EXIF's."""
     if arr.dtype not in (np.uint8, np.uint16):
         if arr.dtype == np.float32:
             arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
@@ -148,9 +195,9 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
         rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
-    orientation, icc, exif = _metadata(path)
-    if tiff:  # (Pillow's reading of the tag, where it has one, is of the turned file)
-        orientation = tiff_orientation
+    exif_orientation, icc, exif = _metadata(path)
+    # (Pillow's reading of a TIFF's tag, where it has one, is of the turned file)
+    orientation = exif_orientation if orientation is None else orientation
     from .colour_profile import to_srgb  # (its own module: the engine paints sRGB)
 
     rgb, icc = to_srgb(rgb, icc, path.name)  # P3, Adobe RGB... converted, sRGB as it is
@@ -158,6 +205,59 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     alpha = _orient(alpha, orientation) if alpha is not None else None
     return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
                  icc, exif)
+
+
+def _pillow_picture(path: Path, data: np.ndarray) -> np.ndarray | None:
+    """An AVIF photo (a HEIF one where Pillow has a plugin for it) decoded by Pillow, as
+    8-bit BGR or BGRA; its profile and EXIF are read with the rest (`_metadata`). None
+    where Pillow cannot decode it. Its other frames, if any, are said to be left out."""
+    import io
+
+    try:
+        with _pillow() as pil, pil.open(io.BytesIO(memoryview(data))) as im:
+            frames = int(getattr(im, "n_frames", 1))
+            im.load()
+            if im.mode not in ("RGB", "RGBA"):
+                im = im.convert("RGBA" if "A" in im.getbands() else "RGB")
+            rgb = np.asarray(im)
+            depth = _heif_depth(data)
+    except Exception:  # not a format Pillow decodes here (HEIF without a plugin)
+        return None
+    if frames > 1:
+        warn(f"{path.name} holds {frames} frames; only the first is painted")
+    if depth > 8:
+        warn(f"{path.name} has {depth} bits a channel; Pillow's AVIF reader gives 8, so it "
+             f"is painted at 8")
+    return cv2.cvtColor(rgb, cv2.COLOR_RGBA2BGRA if rgb.shape[2] == 4 else cv2.COLOR_RGB2BGR)
+
+
+def _heif_depth(data: np.ndarray) -> int:
+    """The bits a channel an AVIF or HEIF file's first pixel information box ('pixi')
+    gives; 8 where it has none in its first 64 KB."""
+    head = bytes(data[:65536])
+    at = head.find(b"pixi")
+    if at < 0 or at + 10 > len(head):
+        return 8
+    channels = head[at + 8]  # (after the box's version and flags)
+    bits = head[at + 9:at + 9 + channels]
+    return max(bits, default=8)
+
+
+def _ffmpeg_picture(path: Path) -> Image:
+    """A HEIF photo (an AVIF one where neither Pillow nor OpenCV decode it here) as FFmpeg
+    reads it, one frame: its colour profile, EXIF and transparency are not read, which a
+    warning says."""
+    from .sniff import still_heif
+    from .video_reader import only_picture
+
+    kind = still_heif(path)
+    picture = only_picture(path) if kind is not None else None
+    if picture is None:
+        raise ImageError(f"not a readable image: {path}")
+    warn(f"{path.name}: a {kind[0]} photo, read through FFmpeg here (Pillow reads no "
+         f"{kind[0]} without a plugin), which reads no colour profile, EXIF or "
+         f"transparency: painted as sRGB, written without its EXIF")
+    return Image(picture)
 
 
 def _straight_tiff(data: np.ndarray, bgra: np.ndarray) -> np.ndarray:
@@ -242,7 +342,7 @@ def _decode_flags(path: Path, size: tuple[int, int] | None,
     if size is None or size[0] * size[1] <= MAX_PIXELS:
         return cv2.IMREAD_UNCHANGED
     w, h = size
-    jpeg = path.suffix.lower() in (".jpg", ".jpeg")
+    jpeg = path.suffix.lower() in JPEG_EXTENSIONS
     for k, flag in _REDUCED.items():
         if (w // k) * (h // k) <= MAX_PIXELS and fit is not None and jpeg \
                 and fit[0] <= w // k and fit[1] <= h // k:
@@ -364,7 +464,7 @@ def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | 
         kw["icc_profile"] = icc
     if exif:
         kw["exif"] = exif
-    if fmt in ("JPEG", "WEBP"):
+    if fmt in ("JPEG", "WEBP", "AVIF"):
         kw["quality"] = quality
     buf = io.BytesIO()
     im.save(buf, format=fmt, **kw)
@@ -386,12 +486,13 @@ def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
 
 
 DEFAULT_QUALITY = 95
-PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".png": "PNG",
-               ".tif": "TIFF", ".tiff": "TIFF"}
-EIGHT_BIT_ONLY = frozenset({".jpg", ".jpeg", ".webp", ".bmp"})  # (PNG and TIFF hold 16)
+PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".jpe": "JPEG", ".jfif": "JPEG",
+               ".webp": "WEBP", ".png": "PNG", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF"}
+# (PNG and TIFF hold 16; Pillow's AVIF encoder takes 8)
+EIGHT_BIT_ONLY = frozenset({*JPEG_EXTENSIONS, ".webp", ".bmp", ".avif"})
 # (a 32-bit BMP's fourth channel is not written: what OpenCV writes there, and whether a
 # viewer takes it for alpha, differ from version to version)
-NO_ALPHA = frozenset({".jpg", ".jpeg", ".bmp"})
+NO_ALPHA = frozenset({*JPEG_EXTENSIONS, ".bmp"})
 
 
 def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
@@ -401,7 +502,8 @@ def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
     ext, name = path.suffix.lower(), path.name
     deep = rgb.dtype == np.uint16
     notes = []
-    kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP", ".bmp": "BMP"}.get(ext)
+    kind = "JPEG" if ext in JPEG_EXTENSIONS else \
+        {".webp": "WebP", ".bmp": "BMP", ".avif": "AVIF"}.get(ext)
     if deep and ext in EIGHT_BIT_ONLY:
         notes.append(f"{name}: {kind} holds 8 bits a channel; the 16-bit picture is "
                      f"written at 8 (.png or .tif keep 16)")
@@ -505,16 +607,17 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     symlink is written through (atomic_output)."""
     path = Path(path)
     ext = path.suffix.lower()
-    if ext not in IMAGE_EXTENSIONS:
-        raise ImageError(f"unsupported image format {ext or '(none)'} for {path}; "
-                         f"use one of {', '.join(sorted(IMAGE_EXTENSIONS))}")
+    if ext not in WRITE_EXTENSIONS:
+        what = "HEIF, which aquarelle reads but does not write" if ext in READ_ONLY else \
+            f"unsupported image format {ext or '(none)'}"
+        raise ImageError(f"{what}, for {path}; use one of {', '.join(sorted(WRITE_EXTENSIONS))}")
     if not path.parent.is_dir() if str(path.parent) else False:
         raise ImageError(f"output folder does not exist: {path.parent}")
     if ext in EIGHT_BIT_ONLY:  # (OpenCV would clip 16-bit values to 255: a white picture)
         rgb = to_8bit(rgb)
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR) if rgb.flags.c_contiguous and \
         rgb.ndim == 3 and rgb.shape[2] == 3 else rgb[:, :, ::-1]
-    if alpha is not None and ext in (".png", ".webp", ".tif", ".tiff"):
+    if alpha is not None and ext not in NO_ALPHA:
         if alpha.dtype != bgr.dtype:
             alpha = to_8bit(alpha) if bgr.dtype == np.uint8 else alpha.astype(np.uint16) * 257
         bgr = np.dstack([bgr, alpha])
@@ -523,11 +626,12 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         icc = None
     if ext == ".png":
         data = encode_png(bgr, icc=icc, exif=exif)  # deflated on every core
-    elif (icc or exif) and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
+    elif (icc or exif or ext == ".avif") and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
         data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif)
     else:
         params: list[int] = []
-        if ext in (".jpg", ".jpeg"):
+        if ext in JPEG_EXTENSIONS:
+            ext = ".jpg"  # (OpenCV's name for JPEG; .jfif it does not know)
             params = [cv2.IMWRITE_JPEG_QUALITY, q]
         elif ext == ".webp":
             params = [cv2.IMWRITE_WEBP_QUALITY, q]
@@ -543,4 +647,4 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     except OutputExists as e:
         raise ImageError(str(e)) from None
     except OSError as e:
-        raise ImageError(f"cannot write {path}: {os_reason(e)}") from None
+        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None

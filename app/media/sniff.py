@@ -25,6 +25,37 @@ def sniff_image(path: Path) -> tuple[str, str] | None:
         return "WebP", ".webp"
     if head[:2] == b"BM" and head[6:10] == bytes(4):  # BMP: its reserved fields are zero
         return "BMP", ".bmp"
+    return still_heif(path)
+
+
+# ISOBMFF brands (ftyp) of one picture: AVIF's, HEIF's (HEVC-coded: Apple's HEIC), and the
+# generic image brands, told apart by the coding brands listed with them. The sequence
+# brands (avis, msf1, hevc...: an animation, played as a video) are no still.
+_AVIF_BRANDS = frozenset({b"avif"})
+_HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis"})
+_GENERIC_BRANDS = frozenset({b"mif1", b"mif2"})
+# Names whose files may hold a picture or a sequence of them (played as a video): no
+# warning that such a file is "a video despite its name".
+PICTURE_OR_SEQUENCE = frozenset({".avif", ".heic", ".heif"})
+
+
+def still_heif(path: Path) -> tuple[str, str] | None:
+    """("AVIF", ".avif") or ("HEIF", ".heic") for a still AVIF or HEIF photo, by its ftyp
+    box (its major and compatible brands); None for anything else."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(64)
+    except OSError:
+        return None
+    if len(head) < 16 or head[4:8] != b"ftyp":
+        return None
+    size = min(int.from_bytes(head[:4], "big"), len(head))
+    major = head[8:12]
+    compatible = {head[k:k + 4] for k in range(16, size - 3, 4)}
+    if major in _AVIF_BRANDS or major in _GENERIC_BRANDS and compatible & _AVIF_BRANDS:
+        return "AVIF", ".avif"
+    if major in _HEIF_BRANDS or major in _GENERIC_BRANDS and compatible & _HEIF_BRANDS:
+        return "HEIF", ".heic"
     return None
 
 
@@ -66,5 +97,6 @@ def misnamed_image(path: Path) -> str | None:
     if sniffed is None:
         return None
     same = {".jpg": (".jpg", ".jpeg", ".jpe", ".jfif"), ".tif": (".tif", ".tiff"),
-            ".png": (".png", ".apng")}.get(sniffed[1], (sniffed[1],))
+            ".png": (".png", ".apng"), ".heic": (".heic", ".heif"),
+            ".avif": (".avif", ".heif")}.get(sniffed[1], (sniffed[1],))
     return None if path.suffix.lower() in same else _despite(path, sniffed[0])

@@ -49,9 +49,9 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
 
 
 def _read_picture(src: Path) -> Image:
-    """The image file `src`, or a photo FFmpeg reads as one frame (AVIF, HEIF: no profile or
-    EXIF from it; the window opens those as stills); never a broken file of a format OpenCV
-    reads, which FFmpeg would half paint."""
+    """The image file `src` (an AVIF or HEIF photo too: read_image reads them), or a
+    picture of another format FFmpeg reads as one frame (no profile or EXIF from it); never
+    a broken file of a format read_image knows, which FFmpeg would half paint."""
     try:
         return read_image(src)
     except ImageError:
