@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from PIL import Image as PILImage
 
 from aquarelle.cli import render_video
 from aquarelle.cli.main import main
@@ -237,3 +238,29 @@ def test_symlinked_subfolders_are_followed_but_loops_are_not(three, capsys, tmp_
     assert notes(err) == [
         "aquarelle: note: skipped in in: back/, sub/again/, twin/ (a symlink to a folder "
         "walked elsewhere or above: not followed)"]
+
+
+# 4. a one-frame GIF is a still; an animated one a video
+
+
+def gifs(folder: Path) -> None:
+    """still.gif (one frame: red left half) and anim.gif (three frames)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rgb = np.zeros((32, 48, 3), np.uint8)
+    rgb[:, :24] = (220, 30, 30)
+    PILImage.fromarray(rgb).save(folder / "still.gif")
+    frames = [PILImage.fromarray(np.full((32, 48, 3), v, np.uint8)) for v in (0, 120, 240)]
+    frames[0].save(folder / "anim.gif", save_all=True, append_images=frames[1:], duration=100)
+
+
+def test_a_still_gif_in_a_batch_is_painted_as_a_picture(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gifs(Path("in"))
+    code, err = cli(capsys, "render", "in", "-o", "out", "--style", "adjust")
+    assert code == 0, err
+    assert sorted(p.name for p in Path("out").iterdir()) == ["anim.mp4", "still.png"]
+    painted = cv2.imread("out/still.png")
+    assert painted.shape == (32, 48, 3)
+    assert painted[16, 6, 2] > 150 > painted[16, 6, 0]  # red where the GIF is red (BGR)
+    assert "in/still.gif -> out/still.png (48x32)" in err
+    assert "in/anim.gif -> out/anim.mp4 (3 frames" in err

@@ -21,19 +21,40 @@ from .common import counted
 from .render_job import RenderJob
 from .render_options import NAME_TEMPLATE, check_name_template, check_pixels, check_video_size
 
+STILL_GIF_SUFFIX = ".png"  # a one-frame GIF's painting (GIF is no format a still is written as)
+
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
-                 template: str = NAME_TEMPLATE, *, video: bool = False) -> str:
+                 template: str = NAME_TEMPLATE, *, video: bool = False,
+                 still: bool = False) -> str:
     """Output file name for a file rendered into a folder (videos get the container's
-    extension: --format, else the codec's; `video`: one named as a picture, an APNG say)."""
+    extension: --format, else the codec's; `video`: one named as a picture, an APNG say;
+    `still`: a one-frame GIF, written as PNG)."""
     check_name_template(template)  # plain fields: nothing of str.format's runs
     stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
     if not stem or "/" in stem or "\\" in stem:
         raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
+    if still:
+        return stem + STILL_GIF_SUFFIX
     if is_image_path(src) and not video:
         return stem + src.suffix
     ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
     return stem + ext
+
+
+def is_still_gif(path: Path) -> bool:
+    """Whether `path` is a GIF (by its name) of one frame: a still, painted as a picture (as
+    `render still.gif -o x.png` paints it), not a one-frame video. Only its blocks are read
+    (Pillow), no frame decoded."""
+    if path.suffix.lower() != ".gif":
+        return False
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            return im.format == "GIF" and getattr(im, "n_frames", 1) == 1
+    except Exception:  # (damaged, unreadable: rendered as a video, whose error says what)
+        return False
 
 
 def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,
@@ -179,15 +200,16 @@ def once_each(files: list[tuple[Path, Path]], quiet: bool = False
 
 
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
-                 template: str = NAME_TEMPLATE, videos: frozenset[Path] = frozenset()
-                 ) -> list[Path]:
+                 template: str = NAME_TEMPLATE, videos: frozenset[Path] = frozenset(), *,
+                 stills: frozenset[Path] = frozenset()) -> list[Path]:
     """One output path (relative to -o) per input, each its own (`videos`: animated pictures
-    rendered as videos, also ones named as images). Names are told apart without case, as
-    Windows and macOS file systems do. Inputs that would share one (x.mp4 and x.mkv -> x.mp4):
-    the one already called that keeps it (else the first); each other one adds the first
-    free tag of: its extension where it differs (x_mkv.mp4), the last part of its folder's
-    path that tells it apart (other/one.png -> one_other.png), a number (painted-2.png)."""
-    plain = _plain_names(files, codec, fmt, template, videos)
+    rendered as videos, also ones named as images; `stills`: one-frame GIFs, painted as
+    pictures). Names are told apart without case, as Windows and macOS file systems do.
+    Inputs that would share one (x.mp4 and x.mkv -> x.mp4): the one already called that
+    keeps it (else the first); each other one adds the first free tag of: its extension
+    where it differs (x_mkv.mp4), the last part of its folder's path that tells it apart
+    (other/one.png -> one_other.png), a number (painted-2.png)."""
+    plain = _plain_names(files, codec, fmt, template, videos, stills)
     groups: dict[str, list[int]] = {}
     for i, name in enumerate(plain):
         groups.setdefault(_key(name), []).append(i)
@@ -208,9 +230,11 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
 
 
 def _plain_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None,
-                 template: str, videos: frozenset[Path]) -> list[Path]:
+                 template: str, videos: frozenset[Path], stills: frozenset[Path]
+                 ) -> list[Path]:
     """Each input's output path as if it were the only one."""
-    return [sub / default_name(f, codec, fmt, template, video=f in videos) for f, sub in files]
+    return [sub / default_name(f, codec, fmt, template, video=f in videos, still=f in stills)
+            for f, sub in files]
 
 
 def renamed_note(files: list[tuple[Path, Path]], names: list[Path], plain: list[Path]) -> str:
@@ -261,7 +285,8 @@ def prepare_batch(job: RenderJob
     videos cannot have; the style and values were checked when the job was parsed), the
     files found, their output names, and for each animated picture (an APNG, also one named
     .png) whether FFmpeg decodes its frames: then it is a video, as `aquarelle render`
-    renders it alone."""
+    renders it alone. A one-frame GIF is a still (written as PNG); on a cluster it is still
+    sent as a one-frame video (render_cluster renders only images named so here)."""
     opts, output = job.export, job.output
     if opts.codec is not None:
         output_format("x" + EXTENSION_FOR_CODEC.get(opts.codec.lower(), ".mp4"), opts.codec)
@@ -273,7 +298,8 @@ def prepare_batch(job: RenderJob
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
     decodes = {f: ffmpeg_decodes(f) for f, _ in files if animation_of(f) is not None}
     videos = frozenset(f for f, moving in decodes.items() if moving)
-    moving = [f for f, _ in files if f in videos or not is_image_path(f)]
+    stills = frozenset(f for f, _ in files if job.cluster is None and is_still_gif(f))
+    moving = [f for f, _ in files if f in videos or not (is_image_path(f) or f in stills)]
     if moving:  # a size no video frame can have: said before any file, not per video
         check_video_size(opts.size, moving[0].name)
     if opts.size is not None and min(opts.size) < 0:  # a -1 side: as each still resolves it
@@ -288,9 +314,9 @@ def prepare_batch(job: RenderJob
         probe_writable(output / "probe")
     except OSError as e:
         raise MediaError(f"cannot write into output folder {output}: {_reason(e)}") from None
-    names = output_names(files, opts.codec, fmt, job.name_template, videos)
-    note = renamed_note(files, names,
-                        _plain_names(files, opts.codec, fmt, job.name_template, videos))
+    names = output_names(files, opts.codec, fmt, job.name_template, videos, stills=stills)
+    note = renamed_note(files, names, _plain_names(files, opts.codec, fmt, job.name_template,
+                                                   videos, stills))
     if note and not job.quiet:
         print(note, file=sys.stderr)
     return files, names, decodes

@@ -11,11 +11,11 @@ from ..engine.interrupts import checkpoint
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
-from ..media.image_io import is_image_path
+from ..media.image_io import Image, is_image_path
 from ..media.paths import wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
-from .batch_plan import batch_summary, default_name, first_ten, prepare_batch
+from .batch_plan import batch_summary, default_name, first_ten, is_still_gif, prepare_batch
 from .common import counted
 from .main import print_error
 from .render_frames import run_frames
@@ -122,10 +122,17 @@ def run_batch(job: RenderJob) -> int:
 
 
 def _render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) -> None:
-    """One file of a batch: a still, else a video (or an animated picture FFmpeg
-    decodes)."""
+    """One file of a batch: a still (also a one-frame GIF: its picture, as `render
+    still.gif -o x.png` paints it), else a video (or an animated picture FFmpeg decodes)."""
     if is_image_path(src) and not decodes.get(src):
         render_image(job, src, dst, decodes=decodes.get(src))
+    elif is_still_gif(src):
+        from ..media.video_reader import only_picture
+
+        picture = only_picture(src)
+        if picture is None:
+            raise MediaError(f"{src}: FFmpeg cannot read its one picture")
+        render_image(job, src, dst, Image(picture))
     else:
         run(job, src, dst)
 
