@@ -19,6 +19,7 @@ import pytest
 from PIL import Image as PILImage
 
 from aquarelle.cli import render_video
+from aquarelle.cli.batch_plan import default_name
 from aquarelle.cli.main import main
 from aquarelle.engine import interrupts
 
@@ -264,3 +265,62 @@ def test_a_still_gif_in_a_batch_is_painted_as_a_picture(tmp_path, capsys, monkey
     assert painted[16, 6, 2] > 150 > painted[16, 6, 0]  # red where the GIF is red (BGR)
     assert "in/still.gif -> out/still.png (48x32)" in err
     assert "in/anim.gif -> out/anim.mp4 (3 frames" in err
+
+
+# 5. the stills' format in a batch: --format for the kind it names, an extension in --name
+
+
+def test_format_names_the_stills_format_and_leaves_the_videos_theirs(tmp_path, capsys,
+                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gifs(Path("in"))
+    photo(Path("in/a.jpg"))
+    code, err = cli(capsys, "render", "in", "-o", "out", "--format", "PNG", "--style", "adjust")
+    assert code == 0, err
+    assert sorted(p.name for p in Path("out").iterdir()) == ["a.png", "anim.mp4", "still.png"]
+    assert Path("out/a.png").read_bytes().startswith(b"\x89PNG")
+    code, err = cli(capsys, "render", "in", "-o", "out2", "--format", "webp", "--format", "mkv",
+                    "--style", "adjust", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in Path("out2").iterdir()) == ["a.webp", "anim.mkv",
+                                                              "still.webp"]
+
+
+def test_an_extension_in_name_is_the_outputs(three, capsys):
+    code, err = cli(capsys, "render", "in", "-o", "out", "--name", "{stem}_w.jpg", "--style",
+                    "adjust", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in Path("out").iterdir()) == ["a_w.jpg", "b_w.jpg", "c_w.jpg"]
+    assert Path("out/a_w.jpg").read_bytes().startswith(b"\xff\xd8")
+
+
+def test_an_extension_in_name_the_inputs_kind_is_not_written_as_is_refused(tmp_path, capsys,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gifs(Path("in"))
+    code, err = cli(capsys, "render", "in", "-o", "out", "--name", "{stem}.png", "--style",
+                    "adjust")
+    assert code == 2
+    assert err.splitlines() == [
+        "aquarelle render: error: --name '{stem}.png' gives anim.png for anim.gif, a video, "
+        "written in .m4v .mkv .mov .mp4 .webm"]
+    assert not Path("out").exists()
+
+
+def test_a_dot_in_name_or_in_a_stem_is_part_of_the_name():
+    assert default_name(Path("a.jpg"), None, template="{stem}.v2") == "a.v2.jpg"
+    assert default_name(Path("clip.mp4.jpg"), None) == "clip.mp4.jpg"
+    assert default_name(Path("b.mov"), None, template="{stem}.{ext}") == "b.mov"
+    assert default_name(Path("a.jpg"), None, template="{stem}.{ext}") == "a.jpg"
+    assert default_name(Path("a.heic"), None, still_fmt="tif") == "a.tif"
+
+
+def test_format_twice_for_one_kind_is_refused(three, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli(capsys, "render", "in", "-o", "out", "--format", "gif")
+    assert e.value.code == 2
+    assert "invalid choice: 'gif'" in capsys.readouterr().err
+    code, err = cli(capsys, "render", "in", "-o", "out", "--format", "png", "--format", "jpg")
+    assert code == 2
+    assert err.splitlines() == ["aquarelle render: error: --format png and jpg: give one "
+                                "format for the stills (and one for the other kind, if any)"]

@@ -11,33 +11,55 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.atomic import probe_writable
-from ..media.codecs import EXTENSION_FOR_CODEC, output_format
+from ..media.codecs import CONTAINERS, EXTENSION_FOR_CODEC, output_format
 from ..media.errors import MediaError
 from ..media.export_options import resolve_size
-from ..media.image_io import image_size, is_image_path
-from ..media.paths import is_video_path, same_path
+from ..media.image_io import (
+    IMAGE_EXTENSIONS,
+    WRITE_EXTENSIONS,
+    image_size,
+    is_image_path,
+    written_suffix,
+)
+from ..media.paths import VIDEO_EXTENSIONS, is_video_path, same_path
 from ..media.sniff import ffmpeg_opens, sniff_image
 from .common import counted
 from .render_job import RenderJob
 from .render_options import NAME_TEMPLATE, check_name_template, check_pixels, check_video_size
 
 STILL_GIF_SUFFIX = ".png"  # a one-frame GIF's painting (GIF is no format a still is written as)
+# extensions that, ending a --name template, are its output's extension (else part of the name)
+NAMED_EXTENSIONS = frozenset(IMAGE_EXTENSIONS | VIDEO_EXTENSIONS | set(CONTAINERS) | {".apng"})
 
 
 def default_name(src: Path, codec: str | None, fmt: str | None = None,
                  template: str = NAME_TEMPLATE, *, video: bool = False,
-                 still: bool = False) -> str:
-    """Output file name for a file rendered into a folder (videos get the container's
-    extension: --format, else the codec's; `video`: one named as a picture, an APNG say;
-    `still`: a one-frame GIF, written as PNG)."""
+                 still: bool = False, still_fmt: str | None = None) -> str:
+    """Output file name for a file rendered into a folder. A video (`video`: also one named
+    as a picture, an APNG say) gets the container's extension: `fmt` (--format's), else the
+    codec's; a still (an image, or `still`: a one-frame GIF) `still_fmt` (--format's), else
+    its own (PNG for a GIF, JPEG for HEIF: formats no still is written as). An extension
+    the template ends with ({stem}.png) is used where it is one of that kind's, else
+    refused."""
     check_name_template(template)  # plain fields: nothing of str.format's runs
-    stem = template.format(stem=src.stem, ext=src.suffix.lstrip("."))
+    ext = src.suffix.lstrip(".")
+    stem = template.format(stem=src.stem, ext=ext)
     if not stem or "/" in stem or "\\" in stem:
         raise AquarelleError(f"--name {template!r} gives no usable file name for {src.name}")
-    if still:
-        return stem + STILL_GIF_SUFFIX
-    if is_image_path(src) and not video:
-        return stem + src.suffix
+    pictured = still or (is_image_path(src) and not video)
+    # the template's own extension, not one in the input's stem (a.mp4.jpg's stem a.mp4)
+    given = Path(template.format(stem="x", ext=ext)).suffix.lower()
+    if given in NAMED_EXTENSIONS:
+        allowed = WRITE_EXTENSIONS if pictured else CONTAINERS
+        if given not in allowed:
+            kind = "a still, written as" if pictured else "a video, written in"
+            raise AquarelleError(f"--name {template!r} gives {stem} for {src.name}, {kind} "
+                                 f"{' '.join(sorted(allowed))}")
+        return stem
+    if pictured:
+        if still_fmt:
+            return f"{stem}.{still_fmt}"
+        return stem + (STILL_GIF_SUFFIX if still else written_suffix(src))
     ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
     return stem + ext
 
@@ -201,7 +223,8 @@ def once_each(files: list[tuple[Path, Path]], quiet: bool = False
 
 def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None = None,
                  template: str = NAME_TEMPLATE, videos: frozenset[Path] = frozenset(), *,
-                 stills: frozenset[Path] = frozenset()) -> list[Path]:
+                 stills: frozenset[Path] = frozenset(), still_fmt: str | None = None
+                 ) -> list[Path]:
     """One output path (relative to -o) per input, each its own (`videos`: animated pictures
     rendered as videos, also ones named as images; `stills`: one-frame GIFs, painted as
     pictures). Names are told apart without case, as Windows and macOS file systems do.
@@ -209,7 +232,7 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
     keeps it (else the first); each other one adds the first free tag of: its extension
     where it differs (x_mkv.mp4), the last part of its folder's path that tells it apart
     (other/one.png -> one_other.png), a number (painted-2.png)."""
-    plain = _plain_names(files, codec, fmt, template, videos, stills)
+    plain = _plain_names(files, codec, fmt, template, videos, stills, still_fmt)
     groups: dict[str, list[int]] = {}
     for i, name in enumerate(plain):
         groups.setdefault(_key(name), []).append(i)
@@ -230,11 +253,11 @@ def output_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
 
 
 def _plain_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | None,
-                 template: str, videos: frozenset[Path], stills: frozenset[Path]
-                 ) -> list[Path]:
+                 template: str, videos: frozenset[Path], stills: frozenset[Path],
+                 still_fmt: str | None) -> list[Path]:
     """Each input's output path as if it were the only one."""
-    return [sub / default_name(f, codec, fmt, template, video=f in videos, still=f in stills)
-            for f, sub in files]
+    return [sub / default_name(f, codec, fmt, template, video=f in videos, still=f in stills,
+                               still_fmt=still_fmt) for f, sub in files]
 
 
 def renamed_note(files: list[tuple[Path, Path]], names: list[Path], plain: list[Path]) -> str:
@@ -306,6 +329,13 @@ def prepare_batch(job: RenderJob
         for f, _ in files:
             if f not in videos and is_image_path(f) and (header := image_size(f)):
                 check_pixels(resolve_size(opts.size, header, even=False), f.name, opts.size)
+    sfmt = job.still_format  # (names before the folder: a --name refused makes none)
+    names = output_names(files, opts.codec, fmt, job.name_template, videos, stills=stills,
+                         still_fmt=sfmt)
+    moved = set(moving)
+    for ext in sorted({n.suffix.lower() for (f, _), n in zip(files, names, strict=True)
+                       if f in moved}):  # (--name's: each container with --codec)
+        output_format(f"x{ext}", opts.codec)
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
@@ -314,9 +344,8 @@ def prepare_batch(job: RenderJob
         probe_writable(output / "probe")
     except OSError as e:
         raise MediaError(f"cannot write into output folder {output}: {_reason(e)}") from None
-    names = output_names(files, opts.codec, fmt, job.name_template, videos, stills=stills)
     note = renamed_note(files, names, _plain_names(files, opts.codec, fmt, job.name_template,
-                                                   videos, stills))
+                                                   videos, stills, sfmt))
     if note and not job.quiet:
         print(note, file=sys.stderr)
     return files, names, decodes

@@ -25,6 +25,7 @@ from .render_options import (
     parse_size,
     parse_time,
     parse_video_lines,
+    split_formats,
 )
 
 RENDER = "aquarelle render"  # the command as its errors name it (argparse's prog)
@@ -54,10 +55,11 @@ class RenderJob:
     overwrite: bool  # -y: a batch replaces existing outputs
     pair: bool  # the two inputs are a stereo pair
     recursive: bool
-    container: str | None  # --format of a batch's videos
+    container: str | None  # --format of a batch's videos (mp4...)
     name_template: str
     cluster: ClusterChoice | None
     video_only: tuple[str, ...] = ()  # video-only options given (warned about for images)
+    still_format: str | None = None  # --format of a batch's stills (png...)
 
     @property
     def replace(self) -> bool:
@@ -97,6 +99,11 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
     start = parse_time(args.start, "--start") or 0.0
     size = parse_size(args.size)
     check_name_template(args.name)
+    container, still_format = split_formats(args.format)
+    if still_format and len(args.inputs) == 1 and not Path(args.inputs[0]).is_dir():
+        print(f"aquarelle: warning: --format {still_format} names the stills a batch (several "
+              "inputs or a folder) writes; for one input, name its output (-o "
+              f"OUT.{still_format}): ignored", file=sys.stderr)
     if size is not None and len(args.inputs) == 1:
         _check_size_for(Path(args.inputs[0]), size)
     export = ExportOptions(
@@ -131,11 +138,12 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
         inputs=tuple(Path(p) for p in args.inputs), output=output,
         wants_folder=args.output.endswith(("/", "\\")) or output.is_dir(), look=look,
         export=export, quality=args.quality, quiet=args.quiet, overwrite=args.overwrite,
-        pair=args.pair, recursive=args.recursive, container=args.format,
+        pair=args.pair, recursive=args.recursive, container=container,
         name_template=args.name, cluster=cluster,
         video_only=tuple(option for attr, option in VIDEO_ONLY if getattr(args, attr))
         # one image is painted here, not on the cluster (render_image says so)
-        + (("--cluster",) if cluster is not None and len(args.inputs) == 1 else ()))
+        + (("--cluster",) if cluster is not None and len(args.inputs) == 1 else ()),
+        still_format=still_format)
 
 
 def _check_size_for(src: Path, size: tuple[int, int]) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.errors import AquarelleError
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.codecs import CODECS, CONTAINERS, DEVICE_CHOICES, SPEEDS
-from ..media.image_io import MAX_PIXELS
+from ..media.image_io import MAX_PIXELS, WRITE_EXTENSIONS
 from .common import frame_rate
 
 VIDEO_HELP = """\
@@ -43,6 +43,8 @@ with -o FOLDER render each file, continue past failures, print a summary, and ex
 status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output
 is removed."""
 
+VIDEO_FORMATS = tuple(sorted(e.lstrip(".") for e in CONTAINERS))  # --format for videos
+STILL_FORMATS = tuple(sorted(e.lstrip(".") for e in WRITE_EXTENSIONS))  # and for stills
 NAME_TEMPLATE = "{stem}"  # --name's default: the input's own name
 NAME_FIELDS = ("stem", "ext")  # the fields --name takes, plain (no .attr, [i], !r or :spec)
 # a video's frames are at most this many pixels a side (media/export.py's check_options)
@@ -106,12 +108,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "symlinked subfolders are followed, but not one to a folder walked "
                         "elsewhere or above (a loop): named as skipped, as are broken links; "
                         "a subfolder that cannot be read is named in a warning")
-    b.add_argument("--format", metavar="EXT", choices=sorted(e.lstrip(".") for e in CONTAINERS),
-                   help="container of the videos written (mp4, mkv, mov, webm, m4v; default: "
-                        "by --codec, mp4)")
+    b.add_argument("--format", metavar="EXT", action="append", type=str.lower,
+                   choices=VIDEO_FORMATS + STILL_FORMATS,
+                   help="the format of the files written, for the kind it names: a container "
+                        "for the videos (" + ", ".join(VIDEO_FORMATS) + "; default: by "
+                        "--codec, mp4), an image format for the stills (" +
+                        ", ".join(STILL_FORMATS) + "; default: each its own, PNG for a "
+                        "one-frame GIF, JPEG for HEIF); the other kind keeps its default; "
+                        "give it twice for both (--format png --format mkv)")
     b.add_argument("--name", metavar="TEMPLATE", default=NAME_TEMPLATE,
-                   help="output file name without extension; {stem} is the input's name "
-                        "without extension, {ext} its extension (default {stem})")
+                   help="output file name; {stem} is the input's name without extension, "
+                        "{ext} its extension (default {stem}); the format's extension is "
+                        "added, unless the template ends with one ({stem}.png): used where "
+                        "that input's kind is written so (a still as an image, a video in a "
+                        "container), else refused")
     p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + VIDEO_HELP
     p.formatter_class = argparse.RawDescriptionHelpFormatter
 
@@ -202,6 +212,18 @@ def check_video_size(size: tuple[int, int] | None, src: str = "",
         of = f"{src}'s" if src else "a video's"
         raise AquarelleError(f"--size {asked}: {of} frames are at most {MAX_VIDEO_SIDE} px a "
                              "side; give a smaller size")
+
+
+def split_formats(given: list[str] | None) -> tuple[str | None, str | None]:
+    """--format's values (each given once or not at all): (the videos' container, the
+    stills' image format); two for one kind are refused."""
+    videos = list(dict.fromkeys(f for f in given or [] if f in VIDEO_FORMATS))
+    stills = list(dict.fromkeys(f for f in given or [] if f not in VIDEO_FORMATS))
+    for kind, values in (("the videos", videos), ("the stills", stills)):
+        if len(values) > 1:
+            raise AquarelleError(f"--format {' and '.join(values)}: give one format for "
+                                 f"{kind} (and one for the other kind, if any)")
+    return (videos[0] if videos else None), (stills[0] if stills else None)
 
 
 def check_name_template(template: str) -> None:
