@@ -40,8 +40,8 @@ many frames are missing (exit status 0).
 ms; transcoded audio to the sample); the output's clock starts at --start (a first frame
 after it keeps its distance, in step with the sound). Several inputs or a folder
 with -o FOLDER render each file, continue past failures, print a summary, and exit with
-status 2 if any failed. Nothing is ever left half-written: on error or Ctrl+C the output
-is removed."""
+status 2 if any failed; a cancelled batch says which files it wrote. Nothing is ever left
+half-written: on error or Ctrl+C the output is removed."""
 
 VIDEO_FORMATS = tuple(sorted(e.lstrip(".") for e in CONTAINERS))  # --format for videos
 STILL_FORMATS = tuple(sorted(e.lstrip(".") for e in WRITE_EXTENSIONS))  # and for stills
