@@ -170,3 +170,104 @@ def test_cli_heif_is_read_but_not_written(tmp_path, capsys):
         code, err = cli(capsys, "render", src, "-o", tmp_path / "o.jpg", "-q")
     assert code == 0, err
     assert Image.open(tmp_path / "o.jpg").size == (64, 48)
+
+
+# 9. no library's own messages on stderr; a truncated file said to be truncated, a damaged
+# header to be damaged
+
+
+def jpeg_bytes(rgb: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="JPEG", quality=90)
+    return buf.getvalue()
+
+
+def noisy(w: int = 96, h: int = 64) -> np.ndarray:
+    return np.random.default_rng(3).integers(0, 256, (h, w, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("ext", [".png", ".jpg"])
+def test_a_truncated_file_says_truncated_and_no_library_prints(tmp_path, capfd, ext):
+    src = tmp_path / f"cut{ext}"
+    Image.fromarray(noisy()).save(src)
+    data = src.read_bytes()
+    src.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImageError, match=r"not a readable image: .*cut\..*\(truncated"):
+        read_image(src)
+    err = capfd.readouterr().err
+    assert "libpng" not in err and "JPEG" not in err, err
+
+
+def test_a_corrupt_jpeg_is_painted_with_our_warning_not_libjpegs_print(tmp_path, capfd):
+    data = jpeg_bytes(noisy())
+    sos = data.index(b"\xff\xda")
+    src = tmp_path / "corrupt.jpg"
+    src.write_bytes(data[: sos + (len(data) - sos) // 2] + b"\xff\xd9")  # EOI mid-scan
+    with pytest.warns(image_io.ImageWarning, match=r"corrupt\.jpg: it looks damaged "
+                      r"\(libjpeg: Corrupt JPEG data"):
+        img = read_image(src)
+    assert img.rgb.shape == (64, 96, 3)
+    assert "Corrupt JPEG" not in capfd.readouterr().err
+
+
+def test_other_writes_to_stderr_during_a_decode_are_passed_on(tmp_path, capfd):
+    src = tmp_path / "ok.png"
+    Image.fromarray(picture()).save(src)
+    real = image_io.cv2.imdecode
+
+    def decode_and_print(*args: object) -> np.ndarray:
+        os.write(2, b"another thread's line\n")
+        return real(*args)
+
+    image_io.cv2.imdecode = decode_and_print
+    try:
+        read_image(src)
+    finally:
+        image_io.cv2.imdecode = real
+    assert capfd.readouterr().err == "another thread's line\n"
+
+
+def tiff_entry_at(data: bytes, tag: int) -> int:
+    """The offset of a little-endian classic TIFF's first-IFD entry for `tag`."""
+    first = int.from_bytes(data[4:8], "little")
+    n = int.from_bytes(data[first:first + 2], "little")
+    for at in range(first + 2, first + 2 + 12 * n, 12):
+        if int.from_bytes(data[at:at + 2], "little") == tag:
+            return at
+    raise AssertionError(f"no tag {tag}")
+
+
+def test_an_absurd_tiff_header_size_is_a_damaged_file_not_resize_it(tmp_path):
+    src = tmp_path / "huge.tif"
+    Image.fromarray(picture()).save(src)
+    data = bytearray(src.read_bytes())
+    for tag, value in ((256, 673715987), (257, 4653456)):
+        at = tiff_entry_at(bytes(data), tag)
+        data[at + 2:at + 4] = (4).to_bytes(2, "little")  # LONG
+        data[at + 8:at + 12] = value.to_bytes(4, "little")
+    src.write_bytes(bytes(data))
+    with pytest.raises(ImageError, match=r"huge\.tif is damaged: its header says "
+                                         r"673715987x4653456 pixels") as e:
+        read_image(src)
+    assert "resize" not in str(e.value)
+
+
+def test_pillows_warnings_become_one_of_ours(tmp_path):
+    src = tmp_path / "tags.tif"
+    Image.fromarray(picture()).save(src, tiffinfo={305: "some writer"})
+    data = bytearray(src.read_bytes())
+    at = tiff_entry_at(bytes(data), 305)
+    data[at + 4:at + 8] = (1 << 20).to_bytes(4, "little")  # a count beyond the file
+    src.write_bytes(bytes(data))
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        img = read_image(src)
+    assert img.rgb.shape == (32, 48, 3)
+    assert [w.category for w in caught] == [image_io.ImageWarning], \
+        [str(w.message) for w in caught]
+    assert "tags.tif: its metadata looks damaged (Pillow: Tag data larger than file" in \
+        str(caught[0].message)

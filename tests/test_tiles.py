@@ -185,10 +185,13 @@ def test_a_style_that_cannot_be_tiled_is_refused_before_decoding(tmp_path, capsy
 
 
 def jpeg_header(path: Path, w: int, h: int) -> Path:
-    """A JPEG's header (start, frame, scan) for a picture of w x h, without the picture."""
+    """A JPEG's header (start, frame, scan) for a picture of w x h, without the picture (with
+    comments enough for a file of that size: a smaller one is refused as damaged)."""
     frame = struct.pack(">BHHB", 8, h, w, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])
     scan = bytes([3, 1, 0, 2, 0, 3, 0, 0, 63, 0])
-    path.write_bytes(b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
+    pad = b"".join(b"\xff\xfe" + struct.pack(">H", 65535) + bytes(65533)
+                   for _ in range(w * h // 65536 // 65533 + 1))
+    path.write_bytes(b"\xff\xd8" + pad + b"\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
                      + b"\xff\xda" + struct.pack(">H", len(scan) + 2) + scan + bytes(16)
                      + b"\xff\xd9")
     return path
@@ -207,13 +210,15 @@ def test_more_pixels_than_decoded_are_refused_from_the_header(tmp_path, capsys):
 
 
 def _png_header(path: Path, w: int, h: int) -> Path:
-    """A PNG claiming w x h pixels with a few bytes of picture."""
+    """A PNG claiming w x h pixels with a few bytes of picture (in a file big enough for the
+    claim: a smaller one is refused as damaged)."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data \
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2,
                                                                           0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(bytes(1000))) + chunk(b"IEND", b""))
+                     + chunk(b"IDAT", zlib.compress(bytes(1000)))
+                     + chunk(b"tEXt", b"pad\0" + bytes(w * h // 65536)) + chunk(b"IEND", b""))
     return path
 
 
@@ -234,7 +239,7 @@ def test_a_picture_the_decoder_refuses_is_one_line_not_a_traceback(tmp_path, cap
     from aquarelle.media import image_io
 
     src = _png_header(tmp_path / "odd.png", 40000, 30000)  # over what OpenCV decodes
-    monkeypatch.setattr(image_io, "image_size", lambda path: None)  # no header read
+    monkeypatch.setattr(image_io, "_header_size", lambda path, said: None)  # no header read
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == f"aquarelle render: error: not a readable image: {src}"
+    assert err[-1].startswith(f"aquarelle render: error: not a readable image: {src} (damaged")

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import struct
+import sys
+import tempfile
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,9 +22,9 @@ from ..engine.errors import AquarelleError
 from .atomic import OutputExists, atomic_output
 from .png_encode import encode_png
 
-# OpenCV's decoders print warnings (e.g. on a truncated PNG) straight to stderr; our own
-# one-line error says what went wrong.
-cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+# OpenCV logs its decoders' errors (libtiff's) on stderr; our own one-line error or warning
+# says what went wrong. (libpng's and libjpeg's own prints: _decoder_messages.)
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 # What is read as a still by its name (and what by its first bytes: sniff.py); all are
 # written but HEIF, which nothing here encodes (WRITE_EXTENSIONS).
@@ -103,7 +108,12 @@ def written_suffix(src: str | Path) -> str:
 def image_size(path: str | Path) -> tuple[int, int] | None:
     """An image file's upright size (w, h) from its header, without decoding it; None when
     Pillow cannot read the header (OpenCV may still decode the file)."""
-    with _pillow(header_only=True) as pil:
+    return _header_size(Path(path), None)
+
+
+def _header_size(path: Path, said: list[str] | None) -> tuple[int, int] | None:
+    """image_size, with what Pillow found wrong in the header added to `said`."""
+    with _pillow(header_only=True, said=said) as pil:
         try:
             with pil.open(path) as im:
                 w, h = im.size
@@ -144,7 +154,8 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
         raise ImageError(f"no such file: {path}")
     if not path.is_file():
         raise ImageError(f"not a file: {path}")
-    flags = _decode_flags(path, image_size(path), fit)
+    said: list[str] = []  # what Pillow finds wrong in the file, for one warning
+    flags = _decode_flags(path, _header_size(path, said), fit, said)
     data = np.fromfile(path, dtype=np.uint8)
     if not data.size:
         raise ImageError(f"{path} is empty (0 bytes)")
@@ -157,30 +168,36 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
                 arr = None
         if arr is None:
             return _ffmpeg_picture(path)
-        return _finish(path, arr, None)
+        return _finish(path, arr, None, said)
     tiff = path.suffix.lower() in (".tif", ".tiff")
     # a TIFF's decoders (OpenCV's, Pillow's) turn it by its Orientation tag themselves, some
     # kinds only: they are given it unturned, and it is turned below like any other picture
     tiff_orientation = _unturned_tiff(data) if tiff else 1
-    if path.suffix.lower() == ".png":
+    png, jpeg = bytes(data[:4]) == b"\x89PNG", bytes(data[:3]) == b"\xff\xd8\xff"
+    if png:
         _quiet_png(data)
-    try:
-        arr = cv2.imdecode(data, flags) if data.size else None
-    except cv2.error:  # e.g. a header claiming more pixels than OpenCV decodes
-        arr = None
+    with _decoder_messages(png or jpeg) as printed:
+        try:
+            arr = cv2.imdecode(data, flags) if data.size else None
+        except cv2.error:  # e.g. a header claiming more pixels than OpenCV decodes
+            arr = None
+    if arr is None and (png or jpeg):
+        raise ImageError(f"not a readable image: {path} ({_broken(data, png, printed)})")
+    said += printed
     if arr is not None and arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 \
             and tiff:
         arr = _straight_tiff(data, arr)
     del data
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
-    return _finish(path, arr, tiff_orientation if tiff else None)
+    return _finish(path, arr, tiff_orientation if tiff else None, said)
 
 
-def _finish(path: Path, arr: np.ndarray, orientation: int | None) -> Image:
+def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str]) -> Image:
     """A decoded picture (OpenCV's layout: grey, grey + alpha, BGR or BGRA) as an upright
     sRGB Image with the file's metadata; `orientation`: the file's own where it is known
-    already (a TIFF's), else its EXIF's."""
+    already (a TIFF's), else its EXIF's. What was found wrong with the file (`said`, the
+    metadata's too) is one warning."""
     if arr.dtype not in (np.uint8, np.uint16):
         if arr.dtype == np.float32:
             arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
@@ -195,7 +212,10 @@ def _finish(path: Path, arr: np.ndarray, orientation: int | None) -> Image:
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
         rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
-    exif_orientation, icc, exif = _metadata(path)
+    exif_orientation, icc, exif = _metadata(path, said)
+    if said:  # (Pillow's words are of the metadata: the decoder read the picture)
+        what = "its metadata looks" if said[0].startswith("Pillow:") else "it looks"
+        warn(f"{path.name}: {what} damaged ({said[0]}); the picture is painted as it decodes")
     # (Pillow's reading of a TIFF's tag, where it has one, is of the turned file)
     orientation = exif_orientation if orientation is None else orientation
     from .colour_profile import to_srgb  # (its own module: the engine paints sRGB)
@@ -336,12 +356,26 @@ def _quiet_png(data: np.ndarray) -> None:
         at = end
 
 
+# A header whose size is more than this many pixels a byte of the file is damaged: deflate
+# (PNG, TIFF) packs at most 1032 bytes into one, 8 one-bit pixels a byte; JPEG needs bits
+# for each 8x8 block. (Only a fax-coded blank page packs more.)
+_MAX_PIXELS_A_BYTE = 1 << 16
+
+
 def _decode_flags(path: Path, size: tuple[int, int] | None,
-                  fit: tuple[int, int] | None) -> int:
-    """cv2.imdecode's flags: as the file is, or reduced for a picture beyond MAX_PIXELS."""
+                  fit: tuple[int, int] | None, said: list[str] | None = None) -> int:
+    """cv2.imdecode's flags: as the file is, or reduced for a picture beyond MAX_PIXELS. A
+    header too big for the file (or one Pillow found wrong: `said`) is a damaged file."""
     if size is None or size[0] * size[1] <= MAX_PIXELS:
         return cv2.IMREAD_UNCHANGED
     w, h = size
+    try:
+        small = w * h > path.stat().st_size * _MAX_PIXELS_A_BYTE
+    except OSError:
+        small = False
+    if said or small:
+        why = said[0] if said else f"more than its {path.stat().st_size:,} bytes can hold"
+        raise ImageError(f"{path.name} is damaged: its header says {w}x{h} pixels ({why})")
     jpeg = path.suffix.lower() in JPEG_EXTENSIONS
     for k, flag in _REDUCED.items():
         if (w // k) * (h // k) <= MAX_PIXELS and fit is not None and jpeg \
@@ -358,27 +392,90 @@ def _decode_flags(path: Path, size: tuple[int, int] | None,
 
 
 @contextlib.contextmanager
-def _pillow(header_only: bool = False) -> Iterator[Any]:
+def _pillow(header_only: bool = False, said: list[str] | None = None) -> Iterator[Any]:
     """Pillow, its decompression-bomb guard at MAX_PIXELS and quiet: read_image refuses
     larger pictures itself, in one line (Pillow still refuses twice as many). `header_only`:
-    no guard, for reading a size from the header (nothing is decoded)."""
+    no guard, for reading a size from the header (nothing is decoded). Pillow's warnings
+    (a damaged TIFF's "Tag data larger than file") are not printed: added to `said`, for
+    read_image's own warning, where it is given."""
     from PIL import Image as PILImage
 
     PILImage.MAX_IMAGE_PIXELS = None if header_only else MAX_PIXELS
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             yield PILImage
     finally:
         PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS
+        for w in caught:
+            text = f"Pillow: {str(w.message).strip()}"
+            if said is not None and not issubclass(w.category, PILImage.DecompressionBombWarning) \
+                    and text not in said:
+                said.append(text)
 
 
-def _metadata(path: Path) -> tuple[int, bytes | None, bytes | None]:
+# What libpng and libjpeg print on the C stderr themselves (OpenCV leaves their printing
+# on): their lines start so. Anything else written meanwhile is passed on.
+_DECODER_LINE = re.compile(r"^(libpng (error|warning)|Corrupt JPEG data|Premature end of JPEG|"
+                           r"Invalid (JPEG|SOS)|Unsupported marker|Bogus|Inconsistent progr|"
+                           r"Warning: unknown JFIF|JFIF)")
+_STDERR = threading.Lock()  # one decode at a time has file descriptor 2
+
+
+@contextlib.contextmanager
+def _decoder_messages(catch: bool) -> Iterator[list[str]]:
+    """The lines libpng and libjpeg print while inside (list filled on the way out; "libpng
+    error: ..."), caught from file descriptor 2 so that they are not printed: read_image
+    says them in its own words. Descriptor 2 is the process's: anything another thread
+    writes there meanwhile is caught too, and written on once out (only later, never lost);
+    decodes that catch take turns. `catch` False: nothing is caught."""
+    lines: list[str] = []
+    if not catch:
+        yield lines
+        return
+    with _STDERR, tempfile.TemporaryFile() as tmp:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            others = []
+            for line in tmp.read().decode("utf-8", "replace").splitlines(keepends=True):
+                if _DECODER_LINE.match(line):
+                    lines.append(line.strip() if line.startswith("libpng") else
+                                 f"libjpeg: {line.strip()}")
+                else:
+                    others.append(line)
+            if others:
+                with contextlib.suppress(OSError):
+                    os.write(2, "".join(others).encode())
+
+
+def _broken(data: np.ndarray, png: bool, printed: list[str]) -> str:
+    """Why a PNG or JPEG did not decode, in a few words: truncated (it stops before its
+    end: no IEND chunk, no end-of-image marker; or its decoder said so), else damaged and
+    what its decoder said."""
+    tail = bytes(data[-4096:])
+    ended = b"IEND" in tail if png else b"\xff\xd9" in tail
+    said = " ".join(printed)
+    if not ended or "input buffer is incomplete" in said or "Premature end" in said:
+        return "truncated: the file ends before its picture does"
+    return f"damaged: {printed[0]}" if printed else "damaged"
+
+
+def _metadata(path: Path, said: list[str] | None = None
+              ) -> tuple[int, bytes | None, bytes | None]:
     """EXIF orientation, ICC profile and EXIF block (orientation reset to 1: the pixels are
     turned upright) of an image file; nothing when Pillow cannot open it. A TIFF's EXIF is
-    its first IFD, the file's own layout too: only what describes the picture is kept."""
+    its first IFD, the file's own layout too: only what describes the picture is kept.
+    What Pillow finds wrong is added to `said`."""
     try:
-        with _pillow() as pil, pil.open(path) as im:
+        with _pillow(said=said) as pil, pil.open(path) as im:
             exif = im.getexif()
             orientation = int(exif.get(_EXIF_ORIENTATION, 1))
             icc = im.info.get("icc_profile") or None
