@@ -271,3 +271,25 @@ def test_pillows_warnings_become_one_of_ours(tmp_path):
         [str(w.message) for w in caught]
     assert "tags.tif: its metadata looks damaged (Pillow: Tag data larger than file" in \
         str(caught[0].message)
+
+
+# 7. a TIFF's other pages: said, as an animated WebP's other frames are
+
+
+def test_a_multi_page_tiff_says_only_its_first_page_is_painted(tmp_path):
+    src = tmp_path / "pages.tif"
+    first = Image.fromarray(picture())
+    thumb = Image.fromarray(picture(12, 8))
+    first.save(src, save_all=True, append_images=[Image.fromarray(picture()[::-1]),
+                                                  Image.fromarray(picture()[:, ::-1])])
+    with pytest.warns(image_io.ImageWarning, match=r"^pages\.tif holds 3 pages; only the first "
+                      r"of 3 pages is painted$"):
+        img = read_image(src)
+    assert np.array_equal(img.rgb, picture())
+    import warnings
+
+    one = tmp_path / "one.tif"
+    thumb.save(one)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_image(one)  # one page: nothing said

@@ -173,6 +173,9 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     # a TIFF's decoders (OpenCV's, Pillow's) turn it by its Orientation tag themselves, some
     # kinds only: they are given it unturned, and it is turned below like any other picture
     tiff_orientation = _unturned_tiff(data) if tiff else 1
+    pages = _tiff_pages(data) if tiff else 1
+    if pages > 1:
+        warn(f"{path.name} holds {pages} pages; only the first of {pages} pages is painted")
     png, jpeg = bytes(data[:4]) == b"\x89PNG", bytes(data[:3]) == b"\xff\xd8\xff"
     if png:
         _quiet_png(data)
@@ -296,6 +299,43 @@ def _straight_tiff(data: np.ndarray, bgra: np.ndarray) -> np.ndarray:
     except Exception:  # a TIFF Pillow cannot decode: as OpenCV read it
         return bgra
     return cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA)
+
+
+_NEW_SUBFILE_TYPE = 254
+_REDUCED_IMAGE = 1  # (NewSubfileType's bit: a thumbnail or a pyramid's level, no page)
+
+
+def _tiff_pages(data: np.ndarray) -> int:
+    """How many pages a TIFF's chain of IFDs holds (its reduced-resolution copies, which
+    are no pages, not counted); 1 where the chain cannot be followed."""
+    order = {b"II": "<", b"MM": ">"}.get(bytes(data[:2]))
+    if order is None or data.size < 16:
+        return 1
+    (magic,) = struct.unpack_from(order + "H", data, 2)
+    if magic not in (42, 43):
+        return 1
+    count, offset, size = ("H", "I", 12) if magic == 42 else ("Q", "Q", 20)
+    (at,) = struct.unpack_from(order + offset, data, 4 if magic == 42 else 8)
+    pages, seen = 0, set()
+    while at and at not in seen and len(seen) < 100_000:
+        seen.add(at)
+        if at + struct.calcsize(count) > data.size:
+            break
+        (n,) = struct.unpack_from(order + count, data, at)
+        start = at + struct.calcsize(count)
+        end = start + n * size
+        if end + struct.calcsize(offset) > data.size:
+            break
+        reduced = False
+        for entry in range(start, end, size):
+            tag, kind = struct.unpack_from(order + "HH", data, entry)
+            if tag == _NEW_SUBFILE_TYPE and kind in (3, 4, 16):
+                value = struct.unpack_from(order + {3: "H", 4: "I", 16: "Q"}[kind], data,
+                                           entry + 4 + struct.calcsize(offset))[0]
+                reduced = bool(value & _REDUCED_IMAGE)
+        pages += not reduced
+        (at,) = struct.unpack_from(order + offset, data, end)
+    return max(pages, 1)
 
 
 def _unturned_tiff(data: np.ndarray) -> int:
