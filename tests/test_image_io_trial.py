@@ -18,7 +18,7 @@ from PIL import Image
 
 from aquarelle.cli.main import main
 from aquarelle.media import image_io
-from aquarelle.media.image_io import ImageError, read_image
+from aquarelle.media.image_io import ImageError, read_image, write_image
 
 
 def picture(w: int = 48, h: int = 32) -> np.ndarray:
@@ -293,3 +293,32 @@ def test_a_multi_page_tiff_says_only_its_first_page_is_painted(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_image(one)  # one page: nothing said
+
+
+# 12. JPEG's colour at full resolution from quality 90 up (the default is 95)
+
+
+def jpeg_sampling(path: Path) -> tuple[int, ...]:
+    """The luma and chroma sampling factors of a JPEG's frame (SOF0/SOF2): (2, 2, 1, 1...)
+    is 4:2:0, all ones 4:4:4."""
+    data = path.read_bytes()
+    at = 2
+    while at < len(data):
+        marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            n = data[at + 9]
+            return tuple(f for k in range(n) for f in (data[at + 11 + 3 * k] >> 4,
+                                                        data[at + 11 + 3 * k] & 15))
+        at += 2 + length
+    raise AssertionError("no frame header")
+
+
+@pytest.mark.parametrize("metadata", [False, True], ids=["opencv", "pillow"])
+def test_jpeg_keeps_full_chroma_at_high_quality(tmp_path, metadata):
+    exif = Image.Exif()
+    exif[0x0110] = "TestCam"
+    kw = {"exif": exif.tobytes()} if metadata else {}
+    for quality, want in ((None, (1,) * 6), (90, (1,) * 6), (89, (2, 2, 1, 1, 1, 1))):
+        out = tmp_path / f"q{quality}.jpg"
+        write_image(out, picture(), quality=quality, **kw)
+        assert jpeg_sampling(out) == want, quality
