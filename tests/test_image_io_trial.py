@@ -322,3 +322,39 @@ def test_jpeg_keeps_full_chroma_at_high_quality(tmp_path, metadata):
         out = tmp_path / f"q{quality}.jpg"
         write_image(out, picture(), quality=quality, **kw)
         assert jpeg_sampling(out) == want, quality
+
+
+# 13. an 8-bit TIFF compressed the same whichever route writes it
+
+
+@pytest.mark.parametrize("alpha", [False, True], ids=["rgb", "rgba"])
+def test_an_8_bit_tiff_with_exif_is_compressed_like_one_without(tmp_path, alpha):
+    from test_colour_profile import DISPLAY_P3  # (an RGB profile: kept on RGB pixels)
+
+    rgb = noisy(96, 64) // 8 * 8  # smooth enough to compress
+    a = np.full((64, 96), 200, np.uint8) if alpha else None
+    exif = Image.Exif()
+    exif[0x010F] = "Maker"
+    exif[0x8298] = "(c) someone"
+    exif.get_ifd(0x8769)[0x9003] = "2020:01:02 03:04:05"
+    exif.get_ifd(0x8825)[1] = "N"
+    plain, tagged = tmp_path / "plain.tif", tmp_path / "tagged.tif"
+    write_image(plain, rgb, a)
+    write_image(tagged, rgb, a, exif=exif.tobytes(), icc=DISPLAY_P3)
+    for path in (plain, tagged):
+        with Image.open(path) as im:
+            assert (im.tag_v2.get(259), im.tag_v2.get(317)) == (5, 2), path.name  # LZW
+            assert np.array_equal(np.asarray(im)[..., :3], rgb)
+            if alpha:
+                assert np.array_equal(np.asarray(im)[..., 3], a)
+    assert tagged.stat().st_size < plain.stat().st_size * 1.2
+    with Image.open(tagged) as im:
+        assert im.info["icc_profile"] == DISPLAY_P3
+        got = im.getexif()
+        assert got[0x010F] == "Maker" and got[0x8298] == "(c) someone"
+        assert got.get_ifd(0x8769)[0x9003] == "2020:01:02 03:04:05"
+        assert got.get_ifd(0x8825)[1] == "N"
+    back = read_image(tagged)
+    kept = Image.Exif()
+    kept.load(back.exif)
+    assert kept.get_ifd(0x8769)[0x9003] == "2020:01:02 03:04:05"

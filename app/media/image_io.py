@@ -605,9 +605,50 @@ def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | 
         kw["quality"] = quality
     if fmt == "JPEG":  # (0: 4:4:4, 2: 4:2:0)
         kw["subsampling"] = 0 if quality >= FULL_CHROMA_QUALITY else 2
+    if fmt == "TIFF":
+        return _compressed_tiff(im, icc, exif)
     buf = io.BytesIO()
     im.save(buf, format=fmt, **kw)
     return buf.getvalue()
+
+
+_SUB_IFDS = (0x8769, 0x8825)  # EXIF's Exif and GPS IFDs (pointers in the first IFD)
+_PREDICTOR, _HORIZONTAL = 317, 2
+
+
+def _compressed_tiff(im: Any, icc: bytes | None, exif: bytes | None) -> bytes:
+    """An 8-bit TIFF with a profile and EXIF, LZW-compressed with the horizontal predictor
+    as OpenCV writes one without them. Pillow compresses through libtiff, which takes the
+    first IFD's tags but not the Exif and GPS IFDs: those are added to the file after."""
+    import io
+
+    from PIL import Image as PILImage
+    from PIL import TiffImagePlugin
+
+    info = TiffImagePlugin.ImageFileDirectory_v2()
+    subs = TiffImagePlugin.ImageFileDirectory_v2(prefix=b"II")
+    if exif:
+        tags = PILImage.Exif()
+        tags.load(exif)
+        for tag, value in tags.items():
+            if tag in _SUB_IFDS:
+                with contextlib.suppress(Exception):  # (a broken one is left out)
+                    if ifd := tags.get_ifd(tag):
+                        subs[tag] = ifd
+            else:
+                info[tag] = value
+    info[_PREDICTOR] = _HORIZONTAL
+    buf = io.BytesIO()
+    im.save(buf, format="TIFF", compression="tiff_lzw", tiffinfo=info,
+            **({"icc_profile": icc} if icc else {}))
+    data = buf.getvalue()
+    if not len(subs) or data[:2] != b"II":
+        return data
+    at = len(data) + (-len(data)) % 4
+    block = subs.tobytes(offset=at)  # a small IFD of the two pointers, then the IFDs
+    n = int.from_bytes(block[:2], "little")
+    entries = [block[2 + 12 * k:14 + 12 * k] for k in range(n)]
+    return _tiff_with_entries(data + bytes(at - len(data)) + block, entries)
 
 
 def _orient(a: np.ndarray, orientation: int) -> np.ndarray:
@@ -705,6 +746,23 @@ def _tiff_alpha(data: bytes) -> bytes:
     (magic,) = struct.unpack_from(order + "H", data, 2)
     if magic not in (42, 43):  # classic TIFF, or BigTIFF (8-byte counts and offsets)
         return data
+    offset, size = ("I", 12) if magic == 42 else ("Q", 20)
+    value = struct.pack(order + "H", _UNASSOCIATED_ALPHA).ljust(size - 4 - struct.calcsize(
+        offset), b"\0")  # one SHORT, in the entry's value field
+    return _tiff_with_entries(data, [struct.pack(order + "HH", _EXTRA_SAMPLES, 3)
+                                     + struct.pack(order + offset, 1) + value])
+
+
+def _tiff_with_entries(data: bytes, new: list[bytes]) -> bytes:
+    """A TIFF with entries (as they are laid out in an IFD of its byte order and kind)
+    added to its first IFD, which is copied to the end with them and the header pointed
+    there; a tag it has already is left as it is (as is a TIFF whose IFD cannot be read)."""
+    order = {b"II": "<", b"MM": ">"}.get(data[:2])
+    if order is None or len(data) < 16:
+        return data
+    (magic,) = struct.unpack_from(order + "H", data, 2)
+    if magic not in (42, 43):
+        return data
     count, offset, size = ("H", "I", 12) if magic == 42 else ("Q", "Q", 20)
     head = 4 if magic == 42 else 8
     (first,) = struct.unpack_from(order + offset, data, head)
@@ -714,15 +772,13 @@ def _tiff_alpha(data: bytes) -> bytes:
     if end + struct.calcsize(offset) > len(data):
         return data
     entries = [data[start + k * size:start + (k + 1) * size] for k in range(n)]
-    if any(struct.unpack_from(order + "H", e)[0] == _EXTRA_SAMPLES for e in entries):
+    have = {struct.unpack_from(order + "H", e)[0] for e in entries}
+    entries += [e for e in new if struct.unpack_from(order + "H", e)[0] not in have]
+    if len(entries) == n:
         return data
-    value = struct.pack(order + "H", _UNASSOCIATED_ALPHA).ljust(size - 4 - struct.calcsize(
-        offset), b"\0")  # one SHORT, in the entry's value field
-    entries.append(struct.pack(order + "HH", _EXTRA_SAMPLES, 3)
-                   + struct.pack(order + offset, 1) + value)
     entries.sort(key=lambda e: struct.unpack_from(order + "H", e)[0])  # tags ascending
     at = len(data) + (-len(data)) % 4  # word-aligned
-    ifd = struct.pack(order + count, n + 1) + b"".join(entries) + \
+    ifd = struct.pack(order + count, len(entries)) + b"".join(entries) + \
         data[end:end + struct.calcsize(offset)]  # the next IFD's offset, as it was
     out = bytearray(data)
     out += bytes(at - len(data)) + ifd
