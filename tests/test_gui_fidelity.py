@@ -441,6 +441,31 @@ def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_ahead(
     assert_same(painted, cli)
 
 
+def test_a_10_bit_video_is_painted_at_16_bits_as_the_cli_exports_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A 10-bit video's frames reach the painting at 16 bits in the window, as in its export
+    (the window read them at 8: frames stepped to differed by up to 9 levels, 11% of the
+    pixels by more than 1)."""
+    path = tmp_path / "deep.mkv"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("ffv1", rate=FPS)
+        stream.width, stream.height, stream.pix_fmt = PW, PH, "gbrp10le"
+        stream.time_base = Fraction(1, FPS)
+        # low contrast: a gradient 8 bits hold in steps, 10 bits smoothly
+        mux_frames(out, stream, ((clip_frame(i) * (0.22 * 257) + 0.35 * 65535)
+                                 .astype(np.uint16) for i in range(4)), fmt="rgb48le")
+    win = window(qtbot, config)
+    open_paused(qtbot, win, path)
+    for i in (1, 2):
+        win.playback.step(1)
+        qtbot.waitUntil(lambda i=i: win.viewport.shown_index == i, timeout=TIMEOUT)
+        grab(win)
+    painted = shown(qtbot, win)
+    assert win.viewport.pipeline is not None and win.viewport.pipeline.deep
+    assert cli_main(["render", str(path), "-o", str(tmp_path / "f%02d.png")]) == 0
+    assert_same(painted, cv2.imread(str(tmp_path / "f03.png"))[:, :, ::-1])
+
+
 def test_frames_stepped_in_a_row_are_the_cli_export_with_motion_found_in_the_paint(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

@@ -35,12 +35,16 @@ class VideoFileSource(ThreadedSource):
     seekable = True
 
     def __init__(self, path: str | Path, *, paced: bool = True, loop: bool = False,
-                 size: tuple[int, int] | None = None, queue_size: int = 8) -> None:
+                 size: tuple[int, int] | None = None, queue_size: int = 8,
+                 deep: bool | None = False) -> None:
+        """`deep`: frames as 16-bit RGB (None: where the video has more than 8 bits a
+        sample, as an export reads it)."""
         super().__init__()
         self.path = Path(path)
         self.paced = paced
         self.loop = loop
-        self._reader = VideoReader(self.path, size=size)  # MediaError for a bad file
+        # MediaError for a bad file
+        self._reader = VideoReader(self.path, size=size, deep=deep)
         self._walk: Iterator[DecodedFrame] = self._reader.frames()
         first = next(self._walk, None)
         if first is None:

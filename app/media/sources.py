@@ -265,10 +265,12 @@ def demo_source(*, paced: bool = True, loop: bool = True) -> VideoFileSource:
     return src
 
 
-def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSource:
+def open_source(spec: str, *, paced: bool = True, loop: bool = False,
+                deep: bool | None = False) -> FrameSource:
     """A source from a string: `demo`, `synthetic`, `camera:N`, `/dev/videoN`, a path to
     an image or video file, or an image sequence's pattern. The source is created, not
-    started."""
+    started. `deep`: a video's frames as 16-bit RGB (None: where it has more than 8 bits
+    a sample)."""
     if spec == "demo":
         return demo_source(paced=paced, loop=True)
     if spec == "synthetic":
@@ -279,7 +281,7 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSo
         return CameraSource(spec)
     path = Path(spec)
     if is_sequence(path) and not path.exists():  # frames/%04d.png, as `render` reads it
-        return VideoFileSource(path, paced=paced, loop=loop)
+        return VideoFileSource(path, paced=paced, loop=loop, deep=deep)
     if not path.exists():
         raise MediaError(f"no such file: {path}")
     if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes
@@ -287,7 +289,7 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False) -> FrameSo
             return StillImageSource(path)
     elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame
         return StillImageSource(picture, path)
-    return VideoFileSource(path, paced=paced, loop=loop)
+    return VideoFileSource(path, paced=paced, loop=loop, deep=deep)
 
 
 def _moving(path: Path) -> bool:

@@ -83,7 +83,8 @@ def open_source(spec: SourceSpec, loop: bool = True, camera_size: tuple[int, int
     Cameras are asked for `camera_size` and `camera_fps` when given (they may pick the
     nearest mode they have)."""
     if spec.kind == "file":
-        return media_sources.open_source(spec.ref, paced=True, loop=loop)
+        # a 10-bit video painted at 16 bits, as its export paints it
+        return media_sources.open_source(spec.ref, paced=True, loop=loop, deep=None)
     if spec.kind == "demo":
         return media_sources.demo_source(paced=True, loop=loop)
     if spec.kind == "camera":
