@@ -358,3 +358,39 @@ def test_an_8_bit_tiff_with_exif_is_compressed_like_one_without(tmp_path, alpha)
     kept = Image.Exif()
     kept.load(back.exif)
     assert kept.get_ifd(0x8769)[0x9003] == "2020:01:02 03:04:05"
+
+
+# 6. the resolution (DPI) kept; what is not carried (XMP, a comment) said
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".tif"])
+@pytest.mark.parametrize("out_ext", [".jpg", ".png", ".tif"])
+def test_cli_the_resolution_is_kept(tmp_path, capsys, ext, out_ext):
+    src = tmp_path / f"in{ext}"
+    Image.fromarray(picture()).save(src, dpi=(300, 300))
+    out = tmp_path / f"out{out_ext}"
+    code, err = cli(capsys, "render", src, "-o", out, "-q")
+    assert code == 0 and err == "", err
+    with Image.open(out) as im:
+        assert tuple(round(float(v)) for v in im.info["dpi"]) == (300, 300)
+
+
+def test_a_16_bit_tiff_keeps_its_resolution_and_webp_says_it_has_none(tmp_path, capsys):
+    deep = (picture().astype(np.uint16) * 257)
+    write_image(tmp_path / "deep.tif", deep, dpi=(240.0, 240.0))
+    with Image.open(tmp_path / "deep.tif") as im:
+        assert tuple(round(float(v)) for v in im.info["dpi"]) == (240, 240)
+    src = tmp_path / "in.png"
+    Image.fromarray(picture()).save(src, dpi=(300, 300))
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.webp", "-q")
+    assert code == 0 and "o.webp: WEBP holds no resolution here; written without the " \
+        "source's 300 dpi" in err, err
+
+
+def test_cli_xmp_and_a_comment_are_said_to_be_dropped(tmp_path, capsys):
+    src = tmp_path / "in.jpg"
+    xmp = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>'
+    Image.fromarray(picture()).save(src, xmp=xmp, comment=b"a note")
+    code, err = cli(capsys, "render", src, "-o", tmp_path / "o.jpg", "-q")
+    assert code == 0
+    assert "o.jpg: written without the source's XMP and comment" in err, err

@@ -103,6 +103,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
         # --no-metadata: no EXIF (GPS, camera, dates); the colour profile stays, the picture
         # looks as it did (and its orientation is in the pixels)
         icc, exif = image.icc, image.exif if job.export.metadata else None
+        dpi, unkept = image.dpi, image.unkept
         del image  # a big photo: only the picture being painted stays in memory
         # 16-bit in: painted and written at 16 bits (a deep pipeline)
         deep = rgb_in.dtype == np.uint16
@@ -123,10 +124,10 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     if quality is not None and output.suffix.lower() not in LOSSY:
         print(f"aquarelle: warning: --quality applies to JPEG, WebP and AVIF; ignored for "
               f"{output.name}", file=sys.stderr)
-    for warning in write_warnings(output, rgb, icc, exif, alpha):
+    for warning in write_warnings(output, rgb, icc, exif, alpha, dpi=dpi, unkept=unkept):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
-                replace=job.replace)
+                replace=job.replace, dpi=dpi)
     if not job.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0

@@ -65,6 +65,8 @@ class Image:
     alpha: np.ndarray | None = None
     icc: bytes | None = None  # the colour profile, kept for the output
     exif: bytes | None = None  # EXIF with the orientation reset (the pixels are upright)
+    dpi: tuple[float, float] | None = None  # the resolution it says (JFIF, pHYs, TIFF's)
+    unkept: tuple[str, ...] = ()  # what it holds that no output carries ("XMP")
 
     @property
     def size(self) -> tuple[int, int]:
@@ -215,7 +217,7 @@ def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str
         rgb, alpha = np.repeat(arr[:, :, :1], 3, axis=2), arr[:, :, 1]
     else:
         rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB, dst=arr)  # in place: a big photo's copy
-    exif_orientation, icc, exif = _metadata(path, said)
+    exif_orientation, icc, exif, dpi, unkept = _metadata(path, said)
     if said:  # (Pillow's words are of the metadata: the decoder read the picture)
         what = "its metadata looks" if said[0].startswith("Pillow:") else "it looks"
         warn(f"{path.name}: {what} damaged ({said[0]}); the picture is painted as it decodes")
@@ -227,7 +229,7 @@ def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str
     rgb = _orient(rgb, orientation)
     alpha = _orient(alpha, orientation) if alpha is not None else None
     return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
-                 icc, exif)
+                 icc, exif, dpi, unkept)
 
 
 def _pillow_picture(path: Path, data: np.ndarray) -> np.ndarray | None:
@@ -509,25 +511,55 @@ def _broken(data: np.ndarray, png: bool, printed: list[str]) -> str:
 
 
 def _metadata(path: Path, said: list[str] | None = None
-              ) -> tuple[int, bytes | None, bytes | None]:
+              ) -> tuple[int, bytes | None, bytes | None, tuple[float, float] | None,
+                         tuple[str, ...]]:
     """EXIF orientation, ICC profile and EXIF block (orientation reset to 1: the pixels are
-    turned upright) of an image file; nothing when Pillow cannot open it. A TIFF's EXIF is
-    its first IFD, the file's own layout too: only what describes the picture is kept.
-    What Pillow finds wrong is added to `said`."""
+    turned upright) of an image file, its resolution (dpi) and what it holds that is not
+    carried (XMP, a comment); nothing when Pillow cannot open it. A TIFF's EXIF is its first
+    IFD, the file's own layout too: only what describes the picture is kept. What Pillow
+    finds wrong is added to `said`."""
     try:
         with _pillow(said=said) as pil, pil.open(path) as im:
             exif = im.getexif()
             orientation = int(exif.get(_EXIF_ORIENTATION, 1))
             icc = im.info.get("icc_profile") or None
+            dpi = _dpi(im.info.get("dpi"))
+            if im.format == "JPEG" and im.info.get("jfif_unit") not in (1, 2) \
+                    and 282 not in exif:
+                dpi = None  # (Pillow's 72 for a JPEG whose EXIF says none: not the file's)
+            unkept = _unkept(im)
             if im.format == "TIFF":
                 _tiff_descriptive(exif)
             _no_pixel_dimensions(exif)
             if len(exif):
                 exif[_EXIF_ORIENTATION] = 1
-                return orientation, icc, exif.tobytes()
-            return orientation, icc, None
+                return orientation, icc, exif.tobytes(), dpi, unkept
+            return orientation, icc, None, dpi, unkept
     except Exception:  # no metadata, or a format Pillow cannot open: upright as decoded
-        return 1, None, None
+        return 1, None, None, None, ()
+
+
+def _dpi(value: object) -> tuple[float, float] | None:
+    """A resolution Pillow read ((x, y) dots an inch), where it is a real one."""
+    try:
+        x, y = (float(v) for v in value)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return None
+    # (rounded: a PNG's 300 dpi comes back 299.9994 from its pixels a metre)
+    return (round(x, 2), round(y, 2)) if 0 < x < 1e6 and 0 < y < 1e6 else None
+
+
+_XMP_TIFF_TAG = 700
+
+
+def _unkept(im: Any) -> tuple[str, ...]:
+    """What a picture Pillow opened holds that no output carries: its XMP packet, its
+    comment (JPEG's COM, a PNG's Comment text)."""
+    info = im.info
+    xmp = info.get("xmp") or info.get("XML:com.adobe.xmp") or \
+        (im.format == "TIFF" and im.tag_v2.get(_XMP_TIFF_TAG))
+    comment = info.get("comment") or info.get("Comment")
+    return tuple(what for what, has in (("XMP", xmp), ("comment", comment)) if has)
 
 
 # The tags of a TIFF's first IFD that describe the picture (EXIF's 0th IFD: who made it,
@@ -588,8 +620,18 @@ def _layout_description(text: object) -> bool:
     return isinstance(note, dict) and "shape" in note
 
 
+def _png_with_phys(data: bytes, dpi: tuple[float, float]) -> bytes:
+    """A PNG with a pHYs chunk (pixels a metre) for `dpi` after its IHDR."""
+    import zlib
+
+    body = b"pHYs" + struct.pack(">IIB", round(dpi[0] / 0.0254), round(dpi[1] / 0.0254), 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    at = 8 + 25  # (the signature, then IHDR: length, type, 13 bytes, CRC)
+    return data[:at] + chunk + data[at:]
+
+
 def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | None,
-                          exif: bytes | None) -> bytes:
+                          exif: bytes | None, dpi: tuple[float, float] | None = None) -> bytes:
     import io
 
     from PIL import Image as PILImage
@@ -606,7 +648,9 @@ def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | 
     if fmt == "JPEG":  # (0: 4:4:4, 2: 4:2:0)
         kw["subsampling"] = 0 if quality >= FULL_CHROMA_QUALITY else 2
     if fmt == "TIFF":
-        return _compressed_tiff(im, icc, exif)
+        return _compressed_tiff(im, icc, exif, dpi)
+    if dpi and fmt == "JPEG":
+        kw["dpi"] = dpi
     buf = io.BytesIO()
     im.save(buf, format=fmt, **kw)
     return buf.getvalue()
@@ -616,7 +660,8 @@ _SUB_IFDS = (0x8769, 0x8825)  # EXIF's Exif and GPS IFDs (pointers in the first 
 _PREDICTOR, _HORIZONTAL = 317, 2
 
 
-def _compressed_tiff(im: Any, icc: bytes | None, exif: bytes | None) -> bytes:
+def _compressed_tiff(im: Any, icc: bytes | None, exif: bytes | None,
+                     dpi: tuple[float, float] | None = None) -> bytes:
     """An 8-bit TIFF with a profile and EXIF, LZW-compressed with the horizontal predictor
     as OpenCV writes one without them. Pillow compresses through libtiff, which takes the
     first IFD's tags but not the Exif and GPS IFDs: those are added to the file after."""
@@ -640,7 +685,7 @@ def _compressed_tiff(im: Any, icc: bytes | None, exif: bytes | None) -> bytes:
     info[_PREDICTOR] = _HORIZONTAL
     buf = io.BytesIO()
     im.save(buf, format="TIFF", compression="tiff_lzw", tiffinfo=info,
-            **({"icc_profile": icc} if icc else {}))
+            **({"icc_profile": icc} if icc else {}), **({"dpi": dpi} if dpi else {}))
     data = buf.getvalue()
     if not len(subs) or data[:2] != b"II":
         return data
@@ -673,18 +718,33 @@ PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".jpe": "JPEG", ".jfif": "JPEG",
                ".webp": "WEBP", ".png": "PNG", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF"}
 # (PNG and TIFF hold 16; Pillow's AVIF encoder takes 8)
 EIGHT_BIT_ONLY = frozenset({*JPEG_EXTENSIONS, ".webp", ".bmp", ".avif"})
+# Where write_image writes a resolution (pHYs, JFIF's density, TIFF's tags); elsewhere only
+# an EXIF's XResolution, where the source's EXIF has one, says it.
+DPI_KEPT = frozenset({".png", *JPEG_EXTENSIONS, ".tif", ".tiff"})
+# What writers put when nothing is meant (Pillow's and most cameras' JPEGs): kept, not
+# warned about where a format drops it.
+_WRITERS_DPI = (72.0, 72.0)
 # (a 32-bit BMP's fourth channel is not written: what OpenCV writes there, and whether a
 # viewer takes it for alpha, differ from version to version)
 NO_ALPHA = frozenset({*JPEG_EXTENSIONS, ".bmp"})
 
 
 def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
-                   exif: bytes | None = None, alpha: np.ndarray | None = None) -> list[str]:
-    """What `write_image` cannot keep of a picture in `path`'s format, one line each."""
+                   exif: bytes | None = None, alpha: np.ndarray | None = None, *,
+                   dpi: tuple[float, float] | None = None,
+                   unkept: tuple[str, ...] = ()) -> list[str]:
+    """What `write_image` cannot keep of a picture in `path`'s format, one line each
+    (`unkept`: what the source holds that no output carries, Image.unkept)."""
     path = Path(path)
     ext, name = path.suffix.lower(), path.name
     deep = rgb.dtype == np.uint16
     notes = []
+    if unkept:
+        notes.append(f"{name}: written without the source's {' and '.join(unkept)} "
+                     f"(aquarelle does not carry them)")
+    if dpi and dpi != _WRITERS_DPI and ext not in DPI_KEPT and not _exif_resolution(exif):
+        notes.append(f"{name}: {ext[1:].upper()} holds no resolution here; written without "
+                     f"the source's {dpi[0]:g} dpi (.png, .jpg or .tif keep it)")
     kind = "JPEG" if ext in JPEG_EXTENSIONS else \
         {".webp": "WebP", ".bmp": "BMP", ".avif": "AVIF"}.get(ext)
     if deep and ext in EIGHT_BIT_ONLY:
@@ -709,6 +769,18 @@ def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
         notes.append(f"{name}: a 16-bit TIFF is written without {which} here (.png keeps "
                      f"them at 16 bits)")
     return notes
+
+
+def _exif_resolution(exif: bytes | None) -> bool:
+    """Whether an EXIF block holds an XResolution."""
+    if not exif:
+        return False
+    from PIL import Image as PILImage
+
+    tags = PILImage.Exif()
+    with contextlib.suppress(Exception):
+        tags.load(exif)
+    return 282 in tags
 
 
 def _icc_space(icc: bytes) -> str | None:
@@ -795,12 +867,14 @@ def to_8bit(a: np.ndarray) -> np.ndarray:
 
 def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,
                 quality: int | None = None, icc: bytes | None = None,
-                exif: bytes | None = None, replace: bool = True) -> None:
+                exif: bytes | None = None, replace: bool = True,
+                dpi: tuple[float, float] | None = None) -> None:
     """Encode RGB (+ alpha) to `path` atomically; the format follows the extension.
     `quality` (1..100) is JPEG's and WebP's; a colour profile and EXIF are embedded where the
     format takes them (PNG at either depth, JPEG, WebP and 8-bit TIFF; not BMP), the profile
     only where its colour space is the pixels' (RGB; not a CMYK source's); a 16-bit picture is
-    rounded to 8 bits for a format that holds no more (see `write_warnings`).
+    rounded to 8 bits for a format that holds no more (see `write_warnings`); a resolution
+    (`dpi`) is written in PNG, JPEG and TIFF.
     replace=False (-n) never replaces an existing file, even one that appears meanwhile; a
     symlink is written through (atomic_output)."""
     path = Path(path)
@@ -824,8 +898,11 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         icc = None
     if ext == ".png":
         data = encode_png(bgr, icc=icc, exif=exif)  # deflated on every core
-    elif (icc or exif or ext == ".avif") and bgr.dtype == np.uint8 and ext in PIL_FORMATS:
-        data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif)
+        if dpi:
+            data = _png_with_phys(data, dpi)
+    elif (icc or exif or ext == ".avif" or dpi and ext in DPI_KEPT) and bgr.dtype == np.uint8 \
+            and ext in PIL_FORMATS:
+        data = _encode_with_metadata(bgr, PIL_FORMATS[ext], q, icc, exif, dpi)
     else:
         params: list[int] = []
         if ext in JPEG_EXTENSIONS:
@@ -835,6 +912,9 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
                 params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444]
         elif ext == ".webp":
             params = [cv2.IMWRITE_WEBP_QUALITY, q]
+        elif ext in (".tif", ".tiff") and dpi:  # (16 bits: OpenCV writes it)
+            params = [cv2.IMWRITE_TIFF_RESUNIT, 2, cv2.IMWRITE_TIFF_XDPI, round(dpi[0]),
+                      cv2.IMWRITE_TIFF_YDPI, round(dpi[1])]
         ok, buf = cv2.imencode(ext, np.ascontiguousarray(bgr), params)
         if not ok:
             raise ImageError(f"could not encode {path}")

@@ -43,8 +43,9 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
     finally:
         ctx.release()
     if notes is not None:
-        notes += write_warnings(dst, rgb, image.icc, image.exif)
-    write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif)
+        notes += write_warnings(dst, rgb, image.icc, image.exif, dpi=image.dpi,
+                                unkept=image.unkept)
+    write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif, dpi=image.dpi)
     return rgb.shape[1], rgb.shape[0]
 
 
