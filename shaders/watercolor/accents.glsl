@@ -29,10 +29,82 @@ float ring_luma(sampler2D photo, vec2 uv, float r) {
     return m;
 }
 
+// On a small face, or a grey one (a black-and-white photo, a dim webcam), the features
+// dissolve into the pale wash: a painter states them as a few soft, slightly merged coloured
+// darks (the eye's dark as one shape, the brow, the mouth line, the nostrils' shadows), not
+// the photo's every line. Their shapes are the photo blurred at a fraction of the face,
+// softly thresholded against the face round them (`coarse`: the wide blur), so a crease,
+// a lash or a tooth's gap (thin) does not reach the threshold; a face over STATED_FACE
+// reference px in colour is painted as before.
+const vec2 STATED_FACE = vec2(160.0, 210.0);  // reference px: stated .. as before
+const vec2 STATED_GREY = vec2(4.0, 8.0);  // C* of the face round it: grey .. in colour
+const float STATED_SMALL = 0.5;  // how much a small face in colour is stated (its darks are coloured)
+const float STATED_BLUR = 0.035;  // of the face: the radius the features' shapes are taken at
+const float STATED_REACH = 5.0;  // reference px: at most (the composite's tile reach)
+// L* under the face round it: none .. stated, on a face in colour and on a grey one (fainter)
+const vec4 STATED_CONTRAST = vec4(10.0, 24.0, 3.0, 10.0);
+const float STATED_STRETCH = 0.35;  // a stated dark is this much darker again than its contrast
+const vec2 STATED_L = vec2(24.0, 62.0);  // L*: never black .. at least this dark
+// burnt sienna with ultramarine: a warm dark (a*, b*) added to half the wash's own colour,
+// the chroma at most STATED_CHROMA (a coloured dark on a grey face, never a vivid one)
+const vec2 WARM_DARK = vec2(4.0, 4.5);
+const float STATED_CHROMA = 10.0;
+const float STATED_OPACITY = 0.8;
+const vec2 STATED_LIGHT = vec2(8.0, 20.0);  // L* over the shape: a light within it, kept
+const float STATED_CRISP = 0.4;  // of a stated dark's lightness from the photo's own (not blurred)
+
+// How much a face's features are stated (.x, 0..1): small, or grey round here (.y, from
+// `coarse_lab`).
+vec2 stated_share(float face, vec3 coarse_lab) {
+    if (face <= 0.0) {
+        return vec2(0.0);
+    }
+    float small = 1.0 - smoothstep(STATED_FACE.x, STATED_FACE.y, face);
+    float grey = 1.0 - smoothstep(STATED_GREY.x, STATED_GREY.y, length(coarse_lab.yz));
+    return vec2(max(STATED_SMALL * small, grey), grey);
+}
+
+// The photo blurred over a disc of radius `r` texels round `uv` (19 taps on 3 rings).
+vec3 disc_blur(sampler2D photo, vec2 uv, float r) {
+    vec2 t = r / vec2(textureSize(photo, 0));
+    vec3 s = texture(photo, uv).rgb;
+    float w = 1.0;
+    for (int i = 0; i < 6; i++) {
+        float a = 1.0471976 * float(i);
+        vec2 d0 = vec2(cos(a), sin(a)), d1 = vec2(cos(a + 0.5235988), sin(a + 0.5235988));
+        s += 0.85 * texture(photo, uv + 0.34 * t * d1).rgb;
+        s += 0.6 * texture(photo, uv + 0.67 * t * d0).rgb;
+        s += 0.3 * texture(photo, uv + t * d1).rgb;
+        w += 1.75;
+    }
+    return s / w;
+}
+
+// `c` with the feature here stated (share `g`): `lb` the photo's L* blurred, `lp` its own,
+// `coarse_lab` the face round it; (.rgb) the colour, (.a) how much was stated. The shape is
+// the blurred photo's; within it a little of the photo's own light (an eye's white) shows.
+vec4 stated_dark(vec3 c, vec2 g, float lb, float lp, vec3 coarse_lab) {
+    float d = coarse_lab.x - lb;
+    vec4 t = STATED_CONTRAST;
+    float s = g.x * smoothstep(mix(t.x, t.z, g.y), mix(t.y, t.w, g.y), d);
+    if (s <= 0.0) {
+        return vec4(c, 0.0);
+    }
+    vec3 lab = srgb_to_lab(c);
+    float lt = clamp(mix(lb, max(lp, lb), STATED_CRISP) - STATED_STRETCH * d, STATED_L.x,
+                     STATED_L.y);
+    s *= smoothstep(0.0, 6.0, lab.x - lt);  // only where the painting is lighter
+    s *= 1.0 - smoothstep(STATED_LIGHT.x, STATED_LIGHT.y, lp - lb);  // an eye's white kept
+    vec2 ab = 0.5 * lab.yz + WARM_DARK;
+    ab *= min(1.0, STATED_CHROMA / max(length(ab), 1e-3));
+    vec3 dark = clamp(lab_to_srgb(vec3(lt, ab)), 0.0, 1.0);
+    return vec4(mix(c, dark, STATED_OPACITY * s), s);
+}
+
 // `photo` at `uv` (work size), `ref` source px per reference px, `scale` work px per source
-// px.
+// px; `coarse_lab`: the photo's wide blur here (CIELAB).
 vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face, float ref,
-                     float scale) {
+                     float scale, vec3 coarse_lab) {
     float small = face > 0.0 ? 1.0 - smoothstep(SMALL_FACE.x, SMALL_FACE.y, face) : 0.0;
     float k = min(feature * u_features * mix(1.0, SMALL_FEATURES, small), 1.0);
     if (k <= 0.0) {
@@ -40,6 +112,16 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
     }
     float lw = luma(c);
     float lp = luma(texture(photo, uv).rgb);
+    vec2 stated = stated_share(face, coarse_lab);
+    stated.x *= smoothstep(0.2, 0.55, feature) * min(u_features / 0.55, 1.0);
+    if (stated.x > 0.0) {
+        float r = max(1.0, min(STATED_BLUR * face, STATED_REACH) * ref) * scale;
+        vec3 b = disc_blur(photo, uv, r);
+        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x,
+                              srgb_to_lab(texture(photo, uv).rgb).x, coarse_lab);
+        c = st.rgb;
+        lw = luma(c);
+    }
     float dark = smoothstep(0.03, 0.2, lw - lp) * k;
     c = pigment(c, 1.0 + 3.0 * dark * (lw - lp) / max(lw, 0.05));
     if (lp - lw <= 0.06) {

@@ -5,7 +5,7 @@
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
 // (none on skin), dry brush, outlines, a pencil underdrawing, coloured darks, one pigment's
 // tint (a preset's), and finally the paper colour (pigment is transparent).
-// tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((3.0 * u_px + 2.0) / u_scale) + 2
+// tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((5.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/color.glsl"
@@ -27,6 +27,7 @@ uniform sampler2D paper;     // paper height, source resolution
 uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
+uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
 uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
@@ -142,7 +143,8 @@ void main() {
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)
     if (u_subject != 0) {
         on_face = focus_here.z;
-        c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale);
+        c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
+                            texture(coarse, p / size).xyz);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
