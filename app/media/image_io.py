@@ -721,9 +721,9 @@ EIGHT_BIT_ONLY = frozenset({*JPEG_EXTENSIONS, ".webp", ".bmp", ".avif"})
 # Where write_image writes a resolution (pHYs, JFIF's density, TIFF's tags); elsewhere only
 # an EXIF's XResolution, where the source's EXIF has one, says it.
 DPI_KEPT = frozenset({".png", *JPEG_EXTENSIONS, ".tif", ".tiff"})
-# What writers put when nothing is meant (Pillow's and most cameras' JPEGs): kept, not
-# warned about where a format drops it.
-_WRITERS_DPI = (72.0, 72.0)
+# What writers put when nothing is meant (most cameras' 72, Windows' 96): kept, not warned
+# about where a format drops it.
+_WRITERS_DPI = frozenset({72, 96})
 # (a 32-bit BMP's fourth channel is not written: what OpenCV writes there, and whether a
 # viewer takes it for alpha, differ from version to version)
 NO_ALPHA = frozenset({*JPEG_EXTENSIONS, ".bmp"})
@@ -742,7 +742,8 @@ def write_warnings(path: str | Path, rgb: np.ndarray, icc: bytes | None = None,
     if unkept:
         notes.append(f"{name}: written without the source's {' and '.join(unkept)} "
                      f"(aquarelle does not carry them)")
-    if dpi and dpi != _WRITERS_DPI and ext not in DPI_KEPT and not _exif_resolution(exif):
+    if dpi and {round(dpi[0]), round(dpi[1])} - _WRITERS_DPI and ext not in DPI_KEPT \
+            and not _exif_resolution(exif):
         notes.append(f"{name}: {ext[1:].upper()} holds no resolution here; written without "
                      f"the source's {dpi[0]:g} dpi (.png, .jpg or .tif keep it)")
     kind = "JPEG" if ext in JPEG_EXTENSIONS else \
