@@ -324,3 +324,23 @@ def test_format_twice_for_one_kind_is_refused(three, capsys):
     assert code == 2
     assert err.splitlines() == ["aquarelle render: error: --format png and jpg: give one "
                                 "format for the stills (and one for the other kind, if any)"]
+
+
+def test_one_input_into_a_folder_is_named_as_a_batch_names_it(tmp_path, capsys, monkeypatch):
+    """One still GIF into -o DIR/ is painted as a picture (it became a one-frame MP4), and
+    --format names one still's output in a folder as a batch's (it was ignored, with a
+    warning); -o naming the file ignores --format with a warning."""
+    monkeypatch.chdir(tmp_path)
+    gifs(Path("in"))
+    photo(Path("in/a.jpg"))
+    code, err = cli(capsys, "render", "in/still.gif", "-o", "out/", "--style", "adjust")
+    assert code == 0, err
+    assert [p.name for p in Path("out").iterdir()] == ["still.png"]
+    code, err = cli(capsys, "render", "in/a.jpg", "-o", "out2/", "--format", "webp",
+                    "--style", "adjust")
+    assert code == 0, err
+    assert [p.name for p in Path("out2").iterdir()] == ["a.webp"] and "warning" not in err
+    code, err = cli(capsys, "render", "in/a.jpg", "-o", "one.png", "--format", "webp",
+                    "--style", "adjust")
+    assert code == 0 and Path("one.png").exists()
+    assert "--format names the files written into a folder" in err

@@ -18,7 +18,7 @@ from ..media.codecs import CONTAINERS
 from ..media.image_io import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, Image, is_image_path
 from ..media.paths import is_sequence, is_video_path, wants_frames
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
-from .batch_plan import default_name
+from .batch_plan import default_name, is_still_gif
 from .common import add_style_options
 from .render_image import read_pair, render_image
 from .render_job import RenderJob, parse_render
@@ -72,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
         return render_video.run_batch(job)
     src = inputs[0]
     named = job.name_template != NAME_TEMPLATE
-    if not job.wants_folder and (job.container or named):
-        given = [o for o, on in (("--format", job.container), ("--name", named)) if on]
+    if not job.wants_folder and (job.container or job.still_format or named):
+        formats = job.container or job.still_format
+        given = [o for o, on in (("--format", formats), ("--name", named)) if on]
         one = len(given) == 1
         print(f"aquarelle: warning: {' and '.join(given)} {'names' if one else 'name'} the "
               f"files written into a folder (-o FOLDER/); -o {output} names this one, so "
@@ -94,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if sniffed and moving:
         return _render_animation(job, src, output, moving, sniffed)
     if is_image_path(src) and (sniffed or not _video_inside(src)):
-        return _render_one_image(job, src, output,
-                                 default_name(src, None, template=job.name_template))
+        return _render_one_image(job, src, output, default_name(
+            src, None, template=job.name_template, still_fmt=job.still_format))
     if is_image_path(src) and src.suffix.lower() not in PICTURE_OR_SEQUENCE:
         print(f"aquarelle: warning: {src} is a video despite its {src.suffix} name; "
               "rendering it as a video", file=sys.stderr)
@@ -119,6 +120,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video") -> int:
     """A video (or an animation FFmpeg decodes) to `output`, once the output can take one."""
+    if output.is_dir() and is_still_gif(src):  # a still, as a batch paints it
+        from . import render_video
+
+        return render_video.render_one(job, src, output / default_name(
+            src, None, template=job.name_template, still=True, still_fmt=job.still_format),
+            {})
     if output.is_dir():  # a video's name, also for one named as a picture
         output = output / default_name(src, job.export.codec, job.container,
                                        job.name_template, video=True)
@@ -155,9 +162,9 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
         return _render_video(job, src, output, anim.name)
     if output.is_dir() or not (is_video_path(output) or wants_frames(output)):
         if is_image_path(src):
-            return _render_one_image(job, src, output,
-                                     default_name(src, None, template=job.name_template),
-                                     decodes=decodes)
+            return _render_one_image(job, src, output, default_name(
+                src, None, template=job.name_template, still_fmt=job.still_format),
+                decodes=decodes)
         return _render_one_image(job, src, output, src.stem + ext,
                                  f"{misnamed(src, sniffed[0])}; rendering it as an image",
                                  decodes=decodes)

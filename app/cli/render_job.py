@@ -100,10 +100,6 @@ def parse_render(args: argparse.Namespace, local: str) -> RenderJob:
     size = parse_size(args.size)
     check_name_template(args.name)
     container, still_format = split_formats(args.format)
-    if still_format and len(args.inputs) == 1 and not Path(args.inputs[0]).is_dir():
-        print(f"aquarelle: warning: --format {still_format} names the stills a batch (several "
-              "inputs or a folder) writes; for one input, name its output (-o "
-              f"OUT.{still_format}): ignored", file=sys.stderr)
     if size is not None and len(args.inputs) == 1:
         _check_size_for(Path(args.inputs[0]), size)
     export = ExportOptions(

@@ -103,7 +103,7 @@ def run_batch(job: RenderJob) -> int:
             busy = src
             try:
                 dst.parent.mkdir(parents=True, exist_ok=True)
-                _render_one(job, src, dst, decodes)
+                render_one(job, src, dst, decodes)
             except AquarelleError as e:
                 print_error(RENDER, e)
                 failed.append((src, str(e)))
@@ -121,20 +121,19 @@ def run_batch(job: RenderJob) -> int:
     return batch_summary(job.quiet, len(files), output, skipped, failed)
 
 
-def _render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) -> None:
+def render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) -> int:
     """One file of a batch: a still (also a one-frame GIF: its picture, as `render
     still.gif -o x.png` paints it), else a video (or an animated picture FFmpeg decodes)."""
     if is_image_path(src) and not decodes.get(src):
-        render_image(job, src, dst, decodes=decodes.get(src))
-    elif is_still_gif(src):
+        return render_image(job, src, dst, decodes=decodes.get(src))
+    if is_still_gif(src):
         from ..media.video_reader import only_picture
 
         picture = only_picture(src)
         if picture is None:
             raise MediaError(f"{src}: FFmpeg cannot read its one picture")
-        render_image(job, src, dst, Image(picture))
-    else:
-        run(job, src, dst)
+        return render_image(job, src, dst, Image(picture))
+    return run(job, src, dst)
 
 
 def _reraise_interrupt(e: BaseException) -> None:
