@@ -17,10 +17,11 @@ import av
 import cv2
 import numpy as np
 import pytest
+from PyQt6.QtCore import QTimer
 from PyQt6.QtGui import QImage, QPixmap
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
-from videoclips import mux_frames
+from videoclips import late_clip, mux_frames
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.engine.thumbnails import thumb_size
@@ -823,3 +824,72 @@ def test_a_snapshot_of_a_still_with_alpha_keeps_it_as_the_cli_writes_it(
             np.testing.assert_array_equal(snap[:, :, 3], cli[:, :, 3])
         assert_same(snap[:, :, :3], cli[:, :, :3])
     assert not dialogs.calls
+
+
+# -- a clip whose clock starts late, a variable frame rate, millisecond times ----------------
+def cli_first(src: Path, tmp_path: Path, start: float, name: str) -> tuple[np.ndarray, int]:
+    """The first picture of `aquarelle render SRC --start START` as PNGs, and how many it
+    wrote."""
+    assert cli_main(["render", str(src), "-o", str(tmp_path / f"{name}%02d.png"),
+                     "--start", repr(start)]) == 0
+    written = len(list(tmp_path.glob(f"{name}*.png")))
+    return cv2.imread(str(tmp_path / f"{name}01.png"))[:, :, ::-1].copy(), written
+
+
+def settled(qtbot: Any, win: MainWindow, pts: float) -> None:
+    """Wait until the frame at `pts` (s from the video's first frame) is painted."""
+    vp = win.viewport
+    qtbot.waitUntil(lambda: vp.painted_pts is not None and abs(vp.painted_pts - pts) < 1e-6
+                    and not vp.subjects.waiting_fresh, timeout=TIMEOUT)
+    grab(win)
+
+
+def test_a_clip_whose_clock_starts_late_is_timed_from_its_first_frame(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A recording whose first frame is at 1.5 s: position, painted time, J, step back, the
+    time shown and the export's Current position all count from its first frame, as seeking
+    and --start do (they counted from the file's clock: pause jumped 1.5 s ahead, a step
+    back went forward, J too, the time shown ran past the duration)."""
+    from PyQt6.QtWidgets import QApplication
+
+    from aquarelle.ui import playback
+    from aquarelle.ui.export_dialog import ExportDialog, start_at
+    from aquarelle.ui.source_controls import SEEK_STEPS
+
+    fps = 24
+    path = late_clip(tmp_path / "late.mp4", 1.5, fps=fps, frames=48)
+    win = window(qtbot, config)
+    assert win.open_file(path)
+    vp = win.viewport
+    qtbot.waitUntil(lambda: (vp.shown_index or 0) >= 3, timeout=TIMEOUT)
+    win.playback.toggle_play()  # paused after playing: on the frame on screen
+    qtbot.waitUntil(lambda: vp.painted_pts is not None
+                    and playback.position(win.source) == vp.painted_pts, timeout=TIMEOUT)
+    assert vp.painted_pts == pytest.approx(vp.shown_index / fps)
+    win.playback.seek(36 / fps)
+    settled(qtbot, win, 36 / fps)
+    assert vp.shown_index == 36 and playback.position(win.source) == pytest.approx(1.5)
+    win.show_position()
+    assert win.transport.time.text().startswith("0:00:01:12 / 0:00:02:00   frame 37 of 48")
+    assert win.transport.seek.value() == round(SEEK_STEPS * 36 / 48)
+    win.playback.jump_back()  # J: back one second
+    settled(qtbot, win, 12 / fps)
+    assert vp.shown_index == 12
+    win.playback.step(-1)
+    settled(qtbot, win, 11 / fps)
+    assert vp.shown_index == 11
+    painted = shown(qtbot, win)
+    seen: list[float] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ExportDialog)
+        seen.append(dialog.position)
+        dialog.reject()
+
+    QTimer.singleShot(0, look)
+    win.exports.open_dialog()
+    assert seen == [pytest.approx(11 / fps)]
+    # an export from there (the dialog's Current position) starts at the frame on screen
+    first, _ = cli_first(path, tmp_path, start_at(seen[0]), "e")
+    assert_same(painted, first)

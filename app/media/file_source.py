@@ -8,6 +8,9 @@ too late, are dropped and counted. Pause, resume, step, seek and loop are suppor
 measure latency from there as it does from a camera's capture. A loop keeps the pace: the
 next loop's first frame comes one frame period after the last one.
 Unpaced (export, tests): every frame in order through `read()`, from a bounded queue.
+
+Times (frames' `pts`, `position`, `seek`) count from the video's first frame, as an export's
+--start does, whatever the file's own clock says (a recording's may start at 1.5 s or 10 h).
 """
 
 from __future__ import annotations
@@ -230,7 +233,7 @@ class VideoFileSource(ThreadedSource):
                 if wrap_to is not None:
                     offset, wrap_to = wrap_to - pending.time, None
             t = last = pending.time + offset  # paced by this; the frame keeps its own time
-            frame = Frame(pending.image, index, pending.time)
+            frame = Frame(pending.image, index, pending.time - self._t0)
             if not self.paced:
                 if not self._put(gen, frame):
                     continue  # a seek or stop happened while waiting for room
@@ -274,7 +277,7 @@ class VideoFileSource(ThreadedSource):
                         frame = replace(frame, captured=due)
                     if self._slot.put(frame):
                         self.dropped += 1
-                    self._position = pending.time
+                    self._position = frame.pts
                     # a seek's or a step's frame starts the schedule afresh
                     next_kept = self._next_kept(t, None if force or stepping else next_kept)
             pending = None
