@@ -21,7 +21,7 @@ from PyQt6.QtCore import QTimer
 from PyQt6.QtGui import QImage, QPixmap
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
-from videoclips import late_clip, mux_frames
+from videoclips import late_clip, mux_frames, pattern
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.engine.thumbnails import thumb_size
@@ -892,4 +892,46 @@ def test_a_clip_whose_clock_starts_late_is_timed_from_its_first_frame(
     assert seen == [pytest.approx(11 / fps)]
     # an export from there (the dialog's Current position) starts at the frame on screen
     first, _ = cli_first(path, tmp_path, start_at(seen[0]), "e")
+    assert_same(painted, first)
+
+
+VFR_MS = [0, 40, 120, 130, 300, 333, 500, 510, 520, 800, 900, 1000, 1040, 1300, 1310, 1500,
+          1700, 1710, 1900, 2000]
+
+
+def test_a_variable_rate_clip_is_numbered_and_stepped_back_as_the_cli_exports_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """Frames 0, 40, 120, 130 ms... in a Matroska (which counts no frames; its rate says 25):
+    the window numbers them 1..20 of 20 as the export does (it said 'frame 38 of 51' at
+    1.5 s), and a step back goes to the frame before (it stayed on 1.5 s: 1.5 frame periods
+    at 25 fps fall short of 1.31 s) painted afresh, as `--start` exports it."""
+    path = tmp_path / "vfr.mkv"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("ffv1", rate=25)
+        stream.width, stream.height, stream.pix_fmt = PW, PH, "bgr0"
+        stream.codec_context.time_base = Fraction(1, 1000)
+        mux_frames(out, stream, [pattern(k, PW, PH) for k in range(len(VFR_MS))],
+                   pts=VFR_MS, time_base=Fraction(1, 1000))
+    win = window(qtbot, config)
+    assert win.open_file(path)
+    win.playback.toggle_play()
+    src = win.source
+    qtbot.waitUntil(lambda: getattr(src, "frame_times", None) is not None, timeout=TIMEOUT)
+    assert src is not None and src.frame_count == 20
+    vp = win.viewport
+    win.playback.seek(1.5)
+    settled(qtbot, win, 1.5)
+    assert vp.shown_index == 15
+    win.show_position()
+    assert "frame 16 of 20" in win.transport.time.text()
+    # (until counted: the count from its duration and rate, said as one)
+    win.transport.set_position(1.5, 2.04, 25, 15, 51, about=True)
+    assert win.transport.time.text().endswith("frame 16 of about 51")
+    for t, index in ((1.31, 14), (1.3, 13)):
+        win.playback.step(-1)
+        settled(qtbot, win, t)
+        assert vp.shown_index == index
+    painted = shown(qtbot, win)
+    first, written = cli_first(path, tmp_path, 1.3, "v")
+    assert written == 20 - 13  # the export's frames 14..20: the window's 14 is its first
     assert_same(painted, first)

@@ -11,10 +11,14 @@ Unpaced (export, tests): every frame in order through `read()`, from a bounded q
 
 Times (frames' `pts`, `position`, `seek`) count from the video's first frame, as an export's
 --start does, whatever the file's own clock says (a recording's may start at 1.5 s or 10 h).
+A frame's `index` is its place among the video's frames, as an export numbers them: where the
+rate varies (or the container does not count its frames), the frames' times are read from the
+packets on a thread of their own (`frame_times`), and stepping back goes to the frame before.
 """
 
 from __future__ import annotations
 
+import bisect
 import queue
 import threading
 import time
@@ -23,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import MediaError, ffmpeg_reason
+from .frame_times import frame_times, needs_times
 from .source import Frame, LatestSlot, ThreadedSource
 from .video_reader import DecodedFrame, VideoReader
 
@@ -59,6 +64,10 @@ class VideoFileSource(ThreadedSource):
         self.pixel_aspect = self._reader.sample_aspect
         self._fps = self._reader.fps
         self._count = self._reader.frame_count
+        # whether `frame_count` is the file's own (else duration x rate, until counted)
+        self.frame_count_exact = bool(self._reader.video.frames) or self._reader.gap is not None
+        # the times of all the video's frames (s from its first), sorted; None: not known
+        self._times: list[float] | None = None
         self._duration = self._reader.duration
         self._t0 = self._reader.start_time
         self._slot = LatestSlot()
@@ -76,6 +85,9 @@ class VideoFileSource(ThreadedSource):
         # Paced: stamp frames with the time they came due (`aquarelle live` measures latency
         # from it). Off in the app, which treats stamped frames as a camera's.
         self.stamp_due = False
+        if needs_times(self._reader):
+            threading.Thread(target=self._read_times, name="aquarelle-frame-times",
+                             daemon=True).start()
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -85,6 +97,26 @@ class VideoFileSource(ThreadedSource):
     @property
     def position(self) -> float | None:
         return self._position
+
+    @property
+    def frame_times(self) -> list[float] | None:
+        """The times of the video's frames (s from the first), once read; None: not read
+        (a steady rate whose container counts its frames needs none)."""
+        return self._times
+
+    def _read_times(self) -> None:
+        times = frame_times(self.path, self._reader.video.index, self._t0, self._stop)
+        if times:
+            self._times = times
+            if not self.frame_count_exact:
+                self._count, self.frame_count_exact = len(times), True
+
+    def _index_at(self, t: float) -> int:
+        """The index of the frame at `t` (s from the first frame)."""
+        times = self._times
+        if times:
+            return bisect.bisect_left(times, t - 1e-6)
+        return round(t * (self._fps or 30.0))
 
     @property
     def lost(self) -> int:
@@ -121,11 +153,16 @@ class VideoFileSource(ThreadedSource):
         """Pause and move by `frames` (negative: back); the new frame is delivered."""
         self.pause()
         if frames < 0:
+            here = self._position if self._position is not None else 0.0
+            times = self._times
+            if times:  # halfway from the frame before the one wanted: a variable rate's too
+                k = max(0, bisect.bisect_left(times, here - 1e-6) + frames)
+                self.seek(0.0 if k == 0 else (times[k - 1] + times[k]) / 2)
+                return
             # half a frame short of it: the seek takes the first frame at or after its time,
             # and timestamps rounded (a Matroska's milliseconds) put the frame wanted a hair
             # before `frames` whole frame periods back (the step found the same frame again)
             fps = self._fps or 30.0
-            here = self._position if self._position is not None else 0.0
             self.seek(max(0.0, here + (frames - 0.5) / fps))
             return
         with self._lock:
@@ -228,7 +265,7 @@ class VideoFileSource(ThreadedSource):
                     self._idle()
                     continue
                 if index < 0:
-                    index = round((pending.time - self._t0) * (self._fps or 30.0))
+                    index = self._index_at(pending.time - self._t0)
                 self._last_good = max(self._last_good, pending.time - self._t0)
                 if wrap_to is not None:
                     offset, wrap_to = wrap_to - pending.time, None

@@ -528,7 +528,8 @@ class MainWindow(QMainWindow):
         src = self.source
         if src is not None:
             self.transport.set_position(playback.position(src), playback.duration(src),
-                                        src.fps, self.viewport.shown_index, src.frame_count)
+                                        src.fps, self.viewport.shown_index, src.frame_count,
+                                        about=not getattr(src, "frame_count_exact", True))
 
     def update_stats(self) -> None:
         """Refresh the status-bar numbers, the transport and the pass-times dock."""

@@ -220,18 +220,19 @@ class TransportBar(QWidget):
 
     def set_position(self, seconds: float | None, duration: float | None,
                      fps: float | None = None, frame: int | None = None,
-                     frames: int | None = None) -> None:
+                     frames: int | None = None, about: bool = False) -> None:
         """Show the playback position (timecode, and the frame number on screen where
         known) unless the user is dragging the seek bar. Without a known length (an
-        animated PNG's) the seek bar is off: any place on it meant the start."""
+        animated PNG's) the seek bar is off: any place on it meant the start. `about`: the
+        frame count is an estimate (a Matroska's, from its duration and rate)."""
         self.duration = duration
         self.seek.setEnabled(self._seekable and bool(duration))
         end = format_timecode(duration, fps)
         text = f"{format_timecode(seconds, fps)} / {end}"
+        of = f" of about {frames}" if about else f" of {frames}"
         if frame is not None:
-            text += f"   frame {frame + 1}" + (f" of {frames}" if frames else "")
-        self._hold_width(f"{end} / {end}" + (f"   frame {frames} of {frames}" if frames
-                                             else ""))
+            text += f"   frame {frame + 1}" + (of if frames else "")
+        self._hold_width(f"{end} / {end}" + (f"   frame {frames}{of}" if frames else ""))
         self.time.setText(text)
         if self.seek.isSliderDown() or not duration or seconds is None:
             return
