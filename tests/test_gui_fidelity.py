@@ -935,3 +935,27 @@ def test_a_variable_rate_clip_is_numbered_and_stepped_back_as_the_cli_exports_it
     first, written = cli_first(path, tmp_path, 1.3, "v")
     assert written == 20 - 13  # the export's frames 14..20: the window's 14 is its first
     assert_same(painted, first)
+
+
+def test_the_timecode_of_millisecond_times_is_the_frame_shown(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A Matroska's times are whole milliseconds: its frame 15 at 24 fps is at 0.583 s, a
+    hair before 14/24 s; the timecode said frame 13 of that second next to 'frame 15'."""
+    from aquarelle.ui.source_controls import format_timecode
+
+    assert format_timecode(0.083, 24) == "0:00:00:02"
+    assert format_timecode(2.0, 29.97) == "0:00:01:29"  # (frame 59 of a 30-frame second)
+    path = tmp_path / "ms.mkv"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("ffv1", rate=24)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "bgr0"
+        mux_frames(out, stream, [pattern(k, 64, 48) for k in range(24)])
+    win = window(qtbot, config)
+    assert win.open_file(path)
+    win.playback.toggle_play()
+    win.playback.seek(0.583)
+    settled(qtbot, win, 0.583)
+    assert win.viewport.shown_index == 14
+    qtbot.waitUntil(lambda: getattr(win.source, "frame_count_exact", True), timeout=TIMEOUT)
+    win.show_position()
+    assert win.transport.time.text().startswith("0:00:00:14 / 0:00:01:00   frame 15 of 24")
