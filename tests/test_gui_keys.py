@@ -282,3 +282,24 @@ def test_undo_and_redo_name_their_step(qtbot: Any, window: MainWindow,
                  if window.style_combo.itemData(i) != window.state.style.name)
     assert window.set_style(other)
     assert undo.text() == "Undo Style change" and redo.text() == "Redo"
+
+
+def test_a_click_on_a_check_box_or_chooser_leaves_space_to_play(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """Clicking Loop (or a chooser) gave it the focus, so the next Space toggled Loop (or
+    opened the list) instead of pausing: they take the focus from Tab only, and Tab still
+    reaches them."""
+    from PyQt6.QtTest import QTest
+
+    open_and_render(qtbot, window, media["clip"])
+    src = window.source
+    assert src is not None and not src.paused
+    handle = focus_on(qtbot, window, window.viewport)
+    loop = window.transport.loop
+    was = loop.isChecked()
+    QTest.mouseClick(loop, Qt.MouseButton.LeftButton)
+    assert loop.isChecked() != was and not loop.hasFocus()
+    qtbot.keyClick(handle, Qt.Key.Key_Space)
+    assert src.paused and loop.isChecked() != was  # paused; Loop as clicked
+    assert loop.focusPolicy() == Qt.FocusPolicy.TabFocus
+    assert window.style_combo.focusPolicy() == Qt.FocusPolicy.TabFocus

@@ -1,6 +1,8 @@
 """Keys and the wheel where the window's controls would otherwise take them from the user.
 
 - Hold O to see the original; Esc leaves fullscreen.
+- Buttons, check boxes and choosers take the focus from Tab only (a click leaves Space to
+  play and pause).
 - A control with the focus gets the keys it uses (`used_keys`), not the window's one-key
   shortcuts: Space toggles a check box or presses a button (Return and Enter press a push
   button too), PgUp/PgDn/Home/End step a slider or a list, Space opens a chooser. Elsewhere
@@ -64,6 +66,16 @@ def used_keys(widget: QWidget | None) -> frozenset[Qt.Key]:
     return frozenset()
 
 
+def tab_focus_only(widget: QWidget) -> None:
+    """Buttons, check boxes and choosers take the focus from Tab, not from a click: a click
+    on Loop or a style's chooser leaves Space to play and pause (with the focus it toggled
+    Loop or opened the list), and the keyboard still reaches them (see USED_KEYS)."""
+    clicked = widget.focusPolicy() & Qt.FocusPolicy.ClickFocus
+    chooser = isinstance(widget, QComboBox) and not widget.isEditable()
+    if clicked and (isinstance(widget, QAbstractButton) or chooser):
+        widget.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+
 def number_field(widget: QWidget | None) -> QAbstractSpinBox | None:
     """The number field `widget` is, or is the text entry of."""
     while widget is not None:
@@ -84,11 +96,16 @@ class KeyRouter(QObject):
         super().__init__(parent)
         self.window, self.panel = window, panel
         self.show_original, self.leave_fullscreen = show_original, leave_fullscreen
+        for widget in window.findChildren(QWidget):  # (polished already; later ones: Polish)
+            tab_focus_only(widget)
 
     def eventFilter(self, obj: QObject | None, event: QEvent | None) -> bool:
         if event is None or not isinstance(obj, QWidget) or obj.window() is not self.window:
             return False
         kind = event.type()
+        if kind == QEvent.Type.Polish:
+            tab_focus_only(obj)
+            return False
         if kind == QEvent.Type.Wheel:
             return self._wheel(obj, event)
         if kind == QEvent.Type.ShortcutOverride:
