@@ -145,7 +145,7 @@ class VideoFileSource(ThreadedSource):
             self._seek_to = max(0.0, float(seconds))
             self._step_by = 0
             self._generation += 1
-        self._slot.clear()
+            self._slot.clear()  # (under the lock: the worker puts no frame from before it)
         self._drain()
         self._wake.set()
 
@@ -312,9 +312,12 @@ class VideoFileSource(ThreadedSource):
                     skips = 0
                     if self.stamp_due:
                         frame = replace(frame, captured=due)
-                    if self._slot.put(frame):
-                        self.dropped += 1
-                    self._position = frame.pts
+                    with self._lock:
+                        if gen != self._generation:
+                            continue  # a seek came meanwhile: its frame is shown, not this
+                        if self._slot.put(frame):
+                            self.dropped += 1
+                        self._position = frame.pts
                     # a seek's or a step's frame starts the schedule afresh
                     next_kept = self._next_kept(t, None if force or stepping else next_kept)
             pending = None
