@@ -45,10 +45,24 @@ const float STATED_REACH = 5.0;  // reference px: at most (the composite's tile 
 const vec4 STATED_CONTRAST = vec4(10.0, 24.0, 3.0, 10.0);
 const float STATED_STRETCH = 0.35;  // a stated dark is this much darker again than its contrast
 const vec2 STATED_L = vec2(24.0, 62.0);  // L*: never black .. at least this dark
-// burnt sienna with ultramarine: a warm dark (a*, b*) added to half the wash's own colour,
-// the chroma at most STATED_CHROMA (a coloured dark on a grey face, never a vivid one)
+// the wash's own colour plus burnt sienna with ultramarine: a warm dark (a*, b*), the chroma
+// at most STATED_CHROMA.x in colour; on a grey face (a black-and-white photo, a grey webcam)
+// a sepia grey instead, a little of the wash's colour in it, at most STATED_CHROMA.y: a rust
+// dark on a grey picture reads as pasted on
 const vec2 WARM_DARK = vec2(4.0, 4.5);
-const float STATED_CHROMA = 10.0;
+const vec2 SEPIA_DARK = vec2(1.0, 3.0);
+const vec2 STATED_CHROMA = vec2(20.0, 4.0);
+// Only a dark that is part of a shape of some size is stated (an eye, a brow, the mouth's
+// line), never a lone dot (a nostril's pinprick, a mouth's corner on its own): the photo
+// blurred again over an ellipse STATED_JOIN times the shape's radius, wider than high (the
+// features lie across the face), must be at least STATED_KEEP of the shape's contrast darker
+// than the face round it; a dot's darkness spreads thin there, a line's or an eye's does not.
+const vec2 STATED_JOIN = vec2(2.6, 1.3);
+const float STATED_JOIN_REACH = 8.0;  // reference px: the ellipse's half width at most
+const vec2 STATED_KEEP = vec2(0.3, 0.5);
+// of the features' map: a stated dark lies well within an eye, a brow, a nostril, the mouth
+// (not on the hair's edge over a brow, not on a cheek beside the nose)
+const vec2 STATED_FEATURE = vec2(0.45, 0.8);
 const float STATED_OPACITY = 0.8;
 const vec2 STATED_LIGHT = vec2(8.0, 20.0);  // L* over the shape: a light within it, kept
 const float STATED_CRISP = 0.4;  // of a stated dark's lightness from the photo's own (not blurred)
@@ -64,8 +78,21 @@ vec2 stated_share(float face, vec3 coarse_lab) {
     return vec2(max(STATED_SMALL * small, grey), grey);
 }
 
-// The photo blurred over a disc of radius `r` texels round `uv` (19 taps on 3 rings).
-vec3 disc_blur(sampler2D photo, vec2 uv, float r) {
+// A stated dark's chroma held at its bound (`stated`: feature_accents' `stated_here`) once the
+// composite's later terms have deepened it: the pigment darks lend a near-neutral warm dark a
+// burnt umber's hue, a rust on a grey picture.
+vec3 stated_chroma(vec3 c, vec2 stated) {
+    if (stated.x <= 0.0) {
+        return c;
+    }
+    vec3 lab = srgb_to_lab(c);
+    float cap = mix(STATED_CHROMA.x, STATED_CHROMA.y, stated.y);
+    lab.yz *= mix(1.0, min(1.0, cap / max(length(lab.yz), 1e-3)), stated.x);
+    return clamp(lab_to_srgb(lab), 0.0, 1.0);
+}
+
+// The photo blurred over an ellipse of radii `r` texels round `uv` (19 taps on 3 rings).
+vec3 disc_blur(sampler2D photo, vec2 uv, vec2 r) {
     vec2 t = r / vec2(textureSize(photo, 0));
     vec3 s = texture(photo, uv).rgb;
     float w = 1.0;
@@ -80,13 +107,15 @@ vec3 disc_blur(sampler2D photo, vec2 uv, float r) {
     return s / w;
 }
 
-// `c` with the feature here stated (share `g`): `lb` the photo's L* blurred, `lp` its own,
-// `coarse_lab` the face round it; (.rgb) the colour, (.a) how much was stated. The shape is
-// the blurred photo's; within it a little of the photo's own light (an eye's white) shows.
-vec4 stated_dark(vec3 c, vec2 g, float lb, float lp, vec3 coarse_lab) {
+// `c` with the feature here stated (share `g`): `lb` the photo's L* blurred, `lj` blurred
+// wider (the shape it is part of), `lp` its own, `coarse_lab` the face round it; (.rgb) the
+// colour, (.a) how much was stated. The shape is the blurred photo's; within it a little of
+// the photo's own light (an eye's white) shows.
+vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab) {
     float d = coarse_lab.x - lb;
     vec4 t = STATED_CONTRAST;
     float s = g.x * smoothstep(mix(t.x, t.z, g.y), mix(t.y, t.w, g.y), d);
+    s *= smoothstep(STATED_KEEP.x, STATED_KEEP.y, (coarse_lab.x - lj) / max(d, 1.0));
     if (s <= 0.0) {
         return vec4(c, 0.0);
     }
@@ -95,16 +124,18 @@ vec4 stated_dark(vec3 c, vec2 g, float lb, float lp, vec3 coarse_lab) {
                      STATED_L.y);
     s *= smoothstep(0.0, 6.0, lab.x - lt);  // only where the painting is lighter
     s *= 1.0 - smoothstep(STATED_LIGHT.x, STATED_LIGHT.y, lp - lb);  // an eye's white kept
-    vec2 ab = 0.5 * lab.yz + WARM_DARK;
-    ab *= min(1.0, STATED_CHROMA / max(length(ab), 1e-3));
+    vec2 ab = mix(lab.yz + WARM_DARK, 0.3 * lab.yz + SEPIA_DARK, g.y);
+    ab *= min(1.0, mix(STATED_CHROMA.x, STATED_CHROMA.y, g.y) / max(length(ab), 1e-3));
     vec3 dark = clamp(lab_to_srgb(vec3(lt, ab)), 0.0, 1.0);
     return vec4(mix(c, dark, STATED_OPACITY * s), s);
 }
 
 // `photo` at `uv` (work size), `ref` source px per reference px, `scale` work px per source
-// px; `coarse_lab`: the photo's wide blur here (CIELAB).
+// px; `coarse_lab`: the photo's wide blur here (CIELAB); `stated_here`: how much a dark was
+// stated here (.x) and how grey the face is (.y).
 vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face, float ref,
-                     float scale, vec3 coarse_lab) {
+                     float scale, vec3 coarse_lab, out vec2 stated_here) {
+    stated_here = vec2(0.0);
     float small = face > 0.0 ? 1.0 - smoothstep(SMALL_FACE.x, SMALL_FACE.y, face) : 0.0;
     float k = min(feature * u_features * mix(1.0, SMALL_FEATURES, small), 1.0);
     if (k <= 0.0) {
@@ -113,14 +144,18 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
     float lw = luma(c);
     float lp = luma(texture(photo, uv).rgb);
     vec2 stated = stated_share(face, coarse_lab);
-    stated.x *= smoothstep(0.2, 0.55, feature) * min(u_features / 0.55, 1.0);
+    stated.x *= smoothstep(STATED_FEATURE.x, STATED_FEATURE.y, feature)
+                * min(u_features / 0.55, 1.0);
     if (stated.x > 0.0) {
         float r = max(1.0, min(STATED_BLUR * face, STATED_REACH) * ref) * scale;
-        vec3 b = disc_blur(photo, uv, r);
-        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x,
+        vec3 b = disc_blur(photo, uv, vec2(r));
+        vec2 rj = min(STATED_JOIN * STATED_BLUR * face, vec2(STATED_JOIN_REACH)) * ref * scale;
+        vec3 bj = disc_blur(photo, uv, max(rj, vec2(r)));
+        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x, srgb_to_lab(bj).x,
                               srgb_to_lab(texture(photo, uv).rgb).x, coarse_lab);
         c = st.rgb;
         lw = luma(c);
+        stated_here = vec2(st.a, stated.y);
     }
     float dark = smoothstep(0.03, 0.2, lw - lp) * k;
     c = pigment(c, 1.0 + 3.0 * dark * (lw - lp) / max(lw, 0.05));

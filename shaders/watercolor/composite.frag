@@ -5,7 +5,7 @@
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
 // (none on skin), dry brush, outlines, a pencil underdrawing, coloured darks, one pigment's
 // tint (a preset's), and finally the paper colour (pigment is transparent).
-// tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((5.0 * u_px + 2.0) / u_scale) + 2
+// tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((8.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
 #include "common/pigment.glsl"
 #include "common/color.glsl"
@@ -141,10 +141,11 @@ void main() {
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
     float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)
+    vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            texture(coarse, p / size).xyz);
+                            texture(coarse, p / size).xyz, stated);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
@@ -202,7 +203,7 @@ void main() {
     if (u_pencil > 0.0) {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
     }
-    c = pigment_darks(c);
+    c = stated_chroma(pigment_darks(c), stated);
     c = tinted(c);
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, tooth_light(ivec2(p), ivec2(size), ref), 0).r,
