@@ -959,3 +959,25 @@ def test_the_timecode_of_millisecond_times_is_the_frame_shown(
     qtbot.waitUntil(lambda: getattr(win.source, "frame_count_exact", True), timeout=TIMEOUT)
     win.show_position()
     assert win.transport.time.text().startswith("0:00:00:14 / 0:00:01:00   frame 15 of 24")
+
+
+def test_a_video_with_alpha_says_it_is_left_out_as_the_cli_does(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """A video whose pictures carry transparency (PNG frames in a QuickTime file here; a
+    ProRes 4444's, a VP9's) is painted opaque: the window says so, as the CLI warns (it only
+    said 'Opened ...')."""
+    path = tmp_path / "alpha.mov"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("png", rate=FPS)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "rgba"
+        frames = []
+        for k in range(3):
+            rgba = np.dstack([pattern(k, 64, 48), np.full((48, 64), 255, np.uint8)])
+            rgba[:, :32, 3] = 96  # the left half see-through
+            frames.append(rgba)
+        mux_frames(out, stream, frames, fmt="rgba")
+    win = window(qtbot, config)
+    assert win.open_file(path)
+    qtbot.waitUntil(lambda: "has an alpha channel" in win.statusBar().currentMessage(),
+                    timeout=TIMEOUT)
+    assert "left out" in win.statusBar().currentMessage()

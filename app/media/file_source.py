@@ -80,8 +80,14 @@ class VideoFileSource(ThreadedSource):
         self._position: float | None = None
         self._last_good = first.time - self._t0  # the latest frame time decoded (s from start)
         self._said_lost = False
+        said = []
         if self._reader.gap is not None:  # said on opening: playback never gets past it
-            self.warning = self._reader.gap.describe(self.path.name)
+            said.append(self._reader.gap.describe(self.path.name))
+        if self._reader.has_alpha:  # (VP9's from the stream, others' from the first frame)
+            said.append(f"{self.path.name} has an alpha channel; the painting has none, so "
+                        "it is left out (shown and exported opaque)")
+        if said:
+            self.warning = "; ".join(said)
         # Paced: stamp frames with the time they came due (`aquarelle live` measures latency
         # from it). Off in the app, which treats stamped frames as a camera's.
         self.stamp_due = False
