@@ -17,7 +17,8 @@ from PIL import Image as PILImage
 from videoclips import decode_video, mux_frames, probe
 
 from aquarelle.cli.main import main
-from aquarelle.media.image_io import read_image, write_image
+from aquarelle.media.image_read import read_image
+from aquarelle.media.image_write import write_image
 from aquarelle.media.video_reader import translucent
 
 ALPHA_WARNING = ("aquarelle: warning: {} has an alpha channel; the painting has none, so it "

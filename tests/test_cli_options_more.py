@@ -16,7 +16,7 @@ from videoclips import avif_photo, make_clip
 
 from aquarelle.cli import render_frames
 from aquarelle.cli.main import main
-from aquarelle.media.image_io import MAX_PIXELS
+from aquarelle.media.image_types import MAX_PIXELS
 
 
 def cli(capsys, *argv: object) -> tuple[int, str, str]:

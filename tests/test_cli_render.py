@@ -24,7 +24,7 @@ from conftest import rings, smooth_noise, to_u8
 import aquarelle
 from aquarelle.cli.main import main
 from aquarelle.engine import Renderer, list_presets, load_preset, load_style
-from aquarelle.media.image_io import on_paper
+from aquarelle.media.image_pixels import on_paper
 
 AQUARELLE = [sys.executable, "-m", "aquarelle"]
 PRESET = list_presets("watercolor")[0].name if list_presets("watercolor") else "none"

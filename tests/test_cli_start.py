@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from aquarelle.cli.main import COMMANDS, build_parser, main
-from aquarelle.media.image_io import read_image, write_image
+from aquarelle.media.image_read import read_image
+from aquarelle.media.image_write import write_image
 
 # What only a video (or a batch, a cluster) needs
 VIDEO_MODULES = {"aquarelle.media." + m for m in (

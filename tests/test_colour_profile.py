@@ -18,7 +18,7 @@ from PIL import Image, ImageCms
 
 from aquarelle.cli.main import main
 from aquarelle.media.colour_profile import ColourProfileWarning
-from aquarelle.media.image_io import read_image
+from aquarelle.media.image_read import read_image
 
 D50 = (0.9642, 1.0, 0.8249)
 D65 = (0.3127, 0.3290)

@@ -205,7 +205,7 @@ def test_a_swallowed_termination_stops_the_export_and_writes_nothing(tmp_path):
 def test_a_swallowed_interrupt_keeps_a_finished_still_unwritten(tmp_path):
     import numpy as np
 
-    from aquarelle.media.image_io import write_image
+    from aquarelle.media.image_write import write_image
 
     with terminate_like_ctrl_c(), pytest.raises(KeyboardInterrupt):
         _swallowed(signal.SIGINT)

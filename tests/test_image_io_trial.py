@@ -17,8 +17,10 @@ import pytest
 from PIL import Image
 
 from aquarelle.cli.main import main
-from aquarelle.media import image_io
-from aquarelle.media.image_io import ImageError, read_image, write_image
+from aquarelle.media import image_read
+from aquarelle.media.image_read import read_image
+from aquarelle.media.image_types import ImageError, ImageWarning
+from aquarelle.media.image_write import write_image
 
 
 def picture(w: int = 48, h: int = 32) -> np.ndarray:
@@ -44,7 +46,7 @@ def test_an_os_error_while_reading_is_one_line(tmp_path, monkeypatch):
     def refuse(*args: object, **kw: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(src))
 
-    monkeypatch.setattr(image_io.np, "fromfile", refuse)
+    monkeypatch.setattr(image_read.np, "fromfile", refuse)
     with pytest.raises(ImageError, match=r"^cannot read .*secret\.jpg: permission denied$"):
         read_image(src)
 
@@ -138,7 +140,7 @@ def test_a_heif_photo_pillow_cannot_read_goes_through_ffmpeg_and_says_what_is_lo
     src = heif_like(tmp_path / "photo.heic", rgb)
     with pytest.raises(Exception):  # noqa: B017 (Pillow's own refusal, whatever it is)
         Image.open(src).load()
-    with pytest.warns(image_io.ImageWarning, match=r"photo\.heic: a HEIF photo, read through "
+    with pytest.warns(ImageWarning, match=r"photo\.heic: a HEIF photo, read through "
                       r"FFmpeg.*no colour profile, EXIF or transparency"):
         img = read_image(src)
     assert img.rgb.shape == (48, 64, 3) and np.abs(img.rgb.astype(int) - rgb).mean() < 8
@@ -166,7 +168,7 @@ def test_cli_heif_is_read_but_not_written(tmp_path, capsys):
     src = heif_like(tmp_path / "photo.heic", picture(64, 48))
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.heif", "-q")
     assert code == 2 and "HEIF, which aquarelle reads but does not write" in err
-    with pytest.warns(image_io.ImageWarning, match="read through FFmpeg"):
+    with pytest.warns(ImageWarning, match="read through FFmpeg"):
         code, err = cli(capsys, "render", src, "-o", tmp_path / "o.jpg", "-q")
     assert code == 0, err
     assert Image.open(tmp_path / "o.jpg").size == (64, 48)
@@ -205,7 +207,7 @@ def test_a_corrupt_jpeg_is_painted_with_our_warning_not_libjpegs_print(tmp_path,
     sos = data.index(b"\xff\xda")
     src = tmp_path / "corrupt.jpg"
     src.write_bytes(data[: sos + (len(data) - sos) // 2] + b"\xff\xd9")  # EOI mid-scan
-    with pytest.warns(image_io.ImageWarning, match=r"corrupt\.jpg: it looks damaged "
+    with pytest.warns(ImageWarning, match=r"corrupt\.jpg: it looks damaged "
                       r"\(libjpeg: Corrupt JPEG data"):
         img = read_image(src)
     assert img.rgb.shape == (64, 96, 3)
@@ -215,17 +217,17 @@ def test_a_corrupt_jpeg_is_painted_with_our_warning_not_libjpegs_print(tmp_path,
 def test_other_writes_to_stderr_during_a_decode_are_passed_on(tmp_path, capfd):
     src = tmp_path / "ok.png"
     Image.fromarray(picture()).save(src)
-    real = image_io.cv2.imdecode
+    real = image_read.cv2.imdecode
 
     def decode_and_print(*args: object) -> np.ndarray:
         os.write(2, b"another thread's line\n")
         return real(*args)
 
-    image_io.cv2.imdecode = decode_and_print
+    image_read.cv2.imdecode = decode_and_print
     try:
         read_image(src)
     finally:
-        image_io.cv2.imdecode = real
+        image_read.cv2.imdecode = real
     assert capfd.readouterr().err == "another thread's line\n"
 
 
@@ -267,7 +269,7 @@ def test_pillows_warnings_become_one_of_ours(tmp_path):
         warnings.simplefilter("always")
         img = read_image(src)
     assert img.rgb.shape == (32, 48, 3)
-    assert [w.category for w in caught] == [image_io.ImageWarning], \
+    assert [w.category for w in caught] == [ImageWarning], \
         [str(w.message) for w in caught]
     assert "tags.tif: its metadata looks damaged (Pillow: Tag data larger than file" in \
         str(caught[0].message)
@@ -282,7 +284,7 @@ def test_a_multi_page_tiff_says_only_its_first_page_is_painted(tmp_path):
     thumb = Image.fromarray(picture(12, 8))
     first.save(src, save_all=True, append_images=[Image.fromarray(picture()[::-1]),
                                                   Image.fromarray(picture()[:, ::-1])])
-    with pytest.warns(image_io.ImageWarning, match=r"^pages\.tif holds 3 pages; only the first "
+    with pytest.warns(ImageWarning, match=r"^pages\.tif holds 3 pages; only the first "
                       r"of 3 pages is painted$"):
         img = read_image(src)
     assert np.array_equal(img.rgb, picture())

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from aquarelle.media.image_io import write_image
+from aquarelle.media.image_write import write_image
 from aquarelle.media.png_encode import encode_png
 
 
@@ -76,7 +76,7 @@ def test_a_png_keeps_its_colour_profile_and_exif_at_either_depth(tmp_path, dtype
 @pytest.mark.parametrize("ext", [".jpg", ".webp", ".bmp"])
 def test_a_16_bit_picture_in_an_8_bit_format_is_rounded_not_clipped(tmp_path, ext) -> None:
     # OpenCV clipped 16-bit values to 255: the picture came out white, and said nothing
-    from aquarelle.media.image_io import write_warnings
+    from aquarelle.media.image_write_warnings import write_warnings
 
     grad = np.linspace(0, 65535, 64 * 48 * 3).reshape(48, 64, 3).astype(np.uint16)
     alpha = np.full((48, 64), 65535, np.uint16)

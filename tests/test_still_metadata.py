@@ -12,7 +12,9 @@ from PIL import Image, ImageCms, TiffImagePlugin
 from PIL.ExifTags import IFD
 
 from aquarelle.cli.main import main
-from aquarelle.media.image_io import read_image, write_image, write_warnings
+from aquarelle.media.image_read import read_image
+from aquarelle.media.image_write import write_image
+from aquarelle.media.image_write_warnings import write_warnings
 
 # the baseline layout tags of a TIFF, never EXIF of another file
 LAYOUT = {256, 257, 258, 259, 262, 273, 277, 278, 279, 284, 317, 322, 323, 324, 325, 338,

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from aquarelle.cli.main import main
-from aquarelle.media.image_io import image_size, read_image
+from aquarelle.media.image_read import image_size, read_image
 
 tifffile = pytest.importorskip("tifffile")
 
@@ -122,7 +122,7 @@ def test_a_png_profile_libpng_dislikes_prints_nothing(tmp_path: Path) -> None:
     icc[68:80] = bytes(12)  # the PCS illuminant: zero, not D50
     src = tmp_path / "p.png"
     Image.fromarray(upright(3, False)).save(src, icc_profile=bytes(icc))
-    code = ("import sys; from aquarelle.media.image_io import read_image; "
+    code = ("import sys; from aquarelle.media.image_read import read_image; "
             f"im = read_image({str(src)!r}); print(im.size, len(im.icc))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

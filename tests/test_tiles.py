@@ -19,7 +19,8 @@ from aquarelle.engine.context import cpu_renderer
 from aquarelle.engine.tile_analysis import tiling_problem
 from aquarelle.engine.tile_plan import plan_tiles
 from aquarelle.engine.tiles import TiledStill
-from aquarelle.media.image_io import ImageError, image_size, read_image
+from aquarelle.media.image_read import image_size, read_image
+from aquarelle.media.image_types import ImageError
 
 
 def photo(w: int, h: int, seed: int = 1) -> np.ndarray:
@@ -236,10 +237,10 @@ def test_a_png_claiming_too_many_pixels_is_refused_by_its_size(tmp_path, capsys,
 
 def test_a_picture_the_decoder_refuses_is_one_line_not_a_traceback(tmp_path, capsys,
                                                                    monkeypatch):
-    from aquarelle.media import image_io
+    from aquarelle.media import image_read
 
     src = _png_header(tmp_path / "odd.png", 40000, 30000)  # over what OpenCV decodes
-    monkeypatch.setattr(image_io, "_header_size", lambda path, said: None)  # no header read
+    monkeypatch.setattr(image_read, "_header_size", lambda path, said: None)  # no header read
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"aquarelle render: error: not a readable image: {src} (damaged")

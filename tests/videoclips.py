@@ -52,7 +52,7 @@ def numbered_frames(folder: str | Path, numbers: Iterable[int],
                     size: tuple[int, int] = (64, 48)) -> Path:
     """An image sequence: folder/f_0001.png... for each of `numbers` (file n holds
     `pattern(n)`); returns its pattern, folder/f_%04d.png."""
-    from aquarelle.media.image_io import write_image
+    from aquarelle.media.image_write import write_image
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

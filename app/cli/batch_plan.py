@@ -14,13 +14,8 @@ from ..media.atomic import probe_writable
 from ..media.codecs import CONTAINERS, EXTENSION_FOR_CODEC, output_format
 from ..media.errors import MediaError
 from ..media.export_options import resolve_size
-from ..media.image_io import (
-    IMAGE_EXTENSIONS,
-    WRITE_EXTENSIONS,
-    image_size,
-    is_image_path,
-    written_suffix,
-)
+from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path, written_suffix
+from ..media.image_read import image_size
 from ..media.paths import VIDEO_EXTENSIONS, is_video_path, same_path
 from ..media.sniff import ffmpeg_opens, sniff_image
 from .common import counted

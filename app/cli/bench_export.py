@@ -22,7 +22,7 @@ from ..eval.report import replace_section
 from ..media.export import ExportOptions, ExportResult, export_video
 from ..media.hw_decoders import CHOICES as DECODER_CHOICES
 from ..media.hw_encoders import CHOICES as ENCODER_CHOICES
-from ..media.image_io import read_image
+from ..media.image_read import read_image
 from ..media.video_reader import VideoReader
 from ..media.video_writer import CODECS, VideoWriter
 from ..resources import assets_dir

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from ..media.image_io import read_image
+from ..media.image_read import read_image
 from ..resources import assets_dir
 
 SIZES = ((640, 360), (1280, 720), (1920, 1080))

@@ -15,7 +15,8 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.codecs import CONTAINERS
-from ..media.image_io import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, Image, is_image_path
+from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
+from ..media.image_types import Image
 from ..media.paths import is_sequence, is_video_path, wants_frames
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name, is_still_gif

@@ -14,7 +14,7 @@ from ..engine.errors import AquarelleError
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import check_options
-from ..media.image_io import is_image_path
+from ..media.image_formats import is_image_path
 from ..media.paths import same_path, wants_frames
 from ..media.progress import ProgressPrinter
 from .batch_plan import batch_summary, content_kind, default_name, kinds_counted, prepare_batch

@@ -30,7 +30,7 @@ from ..media.export import (
     resolve_size,
     retime,
 )
-from ..media.image_io import write_image
+from ..media.image_write import write_image
 from ..media.metadata import container_tags
 from ..media.paths import SEQUENCE_FIELD
 from ..media.progress import ProgressPrinter

@@ -21,19 +21,12 @@ from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.export_options import resolve_size
-from ..media.image_io import (
-    LOSSY,
-    WRITE_EXTENSIONS,
-    Image,
-    ImageError,
-    image_size,
-    is_image_path,
-    is_writable_image_path,
-    on_paper,
-    read_image,
-    write_image,
-    write_warnings,
-)
+from ..media.image_formats import LOSSY, WRITE_EXTENSIONS, is_image_path, is_writable_image_path
+from ..media.image_pixels import on_paper
+from ..media.image_read import image_size, read_image
+from ..media.image_types import Image, ImageError
+from ..media.image_write import write_image
+from ..media.image_write_warnings import write_warnings
 from ..media.paths import same_path
 from ..media.progress import ProgressPrinter, format_seconds
 from ..platforms import map_big_buffers, return_freed_heap

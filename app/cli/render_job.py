@@ -12,7 +12,8 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media.atomic import probe_writable, real_target
 from ..media.export_options import ExportOptions, resolve_size
-from ..media.image_io import image_size, is_image_path
+from ..media.image_formats import is_image_path
+from ..media.image_read import image_size
 from ..media.paths import is_sequence, is_video_path
 from .common import Look, resolve_look
 from .render_options import (

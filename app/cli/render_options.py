@@ -12,7 +12,8 @@ import numpy as np
 from ..engine.errors import AquarelleError
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..media.codecs import CODECS, CONTAINERS, DEVICE_CHOICES, SPEEDS
-from ..media.image_io import MAX_PIXELS, WRITE_EXTENSIONS
+from ..media.image_formats import WRITE_EXTENSIONS
+from ..media.image_types import MAX_PIXELS
 from .common import frame_rate
 
 VIDEO_HELP = """\

@@ -11,7 +11,8 @@ from ..engine.interrupts import checkpoint
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
-from ..media.image_io import Image, is_image_path
+from ..media.image_formats import is_image_path
+from ..media.image_types import Image
 from ..media.paths import wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster

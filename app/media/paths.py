@@ -20,7 +20,7 @@ def is_video_path(path: str | Path) -> bool:
 
 def is_sequence(path: str | Path) -> bool:
     """An image-sequence pattern such as frames/%04d.png (printf-style frame number)."""
-    from .image_io import is_image_path
+    from .image_formats import is_image_path
 
     return bool(SEQUENCE_FIELD.search(Path(path).name)) and is_image_path(path)
 

@@ -21,7 +21,9 @@ from .animation import animation_of, ffmpeg_decodes
 from .colour_profile import ColourProfileWarning
 from .errors import MediaError
 from .file_source import VideoFileSource
-from .image_io import image_size, is_image_path, on_paper, read_image
+from .image_formats import is_image_path
+from .image_pixels import on_paper
+from .image_read import image_size, read_image
 from .paths import is_sequence
 from .sniff import sniff_image
 from .source import Frame, FrameSource, LatestSlot, ThreadedSource

@@ -14,7 +14,11 @@ from ..engine.context import create_headless_context
 from ..engine.renderer import Renderer
 from ..engine.still import TileProgress, paint_still
 from ..engine.tile_plan import TILE_ABOVE_PX
-from .image_io import Image, ImageError, on_paper, read_image, write_image, write_warnings
+from .image_pixels import on_paper
+from .image_read import read_image
+from .image_types import Image, ImageError
+from .image_write import write_image
+from .image_write_warnings import write_warnings
 from .paths import same_path
 from .sniff import sniff_image
 from .video_reader import only_picture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PyQt6.QtCore import QMimeData
 
-from ..media.image_io import is_image_path
+from ..media.image_formats import is_image_path
 from .sources import can_open
 
 

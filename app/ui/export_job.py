@@ -116,7 +116,7 @@ class ExportController(QObject):
 
             return demo_path()
         if spec.kind == "file" and not getattr(source, "still", False):
-            from ..media.image_io import is_image_path
+            from ..media.image_formats import is_image_path
 
             path = Path(spec.ref)
             return None if is_image_path(path) else path

@@ -13,7 +13,7 @@ import numpy as np
 from ..engine.readback_ring import ReadbackRing
 from ..engine.renderer import Renderer
 from ..engine.yuv_pack import YuvFormat, YuvPacker, packed_array, packed_bytes
-from ..media.image_io import to_8bit
+from ..media.image_pixels import to_8bit
 
 Sink = Callable[[np.ndarray, "float | None"], None]
 # a frame in the ring: its width, height, media time and whether it is packed YUV

@@ -11,7 +11,7 @@ from PyQt6.QtCore import QObject
 from PyQt6.QtWidgets import QFileDialog, QWidget
 
 from ..engine.errors import AquarelleError
-from ..media.image_io import write_image
+from ..media.image_write import write_image
 from ..media.paths import same_path
 from ..platforms import current_media_dir
 from .feedback import Feedback

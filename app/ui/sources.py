@@ -8,7 +8,8 @@ from pathlib import Path
 from ..engine.errors import AquarelleError
 from ..media import sources as media_sources
 from ..media.animation import ffmpeg_decodes
-from ..media.image_io import image_size, is_image_path
+from ..media.image_formats import is_image_path
+from ..media.image_read import image_size
 from ..media.source import FrameSource
 from ..media.webcam import CameraSource
 from ..media.webcam import list_cameras as _list_cameras

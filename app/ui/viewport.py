@@ -28,7 +28,7 @@ from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
 from ..engine.yuv_pack import YuvFormat
 from ..media.adaptive import AdaptiveScale
-from ..media.image_io import to_8bit
+from ..media.image_pixels import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .frame_sink import FrameSinkReader
