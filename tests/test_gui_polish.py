@@ -1595,3 +1595,74 @@ def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_o
     assert "nowhere does not exist" in dialogs.calls[1][2]
     assert "clip.mp4 is the video being exported" in dialogs.calls[2][2]  # ".mp4" added
     assert window.exports.job is None and sorted(tmp_path.iterdir()) == [clip]
+
+
+def test_a_frame_of_the_open_sequence_is_never_saved_over(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshot as… seq/f0003.png while seq/f%04d.png is open wrote the painting over that
+    frame (only the pattern's own name was refused); a name like look.v2 with JPEG chosen
+    is look.v2.jpg (refused after the dialog as 'unsupported image format .v2')."""
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+
+    seq = tmp_path / "seq"
+    seq.mkdir()
+    for i in range(1, 4):
+        (seq / f"f{i:04d}.png").write_bytes(media["image"].read_bytes())
+    before = (seq / "f0003.png").read_bytes()
+    open_and_render(qtbot, window, seq / "f%04d.png")
+    answer = [str(seq / "f0003.png"), "PNG (*.png)"]
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: answer))
+    window._actions["snapshot_as"].trigger()
+    assert dialogs.kinds() == ["warning"] and "f0003.png is the file being painted" \
+        in dialogs.calls[0][2]
+    assert (seq / "f0003.png").read_bytes() == before
+    answer[:] = [str(tmp_path / "look.v2"), "JPEG (*.jpg *.jpeg)"]
+    window._actions["snapshot_as"].trigger()
+    assert cv2.imread(str(tmp_path / "look.v2.jpg")) is not None
+
+
+def test_the_export_dialog_refuses_a_folder_name_and_an_unwritable_folder_while_open(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name that is a folder ('afolder' where afolder.mp4 is one) was asked 'already
+    exists… Replace it?' and failed after closing ('Is a directory'); a folder that cannot
+    be written failed after closing too. Both are refused in the open dialog."""
+    import errno
+
+    from aquarelle.ui import export_dialog
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    (tmp_path / "afolder.mp4").mkdir()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = export_dialog.probe_writable
+
+    def probe(path: Any) -> None:
+        if Path(path).parent == locked:  # (root writes anywhere: the OS's answer for others)
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        real(path)
+
+    monkeypatch.setattr(export_dialog, "probe_writable", probe)
+    steps: list[bool] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ExportDialog):
+            QTimer.singleShot(50, answer)
+            return
+        for name in (tmp_path / "afolder", locked / "x.mp4"):
+            dialog.path_edit.setText(str(name))
+            dialog.accept()
+            steps.append(dialog.isVisible())
+        dialog.reject()
+
+    QTimer.singleShot(50, answer)
+    window.export_dialog()
+    assert steps == [True, True] and dialogs.kinds() == ["warning"] * 2
+    assert "afolder.mp4 is a folder" in dialogs.calls[0][2]
+    assert f"Cannot write into {locked}: permission denied" in dialogs.calls[1][2]
+    assert window.exports.job is None and not any(locked.iterdir())

@@ -1,6 +1,6 @@
 """What a path names, by its name alone (no PyAV, no file read): a video by its extension,
 an image sequence's pattern (frames/%04d.png), an output that asks for frames (a pattern or
-a .gif); and whether two paths name the same file."""
+a .gif); and whether two paths name the same file (or one of a sequence's frames)."""
 
 from __future__ import annotations
 
@@ -37,3 +37,18 @@ def same_path(a: str | Path, b: str | Path) -> bool:
         return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
     except OSError:
         return False
+
+
+def is_part_of(dst: str | Path, src: str | Path) -> bool:
+    """Whether writing `dst` would change the input `src`: the same file, or one of the
+    frames of the image sequence `src` names (seq/f%04d.png: seq/f0003.png)."""
+    if same_path(src, dst):
+        return True
+    src, dst = Path(src), Path(dst)
+    field = SEQUENCE_FIELD.search(src.name)
+    if field is None or not is_sequence(src):
+        return False
+    digits = int(field.group(1) or 1)
+    frame = re.compile(re.escape(src.name[:field.start()]) + rf"\d{{{digits},}}"
+                       + re.escape(src.name[field.end():]) + "$")
+    return frame.match(dst.name) is not None and same_path(src.parent, dst.parent)

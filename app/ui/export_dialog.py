@@ -25,10 +25,12 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..media.atomic import probe_writable
 from ..media.codecs import DEFAULT_CODEC
 from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
-from ..media.paths import same_path
+from ..media.image_read import os_reason
+from ..media.paths import is_part_of
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
 from .settings import ExportMemory
 
@@ -269,10 +271,16 @@ class ExportDialog(QDialog):
         if not text:
             return "Name the file to export to."
         dst = output_path(Path(text).expanduser(), self.codec.currentData())
-        if same_path(self.source, dst):
+        if is_part_of(dst, self.source):
             return f"{dst.name} is the video being exported: choose another name."
         if not dst.parent.is_dir():
             return f"The folder {dst.parent} does not exist."
+        if dst.is_dir():
+            return f"{dst} is a folder: name the file to export to."
+        try:
+            probe_writable(dst)
+        except OSError as e:
+            return f"Cannot write into {dst.parent}: {os_reason(e)}."
         return None
 
     def _browse(self) -> None:

@@ -22,7 +22,7 @@ from ..engine.still import whole_reason
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.errors import ExportCancelled
 from ..media.export import ExportOptions
-from ..media.paths import same_path
+from ..media.paths import is_part_of
 from ..media.source import FrameSource
 from ..media.sources import StillImageSource
 from . import playback
@@ -171,7 +171,7 @@ class ExportController(QObject):
             if not path:
                 return
             dst = with_filter_suffix(Path(path), kind)
-            if spec is None or not is_file or not same_path(spec.ref, dst):
+            if spec is None or not is_file or not is_part_of(dst, spec.ref):
                 break
             # (the photo itself, replaced by its painting: lost)
             self.feedback.error("Export", f"{dst.name} is the picture being painted: "

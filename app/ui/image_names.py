@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..media.image_formats import is_writable_image_path
+
 STILL_FILTERS = ("PNG (*.png)", "JPEG (*.jpg *.jpeg)", "WebP (*.webp)", "TIFF (*.tif *.tiff)")
 
 
 def with_filter_suffix(path: Path, chosen: str) -> Path:
-    """`path` as typed, or with the first extension of the dialog's chosen filter (PNG
-    where the filter names none, e.g. "All files (*)")."""
-    if path.suffix:
+    """`path` as typed where it ends with a picture's extension, else with the first
+    extension of the dialog's chosen filter added (PNG where the filter names none, e.g.
+    "All files (*)"): "noext" and "look.v2" with JPEG chosen are noext.jpg, look.v2.jpg."""
+    if is_writable_image_path(path):
         return path
     found = re.search(r"\*(\.\w+)", chosen)
-    return path.with_suffix(found.group(1) if found else ".png")
+    return path.with_name(path.name + (found.group(1) if found else ".png"))

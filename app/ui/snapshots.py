@@ -12,7 +12,7 @@ from PyQt6.QtWidgets import QFileDialog, QWidget
 
 from ..engine.errors import AquarelleError
 from ..media.image_write import write_image
-from ..media.paths import same_path
+from ..media.paths import is_part_of
 from ..platforms import current_media_dir
 from .feedback import Feedback
 from .image_names import STILL_FILTERS, with_filter_suffix
@@ -86,7 +86,7 @@ class SnapshotController(QObject):
         dialog. `remember`: later snapshots go to its folder too (an export of a still does
         not move them)."""
         source = self.source_file()
-        if source is not None and same_path(source, path):
+        if source is not None and is_part_of(path, source):
             # (the photo or video itself, replaced by a painting of it: lost)
             self.feedback.error("Snapshot failed", f"{path.name} is the file being painted: "
                                 "choose another name.")
