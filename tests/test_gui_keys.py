@@ -303,3 +303,21 @@ def test_a_click_on_a_check_box_or_chooser_leaves_space_to_play(
     assert src.paused and loop.isChecked() != was  # paused; Loop as clicked
     assert loop.focusPolicy() == Qt.FocusPolicy.TabFocus
     assert window.style_combo.focusPolicy() == Qt.FocusPolicy.TabFocus
+
+
+def test_a_dropped_file_that_does_not_open_gives_way_to_the_next(
+        qtbot: Any, window: MainWindow, dialogs: Dialogs, media: dict[str, Path],
+        tmp_path: Path) -> None:
+    """A truncated JPEG (its header reads) dropped first with a photo: its dialog says why,
+    then the photo opens (it stopped at the dialog, the photo never tried)."""
+    import cv2
+
+    img = cv2.imread(str(media["image"]))
+    ok, jpeg = cv2.imencode(".jpg", img)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(jpeg.tobytes()[: len(jpeg) // 3])
+    drop(qtbot, window, cut, media["image"])
+    assert window.source_spec is not None
+    assert Path(window.source_spec.ref).name == "scene.png"
+    assert [title for _, title, _ in dialogs.calls] == ["Cannot open source"]
+    assert "cut.jpg" in dialogs.calls[0][2]

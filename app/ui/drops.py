@@ -22,6 +22,7 @@ class Drop:
     file: str | None  # the first that opens; None: none does
     refused: tuple[tuple[str, str], ...]  # (name, why) of those before it, all where none
     preset: bool = False  # `file` is a preset file (.json), imported, not opened
+    index: int = 0  # `file`'s place among those dragged (the next to try come after it)
 
     def refusal(self) -> str:
         """The status bar's 'cannot open X: why' for the refused ones."""
@@ -51,20 +52,24 @@ def why_not(path: Path) -> str:
     return "not a picture or a video (FFmpeg decodes no picture in it)"
 
 
-def read_drop(mime: QMimeData | None) -> Drop | None:
-    """What dropping `mime` does; None where it holds no files or addresses (text)."""
+def read_drop(mime: QMimeData | None, after: int = -1) -> Drop | None:
+    """What dropping `mime` does; None where it holds no files or addresses (text).
+    `after`: the files up to this place were tried already (one that looked openable did
+    not open: the next is looked for)."""
     urls = mime.urls() if mime is not None else []
     if not urls:
         return None
     refused: list[tuple[str, str]] = []
-    for url in urls:
+    for index, url in enumerate(urls):
+        if index <= after:
+            continue
         if not url.isLocalFile():
             refused.append((url.toDisplayString(), "not a file on this computer"))
             continue
         path = Path(url.toLocalFile())
         if path.suffix.lower() == ".json" and path.is_file():  # (checked as it is imported)
-            return Drop(len(urls), str(path), tuple(refused), preset=True)
+            return Drop(len(urls), str(path), tuple(refused), preset=True, index=index)
         if can_open(path):  # (the later ones are not looked at: a video each takes a decode)
-            return Drop(len(urls), str(path), tuple(refused))
+            return Drop(len(urls), str(path), tuple(refused), index=index)
         refused.append((path.name or str(path), why_not(path)))
     return Drop(len(urls), None, tuple(refused))

@@ -628,14 +628,19 @@ class MainWindow(QMainWindow):
             self.status(drop.refusal(), 10000)
             return
         e.acceptProposedAction()
-        if drop.preset:  # (the panel says what came of it)
-            self.presets.import_path(Path(drop.file))
-            return
-        note = drop.note()
-        if self.open_file(drop.file) and note is not None:
-            bar = self.statusBar()  # (after the "Opened" message and what it says of the file)
-            opened = bar.currentMessage() if bar is not None else ""
-            self.status(f"{opened or 'Opened ' + Path(drop.file).name}; {note}", 20000)
+        while drop is not None and drop.file is not None:
+            if drop.preset:  # (the panel says what came of it)
+                self.presets.import_path(Path(drop.file))
+                return
+            note = drop.note()
+            if self.open_file(drop.file):  # (else its dialog said why: the next is tried)
+                if note is not None:
+                    bar = self.statusBar()  # (after "Opened" and what it says of the file)
+                    opened = bar.currentMessage() if bar is not None else ""
+                    self.status(f"{opened or 'Opened ' + Path(drop.file).name}; {note}",
+                                20000)
+                return
+            drop = read_drop(e.mimeData(), drop.index)
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:
