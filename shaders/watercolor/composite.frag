@@ -3,7 +3,8 @@
 // overlaps) looked up with hand tremor, their dried borders made hard, blooms in wet washes,
 // the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
-// (none on skin), dry brush, outlines, a pencil underdrawing, coloured darks, one pigment's
+// (none on skin), dry brush, outlines, a pencil underdrawing, the rigger's thin darks and
+// tiny lights (not on a face), coloured darks, one pigment's
 // tint (a preset's), and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((8.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
@@ -30,6 +31,7 @@ uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
 uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
 uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
+uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -59,6 +61,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "common/canvas_noise.glsl"
 #include "watercolor/blooms.glsl"
 #include "watercolor/pencil.glsl"
+#include "watercolor/rigger.glsl"
 
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
@@ -202,6 +205,10 @@ void main() {
     }
     if (u_pencil > 0.0) {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
+    }
+    if (u_rigger > 0.0) {  // drawn on the photo's lines, not the wobbled washes'
+        c = rigged(c, texture(rigger, p / size), h, p + u_origin, ref,
+                   texture(photo, p / size).rgb, washed);
     }
     c = stated_chroma(pigment_darks(c), stated);
     c = tinted(c);
