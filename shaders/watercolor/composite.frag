@@ -207,7 +207,7 @@ void main() {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
     }
     if (u_rigger > 0.0) {  // drawn on the photo's lines, not the wobbled washes'
-        c = rigged(c, texture(rigger, p / size), h, p + u_origin, ref,
+        c = rigged(c, rigger_round(rigger, p / size), h, p + u_origin, ref,
                    texture(photo, p / size).rgb, washed);
     }
     c = stated_chroma(pigment_darks(c), stated);
