@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import StyleError
 from .params import ParamSet, ParamSpec
-from .style import StyleSpec, load_style
+from .style import StyleSpec, installed_params, load_style
 
 JOIN = "+"
 BYPASS = "bypass"
@@ -105,7 +105,7 @@ def chain_of(names: list[str]) -> AnyStyle:
 def param_set(style: AnyStyle) -> ParamSet:
     """Fresh parameter values for a style or chain (a style also takes `style.name`)."""
     scope = style.name if isinstance(style, StyleSpec) else None
-    return ParamSet(style.params, scope=scope)
+    return ParamSet(style.params, scope=scope, installed=installed_params)
 
 
 def qualify(values: dict[str, object], style_name: str, target: AnyStyle) -> dict[str, object]:

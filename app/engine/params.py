@@ -7,11 +7,11 @@ the declarations drive the GUI sliders, presets, the command line and validation
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import AquarelleError, ParamError
+from .errors import ParamError
 
 ParamValue = float | int | bool | tuple[float, float, float] | str
 PARAM_TYPES = ("float", "int", "bool", "color", "file")
@@ -250,30 +250,19 @@ def close_match(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def _installed() -> dict[str, tuple[int, set[str]]]:
-    """The installed styles' places in a chain and parameter names."""
-    from .style import list_styles, load_style  # (style.py imports this module)
-
-    found = {}
-    for style in list_styles():
-        try:
-            spec = load_style(style)
-        except AquarelleError:  # a broken style file is said where it is asked for
-            continue
-        found[style] = (spec.chain_order, {p.name for p in spec.params})
-    return found
+# The installed styles' places in a chain and parameter names (style.installed_params):
+# what an unknown name's message looks among for the style that has it
+Installed = Mapping[str, tuple[int, set[str]]]
 
 
-def _styles_with(param: str, members: list[str]) -> list[str]:
+def _styles_with(param: str, members: list[str], installed: Installed) -> list[str]:
     """The installed styles other than `members` that have a parameter `param`."""
-    return [s for s, (_, names) in _installed().items()
-            if s not in members and param in names]
+    return [s for s, (_, names) in installed.items() if s not in members and param in names]
 
 
-def _chain_with(chain: list[str], style: str) -> str:
+def _chain_with(chain: list[str], style: str, installed: Installed) -> str:
     """The chain of styles `chain` with `style` added where it usually goes (clean-up filters
     before the painting, enlarging last: the styles' chain_order), as the app's Add does."""
-    installed = _installed()
     order = installed.get(style, (50, set()))[0]
     names = list(chain)
     at = next((i for i, n in enumerate(names) if installed.get(n, (50, set()))[0] > order),
@@ -291,8 +280,12 @@ class ParamSet:
     style's name).
     """
 
-    def __init__(self, specs: Iterable[ParamSpec], scope: str | None = None) -> None:
+    def __init__(self, specs: Iterable[ParamSpec], scope: str | None = None,
+                 installed: Callable[[], Installed] | None = None) -> None:
+        """`installed`: the installed styles (style.installed_params), where an unknown
+        name's message may name the style that has it."""
         self.specs: dict[str, ParamSpec] = {s.name: s for s in specs}
+        self._installed = installed
         self._values: dict[str, ParamValue] = {n: s.default for n, s in self.specs.items()}
         self.revision = 0  # bumped on every change, so views can tell when to re-render
         self.scope = scope
@@ -328,26 +321,27 @@ class ParamSet:
         style of the chain has (`watercolor.exposure` for adjust's), else the closest name
         or the list (which suggested watercolor.temporal for watercolor.exposure)."""
         prefix, dot, rest = name.partition(".")
+        installed = self._installed() if self._installed is not None else {}
         chain = list(dict.fromkeys(n.split(".", 1)[0] for n in self.specs if "." in n)) \
             or ([self.scope] if self.scope else [])  # in the chain's order
         members = sorted(chain)
         if dot and members and prefix not in members:
             said = (f"unknown parameter {name!r}: {prefix} is not a style painted here "
                     f"({', '.join(members)})")
-            if prefix in _styles_with(rest, members):  # (upscale.method with the watercolor)
-                said += f": add it, --style {_chain_with(chain, prefix)}"
+            if prefix in _styles_with(rest, members, installed):  # (upscale.method)
+                said += f": add it, --style {_chain_with(chain, prefix, installed)}"
             return said
         owners = self._bare.get(rest, []) if dot else []
         if owners:
             return f"unknown parameter {name!r}: {prefix} has none; {' or '.join(owners)} has"
         plain = rest if dot and prefix == self.scope else name  # a single style's own
-        others = _styles_with(name, members) if members and not dot else []
+        others = _styles_with(name, members, installed) if members and not dot else []
         if others:  # another style's (method, upscale's, with the watercolor alone)
             close = close_match(name, self.specs)
             return (f"unknown parameter {name!r}: {' and '.join(members)} "
                     f"{'has' if len(members) == 1 else 'have'} none; {' or '.join(others)} "
                     f"has, a style not painted here: add it, --style "
-                    f"{_chain_with(chain, others[0])}"
+                    f"{_chain_with(chain, others[0], installed)}"
                     + (f" (or did you mean {close!r}?)" if close else ""))
         return f"unknown parameter {name!r}; {suggest(plain, self.specs)}"
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..resources import assets_dir
-from .errors import StyleError
+from .errors import AquarelleError, StyleError
 from .params import ParamSpec, suggest
 
 # name -> (components, moderngl dtype)
@@ -229,6 +229,19 @@ def styles_dir() -> Path:
 def list_styles() -> list[str]:
     """Names of the installed styles."""
     return sorted(p.stem for p in styles_dir().glob("*.json"))
+
+
+def installed_params() -> dict[str, tuple[int, set[str]]]:
+    """The installed styles' places in a chain and parameter names (for a ParamSet's
+    message on a name another style has)."""
+    found = {}
+    for style in list_styles():
+        try:
+            spec = load_style(style)
+        except AquarelleError:  # a broken style file is said where it is asked for
+            continue
+        found[style] = (spec.chain_order, {p.name for p in spec.params})
+    return found
 
 
 def load_style(name_or_path: str | Path) -> StyleSpec:

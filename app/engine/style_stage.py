@@ -22,7 +22,7 @@ from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
-from .style import ORIGINAL, StyleSpec, load_style, styles_dir
+from .style import ORIGINAL, StyleSpec, installed_params, load_style, styles_dir
 from .subject import Subject, SubjectSearch
 from .subject_map import map_grid, map_region, map_step, portrait_share, subject_map
 from .targets import TargetPool
@@ -63,7 +63,8 @@ class StyleStage:
                  deep: bool = False) -> None:
         self.ctx = ctx
         self.style = style if isinstance(style, StyleSpec) else load_style(style)
-        self.params = ParamSet(self.style.params, scope=self.style.name)
+        self.params = ParamSet(self.style.params, scope=self.style.name,
+                               installed=installed_params)
         # deep: 16-bit targets where the style says 8-bit, and `read` gives uint16
         self.deep = deep
         self.graph = PassGraph(ctx, self.style, shader_root, deep=deep)
