@@ -89,9 +89,10 @@ def test_tiles_are_large_enough_for_their_overlap():
 
 def test_small_overlaps_keep_the_tiles_memory_sizes_them():
     """A panorama (its overlap follows its 4000 px height) and a sharpening (a few px):
-    tiles as before, sized by the 1.8 GB the process aims at."""
+    tiles as before, sized by the 1.8 GB the process aims at (34: the composite reaches 8
+    reference px for the faces' stated darks, 78c05e5; 32 before)."""
     padded, margin, tiles = _plan((30000, 4000))
-    assert margin[0] < 800 and 20 <= len(tiles) <= 32
+    assert margin[0] < 800 and 20 <= len(tiles) <= 36
     _check_cover(padded, margin, tiles, LIMIT - 4)
     padded, margin, tiles = _plan((16000, 10667), "sharpen")
     assert margin[0] < 16 and len(tiles) <= 12

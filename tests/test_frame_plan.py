@@ -214,9 +214,10 @@ def test_a_still_releasing_as_it_goes_paints_the_same(gl_ctx: moderngl.Context,
             lean.stages[0].graph.pool.peak_bytes = 0
             lean.render_array(frame)
             kept_bytes = kept.stages[0].graph.pool.resident_bytes()
-            # measured 0.44 (0.3-0.4 before the structure tensor went to half floats,
-            # whose textures the abstraction's 32-bit ones cannot share)
-            assert lean.stages[0].graph.pool.peak_bytes < 0.5 * kept_bytes
+            # measured 0.52 (0.44 before the composite read the wide wash too, for the
+            # faces' stated darks, 119a81c; 0.3-0.4 before the structure tensor went to half
+            # floats, whose textures the abstraction's 32-bit ones cannot share)
+            assert lean.stages[0].graph.pool.peak_bytes < 0.55 * kept_bytes
 
 
 def test_a_switched_off_pass_read_only_by_lookups_clears_one_texel(
