@@ -51,6 +51,14 @@ def test_an_os_error_while_reading_is_one_line(tmp_path, monkeypatch):
         read_image(src)
 
 
+def test_an_os_error_while_writing_is_said_in_the_same_words_as_reading(tmp_path):
+    # (the write said "Is a directory", from strerror, where a read says "permission denied")
+    (tmp_path / "taken.png").mkdir()
+    with pytest.raises(ImageError, match=r"^cannot write .*taken\.png: is a directory$"):
+        write_image(tmp_path / "taken.png", picture())
+    assert list((tmp_path / "taken.png").iterdir()) == []
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="file modes and setpriv: Linux")
 def test_cli_an_unreadable_photo_is_one_line_and_exit_2(tmp_path):
     src = tmp_path / "secret.jpg"

@@ -377,6 +377,17 @@ def test_encoder_failure_is_raised_and_nothing_is_left(tmp_path, gl_ctx, monkeyp
     _no_leftovers(out, "x.mp4")
 
 
+def test_an_os_error_writing_the_output_is_said_in_lower_case(tmp_path, gl_ctx):
+    # (the OS's strerror "Is a directory", where a read error says "permission denied")
+    clip = make_clip(tmp_path / "in.mp4", frames=4)
+    (tmp_path / "taken.mp4").mkdir()
+    with pytest.raises(MediaError) as err:
+        export(clip.path, tmp_path / "taken.mp4", gl_ctx)
+    assert str(err.value) == f"cannot write {tmp_path / 'taken.mp4'}: is a directory"
+    assert list((tmp_path / "taken.mp4").iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mp4", "taken.mp4"]
+
+
 def test_decoder_failure_is_raised_and_nothing_is_left(tmp_path, gl_ctx, monkeypatch):
     clip = make_clip(tmp_path / "in.mp4", frames=10)
     out = tmp_path / "out"

@@ -37,6 +37,7 @@ from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
 from .hw_encoders import HARDWARE, EncoderChoice, choose
+from .image_read import os_reason
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
@@ -512,7 +513,7 @@ class _atomic:
         except FileExistsError as e:  # atomic.OutputExists, -n: its message says it all
             raise MediaError(str(e)) from None
         except OSError as e:
-            raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
+            raise MediaError(f"cannot write {self.dst}: {os_reason(e)}") from None
 
     def __exit__(self, *exc: Any) -> bool:
         try:
@@ -520,7 +521,7 @@ class _atomic:
         except FileExistsError as e:  # -n, and the output appeared while rendering
             raise MediaError(str(e)) from None
         except OSError as e:
-            raise MediaError(f"cannot write {self.dst}: {ffmpeg_reason(e)}") from None
+            raise MediaError(f"cannot write {self.dst}: {os_reason(e)}") from None
 
 
 def _painted_lines(renderer: Renderer, size: tuple[int, int]) -> int:

@@ -22,6 +22,7 @@ from .image_formats import (
     WRITE_EXTENSIONS,
 )
 from .image_pixels import to_8bit
+from .image_read import os_reason
 from .image_types import ImageError
 from .image_write_warnings import icc_fits
 from .png_encode import encode_png
@@ -95,7 +96,7 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     except OutputExists as e:
         raise ImageError(str(e)) from None
     except OSError as e:
-        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None
+        raise ImageError(f"cannot write {path}: {os_reason(e)}") from None
 
 
 def _png_with_phys(data: bytes, dpi: tuple[float, float]) -> bytes:
