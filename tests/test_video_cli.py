@@ -137,8 +137,13 @@ def test_a_file_named_as_no_media_is_not_called_a_video(tmp_path):
 
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping list")
-    with pytest.raises(MediaError, match="not a readable image or video file"):
+    with pytest.raises(MediaError) as err:
         open_input(notes)
+    # (in the words a drop of it says: it was "not a readable image or video file (Invalid
+    # data found when processing input)" where the drop said "not a picture or a video")
+    from aquarelle.ui.drops import why_not
+    assert str(err.value) == f"{notes}: {why_not(notes)}"
+    assert str(err.value).endswith("not a picture or a video (FFmpeg decodes no picture in it)")
     named = tmp_path / "notes.mp4"
     named.write_text("shopping list")
     with pytest.raises(MediaError, match="not a readable video "):

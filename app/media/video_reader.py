@@ -202,9 +202,14 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None
     except MediaError:
         raise
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
-        # a file named as no video (notes.txt dropped on the window) is no video to repair
-        what = "video" if is_video_path(p) else "image or video file"
-        raise MediaError(f"{p}: not a readable {what} ({ffmpeg_reason(e)})") from None
+        if is_video_path(p):
+            raise MediaError(f"{p}: not a readable video ({ffmpeg_reason(e)})") from None
+        # a file named as no video (notes.txt given to the window) is no video to repair; it
+        # is said in the words a drop of it says (ui.drops.why_not), FFmpeg's "Invalid data
+        # found when processing input" adding nothing to them
+        reason = ("FFmpeg decodes no picture in it" if isinstance(e, av.error.InvalidDataError)
+                  else ffmpeg_reason(e))
+        raise MediaError(f"{p}: not a picture or a video ({reason})") from None
 
 
 def only_picture(path: str | Path) -> np.ndarray | None:
