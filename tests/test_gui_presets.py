@@ -285,8 +285,15 @@ def test_a_preset_of_another_style_goes_to_its_folder(
     assert dialogs.calls == []
     assert stored(folder(panel, "sharpen")) == {"Crisp.json": ("Crisp", {"amount": 1.5})}
     assert mine(panel) == [] and panel.combo.currentText() == "Custom"
+    # (the style as the chooser names it: it said "among the presets of sharpen")
     assert panel.said == ["Imported preset “Crisp” from crisp.json among the presets of "
-                          "sharpen"]
+                          "Sharpen"]
+    chained = preset_file(tmp_path / "both.json", "Both", style="sharpen+edges",
+                          values={"sharpen.amount": 1.2})
+    answer_file(monkeypatch, "getOpenFileName", chained)
+    panel.import_dialog()
+    assert dialogs.calls == [] and panel.said[-1] == (
+        "Imported preset “Both” from both.json among the presets of Sharpen → Edges")
     panel.set_style("sharpen+watercolor")  # and a chain holding it lists it
     assert any(p.name == "Crisp" and p.values == {"sharpen.amount": 1.5}
                for p in panel.presets)

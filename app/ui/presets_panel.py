@@ -27,7 +27,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.chain_spec import JOIN
+from ..engine.chain_spec import JOIN, load_chain
 from ..engine.errors import AquarelleError
 from ..engine.presets import (
     Preset,
@@ -476,7 +476,7 @@ class PresetsPanel(QWidget):
             self.message.emit(f"Imported preset “{found.name}” from {path.name}")
         else:
             self.message.emit(f"Imported preset “{found.name}” from {path.name} among the "
-                              f"presets of {style}")
+                              f"presets of {style_label(style)}")
         return copy
 
     def import_dialog(self) -> None:
@@ -545,3 +545,12 @@ class PresetsPanel(QWidget):
             QMessageBox.warning(self, "Preset", str(e))
             return False
         return True
+
+
+def style_label(name: str) -> str:
+    """A style's or chain's name as the style chooser shows it ("Edges", "Sharpen →
+    Watercolor"); the name itself where it does not load."""
+    try:
+        return load_chain(name).label
+    except AquarelleError:
+        return name
