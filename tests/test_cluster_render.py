@@ -167,7 +167,11 @@ def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, m
     cv2.imwrite(str(tmp_path / "c.png"), picture)  # an image by its name: painted here
     (tmp_path / "scan").write_bytes((tmp_path / "c.png").read_bytes())  # by its bytes
     (tmp_path / "notes.txt").write_text("not media")
-    inputs = [str(tmp_path / n) for n in ("a.mp4", "b.mp4", "c.png", "scan", "notes.txt")]
+    from PIL import Image as PILImage
+
+    PILImage.fromarray(picture).save(tmp_path / "d.gif")  # one frame: a still, painted here
+    inputs = [str(tmp_path / n) for n in ("a.mp4", "b.mp4", "c.png", "scan", "notes.txt",
+                                          "d.gif")]
     code = main(["render", *inputs, "-o", str(tmp_path / "out") + "/", "--cluster"])
     err = capsys.readouterr().err
     assert code == 2, err
@@ -175,10 +179,10 @@ def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, m
     assert progress and all(line.startswith("2 videos, 1 image: ") for line in progress), err
     assert f"{tmp_path / 'notes.txt'} is not an image or a video" in err
     assert "; 1 chunk)" in err and "1 chunks" not in err
-    assert f"batch: 4 of 5 rendered into {tmp_path / 'out'}, 1 failed: " \
+    assert f"batch: 5 of 6 rendered into {tmp_path / 'out'}, 1 failed: " \
            f"{tmp_path / 'notes.txt'}" in err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == \
-           ["a.mp4", "b.mp4", "c.png", "scan.mp4"]
+           ["a.mp4", "b.mp4", "c.png", "d.png", "scan.mp4"]  # (d.gif was a 1-frame d.mp4)
 
 
 def test_a_cluster_batch_renders_an_animated_png_as_a_video(cluster, tmp_path, capsys,

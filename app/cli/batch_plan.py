@@ -316,7 +316,7 @@ def prepare_batch(job: RenderJob
         output_format(f"x.{fmt}", opts.codec)  # a codec the container cannot hold: fail now
     decodes = {f: ffmpeg_decodes(f) for f, _ in files if animation_of(f) is not None}
     videos = frozenset(f for f, moving in decodes.items() if moving)
-    stills = frozenset(f for f, _ in files if job.cluster is None and is_still_gif(f))
+    stills = frozenset(f for f, _ in files if is_still_gif(f))
     moving = [f for f, _ in files if f in videos or not (is_image_path(f) or f in stills)]
     if moving:  # a size no video frame can have: said before any file, not per video
         check_video_size(opts.size, moving[0].name)

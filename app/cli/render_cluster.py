@@ -17,10 +17,17 @@ from ..media.export import check_options
 from ..media.image_formats import is_image_path
 from ..media.paths import same_path, wants_frames
 from ..media.progress import ProgressPrinter
-from .batch_plan import batch_summary, content_kind, default_name, kinds_counted, prepare_batch
+from .batch_plan import (
+    batch_summary,
+    content_kind,
+    default_name,
+    is_still_gif,
+    kinds_counted,
+    prepare_batch,
+)
 from .common import counted, positive
 from .main import print_error
-from .render_image import render_image
+from .render_image import render_image, render_still_gif
 from .render_job import RENDER, ClusterChoice, RenderJob, check_writable, refuse_existing
 
 INSTALL_HINT = "--cluster needs Ray, which is not installed: pip install 'aquarelle[cluster]'"
@@ -138,9 +145,13 @@ def run_batch(job: RenderJob) -> int:
         if dst.exists() and not job.overwrite:
             skipped.append(str(name))
             continue
-        if is_image_path(src) and not decodes.get(src):
+        still_gif = is_still_gif(src)  # (a picture: painted here, as a batch paints it)
+        if (is_image_path(src) and not decodes.get(src)) or still_gif:
             try:
-                render_image(job, src, dst, decodes=decodes.get(src))
+                if still_gif:
+                    render_still_gif(job, src, dst)
+                else:
+                    render_image(job, src, dst, decodes=decodes.get(src))
             except AquarelleError as e:
                 print_error(RENDER, e)
                 failed.append((src, str(e)))

@@ -20,6 +20,7 @@ from ..engine.still import paint_still, whole_reason
 from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
+from ..media.errors import MediaError
 from ..media.export_options import resolve_size
 from ..media.image_formats import LOSSY, WRITE_EXTENSIONS, is_image_path, is_writable_image_path
 from ..media.image_pixels import on_paper
@@ -50,6 +51,17 @@ def read_pair(left: Path, right: Path, size: tuple[int, int] | None = None) -> I
         rgb_a, rgb_b = resize(rgb_a, view), resize(rgb_b, view)
     return dataclasses.replace(a, rgb=np.ascontiguousarray(np.hstack([rgb_a, rgb_b])),
                                alpha=None)
+
+
+def render_still_gif(job: RenderJob, src: Path, output: Path) -> int:
+    """A one-frame GIF painted as the picture it is (as `render still.gif -o x.png` paints
+    it), not as a one-frame video."""
+    from ..media.video_reader import only_picture
+
+    picture = only_picture(src)
+    if picture is None:
+        raise MediaError(f"{src}: FFmpeg cannot read its one picture")
+    return render_image(job, src, output, Image(picture))
 
 
 def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = None, *,

@@ -12,7 +12,6 @@ from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
 from ..media.image_formats import is_image_path
-from ..media.image_types import Image
 from ..media.paths import wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
@@ -20,7 +19,7 @@ from .batch_plan import batch_summary, default_name, first_ten, is_still_gif, pr
 from .common import counted
 from .main import print_error
 from .render_frames import run_frames
-from .render_image import render_image
+from .render_image import render_image, render_still_gif
 from .render_job import RENDER, RenderJob, check_writable, refuse_existing
 
 
@@ -128,12 +127,7 @@ def render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) 
     if is_image_path(src) and not decodes.get(src):
         return render_image(job, src, dst, decodes=decodes.get(src))
     if is_still_gif(src):
-        from ..media.video_reader import only_picture
-
-        picture = only_picture(src)
-        if picture is None:
-            raise MediaError(f"{src}: FFmpeg cannot read its one picture")
-        return render_image(job, src, dst, Image(picture))
+        return render_still_gif(job, src, dst)
     return run(job, src, dst)
 
 
