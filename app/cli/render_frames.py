@@ -30,6 +30,7 @@ from ..media.export import (
     resolve_size,
     retime,
 )
+from ..media.image_read import os_reason
 from ..media.image_write import write_image
 from ..media.metadata import container_tags
 from ..media.paths import SEQUENCE_FIELD
@@ -243,7 +244,7 @@ def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *
     except OutputExists as e:
         raise AquarelleError(str(e)) from None
     except OSError as e:
-        raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None
+        raise AquarelleError(f"cannot write {output}: {os_reason(e)}") from None
 
 
 def frame_lengths(starts: list[Fraction], last: Fraction | None, step: float) -> list[float]:

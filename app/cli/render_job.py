@@ -13,7 +13,7 @@ from ..engine.errors import AquarelleError
 from ..media.atomic import probe_writable, real_target
 from ..media.export_options import ExportOptions, resolve_size
 from ..media.image_formats import is_image_path
-from ..media.image_read import image_size
+from ..media.image_read import image_size, os_reason
 from ..media.paths import is_sequence, is_video_path
 from .common import Look, resolve_look
 from .render_options import (
@@ -171,7 +171,7 @@ def check_writable(output: Path) -> None:
         probe_writable(output)
         target = real_target(output)
     except OSError as e:
-        raise AquarelleError(f"cannot write {output}: {e.strerror or e}") from None
+        raise AquarelleError(f"cannot write {output}: {os_reason(e)}") from None
     if target.is_dir():
         raise AquarelleError(f"cannot write {output}: it is a folder")
     # os.access, not the mode bits: root may replace a read-only file, and does
