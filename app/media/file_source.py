@@ -104,12 +104,6 @@ class VideoFileSource(ThreadedSource):
     def position(self) -> float | None:
         return self._position
 
-    @property
-    def frame_times(self) -> list[float] | None:
-        """The times of the video's frames (s from the first), once read; None: not read
-        (a steady rate whose container counts its frames needs none)."""
-        return self._times
-
     def _read_times(self) -> None:
         times = frame_times(self.path, self._reader.video.index, self._t0, self._stop)
         if times:
