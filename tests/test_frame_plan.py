@@ -230,6 +230,18 @@ def test_a_switched_off_pass_read_only_by_lookups_clears_one_texel(
     assert cleared["xdog"] == (1, 1)
 
 
+def test_a_switched_off_value_a_bypass_hands_on_clears_one_texel(
+        gl_ctx: moderngl.Context) -> None:
+    # The rigger off (its default) in a still: its cleared lines reach the composite through
+    # its temporal blend's bypass, under another name, and are only sampled there; they
+    # held a picture-sized texture (66 MB at 4K, the 3840x2160 still's peak 435 -> 489 MB).
+    with Renderer(gl_ctx, "watercolor") as p:
+        p.keep_history = False
+        p.render(clip(1)[0])
+        cleared = {op.name: op.size for op in p.stages[0].graph.plan.ops if op.action == CLEAR}
+    assert cleared["rigger"] == (1, 1)
+
+
 @pytest.mark.parametrize(("body", "only_values"), [
     ("float a = texture(e, uv).r + e2;", True),
     ("ivec2 s = textureSize(e, 0);", False),

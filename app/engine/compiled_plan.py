@@ -269,28 +269,41 @@ def _constant_reads(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> s
     """The cleared steps whose value every reader only samples (see `reads_only_values`):
     they clear a 1x1 texture instead of one of the target's size (a 4K picture's outlines,
     turned off, are 16 MB of one value). Not for targets read after the frame or across a
-    big still's tiles, nor values a bypass hands on or a scatter pass counts."""
+    big still's tiles, nor values a scatter pass counts; a value a bypass hands on counts
+    its new name's readers too (the rigger's lines, off, through its temporal blend)."""
     out = set()
     steps = plan.steps
     for i, step in enumerate(steps):
         name = step.spec.output
-        if step.action != CLEAR or name in kept or cx.style.targets[name].whole:
-            continue
-        ok = True
-        for later in steps[i + 1:]:
-            ok = _reads_value_only(later, name, cx)
-            if not ok or later.spec.output == name:
-                break
-        if ok:
+        if step.action == CLEAR and _read_as_value(steps, i, name, cx, kept):
             out.add(i)
     return out
 
 
+def _read_as_value(steps: tuple[Step, ...], i: int, name: str, cx: PlanContext,
+                   kept: frozenset[str]) -> bool:
+    """Whether target `name`, made by steps[i], is read only by filtered lookups until it is
+    made again, also under the names bypasses hand it on as."""
+    if name in kept or cx.style.targets[name].whole:
+        return False
+    for j in range(i + 1, len(steps)):
+        later = steps[j]
+        p = later.spec
+        if later.action == BYPASS:
+            if p.inputs[p.bypass].target.removesuffix(".prev") == name \
+                    and not _read_as_value(steps, j, p.output, cx, kept):  # type: ignore[index]
+                return False
+        elif not _reads_value_only(later, name, cx):
+            return False
+        if p.output == name:
+            break
+    return True
+
+
 def _reads_value_only(step: Step, name: str, cx: PlanContext) -> bool:
-    """Whether a step reads target `name` (if at all) only by filtered lookups."""
+    """Whether a step that runs or clears reads target `name` (if at all) only by filtered
+    lookups."""
     p = step.spec
-    if step.action == BYPASS:
-        return p.inputs[p.bypass].target.removesuffix(".prev") != name  # type: ignore[index]
     names = [n for n, i in p.inputs.items() if i.target.removesuffix(".prev") == name]
     if step.action != RUN or not names:
         return True

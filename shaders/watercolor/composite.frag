@@ -207,7 +207,8 @@ void main() {
         c = pencilled(c, edges, uv, p + u_origin, ref, size, texture(focus, p / size).x);
     }
     if (u_rigger > 0.0) {  // drawn on the photo's lines, not the wobbled washes'
-        c = rigged(c, rigger_round(rigger, p / size), h, p + u_origin, ref,
+        vec2 rigger_texel = 1.0 / vec2(textureSize(photo, 0));  // (the rigger's size)
+        c = rigged(c, rigger_round(rigger, p / size, rigger_texel), h, p + u_origin, ref,
                    texture(photo, p / size).rgb, washed);
     }
     c = stated_chroma(pigment_darks(c), stated);

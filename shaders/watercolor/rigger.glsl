@@ -13,10 +13,11 @@ const float RIGGER_GAPS = 40.0;              // reference px: a stroke's and a g
 const float RIGGER_LIGHT = 0.5;              // of the paper a light keeps (the rest its colour)
 
 // rigger.frag's output at `uv` with its lights spread to a round dot of about 3 texels: the
-// lights' strength the most of theirs and their neighbours' (less off the centre).
-vec4 rigger_round(sampler2D m, vec2 uv) {
+// lights' strength the most of theirs and their neighbours' (less off the centre). `t`: one
+// texel of it, from a picture of its size (asking `m` its size would keep a picture-sized
+// texture for it when the rigger is off, where a 1x1 one reads the same: 66 MB at 4K).
+vec4 rigger_round(sampler2D m, vec2 uv, vec2 t) {
     vec4 v = texture(m, uv);
-    vec2 t = 1.0 / vec2(textureSize(m, 0));
     float lit = max(-v.a, 0.0);
     for (int i = 0; i < 8; ++i) {
         vec2 o = vec2(i < 4 ? (i == 0 ? 1.0 : i == 1 ? -1.0 : 0.0) : (i % 2 == 0 ? 1.0 : -1.0),
