@@ -24,6 +24,7 @@ import av
 import av.error
 import numpy as np
 from av.codec.hwaccel import HWAccel
+from av.video.reformatter import Colorspace
 
 from ..engine.motion import FrameMotion
 from ..engine.subject_ahead import FrameSubject
@@ -290,6 +291,18 @@ def _tag(value: int | None) -> int:
     return int(value) if value is not None and _specified(value) else 1
 
 
+def guessed_matrix(width: int, height: int) -> int:
+    """The YUV matrix players (mpv, browsers) read an untagged video with: BT.709 (1) for
+    HD (height >= 720 or width >= 1280, coded size), BT.601 (6, SMPTE 170M) for SD."""
+    return 1 if height >= 720 or width >= 1280 else 6
+
+
+# FFmpeg's matrix tags (AVColorSpace) as swscale's names for them (SWS_CS_*)
+SWS_MATRIX = {1: Colorspace.ITU709, 4: Colorspace.FCC, 5: Colorspace.ITU601,
+              6: Colorspace.ITU601, 7: Colorspace.SMPTE240M, 9: Colorspace.BT2020,
+              10: Colorspace.BT2020}
+
+
 def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
     """Whether a subtitle packet shows inside [start, end) seconds; one without a duration
     (a PGS picture cue, shown until the next) may, whenever it begins before `end`."""
@@ -496,13 +509,24 @@ class VideoReader:
 
     @property
     def colour(self) -> Colour:
-        """The video's colour tags: the container's, else the decoded pictures' (unspecified
-        in both read as BT.709)."""
+        """The video's colour tags: the container's, else the decoded pictures' (primaries
+        and transfer unspecified in both read as BT.709, the matrix as players guess it:
+        `guessed_matrix`)."""
         cc = self.video.codec_context
-        decoded = (cc.color_primaries, cc.color_trc, cc.colorspace)
-        p, t, m = (_tag(s if _specified(s) else d)
-                   for s, d in zip(self._stream_colour, decoded, strict=True))
-        return Colour(p, t, m, self.hdr10 if t in HDR_TRANSFERS else None)
+        decoded = (cc.color_primaries, cc.color_trc)
+        p, t = (_tag(s if _specified(s) else d)
+                for s, d in zip(self._stream_colour[:2], decoded, strict=True))
+        return Colour(p, t, self.matrix, self.hdr10 if t in HDR_TRANSFERS else None)
+
+    @property
+    def matrix(self) -> int:
+        """The video's YUV matrix (FFmpeg's AVColorSpace): the container's tag, else the
+        decoded pictures', else the one players guess from its size (`guessed_matrix`)."""
+        cc = self.video.codec_context
+        for tag in (self._stream_colour[2], cc.colorspace):
+            if _specified(tag):
+                return int(tag)
+        return guessed_matrix(cc.width, cc.height)
 
     @functools.cached_property
     def hdr10(self) -> HDR10 | None:
@@ -783,6 +807,9 @@ class VideoReader:
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
         shown = self._orientation = orientation_of(f, self.video)
         color_range = f.color_range
+        # an untagged picture is read with the container's matrix, else the one players
+        # guess from its size (swscale's own default, BT.601, would shift HD's colours)
+        untagged = not _specified(f.colorspace) and not f.format.is_rgb
         if self.decoder.hardware:
             f = as_software_layout(f)  # the same samples as the software decoder's layout
         # _decode yields each frame as it is converted: the walk takes this with it
@@ -791,6 +818,8 @@ class VideoReader:
         kwargs: dict[str, object] = {}
         if color_range:
             kwargs["src_color_range"] = color_range
+        if untagged:
+            kwargs["src_colorspace"] = SWS_MATRIX.get(self.matrix)
         if self.size is not None:
             w, h = self.size[::-1] if shown.turns % 2 else self.size
             if (w, h) != (f.width, f.height):
