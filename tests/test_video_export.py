@@ -10,7 +10,15 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from videoclips import audio_seconds, decode_video, late_clip, make_clip
+from videoclips import (
+    audio_seconds,
+    decode_video,
+    late_clip,
+    make_clip,
+    mux_frames,
+    pattern,
+    tone,
+)
 
 from aquarelle.engine import Renderer
 from aquarelle.media import export as export_mod
@@ -234,6 +242,35 @@ def test_start_and_end_trim_video_and_audio(tmp_path, gl_ctx):
     # Transcoded audio is cut to the sample.
     export(clip.path, tmp_path / "out.webm", gl_ctx, start=0.1, end=0.3)
     assert audio_seconds(tmp_path / "out.webm", 1) == pytest.approx(0.2, abs=0.002)
+
+
+def _short_audio_clip(path: Path) -> Path:
+    """1 s of video (20 fps) with 0.4 s of AAC."""
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=20)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        mux_frames(out, vs, [pattern(k, 64, 48) for k in range(20)])
+        f = av.AudioFrame.from_ndarray(tone(0.4), format="fltp", layout="stereo")
+        f.sample_rate, f.pts, f.time_base = 48000, 0, Fraction(1, 48000)
+        for packet in [*audio.encode(f), *audio.encode(None)]:
+            out.mux(packet)
+    return path
+
+
+@pytest.mark.parametrize("ext", [".mkv", ".mp4"])
+def test_audio_ending_before_the_start_is_said_not_written(tmp_path, gl_ctx, ext):
+    # a copy of no packets was said "copied": Matroska got an empty track, MP4 none
+    src = _short_audio_clip(tmp_path / "in.mp4")
+    r = export(src, tmp_path / f"out{ext}", gl_ctx, NO_TEMPORAL, start=0.6)
+    assert r.audio == ["audio 1 aac not written"]
+    assert [w for w in r.warnings if "audio 1" in w] == [
+        "audio 1 aac ends at 0.40 s, before --start 0.6 s: no track is written for it"]
+    with av.open(str(tmp_path / f"out{ext}")) as c:
+        assert [s.type for s in c.streams] == ["video"]
+    # a start inside the audio copies it, as before
+    r = export(src, tmp_path / f"in_range{ext}", gl_ctx, NO_TEMPORAL, start=0.2)
+    assert r.audio == ["audio 1 aac copied"] and r.frames == 16
 
 
 def test_an_mpeg_ts_clip_with_one_keyframe_is_trimmed_and_rewound(tmp_path, gl_ctx):

@@ -38,6 +38,7 @@ from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
 from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .image_read import os_reason
+from .metadata import stream_label
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
@@ -176,6 +177,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
                          decoder=opts.decoder, rgba=True)
     try:
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
+        transcode, unwritten = _audio_outside(reader, transcode, opts.start, opts.end)
         reader.transcode_audio = transcode
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
@@ -199,6 +201,9 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         reader.close()
     result.sar = sar
     result.warnings.extend(layout_notes)
+    for what, why in unwritten:
+        result.audio.append(f"{what} not written")
+        result.warnings.append(f"{what} {why}: no track is written for it")
     if source_sar != 1 and not keeps and not asked(opts.size):
         result.warnings.append(square_warning(src.name, source, source_sar, size,
                                               f"{dst.suffix} with {spec.name}"))
@@ -325,6 +330,23 @@ def check_options(opts: ExportOptions) -> None:
     if opts.size is not None and any(v == 0 or v < -1 or v > 16384 for v in opts.size):
         raise MediaError(f"--size must be WIDTHxHEIGHT in pixels (-1 keeps the aspect), "
                          f"got {opts.size[0]}x{opts.size[1]}")
+
+
+def _audio_outside(reader: VideoReader, transcode: frozenset[int], start: float,
+                   end: float | None) -> tuple[frozenset[int], list[tuple[str, str]]]:
+    """Leave out the audio streams with no sound in the --start/--end range (Matroska would
+    get an empty track, MP4 none): the positions to transcode among those kept, and each
+    one left out, named ("audio 1 aac") with why ("ends at 1.00 s, before --start 1.5 s")."""
+    kept, positions, left = [], [], []
+    for i, s in enumerate(reader.audio_streams):
+        why = reader.audio_outside(i, start, end, copied=i not in transcode)
+        if why is None:
+            kept.append(s)
+            positions.append(i)
+        else:
+            left.append((f"audio {stream_label(s)} {s.codec_context.name}", why))
+    reader.audio_streams = kept
+    return frozenset(n for n, i in enumerate(positions) if i in transcode), left
 
 
 def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: Path

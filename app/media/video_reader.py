@@ -844,6 +844,46 @@ class VideoReader:
         fps = self.fps or 30.0
         return max(1, round(1 / (fps * self.time_base)))
 
+    def audio_outside(self, i: int, start: float = 0.0, end: float | None = None, *,
+                      copied: bool = True) -> str | None:
+        """Why audio stream `i` has nothing in a trimmed walk's range [start, end) (seconds
+        from the video's start), in words ("ends at 1.00 s, before --start 1.5 s"); None
+        where it has, or cannot be told. Copied audio keeps only the packets that start in
+        the range; transcoded, any that reaches into it (`audio_items`). Read apart from the
+        walk: from a seek to `start` until a packet is kept or the range is passed."""
+        if start <= 0 and end is None:
+            return None
+        t0 = self.start_time
+        lo = t0 + start if start > 0 else None
+        hi = None if end is None else t0 + end
+        last: float | None = None  # the end of the last packet before the range (s)
+        try:
+            with av.open(str(self.path), metadata_errors="ignore") as c:
+                stream = c.streams[self.audio_streams[i].index]
+                if lo is not None:
+                    with contextlib.suppress(av.error.FFmpegError):
+                        c.seek(int(lo / stream.time_base), stream=stream)
+                for packet in c.demux(stream):
+                    if packet.pts is None or not packet.size or packet.is_corrupt:
+                        continue
+                    t = float(packet.pts * packet.time_base)
+                    until = t + float((packet.duration or 0) * packet.time_base)
+                    if hi is not None and t >= hi - 1e-9:
+                        break
+                    if lo is None or (t >= lo - 1e-9 if copied else until > lo + 1e-9):
+                        return None
+                    last = until
+        except (av.error.FFmpegError, OSError, ValueError):
+            return None  # not known: written as it comes
+        if last is None:
+            return None if lo is None and hi is None else \
+                f"has no sound before --end {end:g} s" if lo is None else \
+                f"has no sound between --start {start:g} s and --end {end:g} s"
+        if lo is not None and last <= lo + 1e-9:
+            return f"ends at {last - t0:.2f} s, before --start {start:g} s"
+        return (f"has no packet starting after --start {start:g} s (it ends at "
+                f"{last - t0:.2f} s; copied audio keeps whole packets)")
+
     def audio_items(self, i: int, packet: av.Packet, start: float | None, end: float | None
                ) -> Iterator[AudioItem | None]:
         """Audio of one packet of stream `i` inside [start, end), as an export writes it
