@@ -4,6 +4,8 @@ in blank or noise frames; a person mask that covers the person and not the backg
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -120,7 +122,29 @@ def test_a_thorough_search_skips_the_finer_views_for_a_portrait(detector, astron
         close = np.ascontiguousarray(astronaut[0:320, 60:380])  # a face a third of the side
         (face,) = detector.detect(close, thorough=True)  # one big face: nothing more
         assert calls == []
+        # no face found at first: searched further (a wide shot's or a group's small faces)
         assert detector.detect(np.full((720, 1280, 3), 90, np.uint8), thorough=True) == []
-        assert calls == []  # no face in a picture under THOROUGH_AREA: not searched further
+        assert calls == [(720, 1280, 3)]
     finally:
         faces._finer_boards = finer
+
+
+def test_a_small_face_in_a_wide_frame_is_found_by_a_thorough_search(detector, astronaut
+                                                                    ) -> None:
+    # one 45 px face in a 1280x720 frame (a person across a room): the first boards are too
+    # coarse for it and it was the only face, so the finer ones were never looked at
+    head = cv2.resize(astronaut[40:240, 130:330], (90, 90), interpolation=cv2.INTER_AREA)
+    frame = np.full((720, 1280, 3), 100, np.uint8)
+    frame[300:390, 900:990] = head
+    assert detector.detect(frame) == []
+    (face,) = detector.detect(frame, thorough=True)
+    assert 900 < (face.box[0] + face.box[2]) / 2 < 990 and 300 < face.box[1] < 390
+
+
+def test_a_group_photo_of_1280_px_has_its_faces_found(detector) -> None:
+    # Solvay 1927 (29 people, faces about 32 px at 1280 px wide): none were found under
+    # 2 megapixels (the thorough search only looked finer on bigger pictures)
+    photo = cv2.imread(str(Path(__file__).parent.parent / "docs/look/sources/solvay_1927.jpg"))
+    small = cv2.resize(photo, (1280, round(photo.shape[0] * 1280 / photo.shape[1])),
+                       interpolation=cv2.INTER_AREA)[..., ::-1]
+    assert len(detector.detect(np.ascontiguousarray(small), thorough=True)) >= 20

@@ -89,6 +89,24 @@ def test_a_group_gets_its_bodies_in_the_figure() -> None:
     assert group[round(390 / step), round(220 / step), 2] < 0.2  # it fades out downwards
 
 
+def test_a_group_is_one_figure_with_its_heads_inside() -> None:
+    # A group is painted as one mass: a narrow gap between two people's shoulders is part of
+    # the figure, and so is a little of the ground above their heads (the figure was a row
+    # of separate busts and the paper's edge ran round each head's hair: cut-out stickers)
+    def face(x: float) -> Face:
+        return Face((x, 100.0, x + 40.0, 150.0), np.zeros((6, 2)), 0.9)
+
+    group = subject_map(Subject((face(100), face(270), face(440)), None), (640, 480))
+    step = 480 / group.shape[0]
+
+    def at(x: float, y: float) -> float:
+        return float(group[round(y / step), round(x / step), 2])
+
+    assert at(205, 220) > 0.8  # between the first two's shoulders (85 px apart, 50 px faces)
+    assert at(120, 85) > 0.8 and at(290, 80) > 0.8  # above the heads
+    assert at(120, 20) < 0.2  # not the whole sky
+
+
 def test_a_portrait_fades_into_paper_and_a_photo_without_a_face_does_not(pipeline, portrait):
     p = pipeline()
     painted = p.render_array(portrait)

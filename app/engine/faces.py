@@ -29,10 +29,10 @@ NMS_IOU = 0.3
 # THOROUGH_MIN px and an eighth of the long side (a 3000 px group photo: faces from ~55 px).
 THOROUGH_MIN = 200
 # ... searched where only faces under this share of the short side were found (a group), or
-# none on a picture of THOROUGH_AREA px or more (its painting costs ten times the search);
+# none (a group photo of 1600 px, a wide shot: their 30-45 px faces are too small for the
+# first boards; a picture without faces costs 15 boards at 1280x720, 40 at most);
 # at most MAX_FINER boards (a level that would pass it is left out)
 GROUP_FACE = 1 / 4
-THOROUGH_AREA = 2_000_000
 MAX_FINER = 40
 # Points of the face mesh worth naming (MediaPipe's numbering; "right" is the subject's)
 MESH_RIGHT_EYE = (33, 133, 159, 145)  # outer and inner corner, upper and lower lid
@@ -226,7 +226,7 @@ def _finer_wanted(found: list[tuple[np.ndarray, np.ndarray, float]], w: int, h: 
     """Whether a thorough search looks at the finer squares, given the first search's finds."""
     sizes = [f[0][2] - f[0][0] for f in _merge(found)]
     if not sizes:
-        return w * h >= THOROUGH_AREA
+        return True
     return max(sizes) < GROUP_FACE * min(w, h)
 
 

@@ -30,7 +30,9 @@ BOX_AXES = (0.55, 0.65)
 PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed out, or its
 # outline, enlarged and thresholded by the vignette, is a staircase
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
-BUST = (2.8, 3.0)  # a bust's width at the shoulders and its height, in face sizes
+BUST = (2.8, 5.0)  # a bust's width at the shoulders and its height, in face sizes
+GROUP_CROWN = 0.6  # face sizes above a group's heads painted (not cut out round the hair)
+GROUP_CLOSE = 1.5  # face sizes: gaps in a group's figure narrower than twice this are closed
 NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
 # Whether a picture is a portrait (its figure the subject, the painting fading out round it)
 # or a scene with a small figure in it (a distant walker, a face on a poster: the scene is
@@ -157,9 +159,10 @@ def _face(face: Face, step: tuple[float, float], grid: tuple[int, int]) -> np.nd
 
 def _busts(faces: tuple[Face, ...], step: tuple[float, float],
            grid: tuple[int, int]) -> np.ndarray:
-    """Below each face its shoulders and chest (a trapezoid BUST face sizes wide and high,
-    fading out downwards), on the map's grid: a group's bodies, which the person mask
-    misses, are part of the figure."""
+    """Each face's head with a little ground above it and, below it, its shoulders and body
+    (BUST face sizes wide and high, fading out downwards), the gaps between neighbours
+    closed, on the map's grid: a group's bodies, which the person mask misses, are part of
+    the figure, as one mass."""
     mask = np.zeros((grid[1], grid[0]), np.float32)
     layer = np.empty_like(mask)
     ys = (np.arange(grid[1], dtype=np.float32) + 0.5) * step[1]
@@ -167,17 +170,25 @@ def _busts(faces: tuple[Face, ...], step: tuple[float, float],
     for face in faces:
         x0, y0, x1, y1 = face.box
         s, cx = face.size, (x0 + x1) / 2
-        top, bottom = y1 - 0.1 * s, y1 + BUST[1] * s
+        top, bottom = y0 - GROUP_CROWN * s, y1 + BUST[1] * s
         half = BUST[0] * s / 2
-        pts = np.array([(cx - 0.3 * s, top), (cx + 0.3 * s, top), (cx + half, y1 + 0.6 * s),
+        pts = np.array([(cx - 0.6 * s, top), (cx + 0.6 * s, top), (cx + half, y1 + 0.6 * s),
                         (cx + half, bottom), (cx - half, bottom), (cx - half, y1 + 0.6 * s)])
         layer.fill(0.0)
         cv2.fillPoly(layer, [np.round((pts / np.array(step) - 0.5) * (1 << shift))
                              .astype(np.int32)], 1.0, cv2.LINE_AA, shift)
         fade = np.clip((bottom - ys) / (0.4 * BUST[1] * s), 0.0, 1.0)[:, None]
         np.maximum(mask, layer * fade, out=mask)
-    sigma = max(0.5, 0.15 * float(np.median([f.size for f in faces])) / max(step))
-    return _local_blur(mask, sigma)
+    median = float(np.median([f.size for f in faces])) / max(step)  # texels
+    # one mass, as a group is painted: the gaps between neighbours' busts (a face in the
+    # back row between two in front) closed, not a row of cut-out busts
+    r = max(1, round(GROUP_CLOSE * median))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    # on the mask continued past the frame's edges as it meets them: a body running off the
+    # frame is not eaten there, nor the ground between the heads and the frame's top filled
+    big = cv2.copyMakeBorder(mask, r, r, r, r, cv2.BORDER_REPLICATE)
+    mask = cv2.morphologyEx(big, cv2.MORPH_CLOSE, kernel)[r:-r, r:-r]
+    return _local_blur(mask, max(0.5, 0.15 * median))
 
 
 def _features(face: Face, xs: np.ndarray, ys: np.ndarray, out: np.ndarray) -> None:
