@@ -346,3 +346,39 @@ def test_time_and_size_parsing():
     assert render_options.parse_time("1:00:02", "--start") == 3602
     assert render_options.parse_size("1280x-1") == (1280, -1)
     assert render_options.parse_size("-1X720") == (-1, 720)
+
+
+def _timecoded_mov(path: Path) -> Path:
+    """A 25 fps .mov, 1.2 s, whose timecode is 01:02:03:04 (a tmcd track)."""
+    import av
+    from videoclips import mux_frames, pattern
+
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.metadata["timecode"] = "01:02:03:04"
+        mux_frames(out, vs, (pattern(k, 64, 48) for k in range(30)), time_base=Fraction(1, 25))
+    return path
+
+
+@pytest.mark.parametrize(("fps", "held"), [
+    # the new rate's first frame is at the cut: 0.66 s into second 3 is frame 33 at 50 fps
+    # (counted from the first source frame after the cut, 0.52 s on, it was said 34)
+    ("50", "01:02:03:33"),
+    ("25", None)])  # 12.5 frames on: the nearest frame, said
+def test_a_timecode_with_fps_and_start_names_the_cut(tmp_path, capsys, fps, held):
+    import av
+
+    src = _timecoded_mov(tmp_path / "tc.mov")
+    code, _, err = run_cli(capsys, src, "-o", tmp_path / "out.mov", "--fps", fps,
+                           "--start", "0.5", "--style", "adjust")
+    assert code == 0, err
+    with av.open(str(tmp_path / "out.mov")) as c:
+        got = [s.metadata.get("timecode") for s in c.streams if s.type != "audio"]
+    said = [line for line in err.splitlines() if "timecode" in line and "warning" in line]
+    if held is not None:
+        assert got == [held, held] and not said, err
+    else:  # 01:02:03:04 + 12.5 frames: 16.5, said as the nearest frame
+        assert got == ["01:02:03:16"] * 2
+        assert said == ["aquarelle: warning: timecode 01:02:03:04 at 25 fps (0.5 s on) "
+                        "written as 01:02:03:16 at 25 fps: the nearest frame"], err

@@ -146,27 +146,34 @@ def _carry_timecode(reader: VideoReader, out: av.container.OutputContainer,
     if tracks and not timecode_of(video.metadata) and not timecode_of(out.metadata):
         video.metadata["timecode"] = timecode_of(tracks[0].metadata) or ""
     fps = reader.fps
-    skipped = offset - reader.start_time
-    # the first frame the walk keeps: the first at or after the cut
-    frames = math.ceil(round(skipped * fps, 6)) if fps and skipped > 0 else 0
+    skipped = max(0.0, offset - reader.start_time)
     rate = round(fps or 0)
     new_rate = round(out_fps) if out_fps else rate
     held = []
     for tags in (video.metadata, out.metadata):
         key = timecode_key(tags)
-        if key is not None:
+        if key is None:
+            continue
+        if out_fps:
+            # the new rate's frames start at the cut itself: the source's timecode at the
+            # new rate, moved on by the new rate's frames from the source's start to the cut
+            steps = round(skipped * out_fps, 6)
+            label, exact = rescaled_timecode(tags[key], rate, new_rate) or (tags[key], True)
+            label = shifted_timecode(label, round(steps), new_rate) or label
+            why = [*([] if exact and steps == round(steps) else ["the nearest frame"]),
+                   *([] if label[8] == tags[key][8] else
+                     ["not drop-frame (only multiples of 30 fps drop frames)"])]
+            moved = f" ({skipped:g} s on)" if skipped else ""
+            note = (f"timecode {tags[key]} at {fps:g} fps{moved} written as {label} at "
+                    f"{float(out_fps):g} fps: {', '.join(why)}")
+            if why and note not in warnings:
+                warnings.append(note)
+            tags[key] = label
+        else:
+            # the first frame the walk keeps: the first at or after the cut
+            frames = math.ceil(round(skipped * fps, 6)) if fps and skipped > 0 else 0
             tags[key] = shifted_timecode(tags[key], frames, rate) or tags[key]
-            if new_rate != rate and (rescaled := rescaled_timecode(tags[key], rate, new_rate)):
-                label, exact = rescaled
-                why = [*([] if exact else ["the nearest frame"]),
-                       *([] if label[8] == tags[key][8] else
-                         ["not drop-frame (only multiples of 30 fps drop frames)"])]
-                note = (f"timecode {tags[key]} at {fps:g} fps written as {label} at "
-                        f"{float(out_fps or 0):g} fps: {', '.join(why)}")
-                if why and note not in warnings:
-                    warnings.append(note)
-                tags[key] = label
-            held.append(tags[key])
+        held.append(tags[key])
     if not held or fmt not in MP4_LIKE:  # Matroska keeps each as a tag
         return held[0] if held else None
     # a .mov or .mp4 writes one timecode track, from the container's tag where there is one,
