@@ -382,3 +382,21 @@ def test_a_timecode_with_fps_and_start_names_the_cut(tmp_path, capsys, fps, held
         assert got == ["01:02:03:16"] * 2
         assert said == ["aquarelle: warning: timecode 01:02:03:04 at 25 fps (0.5 s on) "
                         "written as 01:02:03:16 at 25 fps: the nearest frame"], err
+
+
+@pytest.mark.parametrize(("pix_fmt", "codec", "said"), [
+    ("yuv444p", "h264", "in.mp4 has 4:4:4 colour; h264 is written 4:2:0, its colour at half "
+                        "the width and height"),
+    ("yuv444p", "prores", "in.mp4 has 4:4:4 colour; prores is written 4:2:2, its colour at "
+                          "half the width"),
+    ("yuv422p", "h264", "in.mp4 has 4:2:2 colour; h264 is written 4:2:0, its colour at half "
+                        "the height"),
+    ("yuv420p", "h264", None)])
+def test_colour_resolution_lost_is_said_in_one_line(tmp_path, capsys, pix_fmt, codec, said):
+    src = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=2, pix_fmt=pix_fmt,
+                    audio=False).path
+    out = tmp_path / ("out.mov" if codec == "prores" else "out.mp4")
+    code, _, err = run_cli(capsys, src, "-o", out, "--codec", codec, "--style", "adjust")
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if " colour; " in line]
+    assert lines == ([] if said is None else [f"aquarelle: warning: {said}"]), err

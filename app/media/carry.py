@@ -367,6 +367,49 @@ def _picture_data(path: Path, index: int) -> bytes | None:
     return None
 
 
+# chroma samples a pixel, across and down, by the words that name them
+CHROMA_NAMES = {(1, 1): "4:4:4", (Fraction(1, 2), 1): "4:2:2",
+                (Fraction(1, 2), Fraction(1, 2)): "4:2:0", (1, Fraction(1, 2)): "4:4:0",
+                (Fraction(1, 4), 1): "4:1:1", (Fraction(1, 4), Fraction(1, 4)): "4:1:0"}
+
+
+def chroma_of(pix_fmt: str | None) -> tuple[Fraction, Fraction] | None:
+    """The colour resolution of a pixel format: chroma samples a pixel across and down (1, 1
+    for RGB, a palette or 4:4:4); None without colour (grey) or where unknown."""
+    try:
+        fmt = av.VideoFormat(pix_fmt or "")
+    except (ValueError, TypeError):
+        return None
+    if fmt.is_rgb or fmt.name.startswith("pal"):
+        return Fraction(1), Fraction(1)
+    if sum(not c.is_alpha for c in fmt.components) < 3:  # (is_chroma is a shift, not a flag)
+        return None
+    return Fraction(fmt.chroma_width(1024), 1024), Fraction(fmt.chroma_height(1024), 1024)
+
+
+def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str | None:
+    """A line where the output (`pix_fmt` of `codec`) keeps less of the colour resolution
+    than a YUV source has (4:4:4 or 4:2:2 written 4:2:0); None where it keeps it. Pictures
+    (RGB, a palette: an APNG, a GIF, an image sequence) are not named: every video from
+    them is subsampled, as their users expect."""
+    fmt_name = reader.video.codec_context.pix_fmt
+    source, out = chroma_of(fmt_name), chroma_of(pix_fmt)
+    if source is None or out is None or (out[0] >= source[0] and out[1] >= source[1]):
+        return None
+    fmt = av.VideoFormat(fmt_name)
+    if fmt.is_rgb or fmt.name.startswith("pal"):
+        return None
+    shares = [(axis, a / b) for axis, a, b in (("width", out[0], source[0]),
+                                               ("height", out[1], source[1])) if a < b]
+    word = {Fraction(1, 2): "half", Fraction(1, 4): "a quarter of"}
+    if len({share for _, share in shares}) == 1:
+        less = f"{word.get(shares[0][1], 'part of')} the {' and '.join(a for a, _ in shares)}"
+    else:
+        less = " and ".join(f"{word.get(share, 'part of')} the {a}" for a, share in shares)
+    return (f"{reader.path.name} has {CHROMA_NAMES.get(source, fmt.name)} colour; "
+            f"{codec.name} is written {CHROMA_NAMES.get(out, pix_fmt)}, its colour at {less}")
+
+
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
                    encoder: str | None = None) -> list[str]:
     """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named)
