@@ -762,6 +762,52 @@ def test_paused_behind_the_decoder_the_file_stays_on_the_frame_on_screen(
     assert_same(painted, cv2.imread(str(tmp_path / "p01.png"))[:, :, ::-1])
 
 
+def test_a_frame_taken_before_the_pause_is_never_painted_after_it(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frame 4 was taken from the decoder (queued, not painted) when the file paused on
+    frame 3, which pausing seeks to: frame 4 was painted, then the seek's frame 3 (3 -> 4 ->
+    3, 4 pauses in 47 in a trial). Nor is a frame held for its subject (after a cut) when a
+    seek comes painted. Only 3 is painted after the pause or the seek."""
+    from aquarelle.media.source import Frame
+    from aquarelle.ui import playback
+    from aquarelle.ui import viewport as viewport_module
+
+    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # held until its subject
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    painted: list[int] = []
+    vp.rendered.connect(lambda: painted.append(round((vp.painted_pts or 0) * FPS)))
+    for late, held in ((4, False), (6, True)):
+        goto(qtbot, win, 0)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+        played_at(win, 1, 3)  # 2 skipped: paused, the frame is painted as a seek to it
+        if held:
+            vp.new_source()  # a seek while playing: its frame waits for its subject
+        vp.show_frame(Frame(clip_frame(late), late, late / FPS))  # from the decoder
+        if held:
+            grab(win)
+            assert vp._fresh and vp.shown_index == late and vp._painted_index is None
+        painted.clear()
+        if held:
+            vp.set_paused(True)
+            win.playback.seek(3 / FPS)
+        else:
+            with monkeypatch.context() as m:
+                m.setattr(playback, "position", lambda src, k=late: k / FPS)
+                m.setattr(playback, "is_playing", lambda src: True)
+                win.playback.toggle_play()  # pause: a seek to frame 3
+        grab(win)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting_fresh, timeout=TIMEOUT)
+        grab(win)  # (the old code painted the frame taken before here)
+        win._poll.start()
+        qtbot.waitUntil(lambda: vp.shown_index == 3 and vp.painted_pts == 3 / FPS,
+                        timeout=TIMEOUT)
+        shown(qtbot, win)
+        assert set(painted) == {3}, (late, painted)
+
+
 def test_a_step_from_a_frame_played_across_a_skip_is_painted_as_a_seek_to_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

@@ -132,7 +132,8 @@ class VideoFileSource(ThreadedSource):
             self._reader.close()
 
     def pause(self) -> None:
-        super().pause()
+        with self._lock:  # (see _deliver)
+            super().pause()
         self._wake.set()
 
     def resume(self) -> None:
@@ -312,16 +313,25 @@ class VideoFileSource(ThreadedSource):
                     skips = 0
                     if self.stamp_due:
                         frame = replace(frame, captured=due)
-                    with self._lock:
-                        if gen != self._generation:
-                            continue  # a seek came meanwhile: its frame is shown, not this
-                        if self._slot.put(frame):
-                            self.dropped += 1
-                        self._position = frame.pts
+                    if not self._deliver(gen, frame, force or stepping):
+                        continue  # kept for later (paused), or from before a seek
                     # a seek's or a step's frame starts the schedule afresh
                     next_kept = self._next_kept(t, None if force or stepping else next_kept)
             pending = None
             index += 1
+
+    def _deliver(self, gen: int, frame: Frame, asked: bool) -> bool:
+        """Put a paced frame in the slot unless a seek came since it was decoded (`gen`) or,
+        for a frame not `asked` for (a seek's or a step's), the source was paused: under the
+        lock that `pause` takes, so no frame comes after `pause()` returns (one that did
+        could be shown after the frame the window paused on)."""
+        with self._lock:
+            if gen != self._generation or (self._paused and not asked):
+                return False
+            if self._slot.put(frame):
+                self.dropped += 1
+            self._position = frame.pts
+        return True
 
     def _above_cap(self, t: float, next_kept: float | None) -> bool:
         """Whether the frame at media time `t` comes too soon after the last one kept."""

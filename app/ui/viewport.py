@@ -119,6 +119,7 @@ class Viewport(QOpenGLWidget):
         self._image: np.ndarray | None = None  # the frame on screen
         self._image_alpha: np.ndarray | None = None  # ... a still's transparency
         self._fresh = False  # _image has not been given to the current pipeline yet
+        self._superseded = False  # ... and never is: a seek or a new source came after it
         self._jumped = False  # the frame on screen does not follow the one before it
         self._cut = False  # ... by more than the subject is followed across
         self._skipped = False  # ... follows it across frames never painted (playback behind)
@@ -204,6 +205,7 @@ class Viewport(QOpenGLWidget):
         """Forget the frame on screen (source closed)."""
         self.painter.cancel()
         self._pending = None
+        self._superseded = False
         self._image = self._image_alpha = None
         self.shown_index = self._painted_index = None
         self._orig = self._result = None
@@ -221,9 +223,15 @@ class Viewport(QOpenGLWidget):
         self.update()
 
     def new_source(self) -> None:
-        """Forget temporal history and statistics (a new source or a seek)."""
+        """Forget temporal history and statistics (a new source or a seek). A frame taken
+        before it and not painted yet is never painted: the picture on screen stays until the
+        new source's (or the seek's) first frame comes."""
         if self._pipeline is not None:
             self._pipeline.reset_history()
+        # Pausing seeks back to the frame on screen; a later frame the decoder had delivered
+        # and painted after it flashed forward, then the seek's frame went back (4 in 47).
+        self._pending = None
+        self._superseded = self._image is not None and self._fresh  # (held for its subject)
         self.shown_index = None  # whatever comes next starts afresh
         self._painted_index = None
         self.record.cut()
@@ -635,6 +643,7 @@ class Viewport(QOpenGLWidget):
         frame, self._pending = self._pending, None
         if frame is None:
             return False
+        self._superseded = False
         img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
         self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
                                            img.astype(np.uint8, copy=False))
@@ -677,7 +686,7 @@ class Viewport(QOpenGLWidget):
             self._build_wanted()
         p = self._pipeline
         img = self._image
-        if img is None or self._ctx is None:
+        if img is None or self._ctx is None or self._superseded:
             return False
         if p is not None and p.deep != (img.dtype == np.uint16):
             self._want_style = p.style  # 16-bit targets for a 16-bit still, or back again
