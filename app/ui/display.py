@@ -40,6 +40,13 @@ def display_mode_for(target: str, tex: moderngl.Texture) -> DisplayMode:
     return DisplayMode.COLOR
 
 
+def averaged(footprint: tuple[float, float], pixelated: bool) -> bool:
+    """Whether a screen pixel shows the mean of the texels it covers (`footprint` texels a
+    side), as INTER_AREA shrinks a picture: where it is drawn smaller than 1:1. At 1:1 and
+    magnified it is one sample (exact at 100%)."""
+    return not pixelated and max(footprint) > 1.0 + 1e-3
+
+
 class DisplayRenderer:
     """Owns the display program and samplers; draws textures as image-space quads."""
 
@@ -72,6 +79,9 @@ class DisplayRenderer:
         p["u_mode"].value = int(mode)
         p["u_crop"].value = crop
         p["u_gain"].value = gain
+        footprint = (tex.size[0] / max(rect.w, 1e-6), tex.size[1] / max(rect.h, 1e-6))
+        p["u_footprint"].value = footprint
+        p["u_area"].value = averaged(footprint, pixelated)
         tex.use(0)
         sampler = self._nearest if pixelated else self._linear
         sampler.use(0)

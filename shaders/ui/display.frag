@@ -10,16 +10,65 @@ uniform int u_mode;
 uniform vec2 u_crop;    // visible range of v_uv.x (split compare)
 uniform float u_gain;
 uniform vec4 u_color;
+// A picture drawn smaller than 1:1 (u_area) is the mean of each screen pixel's footprint,
+// u_footprint texels wide and high, each texel weighted by how much of it the footprint
+// covers, as INTER_AREA shrinks a picture (one linear sample of a big photo at fit, 11%,
+// showed its paper grain as speckle). Linear taps between two texels take both at once.
+// 1:1 and larger: one sample, as is.
+uniform bool u_area;
+uniform vec2 u_footprint;
+const int MAX_PAIRS = 8;  // a side: exact up to 15 texels, beyond evenly spread taps
 
 vec3 hue(float h) {
     vec3 k = clamp(abs(fract(h + vec3(0.0, 2.0, 1.0) / 3.0) * 6.0 - 3.0) - 1.0, 0.0, 1.0);
     return k;
 }
 
+// The taps along one axis for a footprint [x0, x1) (texels): pairs of texels i, i+1 taken
+// by one linear tap between them at the pair's weights; returns how many (at most MAX_PAIRS).
+int pairs(float x0, float x1, out float at[MAX_PAIRS], out float weight[MAX_PAIRS]) {
+    int first = int(floor(x0));
+    int n = (int(ceil(x1)) - first + 1) / 2;
+    if (n > MAX_PAIRS) {  // spread evenly: each tap the mean of two texels
+        float step = (x1 - x0) / float(MAX_PAIRS);
+        for (int k = 0; k < MAX_PAIRS; ++k) {
+            at[k] = x0 + step * (float(k) + 0.5);
+            weight[k] = 1.0 / float(MAX_PAIRS);
+        }
+        return MAX_PAIRS;
+    }
+    float total = x1 - x0;
+    for (int k = 0; k < n; ++k) {
+        float i = float(first + 2 * k);
+        float a = max(0.0, min(i + 1.0, x1) - max(i, x0));
+        float b = max(0.0, min(i + 2.0, x1) - max(i + 1.0, x0));
+        at[k] = i + 0.5 + (a + b > 0.0 ? b / (a + b) : 0.0);
+        weight[k] = (a + b) / total;
+    }
+    return n;
+}
+
+vec4 area(vec2 uv) {
+    vec2 size = vec2(textureSize(u_tex, 0));
+    vec2 c = uv * size;
+    float ax[MAX_PAIRS], wx[MAX_PAIRS], ay[MAX_PAIRS], wy[MAX_PAIRS];
+    int nx = pairs(c.x - 0.5 * u_footprint.x, c.x + 0.5 * u_footprint.x, ax, wx);
+    int ny = pairs(c.y - 0.5 * u_footprint.y, c.y + 0.5 * u_footprint.y, ay, wy);
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < ny; ++j) {
+        for (int i = 0; i < nx; ++i) {
+            sum += wx[i] * wy[j] * texture(u_tex, vec2(ax[i], ay[j]) / size);
+        }
+    }
+    return sum;
+}
+
 void main() {
     if (v_uv.x < u_crop.x || v_uv.x > u_crop.y) discard;
     if (u_mode == 4) { frag = u_color; return; }
-    vec4 t = texture(u_tex, v_uv);
+    // (debug mappings of flows and tensors sample as they are: an average is no direction)
+    bool averaged = u_area && (u_mode == 0 || u_mode == 1);
+    vec4 t = averaged ? area(v_uv) : texture(u_tex, v_uv);
     vec3 c;
     if (u_mode == 1) {
         c = vec3(t.r);
