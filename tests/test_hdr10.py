@@ -123,7 +123,9 @@ def test_h264_carries_them_where_x264_writes_them(hdr10: Path, tmp_path: Path,
 
 def test_the_warning_names_only_what_the_source_has() -> None:
     light_only = SimpleNamespace(path=Path("pq.mkv"), bit_depth=10,
-                                 colour=Colour(9, 16, 9, HDR10(light=LIGHT)))
+                                 colour=Colour(9, 16, 9, HDR10(light=LIGHT)),
+                                 video=SimpleNamespace(codec_context=SimpleNamespace(
+                                     pix_fmt="yuv420p10le")))
     (h265,) = depth_warnings(light_only, "yuv420p10le", CODECS["h265"])  # type: ignore[arg-type]
     assert h265.startswith("pq.mkv is HDR (PQ, BT.2020): its tags and light levels are carried")
     (hw,) = depth_warnings(light_only, "yuv420p10le", CODECS["h265"],  # type: ignore[arg-type]

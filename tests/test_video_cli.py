@@ -400,3 +400,12 @@ def test_colour_resolution_lost_is_said_in_one_line(tmp_path, capsys, pix_fmt, c
     assert code == 0, err
     lines = [line for line in err.splitlines() if " colour; " in line]
     assert lines == ([] if said is None else [f"aquarelle: warning: {said}"]), err
+    # the cluster's join says what it loses through the same depth_warnings
+    from aquarelle.media.carry import depth_warnings
+    from aquarelle.media.video_reader import VideoReader
+    from aquarelle.media.video_writer import CODECS
+
+    with VideoReader(src) as reader:
+        fmt = "yuv422p10le" if codec == "prores" else "yuv420p"
+        chroma = [w for w in depth_warnings(reader, fmt, CODECS[codec]) if " colour; " in w]
+    assert chroma == ([] if said is None else [said])

@@ -413,8 +413,9 @@ def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str |
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
                    encoder: str | None = None) -> list[str]:
     """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named)
-    loses of the source's bit depth, and how HDR was handled."""
-    warnings = []
+    loses of the source's colour resolution and bit depth, and how HDR was handled."""
+    chroma = chroma_warning(reader, pix_fmt, codec)
+    warnings = [] if chroma is None else [chroma]
     bits = bits_of(pix_fmt)
     name = codec.name
     if reader.bit_depth > bits:

@@ -32,7 +32,7 @@ from ..engine.interrupts import checkpoint
 from ..engine.renderer import Renderer
 from .atomic import atomic_output
 from .audio import audio_copies
-from .carry import carry_streams, chroma_warning, depth_warnings
+from .carry import carry_streams, depth_warnings
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
@@ -483,8 +483,6 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                           bits=bits_of(writer.pix_fmt), painted=painted)
     result.warnings.extend(t.warning for t in audio if t.warning)
     result.warnings.extend(carried.warnings)
-    if (chroma := chroma_warning(reader, writer.pix_fmt, spec)) is not None:
-        result.warnings.append(chroma)
     result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec, writer.encoder.name))
     if reader.gap is not None and reader.gap_reached:
         result.warnings.append(reader.gap.describe())
