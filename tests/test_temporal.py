@@ -12,6 +12,13 @@ from aquarelle.eval.flicker import warping_errors
 W, H = 128, 96
 
 
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """conftest's pooled Renderers, handed out as fresh ones (a fresh one compiles its
+    programs); `fresh_pipeline` where a test compares with a Renderer never used before."""
+    return reused_pipeline
+
+
 def _pan(n: int, step: tuple[float, float] = (2.0, 1.0)) -> list[np.ndarray]:
     big = cv2.resize(skimage.data.astronaut(), (420, 420), interpolation=cv2.INTER_AREA)
     out = []
@@ -40,22 +47,23 @@ def test_coherent_output_follows_a_pan(pipeline) -> None:
     assert not np.array_equal(a[3], b[3])
 
 
-def test_reset_history_renders_like_a_fresh_pipeline(pipeline) -> None:
+def test_reset_history_renders_like_a_fresh_pipeline(pipeline, fresh_pipeline) -> None:
     frames = _pan(4)
     p = pipeline()
     for f in frames[:3]:
         p.render_array(f)
     p.reset_history()
-    np.testing.assert_array_equal(p.render_array(frames[3]), pipeline().render_array(frames[3]))
+    np.testing.assert_array_equal(p.render_array(frames[3]),
+                                  fresh_pipeline().render_array(frames[3]))
 
 
-def test_scene_cut_drops_history(pipeline) -> None:
+def test_scene_cut_drops_history(pipeline, fresh_pipeline) -> None:
     frames = _pan(3)
     other = cv2.resize(skimage.data.coffee(), (W, H), interpolation=cv2.INTER_AREA)
     p = pipeline()
     for f in frames:
         p.render_array(f)
-    np.testing.assert_array_equal(p.render_array(other), pipeline().render_array(other))
+    np.testing.assert_array_equal(p.render_array(other), fresh_pipeline().render_array(other))
 
 
 def test_parameter_change_does_not_lag(pipeline) -> None:
@@ -71,9 +79,9 @@ def test_parameter_change_does_not_lag(pipeline) -> None:
     np.testing.assert_array_equal(p.read_target("wet_t"), p.read_target("wet"))
 
 
-def test_temporal_sequences_are_deterministic(pipeline) -> None:
+def test_temporal_sequences_are_deterministic(fresh_pipeline) -> None:
     frames = _pan(5)
-    p1, p2 = pipeline(), pipeline()
+    p1, p2 = fresh_pipeline(), fresh_pipeline()
     a = [p1.render_array(f) for f in frames]
     b = [p2.render_array(f) for f in frames]
     for x, y in zip(a, b, strict=True):
@@ -118,13 +126,13 @@ def test_global_similarity_ignores_a_moving_object() -> None:
 
 
 @pytest.mark.parametrize("steps, moves", [([0.005, -0.005], False), ([0.005], True)])
-def test_the_sheet_ignores_flow_noise_but_not_a_slow_pan(pipeline, steps, moves) -> None:
+def test_the_sheet_ignores_flow_noise_but_not_a_slow_pan(fresh_pipeline, steps, moves) -> None:
     # A still camera's flow noise (thousandths of a pixel back and forth) does not move the
     # paper sheet (its pass then reuses its picture); a slow pan of the same size per frame
     # still moves it, in steps, without losing any of the motion.
     from aquarelle.engine.motion import STILL_PX, Motion
 
-    p = pipeline()
+    p = fresh_pipeline()
     frame = np.ascontiguousarray(np.random.default_rng(0).integers(0, 255, (H, W, 3), np.uint8))
     p.render_array(frame)  # the first frame: a fresh sheet
     first = p.read_target("paper")
@@ -196,7 +204,7 @@ def test_the_paper_draws_a_second_sheet_only_while_the_zoom_cross_fades(pipeline
     assert ("paper", (("u_paper_sheets", 2), ("u_seed", 0))) in graph._variants
 
 
-def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:
+def test_a_jump_the_flow_cannot_follow_drops_history(pipeline, fresh_pipeline) -> None:
     # A mirrored frame differs from the last by less than a scene cut (mean grey difference
     # under CUT_THRESHOLD), yet no flow explains it (a seek within a shot, skipped frames):
     # the warp residual gates the history, and the frame is painted as a fresh one.
@@ -217,7 +225,7 @@ def test_a_jump_the_flow_cannot_follow_drops_history(pipeline) -> None:
     p = pipeline()
     for f in frames:
         p.render_array(f)
-    np.testing.assert_array_equal(p.render_array(jump), pipeline().render_array(jump))
+    np.testing.assert_array_equal(p.render_array(jump), fresh_pipeline().render_array(jump))
 
 
 def test_steadiness_spans_a_boil_to_rock_steady(pipeline) -> None:
