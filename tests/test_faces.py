@@ -18,7 +18,7 @@ from aquarelle.engine.faces import (
     FaceDetector,
     anchors,
 )
-from aquarelle.engine.person_mask import PersonSegmenter
+from aquarelle.engine.person_mask import PersonSegmenter, with_faces
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +148,17 @@ def test_a_group_photo_of_1280_px_has_its_faces_found(detector) -> None:
     small = cv2.resize(photo, (1280, round(photo.shape[0] * 1280 / photo.shape[1])),
                        interpolation=cv2.INTER_AREA)[..., ::-1]
     assert len(detector.detect(np.ascontiguousarray(small), thorough=True)) >= 20
+
+
+def test_a_person_region_without_a_face_is_left_out_unless_it_is_a_person() -> None:
+    # the model's stray blobs (a flag, a curtain beside a webcam portrait) became islands of
+    # wash on the bare paper round the portrait; a second person (half the first) stays
+    mask = np.zeros((256, 256), np.float32)
+    mask[100:256, 80:180] = 0.95  # the person with the face
+    mask[120:170, 5:30] = 0.5  # a stray blob
+    mask[150:256, 200:250] = 0.9  # another person, turned away
+    kept = with_faces(mask, [(500.0, 300.0, 620.0, 440.0)], (1024, 1024))
+    assert kept[120:170, 5:30].max() == 0.0
+    np.testing.assert_array_equal(kept[100:256, 80:180], mask[100:256, 80:180])
+    np.testing.assert_array_equal(kept[150:256, 200:250], mask[150:256, 200:250])
+    assert with_faces(mask, [], (1024, 1024)) is mask  # no face: no subject to hold it

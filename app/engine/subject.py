@@ -13,7 +13,7 @@ from .face_light import face_light
 from .faces import Face, FaceDetector, box_iou
 from .frame_arrays import rgb8
 from .one_euro import OneEuroFilter
-from .person_mask import PersonSegmenter
+from .person_mask import PersonSegmenter, with_faces
 
 MIN_SUBJECT_SIDE = 64  # smaller frames hold no face worth finding
 MATCH_IOU = 0.3  # a face this close to last frame's box is the same face
@@ -107,7 +107,8 @@ class SubjectTracker:
             self._person = None  # a person without a face is not taken for the subject
         elif self.segmenter is not None and (beat % self.segment_every == 0
                                              or self._person is None):
-            self._person = self.segmenter.mask(rgb)
+            self._person = with_faces(self.segmenter.mask(rgb), [tr.face.box for tr in tracks],
+                                      (rgb.shape[1], rgb.shape[0]))
         self._frames += 1
         faces = tuple(tr.face for tr in tracks)
         if faces:  # the main face's light, steadied over frames (a shot's light is steady)
