@@ -762,6 +762,35 @@ def test_paused_behind_the_decoder_the_file_stays_on_the_frame_on_screen(
     assert_same(painted, cv2.imread(str(tmp_path / "p01.png"))[:, :, ::-1])
 
 
+def test_paused_as_a_looping_file_goes_round_it_stays_on_the_frame_on_screen(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paused on one of the last frames of a looping clip whose decoder had gone round to
+    frame 0, the window jumped to frame 0 and stayed there (2 pauses in 40 in a re-trial):
+    a decoder behind the picture was taken for one on it. The file is taken back to the
+    frame on screen, even where its frames were painted as an export paints them."""
+    from aquarelle.ui import playback
+
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    played_at(win, 1, 2, 3)  # as the export paints them
+    assert vp.record.follows_export()
+    win._poll.start()
+    vp.set_paused(True)
+    seeks: list[float] = []
+    monkeypatch.setattr(win.playback, "seek", seeks.append)
+    with monkeypatch.context() as m:
+        m.setattr(playback, "position", lambda src: 0.0)  # gone round to the start
+        win.playback._pause_on_the_frame_shown()
+    assert seeks == [pytest.approx(3 / FPS)]
+    seeks.clear()
+    with monkeypatch.context() as m:  # ahead of it, painted as the export: the next is shown
+        m.setattr(playback, "position", lambda src: 4 / FPS)
+        win.playback._pause_on_the_frame_shown()
+    assert seeks == []
+
+
 def test_a_frame_taken_before_the_pause_is_never_painted_after_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,11 +49,13 @@ class PlaybackController(QObject):
         few frames ahead of the picture (they were painted next: Space showed a later frame).
         Where playback painted the frame otherwise than an export does, it is painted again
         as a seek to it would paint it anyway; there the seek goes to it. (Painted as the
-        export paints it, the next frame is the export's too: it is shown.)"""
+        export paints it, the next frame is the export's too: it is shown.) A looping file
+        whose decoder went round to its start is always taken back to the frame on screen
+        (its next frame would be the first: paused on the last, the picture jumped to it)."""
         src, shown = self.source(), self.viewport.painted_pts
         here = playback.position(src)
-        if shown is None or here is None or here <= shown + 1e-6 \
-                or self.viewport.record.follows_export():
+        if shown is None or here is None or abs(here - shown) <= 1e-6 \
+                or (here > shown and self.viewport.record.follows_export()):
             return
         self.seek(shown)
 
