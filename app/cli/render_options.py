@@ -34,12 +34,17 @@ pictures: .gif and frames/%04d.png (a warning names the sound, subtitles and tag
 leave out; a 10-bit video's PNG or TIFF frames are 16-bit). Odd sizes: H.264/H.265/VP9
 store 4:2:0 colour and ProRes 4:2:2 (4:4:4 from a 4444 source), which need an even width
 (and height for 4:2:0), so an odd-sized picture is padded by repeating its last
-column/row (e.g. 641x361 is written as 642x362; no pixel is lost). A video whose end is
-corrupt or truncated is rendered up to the last decodable frame, with a warning saying how
-many frames are missing (exit status 0).
---start/--end cut the video at frames and copied audio at its packet boundaries (about 20
-ms; transcoded audio to the sample); the output's clock starts at --start (a first frame
-after it keeps its distance, in step with the sound). Several inputs or a folder
+column/row (e.g. 641x361 is written as 642x362; no pixel is lost; a warning names colour
+resolution lost, e.g. a 4:4:4 source written 4:2:0). A second video stream is left out (a
+warning says so). A video whose end is corrupt or truncated is rendered up to the last
+decodable frame, with a warning saying how many frames are missing (exit status 0); an
+MP4/MOV cut short before its index cannot be read at all (one line says so). Untagged
+video is read as players read it: BT.709 from 720 lines or 1280 columns, else BT.601.
+--start/--end cut the video at frames and copied audio at its packet boundaries (up to a
+packet off: about 20 ms for AAC and Opus, up to about 100 ms for FLAC; transcoded audio to
+the sample; an audio stream with no sound in the range is not written, and said); the
+output's clock starts at --start (a first frame after it keeps its distance, in step with
+the sound). Several inputs or a folder
 with -o FOLDER render each file, continue past failures, print a summary, and exit with
 status 2 if any failed; a cancelled batch says which files it wrote. Nothing is ever left
 half-written: on error or Ctrl+C the output is removed."""
