@@ -936,6 +936,37 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
     assert dialogs.calls == []
 
 
+def test_escape_on_the_export_progress_cancels_it(qtbot: Any, window: MainWindow,
+                                                 dialogs: Dialogs, media: dict[str, Path],
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Esc on the progress dialog hid it and the export went on unseen for a minute, with no
+    Cancel left on screen (a trial): it cancels, as the button does."""
+    import threading
+
+    from aquarelle.ui.export_job import ExportJob
+
+    gate = threading.Event()
+    original = ExportJob._on_progress
+
+    def held(self: ExportJob, p: Any) -> None:  # hold the worker after its first frame
+        original(self, p)
+        gate.wait(TIMEOUT / 1000)
+
+    monkeypatch.setattr(ExportJob, "_on_progress", held)
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    dst = tmp_path / "escaped.mp4"
+    with qtbot.waitSignal(window.exportFinished, timeout=120000):
+        job = window.exports.start(dst)
+        assert job is not None and window.exports.progress_dialog is not None
+        qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
+        qtbot.keyClick(window.exports.progress_dialog, Qt.Key.Key_Escape)
+        gate.set()
+    assert job.cancelled and not dst.exists()
+    assert dialogs.calls == []
+
+
 def test_a_picture_misnamed_as_a_video_is_said_so(qtbot: Any, window: MainWindow,
                                                   tmp_path: Path) -> None:
     """A JPEG named .mp4 opened with only "Opened jpeg_as.mp4" (the CLI warns what it is)."""

@@ -194,11 +194,12 @@ class ExportController(QObject):
         label = f"Painting {src.name} at {size[0]}x{size[1]}"
         whole = painted_whole(state.style, state.params.values(), size, state.scale,
                               self.tile_above_px)
-        dialog = QProgressDialog(f"{label}{whole}\u2026", "", 0, 0, self.widget)
+        # (its painter is a process of its own: Cancel stops it at once, nothing written)
+        dialog = QProgressDialog(f"{label}{whole}\u2026", "Cancel", 0, 0, self.widget)
         dialog.setWindowTitle("Export")
-        dialog.setCancelButton(None)  # a tile cannot be stopped midway; it is quick
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setMinimumDuration(0)
+        dialog.canceled.connect(job.cancel)
         self.still_job = job
         started = time.monotonic()
 
@@ -245,6 +246,9 @@ class ExportController(QObject):
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
+        # Esc (or the title bar's close) only hid the dialog: the work went on unseen, with
+        # no Cancel left on screen; it cancels, as its button does
+        dialog.rejected.connect(job.cancel)
         job.start()
         dialog.show()
 
