@@ -106,6 +106,8 @@ class MainWindow(QMainWindow):
         self.seed_spin, self.scale_spin = panel.seed_spin, panel.scale_spin
         self.compare_combo, self.debug_combo = panel.compare_combo, panel.debug_combo
         self.param_panel = panel.param_panel
+        # a slider dragged: drafts that keep up, the whole picture once it is let go
+        self.param_panel.adjusting.connect(self.viewport.set_adjusting)
         self.side_dock = QDockWidget("Controls", self)
         self.side_dock.setObjectName("controlsDock")
         self.side_dock.setWidget(panel)

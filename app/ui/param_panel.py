@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import QStandardPaths, Qt, pyqtSignal
+from PyQt6.QtCore import QStandardPaths, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QColor, QValidator
 from PyQt6.QtWidgets import (
     QAbstractSpinBox,
@@ -39,6 +39,9 @@ from ..engine.params import ParamSet, ParamSpec, ParamValue, color_to_hex
 from .undo import Gesture
 
 MAX_SLIDER_STEPS = 1000
+# A slider's steps (arrow keys held down, the wheel) this close together are one burst: the
+# picture follows them as a draft until the burst ends (see ParamPanel.adjusting)
+BURST_MS = 300
 TYPED_LIMIT = 1_000_000_000  # what the numeric entry accepts; the parameter clamps
 _DRAGS = itertools.count(1)  # each slider drag's own number: no two are one undo step
 
@@ -187,13 +190,16 @@ class ParamRow:
     """The widgets of one parameter in a grid row; calls `on_change(name, value, ...)`."""
 
     def __init__(self, spec: ParamSpec, grid: QGridLayout, row: int, parent: QWidget,
-                 on_change: Any, on_message: Callable[[str], None] | None = None) -> None:
+                 on_change: Any, on_message: Callable[[str], None] | None = None,
+                 on_slider: Callable[[str], None] | None = None) -> None:
         """`on_change(name, value, refresh, typed, gesture)`: `typed` the exact number typed
         where the field rounded it, `gesture` the undo gesture the change is part of (None: a
-        step of its own); `on_message(text)`: what typing changed nothing but needs said."""
+        step of its own); `on_message(text)`: what typing changed nothing but needs said;
+        `on_slider(event)`: the slider "pressed", "released", or "step" (moved, not dragged)."""
         self.spec = spec
         self._on_change = on_change
         self._on_message = on_message
+        self._on_slider = on_slider
         # the label is for people; the tooltip also names the parameter for --set and presets
         tip = f"{spec.help or spec.label}\n(Command line: --set {spec.name}=…)"
         self.label = QLabel(spec.label, parent)
@@ -252,6 +258,7 @@ class ParamRow:
         self.slider.setMinimumWidth(90)
         self.slider.valueChanged.connect(self._slider_moved)
         self.slider.sliderPressed.connect(self._drag_started)
+        self.slider.sliderReleased.connect(lambda: self._slider_event("released"))
         self._drag = 0
         if spec.type == "int":
             spin: IntEntry | FloatEntry = IntEntry(parent)
@@ -279,6 +286,11 @@ class ParamRow:
     # -- events ----------------------------------------------------------------------------
     def _drag_started(self) -> None:
         self._drag = next(_DRAGS)
+        self._slider_event("pressed")
+
+    def _slider_event(self, event: str) -> None:
+        if self._on_slider is not None:
+            self._on_slider(event)
 
     def _slider_moved(self, pos: int) -> None:
         value: float | int = self._lo + pos * self._step
@@ -288,9 +300,11 @@ class ParamRow:
             self.spin.setValue(value)
             self.spin.blockSignals(False)
         # a drag, pauses and all, is one undo step; wheel and arrow keys, a burst of steps
-        gesture = Gesture(f"{self.spec.name} drag {self._drag}") \
-            if self.slider is not None and self.slider.isSliderDown() \
+        down = self.slider is not None and self.slider.isSliderDown()
+        gesture = Gesture(f"{self.spec.name} drag {self._drag}") if down \
             else Gesture(f"{self.spec.name} steps", burst=True)
+        if not down:
+            self._slider_event("step")
         self._on_change(self.spec.name, value, False, None, gesture)
 
     def _spin_changed(self, value: float | int) -> None:
@@ -397,6 +411,9 @@ class ParamPanel(QWidget):
 
     changed = pyqtSignal(str)  # a parameter name, or "" after reset all / reload
     message = pyqtSignal(str)  # status-bar text of typing that changed no value
+    # True while values come fast (a slider held down, or stepped in a burst: BURST_MS), then
+    # False once: the view paints drafts meanwhile and the full picture at the end
+    adjusting = pyqtSignal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -407,6 +424,13 @@ class ParamPanel(QWidget):
         self.warning: str | None = None
         self.gesture: Gesture | None = None  # the last change's (see `undo.Gesture`)
         self._body: QWidget | None = None
+        self._held = False  # a slider is held down
+        self._burst = False  # ... or stepped twice within BURST_MS
+        self.is_adjusting = False  # what `adjusting` said last
+        self._burst_timer = QTimer(self)
+        self._burst_timer.setSingleShot(True)
+        self._burst_timer.setInterval(BURST_MS)
+        self._burst_timer.timeout.connect(self.end_burst)
 
     def bind(self, params: ParamSet) -> None:
         """Build the rows for `params` (a new style)."""
@@ -433,12 +457,35 @@ class ParamPanel(QWidget):
             grid.setColumnStretch(1, 1)
             for row, spec in enumerate(specs):
                 self.rows[spec.name] = ParamRow(spec, grid, row, box, self._on_change,
-                                                self.message.emit)
+                                                self.message.emit, self._slider_event)
             layout.addWidget(box)
         layout.addStretch(1)
         self._body = body
         self._layout.addWidget(body)
+        self._held = False  # (the rows held are gone)
+        self.end_burst()
         self.refresh()
+
+    def _slider_event(self, event: str) -> None:
+        if event == "step":
+            # the first step of a burst is painted whole; the ones after it as drafts
+            self._burst = self._burst_timer.isActive()
+            self._burst_timer.start()
+        else:
+            self._held = event == "pressed"
+        self._say_adjusting()
+
+    def end_burst(self) -> None:
+        """A burst of slider steps is over (BURST_MS without one)."""
+        self._burst_timer.stop()
+        self._burst = False
+        self._say_adjusting()
+
+    def _say_adjusting(self) -> None:
+        on = self._held or self._burst
+        if on != self.is_adjusting:
+            self.is_adjusting = on
+            self.adjusting.emit(on)
 
     def refresh(self) -> None:
         """Show the ParamSet's current values."""

@@ -1,0 +1,135 @@
+"""The window keeps up while values come fast: a slider dragged (or stepped in a burst) paints
+a still or a paused frame as a draft at a scale that keeps up, the latest value winning, and
+the whole picture once it is let go, which is what `aquarelle render` makes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PyQt6.QtWidgets import QAbstractSlider, QSlider
+from test_gui import TIMEOUT, Dialogs, config, dialogs, grab  # noqa: F401
+from test_gui_fidelity import (  # noqa: F401
+    assert_same,
+    cli_render,
+    files,
+    goto,
+    open_paused,
+    shown,
+    window,
+)
+
+from aquarelle.ui.main_window import MainWindow
+
+pytestmark = pytest.mark.gui
+
+
+def a_slider(win: MainWindow) -> tuple[str, QSlider]:
+    """A number parameter's slider with room to move."""
+    for name, row in win.param_panel.rows.items():
+        if row.slider is not None and row.spec.type == "float" and row.slider.maximum() >= 50:
+            return name, row.slider
+    raise AssertionError("no slider")
+
+
+def drafted(win: MainWindow) -> bool:
+    """The picture on screen is a draft, below the whole picture's scale."""
+    scale = win.viewport.draft_scale
+    return scale is not None and scale < 1.0
+
+
+def slow_machine(win: MainWindow) -> None:
+    """Paints measured as costing a second a pixel: any whole paint is too slow to follow a
+    drag (the draft's scale follows what paints cost, not a clock read in the test)."""
+    win.viewport.cost_per_px = 1.0
+
+
+def drag_to(qtbot: Any, win: MainWindow, slider: QSlider, positions: list[int]) -> None:
+    """Values set while the slider is held, with no paint between them."""
+    slider.setSliderDown(True)
+    for pos in positions:
+        slider.setValue(pos)
+
+
+def test_a_dragged_slider_paints_drafts_then_the_cli_render_once_let_go(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    vp = win.viewport
+    assert vp.draft_scale is None and vp.painted_scale() == 1.0
+    slow_machine(win)
+    name, slider = a_slider(win)
+    renders = vp.stats.renders
+    grab(win)
+    assert vp.stats.renders == renders  # held, no new value: the whole picture stays
+    top = slider.maximum()
+    drag_to(qtbot, win, slider, [top // 5, top // 4, top // 3])
+    grab(win)
+    # three values, one paint, of the latest, as a draft
+    assert vp.stats.renders == renders + 1
+    assert drafted(win)
+    value = win.state.params[name]
+    slider.setValue(top // 2)
+    grab(win)
+    assert vp.stats.renders == renders + 2 and drafted(win)
+    assert win.state.params[name] != value
+    value = win.state.params[name]
+    slider.setSliderDown(False)  # let go: the whole picture, once
+    painted = shown(qtbot, win)
+    assert vp.draft_scale is None and vp.painted_scale() == 1.0
+    # (the CLI before a snapshot: its context made after one, Qt's is lost; see
+    # test_gui_fidelity)
+    expected = cli_render(files["still"], tmp_path / "cli.png", "--set", f"{name}={value!r}")
+    assert_same(painted, expected)
+    assert_same(vp.snapshot(), expected)
+    assert not dialogs.calls
+
+
+def test_a_paused_frame_dragged_ends_on_the_cli_render_of_that_frame(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A paused video gets drafts too (it had neither adaptive quality nor a draft: 370-870
+    ms a value at 1080p here), and ends on the frame painted as a seek to it paints it."""
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    goto(qtbot, win, 3)
+    vp = win.viewport
+    slow_machine(win)
+    name, slider = a_slider(win)
+    drag_to(qtbot, win, slider, [slider.maximum() // 3])
+    grab(win)
+    assert drafted(win) and vp.shown_index == 3
+    value = win.state.params[name]
+    slider.setSliderDown(False)
+    painted = shown(qtbot, win)
+    assert vp.draft_scale is None and vp.painted_scale() == 1.0 and vp.shown_index == 3
+    assert_same(painted, cli_render(files["frame3"], tmp_path / "cli.png",
+                                    "--set", f"{name}={value!r}"))
+
+
+def test_slider_steps_in_a_burst_paint_drafts_until_it_ends(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Arrow keys held on a slider: the first step is painted whole, the ones after it
+    within the burst as drafts, and the whole picture once the burst is over."""
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    vp, panel = win.viewport, win.param_panel
+    slow_machine(win)
+    name, slider = a_slider(win)
+    slider.triggerAction(QAbstractSlider.SliderAction.SliderPageStepAdd)
+    grab(win)
+    assert vp.draft_scale is None
+    slider.triggerAction(QAbstractSlider.SliderAction.SliderPageStepAdd)  # (auto-repeat)
+    grab(win)
+    assert drafted(win)
+    value = win.state.params[name]
+    panel.end_burst()  # (what its timer does BURST_MS after the last step)
+    painted = shown(qtbot, win)
+    assert vp.draft_scale is None
+    assert_same(painted, cli_render(files["still"], tmp_path / "cli.png",
+                                    "--set", f"{name}={value!r}"))
