@@ -133,3 +133,58 @@ def test_slider_steps_in_a_burst_paint_drafts_until_it_ends(
     assert vp.draft_scale is None
     assert_same(painted, cli_render(files["still"], tmp_path / "cli.png",
                                     "--set", f"{name}={value!r}"))
+
+
+# -- a file played: started at the scale the machine affords --------------------------------
+
+def test_a_file_played_on_a_slow_machine_starts_at_the_scale_it_affords(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path]) -> None:  # noqa: F811
+    """Paints measured slow: a file opened playing adapts from the lowest scale at once
+    (a 1080p video on llvmpipe painted its first frames whole for 3 s, 1.2-2 s each);
+    measured fast, from the full scale."""
+    win = window(qtbot, config)
+    vp = win.viewport
+    slow_machine(win)
+    assert win.open_file(files["clip"])
+    adaptive = vp.adaptive
+    assert win.live.playing and adaptive is not None
+    assert adaptive.scale == adaptive.floor < 1.0
+    scales: list[float | None] = []
+    vp.rendered.connect(lambda: scales.append(vp.painted_scale()))
+    qtbot.waitUntil(lambda: len(scales) > 0, timeout=TIMEOUT)
+    assert scales[0] == adaptive.floor  # its first picture too
+    win.playback.set_playing(False)
+    vp.cost_per_px = 1e-15  # a fast machine
+    win.playback.set_playing(True)
+    adaptive = vp.adaptive
+    assert adaptive is not None and adaptive.scale == 1.0
+
+
+def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing measured before: the first frame painted whole takes seconds, and the next is
+    painted at the scale that cost affords, not after four such frames."""
+    import time
+    from types import SimpleNamespace
+
+    from test_gui_fidelity import played_at
+
+    from aquarelle.media.adaptive import AdaptiveScale
+    from aquarelle.ui import viewport as viewport_module
+
+    win = window(qtbot, config)
+    open_paused(qtbot, win, files["clip"])
+    vp = win.viewport
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    vp.cost_per_px = None
+    adaptive = AdaptiveScale(8, 0.3, 1.0)
+    vp.adaptive = adaptive
+    clock = iter(range(10**6))  # every reading a second after the one before
+    monkeypatch.setattr(viewport_module, "time", SimpleNamespace(
+        monotonic=time.monotonic, perf_counter=lambda: float(next(clock))))
+    played_at(win, 1)
+    assert vp.painted_scale() == 1.0
+    assert adaptive.scale == 0.3
+    played_at(win, 2)
+    assert vp.painted_scale() == 0.3

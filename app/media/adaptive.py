@@ -82,6 +82,12 @@ class AdaptiveScale:
             self._under = 0
         return self.scale
 
+    def jump(self, scale: float) -> None:
+        """Go to `scale` at once (a frame far over the budget before any step: a file
+        just opened on a slow machine, where stepping down took 4 frames of over a
+        second); the average starts afresh there."""
+        self._set(scale)
+
     def predict(self, scale: float) -> float:
         """The model's frame time at `scale` (seconds), matched to the latest measurement."""
         now = self._avg

@@ -17,7 +17,7 @@ from PyQt6.QtWidgets import QMenu, QWidget
 
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
-from ..media.adaptive import AdaptiveScale
+from ..media.adaptive import AIM, AdaptiveScale
 from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
 from ..media.source import FrameSource
@@ -116,11 +116,23 @@ class LiveController(QObject):
             state_scale = self.viewport.state.scale
             self.viewport.adaptive = AdaptiveScale(self.target_fps, min(self.min_scale,
                                                                         state_scale),
-                                                   state_scale, ceiling=state_scale)
+                                                   self._start_scale(state_scale),
+                                                   ceiling=state_scale)
         else:
             self.viewport.adaptive = None
         self.viewport.request_render()
         self.changed.emit()
+
+    def _start_scale(self, ceiling: float) -> float:
+        """The scale a source starts adapting at: what the paints measured so far afford at
+        its size (a 1080p video opened after a photo on llvmpipe starts low, instead of
+        painting its first frames at full scale for 3 s), else the user's (`ceiling`)."""
+        src = self.source
+        w, h = src.size if src is not None else (0, 0)
+        if w <= 0 or h <= 0:  # (a camera before its first picture)
+            return ceiling
+        fits = self.viewport.affordable_scale((w, h), AIM / self.target_fps)
+        return ceiling if fits is None else min(ceiling, fits)
 
     # -- virtual camera --------------------------------------------------------------------
     @property

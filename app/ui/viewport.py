@@ -28,7 +28,7 @@ from ..engine.motion import FrameMotion
 from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
 from ..engine.yuv_pack import YuvFormat
-from ..media.adaptive import STEP, AdaptiveScale
+from ..media.adaptive import AIM, STEP, AdaptiveScale
 from ..media.image_pixels import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
@@ -72,6 +72,10 @@ APART_PX = 4_000_000
 # latest wins.
 DRAFT_BUDGET_S = 0.05
 DRAFT_FLOOR = 0.3
+# A playing file's paint at its full scale that took over this many frame budgets before
+# adaptive quality took a step sends it at once to the scale the paint's cost affords (a
+# 1080p video on llvmpipe painted its first frames at 1.2-2 s each until the fourth).
+FAR_OVER = 3.0
 
 
 class Viewport(QOpenGLWidget):
@@ -306,6 +310,12 @@ class Viewport(QOpenGLWidget):
             cost = seconds / max(1.0, pixels)
             old = self.cost_per_px
             self.cost_per_px = cost if old is None else old + 0.5 * (cost - old)
+            adaptive = self.adaptive
+            if adaptive is not None and adaptive.changes == 0 \
+                    and seconds > FAR_OVER * adaptive.budget:
+                fits = self.affordable_scale(size, AIM * adaptive.budget)
+                if fits is not None and fits < adaptive.scale:
+                    adaptive.jump(fits)
         elif self.adjusting and self.adaptive is None and self._draft is not None:
             # (a draft's first paint at its scale makes its textures: not what one costs)
             self._drafts += 1
