@@ -188,3 +188,97 @@ def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(
     assert adaptive.scale == 0.3
     played_at(win, 2)
     assert vp.painted_scale() == 0.3
+
+
+# -- a big picture: decoded off the GUI thread ----------------------------------------------
+
+@pytest.fixture
+def big_picture(tmp_path: Path) -> Path:
+    """A picture over DECODE_APART_PX (1200x1000), something to paint."""
+    import cv2
+    import numpy as np
+
+    y, x = np.mgrid[0:1000, 0:1200]
+    img = np.stack([x * 255 // 1200, y * 255 // 1000, (x + y) % 256], axis=2).astype(np.uint8)
+    path = tmp_path / "big.png"
+    cv2.imwrite(str(path), img)
+    return path
+
+
+class HeldDecode:
+    """open_source as the window calls it, recording the thread it ran on; on another thread
+    than the GUI's it waits for `release` (the test lets it go), on the GUI's it runs on."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import threading
+
+        from aquarelle.ui import source_controller
+
+        self.real = source_controller.open_source
+        self.release = threading.Event()
+        self.threads: list[bool] = []  # whether each call ran on the GUI thread
+        monkeypatch.setattr(source_controller, "open_source", self)
+
+    def __call__(self, spec: Any, **kw: Any) -> Any:
+        import threading
+
+        gui = threading.current_thread() is threading.main_thread()
+        self.threads.append(gui)
+        if not gui and spec.kind == "file" and spec.ref.endswith("big.png"):
+            assert self.release.wait(TIMEOUT / 1000)  # (a bound: never a hang)
+        return self.real(spec, **kw)
+
+
+def test_a_big_picture_is_decoded_off_the_gui_thread(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        big_picture: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While it decodes the window runs and shows the picture before it; then the new one."""
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    held = HeldDecode(monkeypatch)
+    assert win.open_file(big_picture)  # returns while its decode is held
+    assert held.threads == [False]
+    assert win.source_spec is not None and win.source_spec.ref == str(files["still"])
+    renders = win.viewport.stats.renders
+    win.viewport.rerender()
+    grab(win)  # the window paints meanwhile: the picture before it
+    assert win.viewport.stats.renders > renders
+    assert win.viewport.frame_size == (200, 136)
+    held.release.set()
+    qtbot.waitUntil(lambda: win.viewport.frame_size == (1200, 1000), timeout=TIMEOUT)
+    assert win.source_spec is not None and win.source_spec.ref == str(big_picture)
+    assert not dialogs.calls
+
+
+def test_an_open_while_a_big_picture_decodes_wins(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        big_picture: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    win = window(qtbot, config)
+    held = HeldDecode(monkeypatch)
+    assert win.open_file(big_picture)
+    assert win.open_file(files["frame2"])  # (small: opened at once)
+    assert held.threads == [False, True]
+    with qtbot.waitSignal(win.sources.decoded, timeout=TIMEOUT):  # the big one came
+        held.release.set()
+    assert win.source_spec is not None and win.source_spec.ref == str(files["frame2"])
+    qtbot.waitUntil(lambda: win.viewport.frame_size == (200, 136), timeout=TIMEOUT)
+    assert not dialogs.calls
+
+
+def test_a_big_picture_that_does_not_decode_is_said_and_the_one_before_stays(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        big_picture: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    data = big_picture.read_bytes()
+    big_picture.write_bytes(data[:len(data) // 3])  # its header reads, its pixels do not
+    held = HeldDecode(monkeypatch)
+    held.release.set()
+    win.open_file(big_picture)
+    qtbot.waitUntil(lambda: bool(dialogs.calls), timeout=TIMEOUT)
+    assert held.threads == [False]
+    assert dialogs.calls[0][1] == "Cannot open source" and "big.png" in dialogs.calls[0][2]
+    assert win.source_spec is not None and win.source_spec.ref == str(files["still"])
+    assert win.viewport.frame_size == (200, 136)

@@ -4,8 +4,10 @@ newest frame to the viewport, and the fallbacks when a camera fails or goes away
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PyQt6.QtCore import QObject, pyqtSignal
@@ -21,7 +23,7 @@ from .feedback import Feedback
 from .live_controller import LiveController, camera_mode
 from .reasons import short_reason
 from .settings import Settings
-from .sources import SourceSpec, demo_path, list_cameras, open_source
+from .sources import SourceSpec, decoded_apart, demo_path, list_cameras, open_source
 from .viewport import Viewport
 
 MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
@@ -39,12 +41,23 @@ def _gone(last: SourceSpec | None) -> str | None:
     return f"Last file {Path(last.ref).name} is no longer there"
 
 
+@dataclass(eq=False)
+class Opening:
+    """A big picture being decoded on its worker thread (see DECODE_APART_PX)."""
+
+    spec: SourceSpec
+    quiet: bool
+    source: FrameSource | None = None  # ... what came of it
+    error: Exception | None = None
+
+
 class SourceController(QObject):
     """Owns the open source; the window shows what `opened` and `stopped` say."""
 
     opened = pyqtSignal(object)  # the SourceSpec now on screen
     stopped = pyqtSignal()  # the source failed or ended for good: nothing plays
     camerasListed = pyqtSignal(list)  # [(id, label)] after each look for cameras
+    decoded = pyqtSignal(object)  # an Opening done (emitted on its thread, run on this one)
 
     def __init__(self, widget: QWidget, settings: Settings, viewport: Viewport,
                  live: LiveController, feedback: Feedback, loop: Callable[[], bool],
@@ -70,6 +83,8 @@ class SourceController(QObject):
         # GPU paints); a CPU renderer paints with every core, and the feed's estimates of
         # frames that arrive while it paints would only slow it. None: by the renderer.
         self.motion_ahead: bool | None = None
+        self.opening: Opening | None = None  # a big picture decoding: shown once it comes
+        self.decoded.connect(self._open_decoded)
 
     # -- cameras ---------------------------------------------------------------------------
     def refresh_cameras(self) -> list[tuple[str, str]]:
@@ -151,29 +166,75 @@ class SourceController(QObject):
         return self.open_spec(spec, quiet=True)
 
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
-        """Open and start a source; on failure keep the current one and say why."""
+        """Open and start a source; on failure keep the current one and say why. A big
+        picture (DECODE_APART_PX) is decoded on a worker thread: True then says it is on
+        its way; the source on screen stays until it comes, a failure is said then, and
+        any open meanwhile wins over it (one that fails does not)."""
+        size, fps = camera_mode(self.settings)
+        loop = self.loop()
+        if decoded_apart(spec):
+            job = self.opening = Opening(spec, quiet)
+            threading.Thread(target=self._decode, args=(job, loop), daemon=True,
+                             name="aquarelle-open").start()
+            self.feedback.status(f"Opening {spec.label}\u2026", 30000)
+            return True
         try:
-            size, fps = camera_mode(self.settings)
-            src = open_source(spec, loop=self.loop(), camera_size=size, camera_fps=fps)
+            src = open_source(spec, loop=loop, camera_size=size, camera_fps=fps)
             src.start()
-        except AquarelleError as e:
-            if not quiet:  # the message names the file already where it comes from one
-                said = str(e)
-                named = spec.kind == "file" and str(spec.ref) in said
-                self.feedback.error("Cannot open source", said if named else
-                                    f"{spec.label}: {said}")
+        except Exception as e:
+            self._cannot_open(spec, e, quiet)
             return False
-        except OSError as e:  # e.g. a file without read permission
-            if not quiet:
-                verb = "read" if spec.kind == "file" else "open"
-                self.feedback.error("Cannot open source", f"cannot {verb} {spec.label}: "
-                                    f"{short_reason(e)}")
-            return False
-        except Exception as e:  # a source bug must not take the app down
-            if not quiet:
-                self.feedback.error("Cannot open source",
-                                    f"{spec.label}: {type(e).__name__}: {e}")
-            return False
+        self.opening = None  # (a picture still decoding is dropped when it comes)
+        self._adopt(spec, src, quiet)
+        return True
+
+    def _decode(self, job: Opening, loop: bool) -> None:
+        """(worker thread) Read the picture; `decoded` hands it to the GUI thread."""
+        try:
+            job.source = open_source(job.spec, loop=loop)
+        except Exception as e:  # said on the GUI thread, as an open there says it
+            job.error = e
+        with contextlib.suppress(RuntimeError):  # (the window closed meanwhile)
+            self.decoded.emit(job)
+
+    def _open_decoded(self, job: Opening) -> None:
+        if job is not self.opening:  # another open came meanwhile: it won
+            if job.source is not None:
+                with contextlib.suppress(Exception):
+                    job.source.stop()
+            return
+        self.opening = None
+        src = job.source
+        try:
+            if job.error is not None:
+                raise job.error
+            assert src is not None
+            src.start()
+        except Exception as e:
+            self.feedback.status("", 1)  # (no longer "Opening …")
+            self._cannot_open(job.spec, e, job.quiet)
+            return
+        self._adopt(job.spec, src, job.quiet)
+
+    def _cannot_open(self, spec: SourceSpec, e: Exception, quiet: bool) -> None:
+        """Say why `spec` did not open (unless `quiet`); the current source stays."""
+        if quiet:
+            return
+        if isinstance(e, AquarelleError):
+            # the message names the file already where it comes from one
+            said = str(e)
+            named = spec.kind == "file" and str(spec.ref) in said
+            self.feedback.error("Cannot open source", said if named else
+                                f"{spec.label}: {said}")
+        elif isinstance(e, OSError):  # e.g. a file without read permission
+            verb = "read" if spec.kind == "file" else "open"
+            self.feedback.error("Cannot open source", f"cannot {verb} {spec.label}: "
+                                f"{short_reason(e)}")
+        else:  # a source bug must not take the app down
+            self.feedback.error("Cannot open source", f"{spec.label}: {type(e).__name__}: {e}")
+
+    def _adopt(self, spec: SourceSpec, src: FrameSource, quiet: bool) -> None:
+        """Put the opened and started `src` on screen in place of the one there."""
         # a recording carries its source's sound: another source ends it (kept, playable)
         self.stop_recording("another source was opened")
         working = self.spec if self.source is not None and self.frames_seen > 0 else None
@@ -190,7 +251,6 @@ class SourceController(QObject):
         self.viewport.fit()
         self.settings.set_last_source(str(spec))
         self.opened.emit(spec)
-        return True
 
     def open_file(self, path: str | Path) -> bool:
         """Open an image or video file."""
