@@ -288,6 +288,34 @@ def test_export_from_gui(qtbot: Any, window: MainWindow, dialogs: Dialogs,
     assert dialogs.kinds() == ["warning"]
 
 
+def test_the_export_runs_in_a_process_of_its_own(qtbot: Any, window: MainWindow,
+                                                 dialogs: Dialogs, media: dict[str, Path],
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trial: exported from a thread, a 1080p clip stalled the window (199 gaps over
+    100 ms, 1.1 s at worst; moderngl holds the GIL through each draw, the GUI thread waited
+    for it). The export runs in a child process: never in the window's."""
+    import os
+
+    from aquarelle.media import export
+
+    def here(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("export_video called in the window's process")
+
+    monkeypatch.setattr(export, "export_video", here)
+    open_and_render(qtbot, window, media["clip"])
+    window.playback.toggle_play()
+    dst = tmp_path / "elsewhere.mp4"
+    with qtbot.waitSignal(window.exportFinished, timeout=120000):
+        job = window.exports.start(dst)
+        assert job is not None
+    assert job.error is None and not job.cancelled, job.error
+    assert job.pid is not None and job.pid != os.getpid()
+    assert job.result is not None and job.result.frames == 12 and count_frames(dst) == 12
+    assert job.progress is not None and job.progress.done == 12  # its frames, as it went
+    assert dialogs.calls == []
+
+
 @pytest.mark.parametrize("queued", [False, True])  # True: a GPU's readback ring
 def test_record_live_output(qtbot: Any, window: MainWindow, media: dict[str, Path],
                             tmp_path: Path, queued: bool) -> None:
@@ -901,21 +929,21 @@ def test_param_panel_entry_reset_colour_tooltips(qtbot: Any, window: MainWindow,
     assert params.values() == {s.name: s.default for s in params.specs.values()}
 
 
+@pytest.mark.parametrize("stops", [True, False])  # False: stuck in a frame, killed
 def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                                    media: dict[str, Path], tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
+                                   monkeypatch: pytest.MonkeyPatch, stops: bool) -> None:
+    """Cancel stops the export in its process: it stops before its next frame and removes
+    its temporary file, or (stuck in a frame past the grace) it is killed and the temporary
+    file it left is swept; no file either way."""
+    import multiprocessing
+
+    from export_hold import holding
 
     from aquarelle.ui.export_job import ExportJob
 
-    gate = threading.Event()
-    original = ExportJob._on_progress
-
-    def held(self: ExportJob, p: Any) -> None:  # hold the worker after its first frame
-        original(self, p)
-        gate.wait(TIMEOUT / 1000)
-
-    monkeypatch.setattr(ExportJob, "_on_progress", held)
+    gate = multiprocessing.get_context("spawn").Semaphore(0)  # holds the child's export
+    monkeypatch.setattr(ExportJob, "work", staticmethod(holding(gate)))
     open_and_render(qtbot, window, media["clip"])
     window.playback.toggle_play()
     out = tmp_path / "out"
@@ -925,15 +953,22 @@ def test_export_cancel_from_dialog(qtbot: Any, window: MainWindow, dialogs: Dial
         job = window.exports.start(dst)
         assert job is not None
         qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
+        assert len(list(out.iterdir())) == 1  # its temporary file, being written
         from PyQt6.QtWidgets import QPushButton
 
         cancel = window.exports.progress_dialog.findChild(QPushButton)
         assert cancel is not None and cancel.text() == "Cancel"
         qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
-        gate.set()
-    assert job.cancelled and not dst.exists()
+        if stops:
+            gate.release()
+    assert job.cancelled and not dst.exists() and job.error is None
     assert list(out.iterdir()) == []  # no partial file either
+    if not stops:
+        import signal
+
+        assert job._child._process.exitcode == -signal.SIGKILL
     assert dialogs.calls == []
+    assert window.statusBar().currentMessage() == "Export cancelled; nothing was written"
 
 
 def test_escape_on_the_export_progress_cancels_it(qtbot: Any, window: MainWindow,
@@ -942,18 +977,14 @@ def test_escape_on_the_export_progress_cancels_it(qtbot: Any, window: MainWindow
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Esc on the progress dialog hid it and the export went on unseen for a minute, with no
     Cancel left on screen (a trial): it cancels, as the button does."""
-    import threading
+    import multiprocessing
+
+    from export_hold import holding
 
     from aquarelle.ui.export_job import ExportJob
 
-    gate = threading.Event()
-    original = ExportJob._on_progress
-
-    def held(self: ExportJob, p: Any) -> None:  # hold the worker after its first frame
-        original(self, p)
-        gate.wait(TIMEOUT / 1000)
-
-    monkeypatch.setattr(ExportJob, "_on_progress", held)
+    gate = multiprocessing.get_context("spawn").Semaphore(0)  # holds the child's export
+    monkeypatch.setattr(ExportJob, "work", staticmethod(holding(gate)))
     open_and_render(qtbot, window, media["clip"])
     window.playback.toggle_play()
     dst = tmp_path / "escaped.mp4"
@@ -962,7 +993,7 @@ def test_escape_on_the_export_progress_cancels_it(qtbot: Any, window: MainWindow
         assert job is not None and window.exports.progress_dialog is not None
         qtbot.waitUntil(lambda: job.progress is not None, timeout=TIMEOUT)
         qtbot.keyClick(window.exports.progress_dialog, Qt.Key.Key_Escape)
-        gate.set()
+        gate.release()
     assert job.cancelled and not dst.exists()
     assert dialogs.calls == []
 

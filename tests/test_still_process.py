@@ -4,8 +4,10 @@ here, tiles reported as they are painted, and an error, a death or a stop told i
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -13,6 +15,7 @@ import numpy as np
 from aquarelle.engine import Renderer
 from aquarelle.engine.chain_spec import load_chain
 from aquarelle.engine.still import paint_still
+from aquarelle.media.errors import ExportCancelled
 from aquarelle.media.still_process import ChildJob, export_file, paint_picture
 
 
@@ -21,6 +24,17 @@ def _die(progress: object) -> None:  # (run in the child)
 
 
 def _sleep(progress: object) -> None:  # (run in the child)
+    time.sleep(60)
+
+
+def _until_asked(progress: Any, cancel: Any) -> None:  # (run in the child)
+    progress({"frame": 1})
+    cancel.wait(60)
+    raise ExportCancelled()
+
+
+def _deaf(progress: Any, cancel: Any) -> None:  # (run in the child): never looks at cancel
+    progress({"frame": 1})
     time.sleep(60)
 
 
@@ -70,6 +84,8 @@ def test_a_failure_in_a_child_is_said_in_one_line(tmp_path: Path) -> None:
 def test_a_child_that_dies_is_told() -> None:
     job = _run(ChildJob(_die))
     assert job.error == "the painting's process ended without finishing it (exit code 3)"
+    job = _run(ChildJob(_die, what="export"))
+    assert job.error == "the export's process ended without finishing it (exit code 3)"
 
 
 def test_a_child_is_stopped_at_once() -> None:
@@ -81,3 +97,30 @@ def test_a_child_is_stopped_at_once() -> None:
     assert time.monotonic() - t < 5.0
     assert job.ended and job.cancelled and job.poll()
     assert not job._process.is_alive()
+
+
+def _started(job: ChildJob) -> ChildJob:
+    job.start()
+    while job.progress is None and not job.wait(0.05):
+        pass
+    assert job.progress == {"frame": 1} and not job.ended  # one object, as it was sent
+    return job
+
+
+def test_a_child_given_grace_is_asked_to_stop_and_stops_itself() -> None:
+    """The window's video export: asked to stop, it stops between frames and its own
+    cleanup runs (its temporary file removed) rather than being killed in the middle."""
+    job = _started(ChildJob(_until_asked, what="export", grace=60.0))
+    job.cancel()
+    assert job.wait(60.0)
+    assert job.cancelled and job.error == "cancelled" and job.result is None
+    job._process.join(30.0)  # (it said so; it may still be exiting)
+    assert job._process.exitcode == 0  # it ended itself: not killed
+
+
+def test_a_child_that_does_not_stop_when_asked_is_killed() -> None:
+    job = _started(ChildJob(_deaf, what="export", grace=0.2))
+    job.cancel()
+    assert job.wait(30.0)
+    assert job.cancelled and job.error == "cancelled"
+    assert job._process.exitcode == -signal.SIGKILL

@@ -1,11 +1,13 @@
-"""Stills painted in a process of their own, for the window.
+"""Stills painted, and videos exported, in a process of their own, for the window.
 
 moderngl holds the GIL through each of its calls, and llvmpipe makes a draw wait for the
 passes it reads: a thread painting a big still stops every other thread of its process for
 seconds at a time (a 4899x3266 stereo picture: 13 s in one draw), the window's included,
-which then neither repaints nor answers. A child process leaves the window free. It is
-spawned, never forked (the window's GL context and threads stay behind); a frozen app calls
-multiprocessing.freeze_support() first (scripts/packaging/aquarelle_entry.py).
+which then neither repaints nor answers; a video exported from a thread stalled it as surely
+(a 1080p clip: 154 gaps over 100 ms in 70 s, 1.2 s at worst). A child process leaves the
+window free. It is spawned, never forked (the window's GL context and threads stay behind);
+a frozen app calls multiprocessing.freeze_support() first
+(scripts/packaging/aquarelle_entry.py).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,25 +26,42 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.errors import AquarelleError
 from ..engine.tile_plan import TILE_ABOVE_PX
 
+if TYPE_CHECKING:
+    from .export import ExportProgress, ExportResult
+    from .export_options import ExportOptions
+
 Progress = Callable[[int, int], None]  # (tiles painted, tiles)
 
 
 class ChildJob:
     """`fn(*args, progress=..., **kwargs)` in a spawned process, followed without waiting:
-    `poll()` takes `tiles` (painted, total) as they come, then `result` or `error`."""
+    `poll()` takes what `progress` is called with as it comes (`progress`: one object as it
+    is, several as a tuple, e.g. a still's `tiles`), then `result` or `error`.
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    Two keywords are the job's own, not fn's: `what` names the work in the error said when
+    its process dies; with `grace`, fn also gets `cancel`, an Event that cancel() sets, and
+    the child is killed only if it has not ended `grace` seconds later (an export stops
+    between frames and removes its temporary file itself). Without it cancel() kills at
+    once."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, what: str = "painting",
+                 grace: float | None = None, **kwargs: Any) -> None:
         spawn = multiprocessing.get_context("spawn")
         self._conn, self._child_end = spawn.Pipe(duplex=False)
-        self._process = spawn.Process(target=_serve, args=(self._child_end, fn, args, kwargs),
-                                      name="aquarelle-paint", daemon=True)
-        self.tiles: tuple[int, int] | None = None
+        self._stop = spawn.Event() if grace is not None else None
+        self._process = spawn.Process(target=_serve,
+                                      args=(self._child_end, fn, args, kwargs, self._stop),
+                                      name=f"aquarelle-{what}", daemon=True)
+        self.what = what
+        self.grace = grace
+        self.progress: Any = None  # the last one sent
         self.result: Any = None
         self.error: str | None = None
         self.cancelled = False
         self.ended = False
         self._unstarted: str | None = None
-        self._starter = threading.Thread(target=self._start, name="aquarelle-paint-start",
+        self._kill_at: float | None = None  # asked to stop: killed if still running then
+        self._starter = threading.Thread(target=self._start, name=f"aquarelle-{what}-start",
                                          daemon=True)
 
     def start(self) -> None:
@@ -54,12 +73,18 @@ class ChildJob:
         try:
             self._process.start()
         except Exception as e:  # (no process to be had: memory, a limit) said by poll()
-            self._unstarted = f"the painting's process did not start: {type(e).__name__}: {e}"
+            self._unstarted = f"the {self.what}'s process did not start: " \
+                              f"{type(e).__name__}: {e}"
         self._child_end.close()  # the child's copy is its own: once it is gone, EOF here
 
     @property
     def pid(self) -> int | None:
         return self._process.pid
+
+    @property
+    def tiles(self) -> tuple[int, int] | None:
+        """A still's (tiles painted, tiles), once tiling started."""
+        return self.progress
 
     def poll(self) -> bool:
         """Take what the child sent, without waiting; True once it has ended."""
@@ -71,19 +96,29 @@ class ChildJob:
             alive = self._process.is_alive()  # first: what it sent before it ended is read
             try:
                 if not self._conn.poll():
-                    if alive:
-                        return False
-                    raise EOFError
+                    if not alive:
+                        raise EOFError
+                    if self._kill_at is not None and time.monotonic() >= self._kill_at:
+                        self._kill()  # (stuck in a draw, or it ignores the request)
+                        break
+                    return False
                 kind, value = self._conn.recv()
             except (EOFError, OSError):
                 self._process.join(1.0)  # (its end of the pipe closed: it is ending)
-                self._end(error="the painting's process ended without finishing it (exit "
-                                f"code {self._process.exitcode})")
+                if self._kill_at is not None:  # asked to stop, it did (by any way)
+                    self.cancelled = True
+                    self._end(error="cancelled")
+                    break
+                self._end(error=f"the {self.what}'s process ended without finishing it "
+                                f"(exit code {self._process.exitcode})")
                 break
-            if kind == "tiles":
-                self.tiles = value
+            if kind == "progress":
+                self.progress = value
             elif kind == "done":
                 self._end(result=value)
+            elif kind == "cancelled":
+                self.cancelled = True
+                self._end(error="cancelled")
             else:
                 self._end(error=value)
         return True
@@ -100,11 +135,21 @@ class ChildJob:
         return True
 
     def cancel(self) -> None:
-        """Stop the child where it is: for the window's paintings, which write no file (an
-        export stopped so would leave its temporary file beside the output)."""
-        if self.ended:
+        """Stop the child: at once (killed: for the window's paintings, which write no
+        file), or with `grace`, asked first and killed only if it has not ended by then
+        (poll() or wait() kills it; a file's writer then sweeps the temporary file it left:
+        atomic.sweep_stale)."""
+        if self.ended or self._kill_at is not None:
             return
         self._starter.join()
+        if self._unstarted is None and self._stop is not None and self.grace:
+            self._stop.set()
+            self._kill_at = time.monotonic() + self.grace
+            self.poll()
+            return
+        self._kill()
+
+    def _kill(self) -> None:
         if self._unstarted is None:
             self._process.kill()
             self._process.join(5.0)
@@ -114,25 +159,30 @@ class ChildJob:
     def _end(self, result: Any = None, error: str | None = None) -> None:
         self.result, self.error, self.ended = result, error, True
         self._conn.close()
-        if not self.cancelled and self._unstarted is None:
+        if self._unstarted is None and self._process.exitcode is None:
             # reaped when it exits (it sent all it had): no zombie, and no wait here
-            threading.Thread(target=self._process.join, name="aquarelle-paint-reap",
+            threading.Thread(target=self._process.join, name=f"aquarelle-{self.what}-reap",
                              daemon=True).start()
 
 
 def _serve(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
-           kwargs: dict[str, Any]) -> None:
-    """The child: `fn` with its tiles reported as they are painted, then its result or the
-    error that stopped it (in one line, as the window shows it)."""
-    def progress(done: int, total: int) -> None:
-        conn.send(("tiles", (done, total)))
+           kwargs: dict[str, Any], stop: Any = None) -> None:
+    """The child: `fn` with its progress reported as it goes (a still's tiles, an export's
+    frames), then its result, the error that stopped it (in one line, as the window shows
+    it), or that it stopped when `stop` (an Event) asked it to."""
+    def progress(*value: Any) -> None:
+        conn.send(("progress", value[0] if len(value) == 1 else value))
 
+    if stop is not None:
+        kwargs = {**kwargs, "cancel": stop}
     try:
         message: tuple[str, Any] = ("done", fn(*args, progress=progress, **kwargs))
     except AquarelleError as e:
         message = ("error", str(e))
     except Exception as e:  # the window shows it; the child ends either way
         message = ("error", f"{type(e).__name__}: {e}")
+    if message[0] == "error" and stop is not None and stop.is_set():
+        message = ("cancelled", None)
     conn.send(message)
     conn.close()
 
@@ -166,3 +216,14 @@ def export_file(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any]
     size = export_still(src, dst, style, values, seed=seed, scale=scale, progress=progress,
                         notes=notes, tile_above_px=tile_above_px)
     return size, notes
+
+
+def export_movie(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any],
+                 options: ExportOptions, *,
+                 progress: Callable[[ExportProgress], None] | None = None,
+                 cancel: Any = None) -> ExportResult:
+    """export.export_video, as `aquarelle render` exports a video: the window's export, in
+    its child (`cancel`: the job's Event, looked at between frames)."""
+    from .export import export_video
+
+    return export_video(src, dst, style, values, options, progress=progress, cancel=cancel)

@@ -1,13 +1,14 @@
-"""Exporting the open video from the GUI: the media layer's export in a worker thread.
+"""Exporting the open video from the GUI: the media layer's export in a process of its own.
 
-The worker makes its own headless EGL context (the GUI's context stays on the GUI thread),
-a timer on the GUI thread shows its progress in a dialog with Cancel, and the window stays
-usable meanwhile. Parameters are copied when the export starts.
+In a thread of the window's process the export stalled the window: moderngl holds the GIL
+through each call and llvmpipe makes a draw wait, so the GUI thread waited for the GIL
+(media/still_process.py: the same for big stills). The child makes its own headless EGL
+context, a timer on the GUI thread shows its progress in a dialog with Cancel, and the
+window stays usable meanwhile. Parameters are copied when the export starts.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,14 +18,14 @@ from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from ..engine.chain_spec import AnyStyle
-from ..engine.errors import AquarelleError
 from ..engine.still import whole_reason
 from ..engine.tile_plan import TILE_ABOVE_PX
-from ..media.errors import ExportCancelled
+from ..media.atomic import sweep_stale
 from ..media.export import ExportOptions
 from ..media.paths import is_part_of
 from ..media.source import FrameSource
 from ..media.sources import StillImageSource
+from ..media.still_process import ChildJob, export_movie
 from . import playback
 from .export_dialog import ExportChoice, ExportDialog
 from .feedback import Feedback
@@ -33,47 +34,74 @@ from .render_state import RenderState
 from .settings import Settings
 from .sources import SourceSpec
 from .still_export_job import StillExportJob
-from .thread_job import ThreadJob
 
 if TYPE_CHECKING:
     from ..media.export import ExportProgress, ExportResult
 
 POLL_MS = 100
+# Cancel asks the child to stop (between frames: the export removes its temporary file);
+# one stuck longer in a frame (a big one on a slow GPU) is killed and its file swept
+STOP_GRACE_S = 2.0
 
 
-class ExportJob(ThreadJob):
-    """One export running in a Python thread; poll `progress`, `result`, `error`."""
+class ExportJob:
+    """One export running in a child process; `start()`, then poll `running`, `progress`;
+    `result`, `error`, `cancelled` once it has ended."""
+
+    # what the child runs (picklable: the child imports it); a test may hold it there
+    work: Callable[..., Any] = staticmethod(export_movie)
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any],
                  options: ExportOptions | None = None) -> None:
-        super().__init__("aquarelle-export")
         self.src, self.dst = src, dst
-        self._args = (style, values, options or ExportOptions())
-        self.cancel_event = threading.Event()
+        self._child = ChildJob(self.work, src, dst, style, dict(values),
+                               options or ExportOptions(), what="export", grace=STOP_GRACE_S)
         self.progress: ExportProgress | None = None
         self.result: ExportResult | None = None
         self.error: str | None = None
-        self.cancelled = False
+        self.cancelled = False  # stopped by cancel() before it ended
+        self._told = False  # the child's end taken
+
+    def start(self) -> None:
+        self._child.start()
+
+    @property
+    def pid(self) -> int | None:
+        """The export's process, once started."""
+        return self._child.pid
+
+    @property
+    def running(self) -> bool:
+        return not self._poll()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the end; True when it has ended."""
+        self._child.wait(timeout)
+        return self._poll()
 
     def cancel(self) -> None:
-        self.cancel_event.set()
+        """Stop the export: the child stops before its next frame, or is killed after
+        STOP_GRACE_S; either way no file is left, temporary or not."""
+        self._child.cancel()
+        self._poll()
 
-    def _on_progress(self, p: ExportProgress) -> None:
-        self.progress = p
-
-    def _run(self) -> None:
-        from ..media.export import export_video
-
-        style, values, options = self._args
-        try:
-            self.result = export_video(self.src, self.dst, style, values, options,
-                                       progress=self._on_progress, cancel=self.cancel_event)
-        except ExportCancelled:
+    def _poll(self) -> bool:
+        child = self._child
+        ended = child.poll()
+        if child.progress is not None:
+            self.progress = child.progress
+        if not ended or self._told:
+            return ended
+        self._told = True
+        if child.cancelled:
             self.cancelled = True
-        except AquarelleError as e:
-            self.error = str(e)
-        except Exception as e:  # the worker must report, never take the app down
-            self.error = f"{type(e).__name__}: {e}"
+        elif child.error is not None:
+            self.error = child.error
+        else:
+            self.result = child.result
+        if self.result is None:  # a child killed (or dead) leaves its temporary file
+            sweep_stale(self.dst)
+        return True
 
 
 SourceGetter = Callable[[], tuple[SourceSpec | None, FrameSource | None]]
@@ -228,7 +256,7 @@ class ExportController(QObject):
         self.feedback.status(f"Painting {src.name} at full size to {dst}\u2026")
         return job
 
-    def _follow(self, job: ThreadJob | StillExportJob, dialog: QProgressDialog,
+    def _follow(self, job: ExportJob | StillExportJob, dialog: QProgressDialog,
                 show: Callable[[], None], finished: Callable[[], None]) -> None:
         """Start `job`, `show` its progress in `dialog` until it ends, then close the dialog
         and call `finished` (on the GUI thread, from a timer)."""
