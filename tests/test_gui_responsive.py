@@ -282,3 +282,32 @@ def test_a_big_picture_that_does_not_decode_is_said_and_the_one_before_stays(
     assert dialogs.calls[0][1] == "Cannot open source" and "big.png" in dialogs.calls[0][2]
     assert win.source_spec is not None and win.source_spec.ref == str(files["still"])
     assert win.viewport.frame_size == (200, 136)
+
+
+def test_a_big_picture_named_at_start_that_does_not_decode_falls_back(
+        qtbot: Any, config: Path, dialogs: Dialogs, big_picture: Path) -> None:  # noqa: F811
+    """Decoded apart, its failure came after open_initial had taken the open as done: the
+    window stayed empty, where a file that cannot open falls back to what would have been
+    shown (here the demo)."""
+    from aquarelle.ui.sources import SourceSpec
+
+    data = big_picture.read_bytes()
+    big_picture.write_bytes(data[:len(data) // 3])  # its header reads, its pixels do not
+    win = window(qtbot, config)
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.open_initial(str(big_picture))
+    assert dialogs.calls[0][1] == "Cannot open source" and "big.png" in dialogs.calls[0][2]
+    assert win.source_spec == SourceSpec("demo")
+
+
+def test_a_dropped_big_picture_that_does_not_decode_gives_way_to_the_next(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        big_picture: Path) -> None:
+    from test_gui_keys import drop
+
+    data = big_picture.read_bytes()
+    big_picture.write_bytes(data[:len(data) // 3])
+    win = window(qtbot, config)
+    drop(qtbot, win, big_picture, files["still"])  # (waits for the next file's picture)
+    assert dialogs.calls[0][1] == "Cannot open source" and "big.png" in dialogs.calls[0][2]
+    assert win.source_spec is not None and win.source_spec.ref == str(files["still"])

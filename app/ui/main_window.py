@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PyQt6.QtCore import Qt, QTimer, QUrl, pyqtSignal
+from PyQt6.QtCore import QMimeData, Qt, QTimer, QUrl, pyqtSignal
 from PyQt6.QtGui import (
     QAction,
     QCloseEvent,
@@ -37,7 +37,7 @@ from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
 from .camera_watch import CameraWatcher
-from .drops import read_drop
+from .drops import Drop, read_drop
 from .export_job import ExportController
 from .key_router import KeyRouter
 from .live_controller import LiveController, adaptive_menus, camera_mode_menus
@@ -330,9 +330,11 @@ class MainWindow(QMainWindow):
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
         return self.sources.open_spec(spec, quiet)
 
-    def open_file(self, path: str | Path) -> bool:
-        """Open an image or video file."""
-        return self.sources.open_file(path)
+    def open_file(self, path: str | Path, otherwise: Callable[[], object] | None = None
+                  ) -> bool:
+        """Open an image or video file (`otherwise`: what to open if a big picture, decoded
+        apart, turns out not to open)."""
+        return self.sources.open_file(path, otherwise)
 
     def open_demo(self) -> bool:
         return self.sources.open_demo()
@@ -630,19 +632,26 @@ class MainWindow(QMainWindow):
             self.status(drop.refusal(), 10000)
             return
         e.acceptProposedAction()
+        mime = QMimeData()  # (kept: a big picture that fails later has the next tried then)
+        mime.setUrls(e.mimeData().urls())
+        self._open_dropped(mime, drop)
+
+    def _open_dropped(self, mime: QMimeData, drop: Drop | None) -> None:
+        """Open the first of the dropped files that opens, from `drop` on."""
         while drop is not None and drop.file is not None:
             if drop.preset:  # (the panel says what came of it)
                 self.presets.import_path(Path(drop.file))
                 return
             note = drop.note()
-            if self.open_file(drop.file):  # (else its dialog said why: the next is tried)
-                if note is not None:
+            if self.open_file(drop.file, lambda after=drop.index: self._open_dropped(
+                    mime, read_drop(mime, after))):
+                if note is not None:  # (else its dialog said why: the next is tried)
                     bar = self.statusBar()  # (after "Opened" and what it says of the file)
                     opened = bar.currentMessage() if bar is not None else ""
                     self.status(f"{opened or 'Opened ' + Path(drop.file).name}; {note}",
                                 20000)
                 return
-            drop = read_drop(e.mimeData(), drop.index)
+            drop = read_drop(mime, drop.index)
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:

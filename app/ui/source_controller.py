@@ -47,6 +47,7 @@ class Opening:
 
     spec: SourceSpec
     quiet: bool
+    otherwise: Callable[[], object] | None = None  # what to open when it fails
     source: FrameSource | None = None  # ... what came of it
     error: Exception | None = None
 
@@ -133,8 +134,13 @@ class SourceController(QObject):
         cannot be opened is said so, then the rest is as without it (not an empty window)."""
         cams = self.refresh_cameras()
         named = SourceSpec("file", str(Path(file).resolve())) if file else None
-        if named is not None and self.open_spec(named):
+        if named is not None and self.open_spec(
+                named, otherwise=lambda: self._open_default(named, cams)):
             return
+        self._open_default(named, cams)
+
+    def _open_default(self, named: SourceSpec | None, cams: list[tuple[str, str]]) -> None:
+        """open_initial without FILE, or after it failed to open."""
         last = SourceSpec.parse(self.settings.last_source() or "")
         if last is not None and last != named and self._reopen(last, [c[0] for c in cams]):
             return
@@ -165,15 +171,17 @@ class SourceController(QObject):
             return False
         return self.open_spec(spec, quiet=True)
 
-    def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
+    def open_spec(self, spec: SourceSpec, quiet: bool = False,
+                  otherwise: Callable[[], object] | None = None) -> bool:
         """Open and start a source; on failure keep the current one and say why. A big
         picture (DECODE_APART_PX) is decoded on a worker thread: True then says it is on
         its way; the source on screen stays until it comes, a failure is said then, and
-        any open meanwhile wins over it (one that fails does not)."""
+        any open meanwhile wins over it (one that fails does not). `otherwise`: what to open
+        when such a picture turns out not to decode (False says it of the others at once)."""
         size, fps = camera_mode(self.settings)
         loop = self.loop()
         if decoded_apart(spec):
-            job = self.opening = Opening(spec, quiet)
+            job = self.opening = Opening(spec, quiet, otherwise)
             threading.Thread(target=self._decode, args=(job, loop), daemon=True,
                              name="aquarelle-open").start()
             self.feedback.status(f"Opening {spec.label}\u2026", 30000)
@@ -213,6 +221,8 @@ class SourceController(QObject):
         except Exception as e:
             self.feedback.status("", 1)  # (no longer "Opening …")
             self._cannot_open(job.spec, e, job.quiet)
+            if job.otherwise is not None:  # (as a failed open's False has its caller do)
+                job.otherwise()
             return
         self._adopt(job.spec, src, job.quiet)
 
@@ -252,9 +262,11 @@ class SourceController(QObject):
         self.settings.set_last_source(str(spec))
         self.opened.emit(spec)
 
-    def open_file(self, path: str | Path) -> bool:
-        """Open an image or video file."""
-        return self.open_spec(SourceSpec("file", str(Path(path).resolve())))
+    def open_file(self, path: str | Path, otherwise: Callable[[], object] | None = None
+                  ) -> bool:
+        """Open an image or video file (`otherwise`: see open_spec)."""
+        return self.open_spec(SourceSpec("file", str(Path(path).resolve())),
+                              otherwise=otherwise)
 
     def open_demo(self) -> bool:
         if demo_path() is None:
