@@ -938,7 +938,8 @@ def test_a_clip_whose_clock_starts_late_is_timed_from_its_first_frame(
     vp = win.viewport
     qtbot.waitUntil(lambda: (vp.shown_index or 0) >= 3, timeout=TIMEOUT)
     win.playback.toggle_play()  # paused after playing: on the frame on screen
-    qtbot.waitUntil(lambda: vp.painted_pts is not None
+    # (the pause's seek back to it forgets the index until its frame is painted again)
+    qtbot.waitUntil(lambda: vp.painted_pts is not None and vp.shown_index is not None
                     and playback.position(win.source) == vp.painted_pts, timeout=TIMEOUT)
     assert vp.painted_pts == pytest.approx(vp.shown_index / fps)
     win.playback.seek(36 / fps)

@@ -114,8 +114,9 @@ def test_a_child_given_grace_is_asked_to_stop_and_stops_itself() -> None:
     job.cancel()
     assert job.wait(60.0)
     assert job.cancelled and job.error == "cancelled" and job.result is None
-    job._process.join(30.0)  # (it said so; it may still be exiting)
-    assert job._process.exitcode == 0  # it ended itself: not killed
+    # it ended itself, not killed (its exit code raced the job's own reaper thread, which
+    # may have collected it first: None now and then)
+    assert not job.killed
 
 
 def test_a_child_that_does_not_stop_when_asked_is_killed() -> None:
@@ -123,4 +124,4 @@ def test_a_child_that_does_not_stop_when_asked_is_killed() -> None:
     job.cancel()
     assert job.wait(30.0)
     assert job.cancelled and job.error == "cancelled"
-    assert job._process.exitcode == -signal.SIGKILL
+    assert job.killed and job._process.exitcode == -signal.SIGKILL

@@ -58,6 +58,7 @@ class ChildJob:
         self.result: Any = None
         self.error: str | None = None
         self.cancelled = False
+        self.killed = False  # ended by a kill (not by itself, asked or not)
         self.ended = False
         self._unstarted: str | None = None
         self._kill_at: float | None = None  # asked to stop: killed if still running then
@@ -151,6 +152,7 @@ class ChildJob:
 
     def _kill(self) -> None:
         if self._unstarted is None:
+            self.killed = True
             self._process.kill()
             self._process.join(5.0)
         self.cancelled = True
