@@ -303,3 +303,17 @@ def test_a_chunked_render_says_it_deinterlaced(cluster, tmp_path):
 
     out = render(fields_clip(tmp_path / "in.mkv", interlaced=True), tmp_path / "out.mp4")
     assert out.deinterlaced and "deinterlaced (bwdif)" in summary(out)
+
+
+def test_a_cluster_render_says_an_odd_size_was_padded(cluster, tmp_path, capsys):
+    """A single machine's export says so; the cluster's said nothing of it (a re-trial)."""
+    from videoclips import make_clip
+
+    src = make_clip(tmp_path / "odd.mp4", size=(65, 49), frames=6, pix_fmt="yuv444p",
+                    audio=False).path
+    out = tmp_path / "out.mp4"
+    code = main(["render", str(src), "-o", str(out), "--cluster", "--chunk", "0.1",
+                 "--style", "adjust"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "odd size 65x49 padded to 66x50 (last column/row repeated)" in err

@@ -96,6 +96,7 @@ class ChunkResult:
     written: tuple[int, ...] = ()
     undecodable: bool = False
     deinterlaced: bool = False  # its frames were made progressive (media/deinterlace.py)
+    content: tuple[int, int] = (0, 0)  # the painted picture's size (written padded if odd)
 
 
 class _Positioned:
@@ -172,7 +173,8 @@ class ChunkRenderer:
         return ChunkResult(task.job, task.index, task.output, len(written),
                            task.first - task.warm, time.perf_counter() - t0,
                            stage_seconds=stage_seconds, written=tuple(written),
-                           undecodable=undecodable, deinterlaced=deinterlaced)
+                           undecodable=undecodable, deinterlaced=deinterlaced,
+                           content=out_size)
 
     def _encode(self, task: ChunkTask, reader: VideoReader, first: DecodedFrame,
                 rest: Any, pipeline: Renderer, size: tuple[int, int],

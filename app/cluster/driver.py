@@ -17,7 +17,7 @@ from ..engine.chain_spec import AnyStyle
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.export import ExportOptions, ExportProgress, asked, pixel_shape, square_warning
 from ..media.video_reader import VideoReader, output_origin
-from ..media.video_writer import CODECS, keeps_pixel_aspect
+from ..media.video_writer import CODECS, keeps_pixel_aspect, padding_warning
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
 from .chunk import ChunkRenderer, ChunkResult, ChunkTask, RenderSettings, chunk_problem
 from .join import JoinResult, join_chunks
@@ -387,6 +387,9 @@ class Driver:
                 f"{f.job.source}: {f.lost} frame(s) could not be decoded and are missing from "
                 "the output")
         f.outcome.deinterlaced = any(r is not None and r.deinterlaced for r in f.done.values())
+        painted = next((r.content for r in f.done.values() if r is not None), None)
+        if painted and (padded := padding_warning(painted, f.outcome.result.size)):
+            f.outcome.result.warnings.append(padded)  # (as a single machine's export says)
         f.outcome.elapsed = time.perf_counter() - f.started
         if not self.opts.keep_work:
             shutil.rmtree(f.work, ignore_errors=True)

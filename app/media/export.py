@@ -51,6 +51,7 @@ from .video_writer import (
     encoded_size,
     keeps_pixel_aspect,
     output_format,
+    padding_warning,
     source_profile,
 )
 
@@ -499,10 +500,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         result.warnings.append(f"--crf does not apply to {spec.name} and was ignored")
     if opts.speed is not None and spec.encoder == "prores_ks":
         result.warnings.append(f"--speed does not apply to {spec.name} and was ignored")
-    if writer.size != writer.content_size:
-        w, h = writer.content_size
-        result.warnings.append(f"odd size {w}x{h} padded to {writer.size[0]}x{writer.size[1]} "
-                               "(last column/row repeated)")
+    if (padded := padding_warning(writer.content_size, writer.size)) is not None:
+        result.warnings.append(padded)
     return result
 
 

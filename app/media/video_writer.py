@@ -405,3 +405,11 @@ class VideoWriter:
         """Close without flushing (the file is about to be discarded)."""
         with contextlib.suppress(Exception):  # the file is discarded anyway
             self.output.close()
+
+
+def padding_warning(content: tuple[int, int], size: tuple[int, int]) -> str | None:
+    """The line that says an odd-sized picture (`content`) was written padded to `size`."""
+    if content == size:
+        return None
+    return (f"odd size {content[0]}x{content[1]} padded to {size[0]}x{size[1]} "
+            "(last column/row repeated)")
