@@ -27,6 +27,7 @@ from ..media.source import FrameSource
 from ..media.sources import StillImageSource
 from ..media.still_process import ChildJob, export_movie
 from . import playback
+from .child_export import ChildExport
 from .export_dialog import ExportChoice, ExportDialog
 from .feedback import Feedback
 from .image_names import STILL_FILTERS, with_filter_suffix
@@ -44,7 +45,7 @@ POLL_MS = 100
 STOP_GRACE_S = 2.0
 
 
-class ExportJob:
+class ExportJob(ChildExport):
     """One export running in a child process; `start()`, then poll `running`, `progress`;
     `result`, `error`, `cancelled` once it has ended."""
 
@@ -53,31 +54,12 @@ class ExportJob:
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any],
                  options: ExportOptions | None = None) -> None:
-        self.src, self.dst = src, dst
-        self._child = ChildJob(self.work, src, dst, style, dict(values),
-                               options or ExportOptions(), what="export", grace=STOP_GRACE_S)
+        super().__init__(src, dst, ChildJob(self.work, src, dst, style, dict(values),
+                                            options or ExportOptions(), what="export",
+                                            grace=STOP_GRACE_S))
         self.progress: ExportProgress | None = None
         self.result: ExportResult | None = None
-        self.error: str | None = None
-        self.cancelled = False  # stopped by cancel() before it ended
         self._told = False  # the child's end taken
-
-    def start(self) -> None:
-        self._child.start()
-
-    @property
-    def pid(self) -> int | None:
-        """The export's process, once started."""
-        return self._child.pid
-
-    @property
-    def running(self) -> bool:
-        return not self._poll()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end; True when it has ended."""
-        self._child.wait(timeout)
-        return self._poll()
 
     def cancel(self) -> None:
         """Stop the export: the child stops before its next frame, or is killed after

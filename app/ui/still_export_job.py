@@ -12,39 +12,26 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.atomic import sweep_stale
 from ..media.still_process import ChildJob, export_file
+from .child_export import ChildExport
 
 
-class StillExportJob:
+class StillExportJob(ChildExport):
     """One still painted at full size in a child process; `start()`, then poll `running`,
     `tiles`; `size`, `error`, `notes` once it has ended."""
 
     def __init__(self, src: Path, dst: Path, style: AnyStyle, values: dict[str, Any], *,
                  seed: int = 0, scale: float = 1.0, tile_above_px: int = TILE_ABOVE_PX) -> None:
-        self.src, self.dst = src, dst
-        self._child = ChildJob(export_file, src, dst, style, dict(values), seed=seed,
-                               scale=scale, tile_above_px=tile_above_px)
+        super().__init__(src, dst, ChildJob(export_file, src, dst, style, dict(values),
+                                            seed=seed, scale=scale,
+                                            tile_above_px=tile_above_px))
         self.size: tuple[int, int] | None = None  # what was written, when done
-        self.error: str | None = None
         self.notes: list[str] = []  # what the file could not keep (16 bits in a JPEG)
-        self.cancelled = False  # stopped by cancel() before it ended
-
-    def start(self) -> None:
-        self._child.start()
 
     @property
     def tiles(self) -> tuple[int, int] | None:
         """(painted, total) once tiling started; None for a still painted whole."""
         self._poll()
         return self._child.tiles
-
-    @property
-    def running(self) -> bool:
-        return not self._poll()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end; True when it has ended."""
-        self._child.wait(timeout)
-        return self._poll()
 
     def cancel(self) -> None:
         """Stop the painting (the window closing): the child is killed and the temporary
