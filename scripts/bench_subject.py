@@ -1,5 +1,6 @@
 """Subject models' time per frame: face detection with meshes and the person mask on a
-640x360 webcam-like frame, against cv2.stylization of the same frame in the same process.
+640x360 webcam-like frame, and a still's face search on a 1280x853 photo without faces,
+against cv2.stylization of the same frame in the same process.
 
 Run: .venv/bin/python scripts/bench_subject.py [--runs 30] [--write BENCHMARKS.md]
 The frame: scikit-image's astronaut (public domain), her face about 150 px wide, on a grey
@@ -59,6 +60,8 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
 def measure(runs: int) -> list[tuple[str, float, float]]:
     rgb = frame()
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    still = cv2.resize(skimage.data.coffee(), (1280, 853), interpolation=cv2.INTER_AREA)
+    still_bgr = cv2.cvtColor(still, cv2.COLOR_RGB2BGR)
     rows = []
     for threads in (cv2.getNumThreads(), 1):
         cv2.setNumThreads(threads)
@@ -72,6 +75,14 @@ def measure(runs: int) -> list[tuple[str, float, float]]:
                  (f"person mask ({n})", person, cv),
                  (f"video: faces tracked + person mask every 2nd frame ({n})",
                   tracked_ms(runs), cv)]
+        # a still without faces: the first boards, then a still's thorough search, which
+        # looks at the finer boards when the first found no face (a group's small faces)
+        assert det.detect(still, thorough=True) == [], "a face in the faceless still"
+        cv_still = median_ms(lambda: cv2.stylization(still_bgr), max(3, runs // 3))
+        rows += [(f"1280x853 still without faces: first boards ({n})",
+                  median_ms(lambda d=det: d.detect(still), runs), cv_still),
+                 (f"1280x853 still without faces: thorough, finer boards too ({n})",
+                  median_ms(lambda d=det: d.detect(still, thorough=True), runs), cv_still)]
     return rows
 
 
@@ -79,7 +90,8 @@ def markdown(rows: list[tuple[str, float, float]], runs: int) -> str:
     lines = [f"Command: `.venv/bin/python scripts/bench_subject.py --runs {runs}` "
              f"({date.today()}, {platform.machine()}, {os.cpu_count()} CPU cores, OpenCV "
              f"{cv2.__version__})  ",
-             "A 640x360 frame with one face about 150 px wide; median of the runs. Baseline: "
+             "A 640x360 frame with one face about 150 px wide, and a 1280x853 still without "
+             "faces (scikit-image's coffee); median of the runs. Baseline: "
              "`cv2.stylization` of the same frame, same process and thread count.", "",
              "| model | ms a frame | x cv2.stylization |", "|---|---:|---:|"]
     lines += [f"| {name} | {ms:.1f} | {ms / cv:.2f} |" for name, ms, cv in rows]
