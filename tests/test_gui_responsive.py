@@ -42,7 +42,7 @@ def drafted(win: MainWindow) -> bool:
 def slow_machine(win: MainWindow) -> None:
     """Paints measured as costing a second a pixel: any whole paint is too slow to follow a
     drag (the draft's scale follows what paints cost, not a clock read in the test)."""
-    win.viewport.cost_per_px = 1.0
+    win.viewport.cost.per_px = 1.0
 
 
 def drag_to(qtbot: Any, win: MainWindow, slider: QSlider, positions: list[int]) -> None:
@@ -154,7 +154,7 @@ def test_a_file_played_on_a_slow_machine_starts_at_the_scale_it_affords(
     qtbot.waitUntil(lambda: len(scales) > 0, timeout=TIMEOUT)
     assert scales[0] == adaptive.floor  # its first picture too
     win.playback.set_playing(False)
-    vp.cost_per_px = 1e-15  # a fast machine
+    vp.cost.per_px = 1e-15  # a fast machine
     win.playback.set_playing(True)
     adaptive = vp.adaptive
     assert adaptive is not None and adaptive.scale == 1.0
@@ -177,7 +177,7 @@ def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(
     open_paused(qtbot, win, files["clip"])
     vp = win.viewport
     qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
-    vp.cost_per_px = None
+    vp.cost.per_px = None
     adaptive = AdaptiveScale(8, 0.3, 1.0)
     vp.adaptive = adaptive
     clock = iter(range(10**6))  # every reading a second after the one before

@@ -131,7 +131,7 @@ class LiveController(QObject):
         w, h = src.size if src is not None else (0, 0)
         if w <= 0 or h <= 0:  # (a camera before its first picture)
             return ceiling
-        fits = self.viewport.affordable_scale((w, h), AIM / self.target_fps)
+        fits = self.viewport.cost.affordable_scale((w, h), AIM / self.target_fps)
         return ceiling if fits is None else min(ceiling, fits)
 
     # -- virtual camera --------------------------------------------------------------------

@@ -7,7 +7,6 @@ one paint, so a slider drag costs one render per displayed frame.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,11 +27,12 @@ from ..engine.motion import FrameMotion
 from ..engine.renderer import Renderer, use_draft
 from ..engine.thumbnails import ThumbnailPainter
 from ..engine.yuv_pack import YuvFormat
-from ..media.adaptive import AIM, STEP, AdaptiveScale
+from ..media.adaptive import AdaptiveScale
 from ..media.image_pixels import to_8bit
 from ..media.source import Frame
 from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
 from .frame_sink import FrameSinkReader
+from .paint_cost import PaintCost
 from .painting_record import FramePainting, Look, PaintingRecord
 from .render_state import RenderState
 from .stats import FrameStats
@@ -64,18 +64,6 @@ SUBJECT_HOLD_S = 0.5
 # against 0.5 s painted here), so below about a second of painting it is painted here. On a
 # GPU it is always painted here.
 APART_PX = 4_000_000
-# While values come fast (a slider dragged, or stepped in a burst: ParamPanel.adjusting) a
-# still or a paused frame is painted as adaptive quality's draft, at the scale its measured
-# cost puts within this (a 640x480 photo took 205 ms a value on llvmpipe, a paused 1080p
-# frame 370-870 ms: the slider followed at 2-5 Hz); the full picture once they stop. Values
-# that come during a paint are merged into the next one (Qt merges the updates): the
-# latest wins.
-DRAFT_BUDGET_S = 0.05
-DRAFT_FLOOR = 0.3
-# A playing file's paint at its full scale that took over this many frame budgets before
-# adaptive quality took a step sends it at once to the scale the paint's cost affords (a
-# 1080p video on llvmpipe painted its first frames at 1.2-2 s each until the fourth).
-FAR_OVER = 3.0
 
 
 class Viewport(QOpenGLWidget):
@@ -144,14 +132,7 @@ class Viewport(QOpenGLWidget):
         self._painted_scale = 1.0  # ... and the processing scale it was painted at
         # values come fast (set_adjusting): painted as drafts meanwhile
         self.adjusting = False
-        self.draft_budget_s = DRAFT_BUDGET_S
-        self._draft: float | None = None  # the drafts' scale this time (1.0: none needed)
-        self._drafts = 0  # ... and how many were painted at it
-        # seconds a paint costs per pixel painted (at its work scale), of the latest whole
-        # paints; None until one is measured (the first paint of a new pipeline compiles)
-        self.cost_per_px: float | None = None
-        self._compiling = True  # the next paint is a new pipeline's first
-        self._costed: tuple[float, bool] | None = None  # what this paint painted here
+        self.cost = PaintCost()  # what paints cost here: drafts' and first scales
         # the frames painted since the last cut, as an export paints them or not
         self.record = PaintingRecord()
         self.paused = False  # a file is paused (its frames are painted with their own subject)
@@ -270,60 +251,8 @@ class Viewport(QOpenGLWidget):
         if on == self.adjusting:
             return
         self.adjusting = on
-        self._draft = None  # chosen afresh from what paints cost now
-        self._drafts = 0
+        self.cost.new_drafts()
         self.update()
-
-    def affordable_scale(self, size: tuple[int, int], seconds: float) -> float | None:
-        """The largest processing scale (a multiple of adaptive quality's step) at which a
-        frame of `size` took at most `seconds` to paint, as paints measured so far went;
-        None before one was measured."""
-        cost = self.cost_per_px
-        if cost is None or cost <= 0:
-            return None
-        scale = math.sqrt(seconds / (cost * size[0] * size[1]))
-        return max(STEP, math.floor(scale / STEP + 1e-6) * STEP) if scale < 1.0 else 1.0
-
-    def _draft_scale(self, p: Renderer, img: np.ndarray) -> float | None:
-        """The scale to paint a draft at while adjusting (None: whole, it keeps up)."""
-        size = (img.shape[1], img.shape[0])
-        whole = p.work_scale(size)
-        if self._draft is None:
-            fits = self.affordable_scale(size, self.draft_budget_s)
-            if fits is None:
-                return None  # nothing measured yet: this paint is
-            self._draft = min(1.0, max(DRAFT_FLOOR, fits))
-        return self._draft if self._draft < whole else None
-
-    def _note_cost(self, seconds: float) -> None:
-        """What the paint just made cost (paintGL): per pixel for whole paints; a draft
-        that did not keep up lowers the drafts' scale."""
-        painted, size, self._costed = self._costed, self.frame_size, None
-        if painted is None or size is None:
-            return  # (nothing painted by the pipeline here: a big still's painting came)
-        work, draft = painted
-        pixels = size[0] * size[1] * work * work
-        if self._compiling:
-            self._compiling = False  # (its shaders compiled: not what a paint costs)
-            return
-        if not draft:
-            cost = seconds / max(1.0, pixels)
-            old = self.cost_per_px
-            self.cost_per_px = cost if old is None else old + 0.5 * (cost - old)
-            adaptive = self.adaptive
-            if adaptive is not None and adaptive.changes == 0 \
-                    and seconds > FAR_OVER * adaptive.budget:
-                fits = self.affordable_scale(size, AIM * adaptive.budget)
-                if fits is not None and fits < adaptive.scale:
-                    adaptive.jump(fits)
-        elif self.adjusting and self.adaptive is None and self._draft is not None:
-            # (a draft's first paint at its scale makes its textures: not what one costs)
-            self._drafts += 1
-            if self._drafts > 1 and seconds > 2 * self.draft_budget_s \
-                    and self._draft > DRAFT_FLOOR:
-                lower = self._draft * math.sqrt(self.draft_budget_s / seconds)
-                self._draft = max(DRAFT_FLOOR, math.floor(lower / STEP) * STEP)
-                self._drafts = 0
 
     def set_split(self, fraction: float) -> None:
         self.split = min(1.0, max(0.0, fraction))
@@ -662,7 +591,7 @@ class Viewport(QOpenGLWidget):
         self._orig = self._result = None
         self._fresh = self._image is not None  # the new pipeline gets the frame as an array
         self._applied = None
-        self._compiling = True
+        self.cost.new_pipeline()
         self.record.cut()  # (no history: its first frame)
         self.motion_widths = new.motion_widths()
 
@@ -695,7 +624,8 @@ class Viewport(QOpenGLWidget):
             self._report(AquarelleError(str(e)))
             return
         if rendered:
-            self._note_cost(time.perf_counter() - t0)
+            self.cost.painted(time.perf_counter() - t0, self.frame_size, self.adaptive,
+                              self.adjusting)
             self.stats.paint_time((time.perf_counter() - t0) * 1000.0)
             if new_frame:
                 self.stats.frame_shown()
@@ -797,7 +727,10 @@ class Viewport(QOpenGLWidget):
         p.scale = adaptive.scale if adaptive is not None else self.state.scale
         # a video's or camera's frames are painted at most so many lines, as exported
         p.max_lines = self.state.video_lines if self._moving_source() else 0
-        draft = self._draft_scale(p, img) if self.adjusting and adaptive is None else None
+        draft = None
+        if self.adjusting and adaptive is None:
+            size = (img.shape[1], img.shape[0])
+            draft = self.cost.draft_scale(size, p.work_scale(size))
         if draft is not None:
             p.scale = draft
         work = p.work_scale((img.shape[1], img.shape[0]))
@@ -865,7 +798,7 @@ class Viewport(QOpenGLWidget):
             self.record.painted_again(FramePainting(self._look(), not painting[1], True,
                                                     own, bare))
         self._painted_as, self._painted_scale = painting, p.scale
-        self._costed = painting
+        self.cost.painting(*painting)
         self._applied = revision
         self.stats.renders += 1
         if self.profile:
