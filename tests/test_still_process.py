@@ -88,6 +88,15 @@ def test_a_child_that_dies_is_told() -> None:
     assert job.error == "the export's process ended without finishing it (exit code 3)"
 
 
+def _niceness(progress: Any = None) -> int:
+    return os.nice(0)
+
+
+def test_a_child_asked_to_be_nicer_is() -> None:
+    assert _run(ChildJob(_niceness)).result == os.nice(0)
+    assert _run(ChildJob(_niceness, nice=5)).result == min(19, os.nice(0) + 5)
+
+
 def test_a_child_is_stopped_at_once() -> None:
     job = ChildJob(_sleep)
     job.start()

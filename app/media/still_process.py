@@ -12,7 +12,9 @@ a frozen app calls multiprocessing.freeze_support() first
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -38,19 +40,21 @@ class ChildJob:
     `poll()` takes what `progress` is called with as it comes (`progress`: one object as it
     is, several as a tuple, e.g. a still's `tiles`), then `result` or `error`.
 
-    Two keywords are the job's own, not fn's: `what` names the work in the error said when
+    Three keywords are the job's own, not fn's: `what` names the work in the error said when
     its process dies; with `grace`, fn also gets `cancel`, an Event that cancel() sets, and
     the child is killed only if it has not ended `grace` seconds later (an export stops
     between frames and removes its temporary file itself). Without it cancel() kills at
-    once."""
+    once. `nice` lowers the child's priority by so much where the system has niceness
+    (POSIX): an export yields the cores to the window's preview."""
 
     def __init__(self, fn: Callable[..., Any], *args: Any, what: str = "painting",
-                 grace: float | None = None, **kwargs: Any) -> None:
+                 grace: float | None = None, nice: int = 0, **kwargs: Any) -> None:
         spawn = multiprocessing.get_context("spawn")
         self._conn, self._child_end = spawn.Pipe(duplex=False)
         self._stop = spawn.Event() if grace is not None else None
         self._process = spawn.Process(target=_serve,
-                                      args=(self._child_end, fn, args, kwargs, self._stop),
+                                      args=(self._child_end, fn, args, kwargs, self._stop,
+                                            nice),
                                       name=f"aquarelle-{what}", daemon=True)
         self.what = what
         self.grace = grace
@@ -168,10 +172,13 @@ class ChildJob:
 
 
 def _serve(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...],
-           kwargs: dict[str, Any], stop: Any = None) -> None:
+           kwargs: dict[str, Any], stop: Any = None, nice: int = 0) -> None:
     """The child: `fn` with its progress reported as it goes (a still's tiles, an export's
     frames), then its result, the error that stopped it (in one line, as the window shows
     it), or that it stopped when `stop` (an Event) asked it to."""
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):  # (not allowed: at the window's priority)
+            os.nice(nice)
     def progress(*value: Any) -> None:
         conn.send(("progress", value[0] if len(value) == 1 else value))
 

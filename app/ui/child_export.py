@@ -7,6 +7,11 @@ from pathlib import Path
 
 from ..media.still_process import ChildJob
 
+# An export's process runs this much nicer than the window (POSIX): on a machine with few
+# cores the preview, which the user watches, keeps its frame rate while an export runs; the
+# export takes whatever the window leaves, all of it when the window is idle.
+EXPORT_NICE = 5
+
 
 class ChildExport:
     """`start()`, then poll `running` (or `wait()`); `error` and `cancelled` once it has

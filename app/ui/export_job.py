@@ -27,7 +27,7 @@ from ..media.source import FrameSource
 from ..media.sources import StillImageSource
 from ..media.still_process import ChildJob, export_movie
 from . import playback
-from .child_export import ChildExport
+from .child_export import EXPORT_NICE, ChildExport
 from .export_dialog import ExportChoice, ExportDialog
 from .feedback import Feedback
 from .image_names import STILL_FILTERS, with_filter_suffix
@@ -56,7 +56,7 @@ class ExportJob(ChildExport):
                  options: ExportOptions | None = None) -> None:
         super().__init__(src, dst, ChildJob(self.work, src, dst, style, dict(values),
                                             options or ExportOptions(), what="export",
-                                            grace=STOP_GRACE_S))
+                                            grace=STOP_GRACE_S, nice=EXPORT_NICE))
         self.progress: ExportProgress | None = None
         self.result: ExportResult | None = None
         self._told = False  # the child's end taken

@@ -12,7 +12,7 @@ from ..engine.chain_spec import AnyStyle
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.atomic import sweep_stale
 from ..media.still_process import ChildJob, export_file
-from .child_export import ChildExport
+from .child_export import EXPORT_NICE, ChildExport
 
 
 class StillExportJob(ChildExport):
@@ -23,7 +23,7 @@ class StillExportJob(ChildExport):
                  seed: int = 0, scale: float = 1.0, tile_above_px: int = TILE_ABOVE_PX) -> None:
         super().__init__(src, dst, ChildJob(export_file, src, dst, style, dict(values),
                                             seed=seed, scale=scale,
-                                            tile_above_px=tile_above_px))
+                                            tile_above_px=tile_above_px, nice=EXPORT_NICE))
         self.size: tuple[int, int] | None = None  # what was written, when done
         self.notes: list[str] = []  # what the file could not keep (16 bits in a JPEG)
 
