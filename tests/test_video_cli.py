@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from videoclips import decode_video, make_clip
+from videoclips import decode_video, make_clip, numbered_frames
 
 from aquarelle.cli import render_options
 from aquarelle.cli.main import main
@@ -186,6 +186,39 @@ def test_bad_destinations(tmp_path, capsys, clip):
         locked.chmod(0o700)
     assert_clean_error(code, err, contains="cannot write")
     assert not (target / "x.mp4").exists()
+
+
+def _sequence_state(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("out", ["seq/f_%04d.png", "link/f_%04d.png", "seq/f_%4d.png"],
+                         ids=["same", "linked-folder", "other-spelling"])
+def test_a_sequence_written_over_its_own_frames_is_the_input(tmp_path, capsys, out):
+    src = numbered_frames(tmp_path / "seq", range(1, 6))
+    (tmp_path / "link").symlink_to(tmp_path / "seq")
+    before = _sequence_state(tmp_path / "seq")
+    code, _, err = run_cli(capsys, src, "-o", tmp_path / out, "-q")
+    assert_clean_error(code, err, contains="is the input: it would write over")
+    assert "f_0001.png, a frame of" in err
+    assert _sequence_state(tmp_path / "seq") == before  # nothing touched, nothing added
+
+
+def test_a_sequence_whose_frames_another_pattern_names_is_refused(tmp_path, capsys):
+    folder = tmp_path / "seq"
+    folder.mkdir()
+    for n in range(1, 4):  # f_1.png...: %d, which f_%01d.png writes over
+        cv2.imwrite(str(folder / f"f_{n}.png"), np.full((48, 64, 3), 40 * n, np.uint8))
+    before = _sequence_state(folder)
+    code, _, err = run_cli(capsys, folder / "f_%d.png", "-o", folder / "f_%01d.png", "-q")
+    assert_clean_error(code, err, contains="is the input")
+    assert _sequence_state(folder) == before
+    # a pattern naming none of its files is written beside them
+    code, _, err = run_cli(capsys, folder / "f_%d.png", "-o", folder / "g_%03d.png", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith("g_")) == [
+        "g_001.png", "g_002.png", "g_003.png"]
+    assert all(before[k] == (folder / k).read_bytes() for k in before)
 
 
 def test_truncated_tail_renders_what_decodes_with_a_warning(tmp_path, capsys):

@@ -33,7 +33,7 @@ from ..media.export import (
 from ..media.image_read import os_reason
 from ..media.image_write import write_image
 from ..media.metadata import container_tags
-from ..media.paths import SEQUENCE_FIELD
+from ..media.paths import SEQUENCE_FIELD, written_over
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import DecodedFrame, VideoReader
 from .common import counted
@@ -54,6 +54,10 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     gif = output.suffix.lower() == ".gif"
     if not output.parent.is_dir() and str(output.parent):
         raise AquarelleError(f"output folder does not exist: {output.parent}")
+    if (hit := written_over(output, src)) is not None:
+        own = "" if hit == output else f": it would write over {hit}, a frame of {src}"
+        raise AquarelleError(f"output {output} is the input{own}; choose another name or "
+                             "folder")
     first = output if gif else frame_path(output, 1)
     refuse_existing(job, first)  # each write checks too
     check_writable(first)

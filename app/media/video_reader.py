@@ -13,7 +13,6 @@ import contextlib
 import functools
 import itertools
 import math
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from .errors import MediaError, ffmpeg_reason
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 from .orientation import UPRIGHT, orientation_of
-from .paths import SEQUENCE_FIELD, is_sequence, is_video_path
+from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
 
 RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
 
@@ -113,21 +112,6 @@ ODD_SHARE = 0.05
 SAR_RANGE = (Fraction(1, 4), Fraction(4))
 
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
-
-
-def sequence_files(pattern: str | Path) -> list[tuple[int, Path]]:
-    """The files an image-sequence pattern matches, with their numbers, in frame order."""
-    p = Path(pattern)
-    m = SEQUENCE_FIELD.search(p.name)
-    assert m is not None
-    width = int(m.group(1) or 0)
-    digits = rf"\d{{{width}}}" if width else r"\d+"
-    rx = re.compile(re.escape(p.name[: m.start()]) + f"({digits})" + re.escape(p.name[m.end():]))
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        return []
-    return sorted((int(mm.group(1)), f) for f in folder.iterdir()
-                  if (mm := rx.fullmatch(f.name)))
 
 
 @dataclass(frozen=True)
