@@ -106,6 +106,12 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     if metadata:
         tags = container_tags(reader.container.metadata)
         out.metadata.update(tags)
+        if metadata_keys(fmt, tuple(sorted(tags.items()))):
+            # a phone's place, make and model (Apple's com.apple.quicktime.* keys) and any
+            # other tag outside iTunes' list are kept as QuickTime metadata keys, as phones
+            # write them (the muxer then writes every file tag so, the title among them)
+            flags = out.container_options.get("movflags", "")
+            out.container_options["movflags"] = f"{flags}+use_metadata_tags"
         carried.warnings.extend(tag_warnings(tags, fmt, ext))
         chapters = shifted_chapters(reader.container.chapters(), offset, end)
         if chapters:
@@ -268,26 +274,42 @@ def kept_flags(fmt: str, kind: str, flags: int) -> int:
 @functools.lru_cache(maxsize=64)
 def kept_tags(fmt: str, tags: tuple[tuple[str, str], ...]) -> frozenset[str]:
     """Which of the file tags `tags` (name, value) a `fmt` file keeps (under its own
-    spelling: Matroska's DATE is an MP4's date), found as kept_flags finds flags: MP4 writes
-    the tags iTunes knows (title, date, comment, copyright...) and drops others
-    (DATE_RECORDED, a tag of one's own), MOV fewer; a creation_time that is no time is
-    dropped. All of them where no such file can be made."""
-    back = _written_back(fmt, "video", 0, tags)
+    spelling: Matroska's DATE is an MP4's date), found as kept_flags finds flags: MP4 and
+    MOV write the tags iTunes knows (title, date, comment, copyright...) in iTunes' list,
+    and where that drops some (a phone's com.apple.quicktime.location.ISO6709,
+    DATE_RECORDED, a tag of one's own) every tag as a QuickTime metadata key
+    (metadata_keys); a creation_time that is no time is dropped. All of them where no such
+    file can be made."""
     names = frozenset(k for k, _ in tags)
+    back = _written_back(fmt, "video", 0, tags, keys=metadata_keys(fmt, tags))
     if back is None:
         return names
     written = {k.lower() for k in back[1]}
     return frozenset(k for k in names if k.lower() in written)
 
 
-def _written_back(fmt: str, kind: str, flags: int, tags: tuple[tuple[str, str], ...]
-                  ) -> tuple[int, dict[str, str]] | None:
-    """A tiny `fmt` file with one track of `kind` flagged `flags` and the file tags `tags`,
-    written in memory and read back: (the track's flags, the file's tags); None where no
-    such file can be made."""
+@functools.lru_cache(maxsize=64)
+def metadata_keys(fmt: str, tags: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a `fmt` file keeps more of the file tags `tags` written as QuickTime
+    metadata keys (an MP4's or MOV's mdta list: FFmpeg's movflags use_metadata_tags) than in
+    iTunes' list, which holds only the tags it names."""
+    if fmt not in MP4_LIKE or not tags:
+        return False
+    listed, keyed = (_written_back(fmt, "video", 0, tags, keys=k) for k in (False, True))
+    if listed is None or keyed is None:
+        return False
+    return len({k.lower() for k in keyed[1]} - {k.lower() for k in listed[1]}) > 0
+
+
+def _written_back(fmt: str, kind: str, flags: int, tags: tuple[tuple[str, str], ...],
+                  keys: bool = False) -> tuple[int, dict[str, str]] | None:
+    """A tiny `fmt` file with one track of `kind` flagged `flags` and the file tags `tags`
+    (as QuickTime metadata keys where `keys`), written in memory and read back: (the
+    track's flags, the file's tags); None where no such file can be made."""
     buf = io.BytesIO()
+    options = {"movflags": "+use_metadata_tags"} if keys else {}
     try:
-        with av.open(buf, "w", format=fmt) as out:
+        with av.open(buf, "w", format=fmt, container_options=options) as out:
             out.metadata.update(dict(tags))
             if kind == "subtitle":
                 codec, data = _TRIAL_TEXT[fmt]
