@@ -24,19 +24,22 @@ from .render_job import RENDER, RenderJob, check_writable, refuse_existing
 
 
 def refuse_no_video(path: Path) -> None:
-    """Media FFmpeg reads without a video stream (sound only) is refused before the output's
-    name is judged: its own problem is the one to fix. Anything else is the reader's."""
+    """Media FFmpeg reads without a video stream (sound only, or sound with a cover
+    picture) is refused before the output's name is judged: its own problem is the one to
+    fix. Anything else is the reader's."""
     if not path.is_file():
         return
     import av
 
+    from ..media.video_reader import no_video
+
     try:
         with av.open(str(path)) as c:
-            if c.streams.video:
-                return
+            why = no_video(path, c)
     except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
         return
-    raise MediaError(f"{path} has no video stream")
+    if why is not None:
+        raise MediaError(why)
 
 
 def run(job: RenderJob, src: Path, output: Path) -> int:

@@ -217,13 +217,27 @@ def output_origin(video_start: float, first_time: float, start: float) -> float:
     return video_start + start if start > 0 else first_time
 
 
-def _main_video_stream(container: av.container.InputContainer) -> av.video.stream.VideoStream:
-    """The first video stream that is a real video, not a cover picture."""
-    skip = av.stream.Disposition.attached_pic | av.stream.Disposition.still_image
-    for stream in container.streams.video:
-        if not stream.disposition & skip:
+def _main_video_stream(container: av.container.InputContainer
+                       ) -> av.video.stream.VideoStream | None:
+    """The first video stream that is a real video, not a cover picture (else a still
+    picture's, an AVIF photo's say); None where every one is a cover (a music file's)."""
+    cover = av.stream.Disposition.attached_pic
+    streams = [s for s in container.streams.video if not s.disposition & cover]
+    for stream in streams:
+        if not stream.disposition & av.stream.Disposition.still_image:
             return stream
-    return container.streams.video[0]
+    return streams[0] if streams else None
+
+
+def no_video(path: str | Path, container: av.container.InputContainer) -> str | None:
+    """Why `container` holds no video to paint, in one line naming `path`: no video stream
+    (sound only), or only cover pictures (an MP3's or M4A's album art is a video stream
+    FFmpeg marks as an attached picture, not a video); None where it holds one."""
+    if _main_video_stream(container) is not None:
+        return None
+    if container.streams.video:
+        return f"{path} has no video stream, only a cover picture"
+    return f"{path} has no video stream"
 
 
 def bits_of(pix_fmt: str) -> int:
@@ -417,16 +431,16 @@ class VideoReader:
         # 4 bytes a pixel as they come, 3 are repacked; the conversion costs the same)
         self.rgba = rgba
         self.container = open_input(self.path)
-        if not self.container.streams.video:
+        if (why := no_video(self.path, self.container)) is not None:
             self.container.close()
-            raise MediaError(f"{self.path} has no video stream")
-        self.video = _main_video_stream(self.container)
+            raise MediaError(why)
+        self.video = self._video()
         # hw_decoders.CHOICES: "auto" the GPU's decoder where it decodes this file
         self.decoder = self._decoder(decoder)
         if self.decoder.hardware:
             self.container.close()
             self.container = open_input(self.path, self.decoder.hwaccel())
-            self.video = _main_video_stream(self.container)
+            self.video = self._video()
         self.video.thread_type = "AUTO"
         # The container's colour tags, read before any decoding: a decoder overwrites them
         # with its pictures' own (ProRes' "unspecified" over a .mov's BT.2020/HLG).
@@ -463,6 +477,11 @@ class VideoReader:
         self._deinterlacer = Deinterlacer()
         self.transparent = False  # a frame yielded had a pixel less than opaque
         self._translucent = False  # the last frame converted had one (see items)
+
+    def _video(self) -> av.video.stream.VideoStream:
+        stream = _main_video_stream(self.container)
+        assert stream is not None  # (no_video said so at the open)
+        return stream
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"

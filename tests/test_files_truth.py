@@ -1,0 +1,84 @@
+"""Files tell the truth (trial V2): an image sequence is not written over itself, a music
+file's cover picture is no video, a broken middle's frames that go back in time are left out,
+NTSC rates keep exact steps, and the smaller warnings say what is so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from videoclips import tone
+
+from aquarelle.cli.main import main
+
+
+@pytest.fixture(autouse=True)
+def _shared_context_current_again(gl_ctx):
+    """Each CLI run makes and releases its own GL context: the session's is made current
+    again for the tests that use it."""
+    yield
+    gl_ctx.__enter__()
+
+
+def render(capsys, *argv: object) -> tuple[int, str]:
+    code = main(["render", *map(str, argv)])
+    return code, capsys.readouterr().err
+
+
+def song(path: Path, fmt: str, codec: str) -> Path:
+    """Two seconds of sound with a 64x64 cover picture (an attached picture, as music
+    files carry their album art)."""
+    with av.open(str(path), "w", format=fmt) as out:
+        out.metadata["title"] = "Song"
+        audio = out.add_stream(codec, rate=44100, layout="stereo")
+        cover = out.add_stream("mjpeg")
+        cover.width, cover.height, cover.pix_fmt = 64, 64, "yuvj420p"
+        cover.disposition = av.stream.Disposition.attached_pic
+        picture = av.VideoFrame.from_ndarray(np.full((64, 64, 3), 90, np.uint8), "rgb24")
+        picture.pts = 0
+        for packet in [*cover.encode(picture), *cover.encode(None)]:
+            out.mux(packet)
+        samples = tone(2.0, 44100)
+        size = 1152
+        for i in range(0, samples.shape[1] - size + 1, size):
+            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[:, i:i + size]),
+                                               format="fltp", layout="stereo")
+            frame.sample_rate, frame.pts = 44100, i
+            for packet in audio.encode(frame):
+                out.mux(packet)
+        for packet in audio.encode(None):
+            out.mux(packet)
+    return path
+
+
+@pytest.fixture(params=[("song.mp3", "mp3", "libmp3lame"), ("song.m4a", "mp4", "aac")],
+                ids=["mp3", "m4a"])
+def music(request, tmp_path) -> Path:
+    name, fmt, codec = request.param
+    return song(tmp_path / name, fmt, codec)
+
+
+def test_a_music_files_cover_picture_is_no_video(tmp_path, capsys, music):
+    with av.open(str(music)) as c:  # (what the trial's files hold)
+        assert [s.type for s in c.streams] == ["audio", "video"]
+    for out in ("x.mp4", "x.mkv", "frames/%04d.png"):
+        (tmp_path / "frames").mkdir(exist_ok=True)
+        code, err = render(capsys, music, "-o", tmp_path / out, "-q")
+        assert code == 2, err
+        assert err.strip() == (f"aquarelle render: error: {music} has no video stream, only "
+                               "a cover picture"), err
+    assert not list((tmp_path / "frames").iterdir())
+    assert not (tmp_path / "x.mp4").exists() and not (tmp_path / "x.mkv").exists()
+
+
+def test_a_batch_names_a_music_file_it_does_not_render(tmp_path, capsys, music):
+    from videoclips import make_clip
+
+    clip = make_clip(tmp_path / "clip.mp4", frames=3).path
+    code, err = render(capsys, clip, music, "-o", tmp_path / "out", "-q")
+    assert code == 2, err
+    assert f"{music} has no video stream, only a cover picture" in err
+    assert "1 of 2 rendered" in err and f"1 failed: {music}" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["clip.mp4"]
