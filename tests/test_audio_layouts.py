@@ -72,11 +72,13 @@ def render(src: Path, dst: Path, ctx, **opts):
 
 @pytest.mark.parametrize(("codec", "layout", "kept", "said"), [
     # AC3 decodes it as 5.1(side): the sides become Opus's backs
-    ("ac3", "5.1", "5.1", "audio 1 ac3 5.1(side) -> libopus 5.1"),
-    ("flac", "5.1", "5.1", "audio 1 flac -> libopus"),
-    ("ac3", "quad", "quad", "audio 1 ac3 quad(side) -> libopus quad"),  # quad(side) when decoded
+    ("ac3", "5.1", "5.1", "audio 1 ac3 5.1(side) -> libopus 5.1 (WebM cannot hold ac3)"),
+    ("flac", "5.1", "5.1", "audio 1 flac -> libopus (WebM cannot hold flac)"),
+    # quad(side) when decoded
+    ("ac3", "quad", "quad", "audio 1 ac3 quad(side) -> libopus quad (WebM cannot hold ac3)"),
     # Matroska PCM: 4 channels of unknown order
-    ("pcm_s16le", "quad", "quad", "audio 1 pcm_s16le 4 channels -> libopus quad"),
+    ("pcm_s16le", "quad", "quad", "audio 1 pcm_s16le 4 channels -> libopus quad (WebM cannot hold "
+     "pcm_s16le)"),
 ])
 def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, kept, said):
     src = surround_clip(tmp_path / "in.mkv", codec, layout)
@@ -93,7 +95,7 @@ def test_surround_keeps_its_channels_in_webm(tmp_path, gl_ctx, codec, layout, ke
 def test_a_layout_opus_lacks_is_downmixed_with_a_warning(tmp_path, gl_ctx):
     src = surround_clip(tmp_path / "in.mkv", "ac3", "2.1")
     r = render(src, tmp_path / "out.webm", gl_ctx)
-    assert r.audio == ["audio 1 ac3 2.1 -> libopus stereo (downmixed)"]
+    assert r.audio == ["audio 1 ac3 2.1 -> libopus stereo (WebM cannot hold ac3; downmixed)"]
     assert ("audio stream 1: Opus (WebM) cannot hold 2.1; downmixed to stereo, its LFE left "
             "out") in r.warnings
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
@@ -119,7 +121,7 @@ def test_trimmed_7_1_keeps_its_eight_channels(tmp_path, gl_ctx):
     # AAC decodes to 8 planar channels: cutting the first frame at --start crashed PyAV
     src = surround_clip(tmp_path / "in.mkv", "aac", "7.1")
     r = render(src, tmp_path / "out.webm", gl_ctx, start=0.1)
-    assert r.audio == ["audio 1 aac -> libopus"]
+    assert r.audio == ["audio 1 aac -> libopus (WebM cannot hold aac)"]
     out_layout, peaks, rms = channel_tones(tmp_path / "out.webm")
     assert out_layout == "7.1" and peaks == pytest.approx(TONES["7.1"], abs=6)
     assert min(rms) > 0.1
@@ -137,7 +139,7 @@ def test_surround_is_transcoded_at_a_rate_for_its_channels(tmp_path, gl_ctx, lay
     # at stereo's 160 kb/s a 5.1 track had 27 kb/s a channel
     src = surround_clip(tmp_path / "in.mkv", "pcm_s16le", layout)
     r = render(src, tmp_path / "out.mp4", gl_ctx)
-    assert r.audio[0].endswith(f"-> aac {layout}")
+    assert f"-> aac {layout} (" in r.audio[0]
     assert kbps * 0.85 < audio_kbps(tmp_path / "out.mp4", FRAMES / FPS) < kbps * 1.25
 
 
@@ -145,7 +147,7 @@ def test_a_copy_that_would_lose_its_layout_is_transcoded_with_a_warning(tmp_path
     # FLAC's 2.1 copied into MP4 reads back as 3.0: the LFE's tone would play from the centre
     src = surround_clip(tmp_path / "in.mkv", "flac", "2.1")
     r = render(src, tmp_path / "out.mp4", gl_ctx)
-    assert r.audio == ["audio 1 flac -> aac"]
+    assert r.audio == ["audio 1 flac -> aac (a copy would read as 3.0)"]
     assert ("audio stream 1: flac 2.1 copied into .mp4 would read as 3.0; transcoded to aac "
             "2.1") in r.warnings
     out_layout, peaks, _ = channel_tones(tmp_path / "out.mp4")

@@ -15,7 +15,7 @@ from aquarelle.cli.main import main
 
 
 def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(["render", *args, "-q", "--style", "adjust"])
+    code = main(["render", *args, "--style", "adjust"])
     return code, capsys.readouterr().err
 
 
@@ -58,3 +58,23 @@ def test_a_phones_place_and_date_are_kept(phone_mov: Path, tmp_path: Path, ext: 
     code, err = render(capsys, str(phone_mov), "-o", str(out))
     assert code == 0 and not warnings(err), err
     assert {k.lower(): v for k, v in PHONE_TAGS.items()}.items() <= probe(out)["tags"].items()
+
+
+@pytest.mark.parametrize("ext", ["mp4", "mov"])
+def test_mp3_is_copied_where_the_container_holds_it(tmp_path: Path, ext: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # MP3 was re-encoded to AAC with no reason given: the check compared the decoder's
+    # name, "mp3float", with "mp3"
+    src = make_clip(tmp_path / "in.mkv", frames=6, audio_codec="libmp3lame",
+                    audio_rate=44100).path
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(src), "-o", str(out))
+    assert code == 0 and "audio 1 mp3 copied" in err, err
+    with av.open(str(out)) as c:
+        assert c.streams.audio[0].codec_context.codec.canonical_name == "mp3"
+
+
+def test_a_transcode_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = make_clip(tmp_path / "in.mkv", frames=6, audio_codec="vorbis").path
+    code, err = render(capsys, str(src), "-o", str(tmp_path / "out.mp4"))
+    assert code == 0 and "audio 1 vorbis -> aac (MP4 players do not play vorbis)" in err, err

@@ -95,7 +95,8 @@ def test_the_summary_names_each_audio_track_and_its_language(flagged: Path,
             "copied") in err
     code, err = render(flagged, "-o", tmp_path / "out.webm")
     assert code == 0, err
-    assert "audio 1 (eng) aac -> libopus, audio 2 (fra) opus copied, subtitle 3 (fra)" in err
+    assert ("audio 1 (eng) aac -> libopus (WebM cannot hold aac), audio 2 (fra) opus copied, "
+            "subtitle 3 (fra)") in err
     assert ", audio audio" not in err
     # --no-metadata writes no language: none is named
     code, err = render(flagged, "-o", tmp_path / "bare.mkv", "--no-metadata")

@@ -215,14 +215,16 @@ def test_audio_is_transcoded_when_the_container_refuses_it(tmp_path, gl_ctx):
     clip = make_clip(tmp_path / "in.mp4", frames=9)
     r = export(clip.path, tmp_path / "out.webm", gl_ctx)
     _, times, facts = decode_video(tmp_path / "out.webm")
-    assert r.audio == ["audio 1 aac -> libopus"] and facts["audio"][0][0] == "opus"
+    assert r.audio == ["audio 1 aac -> libopus (WebM cannot hold aac)"]
+    assert facts["audio"][0][0] == "opus"
     assert facts["audio"][0][1] == pytest.approx(clip.audio_seconds, abs=0.03)
     assert [round(float(t), 3) for t in times] == [round(float(t), 3) for t in clip.times]
 
     pcm = make_clip(tmp_path / "pcm.mkv", frames=9, audio_codec="pcm_s16le")
     r = export(pcm.path, tmp_path / "pcm.mp4", gl_ctx)
     _, times, facts = decode_video(tmp_path / "pcm.mp4")
-    assert r.audio == ["audio 1 pcm_s16le 2 channels -> aac stereo"]
+    assert r.audio == ["audio 1 pcm_s16le 2 channels -> aac stereo (MP4 players do not play "
+                       "pcm_s16le)"]
     assert facts["audio"][0][0] == "aac"
     assert facts["audio"][0][1] == pytest.approx(pcm.audio_seconds, abs=0.03)
     assert times == decode_video(pcm.path)[1]  # Matroska's milliseconds, kept

@@ -13,6 +13,14 @@ import av
 
 from .metadata import index_label, stream_label
 
+
+def codec_name(stream: av.stream.Stream) -> str:
+    """An audio stream's codec ("mp3", "aac", "opus": the codec's name, which containers'
+    tables use, not its decoder's "mp3float", "aac_fixed" or "libopus")."""
+    cc = stream.codec_context
+    return cc.codec.canonical_name if cc is not None else "unknown"
+
+
 # A transcoded track's bit rate a channel, mono taken as two: 160 kb/s stereo, 480 kb/s 5.1,
 # 640 kb/s 7.1 (a surround track at stereo's rate was starved: 27 kb/s a channel).
 BITRATE_PER_CHANNEL = 80_000
@@ -124,7 +132,7 @@ def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
         if why.startswith("layout "):
             layout = s.codec_context.layout
             codec, out = transcode_target(fmt == "webm", layout)
-            warnings.append(f"audio stream {stream_label(s)}: {s.codec_context.name} "
+            warnings.append(f"audio stream {stream_label(s)}: {codec_name(s)} "
                             f"{layout.name} copied into .{fmt} would read as {why[7:]}; "
                             f"transcoded to {codec} {out}")
     return frozenset(transcode), warnings
@@ -149,7 +157,7 @@ def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | No
     muxer (PCM of unknown channel order in MP4, for one, fails only when finishing the file),
     and read back: a copy must keep its channels' layout.
     """
-    name = stream.codec_context.name
+    name = codec_name(stream)  # (the decoder's name, "mp3float", is no container's)
     if name not in _supported(fmt) or name not in PLAYABLE.get(fmt, frozenset({name})):
         return "codec"
     buf = io.BytesIO()
@@ -171,6 +179,33 @@ def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | No
     except Exception:
         return None  # (unreadable from one packet: the muxer took it)
     return None if _same_layout(stream.codec_context.layout, got) else f"layout {got.name}"
+
+
+# The containers by the names a reason gives them
+FORMAT_NAMES = {"mp4": "MP4", "mov": "MOV", "matroska": "Matroska", "webm": "WebM"}
+
+
+def transcode_reason(fmt: str, stream: av.audio.AudioStream) -> str:
+    """Why an output of format `fmt` transcodes this audio stream, for the summary: "MOV
+    cannot hold opus", "MP4 players do not play vorbis", "a copy would read as 2
+    channels"..."""
+    codec = codec_name(stream)
+    name = FORMAT_NAMES.get(fmt, fmt)
+    why = _copy_refusal(fmt, stream, None)
+    if why is None:  # the table and header take it: the layout, read back from a packet
+        sample = sample_packets(stream.container.name, [stream.index]).get(stream.index)
+        why = _copy_refusal(fmt, stream, sample) if sample is not None else None
+    if why == "codec" and codec in _supported(fmt):
+        if fmt == "webm":
+            return f"WebM holds {' and '.join(sorted(PLAYABLE[fmt]))} only"
+        return f"{name} players do not play {codec}"
+    if why == "codec":
+        return f"{name} cannot hold {codec}"
+    if why == "muxer":
+        return f"{name}'s muxer refuses a copy of {codec}"
+    if why is not None and why.startswith("layout "):
+        return f"a copy would read as {why[7:]}"
+    return ""
 
 
 def _same_layout(source: av.AudioLayout | None, copy: av.AudioLayout | None) -> bool:
@@ -238,13 +273,15 @@ class AudioTrack:
         self.transcode = (not can_copy(fmt, source)) if transcode is None else transcode
         self.packets = 0
         self.downmix: tuple[str, str] | None = None  # (source, output) layout names
-        self.source_codec = source.codec_context.name
+        self.source_codec = codec_name(source)
         self.layouts: tuple[str, str] | None = None  # (source, output), where they differ
         self.warning: str | None = None
+        self.reason = ""  # why it is transcoded, for the summary
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
-            self.codec = source.codec_context.name
+            self.codec = self.source_codec
             return
+        self.reason = transcode_reason(fmt, source)
         webm = output.format.name.split(",")[0] == "webm"
         rate = source.codec_context.sample_rate or 48000
         src_layout = source.codec_context.layout
@@ -270,18 +307,20 @@ class AudioTrack:
                             f"{', its LFE left out' if lfe else ''}")
 
     def describe(self) -> str:
-        """E.g. "audio 1 (eng) aac copied", "audio 2 pcm_s16le -> aac", "audio 3 (deu) ac3 2.1
-        -> libopus stereo (downmixed)": the source stream's index and the language its copy
-        was given (a .mov's "fra" for "fre", none with --no-metadata: see carry.py), as a
-        subtitle track's is named."""
+        """E.g. "audio 1 (eng) aac copied", "audio 2 vorbis -> aac (MP4 players do not play
+        vorbis)", "audio 3 (deu) ac3 2.1 -> libopus stereo (WebM cannot hold ac3;
+        downmixed)": the source stream's index and codec, why it is transcoded, and the
+        language its copy was given (a .mov's "fra" for "fre", none with --no-metadata: see
+        carry.py), as a subtitle track's is named."""
         lang = self.stream.metadata.get("language")
         what = f"audio {index_label(self.index, lang)} {self.source_codec}"
         if not self.transcode:
             return f"{what} copied"
+        why = "; ".join(w for w in (self.reason, "downmixed" if self.downmix else "") if w)
+        why = f" ({why})" if why else ""
         if self.layouts is None:
-            return f"{what} -> {self.codec}"
-        mix = " (downmixed)" if self.downmix else ""
-        return f"{what} {self.layouts[0]} -> {self.codec} {self.layouts[1]}{mix}"
+            return f"{what} -> {self.codec}{why}"
+        return f"{what} {self.layouts[0]} -> {self.codec} {self.layouts[1]}{why}"
 
     def write(self, data: av.Packet | av.AudioFrame) -> None:
         """Mux a packet (copy) or encode a frame (transcode), shifted by `offset`."""
