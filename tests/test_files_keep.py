@@ -5,13 +5,15 @@ source that ends early."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import av
 import pytest
-from videoclips import make_clip, probe
+from videoclips import make_clip, mux_frames, pattern, probe
 
 from aquarelle.cli.main import main
+from aquarelle.media.metadata import rescaled_timecode
 
 
 def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -78,3 +80,43 @@ def test_a_transcode_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     src = make_clip(tmp_path / "in.mkv", frames=6, audio_codec="vorbis").path
     code, err = render(capsys, str(src), "-o", str(tmp_path / "out.mp4"))
     assert code == 0 and "audio 1 vorbis -> aac (MP4 players do not play vorbis)" in err, err
+
+
+@pytest.fixture(scope="module")
+def drop_frame_mov(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 29.97 fps .mov whose drop-frame timecode reaches the minute after 2 frames."""
+    path = tmp_path_factory.mktemp("df") / "ntsc.mov"
+    tb = Fraction(1001, 30000)
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=Fraction(30000, 1001))
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.time_base = vs.codec_context.time_base = tb
+        vs.metadata["timecode"] = "00:00:59;28"
+        mux_frames(out, vs, (pattern(k, 64, 48) for k in range(60)), time_base=tb)
+    with av.open(str(path)) as c:
+        assert c.streams.video[0].metadata.get("timecode") == "00:00:59;28"
+    return path
+
+
+@pytest.mark.parametrize(("start", "held"), [("1.0", "00:01:01:00"), ("0.5", "00:01:00:12")])
+def test_a_drop_frame_timecode_keeps_its_time_at_a_new_rate(
+        drop_frame_mov: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], start: str,
+        held: str) -> None:
+    # 00:00:59;28 at 29.97 fps is 59.993 s; 1 s on, 60.993 s: frame 00:01:01:00 at 25 fps
+    # (it was written 2 frames early, the two labels skipped at the minute left uncounted)
+    out = tmp_path / "out.mov"
+    code, err = render(capsys, str(drop_frame_mov), "-o", str(out), "--fps", "25",
+                       "--start", start)
+    assert code == 0, err
+    with av.open(str(out)) as c:
+        assert c.streams.video[0].metadata.get("timecode") == held
+    assert (f"timecode 00:00:59;28 at 29.97 fps ({float(start):g} s on) written as {held} at "
+            "25 fps: the frame nearest its time, not drop-frame") in err
+
+
+def test_timecodes_go_through_the_clock() -> None:
+    assert rescaled_timecode("00:00:59;28", 30, 25, Fraction(29970, 1000)) == \
+        ("00:01:01:00", False)
+    assert rescaled_timecode("00:00:59;28", 30, 30, Fraction(30)) == ("00:01:01;00", True)
+    # a non-drop-frame label's time is its own reading
+    assert rescaled_timecode("01:00:00:00", 25, 50, Fraction(25)) == ("01:00:01:00", True)

@@ -188,7 +188,7 @@ def test_a_timecode_is_kept_without_a_left_out_warning(
     # 4 frames at 25 fps are 8 at 50: the same 0.16 s into the second
     ("50", "01:02:03:08", []),
     ("30", "01:02:03:05", ["aquarelle: warning: timecode 01:02:03:04 at 25 fps written as "
-                           "01:02:03:05 at 30 fps: the nearest frame"])])
+                           "01:02:03:05 at 30 fps: the frame nearest its time"])])
 def test_a_timecode_is_counted_at_the_new_rate(
         timecoded_mov: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fps: str,
         held: str, warned: list[str]) -> None:

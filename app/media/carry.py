@@ -161,12 +161,13 @@ def _carry_timecode(reader: VideoReader, out: av.container.OutputContainer,
         if key is None:
             continue
         if out_fps:
-            # the new rate's frames start at the cut itself: the source's timecode at the
-            # new rate, moved on by the new rate's frames from the source's start to the cut
-            steps = round(skipped * out_fps, 6)
-            label, exact = rescaled_timecode(tags[key], rate, new_rate) or (tags[key], True)
-            label = shifted_timecode(label, round(steps), new_rate) or label
-            why = [*([] if exact and steps == round(steps) else ["the nearest frame"]),
+            # the new rate's frames start at the cut itself: the frame of the new rate at the
+            # source's timecode moved on by the source's frames from its start to the cut
+            frames = Fraction(skipped).limit_denominator(10**6) * Fraction(
+                fps or 0).limit_denominator(1001)
+            label, exact = rescaled_timecode(tags[key], rate, new_rate, frames) \
+                or (tags[key], True)
+            why = [*([] if exact else ["the frame nearest its time"]),
                    *([] if label[8] == tags[key][8] else
                      ["not drop-frame (only multiples of 30 fps drop frames)"])]
             moved = f" ({skipped:g} s on)" if skipped else ""

@@ -161,38 +161,70 @@ def timecode_of(tags: dict[str, str]) -> str | None:
     return None if key is None else tags[key]
 
 
-def shifted_timecode(timecode: str, frames: int, rate: int) -> str | None:
-    """`timecode` `frames` frames on at `rate` frames a timecode second (30 for 29.97 fps;
-    drop-frame, its ";" kept, skips frame numbers 0 and 1 of most minutes as a player
-    counts them); None when it is no timecode."""
+def _drop(sep: str, rate: int) -> int:
+    """Frame numbers a drop-frame count skips at most minutes' start (2 at 29.97 fps, 4 at
+    59.94); 0 for a timecode that drops none (only multiples of 30 fps drop frames)."""
+    return rate // 15 if sep in ";," and rate % 30 == 0 else 0
+
+
+def _frame_number(timecode: str, rate: int) -> tuple[int, str, int] | None:
+    """The frame a timecode names, counted from 00:00:00:00 at `rate` frames a timecode
+    second (drop-frame labels skipped as a player skips them), its separator and the width
+    of its frame field; None when it is no timecode."""
     m = TIMECODE.fullmatch(timecode.strip())
     if m is None or rate < 1:
         return None
     hours, minutes, seconds, sep, ff = m.groups()
-    drop = rate // 15 if sep in ";," and rate % 30 == 0 else 0
+    drop = _drop(sep, rate)
     total_minutes = int(hours) * 60 + int(minutes)
     number = ((total_minutes * 60 + int(seconds)) * rate + int(ff)
-              - drop * (total_minutes - total_minutes // 10) + frames)
-    if drop:  # back to a label: FFmpeg's av_timecode_adjust_ntsc_framenum2
+              - drop * (total_minutes - total_minutes // 10))
+    return number, sep, len(ff)
+
+
+def _label(number: int, rate: int, sep: str, width: int) -> str:
+    """The timecode of frame `number` at `rate` (drop-frame where `sep` says so)."""
+    drop = _drop(sep, rate)
+    if drop:  # FFmpeg's av_timecode_adjust_ntsc_framenum2
         per_10 = rate * 600 - 9 * drop
         tens, rest = divmod(number, per_10)
         number += 9 * drop * tens + drop * max(0, (rest - drop) // (per_10 // 10))
     seconds_total, ff_out = divmod(number, rate)
     h, rest_s = divmod(seconds_total, 3600)
-    return f"{h % 24:02d}:{rest_s // 60:02d}:{rest_s % 60:02d}{sep}{ff_out:0{len(ff)}d}"
+    return f"{h % 24:02d}:{rest_s // 60:02d}:{rest_s % 60:02d}{sep}{ff_out:0{width}d}"
 
 
-def rescaled_timecode(timecode: str, rate: int, new_rate: int) -> tuple[str, bool] | None:
-    """`timecode` (at `rate` frames a timecode second) at `new_rate`: the same time, its frame
-    field rescaled to the nearest frame, and whether that is exact. A drop-frame ";" is kept
-    only where the new rate drops frames (a multiple of 30), as FFmpeg's av_timecode takes
-    it; None when it is no timecode."""
-    m = TIMECODE.fullmatch(timecode.strip())
-    if m is None or rate < 1 or new_rate < 1:
+def shifted_timecode(timecode: str, frames: int, rate: int) -> str | None:
+    """`timecode` `frames` frames on at `rate` frames a timecode second (30 for 29.97 fps;
+    drop-frame, its ";" kept, skips frame numbers 0 and 1 of most minutes as a player
+    counts them); None when it is no timecode."""
+    found = _frame_number(timecode, rate)
+    if found is None:
         return None
-    hours, minutes, seconds, sep, ff = m.groups()
-    frames = Fraction(int(ff) * new_rate, rate)
-    sep = sep if sep not in ";," or new_rate % 30 == 0 else ":"
-    label = f"{int(hours):02d}:{minutes}:{seconds}{sep}{round(frames):0{len(ff)}d}"
-    # a label a drop-frame count skips is made the frame before (shifted 0 frames)
-    return shifted_timecode(label, 0, new_rate) or label, frames.denominator == 1
+    number, sep, width = found
+    return _label(number + frames, rate, sep, width)
+
+
+def _label_rate(rate: int, sep: str) -> Fraction:
+    """Frames a second of a timecode's clock: a drop-frame count's are NTSC's (30000/1001
+    for 30), whose labels keep to the clock by the numbers they skip."""
+    return Fraction(rate * 1000, 1001) if _drop(sep, rate) else Fraction(rate)
+
+
+def rescaled_timecode(timecode: str, rate: int, new_rate: int, frames: Fraction = Fraction(0)
+                      ) -> tuple[str, bool] | None:
+    """`timecode` (at `rate` frames a timecode second), moved on by `frames` of its own
+    (a --start cut's, a fraction where the cut falls between them), at `new_rate`: the
+    frame of the new rate nearest the same time, and whether it is that time exactly. The
+    time goes through the clock (a drop-frame label's time is its frames at 29.97 fps,
+    which count the labels it skips; 00:00:59;28 at 29.97 fps and 1 s on is 00:01:01:00 at
+    25). A drop-frame ";" is kept only where the new rate drops frames (a multiple of 30),
+    as FFmpeg's av_timecode takes it; None when it is no timecode."""
+    found = _frame_number(timecode, rate)
+    if found is None or new_rate < 1:
+        return None
+    number, sep, width = found
+    new_sep = sep if sep not in ";," or new_rate % 30 == 0 else ":"
+    seconds = (number + frames) / _label_rate(rate, sep)
+    new_number = seconds * _label_rate(new_rate, new_sep)
+    return _label(round(new_number), new_rate, new_sep, width), new_number.denominator == 1
