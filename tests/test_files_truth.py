@@ -4,6 +4,7 @@ NTSC rates keep exact steps, and the smaller warnings say what is so."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import av
@@ -82,3 +83,67 @@ def test_a_batch_names_a_music_file_it_does_not_render(tmp_path, capsys, music):
     assert f"{music} has no video stream, only a cover picture" in err
     assert "1 of 2 rendered" in err and f"1 failed: {music}" in err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["clip.mp4"]
+
+
+def late_frames_clip(path: Path) -> list[np.ndarray]:
+    """An MJPEG clip whose decoder hands frames 5 and 6 after frame 4 with their own, earlier
+    times (0, 0.04, 0.08, 0.12, 0.24, 0.16, 0.2, 0.28 s: as a damaged stretch of H.264 gave
+    in the trial); returns the pictures drawn, in that order."""
+    from videoclips import pattern
+
+    drawn = [pattern(k, 64, 48) for k in range(8)]
+    pts = [0, 2, 4, 6, 12, 8, 10, 14]  # in 1/50 s
+    dts = [0, 2, 4, 6, 7, 8, 10, 14]  # (increasing, as a muxer takes them)
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("mjpeg", rate=25)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuvj420p"
+        stream.time_base = Fraction(1, 50)
+        packets = []
+        for k, picture in enumerate(drawn):
+            frame = av.VideoFrame.from_ndarray(picture, format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 25)
+            packets += stream.encode(frame)
+        packets += stream.encode(None)
+        for packet, p, d in zip(packets, pts, dts, strict=True):
+            packet.pts, packet.dts, packet.duration = p, d, 2
+            packet.time_base = Fraction(1, 50)
+            out.mux(packet)
+    with av.open(str(path)) as c:  # (the decoder gives those times, in that order)
+        assert [float(f.time) for f in c.decode(video=0)] == pytest.approx(
+            [t / 50 for t in pts], abs=1e-3)
+    return drawn
+
+
+@pytest.mark.parametrize("src_ext", [".mkv", ".mp4"])
+@pytest.mark.parametrize("out", ["out.mkv", "out.mp4"])
+def test_frames_whose_times_go_back_are_left_out_and_counted(tmp_path, capsys, src_ext, out):
+    from test_vfr_timing import nearest
+    from videoclips import decode_video
+
+    src = tmp_path / f"late{src_ext}"
+    drawn = late_frames_clip(src)
+    code, err = render(capsys, src, "-o", tmp_path / out, "--style", "adjust")
+    assert code == 0, err
+    pictures, times, _ = decode_video(tmp_path / out)
+    assert [float(t) for t in times] == pytest.approx([0, 0.04, 0.08, 0.12, 0.24, 0.28],
+                                                      abs=1e-3)
+    assert [nearest(p, drawn) for p in pictures] == [0, 1, 2, 3, 4, 7]
+    assert (f"{src}: 2 frame(s) could not be decoded and are missing from the output (2 of "
+            "them came late from the decoder, with times before frames already shown, and "
+            "were left out rather than shown out of order)") in err
+
+
+def test_frames_whose_times_go_back_are_no_pictures_of_a_sequence(tmp_path, capsys):
+    from test_vfr_timing import nearest
+
+    drawn = late_frames_clip(tmp_path / "late.mkv")
+    (tmp_path / "frames").mkdir()
+    code, err = render(capsys, tmp_path / "late.mkv", "-o", tmp_path / "frames/%02d.png",
+                       "--style", "adjust", "-q")
+    assert code == 0, err
+    import cv2
+
+    written = sorted((tmp_path / "frames").iterdir())
+    assert [nearest(cv2.imread(str(p))[:, :, ::-1], drawn) for p in written] == [
+        0, 1, 2, 3, 4, 7]
+    assert "2 frame(s) could not be decoded (2 of them came late from the decoder" in err

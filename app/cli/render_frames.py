@@ -116,7 +116,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
                 ctx.release()
-            lost, deinterlaced = reader.lost, reader.deinterlaced
+            lost, deinterlaced, lost_why = reader.lost, reader.deinterlaced, reader.lost_why()
             if reader.gap is not None and reader.gap_reached:
                 warnings.append(reader.gap.describe())
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
@@ -139,7 +139,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     for warning in warnings:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     if lost:
-        print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded",
+        print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded{lost_why}",
               file=sys.stderr)
     if not job.quiet:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"

@@ -488,9 +488,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     if reader.gap is not None and reader.gap_reached:
         result.warnings.append(reader.gap.describe())
     if result.lost:
-        why = f": {reader.failure}" if reader.failure else ""
         result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
-                               f"and are missing from the output{why}")
+                               f"and are missing from the output{reader.lost_why()}")
     if (why := alpha_left_out(reader)) is not None:
         result.warnings.append(why)
     if reader.unusable_audio:

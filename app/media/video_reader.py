@@ -459,6 +459,9 @@ class VideoReader:
         self.size = size  # upright output size (W, H), or None for the source size
         self.decoded = 0  # frames yielded in the asked range
         self.decode_errors = 0  # packets the decoder rejected
+        # frames decoded with a time at or before the last one's (a damaged stretch's),
+        # left out: each is one of the file's frames missing from its place
+        self.backwards = 0
         self.failure: str | None = None  # why the walk ended early, if it did
         # an image sequence's first gap in its numbers, where FFmpeg stops reading it, and
         # whether the walk's range goes past it (the frames after it are left out: say so)
@@ -631,9 +634,21 @@ class VideoReader:
         else:
             gaps = gap_frames(self._steps)
             missing = (gaps or 0) + self._missing_at_end(steady=gaps is not None)
+        missing = max(missing, self.backwards)
         if self.failure or self.decode_errors:
             return max(self.decode_errors, missing, 1 if self.failure else 0)
         return missing
+
+    def lost_why(self) -> str:
+        """What the lost frames' warning adds: why the walk ended early (": unreadable
+        after ..."), and the frames left out because their times went back ("" for
+        neither)."""
+        why = f": {self.failure}" if self.failure else ""
+        if self.backwards:
+            why += (f" ({self.backwards} of them came late from the decoder, with times "
+                    "before frames already shown, and were left out rather than shown out of "
+                    "order)")
+        return why
 
     def _missing_at_end(self, steady: bool = True) -> int:
         """Frames missing between the last decoded frame and the end of the range, estimated
@@ -800,6 +815,11 @@ class VideoReader:
             if not flush:
                 return
         for f in self._deinterlacer.frames(frames, flush=flush):
+            if f.pts is not None and self._last_pts is not None and f.pts <= self._last_pts:
+                # a decoder that lost its references hands frames back late (1.92 s, then
+                # 0.92 s): written there they would flash out of order, or share a time
+                self.backwards += 1
+                continue
             yield self._convert(f)
 
     @property
@@ -838,9 +858,7 @@ class VideoReader:
         step = f.duration or self._default_step()
         if pts is None:
             pts = 0 if self._last_pts is None else self._last_pts + step
-        elif self._last_pts is not None and pts <= self._last_pts:
-            pts = self._last_pts + 1  # broken timestamps: keep them strictly increasing
-        self._last_pts = pts
+        self._last_pts = pts  # (one at or before it was left out: _decode)
         return DecodedFrame(image, int(pts), self.time_base, -1, f.duration or None)
 
     def _default_step(self) -> int:
