@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import av
+import numpy as np
 import pytest
 from videoclips import make_clip, mux_frames, pattern, probe
 
@@ -120,3 +121,41 @@ def test_timecodes_go_through_the_clock() -> None:
     assert rescaled_timecode("00:00:59;28", 30, 30, Fraction(30)) == ("00:01:01;00", True)
     # a non-drop-frame label's time is its own reading
     assert rescaled_timecode("01:00:00:00", 25, 50, Fraction(25)) == ("01:00:01:00", True)
+
+
+def pcm_samples(path: Path) -> np.ndarray:
+    """The first audio track's decoded samples, interleaved."""
+    with av.open(str(path)) as c:
+        return np.concatenate([f.to_ndarray().reshape(-1) for f in c.decode(audio=0)])
+
+
+@pytest.mark.parametrize("ext", ["mkv", "mp4"])
+def test_24_bit_pcm_stays_lossless(tmp_path: Path, ext: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # 24-bit PCM of a .mov copied into .mkv reads as "2 channels" (and MP4 players do not
+    # play PCM): it became AAC, its samples lost for a layout's name
+    src = make_clip(tmp_path / "in.mov", frames=6, audio=False).path
+    pcm = tmp_path / "pcm.mov"
+    rng = np.random.default_rng(1)
+    samples = (rng.integers(-2 ** 23, 2 ** 23, (1, 2 * 9600)) * 256).astype(np.int32)
+    with av.open(str(src)) as c, av.open(str(pcm), "w") as out:
+        video = out.add_stream_from_template(c.streams.video[0])
+        audio = out.add_stream("pcm_s24le", rate=48000, layout="stereo")
+        for packet in c.demux(c.streams.video[0]):
+            if packet.dts is not None:
+                packet.stream = video
+                out.mux(packet)
+        frame = av.AudioFrame.from_ndarray(samples, format="s32", layout="stereo")
+        frame.sample_rate, frame.pts = 48000, 0
+        for packet in [*audio.encode(frame), *audio.encode(None)]:
+            out.mux(packet)
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(pcm), "-o", str(out))
+    assert code == 0, err
+    assert "audio 1 pcm_s24le -> flac (lossless; " in err or \
+        "audio 1 pcm_s24le stereo -> flac" in err, err
+    with av.open(str(out)) as c:
+        cc = c.streams.audio[0].codec_context
+        assert (cc.name, cc.layout.name) == ("flac", "stereo")
+    kept = pcm_samples(out)
+    assert np.array_equal(kept, samples[0, :len(kept)]) and len(kept) >= 2 * 9600 - 2 * 1024

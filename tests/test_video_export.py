@@ -211,7 +211,7 @@ def test_vp9_webm_in_and_out(tmp_path, gl_ctx):
 
 
 def test_audio_is_transcoded_when_the_container_refuses_it(tmp_path, gl_ctx):
-    # AAC cannot go into WebM: transcoded to Opus; PCM cannot go into MP4: to AAC.
+    # AAC cannot go into WebM: transcoded to Opus; PCM cannot go into MP4: to FLAC.
     clip = make_clip(tmp_path / "in.mp4", frames=9)
     r = export(clip.path, tmp_path / "out.webm", gl_ctx)
     _, times, facts = decode_video(tmp_path / "out.webm")
@@ -223,9 +223,9 @@ def test_audio_is_transcoded_when_the_container_refuses_it(tmp_path, gl_ctx):
     pcm = make_clip(tmp_path / "pcm.mkv", frames=9, audio_codec="pcm_s16le")
     r = export(pcm.path, tmp_path / "pcm.mp4", gl_ctx)
     _, times, facts = decode_video(tmp_path / "pcm.mp4")
-    assert r.audio == ["audio 1 pcm_s16le 2 channels -> aac stereo (MP4 players do not play "
-                       "pcm_s16le)"]
-    assert facts["audio"][0][0] == "aac"
+    assert r.audio == ["audio 1 pcm_s16le 2 channels -> flac stereo (lossless; MP4 players do "
+                       "not play pcm_s16le)"]
+    assert facts["audio"][0][0] == "flac"
     assert facts["audio"][0][1] == pytest.approx(pcm.audio_seconds, abs=0.03)
     assert times == decode_video(pcm.path)[1]  # Matroska's milliseconds, kept
 

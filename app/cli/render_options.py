@@ -19,8 +19,8 @@ from .common import frame_rate
 VIDEO_HELP = """\
 Videos: every frame is stylized and written with its original timestamp (variable frame
 rates are kept), upright (rotation metadata applied), with the audio streams copied
-unchanged, or transcoded (AAC; Opus for .webm) when the output format cannot hold their
-codec, each with its language, title and default/forced flags. Subtitles are copied, or
+unchanged, or transcoded (16- and 24-bit PCM and ALAC to FLAC in .mkv/.mp4; else AAC, Opus
+for .webm) when the output format cannot hold their codec, each with its language, title and default/forced flags. Subtitles are copied, or
 converted to the output's text format (mov_text in .mp4/.mov, WebVTT in .webm); picture
 subtitles only .mkv holds (a warning names any left out). Chapters, the file's tags
 (title, comment...) and its cover picture (in .mp4 and .mkv) are kept (--no-subtitles,

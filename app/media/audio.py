@@ -1,6 +1,7 @@
 """Audio of an export: copy packets unchanged when the container takes the codec, else
-transcode (AAC; Opus for WebM, surround kept where Opus has the layout). Both keep the source
-timestamps, shifted by the trim start."""
+transcode (FLAC for lossless audio in Matroska and MP4; else AAC, or Opus for WebM, surround
+kept where Opus has the layout). Both keep the source timestamps, shifted by the trim
+start."""
 
 from __future__ import annotations
 
@@ -121,7 +122,7 @@ def can_copy(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None = 
 def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
                  ) -> tuple[frozenset[int], list[str]]:
     """Which of a file's audio `streams` (by position) an output of format `fmt` transcodes,
-    and a warning for each one transcoded to keep its channel layout."""
+    and a warning for each one transcoded lossily to keep its channel layout."""
     samples = sample_packets(path, [s.index for s in streams])
     transcode, warnings = set(), []
     for i, s in enumerate(streams):
@@ -129,22 +130,61 @@ def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
         if why is None:
             continue
         transcode.add(i)
-        if why.startswith("layout "):
+        codec, out = transcode_target(fmt, s)
+        if why.startswith("layout ") and codec != "flac":  # (FLAC loses nothing: no warning)
             layout = s.codec_context.layout
-            codec, out = transcode_target(fmt == "webm", layout)
             warnings.append(f"audio stream {stream_label(s)}: {codec_name(s)} "
                             f"{layout.name} copied into .{fmt} would read as {why[7:]}; "
                             f"transcoded to {codec} {out}")
     return frozenset(transcode), warnings
 
 
-def transcode_target(webm: bool, layout: av.AudioLayout | None) -> tuple[str, str]:
-    """The codec and channel layout a transcoded track gets: Opus in WebM (its layouts),
-    else AAC (the source's layout where AAC keeps it); stereo where none is known."""
-    codec = "libopus" if webm else "aac"
+def transcode_target(fmt: str, source: av.audio.AudioStream) -> tuple[str, str]:
+    """The codec and channel layout a transcoded track of `source` gets in an output of
+    format `fmt`: FLAC for lossless audio where the output plays it and FLAC keeps the
+    layout (the samples and layout kept), Opus in WebM (its layouts), else AAC (the
+    source's layout where AAC keeps it); stereo where none is known."""
+    layout = source.codec_context.layout
+    if fmt == "webm":
+        codec = "libopus"
+    elif flac_format(source) and fmt in ("matroska", "mp4") and flac_layout(layout):
+        return "flac", flac_layout(layout) or ""
+    else:
+        codec = "aac"
     if layout is None or not layout.nb_channels:
         return codec, default_layout(2)
-    return codec, opus_layout(layout) if webm else aac_layout(layout)
+    return codec, opus_layout(layout) if codec == "libopus" else aac_layout(layout)
+
+
+# The layouts FLAC holds (its channel assignments), which read back named alike
+FLAC_LAYOUTS = ("mono", "stereo", "3.0", "quad", "5.0", "5.1", "6.1", "7.1")
+
+
+def flac_layout(layout: av.AudioLayout | None) -> str | None:
+    """The FLAC layout keeping a source layout: its own, or for channels of unknown order
+    (Matroska's PCM) FFmpeg's usual one for their count; None where FLAC has none (2.1)."""
+    if layout is None or not layout.nb_channels:
+        return None
+    if layout.name.endswith("channels"):
+        name = default_layout(layout.nb_channels)
+        return name if name in FLAC_LAYOUTS and layout.nb_channels <= 8 else None
+    return layout.name if layout.name in FLAC_LAYOUTS else None
+
+
+def flac_format(source: av.audio.AudioStream) -> str | None:
+    """The sample format that keeps a lossless source's samples in FLAC: s16 for up to 16
+    bits, s32 (which FFmpeg's FLAC encoder writes as 24 bits) for 24; None for lossy, float
+    or 32-bit audio, which FLAC cannot hold unchanged."""
+    cc = source.codec_context
+    if cc is None or not cc.codec.lossless or cc.format is None:
+        return None
+    fmt = cc.format.name.rstrip("p")
+    if fmt in ("u8", "s16"):
+        return "s16"
+    name = codec_name(source)
+    if fmt == "s32" and not (name.startswith("pcm_") and "32" in name):
+        return "s32"
+    return None
 
 
 def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | None
@@ -286,13 +326,17 @@ class AudioTrack:
         rate = source.codec_context.sample_rate or 48000
         src_layout = source.codec_context.layout
         channels = src_layout.nb_channels if src_layout else 2
-        self.codec, layout = transcode_target(webm, src_layout)
+        self.codec, layout = transcode_target(fmt, source)
         if webm:
             rate = rate if rate in OPUS_RATES else 48000
             if src_layout and channels and av.AudioLayout(layout).nb_channels < channels:
                 self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
-        self.stream.bit_rate = transcode_bitrate(self.stream.codec_context.layout.nb_channels)
+        if self.codec == "flac":
+            self.stream.format = flac_format(source)
+        else:
+            self.stream.bit_rate = transcode_bitrate(
+                self.stream.codec_context.layout.nb_channels)
         if src_layout and src_layout.name != layout:
             self.layouts = (src_layout.name, layout)
         if webm and self.stream.codec_context.layout.nb_channels > 2:
@@ -316,7 +360,8 @@ class AudioTrack:
         what = f"audio {index_label(self.index, lang)} {self.source_codec}"
         if not self.transcode:
             return f"{what} copied"
-        why = "; ".join(w for w in (self.reason, "downmixed" if self.downmix else "") if w)
+        why = "; ".join(w for w in ("lossless" if self.codec == "flac" else "", self.reason,
+                                    "downmixed" if self.downmix else "") if w)
         why = f" ({why})" if why else ""
         if self.layouts is None:
             return f"{what} -> {self.codec}{why}"
