@@ -8,7 +8,9 @@
 // quarter of the source size, so the edge itself is left to the composite: .x the signed
 // distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
 // the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
-// .y the grade (how dense the wash is inside the edge). 1, 1 (cleared): painted.
+// .y the grade (how dense the wash is inside the edge), .z how much this is the figure (0: the
+// room round it, whose dark the composite lays as a light wash: room_wash.glsl).
+// 1, 1, 1 (cleared): painted, all figure.
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
@@ -32,6 +34,9 @@ const float GRADE = 0.5;   // the field's span over which a wash lightens toward
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
 const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the counterchange
 const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
+const float BORDER_WANDER = 0.06;  // of the short side: how far the figure's fade at the
+                                  // frame's borders wanders (slowly: a line, never islands)
+const vec2 ROOM = vec2(0.2, 0.6);  // the figure's values over which the room turns to figure
 
 void main() {
     // at full strength while a face found or lost fades in or out: the composite
@@ -58,14 +63,22 @@ void main() {
                       0.0, 1.0);
     side = mix(side, lit, k);
     float around = u_background == 2 ? 0.0 : fig.y * edge * mix(mix(0.15, -0.3, k), 1.3, side);
-    float field = max(fig.x * (0.5 + 0.5 * edge), around);
     float n = fbm(sheet / (0.1 * short_side), 3, u_seed, 501) - 0.5;
     float thr = mix(-0.4, 0.8, strength);
     float lost = SOFT * mix(1.0, 5.0, smoothstep(0.55, 0.8,
                                                  value_noise(sheet / (0.25 * short_side),
                                                              u_seed, 503)));
-    float s = (field + RAGGED * n - thr) / lost;  // -1 .. 1: the edge's ramp
+    // the figure fades out at the frame's borders along a line wandering slowly (a lost
+    // edge), and the noise only makes its outline ragged: reaching inside the mass it punched
+    // holes of bare paper into hair and chest at fixed places of the sheet (trial F2)
+    float wander = BORDER_WANDER * (value_noise(sheet / (0.3 * short_side), u_seed, 504) - 0.5);
+    float fade = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side + wander);
+    float figure = fig.x * (0.5 + 0.5 * fade);
+    float outline = 1.0 - smoothstep(0.5, 0.95, fig.x);
+    float s = max(figure + RAGGED * outline * n - thr, around + RAGGED * n - thr) / lost;
+    float field = max(figure, around);
     // the grade follows the figure's neighbourhood calmly: only the edge is ragged
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
+    float room = u_background == 2 ? 1.0 : smoothstep(ROOM.x, ROOM.y, fig.x);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), room, 1.0);
 }
