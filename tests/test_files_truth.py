@@ -4,6 +4,7 @@ NTSC rates keep exact steps, and the smaller warnings say what is so."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -147,3 +148,35 @@ def test_frames_whose_times_go_back_are_no_pictures_of_a_sequence(tmp_path, caps
     assert [nearest(cv2.imread(str(p))[:, :, ::-1], drawn) for p in written] == [
         0, 1, 2, 3, 4, 7]
     assert "2 frame(s) could not be decoded (2 of them came late from the decoder" in err
+
+
+@pytest.mark.parametrize("rate", ["30000/1001", "24000/1001"])
+@pytest.mark.parametrize("ext", [".mp4", ".mov"])
+def test_an_ntsc_rate_steps_alike_from_a_clock_that_cannot_hold_it(tmp_path, capsys, rate,
+                                                                  ext):
+    from videoclips import make_clip
+
+    # 25 fps in 1/12800 (FFmpeg's usual MP4 clock), which holds no step of 1001/30000 s
+    src = make_clip(tmp_path / "in.mp4", frames=25, fps=25, time_base=Fraction(1, 12800),
+                    audio=False).path
+    out = tmp_path / f"out{ext}"
+    code, err = render(capsys, src, "-o", out, "--fps", rate, "--style", "adjust", "-q")
+    assert code == 0, err
+    fps = Fraction(rate)
+    with av.open(str(out)) as c:
+        stream = c.streams.video[0]
+        pts = [f.pts for f in c.decode(stream)]
+        assert stream.time_base == Fraction(1, fps.numerator)
+    steps = {b - a for a, b in zip(pts, pts[1:], strict=False)}
+    assert steps == {1001}  # (they were 427 and 428 by turns at 29.97)
+    assert len(pts) == math.ceil(fps)  # slots before the source's end, 1 s
+
+
+def test_a_new_rates_clock_holds_the_source_and_the_rate_where_one_can():
+    from aquarelle.media.export import rate_time_base
+
+    assert rate_time_base(Fraction(1, 1000), 24) == Fraction(1, 3000)
+    assert rate_time_base(Fraction(1, 90000), Fraction(30000, 1001)) == Fraction(1, 90000)
+    assert rate_time_base(Fraction(1, 12800), Fraction(30000, 1001)) == Fraction(1, 30000)
+    assert rate_time_base(Fraction(1, 12800), Fraction(24000, 1001)) == Fraction(1, 24000)
+    assert rate_time_base(Fraction(1, 12800), 30000 / 1001) == Fraction(1, 30000)

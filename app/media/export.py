@@ -265,13 +265,19 @@ def exact(seconds: float) -> Fraction:
     return Fraction(seconds).limit_denominator(10**9)
 
 
-def rate_time_base(source: Fraction, fps: float) -> Fraction:
+def rate_time_base(source: Fraction, fps: float | Fraction) -> Fraction:
     """A time base that holds both the source's timestamps and steps of a new rate exactly
-    (1/3000 for milliseconds at 24 fps), else the source's (one too fine for a container)."""
+    (1/3000 for milliseconds at 24 fps); where that is too fine for a container, the rate's
+    own (1/30000 for 30000/1001 fps from FFmpeg's usual 1/12800: the source's would step
+    427 and 428 ticks by turns, a variable rate to editors, 2.000 s for 60 frames instead
+    of 2.002), whose steps are all alike; the source's only where that is too fine too."""
     step = Fraction(1) / Fraction(fps).limit_denominator(1001)
     tb = Fraction(math.gcd(source.numerator, step.numerator),
                   math.lcm(source.denominator, step.denominator))
-    return tb if tb.denominator <= MAX_TIME_BASE else source
+    if tb.denominator <= MAX_TIME_BASE:
+        return tb
+    own = Fraction(1, step.denominator)
+    return own if own.denominator <= MAX_TIME_BASE else source
 
 
 def output_frames(reader: VideoReader, start: float, end: float | None, fps: float | None
