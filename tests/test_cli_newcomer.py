@@ -496,7 +496,7 @@ def test_a_sequence_with_a_gap_says_where_it_stops(tmp_path, capsys, numbers, mi
     # one that starts past it finds no frames, and says why
     code, err = cli(capsys, "render", seq, "-o", out, "--start", "0.5")
     assert code == 2 and err.count("\n") == 1
-    assert "no video frames between the --start and --end times" in err
+    assert "no video frame starts at or after --start 0.5 s" in err
     assert warning.removeprefix("aquarelle: warning: ") in err
 
 

@@ -157,7 +157,7 @@ def test_a_file_named_as_no_media_is_not_called_a_video(tmp_path):
     (["--size", "big"], "--size expects"),
     (["--start", "1:xx"], "--start expects"),
     (["--start", "0.2", "--end", "0.1"], "must be after --start"),
-    (["--start", "5"], "no video frames between"),
+    (["--start", "5"], "no video frame starts at or after --start 5 s (the video lasts"),
     (["--video-lines", "50"], "--video-lines must be 0 (paint every line) or 120 to 4320"),
     (["--video-lines", "4321"], "--video-lines must be 0 (paint every line) or 120 to 4320"),
 ])

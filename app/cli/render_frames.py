@@ -26,6 +26,7 @@ from ..media.export import (
     alpha_left_out,
     asked,
     check_options,
+    no_frames_in,
     output_frames,
     resolve_size,
     retime,
@@ -116,14 +117,16 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
                 ctx.release()
+            if not (frames if gif else written):  # (none painted: nothing to write)
+                raise AquarelleError(f"{src}: " + (
+                    no_frames_in(opts.start, opts.end, reader.duration) if reader.trimmed
+                    else "no decodable video frames") + reader.lost_why())
             lost, deinterlaced, lost_why = reader.lost, reader.deinterlaced, reader.lost_why()
             if reader.gap is not None and reader.gap_reached:
                 warnings.append(reader.gap.describe())
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
                 warnings.append(why)
         if gif:
-            if not frames:
-                raise AquarelleError(f"{src}: no decodable video frames")
             _write_gif(output, frames, frame_lengths(starts, last, step),
                        replace=opts.replace)
     except BaseException:

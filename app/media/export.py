@@ -182,7 +182,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         reader.transcode_audio = transcode
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
-        head, first = _prime(items, reader, src)
+        head, first = _prime(items, reader, src, opts.start, opts.end)
         source = (first.image.shape[1], first.image.shape[0])
         keeps = keeps_pixel_aspect(fmt, spec)
         source_sar = reader.sample_aspect
@@ -356,9 +356,11 @@ def _audio_outside(reader: VideoReader, transcode: frozenset[int], start: float,
     return frozenset(n for n, i in enumerate(positions) if i in transcode), left
 
 
-def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: Path
+def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: Path,
+           start: float = 0.0, end: float | None = None
            ) -> tuple[list[DecodedFrame | AudioItem], DecodedFrame]:
-    """Walk up to the first video frame (proves the file decodes before anything is written)."""
+    """Walk up to the first video frame (proves the file decodes before anything is written;
+    a range of none, [start, end), is said in the options given)."""
     head: list[DecodedFrame | AudioItem] = []
     for item in items:
         head.append(item)
@@ -367,8 +369,19 @@ def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: 
     why = f" ({reader.failure})" if reader.failure else \
         f" ({reader.gap.describe()})" if reader.gap is not None and reader.gap_reached else ""
     if reader.trimmed:
-        raise MediaError(f"{src}: no video frames between the --start and --end times{why}")
+        raise MediaError(f"{src}: {no_frames_in(start, end, reader.duration)}{why}")
     raise MediaError(f"{src}: no decodable video frames{why}")
+
+
+def no_frames_in(start: float, end: float | None, duration: float | None) -> str:
+    """"no video frames between the --start and --end times", in the options given: a
+    --start alone is said with the video's length where it is known."""
+    if end is None:
+        lasts = f" (the video lasts {duration:.2f} s)" if duration else ""
+        return f"no video frame starts at or after --start {start:g} s{lasts}"
+    if start <= 0:
+        return f"no video frames before --end {end:g} s"
+    return "no video frames between the --start and --end times"
 
 
 def _fit(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
