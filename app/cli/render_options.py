@@ -20,18 +20,19 @@ VIDEO_HELP = """\
 Videos: every frame is stylized and written with its original timestamp (variable frame
 rates are kept), upright (rotation metadata applied), with the audio streams copied
 unchanged, or transcoded (16- and 24-bit PCM and ALAC to FLAC in .mkv/.mp4; else AAC, Opus
-for .webm) when the output format cannot hold their codec, each with its language, title and default/forced flags. Subtitles are copied, or
-converted to the output's text format (mov_text in .mp4/.mov, WebVTT in .webm); picture
-subtitles only .mkv holds (a warning names any left out). Chapters, the file's tags
-(title, comment...) and its cover picture (in .mp4 and .mkv) are kept (--no-subtitles,
---no-metadata drop subtitles, tags and chapters). A 10-bit source stays 10-bit with
---codec h265 or prores (H.264 is written 8-bit: a warning says so), and a ProRes source
-keeps its profile (4444, HQ...) with --codec prores. HDR tags (BT.2020, PQ/HLG) are
-carried, and HDR10's mastering display and light levels with h265 (h264 where its x264
-writes them; a warning names what another codec leaves out). Output formats: .mp4 .m4v
-.mov .mkv (h264, h265; vp9 in .mp4/.mkv; prores in .mov/.mkv), .webm (vp9), and
-pictures: .gif and frames/%04d.png (a warning names the sound, subtitles and tags they
-leave out; a 10-bit video's PNG or TIFF frames are 16-bit). Odd sizes: H.264/H.265/VP9
+for .webm) when the output format cannot hold their codec, each with its language, title
+and default/forced flags. Subtitles are copied, or converted to the output's text format
+(mov_text in .mp4/.mov, WebVTT in .webm); picture subtitles only .mkv holds (a warning
+names any left out). Chapters, the file's tags (title, comment...) and its cover picture
+(in .mp4 and .mkv) are kept (--no-subtitles, --no-metadata drop subtitles, tags and
+chapters). A 10-bit source stays 10-bit with --codec h265 or prores (H.264 is written
+8-bit: a warning says so), and a ProRes source keeps its profile (4444, HQ...) with
+--codec prores. HDR tags (BT.2020, PQ/HLG) are carried, and HDR10's mastering display and
+light levels with h265 (h264 where its x264 writes them; a warning names what another
+codec leaves out). Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv;
+prores in .mov/.mkv), .webm (vp9), and pictures: .gif and frames/%04d.png (a warning names
+the sound, subtitles and tags they leave out; a 10-bit video's PNG or TIFF frames are
+16-bit). Odd sizes: H.264/H.265/VP9
 store 4:2:0 colour and ProRes 4:2:2 (4:4:4 from a 4444 source), which need an even width
 (and height for 4:2:0), so an odd-sized picture is padded by repeating its last
 column/row (e.g. 641x361 is written as 642x362; no pixel is lost; a warning names colour
