@@ -159,3 +159,28 @@ def test_24_bit_pcm_stays_lossless(tmp_path: Path, ext: str,
         assert (cc.name, cc.layout.name) == ("flac", "stereo")
     kept = pcm_samples(out)
     assert np.array_equal(kept, samples[0, :len(kept)]) and len(kept) >= 2 * 9600 - 2 * 1024
+
+
+def first_sound(path: Path) -> float:
+    """When the first audio track's first decoded samples play (s)."""
+    with av.open(str(path)) as c:
+        frame = next(c.decode(audio=0))
+        return float(frame.pts * frame.time_base)
+
+
+def test_a_cut_aac_copy_in_matroska_starts_within_a_packet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The copy keeps the source's CodecDelay (1024 samples), which its decoder discarded
+    # from the cut's first packet of sound: 0.033 s where the same cut into .mp4 starts at
+    # 0.012
+    src = make_clip(tmp_path / "in.mkv", frames=45).path
+    with av.open(str(src)) as c:
+        assert c.streams.audio[0].codec_context.delay == 1024
+    starts = {}
+    for ext in ("mkv", "mp4"):
+        out = tmp_path / f"out.{ext}"
+        code, err = render(capsys, str(src), "-o", str(out), "--start", "0.5")
+        assert code == 0 and "audio 1 aac copied" in err, err
+        starts[ext] = first_sound(out)
+    assert starts["mkv"] == pytest.approx(starts["mp4"], abs=0.0015)
+    assert starts["mkv"] < 0.0215  # within a packet of the cut

@@ -317,9 +317,15 @@ class AudioTrack:
         self.layouts: tuple[str, str] | None = None  # (source, output), where they differ
         self.warning: str | None = None
         self.reason = ""  # why it is transcoded, for the summary
+        # samples a Matroska decoder discards from the copy's first packet: the source's
+        # CodecDelay, which the copy keeps (see _primed)
+        self._delay = 0
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
             self.codec = self.source_codec
+            cc = source.codec_context
+            if fmt in ("matroska", "webm") and cc.delay and cc.sample_rate:
+                self._delay, self._rate = int(cc.delay), cc.sample_rate
             return
         self.reason = transcode_reason(fmt, source)
         webm = output.format.name.split(",")[0] == "webm"
@@ -387,7 +393,30 @@ class AudioTrack:
             if data.dts is not None:
                 data.dts -= shift
         data.stream = self.stream
+        if self._delay:
+            primer = self._primed(data, self._delay)
+            self._delay = 0
+            if primer is not None:
+                self._mux(primer)
         self._mux(data)
+
+    def _primed(self, first: av.Packet, delay: int) -> av.Packet | None:
+        """The packet to go before a Matroska copy's `first` packet: a copy of it, one packet
+        earlier, where `first` is sound (a cut's; not the source's own priming packet, which
+        starts before 0) and exactly `delay` samples long (AAC's 1024), so that the samples
+        the decoder discards (the source's CodecDelay, kept) are the copy's, not the
+        sound's; None where no packet is to go before it."""
+        tb = first.time_base
+        if first.pts is None or not first.duration or first.pts < 0:
+            return None
+        # (Opus: 312 of 960; Matroska's milliseconds leave AAC's 21.3 ms packets 21 long)
+        if abs(first.duration * tb - Fraction(delay, self._rate)) > tb:
+            return None
+        primer = av.Packet(bytes(first))
+        primer.stream, primer.time_base = self.stream, tb
+        primer.pts, primer.duration = first.pts - first.duration, first.duration
+        primer.dts = None if first.dts is None else first.dts - first.duration
+        return primer
 
     def flush(self) -> None:
         """Drain the encoder (transcode only)."""
