@@ -196,3 +196,23 @@ def test_a_start_past_the_last_frame_names_no_end_that_was_not_given(tmp_path, c
     assert not list((tmp_path / "frames").iterdir())
     code, err = render(capsys, src, "-o", tmp_path / out, "--start", "0.99", "--end", "2")
     assert code == 2 and "no video frames between the --start and --end times" in err, err
+
+
+def test_frames_of_a_variable_rate_say_their_timing_is_lost(tmp_path, capsys):
+    from test_vfr_timing import vfr_clip
+    from videoclips import make_clip
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    src = vfr_clip(tmp_path / "vfr.mkv")
+    code, err = render(capsys, src, "-o", tmp_path / "a/%03d.png", "--style", "adjust", "-q")
+    assert code == 0, err
+    assert ("vfr.mkv has a variable frame rate, whose timing an image sequence cannot hold"
+            in err), err
+    steady = make_clip(tmp_path / "steady.mkv", frames=6, audio=False).path
+    code, err = render(capsys, steady, "-o", tmp_path / "b/%03d.png", "--style", "adjust",
+                       "-q")
+    assert code == 0 and "variable frame rate" not in err, err
+    code, err = render(capsys, src, "-o", tmp_path / "b/%03d.png", "--fps", "10", "-y",
+                       "--style", "adjust", "-q")
+    assert code == 0 and "variable frame rate" not in err, err

@@ -124,6 +124,10 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             lost, deinterlaced, lost_why = reader.lost, reader.deinterlaced, reader.lost_why()
             if reader.gap is not None and reader.gap_reached:
                 warnings.append(reader.gap.describe())
+            if not gif and opts.fps is None and reader.variable_rate:
+                warnings.append(f"{reader.path.name} has a variable frame rate, whose timing "
+                                "an image sequence cannot hold (it reads back at one rate, "
+                                "25 fps by default); --fps writes frames at a constant one")
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
                 warnings.append(why)
         if gif:

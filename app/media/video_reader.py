@@ -639,6 +639,13 @@ class VideoReader:
             return max(self.decode_errors, missing, 1 if self.failure else 0)
         return missing
 
+    @property
+    def variable_rate(self) -> bool:
+        """Whether the frames walked so far were not evenly spaced (steps more than a tick
+        of rounding apart): their timing is more than a rate says."""
+        steps = [d for d in self._steps if d > 0]
+        return bool(steps) and max(steps) - min(steps) > 1
+
     def lost_why(self) -> str:
         """What the lost frames' warning adds: why the walk ended early (": unreadable
         after ..."), and the frames left out because their times went back ("" for
