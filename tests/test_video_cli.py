@@ -414,7 +414,7 @@ def test_a_timecode_with_fps_and_start_names_the_cut(tmp_path, capsys, fps, held
     else:  # 01:02:03:04 + 12.5 frames: 16.5, said as the nearest frame
         assert got == ["01:02:03:16"] * 2
         assert said == ["aquarelle: warning: timecode 01:02:03:04 at 25 fps (0.5 s on) "
-                        "written as 01:02:03:16 at 25 fps: the nearest frame"], err
+                        "written as 01:02:03:16 at 25 fps: the frame nearest its time"], err
 
 
 @pytest.mark.parametrize(("pix_fmt", "codec", "said"), [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -227,4 +228,7 @@ def rescaled_timecode(timecode: str, rate: int, new_rate: int, frames: Fraction 
     new_sep = sep if sep not in ";," or new_rate % 30 == 0 else ":"
     seconds = (number + frames) / _label_rate(rate, sep)
     new_number = seconds * _label_rate(new_rate, new_sep)
-    return _label(round(new_number), new_rate, new_sep, width), new_number.denominator == 1
+    # nearest; a tie goes to the earlier frame, the one on screen at that time (round()'s
+    # ties to even would move by the label's parity)
+    nearest = math.ceil(new_number - Fraction(1, 2))
+    return _label(nearest, new_rate, new_sep, width), new_number.denominator == 1
