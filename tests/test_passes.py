@@ -535,10 +535,13 @@ def composite_reference(p, prm: dict) -> np.ndarray:
     if prm.get("darks", 0.0) > 0:  # pigment darks (darks.glsl)
         lum = c @ LUMA
         dark = (1.0 - ref.smoothstep(0.1, 0.4, lum)) * prm["darks"]
-        # Payne's grey for a cool dark, an umber mix for a neutral or warm one (by red
-        # minus blue)
-        warm = ref.smoothstep(-0.03, 0.0, c[..., 0] - c[..., 2])[..., None]
-        mix_rgb = np.array([0.18, 0.22, 0.41]) * (1 - warm) + np.array([0.34, 0.22, 0.16]) * warm
+        # Payne's grey for a clearly cool dark, neutral tint for a barely cool one, an umber
+        # mix for a neutral or warm one (by red minus blue)
+        rb = (c[..., 0] - c[..., 2])[..., None]
+        warm = ref.smoothstep(-0.025, -0.005, rb)
+        neutral = np.array([0.24, 0.23, 0.26]) * (1 - warm) + np.array([0.34, 0.22, 0.16]) * warm
+        cool = ref.smoothstep(-0.07, -0.025, rb)
+        mix_rgb = np.array([0.18, 0.22, 0.41]) * (1 - cool) + neutral * cool
         mixed = mix_rgb * (lum / (mix_rgb @ LUMA))[..., None]
         chroma = np.linalg.norm(c - lum[..., None], axis=-1)
         t = ref.smoothstep(0.03, 0.12, chroma)[..., None]
@@ -684,6 +687,23 @@ def test_darks_are_coloured_and_deep(pipeline):
     plain = pipeline({"darks": 0.0}).render_array(img)
     lab0 = cv2.cvtColor(plain.astype(np.float32) / 255, cv2.COLOR_RGB2LAB)[28:36, 40:56]
     assert np.hypot(lab0[..., 1], lab0[..., 2]).mean() < 6  # was a grey
+
+
+def test_a_barely_cool_black_is_not_turned_navy_and_a_navy_coat_stays_navy(pipeline):
+    """A camera's black is often a little blue (a black dress at b* -3): painted with
+    Payne's grey it became a navy dress (a painter's trial; blind pairs 14-6 against). It
+    takes a neutral dark now; a clearly navy coat keeps its blue."""
+    def painted_b(rgb: tuple[int, int, int]) -> float:
+        img = np.full((64, 96, 3), 200, np.uint8)
+        img[16:48, 24:72] = rgb
+        out = pipeline().render_array(img)
+        lab = cv2.cvtColor(out.astype(np.float32) / 255, cv2.COLOR_RGB2LAB)[28:36, 40:56]
+        return float(lab[..., 2].mean())
+
+    photo = cv2.cvtColor(np.array([[[14, 15, 19]]], np.float32) / 255, cv2.COLOR_RGB2LAB)
+    assert -5 < photo[0, 0, 2] < -2  # the camera's black: barely cool
+    assert painted_b((14, 15, 19)) > -5  # was -8: navy
+    assert painted_b((18, 24, 52)) < -12  # the navy coat: still blue
 
 
 def test_a_deckled_edge_is_torn_irregular_and_leaves_the_rest(pipeline):

@@ -1,15 +1,21 @@
 // Pigment darks: a painter mixes darks from pigments (an indigo with a burnt sienna), never
 // from black, and lays them dense. The darkest tones deepen, and a near-neutral dark takes
-// the hue of such a mix: a cool one (a navy coat) Payne's grey's, a neutral or warm one (black
-// hair, a black suit) an umber's (blind pairs: Payne's grey for every black read as "a blue
-// bathing cap"); a coloured dark keeps its own hue, denser. Needs pigment.glsl and color.glsl.
+// the hue of such a mix: a clearly cool one (a navy coat) Payne's grey's, a barely cool one
+// (a camera's black: a black dress, a grey-black jacket) a neutral tint's, a neutral or warm
+// one (black hair, a black suit) an umber's (blind pairs: Payne's grey for every black read as
+// "a blue bathing cap"; Payne's grey from the first hint of blue made black hair, dresses and
+// greyscale photos navy: judged 14-6 against); a coloured dark keeps its own hue, denser.
+// Needs pigment.glsl and color.glsl.
 uniform float u_darks;
 
 const vec3 DARK_MIX = vec3(0.18, 0.22, 0.41);  // sRGB of an indigo-sepia mix (Payne's grey)
 // a neutral or warm dark's mix: burnt umber with a little ultramarine (a brown's shadow,
 // dark hair, black cloth), so a black is not turned navy
 const vec3 DARK_WARM = vec3(0.34, 0.22, 0.16);
-const vec2 WARMTH = vec2(-0.03, 0.0);  // sRGB red minus blue: cool .. warm mix
+const vec3 DARK_NEUTRAL = vec3(0.24, 0.23, 0.26);  // a barely cool dark's mix: neutral tint
+// sRGB red minus blue (before the paper's tint) where the mix is Payne's grey, neutral tint,
+// the umber mix; in between they blend
+const vec3 WARMTH = vec3(-0.07, -0.025, -0.005);
 const float LIFT = 1.6;
 const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
 
@@ -20,7 +26,9 @@ vec3 pigment_darks(vec3 c) {
         return c;
     }
     float chroma = length(c - lum);
-    vec3 dark_mix = mix(DARK_MIX, DARK_WARM, smoothstep(WARMTH.x, WARMTH.y, c.r - c.b));
+    float warmth = c.r - c.b;
+    vec3 neutral = mix(DARK_NEUTRAL, DARK_WARM, smoothstep(WARMTH.y, WARMTH.z, warmth));
+    vec3 dark_mix = mix(DARK_MIX, neutral, smoothstep(WARMTH.x, WARMTH.y, warmth));
     vec3 mixed = dark_mix * (lum / luma(dark_mix));
     vec3 hued = mix(mixed, c, smoothstep(0.03, 0.12, chroma));
     vec3 deep = mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
