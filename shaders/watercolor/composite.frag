@@ -15,11 +15,11 @@
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
+#include "watercolor/feature_lift.glsl"
 #include "watercolor/tint.glsl"
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
-#include "watercolor/room_wash.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -30,8 +30,7 @@ uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
 uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
-uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade, .z the figure
-                             // (0: the room round it; vignette.frag)
+uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
@@ -149,8 +148,13 @@ void main() {
     vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
+        vec2 lift = vec2(0.0);
+        if (focus_here.y > 0.0) {
+            float r = min(LIFT_RING * u_face_size / ref, LIFT_REACH) * ref;  // source px
+            lift = feature_lift(washes, photo, focus, uv, p / size, r / size, u_dilution);
+        }
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            texture(coarse, p / size).xyz, stated);
+                            texture(coarse, p / size).xyz, lift, stated);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
@@ -162,9 +166,8 @@ void main() {
             kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
         if (portrait > 0.0) {
-            vec3 v = texture(vignette, uv).xyz;
-            kept = mix(kept, framed(v.xy, p + u_origin, uv, ref, true), portrait);
-            c = room_wash(c, portrait * (1.0 - v.z));  // a dark room, a light wash
+            kept = mix(kept, framed(texture(vignette, uv).xy, p + u_origin, uv, ref, true),
+                       portrait);
         }
         washed = kept.x;
         c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);

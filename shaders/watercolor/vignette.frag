@@ -8,9 +8,7 @@
 // quarter of the source size, so the edge itself is left to the composite: .x the signed
 // distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
 // the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
-// .y the grade (how dense the wash is inside the edge), .z how much this is the figure (0: the
-// room round it, whose dark the composite lays as a light wash: room_wash.glsl).
-// 1, 1, 1 (cleared): painted, all figure.
+// .y the grade (how dense the wash is inside the edge). 1, 1 (cleared): painted.
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
@@ -36,7 +34,6 @@ const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the co
 const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
 const float BORDER_WANDER = 0.06;  // of the short side: how far the figure's fade at the
                                   // frame's borders wanders (slowly: a line, never islands)
-const vec2 ROOM = vec2(0.2, 0.6);  // the figure's values over which the room turns to figure
 
 void main() {
     // at full strength while a face found or lost fades in or out: the composite
@@ -79,6 +76,5 @@ void main() {
     float field = max(figure, around);
     // the grade follows the figure's neighbourhood calmly: only the edge is ragged
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    float room = u_background == 2 ? 1.0 : smoothstep(ROOM.x, ROOM.y, fig.x);
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), room, 1.0);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
 }
