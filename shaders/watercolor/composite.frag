@@ -15,7 +15,6 @@
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
-#include "watercolor/feature_lift.glsl"
 #include "watercolor/tint.glsl"
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
@@ -148,13 +147,8 @@ void main() {
     vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
-        vec2 lift = vec2(0.0);
-        if (focus_here.y > 0.0) {
-            float r = min(LIFT_RING * u_face_size / ref, LIFT_REACH) * ref;  // source px
-            lift = feature_lift(washes, photo, focus, uv, p / size, r / size, u_dilution);
-        }
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            texture(coarse, p / size).xyz, lift, stated);
+                            texture(coarse, p / size).xyz, stated);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
