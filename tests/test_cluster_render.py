@@ -147,6 +147,28 @@ def test_cluster_keeps_streams_tags_chapters_and_ten_bits(cluster, tmp_path, cap
     assert "pgssub, picture subtitles) left out" in err
 
 
+@pytest.mark.parametrize(("ext", "codec", "profile"), [("mp4", "hevc", "Main 10"),
+                                                     ("mov", "prores", "HQ")])
+def test_a_deep_source_without_a_codec_keeps_its_bits_on_the_cluster(cluster, tmp_path, capsys,
+                                                                      ext, codec, profile):
+    """As on a single machine: a 10-bit source's own codec where the container takes it
+    (ProRes HQ keeps its profile), else H.265 Main 10, said in the closing line."""
+    from videoclips import make_clip, probe
+
+    clip = make_clip(tmp_path / "in.mov", frames=20, fps=25, codec="prores_ks",
+                     pix_fmt="yuv422p10le", audio=False).path
+    assert probe(clip)["streams"][0]["profile"] == "HQ"  # (prores_ks' own choice at 4:2:2)
+    out = tmp_path / f"out.{ext}"
+    code = main(["render", str(clip), "-o", str(out), "--cluster", "--chunk", "0.4",
+                 "--style", "adjust"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    video = probe(out)["streams"][0]
+    assert (video["codec"], video["pix_fmt"][-4:], video["profile"]) == (codec, "10le", profile)
+    assert "(chosen to keep the source's 10 bits; --codec h264 for 8-bit H.264)" in err
+    assert "bit" not in "".join(line for line in err.splitlines() if "warning" in line)
+
+
 def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, monkeypatch):
     """The progress line counted every input not named as an image a video ("3 videos"
     for two clips and a PNG without its extension; a text file was sent to fail there)."""

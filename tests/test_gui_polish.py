@@ -940,6 +940,8 @@ def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
     def fill() -> None:
         dialog = QApplication.activeModalWidget()
         assert isinstance(dialog, ExportDialog)
+        assert dialog.codec.currentData() == "h265"  # a 10-bit source's, as the CLI's
+        dialog.codec.setCurrentIndex(dialog.codec.findData("h264"))  # 8-bit: a note says so
         dialog.path_edit.setText(str(out))
         dialog.subtitles.setChecked(False)
         dialog.metadata.setChecked(False)

@@ -96,8 +96,9 @@ def summary(o: Any) -> str:
     if o.reruns:
         extra += f", {o.reruns} re-run"
     made = ", deinterlaced (bwdif)" if o.deinterlaced else ""
+    chosen = f" ({o.chosen})" if o.chosen else ""  # a deep source's codec, and why
     return (f"{o.job.source} -> {r.output} ({counted(r.frames, 'frame')}, "
-            f"{r.size[0]}x{r.size[1]} {r.codec}{made}{audio}; {o.elapsed:.1f} s, "
+            f"{r.size[0]}x{r.size[1]} {r.codec}{chosen}{made}{audio}; {o.elapsed:.1f} s, "
             f"{fps:.1f} fps{extra})")
 
 

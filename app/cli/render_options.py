@@ -25,8 +25,10 @@ and default/forced flags. Subtitles are copied, or converted to the output's tex
 (mov_text in .mp4/.mov, WebVTT in .webm); picture subtitles only .mkv holds (a warning
 names any left out). Chapters, the file's tags (title, comment...) and its cover picture
 (in .mp4 and .mkv) are kept (--no-subtitles, --no-metadata drop subtitles, tags and
-chapters). A 10-bit source stays 10-bit with --codec h265 or prores (H.264 is written
-8-bit: a warning says so), and a ProRes source keeps its profile (4444, HQ...) with
+chapters). A 10-bit source stays 10-bit: without --codec it is written in its own codec
+where the output holds it and it keeps 10 bits here (HEVC as h265, ProRes in .mov/.mkv,
+VP9 with a 10-bit libvpx), else h265 Main 10 (the closing line says why); --codec h264
+writes it 8-bit (a warning says so). A ProRes source keeps its profile (4444, HQ...) with
 --codec prores. HDR tags (BT.2020, PQ/HLG) are carried, and HDR10's mastering display and
 light levels with h265 (h264 where its x264 writes them; a warning names what another
 codec leaves out). Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv;
@@ -72,7 +74,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"video's frames {MAX_VIDEO_SIDE} px a side)")
     g = p.add_argument_group("video options")
     g.add_argument("--codec", metavar="{" + ",".join(CODECS) + "}",
-                   help="video codec (default: h264, vp9 for .webm)")
+                   help="video codec (default: h264, vp9 for .webm; for a source of more "
+                        "than 8 bits one that keeps 10: its own, else h265)")
     g.add_argument("--crf", type=int, metavar="N",
                    help="constant quality: lower is better and bigger (default 18 for h264, "
                         "22 for h265, 31 for vp9; not used by prores)")

@@ -79,8 +79,10 @@ def summary(src: Path, r: ExportResult) -> str:
     encoder += f", decoded by {r.decoder}" if r.decoder else ""
     encoder += f", painted at {r.painted} lines" if r.painted else ""
     sar = f" SAR {r.sar.numerator}:{r.sar.denominator}" if r.sar != 1 else ""
+    chosen = f" ({r.chosen})" if r.chosen else ""  # a deep source's codec, and why
     return (f"{src} -> {r.output} ({counted(r.frames, 'frame')}, {r.size[0]}x{r.size[1]}{sar} "
-            f"{r.codec} {r.bits}-bit{encoder}{audio}{others}; {r.elapsed:.1f} s, {r.fps:.1f} fps)")
+            f"{r.codec} {r.bits}-bit{chosen}{encoder}{audio}{others}; {r.elapsed:.1f} s, "
+            f"{r.fps:.1f} fps)")
 
 
 def run_batch(job: RenderJob) -> int:

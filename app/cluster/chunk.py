@@ -26,7 +26,7 @@ from ..media.frame_analysis import FrameAnalysis
 from ..media.render_stage import Rendered, RenderStage
 from ..media.runner import run_pipelined
 from ..media.video_reader import AudioItem, DecodedFrame, VideoReader
-from ..media.video_writer import CODECS, VideoWriter
+from ..media.video_writer import CODECS, VideoWriter, source_profile
 from .canvas import Matrix, fit
 
 
@@ -199,7 +199,8 @@ class ChunkRenderer:
         analysis = FrameAnalysis(pipeline)
         try:
             with atomic_output(task.output) as tmp:
-                writer = VideoWriter(tmp, fmt=s.fmt, codec=CODECS[s.codec], size=out_size,
+                spec = source_profile(CODECS[s.codec], reader.video)  # ProRes HQ kept
+                writer = VideoWriter(tmp, fmt=s.fmt, codec=spec, size=out_size,
                                      time_base=reader.time_base, fps=task.fps, crf=s.crf,
                                      speed=s.speed, deep=reader.deep, colour=reader.colour,
                                      sar=task.sar)

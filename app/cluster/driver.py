@@ -15,7 +15,14 @@ from typing import Any, Protocol
 
 from ..engine.chain_spec import AnyStyle
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.export import ExportOptions, ExportProgress, asked, pixel_shape, square_warning
+from ..media.export import (
+    ExportOptions,
+    ExportProgress,
+    asked,
+    keep_depth,
+    pixel_shape,
+    square_warning,
+)
 from ..media.video_reader import VideoReader, output_origin
 from ..media.video_writer import CODECS, keeps_pixel_aspect, padding_warning
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
@@ -143,6 +150,7 @@ class FileOutcome:
     elapsed: float = 0.0
     chunk_seconds: list[float] = field(default_factory=list)  # worker time per chunk
     deinterlaced: bool = False  # the chunks rendered here made interlaced frames progressive
+    chosen: str = ""  # why the codec was chosen where none was asked for (a deep source's)
 
 
 @dataclass
@@ -167,6 +175,7 @@ class _File:
     lost: int = 0  # frames of the range its chunks could not decode
     sar: Fraction = Fraction(1)  # the shape of the output's pixels (width / height)
     squared: str | None = None  # the warning for non-square pixels made square
+    chosen: str = ""  # why the codec was chosen (keep_depth), for the summary
 
 
 def work_folder(output: Path, shared: Path | None) -> Path:
@@ -208,7 +217,11 @@ class Driver:
             if first is None:
                 raise MediaError(f"{job.source}: no decodable video frames")
             source = (first.image.shape[1], first.image.shape[0])
-            keeps = keeps_pixel_aspect(job.fmt, CODECS[job.codec])
+            # without --codec a deep source's codec keeps its bits, as a single machine's
+            spec, chosen = keep_depth(job.fmt, CODECS[job.codec], o.codec, reader.bit_depth,
+                                      reader.codec_name)
+            job.codec = spec.name
+            keeps = keeps_pixel_aspect(job.fmt, spec)
             source_sar = reader.sample_aspect
             size, sar = pixel_shape(o.size, source, source_sar, keeps)
             fps = reader.fps
@@ -238,7 +251,7 @@ class Driver:
             raise MediaError(f"cannot make the chunks' folder {work}: {ffmpeg_reason(e)}"
                              ) from None
         return _File(n, job, index, chunks, work, manifest, settings, size, fps, shift,
-                     chunks[0].first, widths, sar=sar, squared=squared)
+                     chunks[0].first, widths, sar=sar, squared=squared, chosen=chosen)
 
     def _chunk_file(self, f: _File, c: Chunk) -> Path:
         return f.work / f"chunk_{c.index:05d}{f.job.output.suffix.lower()}"
@@ -380,6 +393,7 @@ class Driver:
         except MediaError as e:
             f.outcome.error = str(e)
             return
+        f.outcome.chosen = f.chosen
         if f.squared:
             f.outcome.result.warnings.append(f.squared)
         if f.lost:

@@ -33,6 +33,7 @@ from ..engine.renderer import Renderer
 from .atomic import atomic_output
 from .audio import audio_copies
 from .carry import carry_streams, depth_warnings
+from .codecs import DEFAULT_CODEC
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
@@ -42,12 +43,21 @@ from .metadata import stream_label
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import AudioItem, DecodedFrame, SubtitleItem, VideoReader, bits_of
+from .video_reader import (
+    AudioItem,
+    DecodedFrame,
+    SubtitleItem,
+    VideoReader,
+    bits_of,
+    video_depth,
+)
 from .video_writer import (
     CODECS,
     SPEEDS,
     CodecSpec,
     VideoWriter,
+    deep_default,
+    deep_format,
     encoded_size,
     keeps_pixel_aspect,
     output_format,
@@ -95,6 +105,7 @@ class ExportResult:
     audio: list[str] = field(default_factory=list)  # e.g. "aac copied"
     streams: list[str] = field(default_factory=list)  # the others, e.g. "subtitle 2 copied"
     bits: int = 8  # bits per sample of the video written
+    chosen: str = ""  # why the codec was chosen where none was asked for (a deep source's)
     sar: Fraction = Fraction(1)  # the shape of its pixels (width / height; 1 square)
     painted: int = 0  # lines the frames were painted at, below their own (the video limit)
     elapsed: float = 0.0
@@ -166,7 +177,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     opts = options or ExportOptions()
     src, dst = Path(src), Path(dst)
     fmt, spec = output_format(dst, opts.codec)
-    _check_options(opts, spec.name)
+    check_options(opts)  # (--crf's range once the codec is known: a deep source's may differ)
     if same_path(src, dst):
         raise MediaError(f"output {dst} is the input; choose another name")
     if not src.exists() and not is_sequence(src):  # the input's own problem first
@@ -180,6 +191,9 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         transcode, unwritten = _audio_outside(reader, transcode, opts.start, opts.end)
         reader.transcode_audio = transcode
+        spec, chosen = keep_depth(fmt, spec, opts.codec, reader.bit_depth, reader.codec_name,
+                                  opts.encoder == "hardware")
+        _check_options(opts, spec.name)
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
         head, first = _prime(items, reader, src, opts.start, opts.end)
@@ -201,6 +215,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
     finally:
         reader.close()
     result.sar = sar
+    result.chosen = chosen
     result.warnings.extend(layout_notes)
     for what, why in unwritten:
         result.audio.append(f"{what} not written")
@@ -209,6 +224,37 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         result.warnings.append(square_warning(src.name, source, source_sar, size,
                                               f"{dst.suffix} with {spec.name}"))
     return result
+
+
+# The codecs' names in words, for a chosen codec's note
+SPOKEN = {"h264": "H.264", "h265": "H.265", "vp9": "VP9", "prores": "ProRes"}
+
+
+def keep_depth(fmt: str, spec: CodecSpec, asked: str | None, bits: int, source: str,
+               hardware: bool = False) -> tuple[CodecSpec, str]:
+    """The codec an export writes, and why where it was chosen for the source: without
+    --codec (`asked` None), a source of more than 8 bits (`bits`, coded in `source`) whose
+    container's usual codec writes 8 gets one that keeps 10 (deep_default: its own family,
+    else H.265 Main 10), with a note naming the --codec that gives the usual one; else
+    `spec`, and no note (also with --encoder hardware, `hardware`: a GPU's encoder is 8-bit,
+    and the export says so)."""
+    if asked is not None or hardware or bits <= 8 or deep_format(spec) is not None:
+        return spec, ""
+    chosen = deep_default(fmt, source)
+    if chosen is None:
+        return spec, ""
+    kept = "the source's 10 bits" if bits == 10 else f"10 of the source's {bits} bits"
+    return chosen, (f"chosen to keep {kept}; --codec {spec.name} for 8-bit "
+                    f"{SPOKEN.get(spec.name, spec.name)}")
+
+
+def default_codec(src: str | Path, fmt: str) -> CodecSpec:
+    """The codec an export of `src` into container `fmt` writes without --codec, which the
+    window's export dialog offers: the container's usual one, or for a source of more than
+    8 bits one that keeps them (keep_depth)."""
+    spec = CODECS[DEFAULT_CODEC.get(fmt, "h264")]
+    depth = video_depth(src)
+    return spec if depth is None else keep_depth(fmt, spec, None, *depth)[0]
 
 
 def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction,

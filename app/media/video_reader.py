@@ -252,6 +252,23 @@ def _bit_depth(stream: av.video.stream.VideoStream) -> int:
     except (ValueError, TypeError, AttributeError):
         return 8
 
+
+def _codec_name(stream: av.video.stream.VideoStream) -> str:
+    """FFmpeg's name of a stream's codec ("" where it has no decoder parameters)."""
+    return stream.codec_context.name if stream.codec_context is not None else ""
+
+
+def video_depth(path: str | Path) -> tuple[int, str] | None:
+    """The bits a sample and the codec (FFmpeg's name: hevc, prores...) of a file's video,
+    from its header (nothing decoded); None where it has none or cannot be read."""
+    try:
+        with open_input(path) as c:
+            stream = _main_video_stream(c)
+            return None if stream is None else (_bit_depth(stream), _codec_name(stream))
+    except (MediaError, av.error.FFmpegError, OSError):
+        return None
+
+
 def translucent(frame: av.VideoFrame) -> bool:
     """Whether a decoded picture has a pixel less than opaque (False where its format has no
     alpha). A GIF decodes to bgra, a PNG to rgba, with their alpha often all opaque."""
@@ -455,6 +472,7 @@ class VideoReader:
         self.subtitle_streams = list(self.container.streams.subtitles) if subtitles else []
         # More than 8 bits a sample: frames come as 16-bit RGB (deep None: by the source)
         self.bit_depth = _bit_depth(self.video)
+        self.codec_name = _codec_name(self.video)  # hevc, prores...
         self.deep = self.bit_depth > 8 if deep is None else deep
         self.size = size  # upright output size (W, H), or None for the source size
         self.decoded = 0  # frames yielded in the asked range

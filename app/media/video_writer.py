@@ -110,6 +110,23 @@ def deep_format(spec: CodecSpec) -> str | None:
     return spec.deep_pix_fmt if spec.deep_pix_fmt in {f.name for f in formats} else None
 
 
+# A deep source's codec family (FFmpeg's decoder name) and the --codec that writes it
+FAMILIES = {"hevc": "h265", "prores": "prores", "vp9": "vp9"}
+
+
+def deep_default(fmt: str, source: str) -> CodecSpec | None:
+    """The codec an output in container `fmt` gets without --codec from a source of more
+    than 8 bits coded in `source` (FFmpeg's name: hevc, prores, vp9...): the source's own
+    family where `fmt` takes it and its encoder writes 10 bits here, else H.265 Main 10;
+    None where neither does (.webm: the default VP9 is all there is)."""
+    family = FAMILIES.get(source)
+    for name in (*((family,) if family else ()), "h265"):
+        spec = CODECS[name]
+        if fmt in spec.containers and deep_format(spec) is not None:
+            return spec
+    return None
+
+
 def encoded_size(width: int, height: int, spec: CodecSpec) -> tuple[int, int]:
     """The size actually encoded: rounded up to the codec's chroma subsampling."""
     sx, sy = spec.subsampling

@@ -26,7 +26,7 @@ from PyQt6.QtWidgets import (
 )
 
 from ..media.atomic import probe_writable
-from ..media.codecs import DEFAULT_CODEC
+from ..media.export import default_codec
 from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
 from ..media.image_read import os_reason
@@ -187,10 +187,11 @@ class ExportDialog(QDialog):
 
     def _offer(self, last: ExportMemory, container: str) -> None:
         """Show the last export's choices, each that still applies (the codec one this kind
-        of file holds, the quality one of its range, a size of the list); defaults else."""
+        of file holds, the quality one of its range, a size of the list); defaults else (the
+        command line's codec: one that keeps a deep source's bits, H.265 Main 10...)."""
         spec = CODECS.get(last.codec)
         if spec is None or container not in spec.containers:
-            spec = CODECS[DEFAULT_CODEC.get(container, "h264")]
+            spec = CODECS[default_codec(self.source, container).name]
         self.codec.blockSignals(True)
         self.codec.setCurrentIndex(self.codec.findData(spec.name))
         self.codec.blockSignals(False)

@@ -1,0 +1,88 @@
+"""What a video engineer's trial (V2) found still untrue after the first fixes: a deep
+source written 8-bit without --codec, chapters past a short render's end, and leftovers
+named with the wrong codec, reason or count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import pytest
+from videoclips import make_clip, probe
+
+from aquarelle.cli.main import main
+
+
+def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["render", *args, "--style", "adjust"])
+    return code, capsys.readouterr().err
+
+
+def bit_warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "warning" in line and "bit" in line]
+
+
+@pytest.fixture(scope="module")
+def deep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """10-bit sources: HEVC Main 10 and ProRes 4:2:2 in .mov."""
+    folder = tmp_path_factory.mktemp("deep")
+    return {"hevc": make_clip(folder / "hevc.mov", frames=6, codec="libx265",
+                              pix_fmt="yuv420p10le", audio=False).path,
+            "prores": make_clip(folder / "prores.mov", frames=3, codec="prores_ks",
+                                pix_fmt="yuv422p10le", audio=False).path}
+
+
+@pytest.mark.parametrize(("source", "ext", "codec", "pix_fmt"), [
+    ("hevc", "mp4", "hevc", "yuv420p10le"), ("hevc", "mov", "hevc", "yuv420p10le"),
+    ("prores", "mov", "prores", "yuv422p10le"), ("prores", "mkv", "prores", "yuv422p10le"),
+    ("prores", "mp4", "hevc", "yuv420p10le")])
+def test_ten_bits_stay_ten_without_a_codec(deep: dict[str, Path], tmp_path: Path, source: str,
+                                           ext: str, codec: str, pix_fmt: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --codec a 10-bit source was written 8-bit H.264 with "use --codec h265 or
+    # prores to keep 10 bits": its own codec where the container takes it, else H.265
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(deep[source]), "-o", str(out))
+    assert code == 0 and not bit_warnings(err), err
+    video = probe(out)["streams"][0]
+    assert (video["codec"], video["pix_fmt"]) == (codec, pix_fmt)
+    name = "h265" if codec == "hevc" else codec
+    assert (f"{name} 10-bit (chosen to keep the source's 10 bits; --codec h264 for 8-bit "
+            "H.264)") in err
+
+
+def test_h264_asked_for_is_8_bit_with_its_warning(deep: dict[str, Path], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.mp4"
+    code, err = render(capsys, str(deep["hevc"]), "-o", str(out), "--codec", "h264")
+    assert code == 0 and "chosen" not in err
+    (line,) = bit_warnings(err)
+    assert "hevc.mov is 10-bit" in line and "--codec h265" in line
+    assert probe(out)["streams"][0]["pix_fmt"] == "yuv420p"
+
+
+def test_an_8_bit_source_stays_h264(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = make_clip(tmp_path / "in.mov", frames=3, audio=False).path
+    code, err = render(capsys, str(src), "-o", str(tmp_path / "out.mp4"))
+    assert code == 0 and "chosen" not in err and " h264 8-bit" in err
+    with av.open(str(tmp_path / "out.mp4")) as c:
+        assert c.streams.video[0].codec_context.name == "h264"
+
+
+def test_the_export_dialog_offers_the_command_lines_codec(deep: dict[str, Path], qtbot,
+                                                          tmp_path: Path) -> None:
+    from aquarelle.ui.export_dialog import ExportDialog
+    from aquarelle.ui.settings import ExportMemory
+
+    def offered(src: Path, memory: ExportMemory) -> tuple[str, str]:
+        dialog = ExportDialog(src, tmp_path, 0.2, 0.0, size=(64, 48), remembered=memory)
+        qtbot.addWidget(dialog)
+        return dialog.codec.currentData(), Path(dialog.path_edit.text()).suffix
+
+    assert offered(deep["hevc"], ExportMemory()) == ("h265", ".mp4")
+    assert offered(deep["prores"], ExportMemory(container=".mov")) == ("prores", ".mov")
+    assert offered(deep["prores"], ExportMemory()) == ("h265", ".mp4")
+    # a remembered choice stays
+    assert offered(deep["hevc"], ExportMemory(codec="h264")) == ("h264", ".mp4")
+    eight = make_clip(tmp_path / "eight.mov", frames=2, audio=False).path
+    assert offered(eight, ExportMemory()) == ("h264", ".mp4")
