@@ -673,9 +673,13 @@ class Viewport(QOpenGLWidget):
         self._skipped = not self._jumped and step > 1
         step = frame.index - seen if seen is not None else 0
         self._cut = step <= 0 or (frame.pts is not None and step > SUBJECT_FOLLOW)
-        if self.paused and frame.pts is not None and not self.record.follows_export():
-            # a step from a frame painted otherwise than an export paints it (while it
-            # played): painted as a seek to it paints it, as the frame paused on is
+        if self.paused and frame.pts is not None and (
+                self._jumped or self._skipped or not self.record.follows_export()):
+            # a paused file's frame that does not follow the one painted (steps pressed
+            # faster than painted, the file hands over only the last) or a step from a frame
+            # painted otherwise than an export paints it (while it played): painted as a
+            # seek to it paints it, with its own subject (not the frame before's, on a
+            # history started afresh: a ghost no export paints)
             self._jumped = self._cut = True
             self._skipped = False
         self._repaint = False
