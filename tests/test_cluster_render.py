@@ -169,6 +169,23 @@ def test_a_deep_source_without_a_codec_keeps_its_bits_on_the_cluster(cluster, tm
     assert "bit" not in "".join(line for line in err.splitlines() if "warning" in line)
 
 
+def test_a_short_sources_chapters_end_with_the_joined_video(cluster, tmp_path, capsys):
+    """A source cut short (a stopped download) keeps its chapters only to the video's end,
+    as a single machine's export does (they ran to the source's 2.0 s)."""
+    from test_files_leftovers import chaptered_then_cut, video_end
+    from videoclips import probe
+
+    src = chaptered_then_cut(tmp_path)
+    out = tmp_path / "out.mkv"
+    code = main(["render", str(src), "-o", str(out), "--cluster", "--chunk", "0.3",
+                 "--style", "adjust"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    end = video_end(out)
+    assert 0.2 < end < 1.6
+    assert probe(out)["chapters"][-1][1] == pytest.approx(end, abs=0.002)
+
+
 def test_a_cluster_batch_counts_what_its_inputs_are(cluster, tmp_path, capsys, monkeypatch):
     """The progress line counted every input not named as an image a video ("3 videos"
     for two clips and a PNG without its extension; a text file was sent to fail there)."""

@@ -4,6 +4,7 @@ named with the wrong codec, reason or count."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import av
@@ -86,3 +87,46 @@ def test_the_export_dialog_offers_the_command_lines_codec(deep: dict[str, Path],
     assert offered(deep["hevc"], ExportMemory(codec="h264")) == ("h264", ".mp4")
     eight = make_clip(tmp_path / "eight.mov", frames=2, audio=False).path
     assert offered(eight, ExportMemory()) == ("h264", ".mp4")
+
+
+def chaptered_then_cut(folder: Path) -> Path:
+    """A 2 s Matroska clip (25 fps, 8-bit) with chapters at 0-0.7, 0.7-1.4 and 1.4-2.0 s,
+    cut short at 40% of its bytes (a download that stopped)."""
+    plain = make_clip(folder / "plain.mkv", frames=50, fps=25, audio=False).path
+    whole = folder / "whole.mkv"
+    with av.open(str(plain)) as c, av.open(str(whole), "w") as out:
+        video = out.add_stream_from_template(c.streams.video[0])
+        out.set_chapters([{"id": i + 1, "start": a, "end": b, "time_base": Fraction(1, 1000),
+                           "metadata": {"title": title}} for i, (a, b, title) in enumerate(
+                               [(0, 700, "Intro"), (700, 1400, "Middle"), (1400, 2000, "End")])])
+        for packet in c.demux(c.streams.video[0]):
+            if packet.size:
+                packet.stream = video
+                out.mux(packet)
+    data = whole.read_bytes()
+    cut = folder / "cut.mkv"
+    cut.write_bytes(data[: len(data) * 2 // 5])
+    return cut
+
+
+def video_end(path: Path) -> float:
+    with av.open(str(path)) as c:
+        last = list(c.decode(video=0))[-1]
+        return float((last.pts + last.duration) * last.time_base)
+
+
+@pytest.mark.parametrize("ext", ["mkv", "mp4", "mov"])
+def test_chapters_end_where_a_short_renders_video_ends(tmp_path: Path, ext: str,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    # trunc40k.mkv (0.76 s of a 2 s file) kept its chapters to 2.0 s
+    src = chaptered_then_cut(tmp_path)
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(src), "-o", str(out))
+    assert code == 0 and "could not be decoded" in err, err
+    end = video_end(out)
+    assert 0.2 < end < 1.6
+    chapters = probe(out)["chapters"]
+    assert chapters[-1][1] == pytest.approx(end, abs=0.002)
+    assert [c[2] for c in chapters] == ["Intro", "Middle", "End"][: len(chapters)]
+    assert chapters[0][:2] == (0.0, pytest.approx(min(0.7, end), abs=0.002))

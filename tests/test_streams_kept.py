@@ -23,7 +23,8 @@ from aquarelle.media.video_writer import CODECS, VideoWriter
 
 @pytest.fixture(scope="module")
 def rich(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_rich_clip(tmp_path_factory.mktemp("rich") / "film.mkv", frames=8)
+    # 1 s: its chapters and cues end with its picture (a render's chapters end with its video)
+    return make_rich_clip(tmp_path_factory.mktemp("rich") / "film.mkv", frames=25)
 
 
 def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

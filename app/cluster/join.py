@@ -191,6 +191,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         pending = next(sound, None)
         frames = 0
         last_dts: Fraction | None = None
+        video_end: Fraction | None = None  # where the joined video ends (its chapters too)
         timeline = decode_timeline(chunks) if fmt in ("mp4", "mov") else None
         for path, packet, tb, rebase in chunk_packets(chunks):
             if rebase:
@@ -226,6 +227,9 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
                 write(pending)
                 pending = next(sound, None)
             last_dts = dts if dts is not None else last_dts
+            if packet.pts is not None:
+                stop = _seconds(packet.pts + (packet.duration or 0), tb)
+                video_end = stop if video_end is None or stop > video_end else video_end
             packet.stream = video
             out.mux(packet)
             frames += 1
@@ -234,7 +238,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
             pending = next(sound, None)
         for t in tracks:
             t.flush()
-        carried.flush()
+        carried.flush(video_end)
         out.close()
     except BaseException:
         with contextlib.suppress(Exception):  # the file is discarded anyway

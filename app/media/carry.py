@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
@@ -42,6 +43,10 @@ class Carried:
     subtitles: list[SubtitleTrack] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # the chapters to write (output seconds), set on `output` by flush, once the video's
+    # end is known: a source cut short ends before its chapters do
+    chapters: list[dict[str, Any]] = field(default_factory=list)
+    output: av.container.OutputContainer | None = None
 
     def streams(self, written: Path) -> list[str]:
         """The summary's words for the streams kept, each subtitle track with the language
@@ -54,10 +59,18 @@ class Carried:
         if 0 <= stream < len(self.subtitles):
             self.subtitles[stream].write(packet)
 
-    def flush(self) -> None:
-        """Write what the subtitle tracks hold back; call it once the source's packets are in."""
+    def flush(self, end: Fraction | float | None = None) -> None:
+        """Write what the subtitle tracks hold back, and the chapters cut at `end` (seconds of
+        the output: where its video ends; None: as planned); call it once the source's
+        packets are in, before the output is closed (Matroska and MP4 write chapters set
+        then; set before the header, Matroska's would be written there, uncut)."""
         for track in self.subtitles:
             track.flush()
+        if self.chapters and self.output is not None:
+            cut = self.chapters if end is None else shifted_chapters(self.chapters, 0.0,
+                                                                     float(end))
+            if cut:
+                self.output.set_chapters(cut)
 
 
 def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video: av.stream.Stream,
@@ -113,9 +126,8 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             flags = out.container_options.get("movflags", "")
             out.container_options["movflags"] = f"{flags}+use_metadata_tags"
         carried.warnings.extend(tag_warnings(tags, fmt, ext))
-        chapters = shifted_chapters(reader.container.chapters(), offset, end)
-        if chapters:
-            out.set_chapters(chapters)
+        carried.chapters = shifted_chapters(reader.container.chapters(), offset, end)
+        carried.output = out
         for source, target in tagged:
             warning = copy_stream_tags(source, target, fmt)
             if warning:

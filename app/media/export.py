@@ -509,7 +509,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
                     def finish() -> None:
                         t = time.perf_counter()
-                        carried.flush()
+                        carried.flush(writer.end_time())  # chapters end with the video
                         writer.close()
                         counters.busy["encode"] += time.perf_counter() - t
 

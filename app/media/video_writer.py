@@ -403,6 +403,14 @@ class VideoWriter:
         if 0 <= stream < len(self.audio):
             self.audio[stream].write(data)
 
+    def end_time(self) -> Fraction | None:
+        """Where the video written so far ends, in seconds of the output: the last frame's
+        end (its own duration, else the step before); None before any frame."""
+        if self._last is None:
+            return None
+        pts, duration = self._last
+        return (pts + (duration or self._step or self._frame_step)) * self.time_base
+
     def close(self, next_pts: int | None = None) -> None:
         """Flush the encoders and finalize the file. `next_pts`: where the frame after the
         last would start (a chunk's, in another file), which the last frame lasts until."""
