@@ -48,3 +48,22 @@ def test_quick_steps_forward_paint_the_frame_landed_on_as_a_seek_to_it(
     qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
     stepped = shown(qtbot, win)
     assert_same(stepped, cv2.imread(str(tmp_path / "s6_02.png"))[:, :, ::-1])
+
+
+def test_quick_steps_back_add_up(qtbot: Any, config: Path, dialogs: Dialogs,  # noqa: F811
+                                 tmp_path: Path) -> None:
+    """"," pressed 3 times with no event-loop turn between goes 3 frames back (each press
+    sought from the frame delivered last, so 3 presses from 6 landed on 5), painted as a
+    seek to it paints it."""
+    clip, _ = portrait_clip(tmp_path, 8)
+    win = window(qtbot, config)
+    open_paused(qtbot, win, clip)
+    goto(qtbot, win, 6)
+    vp = win.viewport
+    for _ in range(3):
+        win.playback.step(-1)
+    qtbot.waitUntil(lambda: vp.shown_index != 6, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+    painted = shown(qtbot, win)
+    assert vp.shown_index == 3
+    assert_same(painted, start_render(clip, tmp_path, 3))

@@ -78,6 +78,9 @@ class VideoFileSource(ThreadedSource):
         self._step_by = 0
         self._generation = 0
         self._position: float | None = None
+        # the time of the frame a step back is seeking to, until a frame is delivered: a
+        # step back pressed meanwhile goes on from there (quick presses add up)
+        self._heading: float | None = None
         self._last_good = first.time - self._t0  # the latest frame time decoded (s from start)
         self._said_lost = False
         said = []
@@ -142,9 +145,14 @@ class VideoFileSource(ThreadedSource):
 
     def seek(self, seconds: float) -> None:
         """Jump to the first frame at or after `seconds` (from the start of the video)."""
+        self._seek(seconds, None)
+
+    def _seek(self, seconds: float, heading: float | None) -> None:
+        """Seek; `heading`: the time of the frame a step back wants (see step)."""
         with self._lock:
             self._seek_to = max(0.0, float(seconds))
             self._step_by = 0
+            self._heading = heading
             self._generation += 1
             self._slot.clear()  # (under the lock: the worker puts no frame from before it)
         self._drain()
@@ -154,17 +162,22 @@ class VideoFileSource(ThreadedSource):
         """Pause and move by `frames` (negative: back); the new frame is delivered."""
         self.pause()
         if frames < 0:
-            here = self._position if self._position is not None else 0.0
+            with self._lock:  # from the frame an earlier step is heading to, if any
+                here = self._heading if self._heading is not None else self._position
+                ahead = self._step_by  # steps forward asked for, not yet delivered
+            here = here if here is not None else 0.0
             times = self._times
             if times:  # halfway from the frame before the one wanted: a variable rate's too
-                k = max(0, bisect.bisect_left(times, here - 1e-6) + frames)
-                self.seek(0.0 if k == 0 else (times[k - 1] + times[k]) / 2)
+                k = max(0, bisect.bisect_left(times, here - 1e-6) + ahead + frames)
+                k = min(k, len(times) - 1)
+                self._seek(0.0 if k == 0 else (times[k - 1] + times[k]) / 2, times[k])
                 return
             # half a frame short of it: the seek takes the first frame at or after its time,
             # and timestamps rounded (a Matroska's milliseconds) put the frame wanted a hair
             # before `frames` whole frame periods back (the step found the same frame again)
             fps = self._fps or 30.0
-            self.seek(max(0.0, here + (frames - 0.5) / fps))
+            self._seek(here + (ahead + frames - 0.5) / fps,
+                       max(0.0, here + (ahead + frames) / fps))
             return
         with self._lock:
             self._step_by += frames
@@ -331,6 +344,7 @@ class VideoFileSource(ThreadedSource):
             if self._slot.put(frame):
                 self.dropped += 1
             self._position = frame.pts
+            self._heading = None
         return True
 
     def _above_cap(self, t: float, next_kept: float | None) -> bool:
