@@ -230,3 +230,15 @@ def test_a_panning_shot_in_chunks_matches_the_sequential_render(tmp_path, gl_ctx
             for a, b in zip(frames, rf, strict=True)]
     # measured 1.58 and 2.73 (the encoder's noise at crf 1, larger next to deep darks)
     assert np.median(diff) <= 1.8 and max(diff) <= 4.0, (np.median(diff), max(diff))
+
+
+def test_an_empty_range_names_only_the_options_given():
+    # "no video frames between the --start and --end times" with no --end given
+    from aquarelle.media.errors import MediaError
+
+    clip = index(50, [0, 25], fps=25)
+    with pytest.raises(MediaError, match=r"no video frame starts at or after --start 2.5 s "
+                                         r"\(the video lasts 2.00 s\)"):
+        plan_chunks(clip, 1.0, start=2.5)
+    with pytest.raises(MediaError, match="between the --start and --end times"):
+        plan_chunks(clip, 1.0, start=1.01, end=1.03)

@@ -130,3 +130,56 @@ def test_chapters_end_where_a_short_renders_video_ends(tmp_path: Path, ext: str,
     assert chapters[-1][1] == pytest.approx(end, abs=0.002)
     assert [c[2] for c in chapters] == ["Intro", "Middle", "End"][: len(chapters)]
     assert chapters[0][:2] == (0.0, pytest.approx(min(0.7, end), abs=0.002))
+
+
+def test_a_data_stream_is_named_by_its_codec_and_the_true_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "data stream 2 (unknown) left out: only the main video is painted" for a drone's KLV
+    src = tmp_path / "drone.ts"
+    plain = make_clip(tmp_path / "plain.mp4", frames=5, fps=25, audio=False).path
+    with av.open(str(plain)) as c, av.open(str(src), "w", format="mpegts") as out:
+        video = out.add_stream_from_template(c.streams.video[0])
+        data = out.add_data_stream("klv")
+        for k, packet in enumerate(p for p in c.demux(c.streams.video[0]) if p.size):
+            packet.stream = video
+            out.mux(packet)
+            klv = av.Packet(b"\x06\x0e\x2b\x34\x02\x0b\x01\x01" + bytes(9))
+            klv.stream, klv.pts, klv.dts, klv.time_base = data, k * 3600, k * 3600, \
+                Fraction(1, 90000)
+            out.mux(klv)
+    code, err = render(capsys, str(src), "-o", str(tmp_path / "out.mkv"))
+    assert code == 0, err
+    assert "data stream 1 (klv) left out: .mkv files cannot carry it" in err
+
+
+def test_a_guessed_total_is_said_as_a_guess(tmp_path: Path, gl_ctx) -> None:
+    # a variable-rate .mkv's 15 frames were counted "13/34 frames (38%)"
+    from aquarelle.media.export import ExportOptions, export_video
+    from aquarelle.media.progress import format_progress
+
+    pts = [0, 1, 2, 3, 4, 8, 9, 10, 20, 21, 22, 30, 31, 32, 33]  # 15 frames over 34 ticks
+    src = make_clip(tmp_path / "vfr.mkv", frames=15, fps=25, pts=pts, audio=False).path
+    seen: list[str] = []
+    export_video(src, tmp_path / "out.mp4", "adjust", None, ExportOptions(),
+                 progress=lambda p: seen.append(format_progress("vfr.mkv", p)), ctx=gl_ctx)
+    assert seen[-1].startswith("vfr.mkv: 15/15 frames (100%)")
+    guessed = [line for line in seen[:-1] if "/~" in line]
+    assert guessed and len(guessed) == len(seen) - 1, seen
+    assert seen[0].startswith("vfr.mkv: 0/~34 frames (~0%)")  # a guess until the end
+
+
+def test_a_sequences_unreadable_file_is_named(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+    from videoclips import pattern
+
+    folder = tmp_path / "seq"
+    folder.mkdir()
+    for n in range(12):
+        cv2.imwrite(str(folder / f"{n:04d}.png"), pattern(n, 64, 48))
+    data = (folder / "0007.png").read_bytes()
+    (folder / "0007.png").write_bytes(data[: len(data) // 3])  # truncated
+    code, err = render(capsys, str(folder / "%04d.png"), "-o", str(tmp_path / "out.mp4"))
+    assert code == 0, err
+    assert "1 frame(s) could not be decoded and are missing from the output (0007.png could " \
+        "not be read)" in err

@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..media.errors import MediaError
+from ..media.export import no_frames_in
 from ..media.video_reader import VideoReader
 
 # Frames rendered and thrown away before a chunk's first frame. The temporal blends keep
@@ -123,7 +124,9 @@ def plan_chunks(index: VideoIndex, seconds: float, warmup: int = WARMUP_FRAMES,
         raise MediaError(f"--chunk must be positive, got {seconds:g}")
     lo, hi = index.frames_in(start, end)
     if hi <= lo:
-        raise MediaError(f"{index.path}: no video frames between the --start and --end times")
+        n = len(index.pts)  # its length: the last frame's time and a step
+        lasts = index.time(n - 1) + (index.time(n - 1) - index.time(n - 2)) if n > 1 else None
+        raise MediaError(f"{index.path}: {no_frames_in(start, end, lasts)}")
     t0 = index.time(lo)
     keys = [k for k in index.keyframes if lo < k < hi]
     cuts = set(index.cuts)

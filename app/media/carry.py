@@ -111,8 +111,13 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     timecode_tracks = [s for s in others if s.type == "data" and timecode_of(s.metadata)]
     for s in others:
         if s not in timecode_tracks:
+            # a second video is not painted; a data stream (a drone's KLV) is not copied,
+            # and only .mov files take one at all
+            why = ("only the main video is painted" if s.type == "video" else
+                   "data streams are not copied" if fmt == "mov" else
+                   f"{ext} files cannot carry it")
             carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) "
-                                    "left out: only the main video is painted")
+                                    f"left out: {why}")
     tagged = [(reader.video, video), *audio,
               *((t.plan.source, t.stream) for t in carried.subtitles)]
     timecode = None

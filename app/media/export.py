@@ -77,6 +77,7 @@ class ExportProgress:
     total: int | None  # frames expected, if known
     elapsed: float  # seconds since the first frame was decoded
     encoder: str = ""  # the decoder and encoder at work, e.g. "h264 on cuda -> h264_nvenc"
+    estimated: bool = False  # total is a guess from the duration and rate (no frame count)
 
     @property
     def fps(self) -> float:
@@ -202,13 +203,16 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         source_sar = reader.sample_aspect
         size, sar = pixel_shape(opts.size, source, source_sar, keeps)
         total = output_frames(reader, opts.start, opts.end, opts.fps)
+        # only a container's frame count is sure (Matroska keeps none; a variable rate's
+        # frames are not its duration times its rate): else the total is said as a guess
+        guess = not (opts.start <= 0 and opts.end is None and reader.video.frames)
         gl = ctx or create_headless_context()
         try:
             # current (a caller's: other contexts may have been made since it was), and left
             # current for the caller's next call
             make_current(gl)
             result = _export(reader, chain(head, items), size, dst, fmt, spec, transcode,
-                             gl, style, values, opts, total, progress, cancel, sar)
+                             gl, style, values, opts, total, progress, cancel, sar, guess)
         finally:
             if ctx is None:
                 gl.release()
@@ -440,7 +444,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
             size: tuple[int, int], dst: Path, fmt: str, spec: Any, transcode: frozenset[int],
             ctx: moderngl.Context, style: str | AnyStyle, values: Mapping[str, Any] | None,
             opts: ExportOptions, total: int | None, progress: ProgressCallback | None,
-            cancel: threading.Event | None, sar: Fraction = Fraction(1)) -> ExportResult:
+            cancel: threading.Event | None, sar: Fraction = Fraction(1),
+            guess: bool = False) -> ExportResult:
     offset = reader.origin(opts.start)
     tb = reader.time_base if opts.fps is None else rate_time_base(reader.time_base, opts.fps)
     shift = round(exact(offset) / tb)
@@ -520,7 +525,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         if progress is not None:
                             progress(ExportProgress(counters.encoded, total,
                                                     time.perf_counter() - counters.started,
-                                                    label))
+                                                    label, guess))
 
                     run = run_pipelined if opts.pipelined else run_sequential
                     try:

@@ -30,9 +30,12 @@ def format_seconds(seconds: float) -> str:
 
 
 def format_progress(label: str, p: ProgressLike) -> str:
-    """`label: 120/300 frames (40%), 12.3 fps, ETA 0:14`."""
+    """`label: 120/300 frames (40%), 12.3 fps, ETA 0:14` (`120/~300 frames (~40%)` where
+    the total is an estimate: `estimated`)."""
     if p.total:
-        text = f"{label}: {p.done}/{p.total} frames ({min(100, 100 * p.done // p.total)}%)"
+        about = "~" if getattr(p, "estimated", False) else ""  # a total not yet known
+        text = (f"{label}: {p.done}/{about}{p.total} frames "
+                f"({about}{min(100, 100 * p.done // p.total)}%)")
     else:
         text = f"{label}: {p.done} frames"
     text += f", {p.fps:.1f} fps"

@@ -47,9 +47,13 @@ class SubtitlePlan:
 
 
 def codec_name(stream: av.stream.Stream) -> str:
-    """A stream's codec name, or "unknown" when FFmpeg has no codec for it."""
+    """A stream's codec name (a data stream's too: klv), or "unknown" when FFmpeg has no
+    name for it."""
     cc = stream.codec_context
-    return cc.name if cc is not None else "unknown"
+    if cc is not None:
+        return cc.name
+    name = getattr(stream, "name", None)
+    return name if name and name != "none" else "unknown"
 
 
 def plan_subtitles(streams: list[av.subtitles.stream.SubtitleStream], fmt: str, ext: str

@@ -477,6 +477,11 @@ class VideoReader:
         self.size = size  # upright output size (W, H), or None for the source size
         self.decoded = 0  # frames yielded in the asked range
         self.decode_errors = 0  # packets the decoder rejected
+        # an image sequence's files by time: those demuxed, and those decoded (a decoder's
+        # error comes a few packets late on its threads: the files never decoded are named)
+        self._sequence = is_sequence(self.path)
+        self._packet_pts: set[int] = set()
+        self._frame_pts: set[int] = set()
         # frames decoded with a time at or before the last one's (a damaged stretch's),
         # left out: each is one of the file's frames missing from its place
         self.backwards = 0
@@ -669,11 +674,30 @@ class VideoReader:
         after ..."), and the frames left out because their times went back ("" for
         neither)."""
         why = f": {self.failure}" if self.failure else ""
+        if (bad := self.bad_files()):
+            more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+            why += f" ({', '.join(bad[:5])}{more} could not be read)"
         if self.backwards:
             why += (f" ({self.backwards} of them came late from the decoder, with times "
                     "before frames already shown, and were left out rather than shown out of "
                     "order)")
         return why
+
+    def bad_files(self) -> list[str]:
+        """The names of an image sequence's files the decoder rejected (none for a video)."""
+        end = math.inf if self._range_end is None else self._range_end
+        bad = {p for p in self._packet_pts - self._frame_pts  # (read ahead past the range: no)
+               if self._range_start <= p * self.time_base < end}
+        if not bad:
+            return []
+        files = sequence_files(self.path)
+        if not files:
+            return []
+        by_number = dict(files)
+        first = files[0][0]
+        rate = SEQUENCE_RATE * self.time_base  # frames a tick (image2 counts frames)
+        numbers = sorted({first + round(pts * rate) for pts in bad})
+        return [by_number[n].name for n in numbers if n in by_number]
 
     def _missing_at_end(self, steady: bool = True) -> int:
         """Frames missing between the last decoded frame and the end of the range, estimated
@@ -831,6 +855,8 @@ class VideoReader:
         # the end of the stream (None, or demux's empty packet) drains the deinterlacer too
         flush = packet is None or (packet.size == 0 and packet.dts is None)
         frames: list[av.VideoFrame] = []
+        if self._sequence and packet is not None and packet.pts is not None:
+            self._packet_pts.add(packet.pts)
         try:
             frames = self.video.decode(packet)
         except av.error.EOFError:
@@ -845,6 +871,8 @@ class VideoReader:
                 # 0.92 s): written there they would flash out of order, or share a time
                 self.backwards += 1
                 continue
+            if self._sequence and f.pts is not None:
+                self._frame_pts.add(f.pts)
             yield self._convert(f)
 
     @property
