@@ -203,7 +203,8 @@ def test_timecodes_keep_their_time_at_a_new_rate() -> None:
     assert rescaled_timecode("00:00:10;29", 30, 60) == ("00:00:10;58", True)
     assert rescaled_timecode("00:01:00;04", 60, 30) == ("00:01:00;02", True)
     # at 25 fps no frame is dropped: FFmpeg refuses a drop-frame timecode there
-    assert rescaled_timecode("00:01:00;02", 30, 25) == ("00:01:00:02", False)
+    # (;02 is 60.06 s, 1501.5 frames at 25: half way, the earlier frame, on screen then)
+    assert rescaled_timecode("00:01:00;02", 30, 25) == ("00:01:00:01", False)
     assert rescaled_timecode("01:00:00:59", 60, 25) == ("01:00:01:00", False)
     assert rescaled_timecode("no timecode", 25, 50) is None
 
