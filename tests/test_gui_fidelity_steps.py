@@ -1,4 +1,5 @@
-"""Quick key presses on a paused video (trial W2): the window shows what an export makes."""
+"""Trial W2's findings: the window shows what an export makes after quick steps, an image
+sequence reopened, a split compare of a stereo pair and integer zooms."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ import cv2
 import numpy as np
 import pytest
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab  # noqa: F401
-from test_gui_fidelity import FPS, assert_same, goto, open_paused, portrait_clip, shown, window
+from test_gui_fidelity import (
+    FPS,
+    assert_same,
+    cli_render,
+    clip_frame,
+    goto,
+    open_paused,
+    portrait_clip,
+    shown,
+    window,
+)
 
 from aquarelle.cli.main import main as cli_main
 
@@ -67,3 +78,40 @@ def test_quick_steps_back_add_up(qtbot: Any, config: Path, dialogs: Dialogs,  # 
     painted = shown(qtbot, win)
     assert vp.shown_index == 3
     assert_same(painted, start_render(clip, tmp_path, 3))
+
+
+def test_an_image_sequence_comes_back_after_a_restart_and_from_open_recent(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:  # noqa: F811
+    """seq/f_%04d.png was taken for a file gone (its pattern is no file): Open recent greyed
+    it "no longer there", a restart showed the demo instead, and open_recent took it off the
+    list. It comes back and paints as the CLI paints it."""
+    seq = tmp_path / "seq"
+    seq.mkdir()
+    for i in range(4):
+        cv2.imwrite(str(seq / f"f_{i:04d}.png"), clip_frame(i)[:, :, ::-1])
+    pattern = str(seq / "f_%04d.png")
+    first = window(qtbot, config)
+    open_paused(qtbot, first, Path(pattern))
+    expected = cli_render(seq / "f_0000.png", tmp_path / "cli.png")
+    menu = first.recent_menu
+    menu.aboutToShow.emit()
+    assert (menu.actions()[0].text(), menu.actions()[0].isEnabled()) == (pattern, True)
+    first.close()
+    win = window(qtbot, config)  # a restart: the last source comes back
+    win.open_initial()
+    assert win.source_spec is not None and win.source_spec.ref == pattern
+    win.playback.toggle_play()
+    goto(qtbot, win, 0)
+    assert_same(shown(qtbot, win), expected)
+    assert win.sources.open_recent(pattern)
+    assert win.settings.recent_files()[0] == pattern
+    win.playback.toggle_play()
+    goto(qtbot, win, 0)
+    assert_same(shown(qtbot, win), expected)
+    assert not dialogs.calls
+    for frame in seq.iterdir():  # its frames deleted: gone, as a file is
+        frame.unlink()
+    menu = win.recent_menu
+    menu.aboutToShow.emit()
+    assert (menu.actions()[0].text(), menu.actions()[0].isEnabled()) \
+        == (f"{pattern} (no longer there)", False)

@@ -23,7 +23,7 @@ from .feedback import Feedback
 from .live_controller import LiveController, camera_mode
 from .reasons import short_reason
 from .settings import Settings
-from .sources import SourceSpec, decoded_apart, demo_path, list_cameras, open_source
+from .sources import SourceSpec, decoded_apart, demo_path, file_there, list_cameras, open_source
 from .viewport import Viewport
 
 MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
@@ -36,7 +36,7 @@ FIRST_PICTURE_WAIT_S = 3  # a camera's first picture later than this is said to 
 def _gone(last: SourceSpec | None) -> str | None:
     """"Last file NAME is no longer there" where last session's file moved or was
     deleted."""
-    if last is None or last.kind != "file" or Path(last.ref).exists():
+    if last is None or last.kind != "file" or file_there(last.ref):
         return None
     return f"Last file {Path(last.ref).name} is no longer there"
 
@@ -163,7 +163,7 @@ class SourceController(QObject):
 
     def _reopen(self, spec: SourceSpec, cameras: list[str]) -> bool:
         """Open last session's source if it is still there (quietly: else the defaults)."""
-        if spec.kind == "file" and not Path(spec.ref).is_file():
+        if spec.kind == "file" and not file_there(spec.ref):
             return False
         if spec.kind == "camera" and spec.ref not in cameras:
             return False
@@ -288,7 +288,7 @@ class SourceController(QObject):
         menu.clear()
         recent = self.settings.recent_files()
         for path in recent:
-            there = Path(path).is_file()
+            there = file_there(path)
             action = menu.addAction(path if there else f"{path} (no longer there)")
             assert action is not None
             action.setEnabled(there)
@@ -305,7 +305,7 @@ class SourceController(QObject):
 
     def open_recent(self, path: str) -> bool:
         """Open a recent file; one that is gone since the menu showed is taken off it."""
-        if not Path(path).is_file():
+        if not file_there(path):
             self.settings.forget_recent(path)
             self.feedback.error("Open recent", f"{path} is no longer there (moved or "
                                 "deleted): it was taken off the recent files.")

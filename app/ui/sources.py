@@ -10,6 +10,7 @@ from ..media import sources as media_sources
 from ..media.animation import ffmpeg_decodes
 from ..media.image_formats import is_image_path
 from ..media.image_read import image_size
+from ..media.paths import is_sequence, sequence_files
 from ..media.source import FrameSource
 from ..media.webcam import CameraSource
 from ..media.webcam import list_cameras as _list_cameras
@@ -44,6 +45,13 @@ class SourceSpec:
         if self.kind == "file":
             return Path(self.ref).name
         return "demo clip"
+
+
+def file_there(path: str | Path) -> bool:
+    """Whether a file source is still there: the file, or for an image sequence's pattern
+    (seq/f_%04d.png) a file among its frames."""
+    p = Path(path)
+    return p.is_file() or (is_sequence(p) and bool(sequence_files(p)))
 
 
 def demo_path() -> Path | None:
