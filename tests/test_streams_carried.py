@@ -107,6 +107,20 @@ def test_a_cover_picture_is_kept_where_the_container_holds_one(
                              "cannot hold it; write .mp4 or .mkv to keep it"]
 
 
+def test_pictures_name_the_cover_picture_they_leave_out(
+        phone_mp4: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Frames of a video with a cover picture named what they leave out but not the cover
+    (a trial); --no-metadata drops it with the tags, so it is not said then."""
+    code, err = render(capsys, str(phone_mp4), "-o", str(tmp_path / "f%02d.png"), "--no-audio")
+    assert code == 0
+    assert warnings(err) == ["aquarelle: warning: clip.mp4: its cover picture, 2 chapters, the "
+                             "tags (title) left out: an image sequence holds pictures only; "
+                             "write .mkv to keep them"], err
+    code, err = render(capsys, str(phone_mp4), "-o", str(tmp_path / "g%02d.png"), "--no-audio",
+                       "--no-metadata")
+    assert code == 0 and warnings(err) == [], err
+
+
 def test_a_trimmed_stretch_of_a_variable_frame_rate_loses_no_frames(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # 40 ms steps with pauses of 120 to 220 ms: the stretch 0.3-0.9 s holds five steps of

@@ -36,7 +36,7 @@ from ..media.image_write import write_image
 from ..media.metadata import container_tags
 from ..media.paths import SEQUENCE_FIELD, written_over
 from ..media.progress import ProgressPrinter
-from ..media.video_reader import DecodedFrame, VideoReader
+from ..media.video_reader import DecodedFrame, VideoReader, cover_pictures
 from .common import counted
 from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import NOT_FOR_FRAMES, check_pixels, check_video_size, resize
@@ -183,7 +183,8 @@ def check_frame_size(size: tuple[int, int] | None, first: DecodedFrame,
 
 def left_out(reader: VideoReader, job: RenderJob, what: str) -> list[str]:
     """Warnings for what pictures cannot hold of the video `reader` reads: its sound,
-    subtitles, attachments, chapters and tags (those the options keep), bits, HDR tags."""
+    subtitles, attachments, cover picture, chapters and tags (those the options keep), bits,
+    HDR tags."""
     c = reader.container
     parts = []
     if job.export.audio and c.streams.audio:
@@ -192,6 +193,8 @@ def left_out(reader: VideoReader, job: RenderJob, what: str) -> list[str]:
         parts.append(counted(len(c.streams.subtitles), "subtitle track"))
     if c.streams.attachments:
         parts.append(counted(len(c.streams.attachments), "attachment"))
+    if job.export.metadata and cover_pictures(c):  # (kept with the tags in a video file)
+        parts.append("its cover picture")
     if job.export.metadata:
         if c.chapters():
             parts.append(counted(len(c.chapters()), "chapter"))

@@ -31,7 +31,7 @@ from .metadata import (
     written_languages,
 )
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
-from .video_reader import VideoReader, bits_of
+from .video_reader import VideoReader, bits_of, cover_pictures
 from .video_writer import CodecSpec, deep_format
 
 
@@ -96,9 +96,7 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         else:
             carried.warnings.append(f"attachment {name} left out: only .mkv files hold "
                                     "attachments")
-    pictures = av.stream.Disposition.attached_pic
-    covers = [s for s in streams.video
-              if s.disposition & pictures and s.index != reader.video.index]
+    covers = [s for s in cover_pictures(reader.container) if s.index != reader.video.index]
     cover_packets = [p for s in covers if (p := _carry_cover(reader, out, s, fmt, ext, carried))]
     others = [s for s in streams.video
               if s.index != reader.video.index and s.index not in {c.index for c in covers}]

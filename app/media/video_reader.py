@@ -217,12 +217,20 @@ def output_origin(video_start: float, first_time: float, start: float) -> float:
     return video_start + start if start > 0 else first_time
 
 
+def cover_pictures(container: av.container.InputContainer
+                   ) -> list[av.video.stream.VideoStream]:
+    """The video streams that are cover pictures (FFmpeg's attached pictures: album art, a
+    video's poster), not video."""
+    cover = av.stream.Disposition.attached_pic
+    return [s for s in container.streams.video if s.disposition & cover]
+
+
 def _main_video_stream(container: av.container.InputContainer
                        ) -> av.video.stream.VideoStream | None:
     """The first video stream that is a real video, not a cover picture (else a still
     picture's, an AVIF photo's say); None where every one is a cover (a music file's)."""
-    cover = av.stream.Disposition.attached_pic
-    streams = [s for s in container.streams.video if not s.disposition & cover]
+    covers = {s.index for s in cover_pictures(container)}
+    streams = [s for s in container.streams.video if s.index not in covers]
     for stream in streams:
         if not stream.disposition & av.stream.Disposition.still_image:
             return stream
