@@ -76,8 +76,11 @@ def test_chain_panel_add_reorder_bypass_remove(qtbot: Any, config: Path,  # noqa
     again.close()
 
 
-def test_a_stereo_pair_is_shown_whole_and_not_labelled_as_a_split(
+def test_a_stereo_pair_in_split_compare_is_labelled_as_a_split(
         qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:  # noqa: F811
+    """A pair twice as wide is split against the original in each view (trial W2: it was
+    shown alone, unlabelled, while the status bar said "Compare: split"); see
+    test_gui_fidelity_steps for the pixels."""
     from aquarelle.ui.view_transform import CompareMode
 
     win: MainWindow = make_window(qtbot, config)
@@ -88,9 +91,9 @@ def test_a_stereo_pair_is_shown_whole_and_not_labelled_as_a_split(
         win.set_style("stereo")
     with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
         win.param_panel.set_value("output", "sbs")
-    assert not win.viewport.comparing  # a pair twice as wide: nothing to split against
+    assert win.viewport.comparing
     win.update_stats()
-    assert win.overlays.painted.isHidden() and win.overlays.original.isHidden()
+    assert not win.overlays.painted.isHidden() and not win.overlays.original.isHidden()
     win.param_panel.set_value("output", "anaglyph")
     qtbot.waitUntil(lambda: win.viewport.comparing, timeout=TIMEOUT)
     win.close()

@@ -12,11 +12,15 @@ import pytest
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab  # noqa: F401
 from test_gui_fidelity import (
     FPS,
+    PH,
+    PW,
     assert_same,
     cli_render,
     clip_frame,
+    files,  # noqa: F401
     goto,
     open_paused,
+    photo,
     portrait_clip,
     shown,
     window,
@@ -115,3 +119,42 @@ def test_an_image_sequence_comes_back_after_a_restart_and_from_open_recent(
     menu.aboutToShow.emit()
     assert (menu.actions()[0].text(), menu.actions()[0].isEnabled()) \
         == (f"{pattern} (no longer there)", False)
+
+
+@pytest.mark.parametrize("output", ["sbs", "tb"])
+def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, output: str) -> None:
+    """Split compare on a side-by-side or top-bottom pair showed the pair alone, no original
+    and no divider, while the status bar said "Compare: split". Left of the divider each
+    view is the original, right of it the pair the CLI writes."""
+    from aquarelle.ui.view_transform import CompareMode
+
+    win = window(qtbot, config)
+    vp = win.viewport
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.param_panel.set_value("output", output)
+    pair = cli_render(files["still"], tmp_path / "pair.png", "--style", "stereo",
+                      "--set", f"output={output}")
+    win.set_compare(CompareMode.SPLIT)
+    vp.actual_pixels()
+    h, w = grab(win).shape[:2]
+    rect = vp.transform.image_rect((w, h), (pair.shape[1], pair.shape[0]))
+    x0, y0 = round(rect.x), round(rect.y)
+    assert (round(rect.w), round(rect.h)) == (pair.shape[1], pair.shape[0])
+    x = x0 + 3 * pair.shape[1] // 4  # in the right view of a side-by-side pair
+    vp.set_split(x / w)
+    pixels = grab(win)[y0:y0 + pair.shape[0], x0:x0 + pair.shape[1]]
+    cut = x - x0
+    original = photo()
+    views = [(0, 0), (PW, 0)] if output == "sbs" else [(0, 0), (0, PH)]
+    for vx, vy in views:  # the original left of the divider (2 px wide), in each view
+        end = min(PW, cut - 2 - vx)
+        assert_same(pixels[vy:vy + PH, vx:vx + end], original[:, :end])
+    assert_same(pixels[:, cut + 2:], pair[:, cut + 2:])
+    assert (pixels[:, cut - 1:cut + 1] == pixels[0, cut]).all()  # the divider
+    assert vp.comparing  # the labels "Original" and "Painted" shown

@@ -883,14 +883,8 @@ class Viewport(QOpenGLWidget):
 
     @property
     def comparing(self) -> bool:
-        """Whether the original is on screen next to the result: a compare mode is on, and
-        split compare has a result of the frame's shape to split (not a stereo pair)."""
-        if self.compare is CompareMode.OFF:
-            return False
-        image = self.frame_size
-        if self.compare is CompareMode.SPLIT and self._result is not None and image:
-            return shaped_like(image, self._result.size) == image
-        return True
+        """Whether the original is on screen next to the result: a compare mode is on."""
+        return self.compare is not CompareMode.OFF
 
     def _shown_texture(self) -> tuple[moderngl.Texture | None, DisplayMode]:
         if self.show_original or self._result is None or self._pipeline is None:
@@ -935,10 +929,18 @@ class Viewport(QOpenGLWidget):
             return
         rect = self.transform.image_rect(size, shown)
         pix = rect.w / shown[0] > 2.0
-        if self.compare is CompareMode.SPLIT and shown == image:
+        if self.compare is CompareMode.SPLIT:
             x = self.split * size[0]
             u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
-            display.draw(src, rect, size, crop=(0.0, u), pixelated=pix)
+            # the original in each view's place: once, or in both views of a stereo pair
+            nx, ny = max(1, round(shown[0] / image[0])), max(1, round(shown[1] / image[1]))
+            for i in range(nx):
+                for j in range(ny):
+                    view = Rect(rect.x + i * rect.w / nx, rect.y + j * rect.h / ny,
+                                rect.w / nx, rect.h / ny)
+                    end = (x - view.x) / view.w if view.w > 0 else 0.5
+                    if end > 0.0:
+                        display.draw(src, view, size, crop=(0.0, end), pixelated=pix)
             display.draw(main, rect, size, mode=mode, crop=(u, 1.0), pixelated=pix)
             line = max(1.0, round(dpr))
             display.fill(Rect(x - line, 0, 2 * line, size[1]), size, DIVIDER_COLOR)
