@@ -158,3 +158,23 @@ def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
     assert_same(pixels[:, cut + 2:], pair[:, cut + 2:])
     assert (pixels[:, cut - 1:cut + 1] == pixels[0, cut]).all()  # the divider
     assert vp.comparing  # the labels "Original" and "Painted" shown
+
+
+def test_200_percent_shows_the_pictures_pixels_as_201_does(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """200% was drawn smoothed and 201% and up as pixels: at 200% each pixel of the CLI's
+    picture is a 2x2 block on screen."""
+    win = window(qtbot, config)
+    vp = win.viewport
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    expected = cli_render(files["still"], tmp_path / "cli.png")
+    h, w = grab(win).shape[:2]
+    vp.transform.actual_pixels(vp.pane_size(), (PW, PH), 2.0)
+    vp.update()
+    pixels = grab(win)
+    rect = vp.transform.image_rect((w, h), (PW, PH))
+    assert (rect.w, rect.h) == (2 * PW, 2 * PH)
+    x, y = round(rect.x), round(rect.y)
+    assert_same(pixels[y:y + 2 * PH, x:x + 2 * PW], expected.repeat(2, 0).repeat(2, 1))

@@ -923,12 +923,12 @@ class Viewport(QOpenGLWidget):
             cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
             original = Rect(round(cx - w / 2), round(cy - h / 2), w, h) if shown != image \
                 else rect
-            pix = k > 2.0
+            pix = round(k, 6) >= 2.0  # integer zooms from 200% show pixels
             display.draw(src, original, half, pixelated=pix)
             display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
             return
         rect = self.transform.image_rect(size, shown)
-        pix = rect.w / shown[0] > 2.0
+        pix = round(rect.w / shown[0], 6) >= 2.0
         if self.compare is CompareMode.SPLIT:
             x = self.split * size[0]
             u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
