@@ -3,7 +3,9 @@
 // pigment (a coloured dark, not ink); where a light shape of it is lighter (catchlights, the
 // whites of the eyes, the shine on lips), the paper kept as far as the photo is light. The
 // washes are painted at half size; the accents at the picture's own, so the eyes keep their
-// drawing. Needs pigment.glsl and color.glsl.
+// drawing. On a painting lighter than the photo (a pale sketch, a high key) the darks keep
+// the photo's contrast against the skin round them (`lift`: feature_lift.glsl), never more.
+// Needs pigment.glsl and color.glsl.
 uniform float u_features;
 
 // `face`: the faces' median size in reference px (0: none). A small face (a group, a webcam
@@ -60,9 +62,11 @@ const vec2 STATED_CHROMA = vec2(20.0, 4.0);
 const vec2 STATED_JOIN = vec2(2.6, 1.3);
 const float STATED_JOIN_REACH = 8.0;  // reference px: the ellipse's half width at most
 const vec2 STATED_KEEP = vec2(0.3, 0.5);
-// of the features' map: a stated dark lies well within an eye, a brow, a nostril, the mouth
-// (not on the hair's edge over a brow, not on a cheek beside the nose)
-const vec2 STATED_FEATURE = vec2(0.45, 0.8);
+// of the features' map: a stated dark lies within an eye, a brow, a nostril, the mouth (not on
+// the hair's edge over a brow, not on a cheek beside the nose), fading out with the map over
+// most of its falloff: cut at 0.45 of it, a brow's top was cut flat and an eye's socket
+// shadow stopped at a hard rim across temple and cheek.
+const vec2 STATED_FEATURE = vec2(0.1, 0.8);
 const float STATED_OPACITY = 0.8;
 const vec2 STATED_LIGHT = vec2(8.0, 20.0);  // L* over the shape: a light within it, kept
 const float STATED_CRISP = 0.4;  // of a stated dark's lightness from the photo's own (not blurred)
@@ -108,10 +112,10 @@ vec3 disc_blur(sampler2D photo, vec2 uv, vec2 r) {
 }
 
 // `c` with the feature here stated (share `g`): `lb` the photo's L* blurred, `lj` blurred
-// wider (the shape it is part of), `lp` its own, `coarse_lab` the face round it; (.rgb) the
-// colour, (.a) how much was stated. The shape is the blurred photo's; within it a little of
-// the photo's own light (an eye's white) shows.
-vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab) {
+// wider (the shape it is part of), `lp` its own, `coarse_lab` the face round it, `lift` the L*
+// the painting adds to that face; (.rgb) the colour, (.a) how much was stated. The shape is
+// the blurred photo's; within it a little of the photo's own light (an eye's white) shows.
+vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab, float lift) {
     float d = coarse_lab.x - lb;
     vec4 t = STATED_CONTRAST;
     float s = g.x * smoothstep(mix(t.x, t.z, g.y), mix(t.y, t.w, g.y), d);
@@ -121,7 +125,7 @@ vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab) 
     }
     vec3 lab = srgb_to_lab(c);
     float lt = clamp(mix(lb, max(lp, lb), STATED_CRISP) - STATED_STRETCH * d, STATED_L.x,
-                     STATED_L.y);
+                     STATED_L.y) + lift;
     s *= smoothstep(0.0, 6.0, lab.x - lt);  // only where the painting is lighter
     s *= 1.0 - smoothstep(STATED_LIGHT.x, STATED_LIGHT.y, lp - lb);  // an eye's white kept
     vec2 ab = mix(lab.yz + WARM_DARK, 0.3 * lab.yz + SEPIA_DARK, g.y);
@@ -131,10 +135,11 @@ vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab) 
 }
 
 // `photo` at `uv` (work size), `ref` source px per reference px, `scale` work px per source
-// px; `coarse_lab`: the photo's wide blur here (CIELAB); `stated_here`: how much a dark was
+// px; `coarse_lab`: the photo's wide blur here (CIELAB); `lift`: the L* (.x) and luma (.y)
+// the painting adds to the skin round here (feature_lift); `stated_here`: how much a dark was
 // stated here (.x) and how grey the face is (.y).
 vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face, float ref,
-                     float scale, vec3 coarse_lab, out vec2 stated_here) {
+                     float scale, vec3 coarse_lab, vec2 lift, out vec2 stated_here) {
     stated_here = vec2(0.0);
     float small = face > 0.0 ? 1.0 - smoothstep(SMALL_FACE.x, SMALL_FACE.y, face) : 0.0;
     float k = min(feature * u_features * mix(1.0, SMALL_FEATURES, small), 1.0);
@@ -152,13 +157,14 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         vec2 rj = min(STATED_JOIN * STATED_BLUR * face, vec2(STATED_JOIN_REACH)) * ref * scale;
         vec3 bj = disc_blur(photo, uv, max(rj, vec2(r)));
         vec4 st = stated_dark(c, stated, srgb_to_lab(b).x, srgb_to_lab(bj).x,
-                              srgb_to_lab(texture(photo, uv).rgb).x, coarse_lab);
+                              srgb_to_lab(texture(photo, uv).rgb).x, coarse_lab, lift.x);
         c = st.rgb;
         lw = luma(c);
         stated_here = vec2(st.a, stated.y);
     }
-    float dark = smoothstep(0.03, 0.2, lw - lp) * k;
-    c = pigment(c, 1.0 + 3.0 * dark * (lw - lp) / max(lw, 0.05));
+    float ld = lp + lift.y;  // the photo's dark, as light as the painting lays the skin round it
+    float dark = smoothstep(0.03, 0.2, lw - ld) * k;
+    c = pigment(c, 1.0 + 3.0 * dark * (lw - ld) / max(lw, 0.05));
     if (lp - lw <= 0.06) {
         return c;
     }

@@ -15,6 +15,8 @@
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
 #include "watercolor/darks.glsl"
+#include "watercolor/key.glsl"
+#include "watercolor/feature_lift.glsl"
 #include "watercolor/tint.glsl"
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
@@ -147,8 +149,10 @@ void main() {
     vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
+        vec3 around = texture(coarse, p / size).xyz;
+        vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            texture(coarse, p / size).xyz, stated);
+                            around, lift, stated);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';

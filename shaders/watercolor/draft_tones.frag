@@ -71,7 +71,7 @@ void main() {
                                    noise.y);
     float glaze_width = 0.5 * fwidth(field_here);
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
-    float form = face_form(u_wash_size * u_px, u_face_size * u_scale);
+    float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);

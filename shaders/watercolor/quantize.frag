@@ -72,9 +72,9 @@ void main() {
         }
     }
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
-    // on a face (the focus is 1 only there), less its features: flesh and glazes
+    // on a face (the focus is 1 only there), its features too: flesh and glazes
     if (face > 0.0) {
-        float form = face_form(u_wash_size * u_px, u_face_size * u_scale);
+        float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
         tone = mix(tone, face_tone(own, blurred, wander, length(g), form), face);
     }
     if (glaze.y > 0.0) {

@@ -16,13 +16,7 @@ uniform float u_figure_shapes;  // how much of its own detail a figure's hair an
 uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
 uniform float u_wash_size;  // the wide wash's sigma, reference px (0: no wide wash)
 uniform float u_face_size;  // the faces' median size, source px (0: none found)
-uniform float u_key;  // the tones' key: > 0 lifts the middle tones (high key), < 0 drops them
-
-// A tone's lightness (0..1) in the style's key: L^(2^-key), so black and white (the paper,
-// the lights) stay where they are and the middle tones move.
-float keyed(float L) {
-    return u_key == 0.0 ? L : pow(clamp(L, 0.0, 1.0), exp2(-u_key));
-}
+#include "watercolor/key.glsl"
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
 
@@ -179,13 +173,15 @@ const float FORM = 0.45;  // of the abstraction in the face's form (the rest: th
 // intervals' borders instead.
 const float FACE_GRADE = 4.0;
 
-// How much of a texel is face skin to lay so, from the focus map (.y the features, .z the
-// face).
+// How much of a texel is face skin to lay so, from the focus map (.z the face): the features
+// too. Their drawing is the accents' (accents.glsl, at full size); laid in the wash's own
+// tones where the features' map rose (as they were), each eye and brow sat in a patch of the
+// photo's tones whose rim, where the map fell to 0.2-0.6, crossed temple and cheek.
 float face_skin(vec4 focus) {
     if (u_subject == 0) {
         return 0.0;
     }
-    return focus.z * (1.0 - smoothstep(0.2, 0.6, focus.y));
+    return focus.z;
 }
 
 // How much of the abstraction a face's form keeps (face_tone's `form`): FORM, and more of it
@@ -197,6 +193,12 @@ const vec2 FORM_SMALL = vec2(0.07, 0.17);  // the wash's sigma over the face: FO
 float face_form(float wash, float face) {
     return face > 0.0 ? mix(FORM, 1.0, smoothstep(FORM_SMALL.x, FORM_SMALL.y, wash / face))
                       : FORM;
+}
+
+// ... and where the features are (the focus map's .y), all of their own form: an eye, a brow
+// keep their darks in the face's soft tones, graded out over the map's falloff (no rim).
+float feature_form(float form, vec4 focus) {
+    return mix(form, 1.0, focus.y);
 }
 
 vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k) {
