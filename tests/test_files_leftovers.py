@@ -89,6 +89,33 @@ def test_the_export_dialog_offers_the_command_lines_codec(deep: dict[str, Path],
     assert offered(eight, ExportMemory()) == ("h264", ".mp4")
 
 
+def test_an_accepted_default_codec_is_not_pinned_for_the_next_source(
+        deep: dict[str, Path], qtbot, tmp_path: Path) -> None:
+    """A re-trial: after an 8-bit export with the codec offered, a 10-bit file was offered
+    H.264 (the default taken for a choice) and written 8-bit; and the reverse. The offered
+    codec accepted is remembered as such: the next file gets its own; one chosen stays."""
+    from aquarelle.ui.export_dialog import ExportDialog
+    from aquarelle.ui.settings import ExportMemory
+
+    def dialog(src: Path, memory: ExportMemory) -> ExportDialog:
+        d = ExportDialog(src, tmp_path, 0.2, 0.0, size=(64, 48), remembered=memory)
+        qtbot.addWidget(d)
+        return d
+
+    eight = make_clip(tmp_path / "eight.mov", frames=2, audio=False).path
+    accepted = dialog(eight, ExportMemory()).memory()
+    assert accepted.codec == "h264" and accepted.codec_default
+    assert dialog(deep["hevc"], accepted).codec.currentData() == "h265"
+    back = dialog(deep["hevc"], accepted).memory()
+    assert back.codec == "h265" and back.codec_default
+    assert dialog(eight, back).codec.currentData() == "h264"
+    chosen = dialog(eight, ExportMemory())
+    chosen.codec.setCurrentIndex(chosen.codec.findData("h265"))  # the user's own choice
+    kept = chosen.memory()
+    assert kept.codec == "h265" and not kept.codec_default
+    assert dialog(eight, kept).codec.currentData() == "h265"
+
+
 def chaptered_then_cut(folder: Path) -> Path:
     """A 2 s Matroska clip (25 fps, 8-bit) with chapters at 0-0.7, 0.7-1.4 and 1.4-2.0 s,
     cut short at 40% of its bytes (a download that stopped)."""

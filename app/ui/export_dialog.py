@@ -189,7 +189,7 @@ class ExportDialog(QDialog):
         """Show the last export's choices, each that still applies (the codec one this kind
         of file holds, the quality one of its range, a size of the list); defaults else (the
         command line's codec: one that keeps a deep source's bits, H.265 Main 10...)."""
-        spec = CODECS.get(last.codec)
+        spec = None if last.codec_default else CODECS.get(last.codec)
         if spec is None or container not in spec.containers:
             spec = CODECS[default_codec(self.source, container).name]
         self.codec.blockSignals(True)
@@ -293,8 +293,11 @@ class ExportDialog(QDialog):
         """The choices to offer the next export (its size as a rule, not this video's)."""
         spec = CODECS[self.codec.currentData()]
         suffix = Path(self.path_edit.text()).suffix.lower()
+        container = CONTAINERS[suffix if suffix in CONTAINERS else EXTENSION_FOR_CODEC[spec.name]]
+        offered = default_codec(self.source, container).name
         return ExportMemory(
-            codec=spec.name, crf=self.crf.value() if spec.default_crf is not None else None,
+            codec=spec.name, codec_default=spec.name == offered,
+            crf=self.crf.value() if spec.default_crf is not None else None,
             size=SIZE_KEYS[self.size.currentIndex()], audio=self.audio.isChecked(),
             subtitles=self.subtitles.isChecked(), metadata=self.metadata.isChecked(),
             container=suffix if suffix in CONTAINERS else "",

@@ -33,6 +33,9 @@ class ExportMemory:
     default for one that no longer applies: a codec its kind of file cannot hold...)."""
 
     codec: str = ""  # "": none chosen yet
+    # the codec was the one offered for that source (the command line's: H.265 for a 10-bit
+    # one): the next export is offered its own source's, not this one's again
+    codec_default: bool = False
     crf: int | None = None  # None: the codec's default (or a codec without one)
     size: str = "source"  # a rule, fitted to each video: "source", "4K", "1080p", ...
     audio: bool = True
@@ -248,6 +251,7 @@ class Settings:
         crf = self._get("export/crf", -1, int)
         return ExportMemory(
             codec=self._get("export/codec", "", str), crf=crf if crf >= 0 else None,
+            codec_default=self._get("export/codec_default", False, bool),
             size=self._get("export/size", "source", str),
             audio=self._get("export/audio", True, bool),
             subtitles=self._get("export/subtitles", True, bool),
