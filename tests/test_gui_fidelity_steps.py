@@ -3,6 +3,7 @@ sequence reopened, a split compare of a stereo pair and integer zooms."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,79 @@ def test_200_percent_shows_the_pictures_pixels_as_201_does(
     assert (rect.w, rect.h) == (2 * PW, 2 * PH)
     x, y = round(rect.x), round(rect.y)
     assert_same(pixels[y:y + 2 * PH, x:x + 2 * PW], expected.repeat(2, 0).repeat(2, 1))
+
+
+@pytest.mark.parametrize(("k", "side_by_side"), [(2, False), (3, False), (4, False),
+                                                 (2, True), (4, True)])
+def test_integer_zooms_show_exact_pixels_where_the_picture_starts_on_a_half_pixel(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, k: int, side_by_side: bool) -> None:
+    """A picture placed on a half pixel (a pane of odd size, or a pan) was drawn nearest with
+    its screen pixels' centres on texel edges: below the quad's diagonal every other row
+    showed the neighbouring row (trial re2, 200% and 400%: 7% and 15% of pixels, max 224).
+    Drawn on whole pixels, each pixel of the CLI's picture is a k x k block (side by side:
+    the original's on the left too)."""
+    from aquarelle.ui.view_transform import CompareMode
+
+    win = window(qtbot, config)
+    vp = win.viewport
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    expected = cli_render(files["still"], tmp_path / "cli.png")
+    h, w = grab(win).shape[:2]
+    panes = [(0, expected)]
+    if side_by_side:
+        win.set_compare(CompareMode.SIDE_BY_SIDE)
+        panes = [(0, photo()), (w - vp.pane_size()[0], expected)]
+    pane = vp.pane_size()
+    vp.transform.actual_pixels(pane, (PW, PH), float(k))
+    vp.transform.pan(0.5, 0.5)
+    rect = vp.transform.image_rect(pane, (PW, PH))
+    assert (rect.x % 1, rect.y % 1) == (0.5, 0.5)
+    vp.update()
+    pixels = grab(win)
+    pw, ph = pane
+    x, y = math.floor(rect.x + 0.5), math.floor(rect.y + 0.5)  # the nearer whole pixel, up
+    x0, y0 = max(0, x), max(0, y)  # the part on screen (at 400% it is cut)
+    x1, y1 = min(pw, x + k * PW), min(ph, y + k * PH)
+    assert x1 - x0 >= min(pw, k * PW) - 1 and y1 - y0 >= min(ph, k * PH) - 1
+    for offset, picture in panes:
+        big = picture.repeat(k, 0).repeat(k, 1)
+        assert_same(pixels[y0:y1, offset + x0:offset + x1], big[y0 - y:y1 - y, x0 - x:x1 - x])
+
+
+def runs_collapsed(a: np.ndarray) -> np.ndarray:
+    """`a` with each run of equal rows, then of equal columns, kept once."""
+    a = a[np.r_[True, (a[1:] != a[:-1]).any(axis=(1, 2))]]
+    return a[:, np.r_[True, (a[:, 1:] != a[:, :-1]).any(axis=(0, 2))]]
+
+
+@pytest.mark.parametrize("k", [2.25, 2.5])
+def test_zooms_between_show_whole_rows_and_columns_of_pixels(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, k: float) -> None:
+    """Where screen pixels' centres fall on texel edges (225%, 250%), the texel was looked up
+    from the quad's interpolated coordinates, which round one way in one triangle and the
+    other way in the other: rows and columns mixing two rows of the picture along the
+    diagonal. Each screen row now shows one row of the picture, each column one column:
+    with runs of equal rows and columns kept once, the screen is the CLI's picture."""
+    win = window(qtbot, config)
+    win.resize(1300, 800)  # the whole picture in view
+    vp = win.viewport
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    expected = cli_render(files["still"], tmp_path / "cli.png")
+    vp.actual_pixels()
+    vp.zoom_by(k)
+    grab(win)
+    pane = vp.pane_size()
+    rect = vp.transform.image_rect(pane, (PW, PH))
+    vp.transform.pan(math.floor(rect.x) + 0.5 - rect.x, math.floor(rect.y) + 0.5 - rect.y)
+    rect = vp.transform.image_rect(pane, (PW, PH))
+    x, y = math.floor(rect.x + 0.5), math.floor(rect.y + 0.5)
+    assert x > 0 and y > 0 and x + rect.w < pane[0] - 1 and y + rect.h < pane[1] - 1
+    vp.update()
+    pixels = grab(win)[y:y + math.ceil(rect.h), x:x + math.ceil(rect.w)]
+    seen = runs_collapsed(pixels)
+    assert seen.shape == expected.shape
+    assert_same(seen, expected)

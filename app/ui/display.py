@@ -82,6 +82,8 @@ class DisplayRenderer:
         footprint = (tex.size[0] / max(rect.w, 1e-6), tex.size[1] / max(rect.h, 1e-6))
         p["u_footprint"].value = footprint
         p["u_area"].value = averaged(footprint, pixelated)
+        p["u_pixelated"].value = pixelated
+        p["u_origin"].value = (offset_x + rect.x, view[1] - rect.y)  # y up, as gl_FragCoord
         tex.use(0)
         sampler = self._nearest if pixelated else self._linear
         sampler.use(0)

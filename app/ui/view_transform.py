@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -34,6 +35,11 @@ class Rect:
         """(x0, y_top, x1, y_bottom) in normalized device coordinates of a view."""
         return (2.0 * self.x / view_w - 1.0, 1.0 - 2.0 * self.y / view_h,
                 2.0 * (self.x + self.w) / view_w - 1.0, 1.0 - 2.0 * (self.y + self.h) / view_h)
+
+    def on_whole_pixels(self) -> Rect:
+        """The rectangle moved by at most half a pixel to start on whole pixels (the nearer
+        one, up on a tie)."""
+        return Rect(math.floor(self.x + 0.5), math.floor(self.y + 0.5), self.w, self.h)
 
 
 @dataclass

@@ -916,19 +916,25 @@ class Viewport(QOpenGLWidget):
         if self.compare is CompareMode.SIDE_BY_SIDE:
             half = pane_of(size, self.compare)
             rect = self.transform.image_rect(half, shown)
+            k = rect.h / shown[1]
+            pix = round(k, 6) >= 2.0  # integer zooms from 200% show pixels
+            if pix:
+                rect = rect.on_whole_pixels()
             # the original at the scale of the picture beside it (a view of a stereo pair
             # as big as the original: it was drawn fitted on its own, twice as big)
-            k = rect.h / shown[1]
             w, h = image[0] * k, image[1] * k
             cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
             original = Rect(round(cx - w / 2), round(cy - h / 2), w, h) if shown != image \
                 else rect
-            pix = round(k, 6) >= 2.0  # integer zooms from 200% show pixels
             display.draw(src, original, half, pixelated=pix)
             display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
             return
         rect = self.transform.image_rect(size, shown)
         pix = round(rect.w / shown[0], 6) >= 2.0
+        if pix:
+            # Drawn nearest, a picture on a half pixel has its screen pixels' centres on
+            # texel edges (at 2x, 4x): each triangle of the quad rounds them its own way.
+            rect = rect.on_whole_pixels()
         if self.compare is CompareMode.SPLIT:
             x = self.split * size[0]
             u = (x - rect.x) / rect.w if rect.w > 0 else 0.5

@@ -17,6 +17,13 @@ uniform vec4 u_color;
 // 1:1 and larger: one sample, as is.
 uniform bool u_area;
 uniform vec2 u_footprint;
+// Magnified as pixels (u_pixelated): the texel under each screen pixel found from the pixel's
+// place in the picture (u_origin: the picture's top-left corner in window coordinates), not
+// from v_uv, whose interpolation differs a little between the quad's two triangles: where a
+// pixel's centre falls on a texel edge (250%, or a picture on a half pixel) one triangle
+// took the texel before it and the other the one after, a diagonal seam.
+uniform bool u_pixelated;
+uniform vec2 u_origin;
 const int MAX_PAIRS = 8;  // a side: exact up to 15 texels, beyond evenly spread taps
 
 vec3 hue(float h) {
@@ -68,7 +75,14 @@ void main() {
     if (u_mode == 4) { frag = u_color; return; }
     // (debug mappings of flows and tensors sample as they are: an average is no direction)
     bool averaged = u_area && (u_mode == 0 || u_mode == 1);
-    vec4 t = averaged ? area(v_uv) : texture(u_tex, v_uv);
+    vec4 t;
+    if (u_pixelated) {
+        vec2 at = vec2(gl_FragCoord.x - u_origin.x, u_origin.y - gl_FragCoord.y) * u_footprint;
+        ivec2 last = textureSize(u_tex, 0) - 1;
+        t = texelFetch(u_tex, clamp(ivec2(floor(at)), ivec2(0), last), 0);
+    } else {
+        t = averaged ? area(v_uv) : texture(u_tex, v_uv);
+    }
     vec3 c;
     if (u_mode == 1) {
         c = vec3(t.r);
