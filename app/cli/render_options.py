@@ -40,7 +40,7 @@ store 4:2:0 colour and ProRes 4:2:2 (4:4:4 from a 4444 source), which need an ev
 column/row (e.g. 641x361 is written as 642x362; no pixel is lost; a warning names colour
 resolution lost, e.g. a 4:4:4 source written 4:2:0). A second video stream is left out (a
 warning says so). A video whose end is corrupt or truncated is rendered up to the last
-decodable frame (its chapters cut there), with a warning saying how many frames are
+decodable frame (its subtitles and chapters cut there), with a warning saying how many frames are
 missing (exit status 0); an MP4/MOV cut short before its index cannot be read at all (one
 line says so). Untagged
 video is read as players read it: BT.709 from 720 lines or 1280 columns, else BT.601.

@@ -191,7 +191,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         pending = next(sound, None)
         frames = 0
         last_dts: Fraction | None = None
-        video_end: Fraction | None = None  # where the joined video ends (its chapters too)
+        video_end: Fraction | None = None  # where the joined video ends (its cues, chapters too)
         timeline = decode_timeline(chunks) if fmt in ("mp4", "mov") else None
         for path, packet, tb, rebase in chunk_packets(chunks):
             if rebase:
@@ -232,6 +232,8 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
                 video_end = stop if video_end is None or stop > video_end else video_end
             packet.stream = video
             out.mux(packet)
+            if video_end is not None:  # the cues it reaches past; the rest wait for flush
+                carried.advance(video_end)
             frames += 1
         while pending is not None:
             write(pending)

@@ -59,13 +59,20 @@ class Carried:
         if 0 <= stream < len(self.subtitles):
             self.subtitles[stream].write(packet)
 
-    def flush(self, end: Fraction | float | None = None) -> None:
-        """Write what the subtitle tracks hold back, and the chapters cut at `end` (seconds of
-        the output: where its video ends; None: as planned); call it once the source's
-        packets are in, before the output is closed (Matroska and MP4 write chapters set
-        then; set before the header, Matroska's would be written there, uncut)."""
+    def advance(self, until: Fraction) -> None:
+        """Mux the subtitle packets that end by `until`, seconds of the output the video
+        written reaches (a frame's start: it only grows); later ones wait for `flush`."""
         for track in self.subtitles:
-            track.flush()
+            track.release(until)
+
+    def flush(self, end: Fraction | None = None) -> None:
+        """Write what the subtitle tracks hold back and the chapters, both cut at `end`
+        (seconds of the output: where its video ends, as a source cut short ends before its
+        cues and chapters do; None: as planned); call it once the source's packets are in,
+        before the output is closed (Matroska and MP4 write chapters set then; set before
+        the header, Matroska's would be written there, uncut)."""
+        for track in self.subtitles:
+            track.flush(end)
         if self.chapters and self.output is not None:
             cut = self.chapters if end is None else shifted_chapters(self.chapters, 0.0,
                                                                      float(end))

@@ -509,12 +509,15 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                         else:
                             writer.write_frame(item.image, item.pts - shift, item.duration,
                                                item.yuv)
+                            # the cues this frame's start reaches past (the rest wait: a
+                            # source cut short ends its picture before its cues)
+                            carried.advance((item.pts - shift) * tb)
                             counters.encoded += 1
                         counters.busy["encode"] += time.perf_counter() - t
 
                     def finish() -> None:
                         t = time.perf_counter()
-                        carried.flush(writer.end_time())  # chapters end with the video
+                        carried.flush(writer.end_time())  # cues and chapters end with the video
                         writer.close()
                         counters.busy["encode"] += time.perf_counter() - t
 

@@ -8,6 +8,7 @@ import functools
 import io
 import re
 import struct
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -214,6 +215,10 @@ class SubtitleTrack:
     dropped. A picture cue without a duration (PGS: shown until the next packet) still on
     screen at `offset` is kept from 0, unless it is a clear; `flush` writes it where no
     packet follows in the range.
+
+    Packets wait until the video written reaches their end (`release`): a source cut
+    short ends its picture before its cues, and `flush(end)` drops the cues that begin at
+    or after the video's end and cuts the one that spans it.
     """
 
     def __init__(self, output: av.container.OutputContainer, plan: SubtitlePlan,
@@ -239,7 +244,9 @@ class SubtitleTrack:
             self.stream.time_base = mov_text_time_base(output, self.stream.time_base)
         self.index = self.stream.index  # (the stream is not to be read once `output` closes)
         self._held: av.Packet | None = None  # the last picture cue begun before the range
-        self._written = False
+        self._written = False  # a packet of the range taken (muxed or waiting)
+        # packets not muxed yet (packet, time base, pts, duration), in order
+        self._waiting: deque[tuple[av.Packet, Fraction, int, int]] = deque()
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset` and cut
@@ -255,7 +262,7 @@ class SubtitleTrack:
             self._held = packet  # on screen at the start unless a later one replaces it
             return
         if pts > 0:
-            self.flush()
+            self._put_held()
         self._held = None
         if pts < 0:
             if pts + duration <= 0:
@@ -278,14 +285,42 @@ class SubtitleTrack:
             style = default_style(self.stream.codec_context.extradata) \
                 if self.plan.convert_to == "mov_text" else None
             out = av.Packet(cue_payload(self.plan.convert_to, text, style))
-        self._mux(out, tb, pts, duration)
+        self._put(out, tb, pts, duration)
 
-    def flush(self) -> None:
-        """Write the picture cue on screen at the start of the range (begun before it), at
-        0, if no packet in the range has yet; call it once the source's packets are in."""
+    def release(self, until: Fraction) -> None:
+        """Mux the waiting packets that end by `until` (seconds of the output: how far the
+        video written reaches, which only grows); the others wait for `flush`."""
+        while self._waiting:
+            out, tb, pts, duration = self._waiting[0]
+            if (pts + duration) * tb > until:
+                return
+            self._waiting.popleft()
+            self._mux(out, tb, pts, duration)
+
+    def flush(self, end: Fraction | None = None) -> None:
+        """Write what waits: the picture cue on screen at the start of the range (begun
+        before it), at 0, if no packet in the range has come; then the cues, those that
+        begin at or after `end` (seconds of the output: where its video ends; None: no
+        end) dropped, one that lasts past it cut there. Call it once the source's packets
+        are in."""
+        self._put_held()
+        while self._waiting:
+            out, tb, pts, duration = self._waiting.popleft()
+            if end is not None:
+                last = _ticks(end, tb)
+                if pts >= last:
+                    continue
+                duration = min(duration, last - pts)
+            self._mux(out, tb, pts, duration)
+
+    def _put_held(self) -> None:
         held, self._held = self._held, None
         if held is not None and not self._written and not clears(self.plan.codec, bytes(held)):
-            self._mux(held, held.time_base, 0, 0)
+            self._put(held, held.time_base, 0, 0)
+
+    def _put(self, out: av.Packet, tb: Fraction, pts: int, duration: int) -> None:
+        self._waiting.append((out, tb, pts, duration))
+        self._written = True
 
     def _mux(self, out: av.Packet, tb: Fraction, pts: int, duration: int) -> None:
         out.stream = self.stream
@@ -293,7 +328,6 @@ class SubtitleTrack:
         out.pts = out.dts = pts
         out.duration = duration
         self.output.mux(out)
-        self._written = True
 
 
 def clears(codec: str, payload: bytes) -> bool:

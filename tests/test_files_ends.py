@@ -1,0 +1,88 @@
+"""Where a file ends, and what goes where (re-trial 2): a short render's subtitles end with its
+video, a new --fps rate's last frame lasts a whole step, an image sequence renders into a
+folder and in a batch."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import pytest
+from videoclips import make_clip, subtitle_cues
+
+from aquarelle.cli.main import main
+
+
+def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["render", *args, "--style", "adjust"])
+    return code, capsys.readouterr().err
+
+
+def video_end(path: Path) -> float:
+    with av.open(str(path)) as c:
+        last = list(c.decode(video=0))[-1]
+        return float((last.pts + last.duration) * last.time_base)
+
+
+@pytest.fixture(scope="module")
+def cued_then_cut(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return cued_and_cut(tmp_path_factory.mktemp("cued"))
+
+
+def cued_and_cut(folder: Path) -> Path:
+    """A 2 s Matroska clip (25 fps) with a SubRip cue every 0.25 s, each lasting 0.4 s and
+    stored 0.3 s ahead of its time (as muxers interleave by decode time), cut short at 40%
+    of its bytes (a download that stopped): its last cues outlast its picture, or begin
+    after it."""
+    plain = make_clip(folder / "plain.mkv", frames=50, fps=25, audio=False).path
+    whole = folder / "whole.mkv"
+    with av.open(str(plain)) as c, av.open(str(whole), "w") as out:
+        video = out.add_stream_from_template(c.streams.video[0])
+        subs = out.add_mux_stream("subrip", time_base=Fraction(1, 1000))
+        cues = iter(range(0, 2000, 250))
+        cue = next(cues, None)
+        packets = [p for p in c.demux(c.streams.video[0]) if p.size]
+        for n, packet in enumerate(packets):  # (Matroska keeps no decode times: 40 ms each)
+            while cue is not None and cue - 300 <= n * 40:
+                p = av.Packet(f"cue at {cue} ms".encode())
+                p.stream, p.time_base = subs, Fraction(1, 1000)
+                p.pts, p.dts = cue, max(0, cue - 300)
+                p.duration = 400
+                out.mux(p)
+                cue = next(cues, None)
+            packet.stream = video
+            out.mux(packet)
+    data = whole.read_bytes()
+    cut = folder / "cut.mkv"
+    cut.write_bytes(data[: len(data) * 2 // 5])
+    return cut
+
+
+@pytest.mark.parametrize("ext", ["mkv", "mp4", "mov", "webm"])
+def test_cues_end_where_a_short_renders_video_ends(cued_then_cut: Path, tmp_path: Path,
+                                                  ext: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # trunc_rich.mkv -> .mp4: 1.2 s of video, its mov_text tracks and the file 1.5 s
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(cued_then_cut), "-o", str(out))
+    assert code == 0 and "could not be decoded" in err, err
+    assert_cues_end_with_the_video(cued_then_cut, out)
+
+
+def assert_cues_end_with_the_video(src: Path, out: Path) -> None:
+    """Each cue of `src` that begins before `out`'s video ends is in it, none after; the
+    one spanning its end is cut there, and the file ends there too."""
+    ext = out.suffix[1:]
+    end = video_end(out)
+    assert 0.3 < end < 1.6
+    cues = [c for c in subtitle_cues(out) if ext not in ("mp4", "mov") or len(c[2]) > 2]
+    starts = [round(a * 1000) for a, _, _ in cues]
+    source = [round(a * 1000) for a, _, _ in subtitle_cues(src)]
+    assert source[-1] >= end * 1000  # (the source has a cue that begins after the picture)
+    # every cue that begins before the picture ends, none after it
+    assert starts == [a for a in source if a < end * 1000]
+    assert all(a + d <= end + 0.001 for a, d, _ in cues)
+    assert cues[-1][0] + cues[-1][1] == pytest.approx(end, abs=0.001)  # the one spanning it
+    with av.open(str(out)) as c:
+        assert c.duration / 1e6 == pytest.approx(end, abs=0.002)
