@@ -86,3 +86,57 @@ def assert_cues_end_with_the_video(src: Path, out: Path) -> None:
     assert cues[-1][0] + cues[-1][1] == pytest.approx(end, abs=0.001)  # the one spanning it
     with av.open(str(out)) as c:
         assert c.duration / 1e6 == pytest.approx(end, abs=0.002)
+
+
+def samples(path: Path) -> tuple[list[int], list[int], Fraction]:
+    """A video's frame times and its packets' durations (an MP4's 'stts', decode order), in
+    its time base."""
+    with av.open(str(path)) as c:
+        vs = c.streams.video[0]
+        pts = sorted(f.pts for f in c.decode(vs))
+    with av.open(str(path)) as c:
+        vs = c.streams.video[0]
+        durations = [p.duration for p in c.demux(vs) if p.size]
+        return pts, durations, vs.time_base
+
+
+@pytest.mark.parametrize(("rate", "start", "frames"), [
+    # 2 s at 29.97: 59.94 steps; the last frame was cut to 941 of 1001 ticks
+    ("30000/1001", None, 60),
+    # 1.002 s at 59.94: 60.06 steps; a 61st frame of 1 ms was written
+    ("60000/1001", "0.998", 60)])
+@pytest.mark.parametrize("ext", ["mp4", "mov"])
+def test_a_new_rate_ends_on_a_whole_step(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         rate: str, start: str | None, frames: int,
+                                         ext: str) -> None:
+    src = make_clip(tmp_path / "in.mp4", frames=50, fps=25, audio=False).path  # 2.0 s
+    out = tmp_path / f"out.{ext}"
+    cut = ["--start", start] if start else []
+    code, err = render(capsys, str(src), "-o", str(out), "--fps", rate, *cut, "-q")
+    assert code == 0, err
+    pts, durations, tb = samples(out)
+    step = round(1 / (Fraction(rate) * tb))
+    assert len(pts) == frames
+    assert {b - a for a, b in zip(pts, pts[1:], strict=False)} == {step}
+    assert set(durations) == {step}  # one 'stts' entry: a constant rate to any editor
+    # within half a step of where the frames end
+    length = float(2 - Fraction(start or 0))
+    assert abs(float((pts[-1] + step - pts[0]) * tb) - length) <= float(step * tb) / 2
+
+
+def test_a_gif_at_a_new_rate_leaves_out_a_last_slot_under_half_a_step(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the last 0.82 s of a clip at 10 fps: 8 frames, the last until the clip's end (it was
+    # 9, the last 20 ms); cut at --end, the last slot lasts until it (test_vfr_timing)
+    from PIL import Image as PILImage
+
+    src = make_clip(tmp_path / "in.mp4", frames=25, fps=25, audio=False).path
+    out = tmp_path / "out.gif"
+    code, err = render(capsys, str(src), "-o", str(out), "--fps", "10", "--start", "0.18")
+    assert code == 0, err
+    with PILImage.open(out) as im:
+        delays = []
+        for k in range(im.n_frames):
+            im.seek(k)
+            delays.append(im.info["duration"])
+    assert delays == [100] * 7 + [120]

@@ -86,8 +86,10 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                 refuse_long_gif(reader, total, opts.start, opts.end, opts.fps)
             items = reader.frames(opts.start, opts.end, shown=opts.fps is not None)
             origin = reader.start_time + opts.start if opts.start > 0 else None
+            until = None if opts.end is None else reader.start_time + opts.end
             stream: Iterator[DecodedFrame] = (
-                (f for f in retime(items, opts.fps, reader.time_base, origin)
+                (f for f in retime(items, opts.fps, reader.time_base, origin, until,
+                                   whole=False)
                  if isinstance(f, DecodedFrame)) if opts.fps else items)
             step = 1.0 / (opts.fps or reader.fps or 25.0)
             ctx = create_headless_context()

@@ -262,31 +262,38 @@ def default_codec(src: str | Path, fmt: str) -> CodecSpec:
 
 
 def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fraction,
-           start: float | None = None) -> Iterator[DecodedFrame | AudioItem]:
+           start: float | None = None, end: float | None = None, whole: bool = True
+           ) -> Iterator[DecodedFrame | AudioItem]:
     """Frames at a constant `fps`, timed in `time_base`: slot k, k / fps after `start` (source
     seconds: a --start cut's time; None: the first frame's), shows the last frame that
     started at or before it, so frames are repeated (faster rate) or left out (slower). A
-    slot lasts until the next one; the last until the last frame's end (which a walk with
-    an end cuts there: `FrameRange`), not a whole step past it (a frame without a duration:
-    one slot, a step). Audio passes through unchanged."""
+    slot lasts until the next one.
+
+    The last: where the frames are cut at `end` (source seconds: --end's, which a walk cuts
+    the last frame at: `FrameRange`), every slot before it, the last until it, as asked.
+    Where they end at the source's own end, a last slot that would show for less than half
+    a step is not written (unless it is the only one), and the last one written lasts a
+    whole step (`whole`: a constant rate throughout, which editors read as one; the video
+    ends within half a step of the source's, before or after it), or until the source's
+    end (`whole` False: a GIF's delays keep its length). A last frame without a duration
+    gets one slot, a step. Audio passes through unchanged."""
     step = Fraction(1) / Fraction(fps).limit_denominator(1001)
     pending: DecodedFrame | None = None
-    held: DecodedFrame | None = None  # the latest slot: the last one's length is cut
+    made: list[DecodedFrame] = []  # the latest two slots: the end may change them
     t0: Fraction | None = None
     k = 0
 
     def slots(until: Fraction | None) -> Iterator[DecodedFrame]:
-        nonlocal k, held
+        nonlocal k
         assert pending is not None and t0 is not None
         while until is None or t0 + k * step < until:
             t = t0 + k * step
             pts = round(t / time_base)
-            slot = DecodedFrame(pending.image, pts, time_base, k,
-                                max(1, round((t + step) / time_base) - pts))
+            made.append(DecodedFrame(pending.image, pts, time_base, k,
+                                     max(1, round((t + step) / time_base) - pts)))
             k += 1
-            if held is not None:
-                yield held
-            held = slot
+            if len(made) > 2:
+                yield made.pop(0)
             if until is None:
                 return
 
@@ -302,12 +309,22 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
         pending = item
     if pending is None:
         return
-    end = Fraction(pending.pts + (pending.duration or 0)) * pending.time_base
-    yield from slots(end if pending.duration else None)
-    if held is not None:
-        if pending.duration:
-            held.duration = max(1, min(held.duration or 1, round(end / time_base) - held.pts))
-        yield held
+    if not pending.duration:
+        yield from slots(None)
+        yield from made
+        return
+    stop = Fraction(pending.pts + pending.duration) * pending.time_base
+    yield from slots(stop)
+    last_tick = round(stop / time_base)
+    ticks = step / time_base  # a step, in ticks (not always a whole number of them)
+    cut = end is not None and stop >= exact(end) - pending.time_base  # (within its tick)
+    if not cut and len(made) > 1 and 2 * (last_tick - made[-1].pts) < ticks:
+        made.pop()  # less than half a step: the slot before ends the video
+    last = made[-1]
+    left = last_tick - last.pts
+    if cut or not whole or 2 * left < ticks:
+        last.duration = max(1, min(last.duration or 1, left) if cut else left)
+    yield from made
 
 
 def exact(seconds: float) -> Fraction:
@@ -333,7 +350,8 @@ def rate_time_base(source: Fraction, fps: float | Fraction) -> Fraction:
 def output_frames(reader: VideoReader, start: float, end: float | None, fps: float | None
                   ) -> int | None:
     """Frames an export of [start, end) writes: the source's, or at a new rate `fps` the
-    slots from `start` (or the first frame) that fall before `end` (or the video's end)."""
+    slots from `start` (or the first frame) that fall before `end`, or before the video's
+    end, a last one of less than half a step there left out (`retime`)."""
     expected = reader.expected_frames(start, end)
     if fps is None or expected is None or not reader.fps:
         return expected
@@ -341,7 +359,10 @@ def output_frames(reader: VideoReader, start: float, end: float | None, fps: flo
     stop = duration if end is None else min(end, duration or end)
     if stop is None:
         return round(expected * fps / reader.fps)
-    return max(1, math.ceil(round((stop - max(0.0, start)) * fps, 6)))
+    slots = round((stop - max(0.0, start)) * fps, 6)
+    if end is not None and (duration is None or end < duration):
+        return max(1, math.ceil(slots))
+    return max(1, math.floor(slots + 0.5))
 
 
 def encoder_for(spec: CodecSpec, want: str, deep: bool,
@@ -454,7 +475,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
     def decoded() -> Iterator[DecodedFrame | AudioItem]:
         it = iter(items) if opts.fps is None else retime(
-            items, opts.fps, tb, reader.start_time + opts.start if opts.start > 0 else None)
+            items, opts.fps, tb, reader.start_time + opts.start if opts.start > 0 else None,
+            None if opts.end is None else reader.start_time + opts.end)
         while True:
             t = time.perf_counter()
             item = next(it, None)
