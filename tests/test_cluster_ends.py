@@ -32,3 +32,22 @@ def test_a_short_sources_cues_end_with_the_joined_video(cluster, tmp_path: Path,
     err = capsys.readouterr().err
     assert code == 0, err
     assert_cues_end_with_the_video(src, out)
+
+
+def test_a_cluster_batch_paints_a_sequences_frames_here(cluster, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    import cv2
+    from videoclips import make_clip, pattern
+
+    (tmp_path / "seq").mkdir()
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / "seq" / f"f{k:03d}.png"), pattern(k, 32, 24)[:, :, ::-1])
+    video = make_clip(tmp_path / "clip.mp4", frames=6, audio=False).path
+    out = tmp_path / "out"
+    code = main(["render", str(tmp_path / "seq" / "f%03d.png"), str(video), "-o", f"{out}/",
+                 "--cluster", "--style", "adjust", "-q"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["clip.mp4", "f001.png", "f002.png",
+                                                     "f003.png"]

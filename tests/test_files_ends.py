@@ -8,8 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import av
+import cv2
 import pytest
-from videoclips import make_clip, subtitle_cues
+from videoclips import make_clip, pattern, subtitle_cues
 
 from aquarelle.cli.main import main
 
@@ -140,3 +141,52 @@ def test_a_gif_at_a_new_rate_leaves_out_a_last_slot_under_half_a_step(
             im.seek(k)
             delays.append(im.info["duration"])
     assert delays == [100] * 7 + [120]
+
+
+@pytest.fixture
+def sequence(tmp_path: Path) -> Path:
+    """in/seq/%04d.png: 4 frames, numbered from 0."""
+    folder = tmp_path / "in" / "seq"
+    folder.mkdir(parents=True)
+    for k in range(4):
+        cv2.imwrite(str(folder / f"{k:04d}.png"), pattern(k, 32, 24)[:, :, ::-1])
+    return folder / "%04d.png"
+
+
+@pytest.mark.parametrize("slash", ["/", ""])
+def test_a_sequence_renders_into_a_folder_as_its_own_pattern(
+        sequence: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], slash: str) -> None:
+    # "unsupported video output format .png for out/seqdir/%04d.png"
+    out = tmp_path / "out"
+    out.mkdir()
+    code, err = render(capsys, str(sequence), "-o", f"{out}{slash}", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == [f"{k:04d}.png" for k in range(1, 5)]
+
+
+def test_a_sequence_into_a_new_folder_and_with_a_format(
+        sequence: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    new = tmp_path / "made" / "here"
+    code, err = render(capsys, str(sequence), "-o", f"{new}/", "--format", "jpg",
+                       "--name", "{stem}_painted", "-q")
+    assert code == 0, err
+    assert sorted(p.name for p in new.iterdir()) == [f"{k:04d}_painted.jpg" for k in range(1, 5)]
+    # a folder's name that is not there, without a slash: said as a name without extension
+    code, err = render(capsys, str(sequence), "-o", str(tmp_path / "sd_new"), "-q")
+    assert code == 2 and "has no extension" in err and "-o " + str(tmp_path / "sd_new/") in err
+    # a name that loses the frame number
+    code, err = render(capsys, str(sequence), "-o", f"{tmp_path / 'x'}/", "--name", "one")
+    assert code == 2 and "need its frame number" in err and not (tmp_path / "x").exists()
+
+
+def test_a_batch_takes_a_sequence_beside_a_video(
+        sequence: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "no such file: in/seq/%04d.png", "1 of 2 rendered"
+    video = make_clip(tmp_path / "in" / "clip.mp4", frames=3, audio=False).path
+    out = tmp_path / "out"
+    code, err = render(capsys, str(sequence), str(video), "-o", f"{out}/")
+    assert code == 0 and "batch: 2 of 2 rendered" in err, err
+    assert sorted(p.name for p in out.iterdir()) == [
+        *(f"{k:04d}.png" for k in range(1, 5)), "clip.mp4"]
+    code, err = render(capsys, str(sequence), str(video), "-o", f"{out}/")
+    assert code == 0 and "2 skipped (already there: %04d.png, clip.mp4" in err, err

@@ -16,7 +16,7 @@ from ..media.errors import MediaError
 from ..media.export_options import resolve_size
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path, written_suffix
 from ..media.image_read import image_size
-from ..media.paths import VIDEO_EXTENSIONS, is_video_path, same_path
+from ..media.paths import VIDEO_EXTENSIONS, is_sequence, is_video_path, same_path
 from ..media.sniff import ffmpeg_opens, sniff_image
 from .common import counted
 from .render_job import RenderJob
@@ -57,6 +57,19 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
         return stem + (STILL_GIF_SUFFIX if still else written_suffix(src))
     ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
     return stem + ext
+
+
+def sequence_name(src: Path, template: str = NAME_TEMPLATE, still_fmt: str | None = None
+                  ) -> str:
+    """The name pattern of the frames an image sequence (`src`, frames/%04d.png) is rendered
+    to in a folder: its own (%04d.png), through the --name template, in --format's still
+    format (`still_fmt`); a name that loses the frame number is refused."""
+    name = default_name(src, None, template=template, still_fmt=still_fmt)
+    if not is_sequence(name):
+        raise AquarelleError(f"--name {template!r} gives {name} for the image sequence "
+                             f"{src.name}, whose frames need its frame number ({{stem}} "
+                             "keeps it)")
+    return name
 
 
 def is_still_gif(path: Path) -> bool:
@@ -251,8 +264,9 @@ def _plain_names(files: list[tuple[Path, Path]], codec: str | None, fmt: str | N
                  template: str, videos: frozenset[Path], stills: frozenset[Path],
                  still_fmt: str | None) -> list[Path]:
     """Each input's output path as if it were the only one."""
-    return [sub / default_name(f, codec, fmt, template, video=f in videos, still=f in stills,
-                               still_fmt=still_fmt) for f, sub in files]
+    return [sub / (sequence_name(f, template, still_fmt) if is_sequence(f) else
+                   default_name(f, codec, fmt, template, video=f in videos, still=f in stills,
+                                still_fmt=still_fmt)) for f, sub in files]
 
 
 def renamed_note(files: list[tuple[Path, Path]], names: list[Path], plain: list[Path]) -> str:
@@ -317,17 +331,20 @@ def prepare_batch(job: RenderJob
     decodes = {f: ffmpeg_decodes(f) for f, _ in files if animation_of(f) is not None}
     videos = frozenset(f for f, moving in decodes.items() if moving)
     stills = frozenset(f for f, _ in files if is_still_gif(f))
-    moving = [f for f, _ in files if f in videos or not (is_image_path(f) or f in stills)]
+    sequences = frozenset(f for f, _ in files if is_sequence(f))  # frames/%04d.png
+    moving = [f for f, _ in files
+              if f in videos or f in sequences or not (is_image_path(f) or f in stills)]
     if moving:  # a size no video frame can have: said before any file, not per video
         check_video_size(opts.size, moving[0].name)
     if opts.size is not None and min(opts.size) < 0:  # a -1 side: as each still resolves it
         for f, _ in files:
-            if f not in videos and is_image_path(f) and (header := image_size(f)):
+            if f not in videos and f not in sequences and is_image_path(f) \
+                    and (header := image_size(f)):
                 check_pixels(resolve_size(opts.size, header, even=False), f.name, opts.size)
     sfmt = job.still_format  # (names before the folder: a --name refused makes none)
     names = output_names(files, opts.codec, fmt, job.name_template, videos, stills=stills,
                          still_fmt=sfmt)
-    moved = set(moving)
+    moved = set(moving) - sequences  # (a sequence's frames are pictures, written as named)
     for ext in sorted({n.suffix.lower() for (f, _), n in zip(files, names, strict=True)
                        if f in moved}):  # (--name's: each container with --codec)
         output_format(f"x{ext}", opts.codec)

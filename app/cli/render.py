@@ -17,9 +17,9 @@ from ..media.animation import Animation, animation_of, ffmpeg_decodes
 from ..media.codecs import CONTAINERS
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
 from ..media.image_types import Image
-from ..media.paths import is_sequence, is_video_path, wants_frames
+from ..media.paths import is_sequence, is_video_path, sequence_files, wants_frames
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
-from .batch_plan import default_name, is_still_gif
+from .batch_plan import default_name, is_still_gif, sequence_name
 from .common import add_style_options
 from .render_image import read_pair, render_image
 from .render_job import RenderJob, parse_render
@@ -83,14 +83,19 @@ def run(args: argparse.Namespace) -> int:
     if is_sequence(src):  # frames/%04d.png: an image sequence is a video
         from . import render_video
 
+        if job.wants_folder or output.is_dir():  # its frames, under its own pattern
+            name = sequence_name(src, job.name_template, job.still_format)
+            refuse_missing(src)
+            if not output.exists():
+                make_folder(output)
+            output = output / name
+        else:
+            check_extension(output, "video", src)
         return render_video.run(job, src, output)
     if job.wants_folder and not output.exists():
         default_name(src, None, template=job.name_template)  # a bad --name: no folder made
         refuse_missing(src)  # nor one for an input that is not there
-        try:
-            output.mkdir(parents=True)
-        except OSError as e:
-            raise AquarelleError(f"cannot create output folder {output}: {e}") from None
+        make_folder(output)
     sniffed = sniff_image(src)
     moving = animation_of(src) if sniffed else None
     if sniffed and moving:
@@ -174,11 +179,24 @@ def _render_animation(job: RenderJob, src: Path, output: Path, anim: Animation,
                          f"be painted, as an image (e.g. -o {output.with_suffix(ext)})")
 
 
+def make_folder(output: Path) -> None:
+    """The folder -o names (OUT/), made with its parents."""
+    try:
+        output.mkdir(parents=True)
+    except OSError as e:
+        raise AquarelleError(f"cannot create output folder {output}: {e}") from None
+
+
 def refuse_missing(src: Path | None) -> None:
     """An input that is not there, said as such, before a problem of -o's (`src` None: a
     batch's, each said as it comes); a pattern the shell passed on (quoted, or matching
-    nothing) said to be one."""
+    nothing) said to be one; an image sequence (frames/%04d.png) none of whose files is
+    there."""
     if src is None or os.path.exists(src):
+        return
+    if is_sequence(src):
+        if not sequence_files(src):
+            raise AquarelleError(f"no files match the image sequence {src}")
         return
     if not re.search(r"[*?[]", str(src)):
         raise AquarelleError(f"no such file: {src}")

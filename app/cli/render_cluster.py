@@ -15,7 +15,7 @@ from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import check_options
 from ..media.image_formats import is_image_path
-from ..media.paths import same_path, wants_frames
+from ..media.paths import is_sequence, same_path, wants_frames
 from ..media.progress import ProgressPrinter
 from .batch_plan import (
     batch_summary,
@@ -27,6 +27,7 @@ from .batch_plan import (
 )
 from .common import counted, positive
 from .main import print_error
+from .render_frames import frame_path, run_frames
 from .render_image import render_image, render_still_gif
 from .render_job import RENDER, ClusterChoice, RenderJob, check_writable, refuse_existing
 
@@ -130,7 +131,8 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
 
 def run_batch(job: RenderJob) -> int:
     """Several files into the folder -o: the videos' chunks spread over the cluster
-    together (one progress line), images rendered here; the batch's summary line."""
+    together (one progress line), images and image sequences' frames rendered here; the
+    batch's summary line."""
     from ..cluster.driver import FileJob
 
     output, opts = job.output, job.export
@@ -143,8 +145,15 @@ def run_batch(job: RenderJob) -> int:
     for (src, _), name in zip(files, names, strict=True):
         dst = output / name
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if dst.exists() and not job.overwrite:
+        if (frame_path(dst, 1) if is_sequence(dst) else dst).exists() and not job.overwrite:
             skipped.append(str(name))
+            continue
+        if is_sequence(src):  # frames, painted here as pictures are
+            try:
+                run_frames(job, src, dst)
+            except AquarelleError as e:
+                print_error(RENDER, e)
+                failed.append((src, str(e)))
             continue
         still_gif = is_still_gif(src)  # (a picture: painted here, as a batch paints it)
         if (is_image_path(src) and not decodes.get(src)) or still_gif:

@@ -12,13 +12,13 @@ from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
 from ..media.image_formats import is_image_path
-from ..media.paths import wants_frames
+from ..media.paths import is_sequence, wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
 from .batch_plan import batch_summary, default_name, first_ten, is_still_gif, prepare_batch
 from .common import counted
 from .main import print_error
-from .render_frames import run_frames
+from .render_frames import frame_path, run_frames
 from .render_image import render_image, render_still_gif
 from .render_job import RENDER, RenderJob, check_writable, refuse_existing
 
@@ -100,7 +100,9 @@ def run_batch(job: RenderJob) -> int:
     try:
         for n, ((src, _), name) in enumerate(zip(files, names, strict=True), 1):
             dst = output / name
-            if dst.exists() and not job.overwrite:  # a batch never silently replaces work
+            # a batch never silently replaces work (a sequence's: its first frame)
+            there = frame_path(dst, 1) if is_sequence(dst) else dst
+            if there.exists() and not job.overwrite:
                 skipped.append(str(name))
                 continue
             if not job.quiet:
@@ -128,7 +130,10 @@ def run_batch(job: RenderJob) -> int:
 
 def render_one(job: RenderJob, src: Path, dst: Path, decodes: dict[Path, bool]) -> int:
     """One file of a batch: a still (also a one-frame GIF: its picture, as `render
-    still.gif -o x.png` paints it), else a video (or an animated picture FFmpeg decodes)."""
+    still.gif -o x.png` paints it), else a video (or an animated picture FFmpeg decodes,
+    or an image sequence: frames/%04d.png, to frames named as `dst`)."""
+    if is_sequence(src):
+        return run(job, src, dst)
     if is_image_path(src) and not decodes.get(src):
         return render_image(job, src, dst, decodes=decodes.get(src))
     if is_still_gif(src):
