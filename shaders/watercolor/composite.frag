@@ -21,7 +21,6 @@
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
-#include "watercolor/room_lift.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -32,8 +31,7 @@ uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
 uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
-uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade, .zw the room's
-                             // light wash against a dark figure edge (vignette.frag)
+uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
@@ -166,9 +164,8 @@ void main() {
             kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
         if (portrait > 0.0) {
-            vec4 v = texture(vignette, uv);
-            kept = mix(kept, framed(v.xy, p + u_origin, uv, ref, true), portrait);
-            c = room_lifted(c, portrait * (1.0 - v.z), 100.0 * v.w);  // counterchange
+            kept = mix(kept, framed(texture(vignette, uv).xy, p + u_origin, uv, ref, true),
+                       portrait);
         }
         washed = kept.x;
         c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);

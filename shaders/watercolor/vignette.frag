@@ -8,23 +8,16 @@
 // quarter of the source size, so the edge itself is left to the composite: .x the signed
 // distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
 // the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
-// .y the grade (how dense the wash is inside the edge), .zw the room's counterchange against a
-// dark figure edge (room_lift.glsl: how much it keeps its value, its light wash's floor).
-// 1, 1, 1 (cleared): painted, the room kept.
-// tiles: reach ceil(115.0 * u_px / u_scale * u_target_scale) + 2
+// .y the grade (how dense the wash is inside the edge). 1, 1 (cleared): painted.
+// tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
-#include "common/color.glsl"
-#include "watercolor/room_lift.glsl"
 out vec4 frag;
 uniform sampler2D figure;  // .x the figure, .y near it (figure.frag, carried along the flow)
-uniform sampler2D lab;     // the photo in CIELAB (to_lab.frag: the room's and figure's values)
 uniform vec2 u_resolution;
 uniform vec2 u_picture;    // the whole picture's size, source px
 uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
 uniform float u_target_scale;  // of the source size
-uniform float u_scale;     // work px per source px
-uniform float u_px;        // work px per reference px
 uniform vec4 u_canvas;     // source px -> paper sheet
 uniform int u_seed;
 uniform int u_subject;
@@ -56,9 +49,6 @@ void main() {
     vec2 d = min(p, u_picture - p);
     float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
     vec2 fig = texture(figure, uv).xy;
-    // counterchange: the room's light wash against a dark figure edge (LIFT_REACH in uv)
-    vec2 reach = LIFT_REACH * u_px / u_scale * u_target_scale / u_resolution;
-    vec2 lift = u_background == 2 ? vec2(1.0, 0.0) : room_lift_at(figure, lab, uv, reach);
     vec2 sheet = canvas_point(u_canvas, p);
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
@@ -86,5 +76,5 @@ void main() {
     float field = max(figure, around);
     // the grade follows the figure's neighbourhood calmly: only the edge is ragged
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), lift);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
 }
