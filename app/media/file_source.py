@@ -158,30 +158,35 @@ class VideoFileSource(ThreadedSource):
         self._drain()
         self._wake.set()
 
-    def step(self, frames: int) -> None:
-        """Pause and move by `frames` (negative: back); the new frame is delivered."""
+    def step(self, frames: int, origin: float | None = None) -> None:
+        """Pause and move by `frames` (negative: back); the new frame is delivered.
+        `origin`: the time of the frame to count from, where it may not be the one delivered
+        last (a window's picture a frame or two behind the decoder while the file played)."""
         self.pause()
-        if frames < 0:
-            with self._lock:  # from the frame an earlier step is heading to, if any
+        with self._lock:
+            if origin is not None and (self._position is None
+                                       or abs(origin - self._position) > 1e-6):
+                here, ahead = origin, 0  # counted from there: a seek to the frame wanted
+            elif frames < 0:  # from the frame an earlier step is heading to, if any
                 here = self._heading if self._heading is not None else self._position
                 ahead = self._step_by  # steps forward asked for, not yet delivered
-            here = here if here is not None else 0.0
-            times = self._times
-            if times:  # halfway from the frame before the one wanted: a variable rate's too
-                k = max(0, bisect.bisect_left(times, here - 1e-6) + ahead + frames)
-                k = min(k, len(times) - 1)
-                self._seek(0.0 if k == 0 else (times[k - 1] + times[k]) / 2, times[k])
+            else:  # on from the frame delivered last (or the one a seek brings)
+                self._step_by += frames
+                self._wake.set()
                 return
-            # half a frame short of it: the seek takes the first frame at or after its time,
-            # and timestamps rounded (a Matroska's milliseconds) put the frame wanted a hair
-            # before `frames` whole frame periods back (the step found the same frame again)
-            fps = self._fps or 30.0
-            self._seek(here + (ahead + frames - 0.5) / fps,
-                       max(0.0, here + (ahead + frames) / fps))
+        here = here if here is not None else 0.0
+        times = self._times
+        if times:  # halfway from the frame before the one wanted: a variable rate's too
+            k = max(0, bisect.bisect_left(times, here - 1e-6) + ahead + frames)
+            k = min(k, len(times) - 1)
+            self._seek(0.0 if k == 0 else (times[k - 1] + times[k]) / 2, times[k])
             return
-        with self._lock:
-            self._step_by += frames
-        self._wake.set()
+        # half a frame short of it: the seek takes the first frame at or after its time,
+        # and timestamps rounded (a Matroska's milliseconds) put the frame wanted a hair
+        # before `frames` whole frame periods back (the step found the same frame again)
+        fps = self._fps or 30.0
+        self._seek(here + (ahead + frames - 0.5) / fps,
+                   max(0.0, here + (ahead + frames) / fps))
 
     # -- delivery -------------------------------------------------------------------------
     def latest(self) -> Frame | None:

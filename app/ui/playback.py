@@ -31,15 +31,19 @@ def set_playing(src: FrameSource | None, playing: bool) -> None:
         src.pause()  # type: ignore[union-attr]
 
 
-def step(src: FrameSource | None, frames: int) -> None:
-    """Pause and move by `frames` (negative: backwards)."""
+def step(src: FrameSource | None, frames: int, origin: float | None = None) -> None:
+    """Pause and move by `frames` (negative: backwards); `origin`: the time of the frame to
+    count from, where the source has gone past it (see VideoFileSource.step)."""
     if not can_play(src):
         return
     assert src is not None
     set_playing(src, False)
     fn = getattr(src, "step", None)
     if fn is not None:
-        fn(frames)
+        if origin is None:
+            fn(frames)
+        else:
+            fn(frames, origin)
 
 
 def seek(src: FrameSource | None, seconds: float) -> None:

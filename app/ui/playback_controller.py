@@ -81,8 +81,18 @@ class PlaybackController(QObject):
             self.seek(max(0.0, here - 1.0))
 
     def step(self, frames: int) -> None:
-        playback.step(self.source(), frames)
-        if frames < 0:  # a step back is a seek
+        """Pause and step by `frames` from the frame on screen. While the file plays the
+        decoder may be a frame ahead of the picture (delivered, not painted yet): counted
+        from the decoder, "," paused on the frame shown and "." skipped one. There the step
+        is a seek from the frame painted, and a frame taken meanwhile is not painted."""
+        src = self.source()
+        shown = self.viewport.on_screen_pts if playback.is_playing(src) else None
+        here = playback.position(src)
+        ahead = shown is not None and (here is None or abs(here - shown) > 1e-6)
+        if ahead:
+            self.viewport.drop_pending()
+        playback.step(src, frames, shown if ahead else None)
+        if frames < 0 or ahead:  # a step back is a seek
             self.seeked()
         self.show_playing()
 

@@ -205,6 +205,16 @@ class Viewport(QOpenGLWidget):
         self._pending = frame
         self.update()
 
+    @property
+    def on_screen_pts(self) -> float | None:
+        """The time of the file's frame on screen, where it was painted since the last cut
+        (not a picture held across a seek or from the source before)."""
+        return self.painted_pts if self._painted_index is not None else None
+
+    def drop_pending(self) -> None:
+        """Never paint the frame queued and not painted yet (the file jumped past it)."""
+        self._pending = None
+
     def clear_frame(self) -> None:
         """Forget the frame on screen (source closed)."""
         self.painter.cancel()
