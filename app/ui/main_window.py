@@ -355,8 +355,9 @@ class MainWindow(QMainWindow):
         self.labels.show_resolution(src)
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.playback.show_playing()
-        self.transport.set_position(playback.position(src), playback.duration(src), src.fps,
-                                    None, src.frame_count)
+        # (the count's "about" from the start: the time's room is taken before the first
+        # frame, not a frame later with the picture fitted again to a narrower view)
+        self.show_position()
         full = getattr(src, "full_size", None)
         moving = animation_of(src.path) if getattr(src, "still", False) and \
             getattr(src, "path", None) else None

@@ -206,6 +206,7 @@ class TransportBar(QWidget):
         layout.addWidget(self.loop)
         self.duration: float | None = None
         self._widest = ""  # the longest time the source shows, its room taken (_hold_width)
+        self._held = 0  # ... the widest room taken for this source (px)
         self._seekable = True  # the source can seek (set_enabled_for)
         self.set_playing(False)
 
@@ -213,7 +214,9 @@ class TransportBar(QWidget):
         self.play_button.setIcon(self._icons[1 if playing else 0])
 
     def set_enabled_for(self, seekable: bool, playable: bool) -> None:
-        """Enable what makes sense for the current source."""
+        """Enable what makes sense for the current source (a new one: the time's room is
+        measured afresh)."""
+        self._widest, self._held = "", 0
         for w in (self.play_button, self.step_button, self.back_button, self.loop):
             w.setEnabled(playable)
         self._seekable = seekable
@@ -244,11 +247,15 @@ class TransportBar(QWidget):
 
     def _hold_width(self, widest: str) -> None:
         """Room for the longest time this source shows, taken at once: a label that grew
-        with its text (the frame number, more digits) squeezed the side panel mid-play."""
+        with its text (the frame number, more digits) squeezed the side panel mid-play.
+        Within a source it only grows: a count found exact later ("of about 51" to "of
+        20") keeps the room, so the picture is not fitted again mid-play."""
         if widest == self._widest:  # (the same source: measured once, not every frame)
             return
         self._widest = widest
         width = self.time.fontMetrics().horizontalAdvance(widest.translate(_WIDE_DIGITS) + " ")
+        width = max(width, self._held)
+        self._held = width
         if width != self.time.minimumWidth():
             self.time.setMinimumWidth(width)
 
