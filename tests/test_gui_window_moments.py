@@ -1,5 +1,6 @@
-"""Trial W2 and re-trial 2: steps pressed while a video plays, the layout after an image
-sequence opens. The window's picture is read back and compared with `aquarelle render`."""
+"""Trial W2 and re-trial 2: steps pressed while a video plays, a new source's first moments,
+the layout after an image sequence opens. The window's picture is read back and compared
+with `aquarelle render`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from PyQt6.QtWidgets import QApplication
-from test_gui import TIMEOUT, Dialogs, config, dialogs  # noqa: F401
+from test_gui import TIMEOUT, Dialogs, config, dialogs, grab  # noqa: F401
 from test_gui_fidelity import (
     FPS,
     assert_same,
@@ -18,6 +20,7 @@ from test_gui_fidelity import (
     files,  # noqa: F401
     goto,
     open_paused,
+    portrait_clip,
     shown,
     window,
 )
@@ -84,3 +87,70 @@ def test_an_image_sequence_is_first_painted_at_the_width_it_keeps(
     painted = shown(qtbot, win)
     assert widths and set(widths) | {vp.width()} == {widths[0]}, (widths, vp.width())
     assert_same(painted, cli_render(seq / "f_0000.png", tmp_path / "cli.png"))
+
+
+def picture(pixels: np.ndarray) -> np.ndarray:
+    """The picture in a grab of the view: what differs from the background round it."""
+    background = pixels[0, 0].astype(np.int16)
+    ys, xs = np.nonzero(np.abs(pixels.astype(np.int16) - background).max(axis=2) > 8)
+    return pixels[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether `a` shows the picture `b` shows, at whatever size and shape it is drawn (a
+    picture held across a layout change is fitted again; squeezed, it is still the same)."""
+    a = cv2.resize(a, (b.shape[1], b.shape[0]), interpolation=cv2.INTER_AREA)
+    return float(np.abs(a.astype(np.int16) - b).mean()) < 6.0
+
+
+@pytest.mark.parametrize("second", ["portrait.mkv", "portrait.png"])
+def test_a_file_opened_while_one_plays_is_named_when_its_picture_is_shown(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, second: str) -> None:
+    """Opening another file while a video plays holds the picture before until the new
+    one's first frame is painted with its face (never a black frame), and that picture
+    stood ~100 ms under the new file's title (trial W2, finding 5). The title, "Showing:"
+    and the size name the file whose picture is on screen: the old one's while it is held
+    (in its own shape: it was drawn squeezed into the new frame's), the new one's from its
+    first picture on, which is the CLI's."""
+    clip = files["clip"]
+    path = portrait_clip(tmp_path, 6)[0] if second.endswith(".mkv") else files["portrait"]
+    win = window(qtbot, config)
+    vp = win.viewport
+    assert win.open_file(clip)  # playing
+    qtbot.waitUntil(lambda: (vp.shown_index or 0) >= 1 and vp.on_screen_pts is not None,
+                    timeout=TIMEOUT)
+    before = grab(win)
+    names = (win.windowTitle(), win.source_panel.current.text(), win.labels.res.text())
+    assert names[:2] == ("pan.mkv \u2014 Aquarelle", "Showing: pan.mkv")
+    assert win.open_file(path)
+    seen: list[tuple[bool, tuple[str, str, str]]] = []
+    shapes: list[tuple[int, ...]] = []  # the held picture's, as drawn
+    held = picture(before)
+
+    def new_picture() -> bool:
+        pixels = grab(win)
+        assert pixels.max() > 16  # never a black picture
+        drawn = picture(pixels)
+        old = same_picture(drawn, held)
+        if old:
+            shapes.append(drawn.shape)
+        seen.append((old, (win.windowTitle(), win.source_panel.current.text(),
+                           win.labels.res.text())))
+        return not old
+
+    qtbot.waitUntil(new_picture, timeout=TIMEOUT)
+    assert seen[0][0], "the picture before was not held"
+    assert set(shapes) == {held.shape}  # in its own shape (not squeezed into the new one's)
+    side = 256 if second.endswith(".png") else 192
+    size = f"{side}\u00d7{side}"
+    for old, shown_names in seen:
+        assert shown_names == (names if old else (f"{path.name} \u2014 Aquarelle",
+                                                  f"Showing: {path.name}", size)), seen
+    if second.endswith(".mkv"):
+        win.playback.toggle_play()
+        goto(qtbot, win, 0)
+        expected = start_render(path, tmp_path, 0)
+    else:
+        expected = cli_render(path, tmp_path / "cli.png")
+    assert_same(shown(qtbot, win), expected)

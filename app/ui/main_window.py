@@ -129,6 +129,7 @@ class MainWindow(QMainWindow):
         self.playback = PlaybackController(lambda: self.sources.source, self.transport,
                                            self.viewport, self.live, self.settings, self)
         self.playback.seeked = self.sources.seeked
+        self._naming: SourceSpec | None = None  # opened, named once its picture is shown
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.sources.cameras_changed)
         self.slow_hint = SlowPlaybackHint()
@@ -267,6 +268,7 @@ class MainWindow(QMainWindow):
             lambda i: self.set_compare(self.compare_combo.itemData(i)))
         src = self.sources
         src.opened.connect(self._opened)
+        self.viewport.newPictureShown.connect(self._name_shown)
         src.stopped.connect(lambda: self.transport.set_enabled_for(False, False))
         src.stopped.connect(self._source_changed)
         src.camerasListed.connect(self.source_panel.set_cameras)
@@ -348,11 +350,9 @@ class MainWindow(QMainWindow):
         self.slow_hint.reset()
         camera = spec.ref if spec.kind == "camera" else None
         self.source_panel.show_camera(camera)
-        name = self.source_panel.camera_name(camera) if camera is not None else None
-        self.source_panel.current.setText(f"Showing: {spec.label}"
-                                          + (f" ({name})" if name else ""))
-        self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
-        self.labels.show_resolution(src)
+        self._naming = spec
+        if not self.viewport.holding_previous:  # (else once its first frame is shown)
+            self._name_shown()
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
         self.playback.show_playing()
         # (the count's "about" from the start: the time's room is taken before the first
@@ -377,6 +377,21 @@ class MainWindow(QMainWindow):
                         "(the painting looks the same, smaller); Ctrl+E paints it at full size",
                         20000)
         self._source_changed()
+
+    def _name_shown(self) -> None:
+        """The title, "Showing:" and the size name the source whose picture is on screen:
+        the picture before a new source's is held until its first frame is painted (its
+        face found; README), and stayed there ~100 ms under the new file's name (trial W2,
+        finding 5)."""
+        spec, src, self._naming = self._naming, self.sources.source, None
+        if spec is None or src is None or spec != self.sources.spec:
+            return
+        camera = spec.ref if spec.kind == "camera" else None
+        name = self.source_panel.camera_name(camera) if camera is not None else None
+        self.source_panel.current.setText(f"Showing: {spec.label}"
+                                          + (f" ({name})" if name else ""))
+        self.setWindowTitle(f"{spec.label} \u2014 Aquarelle")
+        self.labels.show_resolution(src)
 
     @property
     def camera_on_screen(self) -> bool:
@@ -540,7 +555,8 @@ class MainWindow(QMainWindow):
         """Refresh the status-bar numbers, the transport and the pass-times dock."""
         src = self.source
         self.live.follow_rate()
-        self.labels.show_stats(self.viewport.stats, src, self.live.status_text())
+        self.labels.show_stats(self.viewport.stats, src, self.live.status_text(),
+                               named=self._naming is None)
         hint = self.slow_hint.check(src, playback.is_playing(src), time.monotonic(),
                                     self.state.scale, self.live.adaptive_on,
                                     self._painted_how())

@@ -48,8 +48,10 @@ class StatusLabels(QObject):
         self._folder_timer.setSingleShot(True)
         self._folder_timer.timeout.connect(self.folder_link.clear)
 
-    def show_stats(self, stats: FrameStats, source: FrameSource | None, live: str) -> None:
-        """The figures of the last moments."""
+    def show_stats(self, stats: FrameStats, source: FrameSource | None, live: str,
+                   named: bool = True) -> None:
+        """The figures of the last moments (`named`: the source's picture is on screen; else
+        the size stays the one of the picture shown)."""
         # (a still has no rate: painted once, and again for each change)
         still = source is not None and source.still
         self.fps.setText("-- fps" if still else f"{stats.fps():.1f} fps")
@@ -60,7 +62,8 @@ class StatusLabels(QObject):
             self.res.setText("")
             self.dropped.setText("")
             return
-        self.show_resolution(source)
+        if named:
+            self.show_resolution(source)
         if source.live:
             self.dropped.setText(f"dropped {source.dropped}")
             self.dropped.setToolTip("Camera frames that arrived while the previous one was "

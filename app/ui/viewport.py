@@ -72,6 +72,7 @@ class Viewport(QOpenGLWidget):
     rendered = pyqtSignal()  # the pipeline rendered a frame (new frame or changed settings)
     pipelineFailed = pyqtSignal(object)  # an AquarelleError (e.g. ShaderCompileError)
     viewChanged = pyqtSignal()  # zoom, pan, compare or split changed
+    newPictureShown = pyqtSignal()  # a new source's first frame drawn (see holding_previous)
 
     def __init__(self, state: RenderState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +97,11 @@ class Viewport(QOpenGLWidget):
             = None
         self._image_pts: float | None = None
         self._image_captured: float | None = None
+        # the picture drawn is the source before's (or from before a seek), held until a
+        # frame of the new one is shown; `newPictureShown` says when that ends
+        self.holding_previous = False
+        self._held_size: tuple[int, int] | None = None  # ... the size of its frame
+        self._new_shown = False
         self._image_motion: FrameMotion | None = None  # estimated ahead (MotionFeed)
         # the flow widths the pipeline asks motion at: what a MotionFeed estimates
         self.motion_widths: frozenset[int] = frozenset()
@@ -177,7 +183,10 @@ class Viewport(QOpenGLWidget):
 
     @property
     def frame_size(self) -> tuple[int, int] | None:
-        """(width, height) of the frame on screen."""
+        """(width, height) of the frame on screen (a picture held across a cut keeps its
+        own: the last file's was drawn squeezed into the next one's shape)."""
+        if self.holding_previous and self._held_size is not None:
+            return self._held_size
         img = self._pending.image if self._pending is not None else self._image
         return None if img is None else (img.shape[1], img.shape[0])
 
@@ -223,6 +232,7 @@ class Viewport(QOpenGLWidget):
         self._image = self._image_alpha = None
         self.shown_index = self._painted_index = None
         self._orig = self._result = None
+        self.holding_previous = False
         self.record.cut()
         self.update()
 
@@ -248,6 +258,9 @@ class Viewport(QOpenGLWidget):
         self._superseded = self._image is not None and self._fresh  # (held for its subject)
         self.shown_index = None  # whatever comes next starts afresh
         self._painted_index = None
+        if not self.holding_previous:
+            self._held_size = self.frame_size  # (the picture drawn: its size, before it goes)
+        self.holding_previous = self._image is not None
         self.record.cut()
         self.stats.reset()
 
@@ -642,6 +655,9 @@ class Viewport(QOpenGLWidget):
                 if self._image_captured is not None:
                     self.stats.latency.add(time.monotonic() - self._image_captured)
             self.rendered.emit()
+        if self._new_shown:
+            self._new_shown = False
+            self.newPictureShown.emit()
 
     def _revision(self) -> tuple[int, str | None]:
         """What the picture on screen was made for: the settings' revision and the debug
@@ -727,6 +743,7 @@ class Viewport(QOpenGLWidget):
             if self._fresh or self._orig is None:
                 self._orig = self._upload_own(img)
                 self._fresh = False
+                self._shown_new()
             self._result = None
             return False
         revision = self._revision()
@@ -800,6 +817,7 @@ class Viewport(QOpenGLWidget):
             self._orig = p.input_texture
             self._fresh = False
             self._painted_index, self.painted_pts = self.shown_index, self._image_pts
+            self._shown_new()
             # (a frame painted again as a seek to it: not a new one, sent at once)
             captured = None if self._repaint else self._image_captured
             self.record.painted(FramePainting(self._look(), not painting[1],
@@ -859,6 +877,7 @@ class Viewport(QOpenGLWidget):
             self._orig = self._upload_own(img)
             self._apart_orig = img
             self._painted_index = self.shown_index
+            self._shown_new()
         self._fresh = True  # (painted here instead, later, it goes in as an array)
         self.painter.order(order)  # (painted already: any other painting is stopped)
         painted = self.painter.painted(order)
@@ -878,6 +897,12 @@ class Viewport(QOpenGLWidget):
         if self.live_output is not None:
             self.live_output(p, self._result, None)
         return True
+
+    def _shown_new(self) -> None:
+        """The frame consumed last (not a picture held from before a cut) is drawn."""
+        if self.holding_previous and self.shown_index is not None:
+            self.holding_previous = False
+            self._new_shown = True
 
     def _upload_painting(self, rgb: np.ndarray) -> moderngl.Texture:
         assert self._ctx is not None
