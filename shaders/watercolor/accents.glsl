@@ -134,12 +134,98 @@ vec4 stated_dark(vec3 c, vec2 g, float lb, float lj, float lp, vec3 coarse_lab, 
     return vec4(mix(c, dark, STATED_OPACITY * s), s);
 }
 
+// An eye's or the mouth's opening (the features' map above OPEN_FEATURE): a painter leaves
+// its lights (teeth, the whites of the eyes, a catchlight) as paper, or the lightest cool
+// wash, and lays its darks (the mouth's cavity, an iris) as the face's deepest coloured dark.
+// Laid at the accents' usual strength, over the washes' skin tones at half size, teeth came
+// out yellower (b* +3 to +10) and darker (L* -2 to -11), cavities lifted (L* 9 -> 21) and
+// catchlights at half their contrast (portrait trial F2, finding 9).
+const vec2 OPEN_FEATURE = vec2(0.08, 0.3);
+// the face's size in work px: an opening laid so from .. in full (smaller, its teeth and
+// catchlights are a pixel or two, and its features are stated)
+const vec2 OPEN_PX = vec2(40.0, 80.0);
+// A light of the opening: lighter than the skin round it (L*), judged on the photo blurred
+// over OPEN_JUDGE of the face, so a tooth is laid whole, its rim as its middle (judged per
+// pixel, some teeth's middles were cooled and their rims not: blue-grey blotches in cream).
+const vec2 OPEN_LIGHTER = vec2(2.0, 10.0);
+const float OPEN_JUDGE = 0.035;
+const float OPEN_JUDGE_PX = 8.0;  // reference px: at most (within the composite's tile reach)
+// of that judgement: a light so wide is laid at the photo's own value, its every highlight
+// (the teeth), a light less so at its light shape's (LIGHT_SHAPE: no glint kept)
+const vec2 OPEN_WIDE = vec2(0.6, 1.0);
+// L* a light is lifted above the washes' at most: all .. none of it (a catchlight: all)
+const vec2 OPEN_LIFT = vec2(10.0, 18.0);
+// b* the painting may have over the photo's there (on the paper): a light's or a pale
+// one's (teeth, an eye's white, in shadow too: never more than 2 yellower), the skin's round
+// it (the washes' own warmth kept)
+const vec2 OPEN_WARM = vec2(1.5, 4.0);
+// pale: its chroma (blurred as above) over the skin's round it, where the skin has some
+// (C*: a grey photo's has none, and its washes' warmth is kept)
+const vec2 OPEN_PALE = vec2(0.8, 1.0);
+const vec2 OPEN_SKIN_CHROMA = vec2(6.0, 10.0);
+// the darkest L* the pigment darks lay (darks.glsl: DARKEST on the paper): an iris darker in
+// the photo is laid that light, and its catchlight as much lighter than the photo's, so it
+// keeps its contrast (at the photo's value, Jemison's fell from 90 to 56)
+const float OPEN_FLOOR = 15.0;
+// A dark of the opening lies within this much of the face from one of its lights (the
+// teeth, the white of the eye): a nostril's or a brow's dark, among skin, is no opening's.
+const float OPEN_REACH = 0.05;
+const float OPEN_REACH_PX = 8.0;  // reference px: at most (within the composite's tile reach)
+const vec2 OPEN_NEAR = vec2(0.06, 0.16);  // the light's luma over the skin round it
+// ... or the lips (a mouth's corner, far from its teeth): a* over the skin's round it
+const vec2 OPEN_LIPS = vec2(4.0, 10.0);
+const vec2 OPEN_DEEP = vec2(12.0, 24.0);  // L* under the skin round it: a lip .. a cavity
+// of the photo blurred over a light shape's width that an opening's dark takes: a thin gap
+// between teeth, a beard's hairs by the lips, at the photo's own, were black dots and speckle
+const float OPEN_GAP = 0.85;
+
+// The photo's lightest luma (.x) and reddest a* (.y) on a ring of radius `r` texels round
+// `uv` (8 taps).
+vec2 ring_max(sampler2D photo, vec2 uv, float r) {
+    vec2 t = r / vec2(textureSize(photo, 0));
+    vec2 m = vec2(0.0, -100.0);
+    for (int i = 0; i < 8; i++) {
+        float a = 0.7853982 * float(i) + 0.3926991;
+        vec3 s = texture(photo, uv + t * vec2(cos(a), sin(a))).rgb;
+        m = max(m, vec2(luma(s), srgb_to_lab(s).y));
+    }
+    return m;
+}
+
+// The photo's light shapes at least 2 `r` texels wide, at `uv` (a morphological opening of
+// its luma: the darkest on a ring, taken at the point and round it, the lightest of those): a
+// shape as wide keeps its edges, a lone glint narrower goes.
+float light_shape(sampler2D photo, vec2 uv, float r) {
+    vec2 t = r / vec2(textureSize(photo, 0));
+    float m = ring_luma(photo, uv, r);
+    for (int i = 0; i < 8; i++) {
+        float a = 0.7853982 * float(i);
+        m = max(m, ring_luma(photo, uv + t * vec2(cos(a), sin(a)), r));
+    }
+    return m;
+}
+
+// `c` (a pigment's colour, sRGB) no yellower on paper of colour `paper` than the photo's b*
+// `b` plus `warm`, by `w`: the pigment that gives that colour there, as far as the paper is
+// light enough (beyond, the paper itself: a light as light as the paper is laid as paper, not
+// as a darker cool grey; a blown-out forehead's white by the brows read as blue-grey patches).
+vec3 no_yellower(vec3 c, float b, float warm, vec3 paper, float w) {
+    vec3 lab = srgb_to_lab(c * paper);
+    float cap = b + warm;
+    if (w <= 0.0 || lab.z <= cap) {
+        return c;
+    }
+    lab.z = mix(lab.z, cap, w);
+    return min(clamp(lab_to_srgb(lab), 0.0, 1.0) / max(paper, vec3(1e-3)), 1.0);
+}
+
 // `photo` at `uv` (work size), `ref` source px per reference px, `scale` work px per source
 // px; `coarse_lab`: the photo's wide blur here (CIELAB); `lift`: the L* (.x) and luma (.y)
-// the painting adds to the skin round here (feature_lift); `stated_here`: how much a dark was
-// stated here (.x) and how grey the face is (.y).
+// the painting adds to the skin round here (feature_lift); `paper`: the paper's colour;
+// `stated_here`: how much a dark was stated here (.x) and how grey the face is (.y).
 vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face, float ref,
-                     float scale, vec3 coarse_lab, vec2 lift, out vec2 stated_here) {
+                     float scale, vec3 coarse_lab, vec2 lift, vec3 paper,
+                     out vec2 stated_here) {
     stated_here = vec2(0.0);
     float small = face > 0.0 ? 1.0 - smoothstep(SMALL_FACE.x, SMALL_FACE.y, face) : 0.0;
     float k = min(feature * u_features * mix(1.0, SMALL_FEATURES, small), 1.0);
@@ -147,7 +233,9 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         return c;
     }
     float lw = luma(c);
-    float lp = luma(texture(photo, uv).rgb);
+    vec3 photo_here = texture(photo, uv).rgb;
+    float lp = luma(photo_here);
+    vec3 plab = srgb_to_lab(photo_here);
     vec2 stated = stated_share(face, coarse_lab);
     stated.x *= smoothstep(STATED_FEATURE.x, STATED_FEATURE.y, feature)
                 * min(u_features / 0.55, 1.0);
@@ -156,26 +244,91 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         vec3 b = disc_blur(photo, uv, vec2(r));
         vec2 rj = min(STATED_JOIN * STATED_BLUR * face, vec2(STATED_JOIN_REACH)) * ref * scale;
         vec3 bj = disc_blur(photo, uv, max(rj, vec2(r)));
-        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x, srgb_to_lab(bj).x,
-                              srgb_to_lab(texture(photo, uv).rgb).x, coarse_lab, lift.x);
+        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x, srgb_to_lab(bj).x, plab.x,
+                              coarse_lab, lift.x);
         c = st.rgb;
         lw = luma(c);
         stated_here = vec2(st.a, stated.y);
     }
     float ld = lp + lift.y;  // the photo's dark, as light as the painting lays the skin round it
-    float dark = smoothstep(0.03, 0.2, lw - ld) * k;
-    c = pigment(c, 1.0 + 3.0 * dark * (lw - ld) / max(lw, 0.05));
-    if (lp - lw <= 0.06) {
+    float face_px = face * ref * scale;
+    // how much this is an eye's or the mouth's opening
+    float open = smoothstep(OPEN_FEATURE.x, OPEN_FEATURE.y, feature)
+                 * smoothstep(OPEN_PX.x, OPEN_PX.y, face_px) * min(u_features / 0.55, 1.0);
+    float r = max(1.0, min(LIGHT_SHAPE * face, LIGHT_REACH) * ref) * scale;
+    if (lw - ld > 0.03) {
+        float dark = smoothstep(0.03, 0.2, lw - ld) * k;
+        vec3 dense = pigment(c, 1.0 + 3.0 * dark * (lw - ld) / max(lw, 0.05));
+        if (open <= 0.0) {
+            return dense;
+        }
+        // an opening's dark, near its light: as dark as the photo's (its lift added), in
+        // the photo's own dark colour
+        float reach = max(1.0, min(OPEN_REACH * face, OPEN_REACH_PX) * ref) * scale;
+        float skin = luma(clamp(lab_to_srgb(coarse_lab), 0.0, 1.0));
+        vec2 near = ring_max(photo, uv, reach) - vec2(skin, coarse_lab.y);
+        float o = open * smoothstep(OPEN_DEEP.x, OPEN_DEEP.y, coarse_lab.x - plab.x)
+                  * max(smoothstep(OPEN_NEAR.x, OPEN_NEAR.y, near.x),
+                        smoothstep(OPEN_LIPS.x, OPEN_LIPS.y, near.y));
+        if (o > 0.0) {
+            vec3 deep = max(photo_here,
+                            mix(photo_here, disc_blur(photo, uv, vec2(r)), OPEN_GAP));
+            deep = pigment(deep, 1.0 - lift.y / max(1.0 - luma(deep), 0.05));
+            dense = mix(dense, min(deep, dense), o);
+        }
+        return no_yellower(dense, plab.z, OPEN_WARM.y, paper, open);
+    }
+    if (lp - lw <= 0.06 && open <= 0.0) {
         return c;
     }
     // lighter: the paper kept, as light as the photo's light shape there, not whiter
-    float r = max(1.0, min(LIGHT_SHAPE * face, LIGHT_REACH) * ref) * scale;
     float ring = ring_luma(photo, uv, r);
-    // ... but a catchlight, a point of white against an eye's black, is kept (in the eye's
-    // middle, on a face not small)
-    float catchlight = smoothstep(0.75, 0.9, lp) * (1.0 - smoothstep(0.08, 0.2, ring))
-                       * smoothstep(0.7, 0.9, feature) * (1.0 - small);
-    float lo = mix(min(lp, ring), lp, catchlight);
+    // ... but a catchlight, a point of light against an eye's dark, is kept (in the eye's
+    // middle, on a face of some pixels)
+    float catchlight = smoothstep(0.1, 0.22, lp - ring) * (1.0 - smoothstep(0.25, 0.45, ring))
+                       * smoothstep(0.5, 0.8, feature)
+                       * smoothstep(OPEN_PX.x, OPEN_PX.y, face_px);
+    float shape = open > 0.0 ? light_shape(photo, uv, r) : ring;
+    float lo = mix(min(lp, shape), lp, catchlight);
     float light = smoothstep(0.06, 0.25, lo - lw) * k;
+    if (open > 0.0) {
+        // an opening's light (teeth, the white of an eye, a catchlight): reserved in full,
+        // as light on the paper as the photo's, in its hue, no yellower; judged (lighter,
+        // paler than the skin round it) on the photo blurred
+        float rj = max(1.0, min(OPEN_JUDGE * face, OPEN_JUDGE_PX) * ref) * scale;
+        vec3 jlab = srgb_to_lab(disc_blur(photo, uv, vec2(rj)));
+        // pale: less coloured than the skin round it (teeth, not the skin framed by
+        // spectacles), where the skin has colour to judge by
+        float skin_c = length(coarse_lab.yz);
+        float pale = 1.0 - smoothstep(OPEN_SKIN_CHROMA.x, OPEN_SKIN_CHROMA.y, skin_c)
+                           * smoothstep(OPEN_PALE.x, OPEN_PALE.y,
+                                        length(jlab.yz) / max(skin_c, 1.0));
+        float judged = smoothstep(OPEN_LIGHTER.x, OPEN_LIGHTER.y, jlab.x - coarse_lab.x) * pale;
+        float lighter = open * max(catchlight, judged);
+        // (the cap on its yellow: a light's or a pale one's, or one much lighter than the
+        // skin, however coloured: yellowish teeth in a sallow face)
+        pale = max(lighter, open * max(pale * smoothstep(OPEN_SKIN_CHROMA.x,
+                                                         OPEN_SKIN_CHROMA.y, skin_c),
+                                       smoothstep(OPEN_LIGHTER.y - 4.0, OPEN_LIGHTER.y + 4.0,
+                                                  jlab.x - coarse_lab.x)));
+        c = mix(c, vec3(1.0), light * clamp((lo - lw) / max(1.0 - lw, 0.05), 0.0, 1.0));
+        if (lighter <= 0.0) {
+            return no_yellower(c, plab.z, mix(OPEN_WARM.y, OPEN_WARM.x, pale), paper, open);
+        }
+        vec3 lab = srgb_to_lab(c * paper);
+        // as light as the photo where its light is wide (the teeth), else as its light shape
+        // there: a glint on a spectacle frame or at a mouth's corner is no tooth
+        float l_light = mix(min(plab.x, srgb_to_lab(vec3(lo)).x), plab.x,
+                            smoothstep(OPEN_WIDE.x, OPEN_WIDE.y, judged))
+                        + catchlight * max(OPEN_FLOOR - srgb_to_lab(vec3(ring)).x, 0.0);
+        // ... but a light the washes laid far darker (a glaze over blown-out skin at a
+        // mouth's corner) is left to them, but for a catchlight: reserved, it was a hole
+        lighter = open * max(catchlight, judged * (1.0 - smoothstep(OPEN_LIFT.x, OPEN_LIFT.y,
+                                                                    l_light - lab.x)));
+        lab.x = mix(lab.x, max(lab.x, l_light), lighter);
+        lab.yz = mix(lab.yz, plab.yz, lighter);
+        lab.z = mix(lab.z, min(lab.z, plab.z + mix(OPEN_WARM.y, OPEN_WARM.x, pale)), open);
+        return min(clamp(lab_to_srgb(lab), 0.0, 1.0) / max(paper, vec3(1e-3)), 1.0);
+    }
     return mix(c, vec3(1.0), light * clamp((lo - lw) / max(1.0 - lw, 0.05), 0.0, 1.0));
 }

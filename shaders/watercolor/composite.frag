@@ -152,7 +152,7 @@ void main() {
         vec3 around = texture(coarse, p / size).xyz;
         vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            around, lift, stated);
+                            around, lift, u_paper_color, stated);
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
