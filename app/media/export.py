@@ -194,7 +194,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         reader.transcode_audio = transcode
         spec, chosen = keep_depth(fmt, spec, opts.codec, reader.bit_depth, reader.codec_name,
                                   opts.encoder == "hardware")
-        _check_options(opts, spec.name)
+        _check_crf(opts, spec.name)
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
         items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
         head, first = _prime(items, reader, src, opts.start, opts.end)
@@ -386,13 +386,13 @@ def encoder_for(spec: CodecSpec, want: str, deep: bool,
         raise MediaError(f"--encoder hardware: {e}") from None
 
 
-def _check_options(opts: ExportOptions, codec: str) -> None:
+def _check_crf(opts: ExportOptions, codec: str) -> None:
+    """--crf within the range of the codec written (check_options has the others)."""
     spec = CODECS[codec]
     if opts.crf is not None and spec.default_crf is not None \
             and not 0 <= opts.crf <= spec.max_crf:
         raise MediaError(f"--crf for {codec} must be between 0 and {spec.max_crf}, "
                          f"got {opts.crf}")
-    check_options(opts)
 
 
 def check_options(opts: ExportOptions) -> None:

@@ -42,6 +42,15 @@ class Rect:
         return Rect(math.floor(self.x + 0.5), math.floor(self.y + 0.5), self.w, self.h)
 
 
+def pixels_drawn(rect: Rect, k: float) -> tuple[Rect, bool]:
+    """Where a picture drawn `k` screen px a pixel goes, and whether its pixels are drawn as
+    blocks (nearest: from 200%, `k` rounded as a float's last bit made 200% 1.99...). Drawn
+    nearest, a picture on a half pixel has its screen pixels' centres on texel edges (at 2x,
+    4x), which each triangle of the quad rounds its own way: it starts on a whole pixel."""
+    pix = round(k, 6) >= 2.0
+    return (rect.on_whole_pixels() if pix else rect), pix
+
+
 @dataclass
 class ViewTransform:
     """Zoom relative to "fit" (1 = the whole image fits) and pan of the image centre (px)."""

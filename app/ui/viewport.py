@@ -39,7 +39,14 @@ from .stats import FrameStats
 from .still_painter import PaintOrder, StillPainter
 from .subject_feed import SubjectFeed
 from .view_navigation import ViewNavigation
-from .view_transform import CompareMode, Rect, ViewTransform, pane_of, shaped_like
+from .view_transform import (
+    CompareMode,
+    Rect,
+    ViewTransform,
+    pane_of,
+    pixels_drawn,
+    shaped_like,
+)
 
 # A file's frame more than this many frames after the last one shown (or before it) is a
 # jump: a seek, the loop point, a step back, or playback that fell behind and skipped.
@@ -952,9 +959,7 @@ class Viewport(QOpenGLWidget):
             half = pane_of(size, self.compare)
             rect = self.transform.image_rect(half, shown)
             k = rect.h / shown[1]
-            pix = round(k, 6) >= 2.0  # integer zooms from 200% show pixels
-            if pix:
-                rect = rect.on_whole_pixels()
+            rect, pix = pixels_drawn(rect, k)
             # the original at the scale of the picture beside it (a view of a stereo pair
             # as big as the original: it was drawn fitted on its own, twice as big)
             w, h = image[0] * k, image[1] * k
@@ -965,11 +970,7 @@ class Viewport(QOpenGLWidget):
             display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
             return
         rect = self.transform.image_rect(size, shown)
-        pix = round(rect.w / shown[0], 6) >= 2.0
-        if pix:
-            # Drawn nearest, a picture on a half pixel has its screen pixels' centres on
-            # texel edges (at 2x, 4x): each triangle of the quad rounds them its own way.
-            rect = rect.on_whole_pixels()
+        rect, pix = pixels_drawn(rect, rect.w / shown[0])
         if self.compare is CompareMode.SPLIT:
             x = self.split * size[0]
             u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
