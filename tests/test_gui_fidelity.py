@@ -17,7 +17,7 @@ import av
 import cv2
 import numpy as np
 import pytest
-from PyQt6.QtCore import QTimer
+from modal import answer_modal
 from PyQt6.QtGui import QImage, QPixmap
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
@@ -925,7 +925,6 @@ def test_a_clip_whose_clock_starts_late_is_timed_from_its_first_frame(
     time shown and the export's Current position all count from its first frame, as seeking
     and --start do (they counted from the file's clock: pause jumped 1.5 s ahead, a step
     back went forward, J too, the time shown ran past the duration)."""
-    from PyQt6.QtWidgets import QApplication
 
     from aquarelle.ui import playback
     from aquarelle.ui.export_dialog import ExportDialog, start_at
@@ -957,13 +956,11 @@ def test_a_clip_whose_clock_starts_late_is_timed_from_its_first_frame(
     painted = shown(qtbot, win)
     seen: list[float] = []
 
-    def look() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
+    def look(dialog: ExportDialog) -> None:
         seen.append(dialog.position)
         dialog.reject()
 
-    QTimer.singleShot(0, look)
+    answer_modal(look, ExportDialog)
     win.exports.open_dialog()
     assert seen == [pytest.approx(11 / fps)]
     # an export from there (the dialog's Current position) starts at the frame on screen

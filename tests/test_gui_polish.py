@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PyQt6.QtCore import QEvent, Qt, QTimer
+from modal import answer_modal
+from PyQt6.QtCore import QEvent, Qt
 from PyQt6.QtGui import QKeyEvent
-from PyQt6.QtWidgets import QApplication, QDialog, QPushButton
+from PyQt6.QtWidgets import QApplication, QPushButton
 from test_gui import (  # noqa: F401 - fixtures
     TIMEOUT,
     Dialogs,
@@ -52,9 +53,12 @@ def focus_window(qtbot: Any, win: MainWindow) -> Any:
 
 
 def export_by_keys(qtbot: Any, win: MainWindow, fill: Any) -> Any:
-    """Ctrl+E with `fill` answering the export dialog once it opens; the finished job."""
+    """Ctrl+E with `fill(dialog)` answering the export dialog once it opens; the finished
+    job."""
+    from aquarelle.ui.export_dialog import ExportDialog
+
     handle = focus_window(qtbot, win)
-    QTimer.singleShot(200, fill)
+    answer_modal(fill, ExportDialog)
     with qtbot.waitSignal(win.exportFinished, timeout=120000) as blocker:
         qtbot.keyClick(handle, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     return blocker.args[0]
@@ -171,12 +175,7 @@ def test_shortcuts_work_right_after_a_dialog_closes(qtbot: Any, window: MainWind
     open_and_render(qtbot, window, media["image"])
     handle = focus_window(qtbot, window)
 
-    def close_dialog() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, QDialog)
-        dialog.reject()
-
-    QTimer.singleShot(200, close_dialog)
+    answer_modal(lambda dialog: dialog.reject())
     qtbot.keyClick(handle, Qt.Key.Key_F1)  # Help > Keyboard shortcuts (modal)
     assert window.viewport.compare is CompareMode.OFF
     qtbot.keyClick(handle, Qt.Key.Key_C)  # no click on the viewport first
@@ -774,9 +773,7 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     out.mkdir()
     seen: list[ExportDialog] = []
 
-    def fill() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
+    def fill(dialog: ExportDialog) -> None:
         seen.append(dialog)
         assert Path(dialog.path_edit.text()).parent == media["clip"].parent  # next to it
         dialog.path_edit.setText(str(out / "small.mp4"))
@@ -817,9 +814,7 @@ def test_export_sizes_are_standard_frames_turned_as_the_video_is(
     out = tmp_path / "phone-painted.mp4"
     seen: dict[str, tuple[int, int] | None] = {}
 
-    def fill() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
+    def fill(dialog: ExportDialog) -> None:
         try:
             for i in range(dialog.size.count()):
                 dialog.size.setCurrentIndex(i)
@@ -911,13 +906,11 @@ def test_the_export_dialog_pauses_a_playing_file_at_the_frame_on_screen(
     assert src is not None and not src.paused  # playing
     seen: list[tuple[bool, float, float | None]] = []
 
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
+    def answer(dialog: ExportDialog) -> None:
         seen.append((src.paused, dialog.position, src.position))
         dialog.reject()
 
-    QTimer.singleShot(200, answer)
+    answer_modal(answer, ExportDialog)
     window.export_dialog()
     assert seen and seen[0][0] and seen[0][1] == seen[0][2]
 
@@ -937,9 +930,7 @@ def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
     out = tmp_path / "film-painted.mkv"
     steps: list[str] = []
 
-    def fill() -> None:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
+    def fill(dialog: ExportDialog) -> None:
         assert dialog.codec.currentData() == "h265"  # a 10-bit source's, as the CLI's
         dialog.codec.setCurrentIndex(dialog.codec.findData("h264"))  # 8-bit: a note says so
         dialog.path_edit.setText(str(out))
@@ -1206,20 +1197,16 @@ def test_export_asks_before_replacing_a_file(qtbot: Any, window: MainWindow, dia
     existing.write_bytes(b"keep me")
     shown: list[int] = []
 
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ExportDialog):
-            QTimer.singleShot(50, answer)
-            return
+    def answer(dialog: ExportDialog) -> None:
         shown.append(1)
         if len(shown) == 1:
             dialog.path_edit.setText(str(existing))
             dialog.accept()  # asked, answered No: the dialog comes back
-            QTimer.singleShot(50, answer)
+            answer_modal(answer, ExportDialog)
         else:
             dialog.reject()
 
-    QTimer.singleShot(50, answer)
+    answer_modal(answer, ExportDialog)
     window.export_dialog()
     assert len(shown) == 2 and dialogs.kinds() == ["question"]
     assert "mine.mp4 already exists" in dialogs.calls[0][2]
@@ -1296,11 +1283,7 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
             ("auto", "hardware", "h264", tmp_path / "gpu.mp4"),
             (None, None, "vp9", None)]
 
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ExportDialog):
-            QTimer.singleShot(50, answer)
-            return
+    def answer(dialog: ExportDialog) -> None:
         encoder, decoder, codec, path = plan[len(seen)]
         dialog.codec.setCurrentIndex(dialog.codec.findData(codec))
         seen.append((dialog.encoder.isEnabled(), dialog.encoder.currentData(),
@@ -1314,7 +1297,7 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
         dialog.accept()
 
     for _ in plan[:2]:
-        QTimer.singleShot(50, answer)
+        answer_modal(answer, ExportDialog)
         with qtbot.waitSignal(window.exportFinished, timeout=120000) as blocker:
             window.export_dialog()
         job = blocker.args[0]
@@ -1328,7 +1311,7 @@ def test_the_export_dialog_chooses_the_gpu_coders_and_keeps_the_choice(
             assert dialogs.kinds()[-1] == "warning"
             assert "GPU decoding (Decoder: GPU only)" in dialogs.calls[-1][2]  # its words
             assert not (tmp_path / "gpu.mp4").exists()
-    QTimer.singleShot(50, answer)
+    answer_modal(answer, ExportDialog)
     window.export_dialog()
     assert seen[1] == (True, "software", "software")  # the last export's choices, kept
     assert seen[2] == (False, "auto", "hardware")  # VP9: no GPU encoder to choose
@@ -1349,13 +1332,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
     out = tmp_path / "small.mkv"
     shown: list[tuple[Any, ...]] = []
 
-    def dialog_now() -> ExportDialog:
-        dialog = QApplication.activeModalWidget()
-        assert isinstance(dialog, ExportDialog)
-        return dialog
-
-    def choose() -> None:
-        dialog = dialog_now()
+    def choose(dialog: ExportDialog) -> None:
         dialog.path_edit.setText(str(out))
         dialog.codec.setCurrentIndex(dialog.codec.findData("h265"))
         dialog.crf.setValue(30)
@@ -1365,8 +1342,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
             box.setChecked(False)
         dialog.accept()
 
-    def note() -> None:
-        dialog = dialog_now()
+    def note(dialog: ExportDialog) -> None:
         shown.append((dialog.codec.currentData(), dialog.crf.value(),
                        dialog.size.currentText(), dialog.choice().size,
                        dialog.audio.isChecked(), dialog.subtitles.isChecked(),
@@ -1376,7 +1352,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
     first = make_window(qtbot, config)
     open_and_render(qtbot, first, media["clip"])
     first.playback.toggle_play()
-    QTimer.singleShot(50, choose)
+    answer_modal(choose, ExportDialog)
     with qtbot.waitSignal(first.exportFinished, timeout=120000) as blocker:
         first.export_dialog()
     assert blocker.args[0].error is None, blocker.args[0].error
@@ -1384,7 +1360,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
         assert not c.streams.audio
         video = c.streams.video[0]
         assert (video.codec_context.name, video.width, video.height) == ("hevc", 640, 360)
-    QTimer.singleShot(50, note)
+    answer_modal(note, ExportDialog)
     first.export_dialog()
     first.close()
 
@@ -1396,7 +1372,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
     second = make_window(qtbot, config)  # a restart
     open_and_render(qtbot, second, upright)
     second.playback.toggle_play()
-    QTimer.singleShot(50, note)
+    answer_modal(note, ExportDialog)
     second.export_dialog()
     kept = ("h265", 30, False, False, False, ".mkv")
     assert shown[0][:2] + shown[0][4:] == kept and shown[0][2:4] == (
@@ -1408,7 +1384,7 @@ def test_the_export_dialog_offers_the_last_exports_choices_again(
     for key, value in (("codec", "prores"), ("container", ".webm"), ("crf", 99),
                        ("size", "8K")):
         second.settings.q.setValue(f"export/{key}", value)
-    QTimer.singleShot(50, note)
+    answer_modal(note, ExportDialog)
     second.export_dialog()
     assert shown[2] == ("vp9", 31, "Same as the source (90x160)", None, False, False, False,
                         ".webm")
@@ -1577,11 +1553,7 @@ def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_o
     window.playback.toggle_play()
     steps: list[str] = []
 
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ExportDialog):
-            QTimer.singleShot(50, answer)
-            return
+    def answer(dialog: ExportDialog) -> None:
         dialog.start.setValue(0.25)
         for name in (str(clip), str(tmp_path / "nowhere" / "out.mp4"), str(tmp_path / "clip")):
             dialog.path_edit.setText(name)
@@ -1590,7 +1562,7 @@ def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_o
         assert dialog.start.value() == 0.25
         dialog.reject()
 
-    QTimer.singleShot(50, answer)
+    answer_modal(answer, ExportDialog)
     window.export_dialog()
     assert steps == ["open"] * 3 and dialogs.kinds() == ["warning"] * 3
     assert "clip.mp4 is the video being exported" in dialogs.calls[0][2]
@@ -1651,18 +1623,14 @@ def test_the_export_dialog_refuses_a_folder_name_and_an_unwritable_folder_while_
     monkeypatch.setattr(export_dialog, "probe_writable", probe)
     steps: list[bool] = []
 
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ExportDialog):
-            QTimer.singleShot(50, answer)
-            return
+    def answer(dialog: ExportDialog) -> None:
         for name in (tmp_path / "afolder", locked / "x.mp4"):
             dialog.path_edit.setText(str(name))
             dialog.accept()
             steps.append(dialog.isVisible())
         dialog.reject()
 
-    QTimer.singleShot(50, answer)
+    answer_modal(answer, ExportDialog)
     window.export_dialog()
     assert steps == [True, True] and dialogs.kinds() == ["warning"] * 2
     assert "afolder.mp4 is a folder" in dialogs.calls[0][2]
