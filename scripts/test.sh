@@ -5,4 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check app tests scripts
-exec .venv/bin/python -m pytest "$@"
+# Test modules are shared between worker processes, a module to a worker, in the collected
+# order (GUI modules first: tests/conftest.py); AQUARELLE_TEST_WORKERS=0 runs in one process.
+exec .venv/bin/python -m pytest -n "${AQUARELLE_TEST_WORKERS:-auto}" --maxprocesses 4 \
+  --dist loadfile --no-loadscope-reorder "$@"

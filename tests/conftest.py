@@ -272,7 +272,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     Mesa: once a standalone EGL context has existed in a process, QOpenGLWidget's GLX context
     can no longer be made current. The app itself never meets this (its window's context
-    comes first; exports make EGL contexts later), so the suite keeps the same order.
+    comes first; exports make EGL contexts later), so the suite keeps the same order. Under
+    pytest-xdist (scripts/test.sh) each worker keeps it too: modules go out whole and in this
+    order (--dist loadfile --no-loadscope-reorder), so no worker gets a GUI module after
+    another.
     """
     items.sort(key=lambda item: 0 if item.path.name.startswith("test_gui") else 1)
 
