@@ -30,7 +30,7 @@ from ..engine.yuv_pack import YuvFormat
 from ..media.adaptive import AdaptiveScale
 from ..media.image_pixels import to_8bit
 from ..media.source import Frame
-from .display import DIVIDER_COLOR, DisplayMode, DisplayRenderer, display_mode_for
+from .display import DisplayMode, DisplayRenderer, display_mode_for
 from .frame_sink import FrameSinkReader
 from .paint_cost import PaintCost
 from .painting_record import FramePainting, Look, PaintingRecord
@@ -38,15 +38,9 @@ from .render_state import RenderState
 from .stats import FrameStats
 from .still_painter import PaintOrder, StillPainter
 from .subject_feed import SubjectFeed
+from .view_draw import as_shown, draw_pictures
 from .view_navigation import ViewNavigation
-from .view_transform import (
-    CompareMode,
-    Rect,
-    ViewTransform,
-    pane_of,
-    pixels_drawn,
-    shaped_like,
-)
+from .view_transform import CompareMode, ViewTransform, pane_of, shaped_like
 
 # A file's frame more than this many frames after the last one shown (or before it) is a
 # jump: a seek, the loop point, a step back, or playback that fell behind and skipped.
@@ -941,59 +935,18 @@ class Viewport(QOpenGLWidget):
         return self._result, DisplayMode.COLOR
 
     def _draw(self, size: tuple[int, int]) -> None:
-        display = self._display
-        src = self._orig
-        image = self.frame_size
-        if display is None or src is None or image is None:
+        src, image = self._orig, self.frame_size
+        if self._display is None or src is None or image is None:
             return
         main, mode = self._shown_texture()
         if main is None:
             return
         self._hold_scale()
-        dpr = self.devicePixelRatioF()
-        # A result of another shape (a stereo pair side by side or top-bottom) is shown in
-        # its own proportions, at the frame's height (or width); non-square pixels widened.
-        shown = self._as_shown(shaped_like(image, main.size))
-        image = self._as_shown(image)
-        if self.compare is CompareMode.SIDE_BY_SIDE:
-            half = pane_of(size, self.compare)
-            rect = self.transform.image_rect(half, shown)
-            k = rect.h / shown[1]
-            rect, pix = pixels_drawn(rect, k)
-            # the original at the scale of the picture beside it (a view of a stereo pair
-            # as big as the original: it was drawn fitted on its own, twice as big)
-            w, h = image[0] * k, image[1] * k
-            cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
-            original = Rect(round(cx - w / 2), round(cy - h / 2), w, h) if shown != image \
-                else rect
-            display.draw(src, original, half, pixelated=pix)
-            display.draw(main, rect, half, offset_x=size[0] - half[0], mode=mode, pixelated=pix)
-            return
-        rect = self.transform.image_rect(size, shown)
-        rect, pix = pixels_drawn(rect, rect.w / shown[0])
-        if self.compare is CompareMode.SPLIT:
-            x = self.split * size[0]
-            u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
-            # the original in each view's place: once, or in both views of a stereo pair
-            nx, ny = max(1, round(shown[0] / image[0])), max(1, round(shown[1] / image[1]))
-            for i in range(nx):
-                for j in range(ny):
-                    view = Rect(rect.x + i * rect.w / nx, rect.y + j * rect.h / ny,
-                                rect.w / nx, rect.h / ny)
-                    end = (x - view.x) / view.w if view.w > 0 else 0.5
-                    if end > 0.0:
-                        display.draw(src, view, size, crop=(0.0, end), pixelated=pix)
-            display.draw(main, rect, size, mode=mode, crop=(u, 1.0), pixelated=pix)
-            line = max(1.0, round(dpr))
-            display.fill(Rect(x - line, 0, 2 * line, size[1]), size, DIVIDER_COLOR)
-            return
-        display.draw(main, rect, size, mode=mode, pixelated=pix)
+        draw_pictures(self._display, src, main, mode, image, size, self.transform, self.compare,
+                      self.split, self.devicePixelRatioF(), self.pixel_aspect)
 
     def _as_shown(self, size: tuple[int, int]) -> tuple[int, int]:
-        """A picture's size in square pixels, as its source's pixels are shown."""
-        if self.pixel_aspect == 1.0:
-            return size
-        return (max(1, round(size[0] * self.pixel_aspect)), size[1])
+        return as_shown(size, self.pixel_aspect)
 
     def view_size(self) -> tuple[int, int]:
         dpr = self.devicePixelRatioF()
