@@ -18,8 +18,8 @@ from PIL import Image
 from videoclips import make_clip, make_rich_clip, mux_frames, pattern, probe
 
 from aquarelle.cli.main import main
+from aquarelle.media.frame_range import gap_frames
 from aquarelle.media.metadata import rescaled_timecode, shifted_timecode
-from aquarelle.media.video_reader import gap_frames
 
 COVER = io.BytesIO()
 Image.new("RGB", (16, 16), (200, 60, 40)).save(COVER, format="JPEG")

@@ -31,12 +31,13 @@ from ..media.export import (
     resolve_size,
     retime,
 )
+from ..media.frame_range import DecodedFrame
 from ..media.image_read import os_reason
 from ..media.image_write import write_image
 from ..media.metadata import container_tags
 from ..media.paths import SEQUENCE_FIELD, written_over
 from ..media.progress import ProgressPrinter
-from ..media.video_reader import DecodedFrame, VideoReader, cover_pictures
+from ..media.video_reader import VideoReader, cover_pictures
 from .common import counted
 from .render_job import RenderJob, check_writable, refuse_existing
 from .render_options import NOT_FOR_FRAMES, check_pixels, check_video_size, resize

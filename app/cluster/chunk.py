@@ -23,9 +23,10 @@ from ..engine.subject_ahead import FrameSubject
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
 from ..media.frame_analysis import FrameAnalysis
+from ..media.frame_range import DecodedFrame
 from ..media.render_stage import Rendered, RenderStage
 from ..media.runner import run_pipelined
-from ..media.video_reader import AudioItem, DecodedFrame, VideoReader
+from ..media.video_reader import AudioItem, VideoReader
 from ..media.video_writer import CODECS, VideoWriter, source_profile
 from .canvas import Matrix, fit
 

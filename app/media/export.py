@@ -37,6 +37,7 @@ from .codecs import DEFAULT_CODEC
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
 from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
+from .frame_range import DecodedFrame
 from .hw_encoders import HARDWARE, EncoderChoice, choose
 from .image_read import os_reason
 from .metadata import stream_label
@@ -45,7 +46,6 @@ from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
 from .video_reader import (
     AudioItem,
-    DecodedFrame,
     SubtitleItem,
     VideoReader,
     bits_of,

@@ -27,9 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import MediaError, ffmpeg_reason
+from .frame_range import DecodedFrame
 from .frame_times import frame_times, needs_times
 from .source import Frame, LatestSlot, ThreadedSource
-from .video_reader import DecodedFrame, VideoReader
+from .video_reader import VideoReader
 
 _END = object()
 MAX_LATE_SKIPS = 4  # a paced source never skips more than this many late frames in a row

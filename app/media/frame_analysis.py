@@ -14,7 +14,7 @@ import numpy as np
 from ..engine.motion import MotionAhead
 from ..engine.renderer import Renderer
 from ..engine.subject_ahead import FrameSubject, SubjectAhead
-from .video_reader import DecodedFrame
+from .frame_range import DecodedFrame
 
 
 class FrameAnalysis:

@@ -11,7 +11,7 @@ from ..engine.context import cpu_renderer
 from ..engine.readback_ring import ReadbackRing
 from ..engine.renderer import Renderer
 from ..engine.yuv_pack import YuvFormat, YuvPacker, coded_size, packed_array, packed_bytes
-from .video_reader import DecodedFrame
+from .frame_range import DecodedFrame
 
 
 @dataclass

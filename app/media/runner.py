@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..engine.interrupts import critical
+from .frame_range import DecodedFrame
 from .render_stage import RenderStage
-from .video_reader import AudioItem, DecodedFrame
+from .video_reader import AudioItem
 
 _END = object()
 
