@@ -33,6 +33,7 @@ from test_gui_fidelity import window as fidelity_window
 
 from aquarelle.engine.chain_spec import load_chain
 from aquarelle.engine.errors import AquarelleError
+from aquarelle.ui import viewport
 from aquarelle.ui.export_job import painted_whole
 from aquarelle.ui.main_window import MainWindow
 
@@ -323,3 +324,39 @@ def test_adaptive_quality_toggled_on_a_still_says_why_nothing_changes(
         status(window)
     window.playback.toggle_play()
     assert window.viewport.adaptive is not None
+
+
+def test_a_big_still_is_drafted_while_a_slider_is_held_until_its_painting_comes(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big still painted apart showed nothing new while a slider was dragged (its last
+    painting, until the values settled and their painting came back: 10 s and more on a CPU
+    renderer). Each value is drafted in the window from a small copy, the painting of older
+    values stopped; once the slider is let go the draft stays until the painting comes."""
+    src = photo_file(tmp_path)
+    win = fidelity_window(qtbot, config)
+    vp = win.viewport
+    vp.apart_px = PW * PH
+    monkeypatch.setattr(viewport, "APART_DRAFT_PX", PW * PH // 6)  # drafted at 0.41
+    assert win.open_file(src)
+    wait_painting(qtbot, win)
+    first = shown(qtbot, win)
+
+    def grey(picture: np.ndarray) -> float:  # mean chroma of what is on screen
+        return float(np.abs(picture.astype(int) - picture.mean(axis=2, keepdims=True)).mean())
+
+    assert grey(first) > 8
+    vp.set_adjusting(True)  # as ParamPanel.adjusting says while a slider is held
+    win.param_panel.set_value("saturation", 0.5)
+    qtbot.waitUntil(lambda: grey(on_screen_now(win)) < 0.8 * grey(first), timeout=TIMEOUT)
+    win.param_panel.set_value("saturation", 0.0)  # each value drafted, none painted apart
+    qtbot.waitUntil(lambda: grey(on_screen_now(win)) < 0.35 * grey(first), timeout=TIMEOUT)
+    assert vp.painter.painting is None and not win.overlays.painting.isVisible()
+    draft = on_screen_now(win)  # (a draft: no margins, softer; a whole paint follows)
+    want = cli_render(src, tmp_path / "cli.png", "--set", "saturation=0")
+    vp.set_adjusting(False)  # let go: their painting is made, the draft shown meanwhile
+    qtbot.waitUntil(win.overlays.painting.isVisible, timeout=TIMEOUT)
+    np.testing.assert_array_equal(on_screen_now(win), draft)
+    qtbot.waitUntil(lambda: not win.overlays.painting.isVisible(), timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), want)
+    assert not dialogs.calls

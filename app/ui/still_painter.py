@@ -86,6 +86,13 @@ class StillPainter(QObject):
         self._delay.start(DELAY_MS)
         self.changed.emit()
 
+    def halt(self) -> None:
+        """Stop the painting in progress (values are changing: it is no longer wanted), keeping
+        the last one that came back."""
+        if self.painting is not None:
+            self._stop()
+            self.changed.emit()
+
     def cancel(self) -> None:
         """Stop whatever is being painted and forget what was (a new source)."""
         busy = self.painting is not None
