@@ -19,7 +19,7 @@ from ..media.atomic import OutputExists, atomic_output
 from ..media.audio import AudioTrack, audio_copies
 from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_in
+from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_in, cue_time
 from ..media.video_writer import CODECS
 
 
@@ -99,6 +99,8 @@ def side_items(reader: VideoReader, start: float, end: float | None
     start_abs = t0 + start if start > 0 else None
     end_abs = None if end is None else t0 + end
     if start > 0:
+        # the cues on screen at the start, begun before the keyframe the seek lands at too
+        yield from reader.cues_before(start_abs, end_abs)
         reader.container.seek(int(start_abs / reader.time_base), stream=reader.video,
                               backward=True, any_frame=False)
     index = {s.index: i for i, s in enumerate(reader.audio_streams)}
@@ -106,7 +108,8 @@ def side_items(reader: VideoReader, start: float, end: float | None
     done: set[int] = set()
     for packet in reader.container.demux([*reader.audio_streams, *reader.subtitle_streams]):
         if packet.stream.index in cues:
-            if cue_in(packet, start_abs, end_abs):
+            if cue_in(packet, start_abs, end_abs) \
+                    and (start_abs is None or cue_time(packet) >= start_abs):
                 yield SubtitleItem(cues[packet.stream.index], packet)
             continue
         i = index[packet.stream.index]

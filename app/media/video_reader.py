@@ -77,6 +77,11 @@ SDR = Colour()
 # Packets decoded after a seek to find where it landed (a keyframe within them, or the seek
 # is taken as lost and the walk starts from the top)
 SEEK_PROBE_PACKETS = 300
+# How far before a cut's start the subtitles on screen there are looked for (a cue that
+# began longer before is missed), and how far past it the packets of the file are read for
+# a cue begun before it (muxers interleave by time: a cue sits near the frames it starts at)
+CUE_LOOKBACK = 30.0
+CUE_LOOKAHEAD = 10.0
 
 # Sample aspect ratios (pixel width / height) taken as the pixels' shape: a tag outside them
 # is taken as damaged (its frames would be stretched to a sliver), and read as square
@@ -305,6 +310,11 @@ def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
     t = float(packet.pts * packet.time_base)
     until = t + float((packet.duration or 0) * packet.time_base)
     return (end is None or t < end) and (start is None or not packet.duration or until > start)
+
+
+def cue_time(packet: av.Packet) -> float:
+    """A subtitle packet's start in seconds of its stream (its pts; 0 without one)."""
+    return float(packet.pts * packet.time_base) if packet.pts is not None else 0.0
 
 
 def _parse_clock(text: str | None) -> float | None:
@@ -635,6 +645,9 @@ class VideoReader:
         walk = FrameRange(tb, start_abs if start > 0 else None, end_abs, shown,
                           self._default_step())
         if start > 0:
+            # the cues on screen at the start, begun before it: a seek lands at the keyframe
+            # before `start` and may land after them
+            yield from self.cues_before(start_abs, end_abs)
             self._seek(start_abs)
         audio_index = {s.index: i for i, s in enumerate(self.audio_streams)}
         subtitle_index = {s.index: i for i, s in enumerate(self.subtitle_streams)}
@@ -648,7 +661,8 @@ class VideoReader:
                 if packet.stream.index == self.video.index and packet.pts is not None:
                     last_video = packet.pts
                 if packet.stream.index in subtitle_index:
-                    if cue_in(packet, start_abs if start > 0 else None, end_abs):
+                    if cue_in(packet, start_abs if start > 0 else None, end_abs) \
+                            and (start <= 0 or cue_time(packet) >= start_abs):
                         yield SubtitleItem(subtitle_index[packet.stream.index], packet)
                 elif packet.stream.index in audio_index:
                     i = audio_index[packet.stream.index]
@@ -701,6 +715,38 @@ class VideoReader:
         self._prev_pts = frame.pts
         step = frame.duration or self._default_step()
         self._last_end = float((frame.pts + step) * self.time_base)
+
+    def cues_before(self, start: float, end: float | None) -> list[SubtitleItem]:
+        """The subtitle packets that begin before `start` seconds (of the file) and are on
+        screen there (or, without a duration, may be: a picture cue shown until the next),
+        read from `CUE_LOOKBACK` seconds before it; the file is left anywhere (seek next)."""
+        if not self.subtitle_streams:
+            return []
+        index = {s.index: i for i, s in enumerate(self.subtitle_streams)}
+        waiting = set(index)  # streams with no packet at or after `start` yet
+        cues: list[SubtitleItem] = []
+        try:
+            if start - CUE_LOOKBACK > self.start_time:
+                self.container.seek(int((start - CUE_LOOKBACK) / self.time_base),
+                                    stream=self.video, backward=True, any_frame=False)
+            else:
+                self.container.seek(0, stream=self.video)
+            streams = [*self.container.streams.video, *self.container.streams.audio,
+                       *self.subtitle_streams]
+            for packet in self.container.demux(streams):
+                if packet.pts is None:
+                    continue
+                t = cue_time(packet)
+                if packet.stream.index in index:
+                    if t >= start:
+                        waiting.discard(packet.stream.index)
+                    elif cue_in(packet, start, end):
+                        cues.append(SubtitleItem(index[packet.stream.index], packet))
+                if not waiting or t > start + CUE_LOOKAHEAD:
+                    break
+        except (av.error.FFmpegError, OSError):
+            pass  # the walk's own seek and reading say what is wrong
+        return cues
 
     def rewind(self) -> None:
         """Go back to the first frame (the next `items()` starts there)."""
