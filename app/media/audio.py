@@ -320,6 +320,7 @@ class AudioTrack:
         # samples a Matroska decoder discards from the copy's first packet: the source's
         # CodecDelay, which the copy keeps (see _primed)
         self._delay = 0
+        self._matroska = fmt in ("matroska", "webm")
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
             self.codec = self.source_codec
@@ -385,6 +386,11 @@ class AudioTrack:
                 self._mux(packet)
             return
         if not isinstance(data, av.Packet):
+            return
+        if data.is_discard and self._matroska:
+            # sound an MP4's edit list hides (a stream-copy cut's pre-roll before the first
+            # shown frame): an MP4 output's muxer hides it again in its own edit list, from
+            # the negative times; Matroska has none, and would play it before the picture
             return
         if self.offset:
             shift = round(Fraction(self.offset).limit_denominator(10**9) / data.time_base)

@@ -317,6 +317,24 @@ def cue_time(packet: av.Packet) -> float:
     return float(packet.pts * packet.time_base) if packet.pts is not None else 0.0
 
 
+def _hidden_head(path: Path, stream: int, packets: int = SEEK_PROBE_PACKETS) -> int:
+    """The packets of video stream `stream` of an MP4/MOV file that its edit list hides
+    (marked discarded) in its first group of pictures: those before the edit's start,
+    decoded only as the frames after it refer to them. (A file of its own: the caller's is
+    not moved.)"""
+    hidden = 0
+    try:
+        with av.open(str(path)) as container:
+            video = container.streams[stream]
+            for n, packet in enumerate(container.demux(video)):
+                if n >= packets or (n and packet.is_keyframe) or not packet.size:
+                    break  # (the edit begins within the first group)
+                hidden += packet.is_discard
+    except (av.error.FFmpegError, OSError):
+        return 0
+    return hidden
+
+
 def _parse_clock(text: str | None) -> float | None:
     """Seconds from `HH:MM:SS.fraction` (Matroska DURATION tags)."""
     if not text:
@@ -504,11 +522,21 @@ class VideoReader:
             return end - self.start_time
         return end
 
+    @functools.cached_property
+    def indexed_frames(self) -> int:
+        """The frames the container's index counts (0: none), less those an MP4/MOV edit
+        list hides: a stream-copy cut's pre-roll from the keyframe before its start, which
+        the demuxer marks as discarded and the decoder gives no picture for."""
+        counted = int(self.video.frames or 0)
+        if counted and "mov" in self.container.format.name.split(","):
+            counted -= _hidden_head(self.path, list(self.container.streams).index(self.video))
+        return max(0, counted)
+
     @property
     def frame_count(self) -> int | None:
         """Number of frames from the container's index, or estimated from duration and fps."""
-        if self.video.frames:
-            return int(self.video.frames)
+        if self.indexed_frames:
+            return self.indexed_frames
         if self.duration and self.fps:
             return max(1, round(self.duration * self.fps))
         return None
@@ -516,8 +544,8 @@ class VideoReader:
     def expected_frames(self, start: float = 0.0, end: float | None = None) -> int | None:
         """How many frames the range [start, end) should hold: exact if the index says, else
         a steady rate's whose times fall in it (frame k at k / fps: 16 before 0.505 s at 30)."""
-        if start <= 0 and end is None and self.video.frames:
-            return int(self.video.frames)
+        if start <= 0 and end is None and self.indexed_frames:
+            return self.indexed_frames
         fps, whole, duration = self.fps, self.frame_count, self.duration
         if not fps:
             return None
@@ -547,8 +575,8 @@ class VideoReader:
     def lost(self) -> int:
         """Frames of the walked range that could not be decoded (an estimate unless the
         container indexes every frame)."""
-        if not self._trimmed and self.video.frames:
-            missing = max(0, int(self.video.frames) - self.decoded)
+        if not self._trimmed and self.indexed_frames:
+            missing = max(0, self.indexed_frames - self.decoded)
         else:
             gaps = gap_frames(self._steps)
             missing = (gaps or 0) + self._missing_at_end(steady=gaps is not None)
