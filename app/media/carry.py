@@ -80,6 +80,10 @@ class Carried:
                 self.output.set_chapters(cut)
 
 
+# why a transport stream's other channel is not in the output
+ANOTHER_PROGRAM = "another program (channel)"
+
+
 def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video: av.stream.Stream,
                   audio: list[tuple[av.stream.Stream, av.stream.Stream]], ext: str, *,
                   offset: float = 0.0, end: float | None = None, metadata: bool = True,
@@ -94,6 +98,8 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     for plan in plans:
         carried.subtitles.append(SubtitleTrack(out, plan, offset, end))
     carried.warnings.extend(left_out)
+    carried.warnings.extend(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) left out: "
+                            f"{ANOTHER_PROGRAM}" for s in reader.left_out_program)
     streams = reader.container.streams
     for s in streams.attachments:
         name = s.metadata.get("filename", f"stream {s.index}")
@@ -118,7 +124,8 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         if s not in timecode_tracks:
             # a second video is not painted; a data stream (a drone's KLV) is not copied,
             # and only .mov files take one at all
-            why = ("only the main video is painted" if s.type == "video" else
+            why = (ANOTHER_PROGRAM if s.index in reader.other_program else
+                   "only the main video is painted" if s.type == "video" else
                    "data streams are not copied" if fmt == "mov" else
                    f"{ext} files cannot carry it")
             carried.warnings.append(f"{s.type} stream {stream_label(s)} ({codec_name(s)}) "

@@ -32,6 +32,7 @@ from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 from .orientation import UPRIGHT, orientation_of
 from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
+from .programs import other_programs, ts_programs
 
 RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
 
@@ -377,12 +378,18 @@ class VideoReader:
         cc = self.video.codec_context
         self._stream_colour = (cc.color_primaries, cc.color_trc, cc.colorspace) if cc \
             else (None, None, None)
+        # a transport stream's other programs (channels): their streams are not this video's
+        self.other_program = self._other_program()
         streams = list(self.container.streams.audio) if audio else []
+        subs = list(self.container.streams.subtitles) if subtitles else []
+        # (their sound and subtitles left out, named by media/carry.py)
+        self.left_out_program = [s for s in [*streams, *subs] if s.index in self.other_program]
+        streams = [s for s in streams if s.index not in self.other_program]
         # A stream FFmpeg has no decoder parameters for cannot be copied or transcoded.
         self.audio_streams = [s for s in streams if s.codec_context is not None]
         self.unusable_audio = len(streams) - len(self.audio_streams)
         self.transcode_audio = transcode_audio
-        self.subtitle_streams = list(self.container.streams.subtitles) if subtitles else []
+        self.subtitle_streams = [s for s in subs if s.index not in self.other_program]
         # More than 8 bits a sample: frames come as 16-bit RGB (deep None: by the source)
         self.bit_depth = _bit_depth(self.video)
         self.codec_name = _codec_name(self.video)  # hevc, prores...
@@ -421,6 +428,15 @@ class VideoReader:
         stream = _main_video_stream(self.container)
         assert stream is not None  # (no_video said so at the open)
         return stream
+
+    def _other_program(self) -> set[int]:
+        """The indexes of the streams of a transport stream's programs other than the main
+        video's (empty for a single program, or another container)."""
+        if "mpegts" not in self.container.format.name.split(","):
+            return set()
+        streams = list(self.container.streams)
+        pids = other_programs(ts_programs(self.path), self.video.id, [s.id for s in streams])
+        return {s.index for s in streams if s.id in pids and s.index != self.video.index}
 
     def _decoder(self, want: str) -> DecoderChoice:
         codec = self.video.codec_context.name if self.video.codec_context else "video"
