@@ -169,6 +169,21 @@ def cameras(report: Report) -> None:
     report.add("cameras", True, names, required=False)
 
 
+def _deep_detail(encoder: str) -> str:
+    """E.g. "deep sources written 10-bit; it takes up to 12-bit, 4:4:4": what Aquarelle
+    writes with a deep-capable encoder, and what the encoder itself takes (a choice, not
+    its limit)."""
+    import av
+
+    formats = [av.VideoFormat(f.name) for f in av.codec.Codec(encoder, "w").video_formats or ()]
+    most = max((max(c.bits for c in f.components) for f in formats), default=10)
+    full = any(not f.is_rgb and f.components and f.chroma_width(1024) == 1024
+               and len(f.components) >= 3 for f in formats)
+    takes = [f"up to {most}-bit"] if most > 10 else []
+    takes += ["4:4:4"] if full else []
+    return "deep sources written 10-bit" + (f"; it takes {', '.join(takes)}" if takes else "")
+
+
 def encoders(report: Report) -> None:
     try:
         import av
@@ -183,7 +198,7 @@ def encoders(report: Report) -> None:
             av.codec.Codec(name, "w")
             detail = name
             if name in depth:  # what 10-bit sources get from it (libvpx is often 8-bit)
-                detail += " (10-bit)" if deep_format(depth[name]) else \
+                detail += f" ({_deep_detail(name)})" if deep_format(depth[name]) else \
                     " (8-bit only in this build: 10-bit sources lose 2 bits)"
             report.add(f"encoder {label}", True, detail, required=needed)
         except Exception:

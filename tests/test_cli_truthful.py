@@ -639,3 +639,30 @@ def test_sound_without_pictures_is_the_error_whatever_the_output(tmp_path, capsy
     assert main(["render", str(src), "-o", str(tmp_path / out), "-q"]) == 2
     assert one_line_error(capsys) == f"aquarelle render: error: {src} has no video stream"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sound.m4a"]
+
+
+def test_h265s_10_bit_4_2_0_is_said_as_a_choice_not_the_encoders_limit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # trial V3, finding 4: "12-bit; h265 keeps 10 bits" and "4:4:4 colour; h265 is written
+    # 4:2:0" read as limits, though this libx265 writes 12-bit and 4:4:4 (Rext); what is
+    # written is unchanged: Main 10, 4:2:0
+    import av
+
+    src = make_clip(tmp_path / "deep.mkv", codec="ffv1", pix_fmt="yuv444p12le", frames=3,
+                    audio=False).path
+    out = tmp_path / "out.mkv"
+    assert main(["render", str(src), "-o", str(out), "--style", "adjust"]) == 0
+    err = capsys.readouterr().err
+    assert "deep.mkv is 12-bit; h265 is written 10-bit 4:2:0 (Main 10) for players" in err
+    assert ("deep.mkv has 4:4:4 colour; h265 is written 10-bit 4:2:0 (Main 10) for players, "
+            "its colour at half the width and height") in err
+    assert "keeps 10 bits" not in err
+    with av.open(str(out)) as c:
+        cc = c.streams.video[0].codec_context
+        assert (cc.name, cc.pix_fmt, cc.profile) == ("hevc", "yuv420p10le", "Main 10")
+    report = diagnostics.Report()
+    diagnostics.encoders(report)
+    (h265,) = [c.detail for c in report.checks if c.name == "encoder H.265"]
+    formats = {f.name for f in av.codec.Codec("libx265", "w").video_formats or ()}
+    if {"yuv420p12le", "yuv444p10le"} <= formats:
+        assert h265 == "libx265 (deep sources written 10-bit; it takes up to 12-bit, 4:4:4)"

@@ -95,8 +95,9 @@ def test_doctor_says_which_encoders_keep_ten_bits():
         formats = {f.name for f in av.codec.Codec(spec.encoder, "w").video_formats or ()}
         ten = spec.deep_pix_fmt in formats
         assert bool(deep_format(spec)) == ten
-        assert lines[f"encoder {label}"] == spec.encoder + (
-            " (10-bit)" if ten else " (8-bit only in this build: 10-bit sources lose 2 bits)")
+        assert lines[f"encoder {label}"].startswith(spec.encoder + (
+            " (deep sources written 10-bit" if ten else
+            " (8-bit only in this build: 10-bit sources lose 2 bits)"))
     assert lines["encoder H.264"] == "libx264"  # written 8-bit always (said on export)
 
 

@@ -439,6 +439,11 @@ def chroma_of(pix_fmt: str | None) -> tuple[Fraction, Fraction] | None:
     return Fraction(fmt.chroma_width(1024), 1024), Fraction(fmt.chroma_height(1024), 1024)
 
 
+# What Aquarelle writes where the encoder could keep more (libx265 takes 12-bit and 4:4:4,
+# Rext): the profile players decode, by --codec
+CHOSEN_PROFILE = {("h265", 8): "4:2:0 (Main)", ("h265", 10): "4:2:0 (Main 10)"}
+
+
 def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str | None:
     """A line where the output (`pix_fmt` of `codec`) keeps less of the colour resolution
     than a YUV source has (4:4:4 or 4:2:2 written 4:2:0); None where it keeps it. Pictures
@@ -458,8 +463,11 @@ def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str |
         less = f"{word.get(shares[0][1], 'part of')} the {' and '.join(a for a, _ in shares)}"
     else:
         less = " and ".join(f"{word.get(share, 'part of')} the {a}" for a, share in shares)
+    written = CHROMA_NAMES.get(out, pix_fmt)
+    if (profile := CHOSEN_PROFILE.get((codec.name, bits_of(pix_fmt)))) and out == (0.5, 0.5):
+        written = f"{bits_of(pix_fmt)}-bit {profile} for players"  # a choice, not a limit
     return (f"{reader.path.name} has {CHROMA_NAMES.get(source, fmt.name)} colour; "
-            f"{codec.name} is written {CHROMA_NAMES.get(out, pix_fmt)}, its colour at {less}")
+            f"{codec.name} is written {written}, its colour at {less}")
 
 
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
@@ -477,6 +485,9 @@ def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
             keep = [c for c in ("h265", "prores") if c != name]
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {why}: use "
                             f"--codec {' or '.join(keep)} to keep 10 bits")
+        elif (name, bits) in CHOSEN_PROFILE:  # (the encoder takes more: 12 bits, 4:4:4)
+            warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {name} is "
+                            f"written {bits}-bit {CHOSEN_PROFILE[name, bits]} for players")
         else:
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {name} keeps "
                             f"{bits} bits")
