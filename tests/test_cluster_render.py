@@ -391,3 +391,19 @@ def test_a_cluster_batch_paints_a_sequences_frames_here(cluster, tmp_path: Path,
     assert code == 0, err
     assert sorted(p.name for p in out.iterdir()) == ["clip.mp4", "f001.png", "f002.png",
                                                      "f003.png"]
+
+
+def test_a_cluster_cut_keeps_the_cues_on_screen_at_its_start(cluster, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    # trial V3, finding 1: --start 0.55 --end 1.55 --cluster --chunk 0.5 dropped every cue
+    # begun before the keyframe at 0.48 s
+    from test_files_cues import cued_clip, cues_of, expected
+
+    src = cued_clip(tmp_path / "cued.mkv")
+    out = tmp_path / "out.mkv"
+    code = main(["render", str(src), "-o", str(out), "--cluster", "--chunk", "0.5",
+                 "--style", "adjust", "--start", "0.55", "--end", "1.55", "-q"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert cues_of(out) == expected(0.55, 1.55)
