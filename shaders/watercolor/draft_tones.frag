@@ -72,6 +72,7 @@ void main() {
     float glaze_width = 0.5 * fwidth(field_here);
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
+    float skin = key_skin(texelFetch(src, t, 0).xyz, focus);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -94,9 +95,10 @@ void main() {
                 under.x = glaze_lifted(under, through);
             }
         }
-        vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x);
+        vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x, skin);
         if (face > 0.0) {
-            tone = mix(tone, face_tone(lab, under, wander, 0.5 * length(g), form), face);
+            tone = mix(tone, face_tone(lab, under, wander, 0.5 * length(g), form, skin),
+                       face);
         }
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));

@@ -57,6 +57,7 @@ void main() {
     vec4 noise = texture(wash, uv);
     float wander = noise.w;
     float face = face_skin(focus);
+    float skin = key_skin(own, focus);  // the key lifts a person's skin less
     // the shadow glaze: its field's border one texel wide (fwidth: uniform control flow)
     float field = glaze_field(lab.xyz, blurred, noise.y);
     vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, fwidth(field)) : vec2(0.0);
@@ -71,11 +72,11 @@ void main() {
             blurred.x = glaze_lifted(blurred, under);
         }
     }
-    vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x);
+    vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x, skin);
     // on a face (the focus is 1 only there), its features too: flesh and glazes
     if (face > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
-        tone = mix(tone, face_tone(own, blurred, wander, length(g), form), face);
+        tone = mix(tone, face_tone(own, blurred, wander, length(g), form, skin), face);
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));

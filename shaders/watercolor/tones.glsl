@@ -92,6 +92,16 @@ float skin_tone(vec3 lab) {
                      vec4(12.0, 25.0, 93.0, 99.0));
 }
 
+// How much a texel is a person's skin to the key (key.glsl's keyed_skin): a found face whole
+// (its brows, lips and eyes keep their values against its skin) and beyond it the figure's
+// skin-coloured parts (neck, arms, hands); hair, clothes and the background are not.
+float key_skin(vec3 lab, vec4 focus) {
+    if (u_subject == 0) {
+        return 0.0;
+    }
+    return max(focus.z, focus.w * skin_tone(lab));
+}
+
 // The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
 // dark) at most the skin's: a painter keeps flesh near the photo's (1.45 turned warm-lit
 // faces orange), while dull, grey-lit skin keeps the boost (held back, it looked dead).
@@ -125,11 +135,11 @@ float step_limit(float change) {
 // The tone of `lab` (already drawn towards the wide blur away from the subject) in `n` levels
 // with steps of sharpness `sharp`; `subject`: focus times detail; `wander`: the wash noise
 // (0..1) that moves the thresholds; `reserve`: how little paper is left bare in the highlights
-// (the subject's: a face is not punched with holes).
+// (the subject's: a face is not punched with holes); `skin`: key_skin's.
 vec3 wash_tone_sharp(vec3 lab, float sharp, float subject, float wander, float n,
-                     float reserve) {
+                     float reserve, float skin) {
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
-    float base = keyed(lab.x / 100.0);
+    float base = keyed_skin(lab.x / 100.0, skin);
     float L = base + shift / n;
     float qn = floor(L * n + 0.5) / n;
     float q = qn + (smoothstep(-2.0, 2.0, sharp * 100.0 * (L - qn)) - 0.5) / n;
@@ -149,16 +159,17 @@ vec3 wash_tone_sharp(vec3 lab, float sharp, float subject, float wander, float n
 // The tone of `lab` in `n` levels with steps `soft_k` times as sharp, at most `limit`
 // (step_limit's); `slope`: tone_slope's (see wash_tone_sharp).
 vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, float soft_k,
-                 float reserve, float limit) {
+                 float reserve, float limit, float skin) {
     float sharp = min(limit, soft_k * u_quantize_sharpness
                              * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
-    return wash_tone_sharp(lab, sharp, subject, wander, n, reserve);
+    return wash_tone_sharp(lab, sharp, subject, wander, n, reserve, skin);
 }
 
 // The tone of `lab` in the style's levels (see wash_tone_n); `change`: its L* per pixel.
-vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change) {
+vec3 wash_tone(vec3 lab, float slope, float subject, float wander, float change,
+               float skin) {
     return wash_tone_n(lab, slope, subject, wander, float(u_quantize_levels), 1.0, subject,
-                       step_limit(change));
+                       step_limit(change), skin);
 }
 
 // A face's skin as a portraitist lays it: the form (the abstraction drawn halfway to the wide
@@ -201,11 +212,12 @@ float feature_form(float form, vec4 focus) {
     return mix(form, 1.0, focus.y);
 }
 
-vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k) {
+vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
+               float skin) {
     vec3 form = mix(coarse, lab, form_k);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
     float sharp = min(step_limit(form_k * change), FACE_GRADE * FACE_LEVELS / 100.0);
-    return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3);
+    return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3, skin);
 }
 
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
