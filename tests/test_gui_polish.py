@@ -406,6 +406,22 @@ def test_undo_redo_of_values_presets_and_seed(qtbot: Any, window: MainWindow) ->
     assert window.presets.combo.currentText() == "Loose wash"
 
 
+def test_choosing_the_preset_shown_again_is_no_undo_step_and_keeps_redo(
+        qtbot: Any, window: MainWindow) -> None:
+    """The trial: Vivid, a value, Ctrl+Z, then Vivid picked again in the chooser (Qt sends
+    `activated` for the entry shown) added an empty "Preset change" and lost the Redo."""
+    history = window.editor.history
+    window.presets.select("vivid")
+    window.param_panel.set_value("sigma_r", 30.0)
+    assert window.editor.undo() and window.state.params["sigma_r"] != 30.0
+    undo_text = history.undo_text
+    combo = window.presets.combo
+    combo.activated.emit(combo.currentIndex())  # the shown entry clicked again
+    assert combo.currentText() == "Vivid" and history.undo_text == undo_text
+    assert history.can_redo
+    assert window.editor.redo() and window.state.params["sigma_r"] == 30.0
+
+
 def test_separate_actions_on_one_control_are_separate_undo_steps(
         qtbot: Any, window: MainWindow, monkeypatch: Any) -> None:
     """N twice, a value then its reset button, two numbers typed with Return: each its own

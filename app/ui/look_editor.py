@@ -118,6 +118,13 @@ class LookEditor(QObject):
                              f"Preset {where} cannot be applied: {problem}.\n"
                              "Correct or delete its file; the look is unchanged.")
             return
+        if self.state.holds(preset.values):
+            # (the preset shown chosen again, or values that are already its look: no step,
+            # which would also throw away what Redo holds)
+            self._show(preset.name, False)
+            self._look = self.look()
+            self.message.emit(f"Preset {preset.name}")
+            return
         self.history.record(self._look, None, "Preset change")
         warnings = self.state.apply_values(preset.values, reset_others=True)
         self._show(preset.name, False)
