@@ -1,6 +1,7 @@
 """Keys and the wheel where the window's controls would otherwise take them from the user.
 
-- Hold O to see the original; Esc leaves fullscreen.
+- Hold O to see the original; Esc leaves fullscreen, else gives the focus back to the
+  picture from a control (a text field keeps its own Esc).
 - Buttons, check boxes and choosers take the focus from Tab only (a click leaves Space to
   play and pause).
 - A control with the focus gets the keys it uses (`used_keys`), not the window's one-key
@@ -90,11 +91,11 @@ def number_field(widget: QWidget | None) -> QAbstractSpinBox | None:
 class KeyRouter(QObject):
     """The application-wide event filter of one window (see the module docstring)."""
 
-    def __init__(self, window: QWidget, panel: QScrollArea,
+    def __init__(self, window: QWidget, panel: QScrollArea, picture: QWidget,
                  show_original: Callable[[bool], None], leave_fullscreen: Callable[[], bool],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.window, self.panel = window, panel
+        self.window, self.panel, self.picture = window, panel, picture
         self.show_original, self.leave_fullscreen = show_original, leave_fullscreen
         for widget in window.findChildren(QWidget):  # (polished already; later ones: Polish)
             tab_focus_only(widget)
@@ -157,7 +158,12 @@ class KeyRouter(QObject):
                 self.show_original(press)
             return True
         if press and not event.isAutoRepeat() and event.key() == Qt.Key.Key_Escape:
-            return self.leave_fullscreen()
+            if self.leave_fullscreen():
+                return True
+            if focus is None or focus is self.picture:
+                return False
+            self.picture.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return True
         if press and event.key() in RETURN and event.modifiers() in PLAIN \
                 and isinstance(focus, QPushButton) and focus.isEnabled() \
                 and not (focus.autoDefault() or focus.isDefault()):

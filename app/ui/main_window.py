@@ -163,7 +163,7 @@ class MainWindow(QMainWindow):
         self._layout_timer = QTimer(self)
         self._layout_timer.setSingleShot(True)
         self._layout_timer.timeout.connect(self.save_layout)
-        self.keys = KeyRouter(self, self.side_scroll, self._show_original,
+        self.keys = KeyRouter(self, self.side_scroll, self.viewport, self._show_original,
                               lambda: self.fullscreen.leave(), self)
         app = QApplication.instance()
         if app is not None:

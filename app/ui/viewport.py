@@ -171,7 +171,7 @@ class Viewport(QOpenGLWidget):
         self._drafted: np.ndarray | None = None
         self._apart_draft: tuple[moderngl.Texture, tuple[int, str | None]] | None = None
         self.setMinimumSize(160, 90)
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # (Tab reaches the picture too)
         self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
         state.subscribe(self._state_changed)
 
