@@ -78,6 +78,67 @@ const float STATED_OPACITY = 0.8;
 const vec2 STATED_LIGHT = vec2(8.0, 20.0);  // L* over the shape: a light within it, kept
 const float STATED_CRISP = 0.4;  // of a stated dark's lightness from the photo's own (not blurred)
 
+// A face of few work pixels (a webcam's at 640x480, a call's at 1280x720: 60-160 px) has
+// eyes 3-6 px high, a brow 3-6 px above them: a painter makes each eye one crisp coloured
+// dark (upper lid and iris together), the brow one stroke with skin left between, never a
+// lone dot. Blurred round (STATED_BLUR), eye and brow fused into one soft grey-brown lozenge,
+// the half-size washes filled the skin between them, and a webcam's noise made the
+// openings' pixel darks into pinpricks (portrait trial F3, findings 1 and 6). So on such a
+// face (tiny_feature, instead of stated_dark) the shapes are taken on an ellipse flattened
+// across the face; a shape's core (darker than the shape round it: the lid and iris, not
+// the socket's shadow) is laid as deep as the photo's own dark, and at least TINY_STEP under
+// the skin where the photo's is fainter (a dim, noisy webcam's), in the photo's colour; the
+// light between two darks is given back; the openings' pixel darks are left out. A face over
+// TINY_PX.y is painted as before, to the byte.
+const vec2 TINY_PX = vec2(135.0, 180.0);  // work px: tiny .. as before
+const float TINY_HIGH = 0.4;  // the shapes' blur: its height of its width
+const vec2 TINY_CONTRAST = vec2(5.0, 9.0);  // L* under the face round it: none .. stated
+// L* under the shape round it (the stated darks' wider blur): its core, the eye's lid and
+// iris, not the socket's shadow round them
+const vec2 TINY_CORE = vec2(1.0, 5.0);
+const float TINY_SKIN = 1.5;  // of the photo's light between a feature's darks: given back
+const float TINY_GAIN = 1.8;  // a feature's darkness under the skin, multiplied
+const float TINY_FLOOR = 20.0;  // L*: never darker (never black)
+const float TINY_DEEPENED = 4.0;  // L* the composite's pigment darks deepen such a dark
+const float TINY_STEP = 20.0;  // L* under the skin: a feature's core at least so dark
+const float TINY_PHOTO_HUE = 0.6;  // of the dark's a*b*: the photo's (else the wash's)
+
+// How much a face of `face_px` work px is tiny (0..1; 0 without a face).
+float tiny_share(float face_px) {
+    return face_px > 0.0 ? 1.0 - smoothstep(TINY_PX.x, TINY_PX.y, face_px) : 0.0;
+}
+
+// `c` on a tiny face, by `w`: `b` the photo blurred across the face (sRGB), `lj` its L*
+// blurred wider (the shape round it), `lp` its own L*, `coarse_lab` the skin round it, `lift`
+// the L* the look adds to that skin, `keep` the stated darks' test (part of a shape, no lone
+// dot). Lighter where the photo is lighter than the shape round it (the skin between an eye
+// and its brow), a shape's core laid crisp and dark in the photo's colour; (.a) how much.
+vec4 tiny_feature(vec3 c, vec3 b, float lj, float lp, vec3 coarse_lab, float lift, float keep,
+                  float w) {
+    vec3 lab = srgb_to_lab(c);
+    vec3 blab = srgb_to_lab(b);
+    float d = coarse_lab.x - blab.x;
+    // never darker than the photo's own (its pixel's, or the shape's if darker; the pigment
+    // darks deepen it again: TINY_DEEPENED) or than TINY_STEP under the skin: the blur
+    // lightens a lid's thin dark, the gain gives it back, and a faint one (a dim, noisy
+    // webcam's) is laid a painter's value step darker than the skin, not the photo's grey
+    float lt = max(coarse_lab.x - TINY_GAIN * max(d, 0.0),
+                   max(min(min(lp, blab.x) + TINY_DEEPENED, coarse_lab.x - TINY_STEP),
+                       TINY_FLOOR)) + lift;
+    float s = w * keep * smoothstep(TINY_CONTRAST.x, TINY_CONTRAST.y, d)
+              * smoothstep(TINY_CORE.x, TINY_CORE.y, lj - blab.x);
+    // lighter than the shape round it (the skin between an eye and its brow): as much
+    // lighter than the wash, which the half size smeared there
+    lab.x += (w - s) * TINY_SKIN * max(blab.x - lj, 0.0);
+    if (lt >= lab.x) {
+        return vec4(clamp(lab_to_srgb(lab), 0.0, 1.0), 0.0);
+    }
+    vec2 ab = mix(lab.yz, blab.yz, TINY_PHOTO_HUE) + WARM_DARK;
+    ab *= min(1.0, STATED_CHROMA.x / max(length(ab), 1e-3));
+    lab = mix(lab, vec3(lt, ab), s);
+    return vec4(clamp(lab_to_srgb(lab), 0.0, 1.0), s);
+}
+
 // How much a face's features are stated (.x, 0..1): small, or grey round here (.y, from
 // `coarse_lab`).
 vec2 stated_share(float face, vec3 coarse_lab) {
@@ -243,22 +304,39 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
     vec3 photo_here = texture(photo, uv).rgb;
     float lp = luma(photo_here);
     vec3 plab = srgb_to_lab(photo_here);
+    float face_px = face * ref * scale;
+    float tiny = tiny_share(face_px);
+    float ld = lp;  // the photo's dark here
     vec2 stated = stated_share(face, coarse_lab);
-    stated.x *= smoothstep(STATED_FEATURE.x, STATED_FEATURE.y, feature)
-                * min(u_features / 0.55, 1.0);
-    if (stated.x > 0.0) {
+    float in_feature = smoothstep(STATED_FEATURE.x, STATED_FEATURE.y, feature)
+                       * min(u_features / 0.55, 1.0);
+    stated.x *= in_feature * (1.0 - tiny);  // a tiny face's: tiny_feature's
+    if (stated.x > 0.0 || tiny * in_feature > 0.0) {
         float r = max(1.0, min(STATED_BLUR * face, STATED_REACH) * ref) * scale;
-        vec3 b = disc_blur(photo, uv, vec2(r));
+        vec2 rs = vec2(r, tiny > 0.0 ? max(1.0, r * mix(1.0, TINY_HIGH, tiny)) : r);
+        vec3 b = disc_blur(photo, uv, rs);
         vec2 rj = min(STATED_JOIN * STATED_BLUR * face, vec2(STATED_JOIN_REACH)) * ref * scale;
         vec3 bj = disc_blur(photo, uv, max(rj, vec2(r)));
-        vec4 st = stated_dark(c, stated, srgb_to_lab(b).x, srgb_to_lab(bj).x, plab.x,
-                              coarse_lab, lift.x);
+        float lb = srgb_to_lab(b).x;
+        float tiny_dark = 0.0;
+        if (tiny > 0.0) {
+            float lj = srgb_to_lab(bj).x;
+            float keep = smoothstep(STATED_KEEP.x, STATED_KEEP.y,
+                                    (coarse_lab.x - lj) / max(coarse_lab.x - lb, 1.0));
+            vec4 t = tiny_feature(c, b, lj, plab.x, coarse_lab, lift.x, keep,
+                                  in_feature * tiny);
+            c = t.rgb;
+            tiny_dark = t.a;
+        }
+        vec4 st = stated_dark(c, stated, lb, srgb_to_lab(bj).x, plab.x, coarse_lab, lift.x);
         c = st.rgb;
         lw = luma(c);
-        stated_here = vec2(st.a, stated.y);
+        stated_here = vec2(max(st.a, tiny_dark), stated.y);
+        if (tiny > 0.0) {  // the shape's value, not the webcam's noise in its every pixel
+            ld = mix(lp, luma(b), tiny);
+        }
     }
-    float ld = lp + lift.y;  // the photo's dark, as light as the painting lays the skin round it
-    float face_px = face * ref * scale;
+    ld += lift.y;  // the photo's dark, as light as the painting lays the skin round it
     // how much this is an eye's or the mouth's opening
     float open = smoothstep(OPEN_FEATURE.x, OPEN_FEATURE.y, feature)
                  * smoothstep(OPEN_PX.x, OPEN_PX.y, face_px) * min(u_features / 0.55, 1.0);
@@ -274,7 +352,9 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         float reach = max(1.0, min(OPEN_REACH * face, OPEN_REACH_PX) * ref) * scale;
         float skin = luma(clamp(lab_to_srgb(coarse_lab), 0.0, 1.0));
         vec2 near = ring_max(photo, uv, reach) - vec2(skin, coarse_lab.y);
-        float o = open * smoothstep(OPEN_DEEP.x, OPEN_DEEP.y, coarse_lab.x - plab.x)
+        // (on a tiny face none: its openings' darks are stated, a pixel's were lone dots)
+        float o = open * (1.0 - tiny)
+                  * smoothstep(OPEN_DEEP.x, OPEN_DEEP.y, coarse_lab.x - plab.x)
                   * max(smoothstep(OPEN_NEAR.x, OPEN_NEAR.y, near.x),
                         smoothstep(OPEN_LIPS.x, OPEN_LIPS.y, near.y));
         if (o > 0.0) {
