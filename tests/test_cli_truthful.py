@@ -654,7 +654,7 @@ def test_h265s_10_bit_4_2_0_is_said_as_a_choice_not_the_encoders_limit(
     assert main(["render", str(src), "-o", str(out), "--style", "adjust"]) == 0
     err = capsys.readouterr().err
     assert "deep.mkv is 12-bit; h265 is written 10-bit 4:2:0 (Main 10) for players" in err
-    assert ("deep.mkv has 4:4:4 colour; h265 is written 10-bit 4:2:0 (Main 10) for players, "
+    assert ("deep.mkv has 4:4:4 colour; h265 is written 4:2:0 (Main 10) for players, "
             "its colour at half the width and height") in err
     assert "keeps 10 bits" not in err
     with av.open(str(out)) as c:

@@ -465,7 +465,7 @@ def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str |
         less = " and ".join(f"{word.get(share, 'part of')} the {a}" for a, share in shares)
     written = CHROMA_NAMES.get(out, pix_fmt)
     if (profile := CHOSEN_PROFILE.get((codec.name, bits_of(pix_fmt)))) and out == (0.5, 0.5):
-        written = f"{bits_of(pix_fmt)}-bit {profile} for players"  # a choice, not a limit
+        written = f"{profile} for players"  # a choice, not a limit (depth: its own line)
     return (f"{reader.path.name} has {CHROMA_NAMES.get(source, fmt.name)} colour; "
             f"{codec.name} is written {written}, its colour at {less}")
 
