@@ -29,6 +29,12 @@ FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 BOX_AXES = (0.55, 0.65)
 PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed out, or its
 # outline, enlarged and thresholded by the vignette, is a staircase
+# The person probability taken for the figure: 0 below the first, 1 above the second (around
+# person_mask.REGION, what counts as a person's region). The segmenter is unsure of a dark
+# collar or a shoulder at the frame's border (0.3-0.9, changing from frame to frame): taken
+# as it is, the vignette's ragged threshold punched paper holes 20-50 px wide there that
+# came and went in video (trial F3, finding 8); a person's region is the figure, whole.
+PERSON_SURE = (0.1, 0.3)
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
 BUST = (2.8, 5.0)  # a bust's width at the shoulders and its height, in face sizes
 GROUP_CROWN = 0.6  # face sizes above a group's heads painted (not cut out round the hair)
@@ -71,7 +77,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
         out[..., 0] = np.maximum(out[..., 0], _face(face, step, (gw, gh)))
         _features(face, xs, ys, out[..., 1])
     if subject.person is not None:  # it spans the picture, as the map does
-        person = cv2.GaussianBlur(subject.person.astype(np.float32), (0, 0), PERSON_SOFT)
+        sure = _smoothstep(PERSON_SURE, subject.person.astype(np.float32))
+        person = cv2.GaussianBlur(sure, (0, 0), PERSON_SOFT)
         out[..., 2] = cv2.resize(person, (gw, gh), interpolation=cv2.INTER_LINEAR)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
@@ -91,6 +98,11 @@ def portrait_share(subject_map: np.ndarray, face: float) -> float:
 
 def _smooth(edges: tuple[float, float], x: float) -> float:
     t = min(max((x - edges[0]) / (edges[1] - edges[0]), 0.0), 1.0)
+    return t * t * (3.0 - 2.0 * t)
+
+
+def _smoothstep(edges: tuple[float, float], x: np.ndarray) -> np.ndarray:
+    t = np.clip((x - edges[0]) / (edges[1] - edges[0]), 0.0, 1.0)
     return t * t * (3.0 - 2.0 * t)
 
 

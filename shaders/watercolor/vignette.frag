@@ -32,6 +32,8 @@ const float GRADE = 0.5;   // the field's span over which a wash lightens toward
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
 const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the counterchange
 const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
+const float BORDER_HOLD = 0.15;  // of the short side: how far the borders' fades stay put
+                                // on the sheet as the camera moves
 const float BORDER_WANDER = 0.06;  // of the short side: how far the figure's fade at the
                                   // frame's borders wanders (slowly: a line, never islands)
 
@@ -46,10 +48,16 @@ void main() {
     vec2 uv = gl_FragCoord.xy / u_resolution;
     vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source px of the whole picture
     float short_side = min(u_picture.x, u_picture.y);
+    vec2 sheet = canvas_point(u_canvas, p);
+    // the frame's borders as they lay on the paper sheet at the shot's start, within
+    // BORDER_HOLD of where they are now: a camera panning or zooming a little carries the
+    // wash's outline with the figure, instead of sliding the fades under the sheet's noise
+    // (the outline re-drawn each frame, trial F3); a long pan lets them follow the frame
     vec2 d = min(p, u_picture - p);
+    d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
+              d + BORDER_HOLD * short_side);
     float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
     vec2 fig = texture(figure, uv).xy;
-    vec2 sheet = canvas_point(u_canvas, p);
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
