@@ -73,3 +73,23 @@ def test_a_high_key_keeps_dark_skin_dark_and_the_complexions_order(pipeline, tmp
     assert pale - dark > 0.75 * (82.0 - 38.0), (dark, pale)
     assert dark_backdrop > BACKDROP + 10.0, dark_backdrop
     assert dark < dark_backdrop  # the dark face stays darker than the lifted mid-grey round it
+
+
+def pale_wash(tmp_path) -> dict:
+    return next(p for p in list_presets("watercolor", tmp_path)
+                if p.name == "pale_wash").values
+
+
+def test_a_pale_dilution_keeps_dark_skin_dark(pipeline, tmp_path):
+    """pale_wash thins every wash (dilution 0.65, weak darks): dark skin (L* 38) was lifted
+    by 30 to the same pale beige as every complexion. It is now thinned at most as soft_wash
+    thins it: within 10 L* of the photo's, pale skin (L* 82) as light as before, the two in
+    their order with most of their difference, and the backdrop still lifted far (pale)."""
+    values = {**pale_wash(tmp_path), "tremor": 0.0}
+    dark, dark_backdrop = painted_lightness(pipeline, values, 38.0)
+    pale, _ = painted_lightness(pipeline, values, 82.0)
+    assert dark - 38.0 < 10.0, (dark, pale)
+    assert pale > 82.0 + 2.0, (dark, pale)
+    assert pale - dark > 0.75 * (82.0 - 38.0), (dark, pale)
+    assert dark_backdrop > BACKDROP + 20.0, dark_backdrop
+    assert dark < dark_backdrop

@@ -14,6 +14,7 @@
 #include "watercolor/accents.glsl"
 #include "watercolor/paper_tooth.glsl"
 #include "watercolor/dither.glsl"
+#include "watercolor/skin.glsl"
 #include "watercolor/darks.glsl"
 #include "watercolor/key.glsl"
 #include "watercolor/feature_lift.glsl"
@@ -141,8 +142,17 @@ void main() {
     }
     float turb = texture(wash, uv).x;
 
-    // Watercolor is thinned, transparent paint: the paper shows through every wash.
-    c = diluted(c, u_dilution);
+    // Watercolor is thinned, transparent paint: the paper shows through every wash (a pale
+    // look's less through a person's dark skin: darks.glsl's diluted_skin).
+    if (u_subject != 0 && u_dilution > SKIN_DILUTION) {
+        // the complexion: the skin round here, or the texel's own where lighter (a small
+        // face's wide blur takes in its dark surround)
+        vec3 seen = srgb_to_lab(texture(photo, p / size).rgb);
+        c = diluted_skin(c, u_dilution, person_skin(seen, focus_here),
+                         max(texture(coarse, p / size).x, seen.x) / 100.0);
+    } else {
+        c = diluted(c, u_dilution);
+    }
     // The vignette: the wash stops at a hard, ragged edge where pigment pools a little.
     float on_face = 0.0;  // less pooling on a face: its glazes meet softly, not in rims
     float washed = 1.0;  // how much of the painting is kept here (0: dissolved into paper)

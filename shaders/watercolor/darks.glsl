@@ -51,7 +51,39 @@ vec3 pigment_darks(vec3 c) {
 // (by `darks`). Lifted alike, a black coat became a grey fog at L* 40 and a beard vanished
 // from a face; protected to the middle tones only (luma 0.6), a dark table at L* 31 came out
 // at 43 and the picture's value pattern washed out (blind pairs: now to luma 0.9).
-vec3 diluted(vec3 c, float dilution) {
-    float dense = u_darks * (1.0 - smoothstep(0.2, 0.9, luma(c)));
+vec3 diluted_by(vec3 c, float dilution, float darks) {
+    float dense = darks * (1.0 - smoothstep(0.2, 0.9, luma(c)));
     return 1.0 - (1.0 - c) * (1.0 - dilution * (1.0 - dense));
+}
+
+vec3 diluted(vec3 c, float dilution) {
+    return diluted_by(c, dilution, u_darks);
+}
+
+// A person's skin under a pale look's dilution (pale_wash 0.65, with weak darks): the lift
+// took every complexion to the same pale beige (skin L* 42 -> 71, 35 -> 70, while 82 -> 88).
+// A painter thinning every wash still lays a dark complexion as the darkest large shape, in
+// its order and most of its contrast: a dark complexion is thinned at most as SKIN_DILUTION
+// thins it at the default darks (soft_wash's; its skin was judged to keep its likeness), a
+// pale one (L* 75 up, SKIN_COMPLEXION) takes the whole dilution, as light as before; in
+// between they blend. The complexion (`complexion`, L 0..1) is the skin round here (the
+// photo's wide blur; composite.frag: or the texel's own where lighter), not the texel's own
+// alone: a face's features are thinned as its skin is (by their own, a pale face's eyes stayed
+// dense while its skin was lifted: staring eyes). A dilution of SKIN_DILUTION or less (the
+// default, soft_wash) is untouched. `skin`: skin.glsl's person_skin (0 elsewhere: hair,
+// clothes and the background take the whole dilution).
+const float SKIN_DILUTION = 0.35;
+const float SKIN_DARKS = 0.8;  // the default darks
+// the complexion's L (0..1) from which it is thinned more, and wholly (from L* 75: a mid
+// complexion's features kept the default look's contrast, darker than the photo's)
+const vec2 SKIN_COMPLEXION = vec2(0.45, 0.75);
+
+vec3 diluted_skin(vec3 c, float dilution, float skin, float complexion) {
+    vec3 lifted = diluted(c, dilution);
+    if (dilution <= SKIN_DILUTION || skin <= 0.0) {
+        return lifted;
+    }
+    vec3 kept = diluted_by(c, SKIN_DILUTION, SKIN_DARKS);
+    float dark = skin * (1.0 - smoothstep(SKIN_COMPLEXION.x, SKIN_COMPLEXION.y, complexion));
+    return lifted - dark * max(lifted - kept, 0.0);
 }

@@ -86,20 +86,13 @@ vec2 laid_change(vec2 g, vec2 wide_g, float own_k, float sh) {
 }
 #include "watercolor/skin.glsl"
 
-// How much a colour is a skin tone, pale to dark (skin.glsl's bands).
-float skin_tone(vec3 lab) {
-    return skin_band(lab, vec4(22.0, 34.0, 74.0, 86.0), vec4(3.0, 7.0, 36.0, 48.0),
-                     vec4(12.0, 25.0, 93.0, 99.0));
-}
-
-// How much a texel is a person's skin to the key (key.glsl's keyed_skin): a found face whole
-// (its brows, lips and eyes keep their values against its skin) and beyond it the figure's
-// skin-coloured parts (neck, arms, hands); hair, clothes and the background are not.
+// How much a texel is a person's skin to the key (key.glsl's keyed_skin; skin.glsl's
+// person_skin), none without a subject.
 float key_skin(vec3 lab, vec4 focus) {
     if (u_subject == 0) {
         return 0.0;
     }
-    return max(focus.z, focus.w * skin_tone(lab));
+    return person_skin(lab, focus);
 }
 
 // The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
