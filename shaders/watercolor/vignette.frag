@@ -29,9 +29,6 @@ uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from 
 const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
 const float SOFT = 0.03;   // half the threshold's hard ramp
 const float GRADE = 0.5;   // the field's span over which a wash lightens towards its edge
-const float FAINT = 0.55;  // the wash's density where it stops (of its full density)
-const float BODY_FADE = 0.25;  // of the short side: the figure thins over this far above
-                               // the frame's bottom
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
 const vec2 LIT = vec2(0.15, 0.5);  // how one-sided the light must be for the counterchange
 const float LIT_SPAN = 0.2;  // of the short side: the wash turns from one side to the other
@@ -83,21 +80,9 @@ void main() {
     float fade = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side + wander);
     float figure = fig.x * (0.5 + 0.5 * fade);
     float outline = 1.0 - smoothstep(0.5, 0.95, fig.x);
-    float by_figure = figure + RAGGED * outline * n;
-    float by_wash = around + RAGGED * n;
-    float s = (max(by_figure, by_wash) - thr) / lost;
+    float s = max(figure + RAGGED * outline * n - thr, around + RAGGED * n - thr) / lost;
     float field = max(figure, around);
-    // the grade follows the figure's neighbourhood calmly: only the edge is ragged. The
-    // background's wash thins to FAINT before it stops (a painter grades it out; dense to
-    // its edge it read as a cut-out, trial F3); the figure keeps its density to its outline
-    // and thins only towards the frame's bottom (shoulders fading down into the paper, not
-    // a cut across them)
+    // the grade follows the figure's neighbourhood calmly: only the edge is ragged
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    float wash = mix(FAINT, 1.0, grade);
-    float below = u_picture.y - p.y;  // px to the frame's bottom, held on the sheet as d
-    below = clamp(u_picture.y - sheet.y, below - BORDER_HOLD * short_side,
-                  below + BORDER_HOLD * short_side);
-    float body = mix(FAINT, 1.0, smoothstep(0.0, BODY_FADE, below / short_side + wander));
-    float on_figure = smoothstep(-0.1, 0.1, by_figure - by_wash);  // the figure's edge here
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(wash, body, on_figure), 0.0, 1.0);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
 }
