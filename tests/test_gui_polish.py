@@ -1501,6 +1501,9 @@ def test_a_snapshot_of_a_draft_says_it_is_one(qtbot: Any, window: MainWindow,
     assert said.endswith(", a draft painted at 50% to keep up: pause, or turn adaptive "
                          "quality off, for a full-quality one)"), said
     window.playback.toggle_play()
+    # (paused on the frame on screen: where the decoder was ahead, a seek back to it, whose
+    # frame comes from the decoder's thread; a loaded machine snapshotted before it came)
+    qtbot.waitUntil(lambda: window.viewport.draft_scale is None, timeout=TIMEOUT)
     assert window.snapshots.snapshot() is not None
     assert "a draft painted" not in window.statusBar().currentMessage()
 
