@@ -22,7 +22,10 @@ ray = pytest.importorskip("ray")
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    # a cluster of its own: under pytest-xdist another worker's test_cluster_nodes may have one
+    # running, which ray.init() would join (and refuse num_cpus for)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             logging_level="ERROR")
     yield
     ray.shutdown()
 

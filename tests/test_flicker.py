@@ -194,7 +194,9 @@ def test_the_hint_names_the_vignette_on_a_face_video(tmp_path: Path) -> None:
     assert "export with --set vignette=0." in hint and "margins=0" not in hint, hint
     assert "a face found in 1 of 1 frame looked at" in hint, hint
     e = {name: _stylized_e_warp(r.stdout) for name, r in runs.items()}
-    assert e["margins"] == e["default"]  # what the hint named before: nothing moves
+    # what the hint named before: nothing moves (to the 6th digit: three renders at once
+    # differed there once)
+    assert e["margins"] == pytest.approx(e["default"], rel=1e-3)
     # what it names now: 0.0014 against 0.0029 (0.0058 before the vignette's outline moved
     # with the figure, trial F3)
     assert e["vignette"] < e["default"] / 1.5, e
