@@ -161,16 +161,24 @@ def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
     assert vp.comparing  # the labels "Original" and "Painted" shown
 
 
+def still_and_cli(qtbot: Any, config: Path, files: dict[str, Path], tmp_path: Path,  # noqa: F811
+                  size: tuple[int, int] | None = None) -> tuple[Any, np.ndarray]:
+    """A window (resized to `size`) showing the still, and the CLI's painting of it."""
+    win = window(qtbot, config)
+    if size is not None:
+        win.resize(*size)
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    return win, cli_render(files["still"], tmp_path / "cli.png")
+
+
 def test_200_percent_shows_the_pictures_pixels_as_201_does(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:
     """200% was drawn smoothed and 201% and up as pixels: at 200% each pixel of the CLI's
     picture is a 2x2 block on screen."""
-    win = window(qtbot, config)
+    win, expected = still_and_cli(qtbot, config, files, tmp_path)
     vp = win.viewport
-    assert win.open_file(files["still"])
-    shown(qtbot, win)
-    expected = cli_render(files["still"], tmp_path / "cli.png")
     h, w = grab(win).shape[:2]
     vp.transform.actual_pixels(vp.pane_size(), (PW, PH), 2.0)
     vp.update()
@@ -193,11 +201,8 @@ def test_integer_zooms_show_exact_pixels_where_the_picture_starts_on_a_half_pixe
     the original's on the left too)."""
     from aquarelle.ui.view_transform import CompareMode
 
-    win = window(qtbot, config)
+    win, expected = still_and_cli(qtbot, config, files, tmp_path)
     vp = win.viewport
-    assert win.open_file(files["still"])
-    shown(qtbot, win)
-    expected = cli_render(files["still"], tmp_path / "cli.png")
     h, w = grab(win).shape[:2]
     panes = [(0, expected)]
     if side_by_side:
@@ -235,12 +240,8 @@ def test_zooms_between_show_whole_rows_and_columns_of_pixels(
     other way in the other: rows and columns mixing two rows of the picture along the
     diagonal. Each screen row now shows one row of the picture, each column one column:
     with runs of equal rows and columns kept once, the screen is the CLI's picture."""
-    win = window(qtbot, config)
-    win.resize(1300, 800)  # the whole picture in view
-    vp = win.viewport
-    assert win.open_file(files["still"])
-    shown(qtbot, win)
-    expected = cli_render(files["still"], tmp_path / "cli.png")
+    win, expected = still_and_cli(qtbot, config, files, tmp_path, (1300, 800))
+    vp = win.viewport  # (the whole picture in view)
     vp.actual_pixels()
     vp.zoom_by(k)
     grab(win)

@@ -19,7 +19,7 @@ from ..media.atomic import OutputExists, atomic_output
 from ..media.audio import AudioTrack, audio_copies
 from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_in, cue_time
+from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_begins_in
 from ..media.video_writer import CODECS
 
 
@@ -108,8 +108,7 @@ def side_items(reader: VideoReader, start: float, end: float | None
     done: set[int] = set()
     for packet in reader.container.demux([*reader.audio_streams, *reader.subtitle_streams]):
         if packet.stream.index in cues:
-            if cue_in(packet, start_abs, end_abs) \
-                    and (start_abs is None or cue_time(packet) >= start_abs):
+            if cue_begins_in(packet, start_abs, end_abs):
                 yield SubtitleItem(cues[packet.stream.index], packet)
             continue
         i = index[packet.stream.index]

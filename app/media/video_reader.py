@@ -313,6 +313,12 @@ def cue_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
     return (end is None or t < end) and (start is None or not packet.duration or until > start)
 
 
+def cue_begins_in(packet: av.Packet, start: float | None, end: float | None) -> bool:
+    """Whether a subtitle packet begins inside [start, end) seconds (one on screen at
+    `start` but begun before it is `cues_before`'s)."""
+    return cue_in(packet, start, end) and (start is None or cue_time(packet) >= start)
+
+
 def cue_time(packet: av.Packet) -> float:
     """A subtitle packet's start in seconds of its stream (its pts; 0 without one)."""
     return float(packet.pts * packet.time_base) if packet.pts is not None else 0.0
@@ -705,8 +711,7 @@ class VideoReader:
                 if packet.stream.index == self.video.index and packet.pts is not None:
                     last_video = packet.pts
                 if packet.stream.index in subtitle_index:
-                    if cue_in(packet, start_abs if start > 0 else None, end_abs) \
-                            and (start <= 0 or cue_time(packet) >= start_abs):
+                    if cue_begins_in(packet, start_abs if start > 0 else None, end_abs):
                         yield SubtitleItem(subtitle_index[packet.stream.index], packet)
                 elif packet.stream.index in audio_index:
                     i = audio_index[packet.stream.index]

@@ -886,11 +886,7 @@ class Viewport(QOpenGLWidget):
         """A big still: its painting shown once it comes back from the painter; meanwhile
         the last painting of the picture (other values, another style) or, for a new
         picture, the picture itself."""
-        if self._orig is None or self._apart_orig is not img:
-            self._orig = self._upload_own(img)
-            self._apart_orig = img
-            self._painted_index = self.shown_index
-            self._shown_new()
+        self._show_apart_original(img)
         self._fresh = True  # (painted here instead, later, it goes in as an array)
         self.painter.order(order)  # (painted already: any other painting is stopped)
         painted = self.painter.painted(order)
@@ -916,6 +912,14 @@ class Viewport(QOpenGLWidget):
             self.live_output(p, self._result, None)
         return True
 
+    def _show_apart_original(self, img: np.ndarray) -> None:
+        """A big still's picture in `_orig` (shown until a painting or a draft of it is)."""
+        if self._orig is None or self._apart_orig is not img:
+            self._orig = self._upload_own(img)
+            self._apart_orig = img
+            self._painted_index = self.shown_index
+            self._shown_new()
+
     def _draft_apart(self, p: Renderer, img: np.ndarray,
                      revision: tuple[int, str | None]) -> bool:
         """A big still while values come fast: a draft of the values painted here at the
@@ -925,11 +929,7 @@ class Viewport(QOpenGLWidget):
                 and (not p.has_subject_style or self.subjects.given_own):
             return False  # (drafted without its subject: again, with it, once found)
         self.painter.halt()
-        if self._orig is None or self._apart_orig is not img:
-            self._orig = self._upload_own(img)
-            self._apart_orig = img
-            self._painted_index = self.shown_index
-            self._shown_new()
+        self._show_apart_original(img)
         fresh = self._drafted is not img or p.input_texture is None
         h, w = img.shape[:2]
         p.scale, p.max_lines = min(1.0, math.sqrt(APART_DRAFT_PX / (w * h))), 0

@@ -128,6 +128,8 @@ void main() {
     vec2 uv = (p + 2.0 * u_wobble * ref * wob) / size;
     vec4 painted = texture(washes, uv);  // .a: wetness
     vec4 focus_here = u_subject != 0 ? texture(focus, p / size) : vec4(0.0);
+    // the photo's wide blur round here (Lab): a portrait's complexion and its features' skin
+    vec3 around = u_subject != 0 ? texture(coarse, p / size).xyz : vec3(0.0);
     vec2 wash_g = u_hard_edges > 0.0 || u_blooms > 0.0
         ? wash_gradient(washes, uv, painted.rgb) : vec2(0.0);
     if (u_hard_edges > 0.0) {  // wet washes and a face's glazes keep soft borders
@@ -149,7 +151,7 @@ void main() {
         // face's wide blur takes in its dark surround)
         vec3 seen = srgb_to_lab(texture(photo, p / size).rgb);
         c = diluted_skin(c, u_dilution, person_skin(seen, focus_here),
-                         max(texture(coarse, p / size).x, seen.x) / 100.0);
+                         max(around.x, seen.x) / 100.0);
     } else {
         c = diluted(c, u_dilution);
     }
@@ -159,7 +161,6 @@ void main() {
     vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
-        vec3 around = texture(coarse, p / size).xyz;
         vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
                             around, lift, u_paper_color, stated);
