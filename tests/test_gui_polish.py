@@ -35,6 +35,7 @@ from videoclips import mux_frames
 from aquarelle.engine.presets import list_presets, user_presets_dir
 from aquarelle.ui import source_controller as sc
 from aquarelle.ui.main_window import MainWindow
+from aquarelle.ui.settings import Settings
 from aquarelle.ui.sources import SourceSpec
 from aquarelle.ui.view_transform import CompareMode
 from aquarelle.ui.window_fit import fit_to_screen
@@ -97,6 +98,35 @@ def test_last_source_and_preset_are_restored(qtbot: Any, config: Path, dialogs: 
     assert third.presets.combo.currentText() == "Ink and wash, modified"
     assert third.state.params["dilution"] == pytest.approx(0.6)
     third.close()
+
+
+def test_the_zoom_and_its_centre_come_back_with_the_same_source(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:
+    first = make_window(qtbot, config)
+    open_and_render(qtbot, first, media["image"])
+    first.viewport.actual_pixels()
+    first.viewport.zoom_by(2.0)
+    first.viewport.transform.pan(37.0, -21.0)
+    zoomed = grab(first)
+    kept = first.viewport.kept_view()
+    assert kept is not None and kept[0] == pytest.approx(200.0)
+    first.close()
+
+    second = make_window(qtbot, config)
+    with qtbot.waitSignal(second.viewport.rendered, timeout=TIMEOUT):
+        second.open_initial(None)
+    assert second.viewport.zoom_percent() == pytest.approx(200.0)
+    assert second.labels.zoom.text() == "200%"
+    np.testing.assert_array_equal(grab(second), zoomed)  # the same part, the same pixels
+    second.close()
+
+    # another source at start opens fitted; the view kept is the same source's only
+    third = make_window(qtbot, config)
+    with qtbot.waitSignal(third.viewport.rendered, timeout=TIMEOUT):
+        third.open_initial(str(media["clip"]))
+    assert third.viewport.transform.is_fit
+    third.close()
+    assert Settings(config).view() is None
 
 
 def test_a_missing_last_file_falls_back_to_the_demo_with_a_hint(

@@ -328,6 +328,9 @@ class MainWindow(QMainWindow):
 
     def open_initial(self, file: str | None = None) -> None:
         self.sources.open_initial(file)
+        view, spec = self.settings.view(), self.sources.spec
+        if view is not None and spec is not None and str(spec) == view[0]:
+            self.viewport.restore_view(view[1], view[2])  # (at its first picture)
 
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
         return self.sources.open_spec(spec, quiet)
@@ -672,7 +675,10 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:
-        """Style, parameter values, seed, scale and compare mode to the settings file."""
+        """Style, parameter values, seed, scale, compare mode and zoom to the settings file."""
+        kept, spec = self.viewport.kept_view(), self.sources.spec
+        self.settings.set_view(str(spec) if kept is not None and spec is not None else None,
+                               *(kept or ()))
         save_state(self.settings, self.state, self.editor.preset, self.editor.modified,
                    self.viewport.compare)
 

@@ -233,6 +233,30 @@ class Settings:
     def set_compare(self, mode: str) -> None:
         self.q.setValue("view/compare", mode)
 
+    def view(self) -> tuple[str, float, tuple[float, float]] | None:
+        """The source last shown zoomed, its zoom (%) and the picture's point at the
+        view's centre (0..1); None when the picture fitted (or the entry is garbled)."""
+        try:
+            value = json.loads(self._get("view/zoom", "", str) or "null")
+            source, percent, (cx, cy) = value["source"], float(value["percent"]), \
+                value["centre"]
+            cx, cy = float(cx), float(cy)
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not isinstance(source, str) or not 1.0 <= percent <= 6400.0 \
+                or not (-1.0 <= cx <= 2.0 and -1.0 <= cy <= 2.0):
+            return None  # (also NaN)
+        return source, percent, (cx, cy)
+
+    def set_view(self, source: str | None, percent: float | None = None,
+                 centre: tuple[float, float] = (0.5, 0.5)) -> None:
+        """Keep a zoomed view of `source` (see view); fitted without a zoom."""
+        if source is None or percent is None:
+            self.q.setValue("view/zoom", "")
+            return
+        self.q.setValue("view/zoom", json.dumps(
+            {"source": source, "percent": percent, "centre": list(centre)}))
+
     def theme(self) -> str:
         """"system", "light" or "dark"."""
         return self._get("view/theme", "system", str)

@@ -102,6 +102,25 @@ class ViewTransform:
         rect = self.image_rect(view, image)
         self.pan_x, self.pan_y = round(rect.x) - rect.x, round(rect.y) - rect.y
 
+    def centre_point(self, view: tuple[float, float], image: tuple[int, int]
+                     ) -> tuple[float, float]:
+        """The image point at the view's centre (0..1 across and down the image)."""
+        rect = self.image_rect(view, image)
+        return ((view[0] / 2 - rect.x) / rect.w, (view[1] / 2 - rect.y) / rect.h)
+
+    def show_at(self, view: tuple[float, float], image: tuple[int, int], k: float,
+                centre: tuple[float, float]) -> None:
+        """`k` view pixels an image pixel, the image point `centre` (as centre_point says
+        it) at the view's centre, the image's origin on a whole pixel."""
+        basis = self.fit_scale(view, image)
+        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, k / basis))
+        s = basis * self.zoom
+        self.pan_x = (0.5 - centre[0]) * image[0] * s
+        self.pan_y = (0.5 - centre[1]) * image[1] * s
+        rect = self.image_rect(view, image)
+        self.pan_x += round(rect.x) - rect.x
+        self.pan_y += round(rect.y) - rect.y
+
     def hold_scale(self, view: tuple[float, float], image: tuple[int, int]) -> None:
         """Keep a zoomed image's size on screen where the view or the image changed size
         since the last call (100% stays 100% when the window is resized or split side by

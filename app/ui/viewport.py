@@ -108,6 +108,7 @@ class Viewport(QOpenGLWidget):
         self.holding_previous = False
         self._held_size: tuple[int, int] | None = None  # ... the size of its frame
         self._new_shown = False
+        self._view_due: tuple[float, tuple[float, float]] | None = None  # (restore_view)
         self._image_motion: FrameMotion | None = None  # estimated ahead (MotionFeed)
         # the flow widths the pipeline asks motion at: what a MotionFeed estimates
         self.motion_widths: frozenset[int] = frozenset()
@@ -273,6 +274,7 @@ class Viewport(QOpenGLWidget):
         self.holding_previous = self._image is not None
         self.record.cut()
         self.stats.reset()
+        self._view_due = None
 
     def set_compare(self, mode: CompareMode) -> None:
         """How the original is shown next to the result (the state's compare mode)."""
@@ -351,6 +353,33 @@ class Viewport(QOpenGLWidget):
                                          self._drawn_lines(shaped) / shaped[1])
             self.viewChanged.emit()
             self.update()
+
+    def kept_view(self) -> tuple[float, tuple[float, float]] | None:
+        """A zoomed picture's zoom (as zoom_percent says it) and the point of it at the
+        pane's centre (0..1 across and down): what restore_view takes back; None when the
+        picture fits or none is shown."""
+        shaped = self._shaped()
+        percent = self.zoom_percent()
+        if shaped is None or percent is None or self.transform.is_fit:
+            return None
+        return percent, self.transform.centre_point(self.pane_size(), self._as_shown(shaped))
+
+    def restore_view(self, percent: float, centre: tuple[float, float]) -> None:
+        """Zoom to `percent` with the picture's point `centre` at the pane's centre (from
+        kept_view) from the source's first picture on (never drawn fitted first); another
+        source opened before it comes forgets it."""
+        self._view_due = (percent, centre)
+
+    def _apply_view_due(self) -> None:
+        shaped = self._shaped()
+        if self._view_due is None or shaped is None:
+            return
+        (percent, centre), self._view_due = self._view_due, None
+        self._hold_scale()
+        shown = self._as_shown(shaped)
+        self.transform.show_at(self.pane_size(), shown,
+                               percent / 100.0 * self._drawn_lines(shaped) / shown[1], centre)
+        self.viewChanged.emit()
 
     def zoom_by(self, factor: float) -> None:
         """Zoom around the centre of the view (of each picture side by side)."""
@@ -646,6 +675,7 @@ class Viewport(QOpenGLWidget):
         try:
             new_frame = self._consume_pending()
             rendered = self._render_if_needed()
+            self._apply_view_due()
             fbo = self._screen_framebuffer(ctx)
             size = fbo.size if fbo.size[0] > 0 else self.view_size()
             self._display.begin(fbo, size)
