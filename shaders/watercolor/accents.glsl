@@ -6,6 +6,7 @@
 // drawing. On a painting lighter than the photo (a pale sketch, a high key) the darks keep
 // the photo's contrast against the skin round them (`lift`: feature_lift.glsl), never more.
 // Needs pigment.glsl and color.glsl.
+#include "watercolor/tiny_face.glsl"
 uniform float u_features;
 
 // `face`: the faces' median size in reference px (0: none). A small face (a group, a webcam
@@ -102,6 +103,7 @@ const float TINY_FLOOR = 20.0;  // L*: never darker (never black)
 const float TINY_DEEPENED = 4.0;  // L* the composite's pigment darks deepen such a dark
 const float TINY_STEP = 20.0;  // L* under the skin: a feature's core at least so dark
 const float TINY_PHOTO_HUE = 0.6;  // of the dark's a*b*: the photo's (else the wash's)
+const float TINY_HOLD = 0.5;  // of a feature's darkness under the skin: at least so dark
 
 // How much a face of `face_px` work px is tiny (0..1; 0 without a face).
 float tiny_share(float face_px) {
@@ -109,27 +111,32 @@ float tiny_share(float face_px) {
 }
 
 // `c` on a tiny face, by `w`: `b` the photo blurred across the face (sRGB), `lj` its L*
-// blurred wider (the shape round it), `lp` its own L*, `coarse_lab` the skin round it, `lift`
-// the L* the look adds to that skin, `keep` the stated darks' test (part of a shape, no lone
-// dot). Lighter where the photo is lighter than the shape round it (the skin between an eye
+// blurred wider (the shape round it), `lp` its own L*, `skin` the L* of the skin round it
+// (tiny_skin), `depth` how deep under it a dark here may be laid (tiny_stroke_depth: no lone
+// dot), `lift` the L* the look adds to that skin, `keep` the stated darks' test (part of a
+// shape). Lighter where the photo is lighter than the shape round it (the skin between an eye
 // and its brow), a shape's core laid crisp and dark in the photo's colour; (.a) how much.
-vec4 tiny_feature(vec3 c, vec3 b, float lj, float lp, vec3 coarse_lab, float lift, float keep,
-                  float w) {
+vec4 tiny_feature(vec3 c, vec3 b, float lj, float lp, float skin, float depth, float lift,
+                  float keep, float w, out float shape) {
     vec3 lab = srgb_to_lab(c);
     vec3 blab = srgb_to_lab(b);
-    float d = coarse_lab.x - blab.x;
+    float d = min(skin - blab.x, depth);
     // never darker than the photo's own (its pixel's, or the shape's if darker; the pigment
     // darks deepen it again: TINY_DEEPENED) or than TINY_STEP under the skin: the blur
     // lightens a lid's thin dark, the gain gives it back, and a faint one (a dim, noisy
     // webcam's) is laid a painter's value step darker than the skin, not the photo's grey
-    float lt = max(coarse_lab.x - TINY_GAIN * max(d, 0.0),
-                   max(min(min(lp, blab.x) + TINY_DEEPENED, coarse_lab.x - TINY_STEP),
+    float lt = max(skin - TINY_GAIN * max(d, 0.0),
+                   max(min(min(lp, blab.x) + TINY_DEEPENED, skin - min(TINY_STEP, depth)),
                        TINY_FLOOR)) + lift;
     float s = w * keep * smoothstep(TINY_CONTRAST.x, TINY_CONTRAST.y, d)
               * smoothstep(TINY_CORE.x, TINY_CORE.y, lj - blab.x);
     // lighter than the shape round it (the skin between an eye and its brow): as much
     // lighter than the wash, which the half size smeared there
     lab.x += (w - s) * TINY_SKIN * max(blab.x - lj, 0.0);
+    // a feature darker than the skin (an eye, a brow, the mouth's line) is never laid lighter
+    // than it: the washes laid a small eye as a pale lilac smear
+    shape = w * smoothstep(TINY_CONTRAST.x, TINY_CONTRAST.y, d);
+    lab.x = mix(lab.x, min(lab.x, skin + lift - TINY_HOLD * d), shape);
     if (lt >= lab.x) {
         return vec4(clamp(lab_to_srgb(lab), 0.0, 1.0), 0.0);
     }
@@ -306,6 +313,7 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
     vec3 plab = srgb_to_lab(photo_here);
     float face_px = face * ref * scale;
     float tiny = tiny_share(face_px);
+    float tiny_shape = 0.0;  // how much a tiny face's dark feature is here: no lights in it
     float ld = lp;  // the photo's dark here
     vec2 stated = stated_share(face, coarse_lab);
     float in_feature = smoothstep(STATED_FEATURE.x, STATED_FEATURE.y, feature)
@@ -319,12 +327,19 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         vec3 bj = disc_blur(photo, uv, max(rj, vec2(r)));
         float lb = srgb_to_lab(b).x;
         float tiny_dark = 0.0;
+        float lightest = 0.0;  // on a tiny face: no dark here is laid under this L*
         if (tiny > 0.0) {
             float lj = srgb_to_lab(bj).x;
+            float skin = tiny_skin(photo, uv,
+                                   max(1.0, min(TINY_RING * face, TINY_RING_REACH) * ref) * scale);
+            float side = max(1.0, min(TINY_SIDE * face, STATED_JOIN_REACH - 0.6 * STATED_REACH)
+                                  * ref) * scale;
+            float depth = tiny_stroke_depth(photo, uv, rs, side, skin);
             float keep = smoothstep(STATED_KEEP.x, STATED_KEEP.y,
-                                    (coarse_lab.x - lj) / max(coarse_lab.x - lb, 1.0));
-            vec4 t = tiny_feature(c, b, lj, plab.x, coarse_lab, lift.x, keep,
-                                  in_feature * tiny);
+                                    (skin - lj) / max(skin - lb, 1.0));
+            vec4 t = tiny_feature(c, b, lj, plab.x, skin, depth, lift.x, keep,
+                                  in_feature * tiny, tiny_shape);
+            lightest = skin - depth;
             c = t.rgb;
             tiny_dark = t.a;
         }
@@ -333,7 +348,7 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
         lw = luma(c);
         stated_here = vec2(max(st.a, tiny_dark), stated.y);
         if (tiny > 0.0) {  // the shape's value, not the webcam's noise in its every pixel
-            ld = mix(lp, luma(b), tiny);
+            ld = mix(lp, max(luma(b), luma(lab_to_srgb(vec3(lightest, 0.0, 0.0)))), tiny);
         }
     }
     ld += lift.y;  // the photo's dark, as light as the painting lays the skin round it
@@ -377,7 +392,7 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
                        * smoothstep(OPEN_PX.x, OPEN_PX.y, face_px);
     float shape = open > 0.0 ? light_shape(photo, uv, r) : ring;
     float lo = mix(min(lp, shape), lp, catchlight);
-    float light = smoothstep(0.06, 0.25, lo - lw) * k;
+    float light = smoothstep(0.06, 0.25, lo - lw) * k * (1.0 - tiny_shape);
     if (open > 0.0) {
         // an opening's light (teeth, the white of an eye, a catchlight): reserved in full,
         // as light on the paper as the photo's, in its hue, no yellower; judged (lighter,

@@ -1,0 +1,72 @@
+// A small face's features judged against its own skin, and never a lone dot (accents.glsl's
+// tiny_feature: faces of 60-180 work px). The photo's wide blur (the composite's `coarse`, a
+// 14 px sigma of a 720-line frame) takes in the hair and the room round such a face: on a
+// dark-haired head before a dark wall it was as dark as the eyes (the red-suit man of the
+// child group: eye 31-36, the blur there 30-36, the cheeks 41-49 L*), so the eyes were not
+// stated and the washes left them pale lilac smears, lighter than the skin. And the darkest
+// few pixels of a feature (a smiling mouth's corners, an eye's outer corner) were laid as deep
+// as the photo's own pixel while the line between them was not: black pin-pricks with a pale
+// mouth line between them, like stitches (portrait trial F3, finding 6). Needs color.glsl.
+
+// The skin round a feature: on a ring of TINY_RING of the face's size (at most TINY_RING_REACH
+// reference px) the TINY_RING_RANK-th lightest of 8 taps, each the mean of 4 texels (a
+// webcam's noise); the brow, the hair, the eye itself take fewer of the taps, a shine on the
+// forehead one or two.
+const float TINY_RING = 0.14;
+const float TINY_RING_REACH = 8.0;
+const int TINY_RING_RANK = 3;
+// A dark is part of a stroke when its neighbours TINY_SIDE of the face's size to the left or
+// right (the features lie across the face) are dark too: a dark here is laid no deeper under
+// the skin than TINY_TAPER times the shallower of itself and its darker side, plus
+// TINY_TAPER_L L*. A mouth's corner, an eye's outer corner, stays a little darker than the line
+// it ends (a painter's stroke, darkest at its ends and middle), a lone dot fades into the skin.
+const float TINY_SIDE = 0.07;
+const float TINY_TAPER = 1.25;
+const float TINY_TAPER_L = 2.0;
+
+// The photo's L* near `px` (texels) as the mean of the 4 texels round a texel corner (a 2x2
+// box: a webcam's noise halved).
+float corner_l(sampler2D photo, vec2 px, vec2 texel) {
+    return srgb_to_lab(texture(photo, (floor(px + 0.5)) * texel).rgb).x;
+}
+
+// The skin's L* round `uv` on a ring of radius `r` texels (see TINY_RING).
+float tiny_skin(sampler2D photo, vec2 uv, float r) {
+    vec2 size = vec2(textureSize(photo, 0));
+    vec2 px = uv * size;
+    float top[TINY_RING_RANK];
+    for (int j = 0; j < TINY_RING_RANK; j++) {
+        top[j] = 0.0;
+    }
+    for (int i = 0; i < 8; i++) {
+        float a = 0.7853982 * float(i) + 0.3926991;
+        float l = corner_l(photo, px + r * vec2(cos(a), sin(a)), 1.0 / size);
+        // insert into the descending list of the lightest
+        for (int j = 0; j < TINY_RING_RANK; j++) {
+            float hi = max(top[j], l);
+            l = min(top[j], l);
+            top[j] = hi;
+        }
+    }
+    return top[TINY_RING_RANK - 1];
+}
+
+// The photo's L* blurred over an ellipse of radii `r` texels round `uv` (7 taps).
+float tiny_blur_l(sampler2D photo, vec2 uv, vec2 r) {
+    vec2 t = r / vec2(textureSize(photo, 0));
+    vec3 s = texture(photo, uv).rgb;
+    for (int i = 0; i < 6; i++) {
+        float a = 1.0471976 * float(i);
+        s += texture(photo, uv + 0.6 * t * vec2(cos(a), sin(a))).rgb;
+    }
+    return srgb_to_lab(s / 7.0).x;
+}
+
+// How deep under the skin `skin` a dark at `uv` may be laid (L*): the photo blurred over `r`
+// texels here and `side` texels to either side (see TINY_SIDE).
+float tiny_stroke_depth(sampler2D photo, vec2 uv, vec2 r, float side, float skin) {
+    vec2 t = vec2(side / float(textureSize(photo, 0).x), 0.0);
+    float here = skin - tiny_blur_l(photo, uv, r);
+    float sides = skin - min(tiny_blur_l(photo, uv - t, r), tiny_blur_l(photo, uv + t, r));
+    return TINY_TAPER * max(min(here, sides), 0.0) + TINY_TAPER_L;
+}
