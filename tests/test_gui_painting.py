@@ -99,6 +99,24 @@ def test_a_big_stereo_still_is_painted_apart_with_a_badge_then_is_the_cli_render
     assert not dialogs.calls
 
 
+def test_a_smaller_still_that_would_paint_long_here_is_painted_apart_too(
+        qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:
+    """A 4000x600 panorama (2.4 MP, under APART_PX) stopped the window 2.2 s: a still whose
+    paint would take over viewport.APART_S, as paints here went, is painted apart too."""
+    src = photo_file(tmp_path)
+    win = fidelity_window(qtbot, config)
+    vp = win.viewport
+    assert vp.apart_px is not None and vp.apart_px > PW * PH
+    vp.apart_min_px = PW * PH  # this photo is big enough to be slow ...
+    vp.cost.large_per_px = 2.0 * vp.apart_s / (PW * PH)  # ... and paints have been slow
+    assert win.open_file(src)
+    wait_painting(qtbot, win)
+    p = vp.pipeline
+    assert p is not None and p.input_texture is None  # never in the window's paint
+    assert_same(shown(qtbot, win), cli_render(src, tmp_path / "cli.png"))
+    assert not dialogs.calls
+
+
 def test_a_change_to_a_big_still_shows_its_last_painting_until_the_new_one_comes(
         qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:
     src = photo_file(tmp_path)

@@ -95,3 +95,16 @@ def test_a_first_whole_paint_far_over_a_playing_files_budget_jumps_its_scale() -
     cost.painting(1.0, False)
     cost.painted(0.2, (1000, 1000), later, False)  # two budgets: left to adaptive quality
     assert later.scale == 1.0
+
+
+def test_what_a_big_paint_costs_is_told_from_big_paints_only() -> None:
+    cost = PaintCost()
+    cost.painting(1.0, False)
+    cost.painted(3.0, (100, 100), None, False)  # (compiling)
+    cost.painting(1.0, False)
+    cost.painted(0.2, (200, 136), None, False)  # small: mostly what any paint costs
+    assert cost.per_px is not None and cost.seconds((1000, 1000)) is None
+    cost.painting(0.5, False)
+    cost.painted(0.25, (1000, 1000), None, False)  # 250 000 px painted in 0.25 s
+    assert cost.seconds((2000, 1000)) == pytest.approx(2.0)
+    assert cost.seconds((2000, 1000), 0.5) == pytest.approx(0.5)

@@ -23,6 +23,10 @@ DRAFT_FLOOR = 0.3
 # adaptive quality took a step sends it at once to the scale the paint's cost affords (a
 # 1080p video on llvmpipe painted its first frames at 1.2-2 s each until the fourth).
 FAR_OVER = 3.0
+# What a big paint will cost is told from paints of at least this many pixels: a small
+# one's cost is mostly what every paint costs whatever its size (a 200x136 photo's put a
+# 1 MP one at 6 s)
+LARGE_PX = 250_000
 
 
 class PaintCost:
@@ -35,6 +39,7 @@ class PaintCost:
         # first paint of a new pipeline compiles its shaders: not measured)
         self.per_px: float | None = None
         self._compiling = True  # the next paint is a new pipeline's first
+        self.large_per_px: float | None = None  # ... of paints of LARGE_PX or more
         self._painting: tuple[float, bool] | None = None  # what the paint under way paints
         self._draft: float | None = None  # the drafts' scale this time (1.0: none needed)
         self._drafts = 0  # ... and how many were painted at it
@@ -47,6 +52,12 @@ class PaintCost:
         """Values start or stop coming fast: the drafts' scale is chosen afresh."""
         self._draft = None
         self._drafts = 0
+
+    def seconds(self, size: tuple[int, int], work: float = 1.0) -> float | None:
+        """What a whole paint of a `size` frame at work scale `work` costs, as paints of
+        LARGE_PX or more measured so far went; None before one was measured."""
+        cost = self.large_per_px
+        return None if cost is None else cost * size[0] * size[1] * work * work
 
     def affordable_scale(self, size: tuple[int, int], seconds: float) -> float | None:
         """The largest processing scale (a multiple of adaptive quality's step) at which a
@@ -85,9 +96,13 @@ class PaintCost:
             self._compiling = False
             return
         if not draft:
-            cost = seconds / max(1.0, size[0] * size[1] * work * work)
+            pixels = size[0] * size[1] * work * work
+            cost = seconds / max(1.0, pixels)
             old = self.per_px
             self.per_px = cost if old is None else old + 0.5 * (cost - old)
+            if pixels >= LARGE_PX:
+                old = self.large_per_px
+                self.large_per_px = cost if old is None else old + 0.5 * (cost - old)
             if adaptive is not None and adaptive.changes == 0 \
                     and seconds > FAR_OVER * adaptive.budget:
                 fits = self.affordable_scale(size, AIM * adaptive.budget)

@@ -66,6 +66,11 @@ SUBJECT_HOLD_S = 0.5
 # against 0.5 s painted here), so below about a second of painting it is painted here. On a
 # GPU it is always painted here.
 APART_PX = 4_000_000
+# ... and so is a smaller one of at least APART_MIN_PX whose paint, as paints measured here
+# went, would take over APART_S (a 4000x600 panorama stopped the window 2.2 s on two busy
+# cores, with the picture before it on screen)
+APART_MIN_PX = 1_000_000
+APART_S = 1.0
 # While values come fast (a slider dragged) such a still is drafted here at the scale that
 # paints this many pixels, shown until the painting of the last values comes back (a 12 MP
 # photo: 0.4-0.5 s a value on llvmpipe's two busy cores, against 10 s and more apart)
@@ -160,6 +165,7 @@ class Viewport(QOpenGLWidget):
         # big stills painted apart (see APART_PX; None: never); `painter.painting` says what
         # is being painted, for the window's indicator
         self.apart_px: int | None = APART_PX
+        self.apart_min_px, self.apart_s = APART_MIN_PX, APART_S  # (and slow: see APART_S)
         self.painter = StillPainter(self)
         self.painter.ready.connect(self.update)
         self.painter.failed.connect(lambda text: self._report(AquarelleError(text)))
@@ -904,12 +910,20 @@ class Viewport(QOpenGLWidget):
         (a debug view and the pass times need this context's own painting); else None."""
         img, p = self._image, self._pipeline
         if img is None or p is None or self.apart_px is None or not self.cpu_renderer \
-                or self._moving_source() or img.shape[0] * img.shape[1] < self.apart_px \
+                or self._moving_source() or not self._paints_long(p, img) \
                 or self.state.debug_target is not None or self.profile \
                 or p.style.name != self.state.style.name:
             return None
         return PaintOrder(img, p, self.state.style, self.state.params.values(),
                           self.state.seed, self.state.scale, self.shader_root)
+
+    def _paints_long(self, p: Renderer, img: np.ndarray) -> bool:
+        """Whether a still is big enough to be painted apart (APART_PX, APART_S)."""
+        h, w = img.shape[:2]
+        if self.apart_px is not None and w * h >= self.apart_px:
+            return True
+        seconds = self.cost.seconds((w, h), p.work_scale((w, h)))
+        return w * h >= self.apart_min_px and seconds is not None and seconds > self.apart_s
 
     def _render_apart(self, p: Renderer, img: np.ndarray, order: PaintOrder,
                       revision: tuple[int, str | None]) -> bool:
