@@ -101,6 +101,18 @@ vec2 vignette_edge(float ramp, float fw, vec2 p, vec2 uv, float ref, bool on_can
 // (canvas_blend renormalizes two layers' contrast), so the threshold within FEATHER of that.
 const float AT_REACH = FEATHER * 0.7072;
 
+// A portrait's wash graded out towards where it stops (vignette.frag's .y `grade`: 0 at its
+// edge .. 1 full): a painter thins it before it stops, the darker the sooner; dense to its
+// edge a dark wash read as a cut-out (trial F3). Thinned as a thinner layer of the same
+// pigment (Beer-Lambert: c^w), a dark wash keeps its hue as a light tint, where mixing it
+// with the paper laid a flat grey fog. A light wash thins as it did (0.8 at its edge).
+const float EDGE_VALUE = 0.6;  // the luma a dark wash is thinned to at its edge
+float graded_out(vec3 c, float grade) {
+    float l = clamp(luma(c), 1e-3, 0.999);
+    float at_edge = clamp(log(EDGE_VALUE) / log(l), 0.25, 0.8);
+    return mix(at_edge, 1.0, grade);
+}
+
 // How much of the painting is kept inside an edge `v` (vignette.frag's or margins.frag's
 // .xy), and (.y) how much pigment pooled where the wash dried at it, in a band just inside.
 // Where the ramp is past the threshold's reach (most of a picture: deep inside, or bare)
@@ -175,8 +187,11 @@ void main() {
             kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
         if (portrait > 0.0) {
-            kept = mix(kept, framed(texture(vignette, uv).xy, p + u_origin, uv, ref, true),
-                       portrait);
+            vec2 v = texture(vignette, uv).xy;
+            float w = graded_out(c, v.y);
+            c = mix(c, pow(max(c, vec3(1e-3)), vec3(w)), portrait);
+            // the edge alone (the thinned wash still dries with its rim)
+            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true), portrait);
         }
         washed = kept.x;
         c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);

@@ -8,7 +8,8 @@
 // quarter of the source size, so the edge itself is left to the composite: .x the signed
 // distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
 // the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
-// .y the grade (how dense the wash is inside the edge). 1, 1 (cleared): painted.
+// .y the grade (0 where the wash is thinnest, at its edge .. 1 full; the composite thins a
+// dark wash more than a light one: composite.frag graded_out). 1, 1 (cleared): painted.
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
@@ -36,6 +37,13 @@ const float BORDER_HOLD = 0.15;  // of the short side: how far the borders' fade
                                 // on the sheet as the camera moves
 const float BORDER_WANDER = 0.06;  // of the short side: how far the figure's fade at the
                                   // frame's borders wanders (slowly: a line, never islands)
+// Of the short side (a portrait's face is about a quarter of it; not the face's own size,
+// which changes from frame to frame: the flicks would be drawn anew):
+const float FLICKS = 0.03;  // how far the figure's stop at the frame's bottom reaches in and
+                            // out in dry flicks along the body
+const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least 3 texels
+                                            // of this quarter-size target: finer aliased)
+const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
 
 void main() {
     // at full strength while a face found or lost fades in or out: the composite
@@ -75,14 +83,29 @@ void main() {
                                                              u_seed, 503)));
     // the figure fades out at the frame's borders along a line wandering slowly (a lost
     // edge), and the noise only makes its outline ragged: reaching inside the mass it punched
-    // holes of bare paper into hair and chest at fixed places of the sheet (trial F2)
+    // holes of bare paper into hair and chest at fixed places of the sheet (trial F2). Where
+    // the frame cuts the body (neck, shoulders) the painting stops in dry flicks along it,
+    // thinning before it (a painter lets them fade down into the paper; a straight cut
+    // across the neck read as a sticker, trial F3): noise stretched along the body
     float wander = BORDER_WANDER * (value_noise(sheet / (0.3 * short_side), u_seed, 504) - 0.5);
+    // px to the frame's bottom (held on the sheet: d), none in the picture's top half
+    float below = 2.0 * p.y > u_picture.y ? d.y : short_side;
+    float at_bottom = 1.0 - smoothstep(0.0, BORDER, below / short_side);
+    float flick = value_noise(sheet / (FLICK_CELL * short_side), u_seed, 505);  // streaks
+    wander += FLICKS * at_bottom * (flick - 0.5);
     float fade = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side + wander);
     float figure = fig.x * (0.5 + 0.5 * fade);
     float outline = 1.0 - smoothstep(0.5, 0.95, fig.x);
-    float s = max(figure + RAGGED * outline * n - thr, around + RAGGED * n - thr) / lost;
+    float by_figure = figure + RAGGED * outline * n;
+    float by_wash = around + RAGGED * n;
+    // the figure's edge here (not out on the paper, where both are the noise)
+    float on_figure = smoothstep(-0.1, 0.1, by_figure - by_wash) * smoothstep(0.0, 0.2, fig.x);
+    float s = (max(by_figure, by_wash) - thr) / lost;
     float field = max(figure, around);
-    // the grade follows the figure's neighbourhood calmly: only the edge is ragged
+    // the grade follows the figure's neighbourhood calmly: only the edge is ragged. The
+    // figure keeps its density to its outline (thinned there it left a pale halo round the
+    // hair) but thins towards where a border cuts it
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(0.8, 1.0, grade), 0.0, 1.0);
+    float body = mix(1.0, smoothstep(thr, thr + BODY_GRADE, by_figure), at_bottom);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(grade, body, on_figure), 0.0, 1.0);
 }

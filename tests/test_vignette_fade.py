@@ -1,0 +1,66 @@
+"""The portrait fades into the paper (trial F3, finding 7): the background's wash is graded
+lighter before it stops, a dark one the most (composite.frag graded_out), and with bare paper
+round the figure the body thins down into the paper at the frame's bottom, in flicks, where
+it was cut across at full strength (vignette.frag)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+import skimage.data
+
+PAPER = np.array([0xF7, 0xF2, 0xE6])
+
+
+@pytest.fixture
+def pipeline(reused_pipeline):
+    """The module's pipelines reused as fresh ones (conftest): parameters only change."""
+    return reused_pipeline
+
+
+@pytest.fixture(scope="module")
+def portrait() -> np.ndarray:
+    """The astronaut (public domain, scikit-image), 384 px: a head and shoulders, the body
+    running off the frame's bottom, a dark background."""
+    return cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+
+
+def painted_with(pipeline, portrait: np.ndarray, background: str):
+    """The painting (no paper tooth), its L* (0..100), its bare paper and its figure."""
+    p = pipeline({"background": background, "paper_tooth": 0.0})
+    out = p.render_array(portrait)
+    h, w = out.shape[:2]
+    fig = cv2.resize(p.read_target("figure_t")[..., 0], (w, h))
+    lum = cv2.cvtColor(out, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float64) * 100 / 255
+    bare = np.abs(out.astype(int) - PAPER).max(axis=2) <= 12
+    return lum, bare, fig
+
+
+def test_a_dark_background_wash_arrives_light_at_its_edge(pipeline, portrait):
+    """Off the figure, the darkest of the wash 4-8 px from the paper is light: a dark wash
+    is thinned before it stops (its L*'s 10th percentile measured 29 before, the wash dense
+    to its edge; 45 after)."""
+    lum, bare, fig = painted_with(pipeline, portrait, "painted")
+    dist = cv2.distanceTransform(1 - bare.astype(np.uint8), cv2.DIST_L2, 3)
+    near = (fig < 0.1) & (dist >= 4) & (dist <= 8)
+    assert near.sum() > 1000
+    assert np.percentile(lum[near], 10) > 38, np.percentile(lum[near], 10)
+
+
+def test_with_bare_paper_the_body_thins_down_into_the_paper(pipeline, portrait):
+    """Where the frame's bottom cuts the body (columns solid figure at 3/4 of the height),
+    the painting's last px before the paper are lighter than the body 30-40 px above it
+    (measured: before, a pooled rim 3 L* darker; after, 6 L* lighter)."""
+    lum, bare, fig = painted_with(pipeline, portrait, "bare paper")
+    h = lum.shape[0]
+    top = int(0.75 * h)
+    near, far = [], []
+    for x in np.flatnonzero(fig[top] > 0.95):
+        painted = np.flatnonzero(~bare[top:, x])
+        stop = top + painted[-1] if len(painted) else top
+        if stop < h - 2:  # cut above the frame's bottom
+            near.append(lum[stop - 6:stop - 1, x].mean())
+            far.append(lum[stop - 40:stop - 30, x].mean())
+    assert len(near) > 150
+    assert np.mean(near) - np.mean(far) > 3.0, (np.mean(near), np.mean(far))
