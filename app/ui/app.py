@@ -64,6 +64,7 @@ def run(args: argparse.Namespace | None = None) -> int:
     install_excepthook(window)
     close_on_termination(window)
     window.show()
+    window.warmup.enabled = True
     window.open_initial(file)
     return int(app.exec())
 

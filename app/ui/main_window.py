@@ -49,6 +49,7 @@ from .playback_controller import PlaybackController
 from .recorder import Recorder
 from .recording import RecordingController
 from .settings import Settings
+from .shader_warmup import ShaderWarmup
 from .shortcuts import ShortcutsDialog, step_text
 from .side_panel import SidePanel
 from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
@@ -143,6 +144,8 @@ class MainWindow(QMainWindow):
                                  switch_style=lambda name: self.styles.set_style(name, False))
         self.editor.history.on_change = self._undo_changed
         self.styles.editor = self.editor
+        # the app turns it on (app.run): compiles the style's presets ahead, off the window
+        self.warmup = ShaderWarmup(self.state, self.viewport, self.presets.presets_of, parent=self)
         self._build_status_bar()
         self._build_menus()
         self._connect()
@@ -751,6 +754,7 @@ class MainWindow(QMainWindow):
                 print(f"aquarelle: the recording was saved to {self.recording.saved}",
                       file=sys.stderr)
         self.live.stop_virtual_camera()
+        self.warmup.stop()
         for timer in (self._poll, self._stats_timer, self._save_timer, self._layout_timer):
             timer.stop()
         self.labels.stop()

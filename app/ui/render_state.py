@@ -86,6 +86,18 @@ class RenderState:
         self._emit("values")
         return warnings
 
+    def preset_look(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The values `apply_values(values, reset_others=True)` would give (a preset
+        chosen), the state unchanged."""
+        own = self.params
+        self.params = param_set(self.style)
+        try:
+            self.params.update(own.values())
+            self._apply(values, reset_others=True)
+            return self.params.values()
+        finally:
+            self.params = own
+
     def _apply(self, values: Mapping[str, Any], reset_others: bool = False) -> list[str]:
         if reset_others:
             styles = {k.split(".", 1)[0] for k in values if "." in k}

@@ -724,6 +724,11 @@ class Viewport(QOpenGLWidget):
             return None
         return p.work_lines(size)
 
+    @property
+    def moving_source(self) -> bool:
+        """Whether the frame shown is a video's or a camera's (not a still image)."""
+        return self._moving_source()
+
     def _moving_source(self) -> bool:
         """Whether the frame shown is a video's or a camera's (not a still image)."""
         return self._image_pts is not None or self._image_captured is not None
