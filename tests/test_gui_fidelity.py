@@ -176,24 +176,28 @@ def test_a_16_bit_still_is_painted_at_16_bits_as_the_cli_paints_it(
     assert not win.viewport.pipeline.deep
 
 
-def test_a_16_bit_still_is_saved_and_recorded_as_the_8_bits_the_cli_writes(
+def test_a_16_bit_still_is_saved_and_recorded_as_the_cli_writes_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:
-    """A snapshot of a 16-bit still (Ctrl+Shift+S), and the frame a recording is given, is
-    pixel for pixel the 8-bit file `aquarelle render` writes for it (the window kept the
-    high byte where the CLI rounds: a level off on about a sixth of the pixels)."""
+    """A snapshot of a 16-bit still (Ctrl+Shift+S) is pixel for pixel the file `aquarelle
+    render` writes for it: 16 bits in a PNG (it was 8), 8 in a BMP (the window kept the high
+    byte where the CLI rounds: a level off on about a sixth of the pixels); the frame a
+    recording is given is the 8-bit one."""
     deep = tmp_path / "deep.png"
     cv2.imwrite(str(deep), (photo().astype(np.uint16) * 257 + 100)[:, :, ::-1])
     win = window(qtbot, config)
     assert win.open_file(deep)
     qtbot.waitUntil(lambda: win.viewport.has_frame, timeout=TIMEOUT)
     cli8 = cli_render(deep, tmp_path / "cli.bmp")  # BMP holds 8 bits: the CLI's own 16 -> 8
-    saved = tmp_path / "snapshot.png"
-    assert win.snapshots.save(saved)
+    cli_render(deep, tmp_path / "cli.png")
+    cli16 = cv2.imread(str(tmp_path / "cli.png"), cv2.IMREAD_UNCHANGED)
+    assert cli16.dtype == np.uint16
+    for name, want in (("snapshot.png", cli16[:, :, ::-1]), ("snapshot.bmp", cli8)):
+        assert win.snapshots.save(tmp_path / name)
+        snapshot = cv2.imread(str(tmp_path / name), cv2.IMREAD_UNCHANGED)
+        assert snapshot is not None and snapshot.dtype == want.dtype, name
+        np.testing.assert_array_equal(snapshot[:, :, ::-1], want)
     assert win.viewport.pipeline is not None and win.viewport.pipeline.deep
-    snapshot = cv2.imread(str(saved), cv2.IMREAD_UNCHANGED)
-    assert snapshot is not None and snapshot.dtype == np.uint8
-    np.testing.assert_array_equal(snapshot[:, :, ::-1], cli8)
     recorded: list[np.ndarray] = []
     win.viewport.frame_sink = lambda rgb, pts: recorded.append(rgb)
     win.viewport.rerender()

@@ -92,7 +92,9 @@ class SnapshotController(QObject):
                                 "choose another name.")
             return False
         try:
-            rgb = self.viewport.snapshot()
+            # a 16-bit still's painting at 16 bits where the format holds them, as
+            # `aquarelle render` writes it (write_image rounds it for one that does not)
+            rgb = self.viewport.snapshot(full_depth=True)
             alpha = self.viewport.snapshot_alpha()
             if not path.suffix:
                 path = path.with_suffix(".png")
