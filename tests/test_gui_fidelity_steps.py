@@ -189,16 +189,17 @@ def test_200_percent_shows_the_pictures_pixels_as_201_does(
     assert_same(pixels[y:y + 2 * PH, x:x + 2 * PW], expected.repeat(2, 0).repeat(2, 1))
 
 
-@pytest.mark.parametrize(("k", "side_by_side"), [(2, False), (3, False), (4, False),
-                                                 (2, True), (4, True)])
+@pytest.mark.parametrize(("k", "side_by_side"), [(1, False), (2, False), (3, False),
+                                                 (4, False), (1, True), (2, True), (4, True)])
 def test_integer_zooms_show_exact_pixels_where_the_picture_starts_on_a_half_pixel(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path, k: int, side_by_side: bool) -> None:
     """A picture placed on a half pixel (a pane of odd size, or a pan) was drawn nearest with
     its screen pixels' centres on texel edges: below the quad's diagonal every other row
-    showed the neighbouring row (trial re2, 200% and 400%: 7% and 15% of pixels, max 224).
-    Drawn on whole pixels, each pixel of the CLI's picture is a k x k block (side by side:
-    the original's on the left too)."""
+    showed the neighbouring row (trial re2, 200% and 400%: 7% and 15% of pixels, max 224);
+    at 100% it was sampled between pixels, a blend of two (trial W4: a drag by a logical
+    pixel at 150% screen scaling). Drawn on whole pixels, each pixel of the CLI's picture is
+    a k x k block (side by side: the original's on the left too)."""
     from aquarelle.ui.view_transform import CompareMode
 
     win, expected = still_and_cli(qtbot, config, files, tmp_path)
@@ -223,6 +224,38 @@ def test_integer_zooms_show_exact_pixels_where_the_picture_starts_on_a_half_pixe
     for offset, picture in panes:
         big = picture.repeat(k, 0).repeat(k, 1)
         assert_same(pixels[y0:y1, offset + x0:offset + x1], big[y0 - y:y1 - y, x0 - x:x1 - x])
+
+
+def test_a_wheel_zoomed_in_and_back_out_to_100_percent_is_the_pictures_pixels(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """Two wheel steps in at one point and two out at another said 100% with the picture at
+    x=161.111 (trial W4: max 87 off the CLI's picture); drawn 1:1, it starts on a whole
+    pixel."""
+    win, expected = still_and_cli(qtbot, config, files, tmp_path)
+    vp = win.viewport
+    vp.actual_pixels()
+    pane = vp.pane_size()
+    for point, factor in (((100, 130), 1.2), ((100, 130), 1.2), ((300, 210), 1 / 1.2),
+                          ((300, 210), 1 / 1.2)):
+        vp.transform.zoom_at(pane, point, factor)
+    rect = vp.transform.image_rect(pane, (PW, PH))
+    assert round(rect.w / PW, 6) == 1.0 and rect.x % 1 > 0.01  # 100%, off the pixel grid
+    vp.update()
+    pixels = grab(win)
+    x, y = math.floor(rect.x + 0.5), math.floor(rect.y + 0.5)
+    assert_same(pixels[y:y + PH, x:x + PW], expected)
+
+
+def test_the_views_device_size_is_its_framebuffers() -> None:
+    """Qt makes a widget's framebuffer size * ratio with halves rounded up: 441 x 559 at 150%
+    is 662 x 839 (Python's round made 838, and 100% was drawn half a line off)."""
+    from aquarelle.ui.view_transform import device_size
+
+    assert device_size(441, 559, 1.5) == (662, 839)
+    assert device_size(901, 600, 1.25) == (1126, 750)
+    assert device_size(900, 600, 2.0) == (1800, 1200)
+    assert device_size(0, 1, 1.0) == (1, 1)
 
 
 def runs_collapsed(a: np.ndarray) -> np.ndarray:

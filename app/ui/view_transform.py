@@ -46,9 +46,18 @@ def pixels_drawn(rect: Rect, k: float) -> tuple[Rect, bool]:
     """Where a picture drawn `k` screen px a pixel goes, and whether its pixels are drawn as
     blocks (nearest: from 200%, `k` rounded as a float's last bit made 200% 1.99...). Drawn
     nearest, a picture on a half pixel has its screen pixels' centres on texel edges (at 2x,
-    4x), which each triangle of the quad rounds its own way: it starts on a whole pixel."""
+    4x), which each triangle of the quad rounds its own way: it starts on a whole pixel. So
+    does one drawn 1:1 (sampled between two pixels it was a blend of both: a drag by one
+    logical pixel at 150% screen scaling, or a wheel zoomed in and back, left it soft)."""
     pix = round(k, 6) >= 2.0
-    return (rect.on_whole_pixels() if pix else rect), pix
+    return (rect.on_whole_pixels() if pix or round(k, 6) == 1.0 else rect), pix
+
+
+def device_size(width: int, height: int, ratio: float) -> tuple[int, int]:
+    """A widget's size in device pixels as Qt makes its framebuffer (QSize * qreal: qRound,
+    halves up; Python's round took 838.5 to 838 where Qt's framebuffer had 839 lines, and
+    the picture at 100% was drawn half a line off)."""
+    return (max(1, math.floor(width * ratio + 0.5)), max(1, math.floor(height * ratio + 0.5)))
 
 
 @dataclass

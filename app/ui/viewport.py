@@ -41,7 +41,7 @@ from .still_painter import PaintOrder, StillPainter
 from .subject_feed import SubjectFeed
 from .view_draw import as_shown, draw_pictures
 from .view_navigation import ViewNavigation
-from .view_transform import CompareMode, ViewTransform, pane_of, shaped_like
+from .view_transform import CompareMode, ViewTransform, device_size, pane_of, shaped_like
 
 # A file's frame more than this many frames after the last one shown (or before it) is a
 # jump: a seek, the loop point, a step back, or playback that fell behind and skipped.
@@ -1054,8 +1054,8 @@ class Viewport(QOpenGLWidget):
         return as_shown(size, self.pixel_aspect)
 
     def view_size(self) -> tuple[int, int]:
-        dpr = self.devicePixelRatioF()
-        return (max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
+        """The view's size in device pixels: its framebuffer's."""
+        return device_size(self.width(), self.height(), self.devicePixelRatioF())
 
     def pane_size(self) -> tuple[int, int]:
         """The size one picture is drawn in (device pixels): the view, or half of it side by
