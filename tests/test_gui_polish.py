@@ -322,6 +322,46 @@ def test_typed_values_out_of_range_are_clamped_and_said(qtbot: Any,
     assert bar is not None and "clamped" in bar.currentMessage()
 
 
+def test_the_side_panels_own_fields_clamp_what_is_typed_and_say_so(
+        qtbot: Any, window: MainWindow) -> None:
+    """Trial W4: processing scale "5" stayed 1.00, video lines "7000" became 700 (the last
+    key dropped) and "50" 120, a seed of 99999999999 999999999, all without a word."""
+    from aquarelle.engine.renderer import MAX_SEED
+
+    def typed(spin: Any, text: str) -> str:
+        spin.setFocus()
+        spin.selectAll()
+        qtbot.keyClicks(spin, text)
+        qtbot.keyClick(spin, Qt.Key.Key_Return)
+        bar = window.statusBar()
+        assert bar is not None
+        message = bar.currentMessage()
+        bar.clearMessage()
+        return message
+
+    panel, state = window.side_scroll, window.state
+    window.scale_spin.setValue(0.5)
+    assert typed(window.scale_spin, "5") == \
+        "Processing scale goes from 0.1 to 1: 5 was clamped to 1"
+    assert state.scale == 1.0 and window.scale_spin.value() == 1.0
+    assert typed(window.scale_spin, "0.01") == \
+        "Processing scale goes from 0.1 to 1: 0.01 was clamped to 0.1"
+    assert state.scale == pytest.approx(0.1)
+    lines = panel.video_lines_spin
+    assert typed(lines, "7000") == \
+        "Video painted at goes from 120 to 4320 (0: all): 7000 was clamped to 4320"
+    assert state.video_lines == 4320
+    assert typed(lines, "50") == \
+        "Video painted at goes from 120 to 4320 (0: all): 50 was clamped to 120"
+    assert state.video_lines == 120 and lines.value() == 120
+    assert typed(lines, "720") == "" and (state.video_lines, lines.text()) == (720, "720 lines")
+    assert typed(lines, "All") == "" and state.video_lines == 0
+    assert typed(window.seed_spin, "99999999999") == \
+        f"Seed goes from 0 to {MAX_SEED}: 99999999999 was clamped to {MAX_SEED}"
+    assert state.seed == MAX_SEED
+    assert typed(window.seed_spin, "42") == "" and state.seed == 42
+
+
 def type_into(qtbot: Any, window: MainWindow, name: str, text: str) -> tuple[str, str]:
     """Type `text` into a parameter's field and press Return: the field's text and the
     status bar's message after."""

@@ -10,10 +10,18 @@ from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 from ..engine.presets import Preset, preset_problem
-from .param_panel import ParamPanel, steps_of
+from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, MIN_VIDEO_LINES
+from ..engine.style_stage import MAX_SCALE, MIN_SCALE
+from .param_panel import ParamPanel, _num, steps_of
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
 from .undo import Look, UndoHistory
+
+# The side panel's own fields: what each is called and holds (a number typed outside is
+# clamped, and said so as a parameter's field says it)
+SPIN_RANGES = {"seed": ("Seed", 0, MAX_SEED),
+               "scale": ("Processing scale", MIN_SCALE, MAX_SCALE),
+               "video lines": ("Video painted at", MIN_VIDEO_LINES, MAX_VIDEO_LINES)}
 
 
 class LookEditor(QObject):
@@ -44,6 +52,8 @@ class LookEditor(QObject):
         seed_spin.valueChanged.connect(self._seed_changed)
         scale_spin.valueChanged.connect(self._scale_changed)
         video_lines_spin.valueChanged.connect(self._video_lines_changed)
+        for name, spin in self._spins.items():
+            spin.editingFinished.connect(lambda name=name: self._say_clamped(name))
 
     @property
     def preset(self) -> str | None:
@@ -99,6 +109,19 @@ class LookEditor(QObject):
         self.state.set_video_lines(value)
         self._record_spin("video lines")
         self._done()
+
+    def _say_clamped(self, name: str) -> None:
+        """A number typed into a side-panel field outside what it holds: said, with what was
+        taken instead (it was cut off as typed, or clamped, without a word)."""
+        take = getattr(self._spins[name], "take_exact", None)
+        exact = take() if take is not None else None
+        label, lo, hi = SPIN_RANGES[name]
+        if exact is None or lo <= exact <= hi or (name == "video lines" and exact == 0):
+            return
+        taken = self._spins[name].value()
+        all_lines = " (0: all)" if name == "video lines" else ""
+        self.message.emit(f"{label} goes from {_num(lo)} to {_num(hi)}{all_lines}: {exact:f} "
+                          f"was clamped to {_num(taken)}")
 
     def _record_spin(self, name: str) -> None:
         # steps of the spin box in a row are one undo step; a typed value or a button's

@@ -123,6 +123,7 @@ class _TypedEntry(Stepping):
 
     _typed: tuple[Decimal, float] | None = None  # the last number typed: exact, as held
     _refused: str | None = None  # the last text that was no number
+    _last: Decimal | None = None  # the last number typed, whatever became of it
 
     @property
     def decimals_held(self) -> int:
@@ -134,7 +135,26 @@ class _TypedEntry(Stepping):
 
     def validate(self, text: str | None, pos: int) -> tuple[QValidator.State, str, int]:
         """Qt's check of the text as typed (see _typed_state)."""
-        return _typed_state(text or "", self._point()), text or "", pos
+        if self._special(text or ""):
+            return QValidator.State.Acceptable, text or "", pos
+        return _typed_state(self._bare(text or ""), self._point()), text or "", pos
+
+    def _bare(self, text: str) -> str:
+        """The text typed without the field's prefix and suffix (" lines")."""
+        body = text.strip()
+        prefix = self.prefix().strip()  # type: ignore[attr-defined]
+        suffix = self.suffix().strip()  # type: ignore[attr-defined]
+        if prefix:
+            body = body.removeprefix(prefix).strip()
+        if suffix:
+            body = body.removesuffix(suffix).strip()
+        return body
+
+    def _special(self, text: str) -> bool:
+        """Whether `text` is the field's word for its minimum ("All")."""
+        special = self.specialValueText()  # type: ignore[attr-defined]
+        return bool(special) and special.strip().lower() in (text.strip().lower(),
+                                                            self._bare(text).lower())
 
     def fixup(self, text: str | None) -> str:
         """Qt's last chance for text that is no number: kept to be said; the field goes back
@@ -144,13 +164,23 @@ class _TypedEntry(Stepping):
         return text or ""
 
     def _held(self, text: str) -> float:
-        exact = parse_typed(text, self._point())
+        if self._special(text):
+            return float(self.minimum())  # type: ignore[attr-defined]
+        exact = parse_typed(self._bare(text), self._point())
         if exact is None:  # (Qt asks only for text that validate accepts)
             return float(self.value())  # type: ignore[attr-defined]
-        within = min(max(exact, Decimal(-TYPED_LIMIT)), Decimal(TYPED_LIMIT))
+        self._last = exact
+        lo = min(-TYPED_LIMIT, self.minimum())  # type: ignore[attr-defined]
+        hi = max(TYPED_LIMIT, self.maximum())  # type: ignore[attr-defined]
+        within = min(max(exact, Decimal(lo)), Decimal(hi))
         held = float(within.quantize(Decimal(1).scaleb(-self.decimals_held), ROUND_HALF_UP))
         self._typed = (exact, held) if exact != Decimal(repr(held)) else None
         return held
+
+    def take_exact(self) -> Decimal | None:
+        """The number last typed, exactly (None: no typing since the last call)."""
+        last, self._last = self._last, None
+        return last
 
     def take_typed(self, value: float) -> Decimal | None:
         """The number typed, when the field rounded it to `value`; else None."""
@@ -387,7 +417,8 @@ class ParamRow:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    """A number as people write it (no exponent for a whole number however big)."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def _rounded(label: str, decimals: int, typed: Decimal, value: float) -> str:

@@ -23,7 +23,7 @@ from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, VIDEO_LINES
 from ..engine.style import list_styles, load_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 from .chain_panel import ChainPanel
-from .param_panel import ParamPanel, SteppedDoubleSpin, SteppedSpin
+from .param_panel import FloatEntry, IntEntry, ParamPanel
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
 from .source_controls import SourcePanel
@@ -69,7 +69,8 @@ class SidePanel(QScrollArea):
         self.presets.set_style(state.style.name)
         form.addRow("Preset", self.presets)
         seed_row = QHBoxLayout()
-        self.seed_spin = SteppedSpin(style_box)  # (its steps in a row: one undo step)
+        # typed numbers out of range are clamped and said (LookEditor), not cut off as typed
+        self.seed_spin = IntEntry(style_box)  # (its steps in a row: one undo step)
         self.seed_spin.setRange(0, MAX_SEED)
         self.seed_spin.setValue(state.seed)
         self.seed_spin.setKeyboardTracking(False)
@@ -80,7 +81,7 @@ class SidePanel(QScrollArea):
         seed_row.addWidget(self.seed_spin, 1)
         seed_row.addWidget(self.new_seed)
         form.addRow("Seed", seed_row)
-        self.scale_spin = SteppedDoubleSpin(style_box)
+        self.scale_spin = FloatEntry(style_box)
         self.scale_spin.setRange(MIN_SCALE, MAX_SCALE)
         self.scale_spin.setSingleStep(0.05)
         self.scale_spin.setDecimals(2)
@@ -89,7 +90,7 @@ class SidePanel(QScrollArea):
         self.scale_spin.setToolTip("Processing scale: paint at this fraction of the source size "
                                    "and enlarge (faster, less detail; Command line: --scale)")
         form.addRow("Processing scale", self.scale_spin)
-        self.video_lines_spin = SteppedSpin(style_box)
+        self.video_lines_spin = IntEntry(style_box)
         self.video_lines_spin.setRange(0, MAX_VIDEO_LINES)
         self.video_lines_spin.setSingleStep(180)
         self.video_lines_spin.setSpecialValueText("All")
