@@ -1725,3 +1725,25 @@ def test_the_export_dialog_refuses_a_folder_name_and_an_unwritable_folder_while_
     assert "afolder.mp4 is a folder" in dialogs.calls[0][2]
     assert f"Cannot write into {locked}: permission denied" in dialogs.calls[1][2]
     assert window.exports.job is None and not any(locked.iterdir())
+
+
+def test_a_videos_size_is_its_frame_on_screens(qtbot: Any, window: MainWindow,
+                                                media: dict[str, Path]) -> None:
+    """A stream that changes size on the way (320x240, then 400x300 from frame 18) kept the
+    status bar at its header's 320x240 (trial W4): a video's size is its frame's on screen;
+    a still's its own (a 16000 px wide one is shown smaller)."""
+    from types import SimpleNamespace
+
+    from aquarelle.ui.stats import FrameStats
+
+    labels = window.labels
+    video = SimpleNamespace(size=(320, 240), still=False, live=False, dropped=0)
+    labels.show_stats(FrameStats(), video, "", shown=(400, 300))  # type: ignore[arg-type]
+    assert labels.res.text() == "400\u00d7300"
+    still = SimpleNamespace(size=(16000, 200), still=True, live=False, dropped=0)
+    labels.show_stats(FrameStats(), still, "", shown=(8192, 102))  # type: ignore[arg-type]
+    assert labels.res.text() == "16000\u00d7200"
+    open_and_render(qtbot, window, media["clip"])  # the window passes its frame's
+    window.update_stats()
+    w, h = window.viewport.frame_size or (0, 0)
+    assert labels.res.text() == f"{w}\u00d7{h}" and w > 0

@@ -562,7 +562,7 @@ class MainWindow(QMainWindow):
         src = self.source
         self.live.follow_rate()
         self.labels.show_stats(self.viewport.stats, src, self.live.status_text(),
-                               named=self._naming is None)
+                               named=self._naming is None, shown=self.viewport.frame_size)
         hint = self.slow_hint.check(src, playback.is_playing(src), time.monotonic(),
                                     self.state.scale, self.live.adaptive_on,
                                     self._painted_how())

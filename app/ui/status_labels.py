@@ -49,9 +49,10 @@ class StatusLabels(QObject):
         self._folder_timer.timeout.connect(self.folder_link.clear)
 
     def show_stats(self, stats: FrameStats, source: FrameSource | None, live: str,
-                   named: bool = True) -> None:
+                   named: bool = True, shown: tuple[int, int] | None = None) -> None:
         """The figures of the last moments (`named`: the source's picture is on screen; else
-        the size stays the one of the picture shown)."""
+        the size stays the one of the picture shown; `shown`: the size of the frame on
+        screen)."""
         # (a still has no rate: painted once, and again for each change)
         still = source is not None and source.still
         self.fps.setText("-- fps" if still else f"{stats.fps():.1f} fps")
@@ -63,7 +64,7 @@ class StatusLabels(QObject):
             self.dropped.setText("")
             return
         if named:
-            self.show_resolution(source)
+            self.show_resolution(source, shown)
         if source.live:
             self.dropped.setText(f"dropped {source.dropped}")
             self.dropped.setToolTip("Camera frames that arrived while the previous one was "
@@ -73,8 +74,11 @@ class StatusLabels(QObject):
             self.dropped.setToolTip("Frames of the file skipped to keep playback in real time "
                                     "(an export renders every frame)")
 
-    def show_resolution(self, source: FrameSource) -> None:
-        w, h = source.size
+    def show_resolution(self, source: FrameSource,
+                        shown: tuple[int, int] | None = None) -> None:
+        """The source's size; a video's or a camera's as its frame on screen has it (a
+        stream that changes size on the way: its header's stayed)."""
+        w, h = shown if shown is not None and not source.still else source.size
         self.res.setText(f"{w}\u00d7{h}" if w and h else "starting\u2026")
 
     def show_zoom(self, percent: float | None) -> None:
