@@ -278,3 +278,8 @@ def test_a_still_just_over_the_limit_is_not_said_to_be_shrunk(qtbot: Any, window
     w, h = window.sources.source.size
     assert (w, h) == (849, 424)
     assert f"which is 1200x600: shown at {w}x{h} " in window.statusBar().currentMessage()
+    # its snapshot is the picture shown, and says so (trial W4: it said only "849x424")
+    assert window.snapshots.save(tmp_path / "snap.png")
+    assert cv2.imread(str(tmp_path / "snap.png")).shape[:2] == (h, w)
+    assert f"({w}\u00d7{h}, as shown: the picture is 1200\u00d7600, Ctrl+E paints it at " \
+           "its full size)" in window.statusBar().currentMessage()

@@ -189,8 +189,9 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         assert bar is not None
         self.labels = StatusLabels(bar, self.open_folder, self)
-        self.snapshots = SnapshotController(self, self.viewport, self.settings, self,
-                                            self.after_dialog, self._source_file, self)
+        self.snapshots = SnapshotController(
+            self, self.viewport, self.settings, self, self.after_dialog, self._source_file,
+            lambda: getattr(self.source, "full_size", None), self)
         self.recording = RecordingController(
             self.viewport, self.settings, self.labels, self, lambda: self.source,
             lambda: self.snapshots.default_dir("record"), self)

@@ -29,11 +29,13 @@ class SnapshotController(QObject):
     def __init__(self, widget: QWidget, viewport: Viewport, settings: Settings,
                  feedback: Feedback, after_dialog: Callable[[], None],
                  source_file: Callable[[], Path | None] = lambda: None,
+                 full_size: Callable[[], tuple[int, int] | None] = lambda: None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.widget, self.viewport, self.settings = widget, viewport, settings
         self.feedback, self.after_dialog = feedback, after_dialog
         self.source_file = source_file  # the file on screen (never saved over)
+        self.full_size = full_size  # a big still's own size, where it is shown smaller
         self.folder: Path | None = None  # None: the last folder used, else Pictures
 
     def default_dir(self, kind: str) -> Path:
@@ -112,8 +114,12 @@ class SnapshotController(QObject):
             note = "" if draft is None else \
                 f", a draft painted at {draft:.0%} to keep up: pause, or turn adaptive quality " \
                 "off, for a full-quality one"
+            full = self.full_size()
+            if full is not None and draft is None:  # (said at opening; again, as it is saved)
+                note = f", as shown: the picture is {full[0]}\u00d7{full[1]}, Ctrl+E paints " \
+                       "it at its full size"
             self.feedback.status(f"Snapshot saved in {path.parent}: {path.name} "
-                                 f"({rgb.shape[1]}\u00d7{rgb.shape[0]}{note})", 10000 if note
+                                 f"({rgb.shape[1]}\u00d7{rgb.shape[0]}{note})", 15000 if note
                                  else 6000)
         self.feedback.show_folder_link(path.parent)
         return True
