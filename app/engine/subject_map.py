@@ -29,12 +29,24 @@ FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 BOX_AXES = (0.55, 0.65)
 PERSON_SOFT = 1.2  # model px: the person mask's steps (a 256 px grid) smoothed out, or its
 # outline, enlarged and thresholded by the vignette, is a staircase
-# The person probability taken for the figure: 0 below the first, 1 above the second (around
-# person_mask.REGION, what counts as a person's region). The segmenter is unsure of a dark
-# collar or a shoulder at the frame's border (0.3-0.9, changing from frame to frame): taken
-# as it is, the vignette's ragged threshold punched paper holes 20-50 px wide there that
-# came and went in video (trial F3, finding 8); a person's region is the figure, whole.
-PERSON_SURE = (0.1, 0.3)
+# The person probability taken for the figure (0 below the first, 1 above the second): a
+# person anywhere where the segmenter is sure ...
+PERSON_SURE = (0.4, 0.6)
+# ... and, where a person is to be expected (a face's head and the body below it, or a hole
+# in the sure figure), already where it is unsure (around person_mask.REGION): it is unsure
+# of a dark collar or a shoulder at the frame's border (0.3-0.9, changing from frame to
+# frame), which then punched paper holes 20-50 px wide that came and went in video (trial
+# F3, finding 8). Taken everywhere, this took in the pieces of background the segmenter
+# gives 0.2-0.5 beside a person (a wall, a door frame, the sky above heads) as figure.
+PERSON_LIKELY = (0.1, 0.3)
+# In a hole of the sure figure (enclosed by it): a region the segmenter gives even a little
+# is the figure's (painted whole, no paper hole in it), a gap it gives nothing stays paper
+PERSON_HOLE = (0.05, 0.15)
+# Where a person is expected round each face: the head with BODY_CROWN face sizes above it,
+# widening to BUST[0] face sizes at the shoulders, then straight down to the frame's bottom,
+# its outline softened over BODY_SOFT face sizes
+BODY_CROWN = 0.6
+BODY_SOFT = 0.1
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
 BUST = (2.8, 5.0)  # a bust's width at the shoulders and its height, in face sizes
 GROUP_CROWN = 0.6  # face sizes above a group's heads painted (not cut out round the hair)
@@ -77,8 +89,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
         out[..., 0] = np.maximum(out[..., 0], _face(face, step, (gw, gh)))
         _features(face, xs, ys, out[..., 1])
     if subject.person is not None:  # it spans the picture, as the map does
-        sure = _smoothstep(PERSON_SURE, subject.person.astype(np.float32))
-        person = cv2.GaussianBlur(sure, (0, 0), PERSON_SOFT)
+        person = _person(subject.person.astype(np.float32), subject.faces, picture)
+        person = cv2.GaussianBlur(person, (0, 0), PERSON_SOFT)
         out[..., 2] = cv2.resize(person, (gw, gh), interpolation=cv2.INTER_LINEAR)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
@@ -104,6 +116,51 @@ def _smooth(edges: tuple[float, float], x: float) -> float:
 def _smoothstep(edges: tuple[float, float], x: np.ndarray) -> np.ndarray:
     t = np.clip((x - edges[0]) / (edges[1] - edges[0]), 0.0, 1.0)
     return t * t * (3.0 - 2.0 * t)
+
+
+def _person(p: np.ndarray, faces: tuple[Face, ...], picture: tuple[int, int]) -> np.ndarray:
+    """The figure (0..1) the person probability `p` (over the whole picture of size
+    `picture`, on the segmenter's grid) gives: where it is sure, and where a person is
+    expected (`faces`' bodies, the sure figure's holes) where it is unsure."""
+    sure = _smoothstep(PERSON_SURE, p)
+    body = _bodies(faces, picture, (p.shape[1], p.shape[0]))
+    holes = _holes(p >= 0.5)
+    return np.maximum(np.maximum(sure, _smoothstep(PERSON_LIKELY, p) * body),
+                      _smoothstep(PERSON_HOLE, p) * holes)
+
+
+def _holes(mask: np.ndarray) -> np.ndarray:
+    """1.0 where `mask` (bool) is False but enclosed by it (not reaching the frame's edges),
+    else 0.0."""
+    count, labels = cv2.connectedComponents((~mask).astype(np.uint8), connectivity=4)
+    open_ = np.zeros(count, bool)
+    for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        open_[edge] = True
+    open_[0] = True  # the mask itself
+    return (~open_[labels]).astype(np.float32)
+
+
+def _bodies(faces: tuple[Face, ...], picture: tuple[int, int],
+            grid: tuple[int, int]) -> np.ndarray:
+    """1 where a person is expected round each face (its head and, below it, its shoulders
+    and body down to the frame's bottom), softened at the outline, on a grid of `grid`
+    (w, h) over the picture."""
+    mask = np.zeros((grid[1], grid[0]), np.float32)
+    if not faces:
+        return mask
+    step = np.array((picture[0] / grid[0], picture[1] / grid[1]))
+    shift = 4  # cv2's sub-pixel bits
+    for face in faces:
+        x0, y0, x1, y1 = face.box
+        s, cx = face.size, (x0 + x1) / 2
+        top, shoulders, half = y0 - BODY_CROWN * s, y1 + 0.6 * s, BUST[0] * s / 2
+        bottom = max(picture[1], shoulders) + s  # past the frame: not softened there
+        pts = np.array([(cx - 0.6 * s, top), (cx + 0.6 * s, top), (cx + half, shoulders),
+                        (cx + half, bottom), (cx - half, bottom), (cx - half, shoulders)])
+        cv2.fillPoly(mask, [np.round((pts / step - 0.5) * (1 << shift)).astype(np.int32)],
+                     1.0, cv2.LINE_AA, shift)
+    sigma = max(0.5, BODY_SOFT * float(np.median([f.size for f in faces])) / max(step))
+    return cv2.GaussianBlur(mask, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
 
 
 def _wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
