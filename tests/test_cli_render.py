@@ -118,6 +118,20 @@ def _broken_preset(content: str) -> Callable[[Path], list[str]]:
     return case
 
 
+def _icc_sequence(d: Path) -> list[str]:
+    """Three PNGs carrying an sRGB profile (iCCP): FFmpeg's PNG decoder puts it on each frame
+    as side data, whose reading crashed PyAV 18 (SIGSEGV, trial V4)."""
+    from PIL import Image, ImageCms
+
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    (d / "in" / "seq").mkdir()
+    for k in range(3):
+        Image.fromarray(np.roll(picture(48, 64), 4 * k, axis=1)).save(
+            d / "in" / "seq" / f"{k + 1:04d}.png", icc_profile=icc)
+    return [*AQUARELLE, "render", str(d / "in" / "seq" / "%04d.png"), "-o", "seq.mp4",
+            "--style", "adjust", "-q"]
+
+
 def _truncated_png() -> bytes:
     ok, buf = cv2.imencode(".png", picture())
     assert ok
@@ -147,6 +161,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "scale": lambda d: _render(d, "half.png", "--scale", "0.5"),
     "clamp": lambda d: _render(d, "clamped.png", "--set", "sigma_c=100"),
     "relative": _relative,
+    "icc_sequence": _icc_sequence,
     # bad input
     "missing": lambda d: _render(d, "x.png", src=d / "in" / "nothing.png"),
     "not_image": _with_input("text.png", b"this is not a PNG\n"),
@@ -448,3 +463,14 @@ def test_params_of_an_unknown_style(runs):
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("aquarelle params: error:")
     assert "watercolor" in lines[0]  # lists the available styles
+
+
+def test_a_png_sequence_with_a_colour_profile_renders(runs):
+    """It crashed the interpreter once the frames' side data was read (exit 139, a 0-byte
+    hidden .part file left, the rest of a batch never rendered)."""
+    import av
+
+    run = ok(runs["icc_sequence"])
+    with av.open(str(run.out / "seq.mp4")) as c:
+        assert sum(1 for _ in c.decode(video=0)) == 3
+    assert files(run.out) == ["seq.mp4"]

@@ -17,6 +17,8 @@ import av.error
 import numpy as np
 from av.sidedata.sidedata import Type
 
+from .orientation import reads_side_data
+
 # Packets read for the first frame before giving up (a stream that starts undecodable)
 FIRST_FRAME_PACKETS = 300
 
@@ -88,6 +90,8 @@ def read_hdr10(path: Path, index: int) -> HDR10 | None:
     with contextlib.suppress(av.error.FFmpegError, OSError, ValueError, IndexError), \
             av.open(str(path), metadata_errors="ignore") as c:
         stream = c.streams[index]
+        if not reads_side_data(stream.codec_context.name):
+            return None  # (a still image codec's: none, and reading it may crash)
         for n, packet in enumerate(c.demux(stream)):
             if n >= FIRST_FRAME_PACKETS:
                 break

@@ -14,6 +14,21 @@ from av.sidedata.sidedata import Type
 
 MATRIX = struct.Struct("=9i")  # FFmpeg's display matrix: 3x3 int32, 16.16 fixed point
 
+# PyAV 18's side-data wrappers crash the interpreter (SIGSEGV at a later garbage collection)
+# once a frame carrying an ICC profile has had its side data read: FFmpeg's PNG and APNG
+# decoders attach one (a PNG sequence with an sRGB chunk killed the render, and the rest of
+# a batch; trial V4). A still image codec's frames carry neither a display matrix nor HDR10
+# metadata (a photo's orientation is in its EXIF), so their side data is never read.
+IMAGE_CODECS = frozenset({"png", "apng", "mjpeg", "jpegls", "jpeg2000", "webp", "tiff", "bmp",
+                          "gif", "qoi", "pam", "pbm", "pgm", "ppm", "pgmyuv", "sgi",
+                          "targa", "dpx", "exr", "hdr", "photocd", "pcx", "xbm", "xwd",
+                          "sunrast", "dds", "jpegxl", "psd"})
+
+
+def reads_side_data(codec: str) -> bool:
+    """Whether a frame decoded by `codec` may have its side data read (see IMAGE_CODECS)."""
+    return codec not in IMAGE_CODECS
+
 
 @dataclass(frozen=True)
 class Orientation:
@@ -46,7 +61,7 @@ def orientation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) ->
     """How a decoded frame is shown: from its display matrix (FFmpeg 7 puts it on every frame)
     by the rules of ffmpeg's autorotate, else from an older file's clockwise `rotate` tag on
     the stream. Angles between quarter turns go to the nearest one."""
-    matrix = _display_matrix(frame)
+    matrix = _display_matrix(frame) if reads_side_data(stream.codec_context.name) else None
     if matrix is None:
         tag = stream.metadata.get("rotate")
         try:
