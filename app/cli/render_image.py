@@ -26,7 +26,7 @@ from ..media.image_formats import LOSSY, WRITE_EXTENSIONS, is_image_path, is_wri
 from ..media.image_pixels import on_paper
 from ..media.image_read import image_size, read_image
 from ..media.image_types import Image, ImageError
-from ..media.image_write import write_image
+from ..media.image_write import painting_to_write, write_image
 from ..media.image_write_warnings import write_warnings
 from ..media.paths import same_path
 from ..media.progress import ProgressPrinter, format_seconds
@@ -131,8 +131,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
               f"{output.name}", file=sys.stderr)
     for warning in write_warnings(output, rgb, icc, exif, alpha, dpi=dpi, unkept=unkept):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
-    write_image(output, rgb, alpha, quality=quality, icc=icc, exif=exif,
-                replace=job.replace, dpi=dpi)
+    write_image(output, painting_to_write(output, rgb, alpha), alpha, quality=quality, icc=icc,
+                exif=exif, replace=job.replace, dpi=dpi)
     if not job.quiet:
         print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
     return 0

@@ -21,7 +21,7 @@ from .image_formats import (
     READ_ONLY,
     WRITE_EXTENSIONS,
 )
-from .image_pixels import to_8bit
+from .image_pixels import off_paper, to_8bit
 from .image_read import os_reason
 from .image_types import ImageError
 from .image_write_warnings import icc_fits
@@ -32,6 +32,20 @@ DEFAULT_QUALITY = 95
 # From this JPEG quality up, colour is kept at full resolution (4:4:4): at 4:2:0 a painting's
 # saturated washes (reds on white) soften at their edges whatever the quality.
 FULL_CHROMA_QUALITY = 90
+
+
+def painting_to_write(path: str | Path, rgb: np.ndarray,
+                      alpha: np.ndarray | None) -> np.ndarray:
+    """A painting of the picture laid on paper by `alpha` (on_paper), as written beside that
+    alpha where `path`'s format keeps it: the colours that give the painting laid on white
+    (off_paper; as painted, half-transparent pixels were laid on white twice: 50% black
+    showed 191 where the source showed 127, trial V4); the painting itself where the format
+    keeps no alpha (a JPEG's: the painting on its paper)."""
+    if alpha is None or Path(path).suffix.lower() in NO_ALPHA:
+        return rgb
+    if alpha.dtype != rgb.dtype:
+        alpha = to_8bit(alpha) if rgb.dtype == np.uint8 else alpha.astype(np.uint16) * 257
+    return off_paper(rgb, alpha)
 
 
 def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,

@@ -17,7 +17,7 @@ from ..engine.tile_plan import TILE_ABOVE_PX
 from .image_pixels import on_paper
 from .image_read import read_image
 from .image_types import Image, ImageError
-from .image_write import write_image
+from .image_write import painting_to_write, write_image
 from .image_write_warnings import write_warnings
 from .paths import same_path
 from .sniff import sniff_image
@@ -49,7 +49,8 @@ def export_still(src: Path, dst: Path, style: AnyStyle, values: Mapping[str, Any
     if notes is not None:
         notes += write_warnings(dst, rgb, image.icc, image.exif, dpi=image.dpi,
                                 unkept=image.unkept)
-    write_image(dst, rgb, alpha, icc=image.icc, exif=image.exif, dpi=image.dpi)
+    write_image(dst, painting_to_write(dst, rgb, alpha), alpha, icc=image.icc, exif=image.exif,
+                dpi=image.dpi)
     return rgb.shape[1], rgb.shape[0]
 
 

@@ -11,7 +11,7 @@ from PyQt6.QtCore import QObject
 from PyQt6.QtWidgets import QFileDialog, QWidget
 
 from ..engine.errors import AquarelleError
-from ..media.image_write import write_image
+from ..media.image_write import painting_to_write, write_image
 from ..media.paths import is_part_of
 from ..platforms import current_media_dir
 from .feedback import Feedback
@@ -100,7 +100,7 @@ class SnapshotController(QObject):
             alpha = self.viewport.snapshot_alpha()
             if not path.suffix:
                 path = path.with_suffix(".png")
-            write_image(path, rgb, alpha)
+            write_image(path, painting_to_write(path, rgb, alpha), alpha)
         except (AquarelleError, OSError) as e:
             self.feedback.error("Snapshot failed", str(e))
             return False
