@@ -10,6 +10,7 @@ from typing import Any
 from .decoder_messages import quiet_pillow
 
 EXIF_ORIENTATION = 0x0112
+_X_RESOLUTION = 282
 
 
 def read_metadata(path: Path, said: list[str] | None = None
@@ -27,8 +28,10 @@ def read_metadata(path: Path, said: list[str] | None = None
             icc = im.info.get("icc_profile") or None
             dpi = _dpi(im.info.get("dpi"))
             if im.format == "JPEG" and im.info.get("jfif_unit") not in (1, 2) \
-                    and 282 not in exif:
+                    and _X_RESOLUTION not in exif:
                 dpi = None  # (Pillow's 72 for a JPEG whose EXIF says none: not the file's)
+            if im.format == "TIFF" and _X_RESOLUTION not in im.tag_v2:
+                dpi = None  # (Pillow's 1 for a TIFF without resolution tags: not the file's)
             unkept = _unkept(im)
             if im.format == "TIFF":
                 _tiff_descriptive(exif)
