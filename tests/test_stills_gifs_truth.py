@@ -1,10 +1,16 @@
-"""Stills and GIFs say what they hold (trial V4): a TIFF without resolution tags has no
-resolution (not Pillow's 1 dpi)."""
+"""Stills and GIFs say what they hold (trial V4, findings 5, 6, 7, 10, 11): a TIFF without
+resolution tags has no resolution (not Pillow's 1 dpi); a GIF keeps its source's loop count
+and its summary counts the frames it holds; WebP's size limit is said before painting; a
+BMP keeps its source's resolution."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from PIL import Image
+from videoclips import make_clip
 
 from aquarelle.cli.main import main
 from aquarelle.media.image_read import read_image
@@ -42,3 +48,61 @@ def test_a_tiff_without_resolution_tags_has_no_resolution(tmp_path, capsys):
     Image.fromarray(picture()).save(tagged, dpi=(150, 150))
     assert read_image(tagged).dpi == (150, 150)
 
+
+# 6. and 7. a GIF keeps its source's loop count, and its summary counts what it holds
+
+
+def animation(path: Path, frames: int = 5, **save: object) -> Path:
+    """An animation of `frames` different pictures shown 100 ms each (GIF or APNG)."""
+    images = [Image.fromarray(np.roll(picture(), 6 * k, axis=1)) for k in range(frames)]
+    if path.suffix == ".gif":
+        images = [im.quantize(colors=64) for im in images]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=100,
+                   optimize=False, **save)
+    return path
+
+
+def gif_loop(path: Path) -> int | None:
+    with Image.open(path) as im:
+        return im.info.get("loop")
+
+
+@pytest.mark.parametrize("source, save, loop", [
+    ("loop3.gif", {"loop": 3}, 3),  # (GIF: repeats after the first showing)
+    ("once.gif", {}, None),  # (no NETSCAPE loop: shown once)
+    ("forever.gif", {"loop": 0}, 0),
+    ("plays3.png", {"loop": 3}, 2),  # (APNG's num_plays: shown 3 times in all)
+    ("plays1.png", {"loop": 1}, None),
+])
+def test_a_gif_keeps_its_sources_loop_count(tmp_path, capsys, source, save, loop):
+    src = animation(tmp_path / source, **save)
+    out = tmp_path / "out.gif"
+    assert cli(capsys, "render", src, "-o", out, "-q", "--style", "adjust") == (0, "")
+    assert gif_loop(out) == loop
+    with Image.open(out) as im:
+        assert im.n_frames == 5
+
+
+def test_a_gif_from_a_video_loops_forever(tmp_path, capsys):
+    src = make_clip(tmp_path / "clip.mp4", frames=4, audio=False).path
+    out = tmp_path / "out.gif"
+    assert cli(capsys, "render", src, "-o", out, "-q", "--style", "adjust") == (0, "")
+    assert gif_loop(out) == 0
+
+
+def test_a_gif_summary_counts_the_frames_it_holds(tmp_path, capsys):
+    # at 20 fps each 100 ms picture is painted twice: the second, the same, is merged into
+    # the first (shown 100 ms), so the file holds 5 frames, not the 10 painted
+    src = animation(tmp_path / "in.gif", loop=0)
+    out = tmp_path / "out.gif"
+    code, err = cli(capsys, "render", src, "-o", out, "--style", "adjust", "--fps", "20")
+    assert code == 0, err
+    with Image.open(out) as im:
+        held = im.n_frames
+        delays = []
+        for k in range(held):
+            im.seek(k)
+            delays.append(im.info["duration"])
+    assert held == 5 and delays == [100] * 5
+    assert err.endswith(f"{src} -> {out} (5 frames; 5 identical frames merged into the one "
+                        "before)\n"), err

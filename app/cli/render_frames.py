@@ -21,6 +21,7 @@ from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..media.atomic import OutputExists, atomic_output
+from ..media.decoder_messages import quiet_pillow
 from ..media.export import (
     ExportProgress,
     alpha_left_out,
@@ -77,6 +78,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     frames: list[np.ndarray] = []
     starts: list[Fraction] = []  # each GIF frame's time, and the last one's own length
     last: Fraction | None = None
+    held = 0  # the frames the GIF holds
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
         with VideoReader(src, deep=deep) as reader:
@@ -134,8 +136,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
                 warnings.append(why)
         if gif:
-            _write_gif(output, frames, frame_lengths(starts, last, step),
-                       replace=opts.replace)
+            held = _write_gif(output, frames, frame_lengths(starts, last, step),
+                              replace=opts.replace, repeats=source_repeats(src))
     except BaseException:
         for path in written:  # nothing half-written: the frames so far go too
             path.unlink(missing_ok=True)
@@ -143,6 +145,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     finally:
         printer.finish()
     count = len(frames) if gif else len(written)
+    merged = count - held if gif else 0
     if not gif and frame_path(output, count + 1).exists():  # an earlier, longer render's
         warnings.append(f"{frame_path(output, count + 1).name} and on are from before: this "
                         f"render wrote {counted(count, 'frame')} and left them as they were")
@@ -154,7 +157,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     if not job.quiet:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"
         made = ", deinterlaced (bwdif)" if deinterlaced else ""
-        print(f"{src} -> {what} ({counted(count, 'frame')}{made})", file=sys.stderr)
+        if merged:  # (the file holds fewer: each repeat is its frame shown longer)
+            made = f"; {counted(merged, 'identical frame')} merged into the one before" + made
+        print(f"{src} -> {what} ({counted(count - merged, 'frame')}{made})", file=sys.stderr)
     return 0
 
 
@@ -247,21 +252,54 @@ def _fit(image: np.ndarray, size: tuple[int, int] | None, sar: Fraction = Fracti
 
 
 def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *,
-               replace: bool = True) -> None:
-    """An animated GIF: one adaptive palette per frame, each frame's duration kept."""
+               replace: bool = True, repeats: int | None = 0) -> int:
+    """An animated GIF: one adaptive palette per frame, each frame's duration kept, shown
+    `repeats` times more after the first (0: forever; None: once). Returns how many frames
+    the file holds: a frame that looks as the one before it is merged into it (shown
+    longer), as Pillow would merge it unsaid."""
     from PIL import Image
 
-    images = [Image.fromarray(f).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-              for f in frames]
-    ms = gif_delays_ms(durations)
+    images: list[Image.Image] = []
+    ms: list[int] = []
+    before = b""
+    for frame, delay in zip(frames, gif_delays_ms(durations), strict=True):
+        image = Image.fromarray(frame).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        # (the colours shown, as Pillow compares them: looser than its palette indices)
+        shown = image.convert("RGB").tobytes()
+        if images and shown == before:
+            ms[-1] += delay
+            continue
+        images.append(image)
+        ms.append(delay)
+        before = shown
+    loop = {} if repeats is None else {"loop": repeats}
     try:
         with atomic_output(output, replace=replace) as tmp:
             images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
-                           duration=ms, loop=0, optimize=False, disposal=1)
+                           duration=ms, optimize=False, disposal=1, **loop)
     except OutputExists as e:
         raise AquarelleError(str(e)) from None
     except OSError as e:
         raise AquarelleError(f"cannot write {output}: {os_reason(e)}") from None
+    return len(images)
+
+
+def source_repeats(src: Path) -> int | None:
+    """How many times an animated picture (GIF, APNG, WebP) repeats after it is first
+    shown, as a GIF says it: 0 forever, None never (a GIF without a NETSCAPE loop); 0 for
+    anything else (a video). A GIF's loop count is its repeats; APNG's num_plays and WebP's
+    loop count are the times shown in all (as browsers play them)."""
+    try:
+        with quiet_pillow(header_only=True) as pil, pil.open(src) as im:
+            if im.format not in ("GIF", "PNG", "WEBP"):
+                return 0
+            loop = im.info.get("loop")
+            if im.format == "GIF":
+                return None if loop is None else int(loop)
+    except Exception:  # (not a picture Pillow reads: a video, an image sequence)
+        return 0
+    plays = int(loop or 0)
+    return 0 if plays == 0 else None if plays == 1 else plays - 1
 
 
 def frame_lengths(starts: list[Fraction], last: Fraction | None, step: float) -> list[float]:
