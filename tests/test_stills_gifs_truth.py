@@ -14,6 +14,8 @@ from videoclips import make_clip
 
 from aquarelle.cli.main import main
 from aquarelle.media.image_read import read_image
+from aquarelle.media.image_types import ImageError
+from aquarelle.media.image_write import write_image
 
 
 def picture(w: int = 30, h: int = 20) -> np.ndarray:
@@ -106,3 +108,34 @@ def test_a_gif_summary_counts_the_frames_it_holds(tmp_path, capsys):
     assert held == 5 and delays == [100] * 5
     assert err.endswith(f"{src} -> {out} (5 frames; 5 identical frames merged into the one "
                         "before)\n"), err
+
+
+# 10. what a format cannot hold (WebP's 16383 px a side) is refused before painting
+
+
+def test_a_still_too_wide_for_webp_is_refused_before_painting(tmp_path, capsys):
+    src = tmp_path / "wide.png"
+    Image.fromarray(np.zeros((8, 16384, 3), np.uint8)).save(src)
+    out = tmp_path / "wide.webp"
+    code, err = cli(capsys, "render", src, "-o", out, "--style", "adjust")
+    assert (code, err) == (2, "aquarelle render: error: wide.png is 16384x8: WebP holds at "
+                              "most 16383 px a side; render it smaller, e.g. --size "
+                              "16383x-1 (or write .png, .tif or .avif)\n")
+    assert list(tmp_path.iterdir()) == [src]
+    code, err = cli(capsys, "render", src, "-o", out, "--style", "adjust", "--size",
+                    "16383x-1", "-q")
+    assert (code, err) == (0, "")
+    with Image.open(out) as im:
+        assert im.size == (16383, 8)
+
+
+@pytest.mark.parametrize("name, kind, most", [("o.webp", "WebP", 16383),
+                                              ("o.jpg", "JPEG", 65500)])
+def test_write_image_names_a_formats_longest_side(tmp_path, name, kind, most):
+    with pytest.raises(ImageError, match=f"{kind} holds at most {most} px a side, the "
+                                         f"picture is {most + 1}x2"):
+        write_image(tmp_path / name, np.zeros((2, most + 1, 3), np.uint8))
+    assert not list(tmp_path.iterdir())
+    write_image(tmp_path / name, np.zeros((2, most, 3), np.uint8))
+    with Image.open(tmp_path / name) as im:
+        assert im.size == (most, 2)

@@ -26,7 +26,7 @@ from ..media.image_formats import LOSSY, WRITE_EXTENSIONS, is_image_path, is_wri
 from ..media.image_pixels import on_paper
 from ..media.image_read import image_size, read_image
 from ..media.image_types import Image, ImageError
-from ..media.image_write import painting_to_write, write_image
+from ..media.image_write import painting_to_write, side_limit, write_image
 from ..media.image_write_warnings import write_warnings
 from ..media.paths import same_path
 from ..media.progress import ProgressPrinter, format_seconds
@@ -95,7 +95,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     ctx = create_headless_context()
     try:
         if header is not None:
-            refuse_unpaintable(job, resolve_size(size, header, even=False), ctx, src)
+            refuse_unpaintable(job, resolve_size(size, header, even=False), ctx, src,
+                               output)
         if image is None:
             image = read_image(src, fit=resolve_size(size, header, even=False)
                                if size and header else None)
@@ -154,15 +155,24 @@ def first_frame_only(src: Path, decodes: bool | None = None) -> str | None:
 
 
 def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Context,
-                       src: Path) -> None:
-    """A still the GPU cannot paint is refused before it is decoded, in one line with the
-    largest --size that works: one beyond the texture limit whose style cannot be painted
-    in tiles, or one whose style paints it larger (an upscale, a stereo pair side by side:
-    painted whole, never in tiles) beyond the texture limit."""
+                       src: Path, output: Path | None = None) -> None:
+    """A still the GPU cannot paint, or `output`'s format cannot hold, is refused before it
+    is decoded, in one line with the largest --size that works: one painted beyond what the
+    format holds (WebP's 16383 px), one beyond the texture limit whose style cannot be
+    painted in tiles, or one whose style paints it larger (an upscale, a stereo pair side by
+    side: painted whole, never in tiles) beyond the texture limit."""
     limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
     w, h = size
     with painted_sizes(job, ctx) as painted:
         out = painted(size)
+        if output is not None and (beyond := side_limit(output, out)) is not None:
+            kind, most = beyond
+            made = f" and {job.look.style.name} would paint it {out[0]}x{out[1]}" \
+                if out != size else ""
+            raise AquarelleError(f"{src.name} is {w}x{h}{made}: {kind} holds at most {most} "
+                                 f"px a side; render it smaller, e.g. --size "
+                                 f"{largest_size(size, painted, most)} (or write .png, .tif "
+                                 "or .avif)")
         if max(out) > limit and out != size:
             raise AquarelleError(f"{src.name} is {w}x{h}: {job.look.style.name} would paint it "
                                  f"{out[0]}x{out[1]}, beyond the GPU's texture limit ({limit} "

@@ -32,6 +32,9 @@ DEFAULT_QUALITY = 95
 # From this JPEG quality up, colour is kept at full resolution (4:4:4): at 4:2:0 a painting's
 # saturated washes (reds on white) soften at their edges whatever the quality.
 FULL_CHROMA_QUALITY = 90
+# The longest side an encoder writes (libwebp's 16383, libjpeg's 65500); the other formats
+# hold more than aquarelle paints.
+MAX_SIDES = {".webp": ("WebP", 16383), **dict.fromkeys(JPEG_EXTENSIONS, ("JPEG", 65500))}
 
 
 def painting_to_write(path: str | Path, rgb: np.ndarray,
@@ -46,6 +49,13 @@ def painting_to_write(path: str | Path, rgb: np.ndarray,
     if alpha.dtype != rgb.dtype:
         alpha = to_8bit(alpha) if rgb.dtype == np.uint8 else alpha.astype(np.uint16) * 257
     return off_paper(rgb, alpha)
+
+
+def side_limit(path: str | Path, size: tuple[int, int]) -> tuple[str, int] | None:
+    """The format and its longest side, where a picture of `size` (w, h) is beyond what
+    `path`'s format holds; None where it fits."""
+    limit = MAX_SIDES.get(Path(path).suffix.lower())
+    return limit if limit is not None and max(size) > limit[1] else None
 
 
 def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = None, *,
@@ -68,6 +78,10 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         raise ImageError(f"{what}, for {path}; use one of {', '.join(sorted(WRITE_EXTENSIONS))}")
     if not path.parent.is_dir() if str(path.parent) else False:
         raise ImageError(f"output folder does not exist: {path.parent}")
+    if (beyond := side_limit(path, (rgb.shape[1], rgb.shape[0]))) is not None:
+        raise ImageError(f"{path}: {beyond[0]} holds at most {beyond[1]} px a side, the "
+                         f"picture is {rgb.shape[1]}x{rgb.shape[0]}; write it smaller, or as "
+                         ".png, .tif or .avif")
     if ext in EIGHT_BIT_ONLY:  # (OpenCV would clip 16-bit values to 255: a white picture)
         rgb = to_8bit(rgb)
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR) if rgb.flags.c_contiguous and \
