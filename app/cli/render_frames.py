@@ -116,8 +116,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                                 else None
                         else:
                             path = frame_path(output, k + 1)
+                            exif, dpi = photo_metadata(reader, frame, opts.metadata)
                             write_image(path, rgb, quality=job.quality,
-                                        replace=opts.replace)
+                                        replace=opts.replace, exif=exif, dpi=dpi)
                             written.append(path)
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
@@ -129,6 +130,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             lost, deinterlaced, lost_why = reader.lost, reader.deinterlaced, reader.lost_why()
             if reader.gap is not None and reader.gap_reached:
                 warnings.append(reader.gap.describe())
+            if reader.photos is not None and (fitted := reader.photos.resized()) is not None:
+                warnings.append(fitted)
             if not gif and opts.fps is None and reader.variable_rate:
                 warnings.append(f"{reader.path.name} has a variable frame rate, whose timing "
                                 "an image sequence cannot hold (it reads back at one rate, "
@@ -233,6 +236,16 @@ def pixel_warnings(reader: VideoReader, size: tuple[int, int] | None, first: Dec
     return [f"{reader.path.name} has non-square pixels (SAR {sar.numerator}:{sar.denominator}):"
             f" {what} holds them as square ones, {w}x{h} (the video shows {dw}x{dh}); --size "
             f"{dw}x{dh} keeps the shape"]
+
+
+def photo_metadata(reader: VideoReader, frame: DecodedFrame, exif: bool = True
+                   ) -> tuple[bytes | None, tuple[float, float] | None]:
+    """What a frame painted from an image sequence's photo keeps of it, as a still does: its
+    EXIF (not with --no-metadata: `exif` False) and its resolution; nothing for a video's."""
+    if reader.photos is None:
+        return None, None
+    kept, dpi = reader.photos.metadata(frame.pts * frame.time_base - reader.start_time)
+    return (kept if exif else None), dpi
 
 
 def frame_path(pattern: Path, number: int) -> Path:

@@ -43,22 +43,49 @@ def to_srgb(rgb: np.ndarray, icc: bytes | None, name: str) -> tuple[np.ndarray, 
     `icc` describes another RGB space; the very same array and profile where it is sRGB,
     none, or not an RGB one (a CMYK or grey source's: the writer leaves it out). A profile
     that cannot be read keeps the pixels, with one ColourProfileWarning naming `name`."""
-    if not icc or _space(icc) != "RGB" or rgb.ndim != 3 or rgb.shape[2] != 3:
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
         return rgb, icc
+    convert = srgb_converter(icc, name)
+    return (rgb, icc) if convert is None else (convert(rgb), None)
+
+
+def srgb_converter(icc: bytes | None, name: str
+                   ) -> Callable[[np.ndarray], np.ndarray] | None:
+    """`to_srgb`'s conversion of the pixels `icc` describes, made once for many pictures of
+    that profile (an image sequence's frames): RGB (uint8 or uint16, h x w x 3; or x 4, the
+    fourth channel kept as it is) in, sRGB out. None where to_srgb keeps them as they are: a
+    profile of sRGB, none, not an RGB one, or one that cannot be read (one
+    ColourProfileWarning naming `name`)."""
+    if not icc or _space(icc) != "RGB":
+        return None
     try:
         transform = _transform(icc)
     except Exception:  # littlecms refused it (a cut or malformed profile)
         _warn_once(icc, f"{name}: its colour profile cannot be read; its colours are painted "
                         f"as if they were sRGB")
-        return rgb, icc
+        return None
     if transform is None:
-        return rgb, icc
-    if rgb.dtype == np.uint8:
-        return _apply_8bit(rgb, transform), None
-    shaper = _matrix_shaper(icc)
-    if shaper is not None:
-        return _apply_float(rgb, *shaper), None
-    return _apply_table(rgb, transform), None
+        return None
+    made = {"RGB": transform}  # (RGBA's: a frame as it comes, its alpha copied by Pillow)
+    shaper: list[tuple[list[np.ndarray], np.ndarray] | None] = []  # (16-bit: made once)
+
+    def convert(rgb: np.ndarray) -> np.ndarray:
+        if rgb.dtype == np.uint8:
+            mode = "RGB" if rgb.shape[2] == 3 else "RGBA"
+            if mode not in made:
+                made[mode] = _build(icc, mode)
+            return _apply_8bit(rgb, made[mode])
+        if rgb.shape[2] == 4:
+            out = rgb.copy()
+            out[:, :, :3] = convert(np.ascontiguousarray(rgb[:, :, :3]))
+            return out
+        if not shaper:
+            shaper.append(_matrix_shaper(icc))
+        if shaper[0] is not None:
+            return _apply_float(rgb, *shaper[0])
+        return _apply_table(rgb, transform)
+
+    return convert
 
 
 def _space(icc: bytes) -> str | None:
@@ -72,7 +99,7 @@ def _warn_once(icc: bytes, message: str) -> None:
     key = hashlib.sha1(icc).hexdigest() + message
     if key not in _warned:
         _warned.add(key)
-        warnings.warn(message, ColourProfileWarning, stacklevel=3)
+        warnings.warn(message, ColourProfileWarning, stacklevel=4)
 
 
 def _transform(icc: bytes) -> Any | None:
@@ -82,15 +109,22 @@ def _transform(icc: bytes) -> Any | None:
     from PIL import Image as PILImage
     from PIL import ImageCms
 
-    source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
-    transform = ImageCms.buildTransform(source, srgb, "RGB", "RGB",
-                                        renderingIntent=ImageCms.Intent(_INTENT))
+    transform = _build(icc, "RGB")
     grid = _grid(17)
     out = np.asarray(ImageCms.applyTransform(PILImage.fromarray(grid), transform))
     if np.abs(out.astype(np.int16) - grid).max() <= _SAME_LEVELS:
         return None
     return transform
+
+
+def _build(icc: bytes, mode: str) -> Any:
+    """littlecms' transform from `icc` to sRGB of 8-bit pictures of Pillow's `mode`."""
+    from PIL import ImageCms
+
+    source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+    return ImageCms.buildTransform(source, srgb, mode, mode,
+                                   renderingIntent=ImageCms.Intent(_INTENT))
 
 
 def _grid(step: int) -> np.ndarray:
@@ -106,6 +140,8 @@ def _apply_8bit(rgb: np.ndarray, transform: Any) -> np.ndarray:
     from PIL import ImageCms
 
     im = PILImage.fromarray(np.ascontiguousarray(rgb))
+    if im.mode == "RGBA":  # (Pillow's RGBA shares the array's memory: left as it was)
+        return np.array(ImageCms.applyTransform(im, transform))
     ImageCms.applyTransform(im, transform, inPlace=True)
     return np.array(im)  # (a copy: writable, as the decoder's arrays are)
 

@@ -216,6 +216,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         finally:
             if ctx is None:
                 gl.release()
+        if reader.photos is not None and (fitted := reader.photos.resized()) is not None:
+            result.warnings.append(fitted)
     finally:
         reader.close()
     result.sar = sar

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import av
 import av.error
+import cv2
 import numpy as np
 from av.codec.hwaccel import HWAccel
 from av.video.reformatter import Colorspace
@@ -33,6 +34,7 @@ from .hw_decoders import DecoderChoice, as_software_layout, choose
 from .orientation import UPRIGHT, orientation_of
 from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
 from .programs import other_programs, ts_programs
+from .sequence_photos import SequencePhotos
 
 RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
 
@@ -406,6 +408,10 @@ class VideoReader:
         # an image sequence's files by time: those demuxed, and those decoded (a decoder's
         # error comes a few packets late on its threads: the files never decoded are named)
         self._sequence = is_sequence(self.path)
+        # its frames read as its photos are: the first file's EXIF orientation and colour
+        # profile, and the first frame's size (FFmpeg's decoder knows none of them)
+        self.photos = SequencePhotos(self.path, (cc.width, cc.height), SEQUENCE_RATE) \
+            if self._sequence and cc else None
         self._packet_pts: set[int] = set()
         self._frame_pts: set[int] = set()
         # frames decoded with a time at or before the last one's (a damaged stretch's),
@@ -861,7 +867,11 @@ class VideoReader:
         return self._deinterlacer.used
 
     def _convert(self, f: av.VideoFrame) -> DecodedFrame:
-        shown = self._orientation = orientation_of(f, self.video)
+        photos = self.photos
+        shown = self._orientation = orientation_of(f, self.video) if photos is None \
+            else photos.orientation
+        # a frame of another size than an image sequence's first: fitted to it below
+        odd = photos is not None and (f.width, f.height) != photos.stored
         color_range = f.color_range
         # an untagged picture is read with the container's matrix, else the one players
         # guess from its size (swscale's own default, BT.601, would shift HD's colours)
@@ -876,17 +886,30 @@ class VideoReader:
             kwargs["src_color_range"] = color_range
         if untagged:
             kwargs["src_colorspace"] = SWS_MATRIX.get(self.matrix)
-        if self.size is not None:
+        if self.size is not None and not odd:
             w, h = self.size[::-1] if shown.turns % 2 else self.size
             if (w, h) != (f.width, f.height):
                 kwargs.update(width=w, height=h, interpolation="AREA")
                 width = w
+        elif odd:  # converted at its own size, then fitted to the others' (photos.fit)
+            assert photos is not None
+            target = self.size or photos.upright  # (W, H) as shown
+            width = target[1] if shown.turns % 2 else target[0]  # the others' as converted
         # FFmpeg's 8-bit YUV -> RGBA converter leaves a row's last pixels unwritten unless
         # the width is a multiple of 16 (322 px: the last 2 black, alpha 0): RGB there
         rgba = self.rgba and (self.deep or width % RGBA_WIDTH_STEP == 0)
-        kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba else \
+        kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba and not odd else \
             ("rgb48le" if self.deep else "rgb24")
-        image = shown.apply(f.to_ndarray(**kwargs))
+        image = f.to_ndarray(**kwargs)
+        image = shown.apply(image) if photos is None else photos.turn(image)
+        if photos is not None:
+            if odd:
+                at = None if f.pts is None else (f.pts - (self.video.start_time or 0)) \
+                    * self.time_base
+                image = photos.fit(image, target, at)
+                if rgba:  # (the others' fourth channel)
+                    image = cv2.cvtColor(image, cv2.COLOR_RGB2RGBA)
+            image = photos.colour(image)
         pts = f.pts
         step = f.duration or self._default_step()
         if pts is None:
