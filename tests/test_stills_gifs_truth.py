@@ -139,3 +139,19 @@ def test_write_image_names_a_formats_longest_side(tmp_path, name, kind, most):
     write_image(tmp_path / name, np.zeros((2, most, 3), np.uint8))
     with Image.open(tmp_path / name) as im:
         assert im.size == (most, 2)
+
+
+# 11. a BMP keeps its source's resolution (OpenCV's BMP writer set none)
+
+
+def test_a_bmp_keeps_the_sources_resolution(tmp_path, capsys):
+    src = tmp_path / "in.png"
+    Image.fromarray(picture()).save(src, dpi=(300, 300))
+    out = tmp_path / "out.bmp"
+    assert cli(capsys, "render", src, "-o", out, "-q", "--style", "adjust") == (0, "")
+    with Image.open(out) as im:
+        assert tuple(round(float(v)) for v in im.info["dpi"]) == (300, 300)
+    assert read_image(out).dpi == (300.0, 300.0)
+    write_image(tmp_path / "none.bmp", picture())  # no resolution given: none written
+    with Image.open(tmp_path / "none.bmp") as im:
+        assert "dpi" not in im.info

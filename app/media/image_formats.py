@@ -18,9 +18,9 @@ PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".jpe": "JPEG", ".jfif": "JPEG",
                ".webp": "WEBP", ".png": "PNG", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF"}
 # (PNG and TIFF hold 16; Pillow's AVIF encoder takes 8)
 EIGHT_BIT_ONLY = frozenset({*JPEG_EXTENSIONS, ".webp", ".bmp", ".avif"})
-# Where write_image writes a resolution (pHYs, JFIF's density, TIFF's tags); elsewhere only
-# an EXIF's XResolution, where the source's EXIF has one, says it.
-DPI_KEPT = frozenset({".png", *JPEG_EXTENSIONS, ".tif", ".tiff"})
+# Where write_image writes a resolution (pHYs, JFIF's density, TIFF's tags, BMP's pixels a
+# metre); elsewhere only an EXIF's XResolution, where the source's EXIF has one, says it.
+DPI_KEPT = frozenset({".png", *JPEG_EXTENSIONS, ".tif", ".tiff", ".bmp"})
 # (a 32-bit BMP's fourth channel is not written: what OpenCV writes there, and whether a
 # viewer takes it for alpha, differ from version to version)
 NO_ALPHA = frozenset({*JPEG_EXTENSIONS, ".bmp"})

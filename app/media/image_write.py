@@ -67,7 +67,7 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
     format takes them (PNG at either depth, JPEG, WebP and 8-bit TIFF; not BMP), the profile
     only where its colour space is the pixels' (RGB; not a CMYK source's); a 16-bit picture is
     rounded to 8 bits for a format that holds no more (see `write_warnings`); a resolution
-    (`dpi`) is written in PNG, JPEG and TIFF.
+    (`dpi`) is written in PNG, JPEG, TIFF and BMP.
     replace=False (-n) never replaces an existing file, even one that appears meanwhile; a
     symlink is written through (atomic_output)."""
     path = Path(path)
@@ -118,6 +118,8 @@ def write_image(path: str | Path, rgb: np.ndarray, alpha: np.ndarray | None = No
         data = buf.tobytes()
         if ext in (".tif", ".tiff") and bgr.shape[2] == 4:
             data = tiff_alpha(data)
+        if ext == ".bmp" and dpi:
+            data = _bmp_with_resolution(data, dpi)
     try:
         with atomic_output(path, replace=replace) as tmp:
             tmp.write_bytes(data)
@@ -135,6 +137,18 @@ def _png_with_phys(data: bytes, dpi: tuple[float, float]) -> bytes:
     chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
     at = 8 + 25  # (the signature, then IHDR: length, type, 13 bytes, CRC)
     return data[:at] + chunk + data[at:]
+
+
+_BMP_INFO_AT, _BMP_PELS_AT = 14, 38  # (BITMAPINFOHEADER after the file header; its ppm)
+
+
+def _bmp_with_resolution(data: bytes, dpi: tuple[float, float]) -> bytes:
+    """A BMP with its pixels a metre set for `dpi` (OpenCV writes 0: none); one whose header
+    has no room for them (an OS/2 one) as it is."""
+    if struct.unpack_from("<I", data, _BMP_INFO_AT)[0] < 40:
+        return data
+    pels = struct.pack("<ii", round(dpi[0] / 0.0254), round(dpi[1] / 0.0254))
+    return data[:_BMP_PELS_AT] + pels + data[_BMP_PELS_AT + 8:]
 
 
 def _encode_with_metadata(bgr: np.ndarray, fmt: str, quality: int, icc: bytes | None,
