@@ -442,3 +442,25 @@ def test_colour_resolution_lost_is_said_in_one_line(tmp_path, capsys, pix_fmt, c
         fmt = "yuv422p10le" if codec == "prores" else "yuv420p"
         chroma = [w for w in depth_warnings(reader, fmt, CODECS[codec]) if " colour; " in w]
     assert chroma == ([] if said is None else [said])
+
+
+def test_a_video_wider_than_frames_are_painted_is_refused_before_any_work(tmp_path, capsys):
+    """It failed at its first frame with "frame 16385x64 exceeds the GPU's texture limit
+    16384" and no word of what does it (trial V4): refused at once, --size named."""
+    import av
+
+    src = tmp_path / "wide.mkv"
+    with av.open(str(src), "w") as out:
+        stream = out.add_stream("ffv1", rate=25)
+        stream.width, stream.height, stream.pix_fmt = 16386, 8, "gray"
+        for k in range(2):
+            frame = av.VideoFrame.from_ndarray(np.full((8, 16386), 40 * k, np.uint8),
+                                               format="gray")
+            frame.pts = k
+            out.mux(stream.encode(frame))
+        out.mux(stream.encode(None))
+    code, _, err = run_cli(capsys, src, "-o", tmp_path / "out.mp4")
+    assert code == 2 and err.strip() == (
+        "aquarelle render: error: wide.mkv is 16386x8: a video's frames are painted at most "
+        "16384 px a side; render it smaller, e.g. --size 8192x-1")
+    assert not list(tmp_path.glob("out*")) and not list(tmp_path.glob(".out*"))

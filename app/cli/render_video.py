@@ -21,6 +21,7 @@ from .main import print_error
 from .render_frames import frame_path, run_frames
 from .render_image import render_image, render_still_gif
 from .render_job import RENDER, RenderJob, check_writable, refuse_existing
+from .render_options import MAX_VIDEO_SIDE
 
 
 def refuse_no_video(path: Path) -> None:
@@ -42,6 +43,28 @@ def refuse_no_video(path: Path) -> None:
         raise MediaError(why)
 
 
+def refuse_too_big(path: Path, size: tuple[int, int] | None) -> None:
+    """A video whose frames have a side over MAX_VIDEO_SIDE, without a --size, is refused
+    before any work, saying what does it (it failed at its first frame: "frame 16385x64
+    exceeds the GPU's texture limit 16384", trial V4)."""
+    if size is not None or not path.is_file():
+        return
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.video:
+                return
+            w, h = c.streams.video[0].codec_context.width, c.streams.video[0].codec_context.height
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        return
+    if max(w, h) > MAX_VIDEO_SIDE:
+        smaller = f"{MAX_VIDEO_SIDE // 2}x-1" if w >= h else f"-1x{MAX_VIDEO_SIDE // 2}"
+        raise AquarelleError(f"{path.name} is {w}x{h}: a video's frames are painted at most "
+                             f"{MAX_VIDEO_SIDE} px a side; render it smaller, e.g. --size "
+                             f"{smaller}")
+
+
 def run(job: RenderJob, src: Path, output: Path) -> int:
     """Render one video file to `output` (a file, or a folder to put it in)."""
     if job.cluster is not None:
@@ -58,6 +81,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
     output_format(output, opts.codec)  # bad extension or codec: fail before decoding
     if output.parent.is_dir():  # (a missing one: the export says so)
         check_writable(output)
+    refuse_too_big(src, opts.size)
     printer = ProgressPrinter(src.name, quiet=job.quiet)
     try:
         result = export_video(src, output, job.look.style, job.look.values, opts,
