@@ -153,3 +153,30 @@ def test_frames_written_from_photos_keep_their_exif_and_resolution(tmp_path, cap
             assert exif.get(0x0132) == f"2026:05:01 10:00:0{k}"  # its own photo's
             assert exif.get(0x0112, 1) == 1  # the pixels are upright
             assert im.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+
+
+@pytest.mark.parametrize(("fps", "gif"), [("24", False), ("30000/1001", False), ("10", True)])
+def test_fps_is_a_sequences_own_rate_every_frame_kept(tmp_path, capsys, fps, gif):
+    """A sequence was always read at 25 fps and --fps resampled it: 20 frames at --fps 24
+    became 19, the 20th left out (trial V4). --fps is its rate now, as ffmpeg's -framerate."""
+    from fractions import Fraction
+
+    import av
+
+    (tmp_path / "seq").mkdir()
+    for k in range(20):
+        Image.fromarray(np.full((16, 24, 3), 10 * k, np.uint8)).save(
+            tmp_path / "seq" / f"{k + 1:04d}.png")
+    out = tmp_path / ("out.gif" if gif else "out.mp4")
+    assert main(["render", str(tmp_path / "seq" / "%04d.png"), "-o", str(out), "--style",
+                 "adjust", "--fps", fps, "-q"]) == 0, capsys.readouterr().err
+    with av.open(str(out)) as c:
+        frames = list(c.decode(video=0))
+        rate = c.streams.video[0].average_rate
+    assert len(frames) == 20
+    if gif:
+        assert [f.duration * f.time_base for f in frames[:-1]] == [Fraction(1, 10)] * 19
+    else:
+        assert rate == Fraction(fps)
+        means = [f.to_ndarray(format="gray").mean() for f in frames]
+        assert np.all(np.diff(means) > 5)  # each frame once, in order

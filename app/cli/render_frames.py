@@ -36,7 +36,7 @@ from ..media.frame_range import DecodedFrame
 from ..media.image_read import os_reason
 from ..media.image_write import write_image
 from ..media.metadata import container_tags
-from ..media.paths import SEQUENCE_FIELD, written_over
+from ..media.paths import SEQUENCE_FIELD, is_sequence, written_over
 from ..media.progress import ProgressPrinter
 from ..media.video_reader import VideoReader, cover_pictures
 from .common import counted
@@ -81,7 +81,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     held = 0  # the frames the GIF holds
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
-        with VideoReader(src, deep=deep) as reader:
+        with VideoReader(src, deep=deep,
+                         sequence_rate=opts.fps if is_sequence(src) else None) as reader:
             what = "a GIF" if gif else "an image sequence"
             warnings = left_out(reader, job, what)
             total = output_frames(reader, opts.start, opts.end, opts.fps)

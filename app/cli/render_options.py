@@ -91,7 +91,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--fps", type=frame_rate, metavar="RATE",
                    help="a new constant frame rate, a number or a fraction (30000/1001): "
                         "frames are repeated or left out (the default keeps every frame with "
-                        "its own timestamp)")
+                        "its own timestamp); an image sequence's own rate, every frame kept "
+                        "(25 without it)")
     g.add_argument("--speed", choices=SPEEDS, metavar="PRESET",
                    help="encoder speed preset (x264/x265 names: ultrafast ... veryslow; "
                         "default medium): faster encodes give bigger files at the same --crf")

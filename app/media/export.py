@@ -187,7 +187,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
         raise MediaError(f"output folder does not exist: {dst.parent}")
 
     reader = VideoReader(src, audio=opts.audio, subtitles=opts.subtitles, deep=None,
-                         decoder=opts.decoder, rgba=True)
+                         decoder=opts.decoder, rgba=True,
+                         sequence_rate=opts.fps if is_sequence(src) else None)
     try:
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         transcode, unwritten = _audio_outside(reader, transcode, opts.start, opts.end)

@@ -33,7 +33,7 @@ class SequencePhotos:
     """What the first file of an image sequence says of its frames (its EXIF orientation,
     its colour profile's conversion to sRGB), and the frames found of another size."""
 
-    def __init__(self, pattern: Path, stored: tuple[int, int], rate: int) -> None:
+    def __init__(self, pattern: Path, stored: tuple[int, int], rate: Fraction | int) -> None:
         """`stored`: the first file's size (W, H) as decoded; `rate`: the frames a second
         its numbers are timed at."""
         self.pattern = pattern

@@ -138,10 +138,11 @@ def sequence_gap(pattern: str | Path) -> SequenceGap | None:
     return None
 
 
-def open_input(path: str | Path, hwaccel: HWAccel | None = None
-               ) -> av.container.InputContainer:
-    """Open a media file (or an image-sequence pattern) for reading, decoding video on a
-    device if `hwaccel` says so; missing, empty or unreadable inputs raise MediaError."""
+def open_input(path: str | Path, hwaccel: HWAccel | None = None,
+               rate: Fraction | int = SEQUENCE_RATE) -> av.container.InputContainer:
+    """Open a media file (or an image-sequence pattern, read at `rate` frames a second) for
+    reading, decoding video on a device if `hwaccel` says so; missing, empty or unreadable
+    inputs raise MediaError."""
     p = Path(path)
     if is_sequence(p):
         files = sequence_files(p)
@@ -150,7 +151,7 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None
         first = files[0][0]
         try:
             return av.open(str(p), mode="r", format="image2",
-                           options={"framerate": str(SEQUENCE_RATE),
+                           options={"framerate": str(rate),
                                     "start_number": str(first)})
         except (av.error.FFmpegError, OSError, ValueError) as e:
             raise MediaError(f"{p}: not a readable image sequence ({ffmpeg_reason(e)})") \
@@ -364,12 +365,15 @@ class VideoReader:
     def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
                  audio: bool = False, transcode_audio: frozenset[int] = frozenset(),
                  subtitles: bool = False, deep: bool | None = False,
-                 decoder: str = "software", rgba: bool = False) -> None:
+                 decoder: str = "software", rgba: bool = False,
+                 sequence_rate: Fraction | int | None = None) -> None:
         self.path = Path(path)
+        # an image sequence's frames a second (it has none of its own: --fps gives one)
+        self.sequence_rate = Fraction(sequence_rate or SEQUENCE_RATE).limit_denominator(10**6)
         # frames with a fourth, opaque channel (what an export renders: a texture uploads
         # 4 bytes a pixel as they come, 3 are repacked; the conversion costs the same)
         self.rgba = rgba
-        self.container = open_input(self.path)
+        self.container = open_input(self.path, rate=self.sequence_rate)
         if (why := no_video(self.path, self.container)) is not None:
             self.container.close()
             raise MediaError(why)
@@ -378,7 +382,7 @@ class VideoReader:
         self.decoder = self._decoder(decoder)
         if self.decoder.hardware:
             self.container.close()
-            self.container = open_input(self.path, self.decoder.hwaccel())
+            self.container = open_input(self.path, self.decoder.hwaccel(), self.sequence_rate)
             self.video = self._video()
         self.video.thread_type = "AUTO"
         # The container's colour tags, read before any decoding: a decoder overwrites them
@@ -410,7 +414,7 @@ class VideoReader:
         self._sequence = is_sequence(self.path)
         # its frames read as its photos are: the first file's EXIF orientation and colour
         # profile, and the first frame's size (FFmpeg's decoder knows none of them)
-        self.photos = SequencePhotos(self.path, (cc.width, cc.height), SEQUENCE_RATE) \
+        self.photos = SequencePhotos(self.path, (cc.width, cc.height), self.sequence_rate) \
             if self._sequence and cc else None
         self._packet_pts: set[int] = set()
         self._frame_pts: set[int] = set()
@@ -537,7 +541,7 @@ class VideoReader:
         """Duration of the video stream in seconds, if the container says (an image
         sequence's: up to its first gap, where FFmpeg stops reading it)."""
         if self.gap is not None:
-            return self.gap.read / (self.fps or SEQUENCE_RATE)
+            return self.gap.read / (self.fps or self.sequence_rate)
         if self.video.duration:
             return float(self.video.duration * self.time_base)
         # Matroska's per-track tag, else the container's: both count from the segment's
@@ -646,7 +650,7 @@ class VideoReader:
             return []
         by_number = dict(files)
         first = files[0][0]
-        rate = SEQUENCE_RATE * self.time_base  # frames a tick (image2 counts frames)
+        rate = self.sequence_rate * self.time_base  # frames a tick (image2 counts frames)
         numbers = sorted({first + round(pts * rate) for pts in bad})
         return [by_number[n].name for n in numbers if n in by_number]
 
@@ -693,7 +697,7 @@ class VideoReader:
         end_abs = None if end is None else t0 + end
         past_gap = False  # the range goes past an image sequence's gap: it ends there
         if self.gap is not None:  # (a seek past it would read on: the walk never does)
-            gap_time = t0 + self.gap.read / (self.fps or SEQUENCE_RATE)
+            gap_time = t0 + self.gap.read / (self.fps or self.sequence_rate)
             past_gap = end_abs is None or end_abs > gap_time + 1e-9
             end_abs = gap_time if past_gap else end_abs
         self.gap_reached = past_gap
