@@ -227,3 +227,33 @@ def test_transparency_a_format_drops_is_warned_of(tmp_path, capsys, ext):
     assert cli(capsys, "render", src, "-o", tmp_path / "out.png", "-q") == (0, "")
     Image.fromarray(rgba[:, 10:]).save(src)  # opaque: nothing is lost
     assert cli(capsys, "render", src, "-o", tmp_path / f"opaque{ext}", "-q") == (0, "")
+
+
+def test_iptc_png_text_and_an_odd_gamma_are_said_to_be_left_out(tmp_path):
+    """They were dropped without a word (trial V4): IPTC copyright, caption and keywords; a
+    PNG's Title, Author, Copyright; a PNG gamma of 1.0 (browsers then show the output
+    darker than the source)."""
+    import struct
+
+    from PIL import PngImagePlugin
+
+    rgb = np.full((8, 8, 3), 120, np.uint8)
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Title", "Sunset")
+    info.add_text("Author", "Someone")
+    info.add(b"gAMA", struct.pack(">I", 100000))
+    Image.fromarray(rgb).save(tmp_path / "text.png", pnginfo=info)
+    assert read_image(tmp_path / "text.png").unkept == (
+        "text (Author, Title)",
+        "gamma chunk (1: where a viewer honours it the output looks otherwise)")
+    srgb = PngImagePlugin.PngInfo()
+    srgb.add(b"gAMA", struct.pack(">I", 45455))  # sRGB's own: nothing to say
+    Image.fromarray(rgb).save(tmp_path / "srgb.png", pnginfo=srgb)
+    assert read_image(tmp_path / "srgb.png").unkept == ()
+    iptc = b"\x1c\x02\x74\x00\x0a(c) Someone"
+    Image.fromarray(rgb).save(tmp_path / "iptc.tif", tiffinfo={33723: iptc})
+    assert read_image(tmp_path / "iptc.tif").unkept == ("IPTC (caption, keywords, copyright)",)
+    notes = write_warnings(tmp_path / "out.png", rgb, None, None,
+                           unkept=read_image(tmp_path / "iptc.tif").unkept)
+    assert notes == ["out.png: written without the source's IPTC (caption, keywords, "
+                     "copyright) (aquarelle does not carry them)"]

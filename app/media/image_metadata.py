@@ -57,14 +57,36 @@ def _dpi(value: object) -> tuple[float, float] | None:
 _XMP_TIFF_TAG = 700
 
 
+_IPTC_TIFF_TAGS = (33723, 34377)  # IPTC-NAA, Photoshop's resources (which hold IPTC)
+_IPTC_RESOURCE = 1028  # Photoshop's resource holding IPTC (a JPEG's APP13)
+# A PNG's info entries that are no text chunk (Pillow puts tEXt/iTXt/zTXt there too)
+_PNG_NOT_TEXT = frozenset({"dpi", "gamma", "icc_profile", "exif", "transparency", "srgb",
+                           "chromaticity", "aspect", "interlace", "bbox", "Comment",
+                           "XML:com.adobe.xmp", "default_image", "loop", "duration"})
+_SRGB_GAMMA = 1 / 2.2  # a PNG gamma chunk of about this says what sRGB does anyway
+
+
 def _unkept(im: Any) -> tuple[str, ...]:
     """What a picture Pillow opened holds that no output carries: its XMP packet, its
-    comment (JPEG's COM, a PNG's Comment text)."""
+    comment (JPEG's COM, a PNG's Comment text), IPTC (caption, keywords, copyright), a
+    PNG's other text chunks (Title, Author...) and a gamma chunk other than sRGB's (viewers
+    that honour it show the source lighter or darker than the output)."""
     info = im.info
     xmp = info.get("xmp") or info.get("XML:com.adobe.xmp") or \
         (im.format == "TIFF" and im.tag_v2.get(_XMP_TIFF_TAG))
     comment = info.get("comment") or info.get("Comment")
-    return tuple(what for what, has in (("XMP", xmp), ("comment", comment)) if has)
+    photoshop = info.get("photoshop")
+    iptc = (isinstance(photoshop, dict) and _IPTC_RESOURCE in photoshop) or \
+        (im.format == "TIFF" and any(im.tag_v2.get(t) for t in _IPTC_TIFF_TAGS))
+    texts = sorted(k for k, v in info.items() if isinstance(v, str) and k not in _PNG_NOT_TEXT) \
+        if im.format == "PNG" else []
+    gamma = info.get("gamma") if im.format == "PNG" else None
+    odd_gamma = isinstance(gamma, float) and abs(gamma - _SRGB_GAMMA) > 0.01
+    return tuple(what for what, has in (
+        ("XMP", xmp), ("comment", comment), ("IPTC (caption, keywords, copyright)", iptc),
+        (f"text ({', '.join(texts)})", texts),
+        (f"gamma chunk ({gamma:g}: where a viewer honours it the output looks otherwise)"
+         if odd_gamma else "", odd_gamma)) if has)
 
 
 # The tags of a TIFF's first IFD that describe the picture (EXIF's 0th IFD: who made it,
