@@ -289,3 +289,20 @@ def test_zooms_between_show_whole_rows_and_columns_of_pixels(
     seen = runs_collapsed(pixels)
     assert seen.shape == expected.shape
     assert_same(seen, expected)
+
+
+def test_a_tiny_picture_is_shown_1_to_1() -> None:
+    """1 on a 1x1 PNG showed 2205%: 1:1 was under the lowest zoom, 1/20 of the fit (trial
+    W4); zooming out by hand from there keeps it, resizing the view keeps its size."""
+    from aquarelle.ui.view_transform import ViewTransform
+
+    t = ViewTransform()
+    t.actual_pixels((900, 600), (1, 1))
+    assert t.image_rect((900, 600), (1, 1)).w == pytest.approx(1.0)
+    t.zoom_at((900, 600), (450, 300), 1 / 1.2)
+    assert t.image_rect((900, 600), (1, 1)).w == pytest.approx(1.0)
+    t.hold_scale((900, 600), (1, 1))
+    t.hold_scale((1200, 800), (1, 1))
+    assert t.image_rect((1200, 800), (1, 1)).w == pytest.approx(1.0)
+    t.zoom_at((1200, 800), (600, 400), 2.0)
+    assert t.image_rect((1200, 800), (1, 1)).w == pytest.approx(2.0)

@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
+# Zoomed out by hand to at most 1/20 of the fit (a picture shown 1:1, or kept at its size on
+# screen, may be smaller: a 1x1 picture's 1:1); in to 64 times it
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
 
 
@@ -94,7 +96,8 @@ class ViewTransform:
     def zoom_at(self, view: tuple[float, float], point: tuple[float, float],
                 factor: float) -> None:
         """Zoom by `factor`, keeping the image point under `point` (view pixels) in place."""
-        new_zoom = min(MAX_ZOOM, max(MIN_ZOOM, self.zoom * factor))
+        # (a tiny picture shown 1:1 is below MIN_ZOOM of its fit: zooming out keeps it there)
+        new_zoom = min(MAX_ZOOM, max(min(MIN_ZOOM, self.zoom), self.zoom * factor))
         f = new_zoom / self.zoom
         cx, cy = view[0] / 2 + self.pan_x, view[1] / 2 + self.pan_y
         ncx, ncy = point[0] - (point[0] - cx) * f, point[1] - (point[1] - cy) * f
@@ -106,7 +109,8 @@ class ViewTransform:
         """One picture pixel per device pixel, centred on whole pixels (so nothing is
         resampled: the screen shows the picture's own pixels). `factor`: the picture's pixels
         per image pixel (an enlarged result)."""
-        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, factor / self.fit_scale(view, image)))
+        # (1:1 at any size: a 1x1 picture's is 1/900 of its fit in a 900 px view)
+        self.zoom = min(MAX_ZOOM, factor / self.fit_scale(view, image))
         self.pan_x = self.pan_y = 0.0
         rect = self.image_rect(view, image)
         self.pan_x, self.pan_y = round(rect.x) - rect.x, round(rect.y) - rect.y
@@ -122,7 +126,7 @@ class ViewTransform:
         """`k` view pixels an image pixel, the image point `centre` (as centre_point says
         it) at the view's centre, the image's origin on a whole pixel."""
         basis = self.fit_scale(view, image)
-        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, k / basis))
+        self.zoom = min(MAX_ZOOM, k / basis)
         s = basis * self.zoom
         self.pan_x = (0.5 - centre[0]) * image[0] * s
         self.pan_y = (0.5 - centre[1]) * image[1] * s
@@ -138,7 +142,7 @@ class ViewTransform:
         old, self._basis = self._basis, basis
         if old is None or old == basis or self.is_fit:
             return
-        self.zoom = min(MAX_ZOOM, max(MIN_ZOOM, self.zoom * old / basis))
+        self.zoom = min(MAX_ZOOM, self.zoom * old / basis)
         rect = self.image_rect(view, image)
         self.pan_x += round(rect.x) - rect.x
         self.pan_y += round(rect.y) - rect.y
