@@ -145,8 +145,10 @@ void main() {
     vec2 wash_g = u_hard_edges > 0.0 || u_blooms > 0.0
         ? wash_gradient(washes, uv, painted.rgb) : vec2(0.0);
     if (u_hard_edges > 0.0) {  // wet washes and a face's glazes keep soft borders
-        float hard = u_hard_edges * (1.0 - painted.a)
-                     * (1.0 - FACE_SOFT * focus_here.z * (1.0 - focus_here.y));
+        float soft = u_subject != 0
+            ? FACE_SOFT * focus_here.z * (1.0 - focus_here.y) * (1.0 - face_border_lit(wash_g))
+            : 0.0;  // (but where a glaze's border faces the light: its dried edge)
+        float hard = u_hard_edges * (1.0 - painted.a) * (1.0 - soft);
         painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard);
     }
     vec3 c = painted.rgb;

@@ -69,7 +69,17 @@ void main() {
     // the shadow glaze's border: its field's change per texel, a sub-pixel's half of it
     float field_here = glaze_field(mix(blurred, texelFetch(src, t, 0).xyz, own_k), blurred,
                                    noise.y);
-    float glaze_width = 0.5 * fwidth(field_here);
+    float width = 0.5 * fwidth(field_here);
+    // on a face's skin: its glaze where the form falls below the skin round it, its border
+    // dried only where it faces the light, and its shine (as quantize.frag)
+    float bare_skin = face * (1.0 - focus.y);
+    float beside = 0.0;
+    if (u_subject != 0) {  // (a specialized constant: uniform control flow)
+        field_here = face_glaze_field(field_here, blurred, bare_skin);
+        width = glaze_width(0.5 * fwidth(field_here), vec2(dFdx(field_here), dFdy(field_here)),
+                            bare_skin);
+        beside = wide_change(blurred.x, u_target_scale * u_px);
+    }
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
     float skin = key_skin(texelFetch(src, t, 0).xyz, focus);
@@ -84,8 +94,21 @@ void main() {
         // within the texel as in the full render
         vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz, sh);
         laid = mix(mix(laid, lab, own_k), texture(strands, sub / vec2(lim + 1)).xyz, along);
-        vec2 glaze = u_glaze > 0.0
-            ? glaze_cover(glaze_field(laid, blurred, noise.y), glaze_width) : vec2(0.0);
+        float field = glaze_field(laid, blurred, noise.y);
+        if (u_subject != 0) {
+            field = face_glaze_field(field, blurred, bare_skin);
+        }
+        vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, width) : vec2(0.0);
+        float shine = 0.0;
+        vec3 photo = lab;  // (before a glaze lifts it)
+        if (bare_skin > 0.0) {  // a patch, not a glint: its neighbours a full texel away rise
+            vec2 size = vec2(lim + 1);
+            float patch_l = min(min(lab.x, min(texture(src, (sub + vec2(0.5, 0.0)) / size).x,
+                                               texture(src, (sub - vec2(0.5, 0.0)) / size).x)),
+                                min(texture(src, (sub + vec2(0.0, 0.5)) / size).x,
+                                    texture(src, (sub - vec2(0.0, 0.5)) / size).x));
+            shine = bare_skin * face_shine(vec3(patch_l, lab.yz), blurred, beside);
+        }
         vec3 under = blurred;
         if (glaze.x > 0.0) {  // the first layer, lighter beneath the glaze (as quantize.frag)
             vec3 through = glaze_through(colour, glaze.x, face);
@@ -102,6 +125,10 @@ void main() {
         }
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));
+        }
+        if (shine > 0.0) {  // a face's shine, as light and white as the photo's
+            vec2 ab = length(photo.yz) < length(tone.yz) ? photo.yz : tone.yz;
+            tone = mix(tone, vec3(max(tone.x, photo.x), ab), shine);
         }
         sum += palette_tone(tone, blurred.x, face);
     }

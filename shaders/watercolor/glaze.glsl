@@ -4,9 +4,14 @@
 // hard border crosses theirs; beneath it the first layer is laid lighter by what the glaze
 // takes away (the values stay the photo's), and the two mix as transparent layers do: the
 // glaze's transmittance multiplies the light that reaches the paper (the thin-layer limit of
-// Kubelka-Munk: no scattering, reflectance times transmittance). Needs color.glsl and
-// tones.glsl (keyed).
+// Kubelka-Munk: no scattering, reflectance times transmittance). On a face's skin it lies
+// where the form falls below the skin round it, and its border is hard (dried) only where
+// it faces the light (the top of the shadow under the jaw, the socket under the brow, the
+// shadow side's turn), soft elsewhere: one dried edge per glaze that follows the form, not
+// a contour round every tone step (hard everywhere, a face's tones read as patches: 80625de).
+// Needs color.glsl and tones.glsl (keyed).
 uniform float u_glaze;  // 0..1: the glaze's strength (0: none)
+uniform vec2 u_light;  // .x the main face's light: -1 from the left .. 1 from the right
 
 const float GLAZE_FORM = 0.5;     // of the abstraction in the glaze's field (rest: wide wash)
 const float GLAZE_LEVEL = 0.48;   // keyed lightness (0..1) below which the glaze lies
@@ -25,6 +30,30 @@ const vec2 GLAZE_COOL_SHARE = vec2(0.4, 0.15);   // of the glaze's colour: off a
 // wash `coarse`, its border moved by the noise `wander` (0..1).
 float glaze_field(vec3 own, vec3 coarse, float wander) {
     return keyed(mix(coarse.x, own.x, GLAZE_FORM) / 100.0) + GLAZE_TREMOR * (wander - 0.5);
+}
+
+// On a face's skin (`skin` 0..1), the glaze's field drawn down where the skin round it
+// (`coarse`, the wide wash) is lighter than GLAZE_LEVEL: the glaze lies where the form falls
+// FACE_GLAZE_DROP below it (a light face's shadows lie above GLAZE_LEVEL: it had none).
+const float FACE_GLAZE_DROP = 0.05;  // keyed lightness of the field (half the form's drop)
+float face_glaze_field(float field, vec3 coarse, float skin) {
+    return field - skin * max(0.0, keyed(coarse.x / 100.0) - FACE_GLAZE_DROP - GLAZE_LEVEL);
+}
+
+// Where the light comes from on the picture (texture coordinates, y down the picture):
+// above, and to the side the face is lit from.
+vec2 light_direction() {
+    return normalize(vec2(clamp(u_light.x, -1.0, 1.0), -1.0));
+}
+
+// The glaze's border width on a face's skin (`skin`): `width` (one texel: hard) where the
+// field (lighter outwards, gradient `grad`) rises towards the light, the graded span where
+// it does not (soft).
+const vec2 FACING = vec2(0.1, 0.5);  // the cosine between the border's normal and the light
+float glaze_width(float width, vec2 grad, float skin) {
+    float facing = smoothstep(FACING.x, FACING.y,
+                              dot(grad / max(length(grad), 1e-6), light_direction()));
+    return mix(width, 2.0 * GLAZE_LIFT, skin * (1.0 - facing));
 }
 
 // How much of a full glaze lies here: .x graded (the form's shade, which the first layer is

@@ -5,8 +5,11 @@
 // the two (t, 0..1) is steepened to a transition EDGE_WIDTH reference px wide (at least one
 // output px), and whatever of the colour is not on the line between the sides is kept.
 // Graded washes (a small step over the reach) and flat ones keep their soft gradation; the
-// caller weighs `hard` (wet washes and a face's glazes stay soft). Needs color.glsl.
+// caller weighs `hard` (wet washes and a face's glazes stay soft but where they face the
+// light: face_border_lit). Needs color.glsl.
 // Reach: ceil((EDGE_REACH * u_px + 2.0) / u_scale) + 1 output px.
+
+uniform vec2 u_light;  // .x the main face's light: -1 from the left .. 1 from the right
 
 const float EDGE_REACH = 3.0;  // reference px either side: a ramp up to 6 px becomes a step
 const float EDGE_WIDTH = 1.2;  // reference px
@@ -23,6 +26,15 @@ vec2 wash_gradient(sampler2D washes, vec2 uv, vec3 here) {
     float l = luma(here);
     return vec2(luma(texture(washes, uv + vec2(tx.x, 0.0)).rgb) - l,
                 luma(texture(washes, uv + vec2(0.0, tx.y)).rgb) - l);
+}
+
+// How much a border on a face (the washes' luma gradient `g`, lighter along it) faces the
+// light, 0..1: a shadow glaze's dried edge (the top of the shadow under the jaw or in an eye
+// socket, the shadow side's turn); its other borders stay soft (glaze.glsl's glaze_width).
+const vec2 LIT_BORDER = vec2(0.1, 0.5);  // the cosine between the border's normal and the light
+float face_border_lit(vec2 g) {
+    vec2 light = normalize(vec2(clamp(u_light.x, -1.0, 1.0), -1.0));  // y down the picture
+    return smoothstep(LIT_BORDER.x, LIT_BORDER.y, dot(g / max(length(g), 1e-6), light));
 }
 
 // `here` = texture(washes, uv), `g` its wash_gradient; size: the output's size (px); ref:

@@ -58,9 +58,26 @@ void main() {
     float wander = noise.w;
     float face = face_skin(focus);
     float skin = key_skin(own, focus);  // the key lifts a person's skin less
-    // the shadow glaze: its field's border one texel wide (fwidth: uniform control flow)
+    // the shadow glaze: its field's border one texel wide (fwidth: uniform control flow),
+    // on a face's skin only where it faces the light
+    float bare_skin = face * (1.0 - focus.y);
     float field = glaze_field(lab.xyz, blurred, noise.y);
-    vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, fwidth(field)) : vec2(0.0);
+    float width = fwidth(field);
+    float beside = 0.0;
+    if (u_subject != 0) {  // (a specialized constant: uniform control flow)
+        field = face_glaze_field(field, blurred, bare_skin);
+        width = glaze_width(fwidth(field), vec2(dFdx(field), dFdy(field)), bare_skin);
+        beside = wide_change(blurred.x, u_target_scale * u_px);
+    }
+    // a shine is a patch, not a glint: its four neighbours one texel away rise too (a 2 px
+    // glint at a mouth's corner or on a frame is no shine: it read as a white fleck)
+    float patch_l = min(min(own.x, min(lum(src, ip + ivec2(1, 0)), lum(src, ip - ivec2(1, 0)))),
+                        min(lum(src, ip + ivec2(0, 1)), lum(src, ip - ivec2(0, 1))));
+    float shine = bare_skin > 0.0
+        ? bare_skin * face_shine(vec3(patch_l, own.yz), blurred, beside) : 0.0;
+    float shine_l = own.x;  // (before a glaze lifts it)
+    vec2 shine_ab = own.yz;
+    vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, width) : vec2(0.0);
     // the glaze's own colour: the wide wash's hue
     vec3 colour = glaze.x > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float around = blurred.x;  // the wide wash round it, for the palette (not lifted)
@@ -80,6 +97,11 @@ void main() {
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));
+    }
+    if (shine > 0.0) {  // a face's shine: the flesh wash left it, as light and white as
+        // the photo's (no whiter: a paper-white dot on dark skin read as a fleck)
+        vec2 ab = length(shine_ab) < length(tone.yz) ? shine_ab : tone.yz;
+        tone = mix(tone, vec3(max(tone.x, shine_l), ab), shine);
     }
     frag = vec4(palette_tone(tone, around, face), 1.0);
 }

@@ -213,6 +213,36 @@ vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
     return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3, skin);
 }
 
+// A face's shine left as paper by its first flesh wash (forehead, nose bridge, cheekbone,
+// lower lip; trial F3, finding 5), 0..1: where the abstraction `own` rises over the skin
+// round it (`coarse`, the wide wash) well towards white, and is whiter than it (a shine, not
+// a lit plane of the skin's colour). `beside`: the wide wash's change over its sigma (L*):
+// skin beside dark hair or an eye rises over a wide wash the dark drew down, and is no shine.
+const vec2 SHINE_HEADROOM = vec2(0.25, 0.4);  // of the way from the skin round it to white
+const vec2 SHINE_RISE = vec2(5.0, 9.0);       // L* over the skin round it
+const vec2 SHINE_L = vec2(65.0, 75.0);        // L*: a dim face's lightest is no shine
+const vec2 SHINE_WHITE = vec2(0.15, 0.35);    // of the chroma round it given up
+const vec2 SHINE_BESIDE = vec2(0.5, 0.9);     // `beside` per L* of the rise
+float face_shine(vec3 own, vec3 coarse, float beside) {
+    float rise = own.x - coarse.x;
+    float round_c = length(coarse.yz);  // grey (a grey photo): no whiteness to tell
+    float white = (1.0 - length(own.yz) / max(round_c, 8.0)) * smoothstep(4.0, 10.0, round_c);
+    float shine = smoothstep(SHINE_HEADROOM.x, SHINE_HEADROOM.y,
+                             rise / max(100.0 - coarse.x, 5.0))
+                  * smoothstep(SHINE_RISE.x, SHINE_RISE.y, rise)
+                  * smoothstep(SHINE_L.x, SHINE_L.y, own.x)
+                  * smoothstep(SHINE_WHITE.x, SHINE_WHITE.y, white)
+                  * (1.0 - smoothstep(SHINE_BESIDE.x, SHINE_BESIDE.y, beside / max(rise, 1.0)));
+    return smoothstep(0.2, 0.7, shine);  // its border dried, but no cut-out dot
+}
+
+// The wide wash's change over its sigma at a texel (face_shine's `beside`): its screen
+// derivatives (uniform control flow) times its sigma in texels of this target (`texels`:
+// this target's per reference px).
+float wide_change(float coarse_l, float texels) {
+    return length(vec2(dFdx(coarse_l), dFdy(coarse_l))) * u_wash_size * texels;
+}
+
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
 // its streamline (strands.frag .w): skin whose flow is not strand-like (an arm, a face the
 // detector missed in a group) keeps its shapes, smeared it loses its features; hair, even
