@@ -22,6 +22,11 @@ DETECT_EVERY = 10  # frames between full detections (new faces); between, meshes
 # largest of a group; the others keep the place they were last found at
 MAX_FOLLOWED = 8
 LIGHT_FOLLOW = 0.2  # of a frame's light that the subject's takes (the rest: the last frames')
+# A tracker that catches up (`catch_up`: the window's, whose playback skips frames on a slow
+# machine) searches a frame afresh after more than this many frames on from the last it
+# looked at: a face moved that far is beyond its mesh (followed, it lagged behind, then was
+# lost and found again with no smoothing)
+FOLLOW_GAP = 2
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class SubjectTracker:
 
     def __init__(self, *, people: bool = True, segment_every: int = 2,
                  detect_every: int = DETECT_EVERY, detector: FaceDetector | None = None,
-                 segmenter: PersonSegmenter | None = None) -> None:
+                 segmenter: PersonSegmenter | None = None, catch_up: bool = False) -> None:
         self.detector = detector or FaceDetector()
         self.segmenter = segmenter or (PersonSegmenter() if people else None)
         self.segment_every = max(1, segment_every)
@@ -74,6 +79,11 @@ class SubjectTracker:
         self._person: np.ndarray | None = None
         self._light: float | None = None
         self._frames = 0
+        # frames skipped between two given `index`es are made up for: the detections and
+        # masks an export made in them are made at the frame after (a mask kept over odd
+        # indexes only was a figure left many frames behind: a trail of wash, trial W4)
+        self.catch_up = catch_up
+        self._beat: int | None = None  # the last frame's
 
     def reset(self) -> None:
         """Forget the previous frames (a cut, a seek)."""
@@ -81,14 +91,22 @@ class SubjectTracker:
         self._person = None
         self._light = None
         self._frames = 0
+        self._beat = None
 
     def update(self, rgb: np.ndarray, t: float, index: int | None = None) -> Subject:
         """The subject of the frame `rgb` (uint8 RGB) shown at `t` seconds, the `index`-th
         of its sequence if known: detections and masks then fall on the same frames however
         far back the tracker started (a cluster's chunk starts mid-sequence), else every so
-        many frames since the last reset."""
+        many frames since the last reset. With `catch_up`, frames skipped since the last
+        (an `index` more than one on) are made up for."""
         beat = self._frames if index is None else index
-        found = self._find(rgb, beat)
+        last, self._beat = self._beat, beat
+        gap = beat - last if self.catch_up and last is not None and beat > last + 1 else 1
+
+        def missed(every: int) -> bool:  # a frame of this beat among those skipped
+            return gap > 1 and last is not None and beat // every > last // every
+
+        found = self._find(rgb, beat, gap > FOLLOW_GAP or missed(self.detect_every))
         tracks: list[_Track] = []
         free = list(self._tracks)
         for face in found:
@@ -106,24 +124,26 @@ class SubjectTracker:
         if not tracks:
             self._person = None  # a person without a face is not taken for the subject
         elif self.segmenter is not None and (beat % self.segment_every == 0
-                                             or self._person is None):
+                                             or self._person is None
+                                             or missed(self.segment_every)):
             self._person = with_faces(self.segmenter.mask(rgb), [tr.face.box for tr in tracks],
                                       (rgb.shape[1], rgb.shape[0]))
         self._frames += 1
         faces = tuple(tr.face for tr in tracks)
         if faces:  # the main face's light, steadied over frames (a shot's light is steady)
             light = face_light(rgb, max(faces, key=lambda f: f.size))
+            follow = LIGHT_FOLLOW if gap == 1 else 1.0 - (1.0 - LIGHT_FOLLOW) ** gap
             self._light = light if self._light is None else \
-                (1.0 - LIGHT_FOLLOW) * self._light + LIGHT_FOLLOW * light
+                (1.0 - follow) * self._light + follow * light
         return Subject(faces, self._person, t, self._light or 0.0)
 
 
-    def _find(self, rgb: np.ndarray, beat: int) -> list[Face]:
+    def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:
         """This frame's faces: each track's followed from its mesh; a full detection every
-        `detect_every` frames (`beat` counts them; the first after a reset among them), or
-        when a track was lost; none between detections that found nobody (a face coming in
-        is found at the next)."""
-        if self._frames and beat % self.detect_every:
+        `detect_every` frames (`beat` counts them; the first after a reset among them), when
+        a track was lost or when asked (`search`); none between detections that found
+        nobody (a face coming in is found at the next)."""
+        if self._frames and beat % self.detect_every and not search:
             if not self._tracks:
                 return []  # nobody in the last detection: look again at the next one
             followed = self._follow(rgb, [tr.face for tr in self._tracks])

@@ -1,6 +1,7 @@
 """The subject (faces, the person) for the window's pipeline, found off the GUI thread
 (media/subject_worker.py), on the export's clock. A playing file's frames use the newest
-result (a frame behind at most: the picture never waits), followed across skipped frames.
+result (a frame behind at most: the picture never waits), followed across skipped frames
+(searched and masked again after them, as the export did in them).
 After a cut (a seek, the loop point, a step back, a new still) nothing found before holds: the
 picture before it stays on screen (viewport.py) until something is found for the new frames,
 as the export finds it, instead of showing them framed without their face and then with it.
@@ -13,7 +14,7 @@ import numpy as np
 from PyQt6.QtCore import QObject, QTimer, pyqtSignal
 
 from ..engine.renderer import Renderer
-from ..engine.subject import FRAMES_PER_S, Subject
+from ..engine.subject import FRAMES_PER_S, Subject, SubjectTracker
 from ..media.subject_worker import SubjectWorker
 
 POLL_MS = 15
@@ -55,7 +56,9 @@ class SubjectFeed(QObject):
             return
         self._image = image
         if self._worker is None:
-            self._worker = SubjectWorker()
+            # (frames skipped by playback that fell behind are made up for: the detections
+            # and masks an export made in them)
+            self._worker = SubjectWorker(lambda: SubjectTracker(catch_up=True))
             self._worker.start()
         if cut or still:
             self._worker.reset()
