@@ -20,6 +20,19 @@ from videoclips import garbled, make_clip
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
 
 
+@pytest.fixture(autouse=True)
+def python_takes_ctrl_c():
+    """Ctrl+C as a fresh `aquarelle` process takes it (Python's own handler), whatever a
+    test run before these in the same worker left: with another handler in place the CLI
+    leaves SIGINT to it, and the pipelined export's test waited for an interrupt that never
+    came (a whole-suite run hung there)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def signal_state(pid: int) -> str:
     """How a process takes signals now (Linux: blocked, ignored, caught; else nothing): said
     when a signal test fails."""
@@ -218,8 +231,6 @@ def test_a_swallowed_interrupt_keeps_a_finished_still_unwritten(tmp_path):
 def test_an_interrupt_as_the_export_stages_start_stops_and_joins_every_one(monkeypatch):
     # Ctrl+C as the second stage thread started left the first decoding while the export
     # closed its reader: a segfault at exit (1 render in 120 killed by SIGHUP, under load).
-    import itertools
-
     from aquarelle.media.runner import run_pipelined
 
     start = threading.Thread.start
@@ -233,6 +244,7 @@ def test_an_interrupt_as_the_export_stages_start_stops_and_joins_every_one(monke
 
     monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
     with terminate_like_ctrl_c(), pytest.raises(KeyboardInterrupt):
-        run_pipelined(itertools.count(), None, lambda item: None, lambda: None,
+        # (a bounded source: an interrupt lost is a failure, never a hang)
+        run_pipelined(iter(range(200_000)), None, lambda item: None, lambda: None,
                       lambda: None, 2)
     assert len(started) == 2 and not any(t.is_alive() for t in started)
