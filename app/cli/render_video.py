@@ -55,9 +55,9 @@ def refuse_too_big(path: Path, size: tuple[int, int] | None) -> None:
         with av.open(str(path)) as c:
             if not c.streams.video:
                 return
-            w, h = c.streams.video[0].codec_context.width, c.streams.video[0].codec_context.height
-    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
-        return
+            w, h = c.streams.video[0].width, c.streams.video[0].height
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return  # (the reader says what is wrong with it)
     if max(w, h) > MAX_VIDEO_SIDE:
         smaller = f"{MAX_VIDEO_SIDE // 2}x-1" if w >= h else f"-1x{MAX_VIDEO_SIDE // 2}"
         raise AquarelleError(f"{path.name} is {w}x{h}: a video's frames are painted at most "
