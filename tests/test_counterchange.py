@@ -55,9 +55,11 @@ def test_the_wash_lies_behind_the_lit_side(pipeline, portrait):
     # mirrored, lit from the right, the wash swings to the right (the paper's noise, which
     # lopsides it too, is not mirrored): its share on the right 0.31 -> 0.51 (with the
     # figure's neighbourhood 0.08 of the short side, before the wash was made broader, 0.18
-    # -> 0.55: a broader wash reaches round the head on both sides of the face's centre)
+    # -> 0.55: a broader wash reaches round the head on both sides of the face's centre;
+    # with the figure taken as the person where one is expected only, 966835e, 0.32 -> 0.50:
+    # the swing is the same, the paper's lopsiding puts the mirrored share at about a half)
     left2, right2 = wash_sides(pipeline(), portrait[:, ::-1].copy())
-    assert right2 > left2 and right2 / (left2 + right2) > right / (left + right) + 0.15, \
+    assert right2 / (left2 + right2) > max(0.45, right / (left + right) + 0.15), \
         (left, right, left2, right2)
 
 
