@@ -290,3 +290,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.longrepr = f"skipped tests are not allowed here: {reason}"
+
+
+@pytest.fixture
+def python_takes_ctrl_c() -> Iterator[None]:
+    """Ctrl+C as a process started in the foreground takes it (Python's own handler): the
+    suite run in the background by a non-interactive shell inherits SIGINT ignored (POSIX),
+    which the CLI rightly leaves alone, and a test of its Ctrl+C waited for an interrupt that
+    never came (a whole-suite run hung)."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

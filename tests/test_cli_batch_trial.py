@@ -142,7 +142,7 @@ def test_an_interrupt_a_library_swallowed_still_ends_the_batch(three, capsys, mo
     (signal.SIGTERM, 128 + signal.SIGTERM,
      "aquarelle: cancelled (SIGTERM); nothing was left half-written")])
 def test_a_cancelled_batch_says_what_was_written(three, capsys, monkeypatch, signum, code,
-                                                 said):
+                                                 said, python_takes_ctrl_c):
     real = render_video.render_image
 
     def signalled_at_c(job, src, dst, *args, **kw):

@@ -19,18 +19,8 @@ from videoclips import garbled, make_clip
 
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
 
-
-@pytest.fixture(autouse=True)
-def python_takes_ctrl_c():
-    """Ctrl+C as a fresh `aquarelle` process takes it (Python's own handler), whatever a
-    test run before these in the same worker left: with another handler in place the CLI
-    leaves SIGINT to it, and the pipelined export's test waited for an interrupt that never
-    came (a whole-suite run hung there)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+# Ctrl+C as a fresh `aquarelle` process takes it (conftest.python_takes_ctrl_c)
+pytestmark = pytest.mark.usefixtures("python_takes_ctrl_c")
 
 
 def signal_state(pid: int) -> str:
