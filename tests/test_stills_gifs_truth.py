@@ -155,3 +155,25 @@ def test_a_bmp_keeps_the_sources_resolution(tmp_path, capsys):
     write_image(tmp_path / "none.bmp", picture())  # no resolution given: none written
     with Image.open(tmp_path / "none.bmp") as im:
         assert "dpi" not in im.info
+
+
+@pytest.mark.parametrize("ext", [".png", ".webp"])
+def test_a_transparent_still_gif_keeps_its_transparency(tmp_path, capsys, ext):
+    """It was painted opaque, the transparent part the colour under it, without a word (trial
+    V4): FFmpeg's frame of a GIF has no alpha; Pillow reads its transparent colour."""
+    import cv2
+
+    pal = np.zeros((48, 64), np.uint8)
+    pal[12:36, 16:48] = 1  # colour 1 seen, colour 0 transparent round it
+    gif = Image.fromarray(pal, "P")
+    gif.putpalette([0, 0, 0, 200, 120, 40] + [0] * 762)
+    gif.save(tmp_path / "cut.gif", transparency=0)
+    out = tmp_path / f"out{ext}"
+    assert main(["render", str(tmp_path / "cut.gif"), "-o", str(out), "--style", "adjust",
+                 "-q"]) == 0, capsys.readouterr().err
+    got = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    assert got.shape == (48, 64, 4)
+    np.testing.assert_array_equal(got[..., 3], np.where(pal == 1, 255, 0))
+    assert read_image(tmp_path / "cut.gif").alpha is not None
+    Image.fromarray(np.full((8, 8, 3), 90, np.uint8)).save(tmp_path / "opaque.gif")
+    assert read_image(tmp_path / "opaque.gif").alpha is None

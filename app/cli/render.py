@@ -21,7 +21,7 @@ from ..media.paths import is_sequence, is_video_path, sequence_files, wants_fram
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name, is_still_gif, sequence_name
 from .common import add_style_options
-from .render_image import read_pair, render_image
+from .render_image import read_pair, render_image, render_still_gif
 from .render_job import RenderJob, parse_render
 from .render_options import LOCAL_CLUSTER, NAME_TEMPLATE, add_arguments, add_cluster_arguments
 
@@ -140,6 +140,8 @@ def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video"
         if is_image_path(output) and not is_sequence(output):
             from ..media.video_reader import only_picture
 
+            if is_still_gif(src):  # (its transparent colour kept: render_still_gif)
+                return render_still_gif(job, src, output)
             picture = only_picture(src)  # a photo only FFmpeg reads, as one frame
             if picture is not None:
                 return render_image(job, src, output, Image(picture))

@@ -56,9 +56,13 @@ def read_pair(left: Path, right: Path, size: tuple[int, int] | None = None) -> I
 def render_still_gif(job: RenderJob, src: Path, output: Path) -> int:
     """A one-frame GIF painted as the picture it is (as `render still.gif -o x.png` paints
     it), not as a one-frame video."""
+    from ..media.image_read import read_image
     from ..media.video_reader import only_picture
 
-    picture = only_picture(src)
+    try:  # (Pillow's: its transparent colour kept, which FFmpeg's frame left opaque)
+        return render_image(job, src, output, read_image(src))
+    except ImageError:
+        picture = only_picture(src)
     if picture is None:
         raise MediaError(f"{src}: FFmpeg cannot read its one picture")
     return render_image(job, src, output, Image(picture))

@@ -84,6 +84,8 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
         if arr is None:
             return ffmpeg_picture(path)
         return _finish(path, arr, None, said)
+    if bytes(data[:4]) == b"GIF8" and (arr := _gif_picture(data)) is not None:
+        return _finish(path, arr, None, said)
     tiff = path.suffix.lower() in (".tif", ".tiff")
     # a TIFF's decoders (OpenCV's, Pillow's) turn it by its Orientation tag themselves, some
     # kinds only: they are given it unturned, and it is turned below like any other picture
@@ -109,6 +111,23 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     if arr is None:
         raise ImageError(f"not a readable image: {path}")
     return _finish(path, arr, tiff_orientation if tiff else None, said)
+
+
+def _gif_picture(data: np.ndarray) -> np.ndarray | None:
+    """A GIF's (first) picture through Pillow, as BGRA where it has a transparent colour:
+    OpenCV's GIF decoder gave its picture opaque, the transparent part the colour under it
+    (a transparent still GIF painted to PNG came out opaque, unsaid; trial V4). None where
+    Pillow cannot decode it (OpenCV then tries)."""
+    import io
+
+    try:
+        with quiet_pillow() as pil, pil.open(io.BytesIO(memoryview(data))) as im:
+            im.seek(0)
+            see_through = "transparency" in im.info or im.mode in ("RGBA", "LA", "PA")
+            rgb = np.asarray(im.convert("RGBA" if see_through else "RGB"))
+    except Exception:  # (a damaged GIF: OpenCV's decoder, then the usual message)
+        return None
+    return cv2.cvtColor(rgb, cv2.COLOR_RGBA2BGRA if rgb.shape[2] == 4 else cv2.COLOR_RGB2BGR)
 
 
 def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str]) -> Image:
