@@ -177,3 +177,21 @@ def test_a_transparent_still_gif_keeps_its_transparency(tmp_path, capsys, ext):
     assert read_image(tmp_path / "cut.gif").alpha is not None
     Image.fromarray(np.full((8, 8, 3), 90, np.uint8)).save(tmp_path / "opaque.gif")
     assert read_image(tmp_path / "opaque.gif").alpha is None
+
+
+def test_the_window_opens_a_transparent_still_gif_as_the_cli_paints_it(tmp_path):
+    """The window took FFmpeg's opaque frame where the CLI now lays the GIF on paper by its
+    transparent colour."""
+    from aquarelle.media.image_pixels import on_paper
+    from aquarelle.media.sources import open_source
+
+    pal = np.zeros((16, 24), np.uint8)
+    pal[4:12, 6:18] = 1
+    gif = Image.fromarray(pal, "P")
+    gif.putpalette([0, 0, 0, 200, 120, 40] + [0] * 762)
+    gif.save(tmp_path / "cut.gif", transparency=0)
+    src = open_source(str(tmp_path / "cut.gif"))
+    picture = read_image(tmp_path / "cut.gif")
+    assert src.still and src.alpha is not None
+    np.testing.assert_array_equal(src.image, on_paper(picture.rgb, picture.alpha))
+    assert (src.image[pal == 0] == 255).all()  # paper, not the black under it

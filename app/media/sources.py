@@ -290,7 +290,10 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False,
         if not _moving(path):
             return StillImageSource(path)
     elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame
-        return StillImageSource(picture, path)
+        # (a still GIF read as `aquarelle render` reads it: its transparent colour, which
+        # FFmpeg's frame has not, laid on paper)
+        return StillImageSource(path) if path.suffix.lower() == ".gif" \
+            else StillImageSource(picture, path)
     return VideoFileSource(path, paced=paced, loop=loop, deep=deep)
 
 
