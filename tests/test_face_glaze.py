@@ -1,28 +1,18 @@
 """A face's shadow glaze as a portrait painter lays it (trial F3, finding 5): one dried
 border, where it faces the light; soft elsewhere (glaze.glsl glaze_width)."""
+# ruff: noqa: F811 - pytest fixtures imported from another test module
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
+from test_glaze import lab_image, unit_pipeline  # noqa: F401 - fixture
 
 from aquarelle.engine.faces import Face
 from aquarelle.engine.subject import Subject
 
 H = W = 320
 BOX = (32.0, 32.0, 288.0, 288.0)  # a face filling the frame (no mesh: an ellipse in its box)
-
-
-@pytest.fixture
-def unit_pipeline(reused_unit_pipeline):
-    """`unit_pipeline` on the module's reused pipelines (conftest)."""
-    return reused_unit_pipeline
-
-
-def lab_image(lab: np.ndarray) -> np.ndarray:
-    rgb = cv2.cvtColor(np.asarray(lab, np.float32), cv2.COLOR_LAB2RGB)
-    return np.clip(rgb * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
 def face_tones(p, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from test_colour_profile import DISPLAY_P3, _png16, broken, colourful, converted
+from test_files_truth import _shared_context_current_again, render  # noqa: F401 - fixture
 
 from aquarelle.cli.main import main
 from aquarelle.media.colour_profile import ColourProfileWarning
@@ -18,19 +19,6 @@ from aquarelle.media.image_read import read_image
 from aquarelle.media.video_reader import VideoReader
 
 RED, GREY = (220, 30, 30), (128, 128, 128)
-
-
-@pytest.fixture(autouse=True)
-def _shared_context_current_again(gl_ctx):
-    """Each CLI run makes and releases its own GL context: the session's is made current
-    again for the tests that use it."""
-    yield
-    gl_ctx.__enter__()
-
-
-def render(capsys, *argv: object) -> tuple[int, str]:
-    code = main(["render", *map(str, argv)])
-    return code, capsys.readouterr().err
 
 
 def phone_frames(folder: Path, n: int = 3) -> Path:

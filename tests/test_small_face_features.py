@@ -3,32 +3,15 @@
 no lone dark dot (a mouth's corners as pin-pricks with the mouth's line pale between them,
 like stitches), on a dark-haired head before a dark wall, whose wide blur is as dark as the
 eyes."""
+# ruff: noqa: F811 - pytest fixtures imported from another test module
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-import pytest
+from test_face_features import lab_picture, lightness, pipeline  # noqa: F401 - fixture
 
 from aquarelle.engine.faces import Face
 from aquarelle.engine.subject import Subject
-
-
-@pytest.fixture
-def pipeline(reused_pipeline):
-    """The module's pipelines reused as fresh ones (conftest)."""
-    return reused_pipeline
-
-
-def lab_picture(lum: np.ndarray, a: float, b: float) -> np.ndarray:
-    """An RGB uint8 picture of CIELAB lightness `lum` and one hue (a*, b*)."""
-    lab = np.dstack([lum, np.full_like(lum, a), np.full_like(lum, b)]).astype(np.float32)
-    return np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB) * 255 + 0.5, 0, 255).astype(np.uint8)
-
-
-def lightness(rgb: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float32) * (100 / 255)
-
 
 EYES = [(305.0, 215.0), (335.0, 215.0)]
 MOUTH = (320.0, 252.0)  # its middle; the line 16 px long

@@ -10,25 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from test_still_metadata import cli, picture
 from videoclips import make_clip
 
 from aquarelle.cli.main import main
 from aquarelle.media.image_read import read_image
 from aquarelle.media.image_types import ImageError
 from aquarelle.media.image_write import write_image
-
-
-def picture(w: int = 30, h: int = 20) -> np.ndarray:
-    rgb = np.zeros((h, w, 3), np.uint8)
-    rgb[:, : w // 2] = (40, 120, 200)
-    rgb[:, w // 2:] = (220, 180, 60)
-    return rgb
-
-
-def cli(capsys, *argv: object) -> tuple[int, str]:
-    code = main([str(a) for a in argv])
-    return code, capsys.readouterr().err
-
 
 # 5. a TIFF without resolution tags: no resolution, not 1 dpi
 

@@ -2,28 +2,13 @@
 lighter before it stops, a dark one the most (composite.frag graded_out), and with bare paper
 round the figure the body thins down into the paper at the frame's bottom, in flicks, where
 it was cut across at full strength (vignette.frag)."""
+# ruff: noqa: F811 - pytest fixtures imported from another test module
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
-import skimage.data
-
-PAPER = np.array([0xF7, 0xF2, 0xE6])
-
-
-@pytest.fixture
-def pipeline(reused_pipeline):
-    """The module's pipelines reused as fresh ones (conftest): parameters only change."""
-    return reused_pipeline
-
-
-@pytest.fixture(scope="module")
-def portrait() -> np.ndarray:
-    """The astronaut (public domain, scikit-image), 384 px: a head and shoulders, the body
-    running off the frame's bottom, a dark background."""
-    return cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+from test_vignette_holes import bare, pipeline, portrait  # noqa: F401 - fixtures
 
 
 def painted_with(pipeline, portrait: np.ndarray, background: str):
@@ -33,8 +18,7 @@ def painted_with(pipeline, portrait: np.ndarray, background: str):
     h, w = out.shape[:2]
     fig = cv2.resize(p.read_target("figure_t")[..., 0], (w, h))
     lum = cv2.cvtColor(out, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float64) * 100 / 255
-    bare = np.abs(out.astype(int) - PAPER).max(axis=2) <= 12
-    return lum, bare, fig
+    return lum, bare(out), fig
 
 
 def test_a_dark_background_wash_arrives_light_at_its_edge(pipeline, portrait):

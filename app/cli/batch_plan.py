@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
-from ..media.animation import animation_of, ffmpeg_decodes
+from ..media.animation import animation_of, ffmpeg_decodes, is_still_gif
 from ..media.atomic import probe_writable
 from ..media.codecs import CONTAINERS, EXTENSION_FOR_CODEC, output_format
 from ..media.errors import MediaError
@@ -70,21 +70,6 @@ def sequence_name(src: Path, template: str = NAME_TEMPLATE, still_fmt: str | Non
                              f"{src.name}, whose frames need its frame number ({{stem}} "
                              "keeps it)")
     return name
-
-
-def is_still_gif(path: Path) -> bool:
-    """Whether `path` is a GIF (by its name) of one frame: a still, painted as a picture (as
-    `render still.gif -o x.png` paints it), not a one-frame video. Only its blocks are read
-    (Pillow), no frame decoded."""
-    if path.suffix.lower() != ".gif":
-        return False
-    from PIL import Image
-
-    try:
-        with Image.open(path) as im:
-            return im.format == "GIF" and getattr(im, "n_frames", 1) == 1
-    except Exception:  # (damaged, unreadable: rendered as a video, whose error says what)
-        return False
 
 
 def collect_inputs(inputs: list[Path], output: Path, quiet: bool = False,

@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 from ..engine.errors import AquarelleError
-from ..media.animation import Animation, animation_of, ffmpeg_decodes
+from ..media.animation import Animation, animation_of, ffmpeg_decodes, is_still_gif
 from ..media.codecs import CONTAINERS
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
 from ..media.image_types import Image
 from ..media.paths import is_sequence, is_video_path, sequence_files, wants_frames
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
-from .batch_plan import default_name, is_still_gif, sequence_name
+from .batch_plan import default_name, sequence_name
 from .common import add_style_options
 from .render_image import read_pair, render_image, render_still_gif
 from .render_job import RenderJob, parse_render

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import AquarelleError
+from ..media.animation import is_still_gif
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import check_options
@@ -21,7 +22,6 @@ from .batch_plan import (
     batch_summary,
     content_kind,
     default_name,
-    is_still_gif,
     kinds_counted,
     prepare_batch,
 )

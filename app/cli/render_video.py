@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..engine.errors import AquarelleError
 from ..engine.interrupts import checkpoint
+from ..media.animation import is_still_gif
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
@@ -15,7 +16,7 @@ from ..media.image_formats import is_image_path
 from ..media.paths import is_sequence, wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
-from .batch_plan import batch_summary, default_name, first_ten, is_still_gif, prepare_batch
+from .batch_plan import batch_summary, default_name, first_ten, prepare_batch
 from .common import counted
 from .main import print_error
 from .render_frames import frame_path, run_frames

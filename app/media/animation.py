@@ -96,3 +96,18 @@ def ffmpeg_decodes(path: str | Path, frames: int = 2) -> bool:
     except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
         return False
     return False
+
+
+def is_still_gif(path: Path) -> bool:
+    """Whether `path` is a GIF (by its name) of one frame: a still, painted as a picture (as
+    `render still.gif -o x.png` paints it), not a one-frame video. Only its blocks are read
+    (Pillow), no frame decoded."""
+    if path.suffix.lower() != ".gif":
+        return False
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            return im.format == "GIF" and getattr(im, "n_frames", 1) == 1
+    except Exception:  # (damaged, unreadable: rendered as a video, whose error says what)
+        return False

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from ..resources import assets_dir
-from .animation import animation_of, ffmpeg_decodes
+from .animation import animation_of, ffmpeg_decodes, is_still_gif
 from .colour_profile import ColourProfileWarning
 from .errors import MediaError
 from .file_source import VideoFileSource
@@ -289,11 +289,10 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False,
     if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes
         if not _moving(path):
             return StillImageSource(path)
+    elif is_still_gif(path):  # read as `aquarelle render` reads it: its transparent
+        return StillImageSource(path)  # colour (FFmpeg's frame has none) laid on paper
     elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame
-        # (a still GIF read as `aquarelle render` reads it: its transparent colour, which
-        # FFmpeg's frame has not, laid on paper)
-        return StillImageSource(path) if path.suffix.lower() == ".gif" \
-            else StillImageSource(picture, path)
+        return StillImageSource(picture, path)
     return VideoFileSource(path, paced=paced, loop=loop, deep=deep)
 
 

@@ -12,7 +12,7 @@ from PyQt6.QtWidgets import QDoubleSpinBox, QSpinBox
 from ..engine.presets import Preset, preset_problem
 from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, MIN_VIDEO_LINES
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
-from .param_panel import ParamPanel, _num, steps_of
+from .param_panel import ParamPanel, clamped_said, steps_of
 from .presets_panel import PresetsPanel
 from .render_state import RenderState
 from .undo import Look, UndoHistory
@@ -119,9 +119,8 @@ class LookEditor(QObject):
         if exact is None or lo <= exact <= hi or (name == "video lines" and exact == 0):
             return
         taken = self._spins[name].value()
-        all_lines = " (0: all)" if name == "video lines" else ""
-        self.message.emit(f"{label} goes from {_num(lo)} to {_num(hi)}{all_lines}: {exact:f} "
-                          f"was clamped to {_num(taken)}")
+        self.message.emit(clamped_said(label, lo, hi, f"{exact:f}", taken,
+                                       " (0: all)" if name == "video lines" else ""))
 
     def _record_spin(self, name: str) -> None:
         # steps of the spin box in a row are one undo step; a typed value or a button's

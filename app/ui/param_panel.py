@@ -421,6 +421,14 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
+def clamped_said(label: str, lo: float, hi: float, said: str, taken: float,
+                 note: str = "") -> str:
+    """What the status bar says of a number typed outside a field's range (`note`: after
+    the range, e.g. " (0: all)")."""
+    return f"{label} goes from {_num(lo)} to {_num(hi)}{note}: {said} was clamped to " \
+           f"{_num(taken)}"
+
+
 def _rounded(label: str, decimals: int, typed: Decimal, value: float) -> str:
     """What the status bar says of a typed number that a field holding `decimals` rounded."""
     held = "whole numbers" if decimals == 0 else \
@@ -554,9 +562,8 @@ class ParamPanel(QWidget):
         if self.warning is not None and spec.min is not None and spec.max is not None \
                 and not isinstance(value, str):
             said = f"{typed:f}" if typed is not None else _num(float(value))
-            self.warning = (f"{spec.label} goes from {_num(float(spec.min))} to "
-                            f"{_num(float(spec.max))}: {said} was clamped to "
-                            f"{_num(float(self.params[name]))}")
+            self.warning = clamped_said(spec.label, float(spec.min), float(spec.max), said,
+                                        float(self.params[name]))
         elif typed is not None and row.spin is not None:
             self.warning = _rounded(spec.label, row.spin.decimals_held, typed, value)
         if refresh or self.warning:

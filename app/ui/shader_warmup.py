@@ -19,6 +19,7 @@ from PyQt6.QtCore import QObject, QTimer
 
 from .. import __version__
 from ..engine.shader_warmup import shader_digest, warm_looks
+from ..media.image_pixels import to_8bit
 from ..media.still_process import ChildJob
 from ..platforms import current_config_dir
 from ..resources import shaders_dir
@@ -83,8 +84,7 @@ def small_picture(image: np.ndarray) -> np.ndarray:
     """`image` (RGB, 8 or 16 bits) as 8 bits with at most PICTURE_PX on its long side."""
     h, w = image.shape[:2]
     rgb = image[:, :, :3]
-    if rgb.dtype != np.uint8:
-        rgb = (rgb.astype(np.float32) / 257.0).round().astype(np.uint8)
+    rgb = to_8bit(rgb)
     k = PICTURE_PX / max(h, w)
     if k < 1.0:
         rgb = cv2.resize(rgb, (max(1, round(w * k)), max(1, round(h * k))),
