@@ -7,6 +7,7 @@ The window, media and dialog fixtures are test_gui's (imported, so they are used
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -1484,12 +1485,18 @@ def test_the_screenshot_script_still_runs(media: dict[str, Path], tmp_path: Path
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "aquarelle.ui.screenshots", str(tmp_path),
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    out = tmp_path / "shots"
+    done = subprocess.run([sys.executable, "-m", "aquarelle.ui.screenshots", str(out),
                            "--source", str(media["image"]), "--no-bench"],
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0, done.stderr[-2000:]
-    shots = {p.name for p in tmp_path.glob("*.png")}
+    shots = {p.name for p in out.glob("*.png")}
     assert {"default.png", "split-compare.png", "export-dialog.png", "chain-panel.png"} <= shots
+    # its window's settings folder goes with it (every suite run left one in /tmp)
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("aquarelle-shots-")] == []
 
 
 def test_the_preview_benchmark_times_frames_it_paints(window: MainWindow) -> None:

@@ -169,12 +169,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", metavar="FILE", help="replace the live-preview table in FILE")
     args = parser.parse_args(argv)
     app = create_application()
+    with tempfile.TemporaryDirectory(prefix="aquarelle-shots-") as tmp:
+        return _shoot(app, args, Path(tmp))
+
+
+def _shoot(app, args: argparse.Namespace, tmp: Path) -> int:
+    """Drives a window whose settings live in *tmp* through the shots and the timing."""
     from .main_window import MainWindow
     from .settings import Settings
     from .sources import SourceSpec, demo_path
     from .view_transform import CompareMode
 
-    tmp = Path(tempfile.mkdtemp(prefix="aquarelle-shots-"))
     window = MainWindow(Settings(tmp / "settings.ini"), preset_dir=tmp / "presets")
     window.resize(*WINDOW)
     window.show()
