@@ -82,7 +82,7 @@ def test_image_and_codec_options_a_video_cannot_use_are_refused_or_said(tmp_path
     assert code == 2 and err == "aquarelle render: error: --quality must be 1 to 100, got 500\n"
     assert not (tmp_path / "a.mp4").exists()
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "b.mp4", "--quality", "50")
-    assert code == 0 and "--quality applies to JPEG and WebP images" in err
+    assert code == 0 and "--quality applies to JPEG, WebP and AVIF images" in err
     code, err = cli(capsys, "render", clip.path, "-o", tmp_path / "c.mov", "--codec", "prores",
                     "--speed", "veryslow")
     assert code == 0 and "--speed does not apply to prores and was ignored" in err

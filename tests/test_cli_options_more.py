@@ -58,10 +58,10 @@ def _frames(folder: Path, pattern: str) -> list[Path]:
     return sorted(folder.glob(pattern))
 
 
-def test_quality_applies_to_jpeg_and_webp_frames(tmp_path, capsys):
+def test_quality_applies_to_jpeg_webp_and_avif_frames(tmp_path, capsys):
     clip = make_clip(tmp_path / "in.mp4", size=(64, 48), frames=2, audio=False)
     for name, extra in (("lo", ["--quality", "10"]), ("hi", [])):
-        for ext in ("jpg", "webp"):
+        for ext in ("jpg", "webp", "avif"):
             code, _, err = cli(capsys, "render", clip.path, "-o", tmp_path / f"{name}_%02d.{ext}",
                                "-q", *extra)
             assert code == 0, err
@@ -78,6 +78,11 @@ def test_quality_applies_to_jpeg_and_webp_frames(tmp_path, capsys):
     for a, b in zip(lo_w, hi_w, strict=True):
         assert a.stat().st_size < b.stat().st_size / 2
         assert cv2.imread(str(a)).shape[:2] == (48, 64)
+    # (AVIF frames took it too while the warning called it ignored)
+    lo_a, hi_a = _frames(tmp_path, "lo_*.avif"), _frames(tmp_path, "hi_*.avif")
+    assert len(lo_a) == len(hi_a) == 2
+    for a, b in zip(lo_a, hi_a, strict=True):
+        assert a.stat().st_size < b.stat().st_size / 2
 
 
 @pytest.mark.parametrize("out", ["f_%02d.png", "anim.gif"])
@@ -86,7 +91,7 @@ def test_quality_is_said_to_be_ignored_for_frames_without_one(tmp_path, capsys, 
     code, _, err = cli(capsys, "render", clip.path, "-o", tmp_path / out, "-q",
                        "--quality", "10")
     assert code == 0, err
-    assert f"warning: --quality applies to JPEG and WebP; ignored for {out}" in err
+    assert f"warning: --quality applies to JPEG, WebP and AVIF; ignored for {out}" in err
 
 
 # -- 2. a GIF of too many frames is refused before any is painted ---------------------------

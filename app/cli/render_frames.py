@@ -33,6 +33,7 @@ from ..media.export import (
     retime,
 )
 from ..media.frame_range import DecodedFrame
+from ..media.image_formats import LOSSY, LOSSY_SAID
 from ..media.image_read import os_reason
 from ..media.image_write import write_image
 from ..media.metadata import container_tags
@@ -45,7 +46,6 @@ from .render_options import NOT_FOR_FRAMES, check_pixels, check_video_size, resi
 
 GIF_MAX_FRAMES = 1500  # a GIF is for short clips: every frame is held in memory
 GIF_ADVICE = f"a GIF holds at most {GIF_MAX_FRAMES} frames; use --end, --fps or a video format"
-QUALITY_FORMATS = (".jpg", ".jpeg", ".webp")  # the frames --quality applies to
 DEEP_IMAGES = (".png", ".tif", ".tiff")  # a sequence of these keeps a deep video's 16 bits
 
 
@@ -69,8 +69,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             how = " (frames and GIFs are decoded in software)" if option == "--decoder" else ""
             print(f"aquarelle: warning: {option} applies to video files written{how}; "
                   f"ignored for {output.name}", file=sys.stderr)
-    if job.quality is not None and output.suffix.lower() not in QUALITY_FORMATS:
-        print(f"aquarelle: warning: --quality applies to JPEG and WebP; ignored for "
+    if job.quality is not None and output.suffix.lower() not in LOSSY:
+        print(f"aquarelle: warning: --quality applies to {LOSSY_SAID}; ignored for "
               f"{output.name}", file=sys.stderr)
     printer = ProgressPrinter(src.name, quiet=job.quiet)
     t0 = time.perf_counter()

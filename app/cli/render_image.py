@@ -22,7 +22,13 @@ from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.errors import MediaError
 from ..media.export_options import resolve_size
-from ..media.image_formats import LOSSY, WRITE_EXTENSIONS, is_image_path, is_writable_image_path
+from ..media.image_formats import (
+    LOSSY,
+    LOSSY_SAID,
+    WRITE_EXTENSIONS,
+    is_image_path,
+    is_writable_image_path,
+)
 from ..media.image_pixels import on_paper
 from ..media.image_read import image_size, read_image
 from ..media.image_types import Image, ImageError
@@ -132,7 +138,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     quality = job.quality
     # (its range was checked with the command line)
     if quality is not None and output.suffix.lower() not in LOSSY:
-        print(f"aquarelle: warning: --quality applies to JPEG, WebP and AVIF; ignored for "
+        print(f"aquarelle: warning: --quality applies to {LOSSY_SAID}; ignored for "
               f"{output.name}", file=sys.stderr)
     for warning in write_warnings(output, rgb, icc, exif, alpha, dpi=dpi, unkept=unkept):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)

@@ -12,7 +12,7 @@ from ..media.animation import is_still_gif
 from ..media.codecs import output_format
 from ..media.errors import MediaError
 from ..media.export import ExportResult, export_video
-from ..media.image_formats import is_image_path
+from ..media.image_formats import LOSSY_SAID, is_image_path
 from ..media.paths import is_sequence, wants_frames
 from ..media.progress import ProgressPrinter
 from . import render_cluster
@@ -74,7 +74,7 @@ def run(job: RenderJob, src: Path, output: Path) -> int:
         return run_frames(job, src, output)
     opts = job.export
     if job.quality is not None:
-        print("aquarelle: warning: --quality applies to JPEG and WebP images; a video's "
+        print(f"aquarelle: warning: --quality applies to {LOSSY_SAID} images; a video's "
               "quality is --crf: ignored", file=sys.stderr)
     if output.is_dir():
         output = output / default_name(src, opts.codec, job.container, job.name_template)

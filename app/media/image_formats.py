@@ -13,6 +13,7 @@ READ_ONLY = frozenset({".heic", ".heif"})
 WRITE_EXTENSIONS = frozenset(IMAGE_EXTENSIONS - READ_ONLY)
 JPEG_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".jfif"})
 LOSSY = frozenset({*JPEG_EXTENSIONS, ".webp", ".avif"})  # what --quality applies to
+LOSSY_SAID = "JPEG, WebP and AVIF"
 
 PIL_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".jpe": "JPEG", ".jfif": "JPEG",
                ".webp": "WEBP", ".png": "PNG", ".tif": "TIFF", ".tiff": "TIFF", ".avif": "AVIF"}
