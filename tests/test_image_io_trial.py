@@ -404,3 +404,30 @@ def test_cli_xmp_and_a_comment_are_said_to_be_dropped(tmp_path, capsys):
     code, err = cli(capsys, "render", src, "-o", tmp_path / "o.jpg", "-q")
     assert code == 0
     assert "o.jpg: written without the source's XMP and comment" in err, err
+
+
+def test_a_float_tiff_beyond_its_range_is_said(tmp_path):
+    """A 32-bit float TIFF (an HDR render's) was clipped to 0..1 without a word (trial V4)."""
+    import warnings
+
+    import cv2
+
+    hdr = np.full((8, 8, 3), 0.5, np.float32)
+    hdr[0, 0] = 4.0
+    hdr[1, 1] = -0.25
+    hdr[2, 2, 0] = np.nan
+    path = tmp_path / "hdr.tif"
+    assert cv2.imwrite(str(path), hdr)
+    with pytest.warns(ImageWarning, match=r"hdr\.tif: a floating-point picture is painted in "
+                      r"its 0\.0-1\.0 range: values up to 4 painted as white \(1\.0\); values "
+                      r"down to -0\.25 as black \(0\.0\); 1 not-a-number values as black"):
+        im = read_image(path)
+    assert im.rgb.dtype == np.uint16
+    assert im.rgb[0, 0].tolist() == [65535] * 3 and im.rgb[1, 1].tolist() == [0] * 3
+    assert im.rgb[2, 2].tolist() == [32768, 32768, 0]  # (BGR in the file: NaN was blue)
+    assert im.rgb[5, 5].tolist() == [32768] * 3
+    within = tmp_path / "ldr.tif"
+    assert cv2.imwrite(str(within), np.full((8, 8, 3), 0.25, np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert read_image(within).rgb[0, 0].tolist() == [16384] * 3

@@ -137,7 +137,7 @@ def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str
     metadata's too) is one warning."""
     if arr.dtype not in (np.uint8, np.uint16):
         if arr.dtype == np.float32:
-            arr = (np.clip(arr, 0, 1) * 65535).astype(np.uint16)
+            arr = _float_to_16(path, arr)
         else:
             raise ImageError(f"unsupported pixel type {arr.dtype} in {path}")
     alpha = None
@@ -162,6 +162,28 @@ def _finish(path: Path, arr: np.ndarray, orientation: int | None, said: list[str
     alpha = orient(alpha, orientation) if alpha is not None else None
     return Image(np.ascontiguousarray(rgb), None if alpha is None else np.ascontiguousarray(alpha),
                  icc, exif, dpi, unkept)
+
+
+def _float_to_16(path: Path, arr: np.ndarray) -> np.ndarray:
+    """A floating-point picture (a 32-bit TIFF) as 16-bit, 0.0..1.0 its range; what lies
+    outside it (an HDR file's lights, a NaN) is said, not clipped unseen."""
+    finite = np.isfinite(arr)
+    nan = arr.size - int(np.count_nonzero(finite))
+    top = float(arr.max(initial=0.0, where=finite))
+    low = float(arr.min(initial=0.0, where=finite))
+    out = (np.clip(np.nan_to_num(arr, nan=0.0, posinf=1.0, neginf=0.0), 0, 1) * 65535
+           + 0.5).astype(np.uint16)
+    parts = []
+    if top > 1.0:
+        parts.append(f"values up to {top:.3g} painted as white (1.0)")
+    if low < 0.0:
+        parts.append(f"values down to {low:.3g} as black (0.0)")
+    if nan:
+        parts.append(f"{nan} not-a-number values as black")
+    if parts:
+        warn(f"{path.name}: a floating-point picture is painted in its 0.0-1.0 range: "
+             + "; ".join(parts))
+    return out
 
 
 def _straight_tiff(data: np.ndarray, bgra: np.ndarray) -> np.ndarray:
