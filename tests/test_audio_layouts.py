@@ -17,13 +17,12 @@ from aquarelle.media.export import ExportOptions, export_video
 # one tone per source channel, in the source's order (LFE third or fourth: kept low)
 TONES = {"5.1": [400, 650, 900, 60, 1300, 1700], "5.1(side)": [400, 650, 900, 60, 1300, 1700],
          "quad": [400, 650, 900, 1300], "2.1": [400, 650, 60],
-         "7.1": [400, 650, 900, 60, 1300, 1700, 2100, 2500]}
+         "7.1": [400, 650, 900, 60, 1300, 1700, 2100, 2500], "stereo": [400, 650]}
 FPS, FRAMES = 30, 15
 
 
-def surround_clip(path: Path, codec: str, layout: str) -> Path:
+def surround_clip(path: Path, codec: str, layout: str, rate: int = 48000) -> Path:
     """A 64x48 clip of FRAMES frames and a track of `codec` in `layout`, a tone a channel."""
-    rate = 48000
     with av.open(str(path), "w") as out:
         vs = out.add_stream("libx264", rate=FPS)
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
@@ -103,6 +102,19 @@ def test_a_layout_opus_lacks_is_downmixed_with_a_warning(tmp_path, gl_ctx):
     assert min(rms) > 0.1
     # as said: the LFE's 60 Hz tone is in neither channel
     assert max(tone_level(tmp_path / "out.webm", 60)) < 0.01
+
+
+def test_a_rate_opus_lacks_is_said_to_be_resampled(tmp_path, gl_ctx):
+    """WebM's Opus takes 48, 24, 16, 12 or 8 kHz: a 44.1 kHz track became 48 kHz unsaid."""
+    src = surround_clip(tmp_path / "in.mkv", "aac", "stereo", rate=44100)
+    r = render(src, tmp_path / "out.webm", gl_ctx)
+    assert r.audio == ["audio 1 aac -> libopus (WebM cannot hold aac; resampled 44.1 -> 48 "
+                       "kHz)"]
+    with av.open(str(tmp_path / "out.webm")) as got:
+        assert got.streams.audio[0].codec_context.sample_rate == 48000
+    kept = surround_clip(tmp_path / "in16.mkv", "aac", "stereo", rate=16000)
+    r = render(kept, tmp_path / "out16.webm", gl_ctx)
+    assert r.audio == ["audio 1 aac -> libopus (WebM cannot hold aac)"]
 
 
 def tone_level(path: Path, hz: float) -> list[float]:

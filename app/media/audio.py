@@ -315,6 +315,7 @@ class AudioTrack:
         self.downmix: tuple[str, str] | None = None  # (source, output) layout names
         self.source_codec = codec_name(source)
         self.layouts: tuple[str, str] | None = None  # (source, output), where they differ
+        self.rates: tuple[int, int] | None = None  # (source, output) Hz, where resampled
         self.warning: str | None = None
         self.reason = ""  # why it is transcoded, for the summary
         # samples a Matroska decoder discards from the copy's first packet: the source's
@@ -335,7 +336,9 @@ class AudioTrack:
         channels = src_layout.nb_channels if src_layout else 2
         self.codec, layout = transcode_target(fmt, source)
         if webm:
-            rate = rate if rate in OPUS_RATES else 48000
+            if rate not in OPUS_RATES:  # (libopus takes five rates)
+                self.rates = (rate, 48000)
+                rate = 48000
             if src_layout and channels and av.AudioLayout(layout).nb_channels < channels:
                 self.downmix = (src_layout.name, layout)
         self.stream = output.add_stream(self.codec, rate=rate, layout=layout)
@@ -367,8 +370,10 @@ class AudioTrack:
         what = f"audio {index_label(self.index, lang)} {self.source_codec}"
         if not self.transcode:
             return f"{what} copied"
+        resampled = "" if self.rates is None else \
+            f"resampled {self.rates[0] / 1000:g} -> {self.rates[1] / 1000:g} kHz"
         why = "; ".join(w for w in ("lossless" if self.codec == "flac" else "", self.reason,
-                                    "downmixed" if self.downmix else "") if w)
+                                    "downmixed" if self.downmix else "", resampled) if w)
         why = f" ({why})" if why else ""
         if self.layouts is None:
             return f"{what} -> {self.codec}{why}"
