@@ -66,6 +66,20 @@ def test_two_photos_of_a_stereo_pair(tmp_path: Path, capsys):
     assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "small.png"), "-o",
                  str(tmp_path / "x.png"), "--pair", "--style", "stereo"]) == 2
     assert "must be the same size" in capsys.readouterr().err
+    # the summary names both photos (it named the left one alone)
+    assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "r.png"), "-o", str(out),
+                 "-y", "--pair", "--style", "stereo"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{tmp_path / 'l.png'} + {tmp_path / 'r.png'} -> {out} (96x64)")  # (anaglyph)
+    # an output naming a view is refused, -y or not (-y painted over the right view)
+    kept = (tmp_path / "r.png").read_bytes()
+    for view in ("l.png", "r.png"):
+        assert main(["render", str(tmp_path / "l.png"), str(tmp_path / "r.png"), "-o",
+                     str(tmp_path / view), "-y", "--pair", "--style", "stereo"]) == 2
+        assert capsys.readouterr().err == (
+            f"aquarelle render: error: output {tmp_path / view} is the input; choose another "
+            "name\n")
+    assert (tmp_path / "r.png").read_bytes() == kept
 
 
 def test_a_transparent_photo_keeps_its_cut_out_in_each_view(tmp_path: Path):

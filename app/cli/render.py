@@ -17,7 +17,13 @@ from ..media.animation import Animation, animation_of, ffmpeg_decodes, is_still_
 from ..media.codecs import CONTAINERS
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
 from ..media.image_types import Image
-from ..media.paths import is_sequence, is_video_path, sequence_files, wants_frames
+from ..media.paths import (
+    is_sequence,
+    is_video_path,
+    same_path,
+    sequence_files,
+    wants_frames,
+)
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name, sequence_name
 from .common import add_style_options
@@ -279,6 +285,8 @@ def _render_pair(job: RenderJob) -> int:
     for p in inputs:
         if not p.is_file():
             raise AquarelleError(f"no such file: {p}")
+        if same_path(p, job.output):  # (-y wrote the painting over the right view)
+            raise AquarelleError(f"output {job.output} is the input; choose another name")
     if "stereo" not in job.look.style.name.split("+"):
         print(f"aquarelle: warning: --pair paints the two photos side by side as one picture "
               f"with {job.look.style.name}; --style stereo makes them one 3D picture",
@@ -286,4 +294,5 @@ def _render_pair(job: RenderJob) -> int:
     # --size is each view's (the pair, side by side, is twice as wide): it squeezed the views
     pair = read_pair(inputs[0], inputs[1], job.size)
     unsized = dataclasses.replace(job, export=dataclasses.replace(job.export, size=None))
-    return render_image(unsized, inputs[0], job.output, pair)
+    return render_image(unsized, inputs[0], job.output, pair,
+                        said_as=f"{inputs[0]} + {inputs[1]}")

@@ -75,10 +75,11 @@ def render_still_gif(job: RenderJob, src: Path, output: Path) -> int:
 
 
 def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = None, *,
-                 decodes: bool | None = None) -> int:
+                 decodes: bool | None = None, said_as: str | None = None) -> int:
     """Stylize one image file (or a given picture read from `src`) into `output`
     (atomically). `decodes`: whether FFmpeg decodes an animated `src`'s frames, where the
-    caller probed it already (None: probed here if it is animated)."""
+    caller probed it already (None: probed here if it is animated); `said_as`: the source's
+    name in the summary line, where it is more than `src` (a stereo pair's two photos)."""
     style, values = job.look.style, job.look.values
     if same_path(src, output):
         raise AquarelleError(f"output {output} is the input; choose another name")
@@ -145,7 +146,8 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     write_image(output, painting_to_write(output, rgb, alpha), alpha, quality=quality, icc=icc,
                 exif=exif, replace=job.replace, dpi=dpi)
     if not job.quiet:
-        print(f"{src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})", file=sys.stderr)
+        print(f"{said_as or src} -> {output} ({rgb.shape[1]}x{rgb.shape[0]})",
+              file=sys.stderr)
     return 0
 
 
