@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .image_types import MAX_PIXELS
+from .image_types import MAX_PIXELS, TRUNCATED
 
 # OpenCV logs its decoders' errors (libtiff's) on stderr; our own one-line error or warning
 # says what went wrong. (libpng's and libjpeg's own prints: decoder_messages.)
@@ -124,5 +124,5 @@ def broken(data: np.ndarray, png: bool, printed: list[str]) -> str:
     ended = b"IEND" in tail if png else b"\xff\xd9" in tail
     said = " ".join(printed)
     if not ended or "input buffer is incomplete" in said or "Premature end" in said:
-        return "truncated: the file ends before its picture does"
+        return TRUNCATED
     return f"damaged: {printed[0]}" if printed else "damaged"

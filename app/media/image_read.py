@@ -13,7 +13,8 @@ from .heif_read import ffmpeg_picture, pillow_picture
 from .image_formats import JPEG_EXTENSIONS
 from .image_metadata import EXIF_ORIENTATION, read_metadata
 from .image_pixels import orient
-from .image_types import MAX_PIXELS, Image, ImageError, warn
+from .image_types import MAX_PIXELS, TRUNCATED, Image, ImageError, warn
+from .short_file import ends_early
 from .tiff_bytes import tiff_pages, unturned_tiff
 
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -82,7 +83,12 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
             except cv2.error:
                 arr = None
         if arr is None:
-            return ffmpeg_picture(path)
+            try:
+                return ffmpeg_picture(path)
+            except ImageError:
+                if ends_early(data):
+                    raise ImageError(f"not a readable image: {path} ({TRUNCATED})") from None
+                raise
         return _finish(path, arr, None, said)
     if bytes(data[:4]) == b"GIF8" and (arr := _gif_picture(data)) is not None:
         return _finish(path, arr, None, said)
@@ -107,9 +113,10 @@ def _read_image(path: Path, fit: tuple[int, int] | None) -> Image:
     if arr is not None and arr.ndim == 3 and arr.shape[2] == 4 and arr.dtype == np.uint8 \
             and tiff:
         arr = _straight_tiff(data, arr)
-    del data
     if arr is None:
-        raise ImageError(f"not a readable image: {path}")
+        why = f" ({TRUNCATED})" if ends_early(data) else ""
+        raise ImageError(f"not a readable image: {path}{why}")
+    del data
     return _finish(path, arr, tiff_orientation if tiff else None, said)
 
 

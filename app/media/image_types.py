@@ -14,6 +14,8 @@ from ..engine.errors import AquarelleError
 # larger ones are refused from their header, before decoding, unless a JPEG is asked for at
 # half its size or less (decoded reduced).
 MAX_PIXELS = 1_000_000_000
+# why a file that stops before its container (or decoder) says it ends does not decode
+TRUNCATED = "truncated: the file ends before its picture does"
 
 
 class ImageError(AquarelleError):

@@ -136,3 +136,38 @@ def tiff_with_entries(data: bytes, new: list[bytes]) -> bytes:
     out += bytes(at - len(data)) + ifd
     struct.pack_into(order + offset, out, head, at)
     return bytes(out)
+
+
+_STRIPS = ((273, 279), (324, 325))  # (StripOffsets, StripByteCounts), (TileOffsets, ...)
+_VALUE_FORMATS = {3: "H", 4: "I", 16: "Q"}
+
+
+def tiff_ends_early(data: np.ndarray) -> bool:
+    """Whether a TIFF's first IFD, or a strip or tile of its first page, lies past the end
+    of the file (a download cut short); False where it is no TIFF or all of it is there."""
+    layout = _first_ifd(data)
+    if layout is None:
+        return False
+    order, count, offset, size, first = layout
+    if first + struct.calcsize(count) > data.size:
+        return True
+    (n,) = struct.unpack_from(order + count, data, first)
+    start = first + struct.calcsize(count)
+    if start + n * size > data.size:
+        return True
+    entries: dict[int, list[int]] = {}
+    inline = size - 4 - struct.calcsize(offset)  # (bytes of the value field)
+    for at in range(start, start + n * size, size):
+        tag, kind = struct.unpack_from(order + "HH", data, at)
+        if tag not in (273, 279, 324, 325) or kind not in _VALUE_FORMATS:
+            continue
+        (values,) = struct.unpack_from(order + offset, data, at + 4)
+        fmt = order + _VALUE_FORMATS[kind] * values
+        where = at + 4 + struct.calcsize(offset)
+        if struct.calcsize(fmt) > inline:
+            (where,) = struct.unpack_from(order + offset, data, where)
+            if where + struct.calcsize(fmt) > data.size:
+                return True
+        entries[tag] = list(struct.unpack_from(fmt, data, where))
+    return any(o + c > data.size for starts, counts in _STRIPS
+               for o, c in zip(entries.get(starts, []), entries.get(counts, []), strict=False))

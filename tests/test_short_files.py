@@ -1,0 +1,59 @@
+"""A still cut short (a download that stopped) is called truncated, whatever its format:
+WebP, AVIF and TIFF were "not a readable image" without a reason (trial V4)."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from aquarelle.cli.main import main
+from aquarelle.media.short_file import ends_early
+
+
+def photo_bytes(fmt: str, writer: str = "pillow") -> bytes:
+    rng = np.random.default_rng(1)
+    rgb = cv2.GaussianBlur(rng.integers(0, 255, (96, 128, 3), dtype=np.uint8), (0, 0), 2)
+    if writer == "opencv":  # (libtiff puts the IFD after the strips; Pillow before them)
+        ok, data = cv2.imencode(f".{fmt}", rgb)
+        assert ok
+        return data.tobytes()
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format=fmt)
+    return out.getvalue()
+
+
+CASES = [("webp", "pillow"), ("avif", "pillow"), ("tiff", "pillow"), ("tiff", "opencv")]
+
+
+@pytest.mark.parametrize(("fmt", "writer"), CASES)
+def test_a_cut_file_ends_early_and_a_whole_one_does_not(fmt, writer):
+    data = photo_bytes(fmt, writer)
+    assert not ends_early(np.frombuffer(data, np.uint8))
+    for part in (0.3, 0.6, 0.95):
+        cut = np.frombuffer(data[: int(len(data) * part)], np.uint8)
+        assert ends_early(cut), (fmt, writer, part)
+    damaged = bytearray(data)  # the same length, bytes spoilt in the middle: not short
+    damaged[len(data) // 2: len(data) // 2 + 64] = b"\0" * 64
+    assert not ends_early(np.frombuffer(bytes(damaged), np.uint8))
+
+
+def test_other_files_are_not_called_short():
+    for data in (b"", b"\x89PNG\r\n\x1a\n" + b"\0" * 40, b"\xff\xd8\xff" + b"\0" * 40):
+        assert not ends_early(np.frombuffer(data, np.uint8))
+
+
+@pytest.mark.parametrize(("fmt", "writer"), CASES)
+def test_the_render_says_truncated(tmp_path, capsys, fmt, writer):
+    data = photo_bytes(fmt, writer)
+    src = tmp_path / f"cut.{fmt}"
+    src.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "out.png"
+    assert main(["render", str(src), "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"aquarelle render: error: not a readable image: {src} (truncated: the file ends "
+        "before its picture does)\n")
+    assert list(tmp_path.iterdir()) == [src]
