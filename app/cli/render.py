@@ -32,7 +32,7 @@ from .render_job import RenderJob, parse_render
 from .render_options import LOCAL_CLUSTER, NAME_TEMPLATE, add_arguments, add_cluster_arguments
 
 # The proper names of an animated picture (no warning that it is misnamed).
-ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",)}
+ANIMATION_NAMES = {"APNG": (".png", ".apng"), "WebP": (".webp",), "AVIF": (".avif",)}
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         refuse_missing(src)  # nor one for an input that is not there
         make_folder(output)
     sniffed = sniff_image(src)
-    moving = animation_of(src) if sniffed else None
+    moving = animation_of(src) if sniffed or src.suffix.lower() in PICTURE_OR_SEQUENCE \
+        else None  # (an animated AVIF sniffs as no still: it is played as a video)
     if sniffed and moving:
         return _render_animation(job, src, output, moving, sniffed)
     if is_image_path(src) and (sniffed or not _video_inside(src)):
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         from . import render_video
 
         render_video.refuse_no_video(src)
-    return _render_video(job, src, output)
+    return _render_video(job, src, output, moving.name if moving else "a video")
 
 
 def _render_video(job: RenderJob, src: Path, output: Path, what: str = "a video") -> int:

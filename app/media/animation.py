@@ -1,5 +1,6 @@
-"""Animated pictures (APNG, animated WebP) known by their headers, without decoding them,
-and whether FFmpeg decodes their frames (then they are rendered as videos, like a GIF)."""
+"""Animated pictures (APNG, animated WebP, animated AVIF) known by their headers, without
+decoding them, and whether FFmpeg decodes their frames (then they are rendered as videos,
+like a GIF)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,13 @@ _MAX_CHUNKS = 100_000  # a damaged file's chunk walk ends somewhere
 class Animation:
     """An animated picture: its format's name and its frame count (from the header)."""
 
-    kind: str  # "APNG" or "WebP"
+    kind: str  # "APNG", "WebP" or "AVIF"
     frames: int
 
     @property
     def name(self) -> str:
         """"an animated PNG (APNG, 6 frames)", "an animated WebP (6 frames)"."""
-        kind = "PNG (APNG, " if self.kind == "APNG" else "WebP ("
+        kind = "PNG (APNG, " if self.kind == "APNG" else f"{self.kind} ("
         return f"an animated {kind}{self.frames} frames)"
 
 
@@ -40,6 +41,9 @@ def animation_of(path: str | Path) -> Animation | None:
             elif head[:4] == b"RIFF" and head[8:12] == b"WEBP":
                 frames = _webp_frames(f)
                 kind = "WebP"
+            elif head[4:8] == b"ftyp" and _avif_sequence(f):
+                frames = _avif_frames(path)
+                kind = "AVIF"
             else:
                 return None
     except (OSError, struct.error):
@@ -81,16 +85,42 @@ def _webp_frames(f: BinaryIO) -> int:
     return frames
 
 
+def _avif_sequence(f: BinaryIO) -> bool:
+    """Whether an ISO file's ftyp box names the AVIF image sequence brand ('avis')."""
+    f.seek(0)
+    (size,) = struct.unpack(">I", f.read(4))
+    head = f.read(min(max(size, 8), 256) - 4)
+    brands = head[4:8] + head[12:]  # (the major brand, then the compatible ones)
+    return any(brands[i:i + 4] == b"avis" for i in range(0, len(brands) - 3, 4))
+
+
+def _avif_frames(path: str | Path) -> int:
+    """The frames of an animated AVIF's sequence track, as its header counts them."""
+    import av
+
+    from .video_reader import main_video_stream
+
+    try:
+        with av.open(str(path)) as c:
+            stream = main_video_stream(c)
+            return int(stream.frames) if stream is not None else 0
+    except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        return 0
+
+
 def ffmpeg_decodes(path: str | Path, frames: int = 2) -> bool:
     """Whether FFmpeg decodes the first `frames` frames of the file's video (an animated
     WebP it may open, then fail on, or give its first frame only)."""
     import av
 
+    from .video_reader import main_video_stream
+
     try:
         with av.open(str(path)) as c:
-            if not c.streams.video:
+            stream = main_video_stream(c)
+            if stream is None:
                 return False
-            for decoded, _ in enumerate(c.decode(video=0), 1):
+            for decoded, _ in enumerate(c.decode(stream), 1):
                 if decoded >= frames:
                     return True
     except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):

@@ -205,12 +205,32 @@ def cover_pictures(container: av.container.InputContainer
     return [s for s in container.streams.video if s.disposition & cover]
 
 
-def _main_video_stream(container: av.container.InputContainer
+def is_avif_sequence(container: av.container.InputContainer) -> bool:
+    """Whether the file is an animated AVIF (an image sequence: brand 'avis'), whose first
+    streams FFmpeg gives are its still picture's items, colour and alpha, one frame each."""
+    tags = container.metadata
+    return tags.get("major_brand", "").strip() == "avis" or \
+        "avis" in tags.get("compatible_brands", "")
+
+
+def avif_alpha(container: av.container.InputContainer,
+               main: av.video.stream.VideoStream) -> list[av.video.stream.VideoStream]:
+    """An animated AVIF's other video streams: its still items and its alpha track, parts
+    of the one animation `main` is (none for another file)."""
+    if not is_avif_sequence(container):
+        return []
+    return [s for s in container.streams.video if s.index != main.index]
+
+
+def main_video_stream(container: av.container.InputContainer
                        ) -> av.video.stream.VideoStream | None:
     """The first video stream that is a real video, not a cover picture (else a still
-    picture's, an AVIF photo's say); None where every one is a cover (a music file's)."""
+    picture's, an AVIF photo's say); None where every one is a cover (a music file's). An
+    animated AVIF's is its sequence's colour track, not the still picture before it."""
     covers = {s.index for s in cover_pictures(container)}
     streams = [s for s in container.streams.video if s.index not in covers]
+    if is_avif_sequence(container):
+        streams.sort(key=lambda s: s.frames <= 1)  # (stable: the colour before the alpha)
     for stream in streams:
         if not stream.disposition & av.stream.Disposition.still_image:
             return stream
@@ -221,7 +241,7 @@ def no_video(path: str | Path, container: av.container.InputContainer) -> str | 
     """Why `container` holds no video to paint, in one line naming `path`: no video stream
     (sound only), or only cover pictures (an MP3's or M4A's album art is a video stream
     FFmpeg marks as an attached picture, not a video); None where it holds one."""
-    if _main_video_stream(container) is not None:
+    if main_video_stream(container) is not None:
         return None
     if container.streams.video:
         return f"{path} has no video stream, only a cover picture"
@@ -251,7 +271,7 @@ def video_depth(path: str | Path) -> tuple[int, str] | None:
     from its header (nothing decoded); None where it has none or cannot be read."""
     try:
         with open_input(path) as c:
-            stream = _main_video_stream(c)
+            stream = main_video_stream(c)
             return None if stream is None else (_bit_depth(stream), _codec_name(stream))
     except (MediaError, av.error.FFmpegError, OSError):
         return None
@@ -441,7 +461,7 @@ class VideoReader:
         self._translucent = False  # the last frame converted had one (see items)
 
     def _video(self) -> av.video.stream.VideoStream:
-        stream = _main_video_stream(self.container)
+        stream = main_video_stream(self.container)
         assert stream is not None  # (no_video said so at the open)
         return stream
 
@@ -763,7 +783,9 @@ class VideoReader:
         """Whether the source's pictures carry transparency, which the opaque painting leaves
         out: a pixel less than opaque among the frames yielded so far (ask after the walk),
         or VP8/VP9 alpha, which the decoder does not give (`side_alpha`)."""
-        return self.transparent or side_alpha(self.video)
+        return self.transparent or side_alpha(self.video) or \
+            any(s.codec_context is not None and str(s.codec_context.pix_fmt).startswith("gray")
+                for s in avif_alpha(self.container, self.video))
 
     def _count(self, frame: DecodedFrame, translucent: bool) -> None:
         self.transparent = self.transparent or translucent
