@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import skimage.data
 from test_vignette_holes import bare, pipeline, portrait  # noqa: F401 - fixtures
 
 
@@ -48,3 +49,20 @@ def test_with_bare_paper_the_body_thins_down_into_the_paper(pipeline, portrait):
             far.append(lum[stop - 40:stop - 30, x].mean())
     assert len(near) > 150
     assert np.mean(near) - np.mean(far) > 3.0, (np.mean(near), np.mean(far))
+
+
+def test_a_face_the_frame_cuts_is_painted_to_the_border(pipeline):
+    """A close face whose chin and forehead the frame cuts (a webcam's, a call's): with bare
+    paper round the figure, the fade at the frame's borders and the flicks at its bottom
+    stop at the face (they tore through mouths and chins: trial F4, finding 1)."""
+    close = cv2.resize(skimage.data.astronaut()[85:175, 150:300], (400, 240),
+                       interpolation=cv2.INTER_AREA)
+    p = pipeline({"background": "bare paper", "paper_tooth": 0.0})
+    out = p.render_array(close)
+    h, w = out.shape[:2]
+    face = cv2.resize(p.read_target("figure_t")[..., 2], (w, h)) > 0.6
+    rim = np.zeros((h, w), bool)
+    k = int(0.1 * min(h, w))
+    rim[:k], rim[-k:], rim[:, :k], rim[:, -k:] = True, True, True, True
+    assert (face & rim).sum() > 2000
+    assert bare(out)[face & rim].mean() < 0.01, bare(out)[face & rim].mean()

@@ -14,7 +14,8 @@
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 out vec4 frag;
-uniform sampler2D figure;  // .x the figure, .y near it (figure.frag, carried along the flow)
+uniform sampler2D figure;  // .x the figure, .y near it, .z the face (figure.frag, carried
+                           // along the flow)
 uniform vec2 u_resolution;
 uniform vec2 u_picture;    // the whole picture's size, source px
 uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
@@ -43,6 +44,7 @@ const float FLICKS = 0.03;  // how far the figure's stop at the frame's bottom r
                             // out in dry flicks along the body
 const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least 3 texels
                                             // of this quarter-size target: finer aliased)
+const vec2 FACE_HELD = vec2(0.2, 0.6);  // the face (its oval fading out past it) kept whole
 const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
 
 void main() {
@@ -65,7 +67,7 @@ void main() {
     d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
               d + BORDER_HOLD * short_side);
     float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
-    vec2 fig = texture(figure, uv).xy;
+    vec3 fig = texture(figure, uv).xyz;
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
@@ -90,10 +92,14 @@ void main() {
     float wander = BORDER_WANDER * (value_noise(sheet / (0.3 * short_side), u_seed, 504) - 0.5);
     // px to the frame's bottom (held on the sheet: d), none in the picture's top half
     float below = 2.0 * p.y > u_picture.y ? d.y : short_side;
-    float at_bottom = 1.0 - smoothstep(0.0, BORDER, below / short_side);
+    // a face the frame cuts (a close webcam face, a chin or crown at the border) is painted
+    // to the border: the fade and the flicks tore through mouths, chins and foreheads
+    // (trial F4, finding 1); a painter stops the figure below the face, never across it
+    float face = smoothstep(FACE_HELD.x, FACE_HELD.y, fig.z);
+    float at_bottom = (1.0 - smoothstep(0.0, BORDER, below / short_side)) * (1.0 - face);
     float flick = value_noise(sheet / (FLICK_CELL * short_side), u_seed, 505);  // streaks
     wander += FLICKS * at_bottom * (flick - 0.5);
-    float fade = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side + wander);
+    float fade = max(smoothstep(0.0, BORDER, min(d.x, d.y) / short_side + wander), face);
     float figure = fig.x * (0.5 + 0.5 * fade);
     float outline = 1.0 - smoothstep(0.5, 0.95, fig.x);
     float by_figure = figure + RAGGED * outline * n;
