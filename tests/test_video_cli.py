@@ -6,6 +6,7 @@ import io
 import itertools
 import os
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -248,6 +249,22 @@ def test_a_variable_frame_rate_mkv_is_not_said_to_miss_frames(tmp_path, capsys):
     assert "(90 frames," in err
     frames, times, _ = decode_video(tmp_path / "out.mp4")
     assert len(frames) == 90 and times == clip.times
+
+
+def test_frames_lost_from_a_variable_rate_mkv_are_said_to_be_guessed(tmp_path, capsys):
+    """A cut-short VFR file's lost frames are guessed from the time left at the mean rate:
+    said as "about N" (trial V5: '3 frame(s)' stated as a fact where 4 were lost)."""
+    rng = random.Random(5)
+    pts = list(itertools.accumulate((rng.randrange(10, 71) for _ in range(59)), initial=0))
+    clip = make_clip(tmp_path / "vfr.mkv", size=(64, 48), pts=pts,
+                     time_base=Fraction(1, 1000), audio=False)
+    data = clip.path.read_bytes()
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(data[: int(len(data) * 0.6)])
+    code, _, err = run_cli(capsys, cut, "-o", tmp_path / "out.mp4")
+    assert code == 0, err
+    assert re.search(rf"aquarelle: warning: {re.escape(str(cut))}: about \d+ frame\(s\) could "
+                     "not be decoded", err), err
 
 
 def test_frames_missing_from_a_steady_mkv_are_counted(tmp_path, capsys):

@@ -129,6 +129,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                     no_frames_in(opts.start, opts.end, reader.duration) if reader.trimmed
                     else "no decodable video frames") + reader.lost_why())
             lost, deinterlaced, lost_why = reader.lost, reader.deinterlaced, reader.lost_why()
+            lost_said = reader.lost_said()
             if reader.gap is not None and reader.gap_reached:
                 warnings.append(reader.gap.describe())
             if reader.photos is not None and (fitted := reader.photos.resized()) is not None:
@@ -156,7 +157,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     for warning in warnings:
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
     if lost:
-        print(f"aquarelle: warning: {src}: {lost} frame(s) could not be decoded{lost_why}",
+        print(f"aquarelle: warning: {src}: {lost_said} could not be decoded{lost_why}",
               file=sys.stderr)
     if not job.quiet:
         what = str(output) if gif else f"{counted(count, 'image')} {output}"

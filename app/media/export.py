@@ -586,7 +586,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     if reader.gap is not None and reader.gap_reached:
         result.warnings.append(reader.gap.describe())
     if result.lost:
-        result.warnings.append(f"{reader.path}: {result.lost} frame(s) could not be decoded "
+        result.warnings.append(f"{reader.path}: {reader.lost_said()} could not be decoded "
                                f"and are missing from the output{reader.lost_why()}")
     if (why := alpha_left_out(reader)) is not None:
         result.warnings.append(why)

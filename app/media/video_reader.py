@@ -627,15 +627,28 @@ class VideoReader:
     def lost(self) -> int:
         """Frames of the walked range that could not be decoded (an estimate unless the
         container indexes every frame)."""
+        return self._lost()[0]
+
+    def _lost(self) -> tuple[int, bool]:
+        """`lost`, and whether it is a count: by the container's index, by the steps of a
+        steady rate, or of frames whose times went back; not where the rate varies (the
+        frames are guessed from the time left uncovered at the decoded ones' mean rate)."""
         if not self._trimmed and self.indexed_frames:
-            missing = max(0, self.indexed_frames - self.decoded)
+            missing, counted = max(0, self.indexed_frames - self.decoded), True
         else:
             gaps = gap_frames(self._steps)
             missing = (gaps or 0) + self._missing_at_end(steady=gaps is not None)
+            counted = gaps is not None or missing <= self.backwards
         missing = max(missing, self.backwards)
         if self.failure or self.decode_errors:
-            return max(self.decode_errors, missing, 1 if self.failure else 0)
-        return missing
+            return max(self.decode_errors, missing, 1 if self.failure else 0), counted
+        return missing, counted
+
+    def lost_said(self) -> str:
+        """The lost frames in words: "3 frame(s)", or "about 3 frame(s)" where they are
+        guessed (see _lost)."""
+        lost, counted = self._lost()
+        return f"{'' if counted else 'about '}{lost} frame(s)"
 
     @property
     def variable_rate(self) -> bool:
