@@ -16,7 +16,7 @@ from pathlib import Path
 import av
 
 from ..media.atomic import OutputExists, atomic_output
-from ..media.audio import AudioTrack, audio_copies
+from ..media.audio import AudioTrack, audio_copies, output_end
 from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_begins_in
@@ -242,7 +242,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
             pending = next(sound, None)
         for t in tracks:
             t.flush()
-        carried.flush(video_end)
+        carried.flush(output_end(video_end, tracks))
         out.close()
     except BaseException:
         with contextlib.suppress(Exception):  # the file is discarded anyway

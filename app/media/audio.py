@@ -292,6 +292,13 @@ def _has_lfe(layout: av.AudioLayout) -> bool:
     return any(c.name.startswith("LFE") for c in layout.channels)
 
 
+def output_end(video_end: Fraction | None, tracks: list[AudioTrack]) -> Fraction | None:
+    """Where an output ends: its video's end, or its sound's where that goes on longer (a
+    clip whose audio outlasts its picture: its cues and chapters go on with the sound)."""
+    ends = [e for e in (video_end, *(t.end for t in tracks)) if e is not None]
+    return max(ends) if ends else None
+
+
 def transcode_bitrate(channels: int) -> int:
     """The bit rate (b/s) a transcoded track of `channels` channels is encoded at."""
     return BITRATE_PER_CHANNEL * max(2, channels)
@@ -312,6 +319,7 @@ class AudioTrack:
         fmt = output.format.name.split(",")[0]
         self.transcode = (not can_copy(fmt, source)) if transcode is None else transcode
         self.packets = 0
+        self.end: Fraction | None = None  # where the sound written ends (output seconds)
         self.downmix: tuple[str, str] | None = None  # (source, output) layout names
         self.source_codec = codec_name(source)
         self.layouts: tuple[str, str] | None = None  # (source, output), where they differ
@@ -436,5 +444,8 @@ class AudioTrack:
                 self._mux(packet)
 
     def _mux(self, packet: av.Packet) -> None:
+        if packet.pts is not None and packet.time_base:
+            stop = (packet.pts + (packet.duration or 0)) * packet.time_base
+            self.end = stop if self.end is None or stop > self.end else self.end
         self.output.mux(packet)
         self.packets += 1

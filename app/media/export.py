@@ -31,7 +31,7 @@ from ..engine.context import create_headless_context, make_current
 from ..engine.interrupts import checkpoint
 from ..engine.renderer import Renderer
 from .atomic import atomic_output
-from .audio import audio_copies
+from .audio import audio_copies, output_end
 from .carry import carry_streams, depth_warnings
 from .codecs import DEFAULT_CODEC
 from .errors import ExportCancelled, MediaError, ffmpeg_reason
@@ -542,7 +542,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
 
                     def finish() -> None:
                         t = time.perf_counter()
-                        carried.flush(writer.end_time())  # cues and chapters end with the video
+                        # cues and chapters end with the video, or the sound that outlasts it
+                        carried.flush(output_end(writer.end_time(), audio))
                         writer.close()
                         counters.busy["encode"] += time.perf_counter() - t
 
