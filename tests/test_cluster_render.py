@@ -345,6 +345,8 @@ def test_a_chunked_render_says_it_deinterlaced(cluster, tmp_path):
 
     out = render(fields_clip(tmp_path / "in.mkv", interlaced=True), tmp_path / "out.mp4")
     assert out.deinterlaced and "deinterlaced (bwdif)" in summary(out)
+    # the codec named as a local render names it, with its depth (it said FFmpeg's name)
+    assert " h264 8-bit, deinterlaced (bwdif)" in summary(out)
 
 
 def test_a_cluster_render_says_an_odd_size_was_padded(cluster, tmp_path, capsys):

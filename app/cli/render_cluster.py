@@ -18,6 +18,7 @@ from ..media.export import check_options
 from ..media.image_formats import is_image_path
 from ..media.paths import is_sequence, same_path, wants_frames
 from ..media.progress import ProgressPrinter
+from ..media.video_reader import bits_of
 from .batch_plan import (
     batch_summary,
     content_kind,
@@ -99,7 +100,8 @@ def summary(o: Any) -> str:
     made = ", deinterlaced (bwdif)" if o.deinterlaced else ""
     chosen = f" ({o.chosen})" if o.chosen else ""  # a deep source's codec, and why
     return (f"{o.job.source} -> {r.output} ({counted(r.frames, 'frame')}, "
-            f"{r.size[0]}x{r.size[1]} {r.codec}{chosen}{made}{audio}; {o.elapsed:.1f} s, "
+            f"{r.size[0]}x{r.size[1]} {r.codec} {bits_of(r.pix_fmt)}-bit{chosen}{made}{audio}; "
+            f"{o.elapsed:.1f} s, "
             f"{fps:.1f} fps{extra})")
 
 
