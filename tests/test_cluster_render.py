@@ -412,3 +412,28 @@ def test_a_cluster_cut_keeps_the_cues_on_screen_at_its_start(cluster, tmp_path: 
     err = capsys.readouterr().err
     assert code == 0, err
     assert cues_of(out) == expected(0.55, 1.55)
+
+
+def test_a_rounded_start_names_the_same_frame_as_a_local_render(cluster, tmp_path, gl_ctx):
+    """--start 0.416667 is frame 5 of a 12 fps clip on a cluster as on one machine (test
+    start_frame): the index snaps it as the reader does."""
+    from test_start_frame import numbered_clip
+
+    from aquarelle.cluster.ray_backend import RayBackend
+
+    src = numbered_clip(tmp_path / "in.mp4")
+    opts = ExportOptions(crf=1, start=0.416667, end=1.0)
+    export_video(src, tmp_path / "local.mp4", "adjust", None, opts, ctx=gl_ctx)
+    spec = load_chain("adjust")
+    backend = RayBackend()
+    try:
+        driver = Driver(backend, "adjust", spec, param_set(spec).values(),
+                        ClusterOptions(chunk_seconds=0.5))
+        (out,) = driver.run([FileJob(src, tmp_path / "chunked.mp4", "mp4", "h264", opts)])
+    finally:
+        backend.close()
+    assert out.error is None
+    local, chunked = decode_video(tmp_path / "local.mp4"), decode_video(tmp_path / "chunked.mp4")
+    assert len(chunked[0]) == len(local[0]) == 7  # frames 5..11
+    assert chunked[1] == local[1]
+    assert max(mads(local[0], chunked[0])) < 1.0

@@ -7,6 +7,7 @@ Nothing half-written is left: a failure or Ctrl+C removes the frames written so 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import time
@@ -83,6 +84,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
         with VideoReader(src, deep=deep,
                          sequence_rate=opts.fps if is_sequence(src) else None) as reader:
+            if (start := reader.snapped_start(opts.start)) != opts.start:
+                opts = dataclasses.replace(opts, start=start)  # (the frame it names)
             what = "a GIF" if gif else "an image sequence"
             warnings = left_out(reader, job, what)
             total = output_frames(reader, opts.start, opts.end, opts.fps)

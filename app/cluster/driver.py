@@ -4,6 +4,7 @@ what failed, and join each file as soon as its chunks are all there. No Ray here
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 import time
@@ -212,6 +213,8 @@ class Driver:
         if o.fps is not None:
             raise MediaError("--fps cannot be combined with --cluster")
         index = scan(job.source, audio=o.audio)
+        if (start := index.snapped_start(o.start)) != o.start:  # (the frame a time names;
+            job.options = o = dataclasses.replace(o, start=start)  # a batch's are shared)
         with VideoReader(job.source) as reader:
             first = next(reader.frames(), None)
             if first is None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..media.errors import MediaError
 from ..media.export import no_frames_in
+from ..media.frame_range import snapped_start
 from ..media.video_reader import VideoReader
 
 # Frames rendered and thrown away before a chunk's first frame. The temporal blends keep
@@ -41,6 +42,13 @@ class VideoIndex:
     def time(self, k: int) -> float:
         """Seconds of frame k from the stream's start."""
         return float(self.pts[k] * self.time_base) - self.start_time
+
+    def snapped_start(self, start: float) -> float:
+        """A --start as the frame it names (frame_range.snapped_start), as VideoReader's."""
+        if start <= 0:
+            return start
+        times = (self.time(k) for k in range(len(self.pts)))
+        return snapped_start(start, times)
 
     def frames_in(self, start: float = 0.0, end: float | None = None) -> tuple[int, int]:
         """The frames [lo, hi) with start <= time < end (as VideoReader.items picks them)."""

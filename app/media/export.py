@@ -11,6 +11,7 @@ atomically: on any error or cancel nothing is left at the destination.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -190,6 +191,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
                          decoder=opts.decoder, rgba=True,
                          sequence_rate=opts.fps if is_sequence(src) else None)
     try:
+        if (start := reader.snapped_start(opts.start)) != opts.start:
+            opts = dataclasses.replace(opts, start=start)  # (the frame a rounded time names)
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         transcode, unwritten = _audio_outside(reader, transcode, opts.start, opts.end)
         reader.transcode_audio = transcode

@@ -4,7 +4,7 @@ lost on the way: the video reader's bookkeeping, apart from PyAV."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,6 +62,18 @@ def gap_frames(steps: Counter[int]) -> int | None:
         return None
     # a step that is no whole number of frame times is timing, not frames lost
     return sum((k - 1) * steps[d] for d, k in whole.items())
+
+
+# A --start this little after a frame's start names that frame: a time typed rounded
+# (0.416667 for frame 5 at 5/12 s) took the next frame, or none after the last one (trial W5)
+START_SLACK = 1e-3
+
+
+def snapped_start(start: float, times: Iterable[float]) -> float:
+    """`start` (seconds), or the latest of `times` (frames' starts, same clock) at most
+    START_SLACK before it: the frame a rounded time names."""
+    near = [t for t in times if start - START_SLACK <= t <= start]
+    return max(near) if near else start
 
 
 Kept = tuple[DecodedFrame, bool]  # a frame a walk yields, and whether it is translucent

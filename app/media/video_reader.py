@@ -28,7 +28,7 @@ from av.video.reformatter import Colorspace
 
 from .deinterlace import Deinterlacer
 from .errors import MediaError, ffmpeg_reason
-from .frame_range import DecodedFrame, FrameRange, gap_frames
+from .frame_range import DecodedFrame, FrameRange, gap_frames, snapped_start
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
 from .orientation import UPRIGHT, orientation_of
@@ -845,6 +845,31 @@ class VideoReader:
     def rewind(self) -> None:
         """Go back to the first frame (the next `items()` starts there)."""
         self._seek(self.start_time)
+
+    def snapped_start(self, start: float) -> float:
+        """A --start (seconds from the video's start) as the frame it names: where a frame
+        starts less than START_SLACK before it, that frame's time (frame_range.snapped_start);
+        else `start`. Packets are demuxed round it, nothing decoded; call it before a walk."""
+        if start <= 0:
+            return start
+        t0, tb = self.start_time, self.time_base
+        target = t0 + start
+        times: list[float] = []
+        try:
+            self.container.seek(max(0, int((target - 1.0) / tb)), stream=self.video,
+                                backward=True, any_frame=False)
+            for n, packet in enumerate(self.container.demux(self.video)):
+                if packet.pts is not None:
+                    times.append(float(packet.pts * tb))
+                if n > SEEK_PROBE_PACKETS or (packet.dts is not None
+                                              and float(packet.dts * tb) > target + 1.0):
+                    break
+        except (av.error.FFmpegError, ValueError):
+            return start
+        finally:
+            self._last_pts = None
+        snapped = snapped_start(target, times)
+        return start if snapped == target else snapped - t0
 
     def _seek(self, seconds: float) -> None:
         """Go to the keyframe at or before `seconds`, or to the top where the container
