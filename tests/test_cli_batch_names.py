@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from aquarelle.cli.batch_plan import output_names
+from aquarelle.cli.batch_plan import default_name, output_names
 from aquarelle.cli.main import main
 
 
@@ -95,14 +95,25 @@ def test_names_differing_only_in_case_are_one_name(tmp_path, capsys, monkeypatch
 
 
 def test_a_renamed_output_never_takes_another_inputs_name():
-    """x.mkv's x_mkv.mp4 is the plain name of the input x_mkv.mp4: it takes a number."""
-    files = [(Path("d/x.mp4"), Path()), (Path("d/x.mkv"), Path()),
-             (Path("d/x_mkv.mp4"), Path())]
-    assert output_names(files, None) == [Path("x.mp4"), Path("x-2.mp4"), Path("x_mkv.mp4")]
+    """x.mov's x_mov.mp4 is the plain name of the input x_mov.mp4: it takes a number."""
+    files = [(Path("d/x.mp4"), Path()), (Path("d/x.mov"), Path()),
+             (Path("d/x_mov.mp4"), Path())]
+    assert output_names(files, None) == [Path("x.mp4"), Path("x-2.mp4"), Path("x_mov.mp4")]
     # with -r the tree keeps them apart; a tag is only added within one folder
     files = [(Path("d/x.mp4"), Path()), (Path("d/s/x.mp4"), Path("s")),
-             (Path("d/s/x.mkv"), Path("s"))]
-    assert output_names(files, None) == [Path("x.mp4"), Path("s/x.mp4"), Path("s/x_mkv.mp4")]
+             (Path("d/s/x.mov"), Path("s"))]
+    assert output_names(files, None) == [Path("x.mp4"), Path("s/x.mp4"), Path("s/x_mov.mp4")]
+
+
+def test_a_matroska_source_stays_matroska():
+    """An .mkv source is written as .mkv into a folder (its attachments and ASS subtitles
+    kept; MP4 left them out or converted them, trial V5), unless --codec or --format names
+    another; x.mkv and x.mp4 then share no name."""
+    files = [(Path("d/x.mp4"), Path()), (Path("d/x.mkv"), Path())]
+    assert output_names(files, None) == [Path("x.mp4"), Path("x.mkv")]
+    assert default_name(Path("x.mkv"), "vp9") == "x.webm"
+    assert default_name(Path("x.mkv"), None, "mp4") == "x.mp4"
+    assert default_name(Path("x.mkv"), None, template="{stem}_painted") == "x_painted.mkv"
 
 
 def test_hidden_files_are_named_as_skipped(tmp_path, capsys, monkeypatch):

@@ -31,11 +31,11 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
                  template: str = NAME_TEMPLATE, *, video: bool = False,
                  still: bool = False, still_fmt: str | None = None) -> str:
     """Output file name for a file rendered into a folder. A video (`video`: also one named
-    as a picture, an APNG say) gets the container's extension: `fmt` (--format's), else the
-    codec's; a still (an image, or `still`: a one-frame GIF) `still_fmt` (--format's), else
-    its own (PNG for a GIF, JPEG for HEIF: formats no still is written as). An extension
-    the template ends with ({stem}.png) is used where it is one of that kind's, else
-    refused."""
+    as a picture, an APNG say) gets the container's extension: `fmt` (--format's), else an
+    .mkv source's own without a --codec, else the codec's; a still (an image, or `still`: a
+    one-frame GIF) `still_fmt` (--format's), else its own (PNG for a GIF, JPEG for HEIF:
+    formats no still is written as). An extension the template ends with ({stem}.png) is
+    used where it is one of that kind's, else refused."""
     check_name_template(template)  # plain fields: nothing of str.format's runs
     ext = src.suffix.lstrip(".")
     stem = template.format(stem=src.stem, ext=ext)
@@ -55,8 +55,13 @@ def default_name(src: Path, codec: str | None, fmt: str | None = None,
         if still_fmt:
             return f"{stem}.{still_fmt}"
         return stem + (STILL_GIF_SUFFIX if still else written_suffix(src))
-    ext = f".{fmt}" if fmt else EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
-    return stem + ext
+    if fmt:
+        return f"{stem}.{fmt}"
+    if codec is None and src.suffix.lower() == ".mkv":
+        # Matroska holds all a Matroska source has (attachments, ASS subtitles...), which
+        # MP4 would leave out or convert: it stays one (trial V5)
+        return stem + ".mkv"
+    return stem + EXTENSION_FOR_CODEC.get((codec or "h264").lower(), ".mp4")
 
 
 def sequence_name(src: Path, template: str = NAME_TEMPLATE, still_fmt: str | None = None
