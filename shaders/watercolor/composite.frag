@@ -69,6 +69,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
+const float FACE_TURBULENCE = 0.5;  // the most turbulence a face's skin takes (the default)
 const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
 const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darkest tones
@@ -154,7 +155,7 @@ void main() {
     vec3 c = painted.rgb;
     if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
         c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, length(wash_g)), p + u_origin, uv, ref,
-                    painted.a);
+                    painted.a, focus_here.z);
     }
     float turb = texture(wash, uv).x;
 
@@ -200,7 +201,9 @@ void main() {
     }
     float h = texelFetch(paper, ivec2(p), 0).r;
     // Terms whose weight is 0 (the default for several) cost nothing: uniform branches.
-    c = pigment(c, density(turb, u_turbulence));
+    // on a face at most FACE_TURBULENCE's blotches: strong ones mottle skin like a disease
+    c = pigment(c, density(turb, mix(u_turbulence, min(u_turbulence, FACE_TURBULENCE),
+                                     focus_here.z)));
     if (u_dispersion > 0.0) {
         c = pigment(c, density(canvas_noise(p + u_origin, uv, 3.0, 301), u_dispersion));
     }
