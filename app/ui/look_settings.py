@@ -9,8 +9,8 @@ from .view_transform import CompareMode
 
 
 def restore_state(settings: Settings) -> tuple[RenderState, CompareMode]:
-    """The style (or chain), its values, seed and scale, and the compare mode of last time
-    (the defaults for what is missing or no longer valid)."""
+    """The style (or chain), its values, seed and scale, and the compare mode and its
+    split divider of last time (the defaults for what is missing or no longer valid)."""
     try:
         state = RenderState(settings.style())
     except AquarelleError:
@@ -19,6 +19,7 @@ def restore_state(settings: Settings) -> tuple[RenderState, CompareMode]:
     state.set_seed(settings.seed())
     state.set_scale(settings.scale())
     state.set_video_lines(settings.video_lines())
+    state.set_split(settings.split())
     try:
         compare = CompareMode(settings.compare())
     except ValueError:
@@ -36,4 +37,5 @@ def save_state(settings: Settings, state: RenderState, preset: str | None, modif
     settings.set_scale(state.scale)
     settings.set_video_lines(state.video_lines)
     settings.set_compare(compare.value)
+    settings.set_split(state.split)
     settings.sync()

@@ -48,7 +48,7 @@ from .overlays import ViewportOverlays
 from .playback_controller import PlaybackController
 from .recorder import Recorder
 from .recording import RecordingController
-from .settings import Settings
+from .settings import PlacePlayed, Settings
 from .shader_warmup import ShaderWarmup
 from .shortcuts import ShortcutsDialog, step_text
 from .side_panel import SidePanel
@@ -56,7 +56,7 @@ from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
-from .sources import SourceSpec, demo_path
+from .sources import SourceSpec, demo_path, file_stamp
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
@@ -332,12 +332,43 @@ class MainWindow(QMainWindow):
 
     def open_initial(self, file: str | None = None) -> None:
         self.sources.open_initial(file)
+        self._go_back_to(self.settings.position())  # (a seek: before the view's restore)
         view, spec = self.settings.view(), self.sources.spec
         if view is not None and spec is not None and str(spec) == view[0]:
             self.viewport.restore_view(view[1], view[2])  # (at its first picture)
 
     def open_spec(self, spec: SourceSpec, quiet: bool = False) -> bool:
         return self.sources.open_spec(spec, quiet)
+
+    def _place_played(self) -> PlacePlayed | None:
+        """Where the video on screen is, for the next start: the frame on screen (else the
+        one the file went to), whether it is paused; None for a still, a camera, a file
+        that cannot seek or is gone."""
+        src, spec, path = self.source, self.sources.spec, self._source_file()
+        if src is None or spec is None or path is None or not src.seekable \
+                or not playback.can_play(src):
+            return None
+        seconds = self.viewport.on_screen_pts
+        if seconds is None:
+            seconds = playback.position(src)
+        stamp = file_stamp(path)
+        if seconds is None or stamp is None:
+            return None
+        return PlacePlayed(str(spec), seconds, not playback.is_playing(src), *stamp)
+
+    def _go_back_to(self, place: PlacePlayed | None) -> None:
+        """The video opened at start where it was left (`place`), paused if it was: the
+        same source, its file unchanged (size and time); else from its beginning."""
+        src, spec, path = self.source, self.sources.spec, self._source_file()
+        if place is None or src is None or spec is None or path is None \
+                or str(spec) != place.source or not src.seekable \
+                or not playback.can_play(src) \
+                or file_stamp(path) != (place.size, place.mtime_ns):
+            return
+        if place.paused:
+            self.playback.set_playing(False)
+        if place.paused or place.seconds > 0:
+            self.playback.seek(place.seconds)
 
     def open_file(self, path: str | Path, otherwise: Callable[[], object] | None = None
                   ) -> bool:
@@ -679,7 +710,9 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def save_render_settings(self) -> None:
-        """Style, parameter values, seed, scale, compare mode and zoom to the settings file."""
+        """Style, parameter values, seed, scale, compare mode and its split, zoom and the
+        video's place to the settings file."""
+        self.settings.set_position(self._place_played())
         kept, spec = self.viewport.kept_view(), self.sources.spec
         self.settings.set_view(str(spec) if kept is not None and spec is not None else None,
                                *(kept or ()))

@@ -1,5 +1,6 @@
 """The app's state in one place: the style or chain, its parameter values, the preset they
-came from, the seed, the processing scale (and a video's lines) and the view (debug view, compare).
+came from, the seed, the processing scale (and a video's lines) and the view (debug view,
+compare and its split).
 
 Plain Python (no Qt, no GL), evented as napari's models are: whoever changes it goes through
 its setters, and every view subscribes (`subscribe`) and shows what it says, instead of one
@@ -18,7 +19,7 @@ from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 # What changed: the style or chain (and with it every value), values, the preset label, the
-# seed, the processing scale, or only what is shown (debug view, compare).
+# seed, the processing scale, or only what is shown (debug view, compare, split).
 Change = Literal["style", "values", "preset", "seed", "scale", "view"]
 Observer = Callable[[Change], None]
 
@@ -35,6 +36,7 @@ class RenderState:
         self.video_lines = VIDEO_LINES  # a video's frames painted at most these lines (0: all)
         self.debug_view: str | None = None  # a label of style.debug_views, or None
         self.compare = "off"  # a CompareMode's value
+        self.split = 0.5  # the split compare's divider, a fraction of the view's width
         self.preset: str | None = None  # the preset the values started from
         self._edited = True  # ... and edited since
         self._revision = 0
@@ -150,6 +152,12 @@ class RenderState:
     def set_compare(self, mode: str) -> None:
         """How the original is shown beside the result (a CompareMode's value)."""
         self.compare = mode
+        self._emit("view")
+
+    def set_split(self, fraction: float) -> None:
+        """Where the split compare's divider is (0..1 across the view)."""
+        fraction = float(fraction)
+        self.split = min(1.0, max(0.0, fraction)) if fraction == fraction else 0.5
         self._emit("view")
 
     def set_preset(self, preset: str | None, modified: bool) -> None:

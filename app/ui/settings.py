@@ -46,6 +46,19 @@ class ExportMemory:
     decoder: str = "auto"
 
 
+@dataclass(frozen=True)
+class PlacePlayed:
+    """Where a video was left: its source (a SourceSpec's text), the time of the frame on
+    screen (seconds, as the file's frames are timed), whether it was paused, and the file's
+    size and modification time (ns) then: a file changed since starts from its beginning."""
+
+    source: str
+    seconds: float
+    paused: bool
+    size: int
+    mtime_ns: int
+
+
 def default_settings_file() -> Path:
     """The settings file; the first time, a copy of the file earlier versions kept where
     Qt's INI settings go (the user's settings are not lost by the move)."""
@@ -165,6 +178,24 @@ class Settings:
         kept = [r for r in self.recent_files() if path is not None and r != path]
         self.q.setValue("source/recent", json.dumps(kept))
 
+    def position(self) -> PlacePlayed | None:
+        """Where the video last shown was left (see PlacePlayed); None for none (a still,
+        a camera, or the entry is garbled)."""
+        try:
+            value = json.loads(self._get("source/position", "", str) or "null")
+            place = PlacePlayed(str(value["source"]), float(value["seconds"]),
+                                bool(value["paused"]), int(value["size"]),
+                                int(value["mtime_ns"]))
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not 0.0 <= place.seconds < 1e9:
+            return None  # (also NaN)
+        return place
+
+    def set_position(self, place: PlacePlayed | None) -> None:
+        """Keep where a video was left (None: nothing to go back to)."""
+        self.q.setValue("source/position", "" if place is None else json.dumps(asdict(place)))
+
     def loop(self) -> bool:
         return self._get("playback/loop", True, bool)
 
@@ -232,6 +263,14 @@ class Settings:
 
     def set_compare(self, mode: str) -> None:
         self.q.setValue("view/compare", mode)
+
+    def split(self) -> float:
+        """The split compare's divider, a fraction of the view's width."""
+        value = self._get("view/split", 0.5, float)
+        return value if 0.0 <= value <= 1.0 else 0.5  # also NaN from a garbled file
+
+    def set_split(self, fraction: float) -> None:
+        self.q.setValue("view/split", float(fraction))
 
     def view(self) -> tuple[str, float, tuple[float, float]] | None:
         """The source last shown zoomed, its zoom (%) and the picture's point at the

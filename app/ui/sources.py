@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,16 @@ def file_there(path: str | Path) -> bool:
     (seq/f_%04d.png) a file among its frames."""
     p = Path(path)
     return p.is_file() or (is_sequence(p) and bool(sequence_files(p)))
+
+
+def file_stamp(path: str | Path) -> tuple[int, int] | None:
+    """A file's size and modification time (ns): what tells that it changed since; None
+    where it is gone (or is an image sequence's pattern)."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
 
 
 def demo_path() -> Path | None:

@@ -13,12 +13,13 @@ from ..media.latency import LatencyMeter
 
 
 class FrameStats:
-    """Rolling counters: displayed source frames per second and paint (render + draw) time."""
+    """Rolling counters: displayed source frames per second and what a frame costs (the
+    measure adaptive quality steers by: engine.frame_timer.frame_cost)."""
 
     def __init__(self, window_s: float = 2.0) -> None:
         self.window_s = window_s
         self._frames: deque[float] = deque()
-        self._paint_ms: deque[float] = deque(maxlen=60)
+        self._cost_ms: deque[tuple[float, float]] = deque()  # (when, ms)
         self.latency = LatencyMeter()  # live frames: capture to shown
         self.renders = 0  # pipeline renders since start (tests count coalescing with it)
 
@@ -28,9 +29,15 @@ class FrameStats:
         self._frames.append(now)
         self._trim(now)
 
-    def paint_time(self, ms: float) -> None:
-        """Record how long one paint took (render + draw, CPU side)."""
-        self._paint_ms.append(ms)
+    def frame_cost(self, seconds: float, now: float | None = None) -> None:
+        """Record what one painting of a frame cost: the host's work and the GPU's, as
+        adaptive quality is told it (frame_cost), or a big still's painting apart."""
+        now = time.perf_counter() if now is None else now
+        self._cost_ms.append((now, seconds * 1000.0))
+        # the paintings of the last window (the fps's), the last one at least: a step of
+        # adaptive quality shows within it (60 paintings were 7 s of a slow video)
+        while len(self._cost_ms) > 1 and now - self._cost_ms[0][0] > self.window_s:
+            self._cost_ms.popleft()
 
     def _trim(self, now: float) -> None:
         while self._frames and now - self._frames[0] > self.window_s:
@@ -47,13 +54,13 @@ class FrameStats:
         return (len(self._frames) - 1) / span if span > 0 else 0.0
 
     def frame_ms(self) -> float | None:
-        """Median paint time of recent frames in milliseconds."""
-        return statistics.median(self._paint_ms) if self._paint_ms else None
+        """Median cost of the last window's paintings in milliseconds (see frame_cost)."""
+        return statistics.median(ms for _, ms in self._cost_ms) if self._cost_ms else None
 
     def reset(self) -> None:
         """Forget everything (new source)."""
         self._frames.clear()
-        self._paint_ms.clear()
+        self._cost_ms.clear()
         self.latency = LatencyMeter()
 
 

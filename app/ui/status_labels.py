@@ -24,7 +24,10 @@ class StatusLabels(QObject):
         self.fps = QLabel("-- fps")
         self.fps.setToolTip("Frames stylized and shown per second")
         self.frame = QLabel("-- ms")
-        self.frame.setToolTip("Median time to render and draw a frame (CPU side)")
+        self.frame.setToolTip("What painting a frame costs (median of the last ones): the "
+                              "CPU's work and the GPU's, added on a CPU renderer, the slower "
+                              "of the two on a GPU. Adaptive quality steers by it: over "
+                              "1/fps of the video or camera, it paints smaller")
         self.res = QLabel("no source")
         self.dropped = QLabel("")
         self.live = QLabel("")

@@ -60,6 +60,8 @@ class StillPainter(QObject):
         self.job: ChildJob | None = None  # the child painting `painting`, once started
         self._done: tuple[PaintOrder, np.ndarray] | None = None
         self._failed: PaintOrder | None = None  # not tried again
+        self._launched = 0.0
+        self.took: float | None = None  # seconds the last painting that came back took
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
         self._delay.timeout.connect(self._launch)
@@ -114,6 +116,7 @@ class StillPainter(QObject):
             return
         self.job = ChildJob(paint_picture, order.image, order.style, order.values,
                             seed=order.seed, scale=order.scale, shader_root=order.shader_root)
+        self._launched = time.monotonic()
         self.job.start()
         self._poll.start(POLL_MS)
 
@@ -129,5 +132,6 @@ class StillPainter(QObject):
             self.failed.emit(job.error)
             return
         self._done = (order, job.result)
+        self.took = time.monotonic() - self._launched
         self.changed.emit()
         self.ready.emit()

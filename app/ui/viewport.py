@@ -90,7 +90,7 @@ class Viewport(QOpenGLWidget):
         self.state = state
         self.transform = ViewTransform()
         self.compare = CompareMode.OFF
-        self.split = 0.5  # divider position as a fraction of the widget width
+        self.split = state.split  # divider position as a fraction of the widget width
         self.show_original = False
         self.pixel_aspect = 1.0  # the source's pixels' width / height as shown (DV: 12/11)
         self.stats = FrameStats()
@@ -188,6 +188,7 @@ class Viewport(QOpenGLWidget):
             self._want_style = self.state.style  # built at the next paint (GL is current)
         if change == "view":
             self.compare = CompareMode(self.state.compare)
+            self.split = self.state.split
             self._hold_scale()
             self.viewChanged.emit()
         self.update()  # paintGL renders again only when the state's revision moved
@@ -296,9 +297,8 @@ class Viewport(QOpenGLWidget):
         self.update()
 
     def set_split(self, fraction: float) -> None:
-        self.split = min(1.0, max(0.0, fraction))
-        self.viewChanged.emit()
-        self.update()
+        """Move the split compare's divider (the state's: it is kept for the next start)."""
+        self.state.set_split(fraction)  # the viewport follows (_state_changed)
 
     def set_show_original(self, on: bool) -> None:
         if on != self.show_original:
@@ -696,7 +696,6 @@ class Viewport(QOpenGLWidget):
         if rendered:
             self.cost.painted(time.perf_counter() - t0, self.frame_size, self.adaptive,
                               self.adjusting)
-            self.stats.paint_time((time.perf_counter() - t0) * 1000.0)
             if new_frame:
                 self.stats.frame_shown()
                 if self._image_captured is not None:
@@ -860,14 +859,10 @@ class Viewport(QOpenGLWidget):
                 self.record.cut()
                 self._jumped = False
                 motion = None
-            t0 = time.perf_counter()
-            assert self._timer is not None
-            self._result = timed_render(self._timer, p, img, motion)
+            self._result, cost = self._timed(p, img, motion)
             self.motion_widths = p.motion_widths()
             if adaptive is not None:
-                # the GPU's time from a query ring, two frames late: no wait for the GPU
-                adaptive.update(frame_cost(time.perf_counter() - t0, self._timer.seconds,
-                                           self.cpu_renderer))
+                adaptive.update(cost)  # (the status bar's frame time is this measure)
             self._orig = p.input_texture
             self._fresh = False
             self._painted_index, self.painted_pts = self.shown_index, self._image_pts
@@ -880,7 +875,7 @@ class Viewport(QOpenGLWidget):
         else:
             if p.has_subject_style:
                 own, bare = self._give_subject(p)
-            self._result = p.render(self._orig)  # same frame, new settings
+            self._result = self._timed(p, self._orig)[0]  # same frame, new settings
             self.record.painted_again(FramePainting(self._look(), not painting[1], True,
                                                     own, bare))
         self._painted_as, self._painted_scale = painting, p.scale
@@ -895,6 +890,20 @@ class Viewport(QOpenGLWidget):
             self.live_output(p, self._result, captured)
         self._repaint_if_deviated()  # (its own subject showed a face the frames before lacked)
         return True
+
+    def _timed(self, p: Renderer, frame: np.ndarray | moderngl.Texture,
+               motion: FrameMotion | None = None) -> tuple[moderngl.Texture, float]:
+        """`p.render(frame)` and what it cost (seconds), as adaptive quality measures a
+        frame: the host's time and the GPU's from a query ring, two paintings late (no wait
+        for the GPU), added on a CPU renderer (frame_cost). The status bar's frame time is
+        the median of these, so it says what the controller steers by (it said the paint's
+        CPU side alone: 32 ms on llvmpipe where frames cost 54-121 ms)."""
+        assert self._timer is not None
+        t0 = time.perf_counter()
+        result = timed_render(self._timer, p, frame, motion)
+        cost = frame_cost(time.perf_counter() - t0, self._timer.seconds, self.cpu_renderer)
+        self.stats.frame_cost(cost)
+        return result, cost
 
     def _give_subject(self, p: Renderer) -> tuple[bool, bool]:
         """The newest subject to the pipeline; returns whether it is the frame's own (or
@@ -949,6 +958,8 @@ class Viewport(QOpenGLWidget):
         self._apart_draft = None
         if self._apart_shown is not painted or self._apart_tex is None:
             self._apart_tex = self._upload_painting(painted)
+            if self._apart_shown is not painted and self.painter.took is not None:
+                self.stats.frame_cost(self.painter.took)  # (its painting, in its process)
             self._apart_shown, self._apart_of = painted, img
         elif self._applied == revision and self._result is self._apart_tex:
             return False
@@ -993,10 +1004,11 @@ class Viewport(QOpenGLWidget):
             self._give_subject(p)
         if fresh:
             p.reset_history()  # (a still: no history from another picture)
-            result = p.render(img)
+            result = self._timed(p, img)[0]
             self._drafted = img
         else:
-            result = p.render(p.input_texture)  # the same picture, new values
+            assert p.input_texture is not None
+            result = self._timed(p, p.input_texture)[0]  # the same picture, new values
         self._apart_draft = (result, revision)
         self._result = result
         self._applied = revision
