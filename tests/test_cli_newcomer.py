@@ -63,7 +63,7 @@ def test_one_input_into_a_folder(tmp_path, capsys):
     assert (tmp_path / "new" / "p.png").is_file()
     clip = make_clip(tmp_path / "v.mkv", frames=2, audio=False)
     assert cli(capsys, "render", clip.path, "-o", f"{tmp_path / 'videos'}/")[0] == 0
-    assert (tmp_path / "videos" / "v.mp4").is_file()
+    assert (tmp_path / "videos" / "v.mkv").is_file()  # (Matroska stays Matroska)
     # the batch options name what goes into a folder for one input as for several
     assert cli(capsys, "render", clip.path, "-o", f"{tmp_path / 'videos'}/", "--format",
                "mkv", "--name", "{stem}_painted")[0] == 0
@@ -155,14 +155,14 @@ def test_a_text_file_is_blamed_as_input(tmp_path, capsys):
 def test_batch_names_keep_the_real_file_and_say_what_was_skipped(tmp_path, capsys):
     src = tmp_path / "src"
     src.mkdir()
-    make_clip(src / "x.mkv", frames=2, audio=False)
+    make_clip(src / "x.mov", frames=2, audio=False)
     make_clip(src / "x.mp4", frames=3, audio=False)
     (src / "notes.txt").write_text("not media")
     (src / "sub").mkdir()
     out = tmp_path / "out"
     code, err = cli(capsys, "render", src, "-o", out)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["x.mp4", "x_mkv.mp4"]
+    assert sorted(p.name for p in out.iterdir()) == ["x.mp4", "x_mov.mp4"]
     assert len(decode_video(out / "x.mp4")[0]) == 3  # the real x.mp4 kept its name
     assert "skipped" in err and "notes.txt" in err and "sub/" in err
 
