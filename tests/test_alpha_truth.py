@@ -238,3 +238,25 @@ def test_an_unassociated_alpha_tiff_reads_as_its_png(tmp_path: Path) -> None:
     assert short(tmp_path / "p.tif", EXTRA_SAMPLES) == 2
     image = read_image(tmp_path / "p.tif")
     assert np.array_equal(image.rgb, rgb) and np.array_equal(image.alpha, alpha)
+
+
+@pytest.mark.parametrize("out", ["out.mp4", "out.gif"])
+def test_an_animations_transparent_ground_is_painted_as_paper(tmp_path: Path, out: str,
+                                                              capsys) -> None:
+    """An animated cut-out (an APNG sticker) is laid on white where it is transparent, as a
+    transparent still is: the colour hidden under alpha 0 (black here) was painted as a dark
+    ground round it."""
+    frames = []
+    for k in range(4):
+        rgba = np.zeros((48, 64, 4), np.uint8)
+        rgba[10:38, 8 + 6 * k:30 + 6 * k] = (200, 40, 40, 255)
+        frames.append(PILImage.fromarray(rgba))
+    src = tmp_path / "sticker.png"
+    frames[0].save(src, save_all=True, append_images=frames[1:], duration=100, loop=0)
+    dst = tmp_path / out
+    assert main(["render", str(src), "-o", str(dst), "--style", "adjust", "-q"]) == 0
+    assert ALPHA_WARNING.format("sticker.png") in capsys.readouterr().err
+    with av.open(str(dst)) as got:
+        first = next(got.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+    assert first[2:8, 40:60].min() > 240  # the ground: paper, not black
+    assert abs(first[20:30, 12:24].mean(axis=(0, 1)) - (200, 40, 40)).max() < 12

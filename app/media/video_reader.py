@@ -31,6 +31,7 @@ from .errors import MediaError, ffmpeg_reason
 from .frame_range import DecodedFrame, FrameRange, gap_frames, snapped_start
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
+from .image_pixels import on_paper
 from .orientation import UPRIGHT, orientation_of
 from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
 from .programs import other_programs, ts_programs
@@ -294,6 +295,19 @@ def translucent(frame: av.VideoFrame) -> bool:
     rows = np.frombuffer(plane, dtype, count=plane.height * plane.line_size // dtype.itemsize)
     a = rows.reshape(plane.height, -1)[:, :plane.width]
     return bool(a.min() < (1 << alpha.bits) - 1)
+
+
+def _laid_on_white(f: av.VideoFrame, kwargs: dict[str, object], rgba: bool) -> np.ndarray:
+    """An RGB-family or palette frame with transparent pixels (an animated GIF's, APNG's or
+    WebP's) converted as `kwargs` say, laid on white by its alpha as a transparent still is
+    (image_pixels.on_paper): a cut-out's hidden colours (an APNG's black) were painted as a
+    dark ground round it. `rgba`: with an opaque fourth channel, as asked."""
+    deep = str(kwargs["format"]).startswith(("rgb48", "rgba64"))
+    pixels = f.to_ndarray(**{**kwargs, "format": "rgba64le" if deep else "rgba"})
+    rgb = on_paper(np.ascontiguousarray(pixels[:, :, :3]), pixels[:, :, 3])
+    if not rgba:
+        return rgb
+    return np.dstack([rgb, np.full(rgb.shape[:2], 65535 if deep else 255, rgb.dtype)])
 
 
 def side_alpha(stream: av.video.stream.VideoStream) -> bool:
@@ -964,7 +978,11 @@ class VideoReader:
         rgba = self.rgba and (self.deep or width % RGBA_WIDTH_STEP == 0)
         kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba and not odd else \
             ("rgb48le" if self.deep else "rgb24")
-        image = f.to_ndarray(**kwargs)
+        clear = self._translucent or (self.transparent and translucent(f))
+        if clear and (f.format.is_rgb or f.format.name == "pal8"):
+            image = _laid_on_white(f, kwargs, rgba)
+        else:
+            image = f.to_ndarray(**kwargs)
         image = shown.apply(image) if photos is None else photos.turn(image)
         if photos is not None:
             if odd:
