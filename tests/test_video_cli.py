@@ -316,7 +316,7 @@ def test_batch_of_explicit_files_all_good(tmp_path, capsys):
     b = make_clip(tmp_path / "two.mkv", frames=3).path
     code, _, err = run_cli(capsys, a, b, "-o", tmp_path / "out", "-q")
     assert code == 0, err and err == ""
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.mp4", "two.mp4"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.mp4", "two.mkv"]
 
 
 def test_a_file_given_twice_is_rendered_once_and_said(tmp_path, capsys, monkeypatch):
