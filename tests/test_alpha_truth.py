@@ -96,13 +96,35 @@ def test_a_gif_transparent_in_a_later_frame_is_warned_of(
     assert len(decode_video(tmp_path / "cut.mp4")[0]) == 3
 
 
-def test_a_transparent_gif_to_gif_says_the_alpha_is_left_out(
+def test_a_transparent_gif_to_gif_keeps_its_transparency(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GIF holds one bit of transparency: a transparent animation's is kept (it was
+    written opaque, said as 'the painting has none', trial V5), each frame replacing the
+    last; an opaque frame stays opaque."""
     src = gif(tmp_path / "late.gif", clear=3)
-    warnings = render(capsys, src, tmp_path / "out.gif")
+    assert render(capsys, src, tmp_path / "out.gif") == []
     with PILImage.open(tmp_path / "out.gif") as im:
-        assert im.n_frames == 5 and "transparency" not in im.info  # written opaque
-    assert warnings == [ALPHA_WARNING.format("late.gif")]
+        assert im.n_frames == 5
+        alphas = []
+        for k in range(5):
+            im.seek(k)
+            alphas.append(np.asarray(im.convert("RGBA"))[:, :, 3])
+    assert alphas[3][:, :16].max() == 0 and alphas[3][:, 20:].min() == 255
+    assert all(a.min() == 255 for k, a in enumerate(alphas) if k != 3)
+
+
+@pytest.mark.parametrize(("out", "kept"), [("f_%02d.png", True), ("f_%02d.jpg", False)])
+def test_a_transparent_animation_to_frames_keeps_its_alpha_where_they_hold_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, kept: bool) -> None:
+    src = gif(tmp_path / "late.gif", clear=3)
+    warnings = render(capsys, src, tmp_path / out)
+    assert warnings == ([] if kept else [ALPHA_WARNING.format("late.gif")])
+    fourth = cv2.imread(str(tmp_path / out.replace("%02d", "04")), cv2.IMREAD_UNCHANGED)
+    if kept:
+        assert fourth.shape[2] == 4
+        assert fourth[:, :16, 3].max() == 0 and fourth[:, 20:, 3].min() == 255
+    else:
+        assert fourth.ndim == 3 and fourth.shape[2] == 3
 
 
 def test_vp9_alpha_the_decoder_leaves_out_is_warned_of(
@@ -255,8 +277,11 @@ def test_an_animations_transparent_ground_is_painted_as_paper(tmp_path: Path, ou
     frames[0].save(src, save_all=True, append_images=frames[1:], duration=100, loop=0)
     dst = tmp_path / out
     assert main(["render", str(src), "-o", str(dst), "--style", "adjust", "-q"]) == 0
-    assert ALPHA_WARNING.format("sticker.png") in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert (ALPHA_WARNING.format("sticker.png") in err) == out.endswith(".mp4")
     with av.open(str(dst)) as got:
-        first = next(got.decode(video=0)).to_ndarray(format="rgb24").astype(int)
-    assert first[2:8, 40:60].min() > 240  # the ground: paper, not black
-    assert abs(first[20:30, 12:24].mean(axis=(0, 1)) - (200, 40, 40)).max() < 12
+        first = next(got.decode(video=0)).to_ndarray(format="rgba").astype(int)
+    assert first[2:8, 40:60, :3].min() > 240  # the ground: paper, not black
+    if out.endswith(".gif"):  # (and a GIF keeps it clear)
+        assert first[2:8, 40:60, 3].max() == 0 and first[20:30, 12:24, 3].min() == 255
+    assert abs(first[20:30, 12:24, :3].mean(axis=(0, 1)) - (200, 40, 40)).max() < 12

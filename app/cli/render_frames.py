@@ -34,9 +34,9 @@ from ..media.export import (
     retime,
 )
 from ..media.frame_range import DecodedFrame
-from ..media.image_formats import LOSSY, LOSSY_SAID
+from ..media.image_formats import LOSSY, LOSSY_SAID, NO_ALPHA
 from ..media.image_read import os_reason
-from ..media.image_write import write_image
+from ..media.image_write import painting_to_write, write_image
 from ..media.metadata import container_tags
 from ..media.paths import SEQUENCE_FIELD, is_sequence, written_over
 from ..media.progress import ProgressPrinter
@@ -77,12 +77,17 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     t0 = time.perf_counter()
     written: list[Path] = []
     frames: list[np.ndarray] = []
+    alphas: list[np.ndarray | None] = []  # a GIF frame's alpha, where it has transparency
+    kept_alpha = False  # a frame's transparency was written
     starts: list[Fraction] = []  # each GIF frame's time, and the last one's own length
     last: Fraction | None = None
     held = 0  # the frames the GIF holds
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
-        with VideoReader(src, deep=deep,
+        # a transparent animation's alpha is kept where the output holds it (GIF's one bit,
+        # PNG, WebP, TIFF, AVIF): a sticker stayed a sticker
+        holds_alpha = gif or output.suffix.lower() not in NO_ALPHA
+        with VideoReader(src, deep=deep, alpha=holds_alpha,
                          sequence_rate=opts.fps if is_sequence(src) else None) as reader:
             if (start := reader.snapped_start(opts.start)) != opts.start:
                 opts = dataclasses.replace(opts, start=start)  # (the frame it names)
@@ -111,18 +116,23 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                             warnings += pixel_warnings(reader, opts.size, frame, what)
                         image = _fit(frame.image, opts.size, reader.sample_aspect)
                         rgb = pipeline.render_array(image)
+                        alpha = None if frame.alpha is None else pipeline.output_alpha(
+                            _fit(frame.alpha, opts.size, reader.sample_aspect))
+                        kept_alpha = kept_alpha or alpha is not None
                         if gif:
                             if k >= GIF_MAX_FRAMES:  # a file whose count was unknown
                                 raise AquarelleError(GIF_ADVICE)
                             frames.append(rgb)
+                            alphas.append(alpha)
                             starts.append(frame.pts * frame.time_base)
                             last = frame.duration * frame.time_base if frame.duration \
                                 else None
                         else:
                             path = frame_path(output, k + 1)
                             exif, dpi = photo_metadata(reader, frame, opts.metadata)
-                            write_image(path, rgb, quality=job.quality,
-                                        replace=opts.replace, exif=exif, dpi=dpi)
+                            write_image(path, painting_to_write(path, rgb, alpha), alpha,
+                                        quality=job.quality, replace=opts.replace, exif=exif,
+                                        dpi=dpi)
                             written.append(path)
                         printer(ExportProgress(k + 1, total, time.perf_counter() - t0))
             finally:
@@ -141,11 +151,12 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                 warnings.append(f"{reader.path.name} has a variable frame rate, whose timing "
                                 "an image sequence cannot hold (it reads back at one rate, "
                                 "25 fps by default); --fps writes frames at a constant one")
-            if (why := alpha_left_out(reader)) is not None:  # (the frames decoded decide)
-                warnings.append(why)
+            if not kept_alpha and (why := alpha_left_out(reader)) is not None:
+                warnings.append(why)  # (the frames decoded decide)
         if gif:
             held = _write_gif(output, frames, frame_lengths(starts, last, step),
-                              replace=opts.replace, repeats=source_repeats(src))
+                              replace=opts.replace, repeats=source_repeats(src),
+                              alphas=alphas)
     except BaseException:
         for path in written:  # nothing half-written: the frames so far go too
             path.unlink(missing_ok=True)
@@ -270,20 +281,26 @@ def _fit(image: np.ndarray, size: tuple[int, int] | None, sar: Fraction = Fracti
 
 
 def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *,
-               replace: bool = True, repeats: int | None = 0) -> int:
+               replace: bool = True, repeats: int | None = 0,
+               alphas: list[np.ndarray | None] | None = None) -> int:
     """An animated GIF: one adaptive palette per frame, each frame's duration kept, shown
-    `repeats` times more after the first (0: forever; None: once). Returns how many frames
-    the file holds: a frame that looks as the one before it is merged into it (shown
-    longer), as Pillow would merge it unsaid."""
+    `repeats` times more after the first (0: forever; None: once); a frame with an alpha
+    (`alphas`) transparent where it is less than half opaque (GIF's one bit), each frame
+    then replacing the last rather than laid over it. Returns how many frames the file
+    holds: a frame that looks as the one before it is merged into it (shown longer), as
+    Pillow would merge it unsaid."""
     from PIL import Image
 
     images: list[Image.Image] = []
     ms: list[int] = []
     before = b""
-    for frame, delay in zip(frames, gif_delays_ms(durations), strict=True):
-        image = Image.fromarray(frame).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    clear = alphas is not None and any(a is not None for a in alphas)
+    for k, (frame, delay) in enumerate(zip(frames, gif_delays_ms(durations), strict=True)):
+        alpha = alphas[k] if alphas is not None else None
+        image = _gif_frame(frame, alpha) if clear else \
+            Image.fromarray(frame).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
         # (the colours shown, as Pillow compares them: looser than its palette indices)
-        shown = image.convert("RGB").tobytes()
+        shown = image.convert("RGBA" if clear else "RGB").tobytes()
         if images and shown == before:
             ms[-1] += delay
             continue
@@ -294,12 +311,24 @@ def _write_gif(output: Path, frames: list[np.ndarray], durations: list[float], *
     try:
         with atomic_output(output, replace=replace) as tmp:
             images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:],
-                           duration=ms, optimize=False, disposal=1, **loop)
+                           duration=ms, optimize=False, disposal=2 if clear else 1, **loop)
     except OutputExists as e:
         raise AquarelleError(str(e)) from None
     except OSError as e:
         raise AquarelleError(f"cannot write {output}: {os_reason(e)}") from None
     return len(images)
+
+
+def _gif_frame(frame: np.ndarray, alpha: np.ndarray | None):
+    """One frame of a transparent GIF: RGBA, clear where `alpha` (8-bit or 16-bit) is less
+    than half opaque (GIF's one bit; none where it is None), which Pillow writes as a
+    palette of 255 colours and a transparent entry."""
+    from PIL import Image
+
+    clear = np.full(frame.shape[:2], 255, np.uint8)
+    if alpha is not None:
+        clear[alpha < (32768 if alpha.dtype == np.uint16 else 128)] = 0
+    return Image.fromarray(np.dstack([frame, clear]), "RGBA")
 
 
 def source_repeats(src: Path) -> int | None:

@@ -296,7 +296,8 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
             t = t0 + k * step
             pts = round(t / time_base)
             made.append(DecodedFrame(pending.image, pts, time_base, k,
-                                     max(1, round((t + step) / time_base) - pts)))
+                                     max(1, round((t + step) / time_base) - pts),
+                                     alpha=pending.alpha))
             k += 1
             if len(made) > 2:
                 yield made.pop(0)

@@ -35,6 +35,9 @@ class DecodedFrame:
     # SubjectAhead); None: the renderer finds them itself
     motion: FrameMotion | None = None
     subject: FrameSubject | None = None
+    # (H, W) the source's alpha as `image` is laid out, where a reader made with `alpha`
+    # met transparent pixels (the image is then laid on white there); None: opaque
+    alpha: np.ndarray | None = None
 
     @property
     def time(self) -> float:

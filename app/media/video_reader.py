@@ -297,17 +297,19 @@ def translucent(frame: av.VideoFrame) -> bool:
     return bool(a.min() < (1 << alpha.bits) - 1)
 
 
-def _laid_on_white(f: av.VideoFrame, kwargs: dict[str, object], rgba: bool) -> np.ndarray:
+def _laid_on_white(f: av.VideoFrame, kwargs: dict[str, object], rgba: bool
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """An RGB-family or palette frame with transparent pixels (an animated GIF's, APNG's or
     WebP's) converted as `kwargs` say, laid on white by its alpha as a transparent still is
     (image_pixels.on_paper): a cut-out's hidden colours (an APNG's black) were painted as a
-    dark ground round it. `rgba`: with an opaque fourth channel, as asked."""
+    dark ground round it; and its alpha. `rgba`: with an opaque fourth channel, as asked."""
     deep = str(kwargs["format"]).startswith(("rgb48", "rgba64"))
     pixels = f.to_ndarray(**{**kwargs, "format": "rgba64le" if deep else "rgba"})
-    rgb = on_paper(np.ascontiguousarray(pixels[:, :, :3]), pixels[:, :, 3])
-    if not rgba:
-        return rgb
-    return np.dstack([rgb, np.full(rgb.shape[:2], 65535 if deep else 255, rgb.dtype)])
+    alpha = np.ascontiguousarray(pixels[:, :, 3])
+    rgb = on_paper(np.ascontiguousarray(pixels[:, :, :3]), alpha)
+    if rgba:
+        rgb = np.dstack([rgb, np.full(rgb.shape[:2], 65535 if deep else 255, rgb.dtype)])
+    return rgb, alpha
 
 
 def side_alpha(stream: av.video.stream.VideoStream) -> bool:
@@ -399,9 +401,12 @@ class VideoReader:
     def __init__(self, path: str | Path, *, size: tuple[int, int] | None = None,
                  audio: bool = False, transcode_audio: frozenset[int] = frozenset(),
                  subtitles: bool = False, deep: bool | None = False,
-                 decoder: str = "software", rgba: bool = False,
+                 decoder: str = "software", rgba: bool = False, alpha: bool = False,
                  sequence_rate: Fraction | int | None = None) -> None:
         self.path = Path(path)
+        # a transparent frame's alpha given with it (DecodedFrame.alpha), for outputs that
+        # hold it (GIF, PNG...): an animation's frames only, not an image sequence's
+        self.keep_alpha = alpha
         # an image sequence's frames a second (it has none of its own: --fps gives one)
         self.sequence_rate = Fraction(sequence_rate or SEQUENCE_RATE).limit_denominator(10**6)
         # frames with a fourth, opaque channel (what an export renders: a texture uploads
@@ -979,11 +984,14 @@ class VideoReader:
         kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba and not odd else \
             ("rgb48le" if self.deep else "rgb24")
         clear = self._translucent or (self.transparent and translucent(f))
+        alpha = None
         if clear and (f.format.is_rgb or f.format.name == "pal8"):
-            image = _laid_on_white(f, kwargs, rgba)
+            image, alpha = _laid_on_white(f, kwargs, rgba)
         else:
             image = f.to_ndarray(**kwargs)
         image = shown.apply(image) if photos is None else photos.turn(image)
+        alpha = shown.apply(alpha) if alpha is not None and self.keep_alpha \
+            and photos is None else None
         if photos is not None:
             if odd:
                 at = None if f.pts is None else (f.pts - (self.video.start_time or 0)) \
@@ -997,7 +1005,8 @@ class VideoReader:
         if pts is None:
             pts = 0 if self._last_pts is None else self._last_pts + step
         self._last_pts = pts  # (one at or before it was left out: _decode)
-        return DecodedFrame(image, int(pts), self.time_base, -1, f.duration or None)
+        return DecodedFrame(image, int(pts), self.time_base, -1, f.duration or None,
+                            alpha=alpha)
 
     def _default_step(self) -> int:
         fps = self.fps or 30.0
