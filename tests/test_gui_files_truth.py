@@ -30,3 +30,23 @@ def test_a_music_file_with_a_cover_picture_does_not_open_as_a_video(
     assert dialogs.calls == [("warning", "Cannot open source",
                               f"{music} has no video stream, only a cover picture")]
     assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))
+
+
+def test_a_file_deleted_while_open_is_said_at_once(
+        qtbot: Any, window: MainWindow, media: dict[str, Path], tmp_path: Path) -> None:
+    """Deleted while open, a clip played on unsaid until an export failed on it (trial W5,
+    finding 2): the status bar and the title say so when it goes."""
+    import shutil
+
+    clip = tmp_path / "gone.mp4"
+    shutil.copy(media["clip"], clip)
+    open_and_render(qtbot, window, clip)
+    bar = window.statusBar()
+    assert bar is not None
+    clip.unlink()
+    qtbot.waitUntil(lambda: "gone.mp4 was moved or deleted" in bar.currentMessage(),
+                    timeout=5000)
+    assert window.windowTitle() == "gone.mp4 (missing) \u2014 Aquarelle"
+    # another file opened is watched instead, and named as before
+    open_and_render(qtbot, window, media["image"])
+    assert "(missing)" not in window.windowTitle()

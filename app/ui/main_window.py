@@ -56,6 +56,7 @@ from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .source_controller import SourceController
 from .source_controls import TransportBar
+from .source_watch import SourceWatch
 from .sources import SourceSpec, demo_path, file_stamp
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
@@ -133,6 +134,8 @@ class MainWindow(QMainWindow):
         self._naming: SourceSpec | None = None  # opened, named once its picture is shown
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.sources.cameras_changed)
+        self.source_watch = SourceWatch(self)
+        self.source_watch.gone.connect(self._source_gone)
         self.slow_hint = SlowPlaybackHint()
         self.styles = StyleController(self.state, self.viewport, self.settings,
                                       self.style_combo, self.chain_panel, self.param_panel,
@@ -414,7 +417,16 @@ class MainWindow(QMainWindow):
             self.status(f"Opened {spec.label}, which is {full[0]}x{full[1]}: shown at {w}x{h} "
                         "(the painting looks the same, smaller); Ctrl+E paints it at full size",
                         20000)
+        self.source_watch.follow(Path(spec.ref) if spec.kind == "file" else None)
         self._source_changed()
+
+    def _source_gone(self, path: str) -> None:
+        """The open file was moved or deleted: said now, and in the title."""
+        name = Path(path).name
+        self.status(f"{name} was moved or deleted: what is open stays on screen, but "
+                    "exporting it needs the file back (or open it again where it is now)",
+                    30000)
+        self.setWindowTitle(f"{name} (missing) — Aquarelle")
 
     def _name_shown(self) -> None:
         """The title, "Showing:" and the size name the source whose picture is on screen:
