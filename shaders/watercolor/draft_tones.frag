@@ -80,18 +80,6 @@ void main() {
                             bare_skin);
         beside = wide_change(blurred.x, u_target_scale * u_px);
     }
-    // a round light spot on the skin: flattened to its plane and no shine (as quantize.frag;
-    // measured at the texel's centre for its sub-pixels)
-    float spot = 0.0;
-    float spot_shine = 1.0;
-    float r = spot_reach(u_face_size * u_scale, u_px, u_target_scale);
-    if (bare_skin > 0.0 && r >= 1.5) {
-        float own_l = texelFetch(src, t, 0).x;
-        spot = spot_rise(src, uv, own_l, r / u_resolution);
-        spot_shine = 1.0 - smoothstep(SPOT_ROUND.x, SPOT_ROUND.y,
-                                      spot / max(own_l - texture(coarse, uv).x, 1.0));
-        spot *= spot_flat(texelFetch(src, t, 0).xyz, focus);
-    }
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
     float skin = key_skin(texelFetch(src, t, 0).xyz, focus);
@@ -102,8 +90,6 @@ void main() {
         if (u_learned != 0) {
             lab.x = big_l[k];
         }
-        vec3 photo = lab;  // (before a spot is flattened or a glaze lifts it)
-        lab.x -= spot;
         // L* per sub-pixel (half a texel) of what is laid; the shapes' borders, sharp, fall
         // within the texel as in the full render
         vec3 laid = wide_wash(blurred, texture(shapes, sub / vec2(lim + 1)).xyz, sh);
@@ -114,14 +100,14 @@ void main() {
         }
         vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, width) : vec2(0.0);
         float shine = 0.0;
+        vec3 photo = lab;  // (before a glaze lifts it)
         if (bare_skin > 0.0) {  // a patch, not a glint: its neighbours a full texel away rise
             vec2 size = vec2(lim + 1);
-            float patch_l = min(min(photo.x, min(texture(src, (sub + vec2(0.5, 0.0)) / size).x,
-                                                 texture(src, (sub - vec2(0.5, 0.0)) / size).x)),
+            float patch_l = min(min(lab.x, min(texture(src, (sub + vec2(0.5, 0.0)) / size).x,
+                                               texture(src, (sub - vec2(0.5, 0.0)) / size).x)),
                                 min(texture(src, (sub + vec2(0.0, 0.5)) / size).x,
                                     texture(src, (sub - vec2(0.0, 0.5)) / size).x));
-            shine = bare_skin * spot_shine
-                    * face_shine(vec3(patch_l, lab.yz), blurred, beside);
+            shine = bare_skin * face_shine(vec3(patch_l, lab.yz), blurred, beside);
         }
         vec3 under = blurred;
         if (glaze.x > 0.0) {  // the first layer, lighter beneath the glaze (as quantize.frag)

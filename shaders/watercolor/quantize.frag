@@ -3,7 +3,7 @@
 // subject (the focus) the tones follow the shapes' graded washes (watercolor/shape_wash.glsl)
 // or a widely blurred copy, so the background dissolves into large washes; a found figure's
 // hair and clothes follow its strands (the abstraction smoothed along the flow).
-// tiles: reach ceil(24.0 * u_px * u_target_scale) + 2
+// tiles: reach 1
 #include "common/color.glsl"
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
@@ -76,18 +76,6 @@ void main() {
     float shine = bare_skin > 0.0
         ? bare_skin * face_shine(vec3(patch_l, own.yz), blurred, beside) : 0.0;
     float shine_l = own.x;  // (before a glaze lifts it)
-    // a round light spot on the skin is flattened to its plane and left no shine: a light
-    // reserved along the form, never a coin (trial F4, finding 3)
-    float r = spot_reach(u_face_size * u_scale, u_px, u_target_scale);
-    if (bare_skin > 0.0 && r >= 1.5) {
-        float own_l = lum(src, ip);
-        float spot = spot_rise(src, uv, own_l, r / u_resolution);
-        shine *= 1.0 - smoothstep(SPOT_ROUND.x, SPOT_ROUND.y,
-                                  spot / max(own_l - texture(coarse, uv).x, 1.0));
-        spot *= spot_flat(own, focus);
-        own.x -= spot;
-        lab.x -= own_k * spot;
-    }
     vec2 shine_ab = own.yz;
     vec2 glaze = u_glaze > 0.0 ? glaze_cover(field, width) : vec2(0.0);
     // the glaze's own colour: the wide wash's hue

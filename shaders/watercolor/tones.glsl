@@ -236,56 +236,6 @@ float face_shine(vec3 own, vec3 coarse, float beside) {
     return smoothstep(0.2, 0.7, shine);  // its border dried, but no cut-out dot
 }
 
-// A light spot on a face's skin (trial F4, finding 3): how far the abstraction (`img`, L* in
-// .x; `own_l` at `uv`) rises over its plane, the plane being the mean of the two texels `r`
-// away on the axis, of eight, along which it falls least (`r`: texels of `img`), where what
-// lies round it is skin (SPOT_SKIN). A round spot (the specular dot on a nose tip or a cheek,
-// a flash's hot spot) rises over them all: its rise; a light along the form (a sliver down
-// the nose bridge, a cheekbone's), a slope or the skin's grain over none (0); a large
-// light's border by half its rise (its edge graded over `r`). Painted as the photo has it,
-// each such spot, with its surroundings laid in a few flat tones and its border dried by the
-// composite, read as a coin of paper on the nose or cheek.
-const int SPOT_AXES = 8;
-const vec2 SPOT_SKIN = vec2(0.65, 0.9);  // the skin round it (mean skin_tone): none .. all
-float spot_rise(sampler2D img, vec2 uv, float own_l, vec2 r) {
-    float plane = -1e4;
-    float skin = 0.0;
-    for (int k = 0; k < SPOT_AXES; k++) {
-        float a = 3.14159265 * float(k) / float(SPOT_AXES);
-        vec2 d = r * vec2(cos(a), sin(a));
-        vec3 p = textureLod(img, uv + d, 0.0).xyz;
-        vec3 q = textureLod(img, uv - d, 0.0).xyz;
-        plane = max(plane, 0.5 * (p.x + q.x));
-        skin += skin_tone(p) + skin_tone(q);
-    }
-    // a light amid no skin (a side tooth by the mouth's dark corner, a glint on glasses by
-    // their frame) is no skin's light: left as it is (flattened, a canine read as a dark gap
-    // and a lens's glint went grey)
-    float round_skin = smoothstep(SPOT_SKIN.x, SPOT_SKIN.y, skin / float(2 * SPOT_AXES));
-    return max(own_l - plane, 0.0) * round_skin;
-}
-
-// The reach of spot_rise on a face (texels of a target `target_scale` of the work size): a
-// share of the faces' median size (work px `face`), at most SPOT_MAX reference px (`px` work
-// px each; quantize.frag's tiles' reach). A spot up to about half as wide
-// is flattened whole; under a texel and a half, none.
-const float SPOT_R = 0.07;   // of the face's size
-const float SPOT_MAX = 24.0;  // reference px (quantize.frag's tiles: reach)
-const vec2 SPOT_ROUND = vec2(0.35, 0.75);  // of a shine's rise, a spot's: no shine
-const float SPOT_FLAT = 0.8;  // of a spot's rise taken away
-float spot_reach(float face, float px, float target_scale) {
-    return min(SPOT_R * face, SPOT_MAX * px) * target_scale;
-}
-
-// How much of a spot's rise is taken away at a texel of colour `lab` (the photo's): SPOT_FLAT
-// on a face's skin (the focus map's .z), none on its features (.y, squared: a smile's side
-// teeth, where the map falls off, are no skin's light to flatten) nor on colours that are no
-// skin (a tooth's or a glint's neutral or yellow white).
-float spot_flat(vec3 lab, vec4 focus) {
-    float bare = 1.0 - focus.y;
-    return SPOT_FLAT * face_skin(focus) * bare * bare * skin_tone(lab);
-}
-
 // The wide wash's change over its sigma at a texel (face_shine's `beside`): its screen
 // derivatives (uniform control flow) times its sigma in texels of this target (`texels`:
 // this target's per reference px).
