@@ -11,7 +11,8 @@ latest measurement so it follows a machine that speeds up or slows down.
   largest scale the model puts under 90% of the budget (at least one step).
 - Up: one step, when the model puts it under 90% of the budget for a second in a row.
   Over 105% measured to go down, under 90% predicted to go up: that gap is the hysteresis.
-- Never below the user's floor nor above the user's processing scale (the ceiling).
+- Never below the user's floor nor above the user's processing scale (the ceiling), nor
+  below MIN_LINES painted lines (`floor_for`).
 
 Exports never use it: they render every frame at the requested quality.
 """
@@ -28,6 +29,18 @@ AIM = 0.9  # a step down aims at this fraction of the budget
 ROOM = 0.9  # a step up needs the model's time below this fraction of the budget
 SMOOTHING = 0.2  # weight of the newest frame in the smoothed frame time
 MEMORY = 4  # scales remembered for the model
+# The fewest lines a picture is painted at: a 320x240 clip at the 0.3 floor was painted at 72
+# lines, its faces a few texels, a mush on screen (trial W5); a small source plays slower
+# instead (frames skipped), each one painted as it is exported.
+MIN_LINES = 180
+
+
+def floor_for(min_scale: float, height: int) -> float:
+    """The lowest processing scale for a source `height` lines tall: the user's, raised so
+    that at least MIN_LINES are painted (1.0 for a source that small)."""
+    if height <= 0:
+        return min_scale
+    return min(1.0, max(min_scale, MIN_LINES / height))
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ..engine.context import cpu_renderer
 from ..engine.fit import FrameFitter
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..engine.renderer import VIDEO_LINES, Renderer, use_draft
-from .adaptive import AdaptiveScale
+from .adaptive import AdaptiveScale, floor_for
 from .errors import MediaError
 from .latency import LatencyMeter
 from .motion_feed import MotionFeed
@@ -167,7 +167,9 @@ class LiveSession:
             self.out_size = self.options.size or self.source.size
             self.fps = self.output_rate(self.options, self.source)
             self.target_fps = self.target_rate(self.options, self.source)
-            self.adaptive = AdaptiveScale(self.target_fps, self.options.min_scale,
+            self.adaptive = AdaptiveScale(self.target_fps,
+                                          floor_for(self.options.min_scale,
+                                                    self.source.size[1]),
                                           self.options.scale, enabled=self.options.adaptive,
                                           ceiling=self.options.scale)
             if self._sink_factory is not None:

@@ -17,7 +17,7 @@ from PyQt6.QtWidgets import QMenu, QWidget
 
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
-from ..media.adaptive import AIM, AdaptiveScale
+from ..media.adaptive import AIM, AdaptiveScale, floor_for
 from ..media.camera_modes import COMMON_RATES, COMMON_SIZES, CameraMode
 from ..media.live import MAX_LIVE_FPS
 from ..media.source import FrameSource
@@ -114,8 +114,9 @@ class LiveController(QObject):
     def _apply(self) -> None:
         if self.adapting:
             state_scale = self.viewport.state.scale
-            self.viewport.adaptive = AdaptiveScale(self.target_fps, min(self.min_scale,
-                                                                        state_scale),
+            src = self.source
+            floor = floor_for(self.min_scale, src.size[1] if src is not None else 0)
+            self.viewport.adaptive = AdaptiveScale(self.target_fps, min(floor, state_scale),
                                                    self._start_scale(state_scale),
                                                    ceiling=state_scale)
         else:
