@@ -45,7 +45,7 @@ def test_its_frames_are_read_in_order(tmp_path):
         frames = [f.image for f in reader.frames()]
     assert len(frames) == FRAMES
     # the square moves 8 px a frame: its left edge found where the yellow starts
-    lefts = [int(np.flatnonzero(f[30, :, 0] > 230)[0]) for f in frames]
+    lefts = [int(np.flatnonzero((f[30, :, 0] > 230) & (f[30, :, 2] < 100))[0]) for f in frames]
     assert lefts == pytest.approx([10 + 8 * k for k in range(FRAMES)], abs=1)
 
 
@@ -79,3 +79,23 @@ def test_the_window_plays_it(tmp_path):
         assert not getattr(source, "still", False)
     finally:
         source.stop()
+
+
+def test_its_alpha_track_lays_it_on_paper_and_a_gif_keeps_it(tmp_path, capsys):
+    """FFmpeg gives an animated AVIF's alpha as a track of its own: read beside the colour
+    track, the transparent ground is painted as paper (its hidden colour was painted) and a
+    GIF or PNG frames keep the transparency (trial V5 verification)."""
+    src = animated_avif(tmp_path / "a.avif")
+    assert main(["render", str(src), "-o", str(tmp_path / "a.mp4"), "--style", "adjust",
+                 "-q"]) == 0
+    with av.open(str(tmp_path / "a.mp4")) as got:
+        first = next(got.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+    assert first[2:8, 60:90].min() > 235  # paper, not the hidden (0, 120, 0)
+    assert "a.avif has an alpha channel" in capsys.readouterr().err  # (a video has none)
+    assert main(["render", str(src), "-o", str(tmp_path / "a.gif"), "-q"]) == 0
+    assert "alpha" not in capsys.readouterr().err
+    with Image.open(tmp_path / "a.gif") as im:
+        assert im.n_frames == FRAMES
+        im.seek(2)
+        clear = np.asarray(im.convert("RGBA"))[:, :, 3]
+    assert clear[2:8, 60:90].max() == 0 and clear[20:40, 30:40].min() == 255

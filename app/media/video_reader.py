@@ -312,6 +312,56 @@ def _laid_on_white(f: av.VideoFrame, kwargs: dict[str, object], rgba: bool
     return rgb, alpha
 
 
+def _laid_on_plane(image: np.ndarray, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A frame converted (RGB, or RGBA with an opaque fourth channel) laid on white by an
+    8-bit alpha `plane` from a track of its own (an animated AVIF's), fitted to its size;
+    and that alpha at the frame's depth."""
+    h, w = image.shape[:2]
+    if plane.shape != (h, w):
+        plane = cv2.resize(plane, (w, h), interpolation=cv2.INTER_AREA)
+    alpha = plane.astype(np.uint16) * 257 if image.dtype == np.uint16 else plane
+    rgb = on_paper(np.ascontiguousarray(image[:, :, :3]), alpha)
+    if image.shape[2] == 4:
+        rgb = np.dstack([rgb, image[:, :, 3]])
+    return rgb, alpha
+
+
+class _AlphaTrack:
+    """An animated AVIF's alpha track, read beside its colour track: the plane of the
+    frame at a time (its own container, decoded from the top again for a time before the
+    last one read: these are short animations). None where it has no frame there."""
+
+    def __init__(self, path: Path, index: int) -> None:
+        self.path, self.index = path, index
+        self._container: av.container.InputContainer | None = None
+        self._frames: Iterator[av.VideoFrame] = iter(())
+        self._last: int | None = None
+        self._held: dict[int, np.ndarray] = {}
+
+    def plane(self, pts: int) -> np.ndarray | None:
+        if self._last is not None and pts < self._last and pts not in self._held:
+            self.close()  # (a seek back: from the top)
+        if self._container is None:
+            self._container = av.open(str(self.path))
+            self._frames = self._container.decode(self._container.streams[self.index])
+            self._held.clear()
+            self._last = None
+        while pts not in self._held and (self._last is None or self._last < pts):
+            frame = next(self._frames, None)
+            if frame is None or frame.pts is None:
+                break
+            self._last = frame.pts
+            self._held = {k: v for k, v in self._held.items() if k >= pts}
+            self._held[frame.pts] = frame.to_ndarray(format="gray")
+        return self._held.get(pts)
+
+    def close(self) -> None:
+        if self._container is not None:
+            with contextlib.suppress(Exception):
+                self._container.close()
+        self._container = None
+
+
 def side_alpha(stream: av.video.stream.VideoStream) -> bool:
     """Whether a VP8/VP9 stream carries alpha beside its pictures (Matroska/WebM ALPHA_MODE 1:
     in BlockAdditional), which FFmpeg's own decoder leaves out of the frames."""
@@ -417,6 +467,11 @@ class VideoReader:
             self.container.close()
             raise MediaError(why)
         self.video = self._video()
+        # an animated AVIF's alpha, a track of its own (FFmpeg gives the colour track alone)
+        self._alpha_track = next(
+            (_AlphaTrack(self.path, s.index) for s in avif_alpha(self.container, self.video)
+             if s.frames == self.video.frames and s.codec_context is not None
+             and str(s.codec_context.pix_fmt).startswith("gray")), None)
         # hw_decoders.CHOICES: "auto" the GPU's decoder where it decodes this file
         self.decoder = self._decoder(decoder)
         if self.decoder.hardware:
@@ -815,9 +870,7 @@ class VideoReader:
         """Whether the source's pictures carry transparency, which the opaque painting leaves
         out: a pixel less than opaque among the frames yielded so far (ask after the walk),
         or VP8/VP9 alpha, which the decoder does not give (`side_alpha`)."""
-        return self.transparent or side_alpha(self.video) or \
-            any(s.codec_context is not None and str(s.codec_context.pix_fmt).startswith("gray")
-                for s in avif_alpha(self.container, self.video))
+        return self.transparent or side_alpha(self.video)
 
     def _count(self, frame: DecodedFrame, translucent: bool) -> None:
         self.transparent = self.transparent or translucent
@@ -989,6 +1042,11 @@ class VideoReader:
             image, alpha = _laid_on_white(f, kwargs, rgba)
         else:
             image = f.to_ndarray(**kwargs)
+        if self._alpha_track is not None and f.pts is not None \
+                and (plane := self._alpha_track.plane(f.pts)) is not None \
+                and plane.min() < 255:
+            image, alpha = _laid_on_plane(image, plane)
+            self._translucent = self._translucent or not self.transparent
         image = shown.apply(image) if photos is None else photos.turn(image)
         alpha = shown.apply(alpha) if alpha is not None and self.keep_alpha \
             and photos is None else None
@@ -1092,6 +1150,8 @@ class VideoReader:
 
     def close(self) -> None:
         """Close the file; idempotent."""
+        if self._alpha_track is not None:
+            self._alpha_track.close()
         with contextlib.suppress(Exception):  # a broken container must not mask the error
             self.container.close()
 
