@@ -181,9 +181,10 @@ def _float_to_16(path: Path, arr: np.ndarray) -> np.ndarray:
     out = (np.clip(np.nan_to_num(arr, nan=0.0, posinf=1.0, neginf=0.0), 0, 1) * 65535
            + 0.5).astype(np.uint16)
     parts = []
-    if top > 1.0:
+    slack = 0.5 / 65535  # (rounding noise past the range: the same 16-bit value)
+    if top > 1.0 + slack:
         parts.append(f"values up to {top:.3g} painted as white (1.0)")
-    if low < 0.0:
+    if low < -slack:
         parts.append(f"values down to {low:.3g} as black (0.0)")
     if nan:
         parts.append(f"{nan} not-a-number values as black")
