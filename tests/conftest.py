@@ -12,6 +12,19 @@ import pytest
 
 from aquarelle.engine import Renderer, create_headless_context, load_style
 from aquarelle.engine.context import make_current
+from aquarelle.media import adaptive
+
+MIN_LINES = adaptive.MIN_LINES  # the product's (the tests' is 0: see lines_floor_off)
+
+
+@pytest.fixture(autouse=True)
+def lines_floor_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test clips are small (90-240 lines): they adapt as the big sources adaptive
+    quality is for, not held at full scale by its lines floor (MIN_LINES), which would make
+    them fall behind on llvmpipe (and the slow-playback hint narrow the view). The floor's
+    own test sets it back."""
+    monkeypatch.setattr(adaptive, "MIN_LINES", 0)
+
 
 # Every composite effect off: the result is the flow-smoothed colour under white paper.
 EFFECTS_OFF: dict[str, Any] = {

@@ -35,7 +35,7 @@ from test_gui import (  # noqa: F401 - fixtures
 )
 
 from aquarelle.engine.chain_spec import load_chain
-from aquarelle.media import adaptive, sources
+from aquarelle.media import sources
 from aquarelle.media.sources import preview_size
 from aquarelle.ui import slow_hint
 from aquarelle.ui.main_window import MainWindow
@@ -230,7 +230,6 @@ def test_the_window_says_what_helps_at_the_floor_over_the_picture(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The window's own hint while a clip plays with adaptive quality at its floor (this
     machine's speed made slow: any skipped share counts, the scale pinned at the floor)."""
-    monkeypatch.setattr(adaptive, "MIN_LINES", 0)  # (the 160x90 clip adapts as a big one)
     monkeypatch.setattr(slow_hint, "SKIPPED_SHARE", -1.0)
     resized(qtbot, window, SIZES[1])
     open_and_render(qtbot, window, media["clip"])

@@ -181,9 +181,6 @@ def live_submenu(window: MainWindow, title: str) -> Any:
 
 def test_rate_to_hold_and_lowest_scale_are_settings(qtbot: Any, window: MainWindow,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from aquarelle.media import adaptive as adapting
-
-    monkeypatch.setattr(adapting, "MIN_LINES", 0)  # (the fake camera's small picture)
     use_camera(monkeypatch, FakeCamera(unplug=False, frames=10**6))
     assert window.open_spec(SourceSpec("camera", "0"))
     adaptive = window.viewport.adaptive

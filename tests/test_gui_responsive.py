@@ -138,14 +138,10 @@ def test_slider_steps_in_a_burst_paint_drafts_until_it_ends(
 # -- a file played: started at the scale the machine affords --------------------------------
 
 def test_a_file_played_on_a_slow_machine_starts_at_the_scale_it_affords(
-        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path]) -> None:  # noqa: F811
     """Paints measured slow: a file opened playing adapts from the lowest scale at once
     (a 1080p video on llvmpipe painted its first frames whole for 3 s, 1.2-2 s each);
     measured fast, from the full scale."""
-    from aquarelle.media import adaptive
-
-    monkeypatch.setattr(adaptive, "MIN_LINES", 0)  # (the small clip adapts as a big one)
     win = window(qtbot, config)
     vp = win.viewport
     slow_machine(win)
@@ -165,12 +161,17 @@ def test_a_file_played_on_a_slow_machine_starts_at_the_scale_it_affords(
 
 
 def test_a_small_clip_is_never_painted_below_its_lines_floor(
-        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path]) -> None:  # noqa: F811
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Adaptive quality paints at least MIN_LINES lines: a 320x240 clip on a slow machine
     was painted at the 0.3 floor, 72 lines, a mush on screen (trial W5); this 136-line clip
     is painted whole, playing slower instead."""
-    from aquarelle.media.adaptive import MIN_LINES, floor_for
+    from conftest import MIN_LINES
 
+    from aquarelle.media import adaptive
+    from aquarelle.media.adaptive import floor_for
+
+    monkeypatch.setattr(adaptive, "MIN_LINES", MIN_LINES)  # (the product's, not the tests')
     assert floor_for(0.3, 136) == 1.0 and floor_for(0.3, 240) == pytest.approx(0.75)
     assert floor_for(0.3, 1080) == 0.3 and floor_for(0.5, 480) == 0.5
     assert MIN_LINES > 136
