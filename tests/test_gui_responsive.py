@@ -137,22 +137,31 @@ def test_slider_steps_in_a_burst_paint_drafts_until_it_ends(
 
 # -- a file played: started at the scale the machine affords --------------------------------
 
+def played_on_a_slow_machine(qtbot: Any, settings: Path, clip: Path
+                             ) -> tuple[MainWindow, Any, float | None]:
+    """A window (on the `settings` file) on a slow machine playing `clip`: the window, its
+    adaptive quality and the scale its first picture was painted at."""
+    win = window(qtbot, settings)
+    vp = win.viewport
+    slow_machine(win)
+    assert win.open_file(clip)
+    adaptive = vp.adaptive
+    assert win.live.playing and adaptive is not None
+    scales: list[float | None] = []
+    vp.rendered.connect(lambda: scales.append(vp.painted_scale()))
+    qtbot.waitUntil(lambda: len(scales) > 0, timeout=TIMEOUT)
+    return win, adaptive, scales[0]
+
+
 def test_a_file_played_on_a_slow_machine_starts_at_the_scale_it_affords(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path]) -> None:  # noqa: F811
     """Paints measured slow: a file opened playing adapts from the lowest scale at once
     (a 1080p video on llvmpipe painted its first frames whole for 3 s, 1.2-2 s each);
     measured fast, from the full scale."""
-    win = window(qtbot, config)
+    win, adaptive, first = played_on_a_slow_machine(qtbot, config, files["clip"])
     vp = win.viewport
-    slow_machine(win)
-    assert win.open_file(files["clip"])
-    adaptive = vp.adaptive
-    assert win.live.playing and adaptive is not None
     assert adaptive.scale == adaptive.floor < 1.0
-    scales: list[float | None] = []
-    vp.rendered.connect(lambda: scales.append(vp.painted_scale()))
-    qtbot.waitUntil(lambda: len(scales) > 0, timeout=TIMEOUT)
-    assert scales[0] == adaptive.floor  # its first picture too
+    assert first == adaptive.floor  # its first picture too
     win.playback.set_playing(False)
     vp.cost.per_px = 1e-15  # a fast machine
     win.playback.set_playing(True)
@@ -175,17 +184,9 @@ def test_a_small_clip_is_never_painted_below_its_lines_floor(
     assert floor_for(0.3, 136) == 1.0 and floor_for(0.3, 240) == pytest.approx(0.75)
     assert floor_for(0.3, 1080) == 0.3 and floor_for(0.5, 480) == 0.5
     assert MIN_LINES > 136
-    win = window(qtbot, config)
-    vp = win.viewport
-    slow_machine(win)
-    assert win.open_file(files["clip"])
-    adaptive = vp.adaptive
-    assert win.live.playing and adaptive is not None
+    _, adaptive, first = played_on_a_slow_machine(qtbot, config, files["clip"])
     assert adaptive.floor == adaptive.scale == 1.0
-    scales: list[float | None] = []
-    vp.rendered.connect(lambda: scales.append(vp.painted_scale()))
-    qtbot.waitUntil(lambda: len(scales) > 0, timeout=TIMEOUT)
-    assert scales[0] == 1.0
+    assert first == 1.0
 
 
 def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(

@@ -10,6 +10,7 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+from videoclips import mux_frames
 
 from aquarelle.cli.main import main
 from aquarelle.media.frame_range import snapped_start
@@ -24,14 +25,7 @@ def numbered_clip(path: Path) -> Path:
         vs = out.add_stream("libx264", rate=FPS)
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
         vs.codec_context.options = {"crf": "1"}
-        for k in range(FRAMES):
-            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 10 * k, np.uint8),
-                                               format="rgb24")
-            frame.pts = k
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((48, 64, 3), 10 * k, np.uint8) for k in range(FRAMES)))
     return path
 
 

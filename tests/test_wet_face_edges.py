@@ -4,34 +4,18 @@ grey over the skin and melted the face's edge and a beard into the background. A
 the figure right next to it, take little of the bleeding and from a short reach; the rest of
 the sheet is as wet as before, and the default look's face hardly changes."""
 
+# ruff: noqa: F811 - pytest fixtures imported from another test module
+
 from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
-import skimage.data
-
-from aquarelle.engine.subject_map import MESH_OVAL
+from test_vignette_holes import pipeline, portrait  # noqa: F401 - fixtures
+from test_wet_faces import LUM, face_oval
+from test_wet_faces import WET as BEFORE
 
 # wet_in_wet's values (blooms off: only the bleeding is measured)
-WET = {"dilution": 0.15, "darks": 1.0, "saturation": 1.3, "highlights": 0.1, "bleeding": 1.0,
-       "bleed_width": 40.0, "wash_size": 30.0, "blooms": 0.0, "hard_edges": 0.0,
-       "quantize_sharpness": 1.0, "edge_darkening": 2.0, "edge_width": 6.0,
-       "turbulence": 0.9, "granulation": 0.5, "gaps": 0.0, "overlaps": 0.2, "detail": 0.9,
-       "sigma_r": 16.0, "lic_sigma": 3.0, "vignette": 0.0, "margins": 0.0}
-LUM = np.array([0.2126, 0.7152, 0.0722])
-
-
-@pytest.fixture
-def pipeline(reused_pipeline):
-    """The module's pipelines reused as fresh ones (conftest)."""
-    return reused_pipeline
-
-
-@pytest.fixture(scope="module")
-def portrait() -> np.ndarray:
-    """The astronaut (public domain, scikit-image), 384 px: a head and shoulders."""
-    return cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+WET = {**BEFORE, "blooms": 0.0, "detail": 0.9}
 
 
 def bleeding_change(pipeline, picture: np.ndarray, values: dict):
@@ -45,9 +29,7 @@ def bleeding_change(pipeline, picture: np.ndarray, values: dict):
 def regions(p, picture: np.ndarray) -> dict[str, np.ndarray]:
     """The skin inside the first face's oval (eroded), its edge (a band either side of the
     oval), the figure just outside it (hair; up to 15 px), and the picture well away."""
-    face = p.last_subject.faces[0]
-    oval = np.zeros(picture.shape[:2], np.uint8)
-    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    oval = face_oval(p, picture)
     inner = cv2.erode(oval, np.ones((9, 9), np.uint8)) == 1
     edge = (cv2.dilate(oval, np.ones((9, 9), np.uint8)) == 1) & ~inner
     figure = cv2.resize(p.read_target("focus_t")[..., 3], picture.shape[1::-1]) > 0.5

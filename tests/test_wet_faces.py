@@ -2,12 +2,13 @@
 (their pale patches and branching dark fronts read as a skin disease and as veins), no more
 turbulence than the default look's; the rest of the picture keeps them."""
 
+# ruff: noqa: F811 - pytest fixtures imported from another test module
+
 from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
-import skimage.data
+from test_vignette_holes import pipeline, portrait  # noqa: F401 - fixtures
 
 from aquarelle.engine.subject_map import MESH_OVAL
 
@@ -21,24 +22,18 @@ WET = {"dilution": 0.15, "darks": 1.0, "saturation": 1.3, "highlights": 0.1, "bl
 LUM = np.array([0.2126, 0.7152, 0.0722])
 
 
-@pytest.fixture
-def pipeline(reused_pipeline):
-    """The module's pipelines reused as fresh ones (conftest)."""
-    return reused_pipeline
-
-
-@pytest.fixture(scope="module")
-def portrait() -> np.ndarray:
-    """The astronaut (public domain, scikit-image), 384 px: a head and shoulders."""
-    return cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+def face_oval(p, picture: np.ndarray) -> np.ndarray:
+    """The last frame's first face's mesh oval (1 inside, uint8) at the picture's size."""
+    face = p.last_subject.faces[0]
+    oval = np.zeros(picture.shape[:2], np.uint8)
+    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    return oval
 
 
 def regions(p, picture: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The skin well inside the last frame's first face (its mesh's oval, eroded), and the
     picture well away from it."""
-    face = p.last_subject.faces[0]
-    oval = np.zeros(picture.shape[:2], np.uint8)
-    cv2.fillPoly(oval, [face.mesh[list(MESH_OVAL), :2].astype(np.int32)], 1)
+    oval = face_oval(p, picture)
     inner = cv2.erode(oval, np.ones((9, 9), np.uint8)) == 1
     away = ~cv2.dilate(oval, np.ones((41, 41), np.uint8)).astype(bool)
     return inner, away

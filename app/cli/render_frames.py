@@ -7,7 +7,6 @@ Nothing half-written is left: a failure or Ctrl+C removes the frames written so 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 import time
@@ -32,6 +31,7 @@ from ..media.export import (
     output_frames,
     resolve_size,
     retime,
+    started_at_frame,
 )
 from ..media.frame_range import DecodedFrame
 from ..media.image_formats import LOSSY, LOSSY_SAID, NO_ALPHA
@@ -89,8 +89,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
         holds_alpha = gif or output.suffix.lower() not in NO_ALPHA
         with VideoReader(src, deep=deep, alpha=holds_alpha,
                          sequence_rate=opts.fps if is_sequence(src) else None) as reader:
-            if (start := reader.snapped_start(opts.start)) != opts.start:
-                opts = dataclasses.replace(opts, start=start)  # (the frame it names)
+            opts = started_at_frame(reader, opts)
             what = "a GIF" if gif else "an image sequence"
             warnings = left_out(reader, job, what)
             total = output_frames(reader, opts.start, opts.end, opts.fps)

@@ -31,7 +31,7 @@ from .metadata import (
     written_languages,
 )
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
-from .video_reader import VideoReader, avif_alpha, bits_of, cover_pictures
+from .video_reader import VideoReader, avif_parts, bits_of, cover_pictures
 from .video_writer import CodecSpec, deep_format
 
 
@@ -113,7 +113,7 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     cover_packets = [p for s in covers if (p := _carry_cover(reader, out, s, fmt, ext, carried))]
     # (an animated AVIF's still items and alpha track are the animation's own parts: its
     # alpha is said by alpha_left_out)
-    parts = {s.index for s in avif_alpha(reader.container, reader.video)}
+    parts = {s.index for s in avif_parts(reader.container, reader.video)}
     others = [s for s in streams.video if s.index != reader.video.index
               and s.index not in {c.index for c in covers} | parts]
     # An MP4's chapter titles come as a text track the demuxer discards: the chapters

@@ -191,8 +191,7 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
                          decoder=opts.decoder, rgba=True,
                          sequence_rate=opts.fps if is_sequence(src) else None)
     try:
-        if (start := reader.snapped_start(opts.start)) != opts.start:
-            opts = dataclasses.replace(opts, start=start)  # (the frame a rounded time names)
+        opts = started_at_frame(reader, opts)
         transcode, layout_notes = audio_copies(fmt, src, reader.audio_streams)
         transcode, unwritten = _audio_outside(reader, transcode, opts.start, opts.end)
         reader.transcode_audio = transcode
@@ -449,6 +448,13 @@ def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: 
     if reader.trimmed:
         raise MediaError(f"{src}: {no_frames_in(start, end, reader.duration)}{why}")
     raise MediaError(f"{src}: no decodable video frames{why}")
+
+
+def started_at_frame(reader: VideoReader, opts: ExportOptions) -> ExportOptions:
+    """`opts` with its --start the time of the frame it names (VideoReader.snapped_start:
+    a time typed rounded, less than a millisecond after a frame's start)."""
+    start = reader.snapped_start(opts.start)
+    return opts if start == opts.start else dataclasses.replace(opts, start=start)
 
 
 def no_frames_in(start: float, end: float | None, duration: float | None) -> str:

@@ -214,7 +214,7 @@ def is_avif_sequence(container: av.container.InputContainer) -> bool:
         "avis" in tags.get("compatible_brands", "")
 
 
-def avif_alpha(container: av.container.InputContainer,
+def avif_parts(container: av.container.InputContainer,
                main: av.video.stream.VideoStream) -> list[av.video.stream.VideoStream]:
     """An animated AVIF's other video streams: its still items and its alpha track, parts
     of the one animation `main` is (none for another file)."""
@@ -469,7 +469,7 @@ class VideoReader:
         self.video = self._video()
         # an animated AVIF's alpha, a track of its own (FFmpeg gives the colour track alone)
         self._alpha_track = next(
-            (_AlphaTrack(self.path, s.index) for s in avif_alpha(self.container, self.video)
+            (_AlphaTrack(self.path, s.index) for s in avif_parts(self.container, self.video)
              if s.frames == self.video.frames and s.codec_context is not None
              and str(s.codec_context.pix_fmt).startswith("gray")), None)
         # hw_decoders.CHOICES: "auto" the GPU's decoder where it decodes this file
@@ -1036,9 +1036,12 @@ class VideoReader:
         rgba = self.rgba and (self.deep or width % RGBA_WIDTH_STEP == 0)
         kwargs["format"] = ("rgba64le" if self.deep else "rgba") if rgba and not odd else \
             ("rgb48le" if self.deep else "rgb24")
-        clear = self._translucent or (self.transparent and translucent(f))
+        # (an RGB-family or palette frame's alpha is laid on white; a YUVA video's, whose
+        # colours under it mean something, is left: no per-frame scan of its plane)
+        clear = (f.format.is_rgb or f.format.name == "pal8") \
+            and (self._translucent or (self.transparent and translucent(f)))
         alpha = None
-        if clear and (f.format.is_rgb or f.format.name == "pal8"):
+        if clear:
             image, alpha = _laid_on_white(f, kwargs, rgba)
         else:
             image = f.to_ndarray(**kwargs)
