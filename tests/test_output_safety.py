@@ -157,13 +157,22 @@ def write_clip(path: Path, frames: int, size: tuple[int, int] = (160, 120)) -> P
 
 
 def wait_for_part(folder: Path, proc: subprocess.Popen, timeout: float = 120) -> str:
-    """The name of the first temporary file `proc` makes in `folder` (polled)."""
+    """The name of the first temporary file `proc` writes into in `folder` (polled). An empty
+    one may be the writability probe's, made and removed before the work starts."""
     deadline = time.monotonic() + timeout
-    while not parts(folder):
+    while not (written := [n for n in parts(folder) if size_of(folder / n) > 0]):
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else "ended too soon"
         assert time.monotonic() < deadline, "the render never started writing"
         time.sleep(0.02)  # a polling interval, not a synchronisation
-    return parts(folder)[0]
+    return written[0]
+
+
+def size_of(path: Path) -> int:
+    """The size of `path`, 0 where it went in the meantime."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def test_a_render_after_a_sigkilled_one_leaves_no_temporary_file(tmp_path):
