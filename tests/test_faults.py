@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from part_files import written_parts
 from videoclips import garbled, make_clip
 
 from aquarelle.cli.signals import Terminated, terminate_like_ctrl_c
@@ -48,7 +49,7 @@ def interrupt_a_render(tmp_path, out, interrupt, frames: int = 300) -> tuple[str
                                 stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 120
-            while not any(".part" in p.name for p in out.iterdir()):
+            while not written_parts(out):
                 assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
                 assert time.monotonic() < deadline, "the export never started writing"
                 time.sleep(0.05)

@@ -18,15 +18,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from part_files import parts, written_parts
 
 from aquarelle.cli import render_image
 from aquarelle.cli.main import main
 from aquarelle.media import atomic
 from aquarelle.media.atomic import OutputExists, atomic_output, sweep_stale
-
-
-def parts(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if ".part" in p.name)
 
 
 def no_hard_links(monkeypatch) -> None:
@@ -160,19 +157,11 @@ def wait_for_part(folder: Path, proc: subprocess.Popen, timeout: float = 120) ->
     """The name of the first temporary file `proc` writes into in `folder` (polled). An empty
     one may be the writability probe's, made and removed before the work starts."""
     deadline = time.monotonic() + timeout
-    while not (written := [n for n in parts(folder) if size_of(folder / n) > 0]):
+    while not (written := written_parts(folder)):
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else "ended too soon"
         assert time.monotonic() < deadline, "the render never started writing"
         time.sleep(0.02)  # a polling interval, not a synchronisation
     return written[0]
-
-
-def size_of(path: Path) -> int:
-    """The size of `path`, 0 where it went in the meantime."""
-    try:
-        return path.stat().st_size
-    except FileNotFoundError:
-        return 0
 
 
 def test_a_render_after_a_sigkilled_one_leaves_no_temporary_file(tmp_path):
