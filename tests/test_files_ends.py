@@ -13,6 +13,7 @@ import pytest
 from videoclips import cut_short, make_clip, pattern, subtitle_cues
 
 from aquarelle.cli.main import main
+from aquarelle.media.subtitles import cue_text
 
 
 def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -70,20 +71,33 @@ def test_cues_end_where_a_short_renders_video_ends(cued_then_cut: Path, tmp_path
 
 def assert_cues_end_with_the_video(src: Path, out: Path) -> None:
     """Each cue of `src` that begins before `out`'s video ends is in it, none after; the
-    one spanning its end is cut there, and the file ends there too."""
-    ext = out.suffix[1:]
+    one spanning its end is cut there, and the file ends there too. (The cues overlap: an
+    MP4's text track shows each overlapping span as a sample of its own, holding the text
+    of each cue on screen then.)"""
     end = video_end(out)
     assert 0.3 < end < 1.6
-    cues = [c for c in subtitle_cues(out) if ext not in ("mp4", "mov") or len(c[2]) > 2]
-    starts = [round(a * 1000) for a, _, _ in cues]
-    source = [round(a * 1000) for a, _, _ in subtitle_cues(src)]
-    assert source[-1] >= end * 1000  # (the source has a cue that begins after the picture)
-    # every cue that begins before the picture ends, none after it
-    assert starts == [a for a in source if a < end * 1000]
-    assert all(a + d <= end + 0.001 for a, d, _ in cues)
-    assert cues[-1][0] + cues[-1][1] == pytest.approx(end, abs=0.001)  # the one spanning it
+    cues = shown_cues(out)
+    source = shown_cues(src)
+    assert max(a for a, _ in source.values()) >= end  # (a cue begins after the picture)
+    # every cue that begins before the picture ends, on screen for its time, none after it
+    assert cues == {text: (a, round(min(b, end), 3)) for text, (a, b) in source.items()
+                    if a < end}
+    assert max(b for _, b in cues.values()) == pytest.approx(end, abs=0.001)  # spanning it
     with av.open(str(out)) as c:
         assert c.duration / 1e6 == pytest.approx(end, abs=0.002)
+
+
+def shown_cues(path: Path) -> dict[str, tuple[float, float]]:
+    """Each cue text a file's subtitle track shows (each line of its samples), and from
+    when to when (s)."""
+    codec = "mov_text" if path.suffix in (".mp4", ".mov") else "subrip"
+    spans: dict[str, tuple[float, float]] = {}
+    for a, d, payload in subtitle_cues(path):
+        for line in cue_text(codec, payload).split("\n"):
+            if line:
+                first, last = spans.get(line, (a, a + d))
+                spans[line] = (round(min(first, a), 3), round(max(last, a + d), 3))
+    return spans
 
 
 def samples(path: Path) -> tuple[list[int], list[int], Fraction]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import re
 import struct
 from collections import deque
@@ -107,12 +108,16 @@ def cue_text(codec: str, payload: bytes) -> str:
     return text
 
 
-def cue_payload(codec: str, text: str, style: tuple[int, int] | None = None) -> bytes:
+def cue_payload(codec: str, text: str | list[str], style: tuple[int, int] | None = None
+                ) -> bytes:
     """One packet of `codec` (mov_text, webvtt or subrip) holding `text`; for mov_text, its
     italic, bold and underlined runs as style records in the track's default font `style`
-    (size, RGBA colour: `default_style`; None: markup left out)."""
+    (size, RGBA colour: `default_style`; None: markup left out). A list of texts (cues on
+    screen together, for mov_text) is one below the other, each one's markup its own."""
+    if isinstance(text, list) and codec != "mov_text":
+        text = "\n".join(text)
     if codec == "mov_text":
-        plain, runs = _faces(text)
+        plain, runs = _stacked_faces(text if isinstance(text, list) else [text])
         data = plain.encode("utf-8")[:65535]
         box = _style_box(runs, style) if style is not None else b""
         return struct.pack(">H", len(data)) + data + box
@@ -136,6 +141,20 @@ def _faces(text: str) -> tuple[str, list[tuple[int, int, int]]]:
             flags = flags & ~bit if m.group(1) else flags | bit
             pos = m.end()
     return "".join(plain), runs
+
+
+def _stacked_faces(texts: list[str]) -> tuple[str, list[tuple[int, int, int]]]:
+    """`_faces` of texts shown one below the other (joined by newlines), a face begun in
+    one and never closed ending with it."""
+    plain: list[str] = []
+    runs: list[tuple[int, int, int]] = []
+    at = 0
+    for text in texts:
+        p, r = _faces(text)
+        plain.append(p)
+        runs += [(a + at, b + at, flags) for a, b, flags in r]
+        at += len(p) + 1
+    return "\n".join(plain), runs
 
 
 def _style_box(runs: list[tuple[int, int, int]], style: tuple[int, int]) -> bytes:
@@ -219,6 +238,12 @@ class SubtitleTrack:
     Packets wait until the video written reaches their end (`release`): a source cut
     short ends its picture before its cues, and `flush(end)` drops the cues that begin at
     or after the video's end and cuts the one that spans it.
+
+    A mov_text track (MP4/MOV) shows one sample at a time: text cues converted into it that
+    overlap (SubRip and ASS cues may) are split where each begins and ends, each span one
+    sample holding the text of every cue on screen in it, the earlier cue's lines first, so
+    that each cue's text shows for its whole time (the muxer would end a sample where the
+    next begins).
     """
 
     def __init__(self, output: av.container.OutputContainer, plan: SubtitlePlan,
@@ -247,6 +272,11 @@ class SubtitleTrack:
         self._written = False  # a packet of the range taken (muxed or waiting)
         # packets not muxed yet (packet, time base, pts, duration), in order
         self._waiting: deque[tuple[av.Packet, Fraction, int, int]] = deque()
+        # mov_text cues not yet made into samples: [start, end, text] in `_cue_tb` ticks, in
+        # the order they came; the samples are made up to `_settled`
+        self._cues: list[tuple[int, int, str]] = []
+        self._cue_tb: Fraction | None = None
+        self._settled = 0
 
     def write(self, packet: av.Packet) -> None:
         """Mux one source packet (converted if the plan says), shifted by `offset` and cut
@@ -282,14 +312,57 @@ class SubtitleTrack:
             out = packet
         else:
             text = cue_text(self.plan.codec, bytes(packet))
-            style = default_style(self.stream.codec_context.extradata) \
-                if self.plan.convert_to == "mov_text" else None
-            out = av.Packet(cue_payload(self.plan.convert_to, text, style))
+            if self.plan.convert_to == "mov_text":
+                self._stack(text, tb, pts, duration)
+                return
+            out = av.Packet(cue_payload(self.plan.convert_to, text))
         self._put(out, tb, pts, duration)
+
+    def _stack(self, text: str, tb: Fraction, pts: int, duration: int) -> None:
+        """Take a cue for the mov_text track: its samples are made once no later cue can
+        change them (`_settle`)."""
+        if self._cue_tb is None:
+            self._cue_tb = tb
+        elif tb != self._cue_tb:
+            pts, duration = round(pts * tb / self._cue_tb), round(duration * tb / self._cue_tb)
+        tb = self._cue_tb
+        if not duration:  # (no end: shown until the next sample, as the muxer writes it)
+            self._settle(pts)
+            self._put(self._sample([text]), tb, max(pts, self._settled), 0)
+            return
+        # a cue coming after samples past its start were made (out of order) shows from there
+        start, end = max(pts, self._settled), pts + duration
+        if end > start:
+            self._cues.append((start, end, text))
+        self._written = True
+        self._settle(pts)
+
+    def _settle(self, until: int | None) -> None:
+        """Make the samples of the cues taken up to `until` (ticks; None: all of them), a
+        sample for each span between two cue edges (a start or an end) where a cue is on
+        screen; spans past the last edge by `until` wait, a cue to come could split them."""
+        edges = sorted({t for c in self._cues for t in c[:2]
+                        if t > self._settled and (until is None or t <= until)})
+        tb = self._cue_tb
+        at = self._settled
+        for edge in edges:
+            shown = [text for start, end, text in self._cues if start <= at < end]
+            if shown and tb is not None:
+                self._put(self._sample(shown), tb, at, edge - at)
+            at = edge
+        self._settled = at
+        self._cues = [c for c in self._cues if c[1] > at]
+
+    def _sample(self, texts: list[str]) -> av.Packet:
+        """A mov_text sample showing `texts`, one below the other."""
+        return av.Packet(cue_payload("mov_text", texts,
+                                     default_style(self.stream.codec_context.extradata)))
 
     def release(self, until: Fraction) -> None:
         """Mux the waiting packets that end by `until` (seconds of the output: how far the
         video written reaches, which only grows); the others wait for `flush`."""
+        if self._cue_tb is not None:
+            self._settle(math.floor(until / self._cue_tb))
         while self._waiting:
             out, tb, pts, duration = self._waiting[0]
             if (pts + duration) * tb > until:
@@ -304,6 +377,7 @@ class SubtitleTrack:
         end) dropped, one that lasts past it cut there. Call it once the source's packets
         are in."""
         self._put_held()
+        self._settle(None)
         while self._waiting:
             out, tb, pts, duration = self._waiting.popleft()
             if end is not None:
