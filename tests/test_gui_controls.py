@@ -118,6 +118,35 @@ def test_seek_bar_jumps_to_the_click_and_shows_timecode(
     assert window.transport.loop.toolTip().endswith("(Ctrl+L)")
 
 
+def test_playback_speed_from_the_keys_and_the_menu(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:  # noqa: F811
+    open_and_render(qtbot, window, media["clip"])  # 12 frames at 12 fps
+    handle = win_handle(window)
+    with qtbot.waitActive(window, timeout=TIMEOUT):
+        window.activateWindow()
+    window.viewport.setFocus()
+    speed = window.transport.speed
+    assert speed.text() == "1\u00d7" and speed.isEnabled()
+    qtbot.keyClick(handle, Qt.Key.Key_Less)  # <
+    assert window.source.rate == 0.75 and speed.text() == "0.75\u00d7"
+    # adaptive quality holds the frames a second that come: 9 of the clip's 12 now
+    assert window.live.target_fps == pytest.approx(9.0)
+    qtbot.keyClick(handle, Qt.Key.Key_Greater)  # >
+    qtbot.keyClick(handle, Qt.Key.Key_Greater)
+    assert window.source.rate == 1.25
+    assert window.live.target_fps == pytest.approx(12.0)  # every frame no faster than 12/s
+    half = next(a for a in window.transport.speed_menu.actions() if a.data() == 0.5)
+    half.trigger()  # the Playback menu's Speed, the bar's button: one menu
+    assert window.source.rate == 0.5 and half.isChecked() and speed.text() == "0.5\u00d7"
+    first = window.source
+    open_and_render(qtbot, window, media["clip"])  # the speed stays for the next file
+    assert window.source is not first and window.source.rate == 0.5
+    assert speed.text() == "0.5\u00d7"
+    open_and_render(qtbot, window, media["image"])  # a still: nothing to speed
+    assert not speed.isEnabled() and not window._actions["faster"].isEnabled()
+    assert not window.transport.speed_menu.isEnabled()
+
+
 def test_timecode_format() -> None:
     assert format_timecode(3725.5, 25) == "1:02:05:12"
     assert format_timecode(1.0, 30) == "0:00:01:00"

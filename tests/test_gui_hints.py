@@ -219,6 +219,23 @@ def test_without_adaptive_quality_the_hint_names_it_and_the_processing_scale() -
             "Live \u203a Adaptive quality (Ctrl+Shift+A)") in text
 
 
+def test_played_slower_the_hint_counts_the_frames_that_come() -> None:
+    # at half speed 12.5 frames a second come: skipping 10 of them is "about 2 of 12.5" (of
+    # the file's 25 it was under half: no hint)
+    class Slower(Playing):
+        rate, delivered_fps = 0.5, 12.5
+
+    hint, src = SlowPlaybackHint(), Slower()
+    how = PaintedHow(scale=1.0, adaptive=False, lines=360)
+    said = []
+    for i in range(8):
+        src.dropped += 5
+        said.append(hint.check(src, True, i * 0.5, how.scale, how.adaptive, how))
+    [text] = [s for s in said if s]
+    assert text.startswith("This machine paints about 2 of the video's 12 frames a second at "
+                           "0.5\u00d7 speed:")
+
+
 def test_heavy_styles_are_named_by_their_labels() -> None:
     assert heavy_styles(load_chain("watercolor")) == ("Watercolor",)
     assert heavy_styles(load_chain("edges")) == ()

@@ -51,7 +51,7 @@ pytestmark = pytest.mark.gui
 
 PLAYBACK = PLAYING_ACTIONS + SEEKING_ACTIONS
 assert set(PLAYBACK) == {"play", "step", "step_back", "rewind", "jump_back", "pause",
-                         "play_on", "loop"}
+                         "play_on", "slower", "faster", "loop"}
 
 
 def status(win: MainWindow) -> str:

@@ -6,7 +6,9 @@ too late, are dropped and counted. Pause, resume, step, seek and loop are suppor
 `max_fps` below the file's rate, frames are skipped (not dropped) to keep to it; with
 `stamp_due`, each frame's `captured` is the wall-clock time it came due, so a consumer can
 measure latency from there as it does from a camera's capture. A loop keeps the pace: the
-next loop's first frame comes one frame period after the last one.
+next loop's first frame comes one frame period after the last one. `set_rate` plays faster or
+slower than the file's own pace; faster, no more frames a second are delivered than at its own
+pace (the others skipped, not dropped, as under `max_fps`, which counts on the wall clock).
 Unpaced (export, tests): every frame in order through `read()`, from a bounded queue.
 
 Times (frames' `pts`, `position`, `seek`) count from the video's first frame, as an export's
@@ -34,6 +36,7 @@ from .video_reader import VideoReader
 
 _END = object()
 MAX_LATE_SKIPS = 4  # a paced source never skips more than this many late frames in a row
+RATES = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)  # the playback speeds offered (x the file's)
 
 
 class VideoFileSource(ThreadedSource):
@@ -78,6 +81,7 @@ class VideoFileSource(ThreadedSource):
         self._seek_to: float | None = None
         self._step_by = 0
         self._generation = 0
+        self._rate = 1.0  # media seconds played a wall-clock second (set_rate)
         self._position: float | None = None
         # the time of the frame a step back is seeking to, until a frame is delivered: a
         # step back pressed meanwhile goes on from there (quick presses add up)
@@ -143,6 +147,28 @@ class VideoFileSource(ThreadedSource):
     def resume(self) -> None:
         super().resume()
         self._wake.set()
+
+    @property
+    def rate(self) -> float:
+        """The playback speed: media seconds played a wall-clock second."""
+        return self._rate
+
+    def set_rate(self, rate: float) -> None:
+        """Play at `rate` times the file's pace from the frame on now (paced playback)."""
+        if not rate > 0:
+            raise ValueError(f"playback speed must be positive, got {rate}")
+        with self._lock:
+            self._rate = float(rate)
+        self._wake.set()  # (a frame waiting for its time is scheduled again)
+
+    @property
+    def delivered_fps(self) -> float | None:
+        """The frames a wall-clock second paced playback delivers (None: the rate unknown)."""
+        if not self._fps:
+            return None
+        cap = self._wall_cap()
+        fps = self._fps * self._rate
+        return fps if cap is None else min(fps, cap)
 
     def seek(self, seconds: float) -> None:
         """Jump to the first frame at or after `seconds` (from the start of the video)."""
@@ -244,7 +270,8 @@ class VideoFileSource(ThreadedSource):
         self._first = None
         walk = self._walk
         index = 0
-        anchor: tuple[float, float] | None = None  # (wall clock, media time) pairing
+        # (wall clock, media time, rate) pairing: the schedule, started again at a new rate
+        anchor: tuple[float, float, float] | None = None
         next_kept: float | None = None  # under max_fps: the media time of the next frame kept
         # Looping: media time runs on across restarts (a loop's frame times plus `offset`),
         # so a new loop's first frame comes one frame period after the last one's.
@@ -316,15 +343,17 @@ class VideoFileSource(ThreadedSource):
                     pending = None  # over max_fps: skipped, not dropped
                     index += 1
                     continue
-                if anchor is None or force or stepping:
-                    anchor = (time.monotonic(), t)
-                due = anchor[0] + (t - anchor[1])
+                rate = self._rate
+                if anchor is None or force or stepping or anchor[2] != rate:
+                    anchor = (time.monotonic(), t, rate)
+                due = anchor[0] + (t - anchor[1]) / rate
                 wait = due - time.monotonic()
                 if wait > 0:
                     self._wake.clear()
                     if self._wake.wait(wait):
-                        continue  # paused, seek, step or stop: re-evaluate
-                interval = 1.0 / (self._fps or 30.0)
+                        continue  # paused, seek, step, new rate or stop: re-evaluate
+                # a frame delivered's period (faster than the pace, the file's own: capped)
+                interval = 1.0 / ((self._fps or 30.0) * min(rate, 1.0))
                 if -wait > 2 * interval and skips < MAX_LATE_SKIPS and not self.paused:
                     skips += 1
                     self.dropped += 1  # decoding fell behind the clock: skip to catch up
@@ -353,20 +382,32 @@ class VideoFileSource(ThreadedSource):
             self._heading = None
         return True
 
+    def _wall_cap(self) -> float | None:
+        """The most frames a wall-clock second: `max_fps`, and played faster than its pace,
+        the file's own rate (more would only be dropped by a consumer painting at that)."""
+        caps = [c for c in (self.max_fps, self._fps if self._rate > 1.0 else None) if c]
+        return min(caps) if caps else None
+
+    def _media_step(self) -> float | None:
+        """The media time between two frames kept under the cap (None: every frame)."""
+        cap = self._wall_cap()
+        return None if cap is None else self._rate / cap
+
     def _above_cap(self, t: float, next_kept: float | None) -> bool:
         """Whether the frame at media time `t` comes too soon after the last one kept."""
-        if not self.max_fps or next_kept is None:
+        step = self._media_step()
+        if step is None or next_kept is None:
             return False
         # a quarter of the file's frame interval absorbs timestamps' rounding; a frame from
         # before the last one kept (time went back) is kept and starts the schedule afresh
         slack = 0.25 / (self._fps or 30.0)
-        return next_kept - 1.0 / self.max_fps < t < next_kept - slack
+        return next_kept - step < t < next_kept - slack
 
     def _next_kept(self, t: float, next_kept: float | None) -> float | None:
         """After keeping the frame at `t`: the media time the next kept one is due."""
-        if not self.max_fps:
+        step = self._media_step()
+        if step is None:
             return None
-        step = 1.0 / self.max_fps
         # on an even schedule; a frame far from it starts a new one
         if next_kept is not None and next_kept - step < t < next_kept + step:
             return next_kept + step

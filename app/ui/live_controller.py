@@ -61,16 +61,19 @@ class LiveController(QObject):
 
     @property
     def target_fps(self) -> float:
-        """The rate to hold: the setting, else the source's (at most 30)."""
+        """The rate to hold: the setting, else the frames a second the source delivers (at
+        most 30): a file played slower than its pace delivers fewer, each painted better."""
         wanted = self.settings.live_float("target_fps", 0.0, 0.0, 120.0)
         if wanted > 0:
             return wanted
-        fps = self.source.fps if self.source is not None else None
+        src = self.source
+        fps = getattr(src, "delivered_fps", None) or (src.fps if src is not None else None)
         return float(min(MAX_LIVE_FPS, fps or MAX_LIVE_FPS))
 
     def follow_rate(self) -> None:
-        """Hold the source's rate once it is known: a camera says it from its capture
-        thread, after it opened (a 15 fps camera was held to 30 then, painted at 0.3)."""
+        """Hold the source's rate once it is known (a camera says it from its capture
+        thread, after it opened: a 15 fps camera was held to 30 then, painted at 0.3), and
+        a file's at a new playback speed."""
         adaptive = self.viewport.adaptive
         if adaptive is not None and adaptive.target_fps != self.target_fps:
             adaptive.target_fps = self.target_fps

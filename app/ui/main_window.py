@@ -70,7 +70,8 @@ POLL_MS = 8  # how often the newest frame is taken from the source (~120 Hz)
 STATS_MS = 500
 SAVE_DELAY_MS = 1000
 # the Playback menu's items: a file that plays only (not a still, a camera, nothing)
-PLAYING_ACTIONS = ("play", "step", "step_back", "pause", "play_on", "loop")
+PLAYING_ACTIONS = ("play", "step", "step_back", "pause", "play_on", "slower", "faster",
+                   "loop")
 SEEKING_ACTIONS = ("rewind", "jump_back")  # ... that can also seek
 
 
@@ -214,7 +215,8 @@ class MainWindow(QMainWindow):
             "play": play.toggle_play, "step": lambda: play.step(1),
             "step_back": lambda: play.step(-1), "rewind": lambda: play.seek(0.0),
             "jump_back": play.jump_back, "pause": lambda: play.set_playing(False),
-            "play_on": lambda: play.set_playing(True),
+            "play_on": lambda: play.set_playing(True), "slower": play.slower,
+            "faster": play.faster,
             "loop": lambda: self.transport.loop.toggle(), "compare": self.cycle_compare,
             "debug": self.styles.cycle_debug_view, "fit": vp.fit, "actual": vp.actual_pixels,
             "zoom_in": lambda: vp.zoom_by(1.25), "zoom_out": lambda: vp.zoom_by(0.8),
@@ -240,6 +242,7 @@ class MainWindow(QMainWindow):
             assert action is not None
             action.triggered.connect(lambda _=False, k=kind: self.snapshots.choose_folder(k))
         menus["File"].insertMenu(self._actions["quit"], folders)
+        menus["Playback"].insertMenu(self._actions["loop"], self.transport.speed_menu)
         # cameras plugged in where nothing watches for them: Open the next camera follows
         menus["File"].aboutToShow.connect(src.refresh_cameras)
         menus["View"].addSeparator()
@@ -395,6 +398,7 @@ class MainWindow(QMainWindow):
         if not self.viewport.holding_previous:  # (else once its first frame is shown)
             self._name_shown()
         self.transport.set_enabled_for(src.seekable, playback.can_play(src))
+        self.playback.source_opened()
         self.playback.show_playing()
         # (the count's "about" from the start: the time's room is taken before the first
         # frame, not a frame later with the picture fitted again to a narrower view)
@@ -463,6 +467,7 @@ class MainWindow(QMainWindow):
         playable = playback.can_play(src)
         for name in PLAYING_ACTIONS:
             self._actions[name].setEnabled(playable)
+        self.transport.speed_menu.setEnabled(playable)
         for name in SEEKING_ACTIONS:
             self._actions[name].setEnabled(playable and src is not None and src.seekable)
         for menu in self.camera_menus:

@@ -66,6 +66,19 @@ def duration(src: FrameSource | None) -> float | None:
     return None
 
 
+def rate(src: FrameSource | None) -> float:
+    """The source's playback speed (1.0 where it has none to set)."""
+    value = getattr(src, "rate", None) if src is not None else None
+    return float(value) if isinstance(value, int | float) else 1.0
+
+
+def set_rate(src: FrameSource | None, speed: float) -> None:
+    """Play a file at `speed` times its pace (a source that has no speed ignores it)."""
+    fn = getattr(src, "set_rate", None) if can_play(src) else None
+    if fn is not None:
+        fn(speed)
+
+
 def set_loop(src: FrameSource | None, on: bool) -> None:
     if src is not None and hasattr(src, "loop"):
         src.loop = on  # type: ignore[attr-defined]

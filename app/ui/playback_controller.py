@@ -1,4 +1,5 @@
-"""Play, pause, step, seek and loop of the file on screen (the transport bar and J/K/L)."""
+"""Play, pause, step, seek, speed and loop of the file on screen (the transport bar, J/K/L
+and < >)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable
 
 from PyQt6.QtCore import QObject
 
+from ..media.file_source import RATES
 from ..media.source import FrameSource
 from . import playback
 from .live_controller import LiveController
@@ -23,12 +25,16 @@ class PlaybackController(QObject):
         super().__init__(parent)
         self.source, self.transport, self.viewport = source, transport, viewport
         self.live, self.settings = live, settings
+        # the playback speed, kept for the files opened after (this session: a file opened
+        # tomorrow plays at its pace)
+        self.rate = 1.0
         self.loop_changed: Callable[[bool], None] = lambda on: None
         self.seeked: Callable[[], None] = lambda: None  # the source jumped (step, seek)
         transport.playToggled.connect(self.toggle_play)
         transport.stepRequested.connect(self.step)
         transport.seekRequested.connect(self.seek)
         transport.loopToggled.connect(self._loop_toggled)
+        transport.speedChosen.connect(self.set_rate)
         transport.loop.setChecked(settings.loop())
 
     def toggle_play(self) -> None:
@@ -102,6 +108,26 @@ class PlaybackController(QObject):
             playback.seek(src, seconds)
             self.seeked()
             self.viewport.new_source()
+
+    def set_rate(self, rate: float) -> None:
+        """Play at `rate` times the file's pace (exports are not affected)."""
+        self.rate = rate
+        self.source_opened()
+
+    def source_opened(self) -> None:
+        """A file on screen plays at the speed chosen; the bar and adaptive quality (which
+        holds the frames a second that come) follow."""
+        playback.set_rate(self.source(), self.rate)
+        self.transport.set_speed(self.rate)
+        self.live.follow_rate()
+
+    def faster(self) -> None:
+        """The next speed up (>)."""
+        self.set_rate(next((r for r in RATES if r > self.rate + 1e-9), RATES[-1]))
+
+    def slower(self) -> None:
+        """The next speed down (<)."""
+        self.set_rate(next((r for r in reversed(RATES) if r < self.rate - 1e-9), RATES[0]))
 
     def _loop_toggled(self, on: bool) -> None:
         playback.set_loop(self.source(), on)

@@ -46,6 +46,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("jump_back", ("J",), "Back one second (pauses)", "Playback"),
     Shortcut("pause", ("K",), "Pause", "Playback"),
     Shortcut("play_on", ("L",), "Play", "Playback"),
+    Shortcut("slower", ("<",), "Play slower (down to a quarter of the speed)", "Playback"),
+    Shortcut("faster", (">",), "Play faster (up to twice the speed)", "Playback"),
     Shortcut("loop", ("Ctrl+L",), "Loop playback on / off", "Playback"),
     Shortcut("compare", ("C",), "Cycle compare: off / split / side by side", "View"),
     Shortcut("original", ("O",), "Hold to see the original", "View"),

@@ -65,16 +65,19 @@ class SlowPlaybackHint:
         t0, skipped0 = self._seen[0]
         if now - t0 < 0.8 * WINDOW_S:
             return None
-        share = (source.dropped - skipped0) / ((now - t0) * source.fps)
+        # the frames due a second: the file's rate at its pace, fewer played slower
+        due = getattr(source, "delivered_fps", None) or source.fps
+        share = (source.dropped - skipped0) / ((now - t0) * due)
         if share <= SKIPPED_SHARE:
             return None
         how = how or PaintedHow(scale=scale, adaptive=adaptive)
         if how.adaptive and how.adapted is not None and how.adapted > how.floor + STEP / 2:
             return None  # adaptive quality is still lowering the scale: it may yet keep up
         self.shown = True
-        shown_fps = (1.0 - min(1.0, share)) * source.fps
-        head = (f"This machine paints about {shown_fps:.0f} of the video's "
-                f"{source.fps:.0f} frames a second")
+        shown_fps = (1.0 - min(1.0, share)) * due
+        rate = getattr(source, "rate", 1.0)
+        head = (f"This machine paints about {shown_fps:.0f} of the video's {due:.0f} frames "
+                "a second" + ("" if rate == 1.0 else f" at {rate:g}\u00d7 speed"))
         tail = "Exports are not affected: they paint every frame."
         if not how.adaptive:
             helps = ["turn on Live \u203a Adaptive quality (Ctrl+Shift+A)"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 
 from PyQt6.QtCore import Qt, pyqtSignal
-from PyQt6.QtGui import QAction, QMouseEvent
+from PyQt6.QtGui import QAction, QActionGroup, QMouseEvent
 from PyQt6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QSlider,
@@ -20,7 +21,14 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from ..media.file_source import RATES
+
 SEEK_STEPS = 1000
+
+
+def speed_text(rate: float) -> str:
+    """A playback speed as players write it: "1\u00d7", "0.25\u00d7", "1.5\u00d7"."""
+    return f"{rate:g}\u00d7"
 
 
 def format_time(seconds: float | None) -> str:
@@ -161,12 +169,13 @@ _WIDE_DIGITS = str.maketrans("0123456789", "8888888888")  # room for any digits 
 
 
 class TransportBar(QWidget):
-    """Play/pause, frame step, seek bar, time and loop for file sources."""
+    """Play/pause, frame step, seek bar, time, speed and loop for file sources."""
 
     playToggled = pyqtSignal()
     stepRequested = pyqtSignal(int)  # +1 / -1 frames
     seekRequested = pyqtSignal(float)  # seconds
     loopToggled = pyqtSignal(bool)
+    speedChosen = pyqtSignal(float)  # x the file's pace
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -194,6 +203,20 @@ class TransportBar(QWidget):
         self.time = QLabel("--:-- / --:--", self)
         self.time.setToolTip("Timecode (hours:minutes:seconds:frames) and frame number")
         self.time.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.speed = QToolButton(self)
+        self.speed.setToolTip("Playback speed (< slower, > faster); exports keep the file's")
+        self.speed.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.speed_menu = QMenu("Speed", self)
+        self._speeds = QActionGroup(self)
+        for rate in RATES:
+            action = self.speed_menu.addAction(speed_text(rate) + (" (normal)" if rate == 1
+                                                                    else ""))
+            assert action is not None
+            action.setCheckable(True)
+            action.setData(rate)
+            action.triggered.connect(lambda _=False, r=rate: self.speedChosen.emit(r))
+            self._speeds.addAction(action)
+        self.speed.setMenu(self.speed_menu)
         self.loop = QCheckBox("Loop", self)
         self.loop.setToolTip("Start again at the end (Ctrl+L)")
         self.loop.toggled.connect(self.loopToggled)
@@ -203,21 +226,30 @@ class TransportBar(QWidget):
             layout.addWidget(w)
         layout.addWidget(self.seek, 1)
         layout.addWidget(self.time)
+        layout.addWidget(self.speed)
         layout.addWidget(self.loop)
         self.duration: float | None = None
         self._widest = ""  # the longest time the source shows, its room taken (_hold_width)
         self._held = 0  # ... the widest room taken for this source (px)
         self._seekable = True  # the source can seek (set_enabled_for)
         self.set_playing(False)
+        self.set_speed(1.0)
 
     def set_playing(self, playing: bool) -> None:
         self.play_button.setIcon(self._icons[1 if playing else 0])
+
+    def set_speed(self, rate: float) -> None:
+        """Show the playback speed (on the button, checked in its menu)."""
+        self.speed.setText(speed_text(rate))
+        for action in self._speeds.actions():
+            action.setChecked(action.data() == rate)
 
     def set_enabled_for(self, seekable: bool, playable: bool) -> None:
         """Enable what makes sense for the current source (a new one: the time's room is
         measured afresh)."""
         self._widest, self._held = "", 0
-        for w in (self.play_button, self.step_button, self.back_button, self.loop):
+        for w in (self.play_button, self.step_button, self.back_button, self.speed,
+                  self.loop):
             w.setEnabled(playable)
         self._seekable = seekable
         self.seek.setEnabled(seekable)
