@@ -27,6 +27,7 @@ from ..media.export import (
     alpha_left_out,
     asked,
     check_options,
+    exact,
     no_frames_in,
     output_frames,
     resolve_size,
@@ -79,7 +80,9 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     frames: list[np.ndarray] = []
     alphas: list[np.ndarray | None] = []  # a GIF frame's alpha, where it has transparency
     kept_alpha = False  # a frame's transparency was written
-    starts: list[Fraction] = []  # each GIF frame's time, and the last one's own length
+    # each GIF frame's time (the first's: --start's, where that falls between two frames:
+    # the GIF shows it from there, as long as the range asked), and the last one's length
+    starts: list[Fraction] = []
     last: Fraction | None = None
     held = 0  # the frames the GIF holds
     try:
@@ -153,6 +156,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             if not kept_alpha and (why := alpha_left_out(reader)) is not None:
                 warnings.append(why)  # (the frames decoded decide)
         if gif:
+            if origin is not None and starts:  # (a --start between two frames)
+                starts[0] = min(starts[0], exact(origin))
             held = _write_gif(output, frames, frame_lengths(starts, last, step),
                               replace=opts.replace, repeats=source_repeats(src),
                               alphas=alphas)
