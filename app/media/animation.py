@@ -94,6 +94,20 @@ def _avif_sequence(f: BinaryIO) -> bool:
     return any(brands[i:i + 4] == b"avis" for i in range(0, len(brands) - 3, 4))
 
 
+def cut_short_avif_sequence(path: str | Path) -> bool:
+    """Whether `path` is an animated AVIF (by its ftyp box) cut short where FFmpeg cannot
+    open it (its sequence's header lost): neither an animation nor a picture to paint."""
+    from .short_file import file_ends_early
+
+    try:
+        with Path(path).open("rb") as f:
+            if f.read(8)[4:8] != b"ftyp" or not _avif_sequence(f):
+                return False
+    except (OSError, struct.error):
+        return False
+    return file_ends_early(path) and _avif_frames(path) == 0
+
+
 def _avif_frames(path: str | Path) -> int:
     """The frames of an animated AVIF's sequence track, as its header counts them."""
     import av

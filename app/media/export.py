@@ -45,6 +45,7 @@ from .metadata import stream_label
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
+from .short_file import TRUNCATED_FRAMES
 from .video_reader import (
     AudioItem,
     SubtitleItem,
@@ -444,7 +445,8 @@ def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: 
         if isinstance(item, DecodedFrame):
             return head, item
     why = f" ({reader.failure})" if reader.failure else \
-        f" ({reader.gap.describe()})" if reader.gap is not None and reader.gap_reached else ""
+        f" ({reader.gap.describe()})" if reader.gap is not None and reader.gap_reached else \
+        f" ({TRUNCATED_FRAMES})" if reader.cut_short else ""
     if reader.trimmed:
         raise MediaError(f"{src}: {no_frames_in(start, end, reader.duration)}{why}")
     raise MediaError(f"{src}: no decodable video frames{why}")

@@ -36,6 +36,7 @@ from .orientation import UPRIGHT, orientation_of
 from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
 from .programs import other_programs, ts_programs
 from .sequence_photos import SequencePhotos
+from .short_file import TRUNCATED_FRAMES, file_ends_early
 
 RGBA_WIDTH_STEP = 16  # widths FFmpeg converts to 8-bit RGBA whole (see _convert)
 
@@ -733,9 +734,11 @@ class VideoReader:
 
     def lost_why(self) -> str:
         """What the lost frames' warning adds: why the walk ended early (": unreadable
-        after ..."), and the frames left out because their times went back ("" for
-        neither)."""
+        after ..."), that the file is cut short, and the frames left out because their
+        times went back ("" for none)."""
         why = f": {self.failure}" if self.failure else ""
+        if self.cut_short:
+            why += f" ({TRUNCATED_FRAMES})"
         if (bad := self.bad_files()):
             more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
             why += f" ({', '.join(bad[:5])}{more} could not be read)"
@@ -744,6 +747,12 @@ class VideoReader:
                     "before frames already shown, and were left out rather than shown out of "
                     "order)")
         return why
+
+    @functools.cached_property
+    def cut_short(self) -> bool:
+        """Whether the file stops before its own boxes say it ends (an MP4's, a MOV's, an
+        animated AVIF's: a download or copy cut short), which is why frames are missing."""
+        return file_ends_early(self.path)
 
     def bad_files(self) -> list[str]:
         """The names of an image sequence's files the decoder rejected (none for a video)."""
