@@ -21,8 +21,17 @@ from aquarelle.media.image_read import read_image
 from aquarelle.media.image_write import write_image
 from aquarelle.media.video_reader import translucent
 
-ALPHA_WARNING = ("aquarelle: warning: {} has an alpha channel; the painting has none, so it "
-                 "is left out (the output is opaque)")
+
+def alpha_warning(src: str, out: str) -> str:
+    """The warning for a transparent source written where its transparency cannot be kept
+    (trial V6, finding 4: it said 'the painting has none', where the output format is what
+    cannot keep it, and nothing of the white paper its transparent parts are laid on)."""
+    why, keep = ("JPEG holds no transparency", ".png, .webp and .tif frames") \
+        if out.endswith(".jpg") else ("videos are written opaque", ".gif and .png frames")
+    return (f"aquarelle: warning: {src} has an alpha channel, which {out} cannot keep ({why}): "
+            f"its transparent parts are laid on white paper ({keep} keep it)")
+
+
 PALETTE = [0, 0, 0] + [v for k in range(1, 256) for v in (k, 255 - k, k * 7 % 256)]
 
 
@@ -89,7 +98,7 @@ def test_an_opaque_gif_is_not_said_to_have_alpha(tmp_path: Path,
 def test_a_gif_transparent_in_a_later_frame_is_warned_of(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = gif(tmp_path / "late.gif", clear=3)
-    assert render(capsys, src, tmp_path / "out.mp4") == [ALPHA_WARNING.format("late.gif")]
+    assert render(capsys, src, tmp_path / "out.mp4") == [alpha_warning("late.gif", "out.mp4")]
     assert len(decode_video(tmp_path / "out.mp4")[0]) == 5
     # the frames the export decodes decide: the transparent one is after --end
     assert render(capsys, src, tmp_path / "cut.mp4", "--end", "0.25") == []
@@ -118,7 +127,7 @@ def test_a_transparent_animation_to_frames_keeps_its_alpha_where_they_hold_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, kept: bool) -> None:
     src = gif(tmp_path / "late.gif", clear=3)
     warnings = render(capsys, src, tmp_path / out)
-    assert warnings == ([] if kept else [ALPHA_WARNING.format("late.gif")])
+    assert warnings == ([] if kept else [alpha_warning("late.gif", out)])
     fourth = cv2.imread(str(tmp_path / out.replace("%02d", "04")), cv2.IMREAD_UNCHANGED)
     if kept:
         assert fourth.shape[2] == 4
@@ -130,7 +139,7 @@ def test_a_transparent_animation_to_frames_keeps_its_alpha_where_they_hold_it(
 def test_vp9_alpha_the_decoder_leaves_out_is_warned_of(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = vp9(tmp_path / "va.webm", alpha=True)
-    assert render(capsys, src, tmp_path / "out.webm") == [ALPHA_WARNING.format("va.webm")]
+    assert render(capsys, src, tmp_path / "out.webm") == [alpha_warning("va.webm", "out.webm")]
     frames, _, facts = decode_video(tmp_path / "out.webm")
     assert len(frames) == 5 and facts["codec"] == "vp9"
     plain = vp9(tmp_path / "plain.webm", alpha=False)
@@ -278,7 +287,7 @@ def test_an_animations_transparent_ground_is_painted_as_paper(tmp_path: Path, ou
     dst = tmp_path / out
     assert main(["render", str(src), "-o", str(dst), "--style", "adjust", "-q"]) == 0
     err = capsys.readouterr().err
-    assert (ALPHA_WARNING.format("sticker.png") in err) == out.endswith(".mp4")
+    assert (alpha_warning("sticker.png", out) in err) == out.endswith(".mp4")
     with av.open(str(dst)) as got:
         first = next(got.decode(video=0)).to_ndarray(format="rgba").astype(int)
     assert first[2:8, 40:60, :3].min() > 240  # the ground: paper, not black

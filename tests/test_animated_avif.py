@@ -55,7 +55,8 @@ def test_it_renders_to_a_video_with_every_frame_and_its_alpha_said(tmp_path, cap
     assert main(["render", str(src), "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert "left out: only the main video" not in err
-    assert "a.avif has an alpha channel; the painting has none, so it is left out" in err
+    assert "a.avif has an alpha channel, which a.mp4 cannot keep (videos are written opaque): " \
+        "its transparent parts are laid on white paper" in err
     with av.open(str(out)) as got:
         assert sum(1 for _ in got.decode(video=0)) == FRAMES
     opaque = animated_avif(tmp_path / "b.avif", alpha=False)

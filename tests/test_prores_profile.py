@@ -1,5 +1,5 @@
 """`--codec prores` keeps a ProRes source's profile (4444 at 4:4:4, HQ...), and says that
-a source's alpha channel is left out (the painting has none); other sources get Standard."""
+a source's alpha channel is left out (videos are written opaque); other sources get Standard."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+from test_alpha_truth import alpha_warning
 from videoclips import make_clip, mux_frames
 
 from aquarelle.cli.main import main
@@ -50,9 +51,7 @@ def test_4444_with_alpha_stays_4444_and_says_the_alpha_is_left_out(
     # no alpha painted, none invented: 4:4:4 without it (prores decodes at 12 bits)
     assert (profile, tag) == ("4444", "ap4h")
     assert pix_fmt.startswith("yuv444p")
-    assert [w for w in warnings if "alpha" in w] == [
-        "aquarelle: warning: in.mov has an alpha channel; the painting has none, so it is "
-        "left out (the output is opaque)"]
+    assert [w for w in warnings if "alpha" in w] == [alpha_warning("in.mov", "out.mov")]
 
 
 @pytest.mark.parametrize(("profile", "name", "tag"),

@@ -153,7 +153,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                 warnings.append(f"{reader.path.name} has a variable frame rate, whose timing "
                                 "an image sequence cannot hold (it reads back at one rate, "
                                 "25 fps by default); --fps writes frames at a constant one")
-            if not kept_alpha and (why := alpha_left_out(reader)) is not None:
+            if not kept_alpha and (why := alpha_left_out(reader, output)) is not None:
                 warnings.append(why)  # (the frames decoded decide)
         if gif:
             if origin is not None and starts:  # (a --start between two frames)

@@ -40,6 +40,7 @@ from .export_options import ExportOptions, resolve_size
 from .frame_analysis import FrameAnalysis
 from .frame_range import DecodedFrame
 from .hw_encoders import HARDWARE, EncoderChoice, choose
+from .image_formats import JPEG_EXTENSIONS, NO_ALPHA
 from .image_read import os_reason
 from .metadata import stream_label
 from .paths import is_sequence, same_path
@@ -601,7 +602,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     if result.lost:
         result.warnings.append(f"{reader.path}: {reader.lost_said()} could not be decoded "
                                f"and are missing from the output{reader.lost_why()}")
-    if (why := alpha_left_out(reader)) is not None:
+    if (why := alpha_left_out(reader, dst)) is not None:
         result.warnings.append(why)
     if reader.unusable_audio:
         result.warnings.append(f"{reader.path}: {reader.unusable_audio} audio stream(s) "
@@ -620,15 +621,23 @@ def decoded_as(reader: VideoReader) -> str:
     return reader.decoder.describe() + (", deinterlaced (bwdif)" if reader.deinterlaced else "")
 
 
-def alpha_left_out(reader: VideoReader) -> str | None:
+def alpha_left_out(reader: VideoReader, output: Path) -> str | None:
     """The warning for a source whose pictures carry transparency (a ProRes 4444's alpha,
-    say), asked after the walk: a pixel less than opaque among the frames decoded (a GIF
-    decodes to bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha).
-    None for an opaque source."""
+    say) written to an `output` that cannot keep it (a video, JPEG or BMP frames), asked
+    after the walk: a pixel less than opaque among the frames decoded (a GIF decodes to
+    bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha). None for an
+    opaque source."""
     if not reader.has_alpha:
         return None
-    return (f"{reader.path.name} has an alpha channel; the painting has none, so it is left "
-            "out (the output is opaque)")
+    ext = output.suffix.lower()
+    if ext in JPEG_EXTENSIONS:
+        why, keep = "JPEG holds no transparency", ".png, .webp and .tif frames"
+    elif ext in NO_ALPHA:
+        why, keep = "BMP frames are written opaque", ".png, .webp and .tif frames"
+    else:
+        why, keep = "videos are written opaque", ".gif and .png frames"
+    return (f"{reader.path.name} has an alpha channel, which {output.name} cannot keep "
+            f"({why}): its transparent parts are laid on white paper ({keep} keep it)")
 
 
 class _atomic:
