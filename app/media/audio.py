@@ -131,11 +131,16 @@ def audio_copies(fmt: str, path: str | Path, streams: list[av.audio.AudioStream]
             continue
         transcode.add(i)
         codec, out = transcode_target(fmt, s)
+        layout = s.codec_context.layout
         if why.startswith("layout ") and codec != "flac":  # (FLAC loses nothing: no warning)
-            layout = s.codec_context.layout
             warnings.append(f"audio stream {stream_label(s)}: {codec_name(s)} "
                             f"{layout.name} copied into .{fmt} would read as {why[7:]}; "
                             f"transcoded to {codec} {out}")
+        elif codec == "flac" and (reads := flac_reads_as(fmt, out)) != layout.name \
+                and not layout.name.endswith("channels"):
+            warnings.append(f"audio stream {stream_label(s)}: {codec_name(s)} {layout.name} "
+                            f"written as FLAC in .{fmt} reads back as {reads} (FLAC in MP4 "
+                            f"holds a channel count, not a layout; .mkv keeps {layout.name})")
     return frozenset(transcode), warnings
 
 
@@ -158,6 +163,17 @@ def transcode_target(fmt: str, source: av.audio.AudioStream) -> tuple[str, str]:
 
 # The layouts FLAC holds (its channel assignments), which read back named alike
 FLAC_LAYOUTS = ("mono", "stereo", "3.0", "quad", "5.0", "5.1", "6.1", "7.1")
+
+
+# The layout a FLAC track in MP4 reads back as, by its channel count: FLAC's own for the
+# count (MP4's 'dfLa' box holds its STREAMINFO alone; Matroska's also the channel mask)
+FLAC_IN_MP4 = ("mono", "stereo", "3.0", "quad", "5.0(side)", "5.1(side)", "6.1", "7.1")
+
+
+def flac_reads_as(fmt: str, layout: str) -> str:
+    """The layout a FLAC track written with `layout` reads back as from a `fmt` file."""
+    channels = av.AudioLayout(layout).nb_channels
+    return FLAC_IN_MP4[channels - 1] if fmt == "mp4" and channels <= 8 else layout
 
 
 def flac_layout(layout: av.AudioLayout | None) -> str | None:
