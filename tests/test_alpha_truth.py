@@ -22,14 +22,17 @@ from aquarelle.media.image_write import write_image
 from aquarelle.media.video_reader import translucent
 
 
-def alpha_warning(src: str, out: str) -> str:
+def alpha_warning(src: str, out: str, on_white: bool = True) -> str:
     """The warning for a transparent source written where its transparency cannot be kept
     (trial V6, finding 4: it said 'the painting has none', where the output format is what
-    cannot keep it, and nothing of the white paper its transparent parts are laid on)."""
+    cannot keep it, and nothing of the white paper its transparent parts are laid on).
+    `on_white`: its frames are laid on white (else a YUVA video's, painted as they are)."""
     why, keep = ("JPEG holds no transparency", ".png, .webp and .tif frames") \
         if out.endswith(".jpg") else ("videos are written opaque", ".gif and .png frames")
+    fate = "its transparent parts are laid on white paper" if on_white else \
+        "its colours under the transparency are painted as they are"
     return (f"aquarelle: warning: {src} has an alpha channel, which {out} cannot keep ({why}): "
-            f"its transparent parts are laid on white paper ({keep} keep it)")
+            f"{fate} ({keep} keep it)")
 
 
 PALETTE = [0, 0, 0] + [v for k in range(1, 256) for v in (k, 255 - k, k * 7 % 256)]
@@ -139,7 +142,9 @@ def test_a_transparent_animation_to_frames_keeps_its_alpha_where_they_hold_it(
 def test_vp9_alpha_the_decoder_leaves_out_is_warned_of(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = vp9(tmp_path / "va.webm", alpha=True)
-    assert render(capsys, src, tmp_path / "out.webm") == [alpha_warning("va.webm", "out.webm")]
+    # (the decoder gives the colours alone: painted as they are, no white paper)
+    assert render(capsys, src, tmp_path / "out.webm") == [alpha_warning("va.webm", "out.webm",
+                                                                        on_white=False)]
     frames, _, facts = decode_video(tmp_path / "out.webm")
     assert len(frames) == 5 and facts["codec"] == "vp9"
     plain = vp9(tmp_path / "plain.webm", alpha=False)

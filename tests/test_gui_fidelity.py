@@ -1058,4 +1058,5 @@ def test_a_video_with_alpha_says_it_is_left_out_as_the_cli_does(
     assert win.open_file(path)
     qtbot.waitUntil(lambda: "has an alpha channel" in win.statusBar().currentMessage(),
                     timeout=TIMEOUT)
-    assert "left out" in win.statusBar().currentMessage()
+    assert "shows opaque: its transparent parts are laid on white paper (.gif and .png " \
+        "frames exported keep it)" in win.statusBar().currentMessage()

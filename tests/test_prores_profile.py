@@ -51,7 +51,13 @@ def test_4444_with_alpha_stays_4444_and_says_the_alpha_is_left_out(
     # no alpha painted, none invented: 4:4:4 without it (prores decodes at 12 bits)
     assert (profile, tag) == ("4444", "ap4h")
     assert pix_fmt.startswith("yuv444p")
-    assert [w for w in warnings if "alpha" in w] == [alpha_warning("in.mov", "out.mov")]
+    # a YUVA video's colours under its alpha mean something: painted as they are, not laid
+    # on white as an RGB-family video's are (the warning said white paper for both)
+    assert [w for w in warnings if "alpha" in w] == [alpha_warning("in.mov", "out.mov",
+                                                                   on_white=False)]
+    with av.open(str(tmp_path / "out.mov")) as c:
+        left = next(c.decode(video=0)).to_ndarray(format="rgb24")[:, :32]
+    assert left.mean() < 200  # the ramp's dark end, not white paper
 
 
 @pytest.mark.parametrize(("profile", "name", "tag"),

@@ -637,7 +637,7 @@ def alpha_left_out(reader: VideoReader, output: Path) -> str | None:
     else:
         why, keep = "videos are written opaque", ".gif and .png frames"
     return (f"{reader.path.name} has an alpha channel, which {output.name} cannot keep "
-            f"({why}): its transparent parts are laid on white paper ({keep} keep it)")
+            f"({why}): {reader.alpha_fate} ({keep} keep it)")
 
 
 class _atomic:

@@ -92,8 +92,9 @@ class VideoFileSource(ThreadedSource):
         if self._reader.gap is not None:  # said on opening: playback never gets past it
             said.append(self._reader.gap.describe(self.path.name))
         if self._reader.has_alpha:  # (VP9's from the stream, others' from the first frame)
-            said.append(f"{self.path.name} has an alpha channel; the painting has none, so "
-                        "it is left out (shown and exported opaque)")
+            said.append(f"{self.path.name} has an alpha channel, which the window shows "
+                        f"opaque: {self._reader.alpha_fate} (.gif and .png frames exported "
+                        "keep it)")
         if said:
             self.warning = "; ".join(said)
         # Paced: stamp frames with the time they came due (`aquarelle live` measures latency

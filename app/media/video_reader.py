@@ -533,6 +533,7 @@ class VideoReader:
         self._orientation = UPRIGHT  # of the last frame decoded
         self._deinterlacer = Deinterlacer()
         self.transparent = False  # a frame yielded had a pixel less than opaque
+        self.on_white = False  # ... and was laid on white (an RGB-family one's, an AVIF's)
         self._translucent = False  # the last frame converted had one (see items)
 
     def _video(self) -> av.video.stream.VideoStream:
@@ -881,6 +882,15 @@ class VideoReader:
         or VP8/VP9 alpha, which the decoder does not give (`side_alpha`)."""
         return self.transparent or side_alpha(self.video)
 
+    @property
+    def alpha_fate(self) -> str:
+        """What became of a transparent source's transparency in the opaque picture: laid
+        on white (RGB-family and palette frames, an AVIF's alpha track), or left out with
+        the colours under it (a YUVA video's, VP8/VP9 alpha: they mean something there)."""
+        if self.on_white:
+            return "its transparent parts are laid on white paper"
+        return "its colours under the transparency are painted as they are"
+
     def _count(self, frame: DecodedFrame, translucent: bool) -> None:
         self.transparent = self.transparent or translucent
         frame.index = self.decoded
@@ -1052,6 +1062,7 @@ class VideoReader:
         alpha = None
         if clear:
             image, alpha = _laid_on_white(f, kwargs, rgba)
+            self.on_white = True
         else:
             image = f.to_ndarray(**kwargs)
         if self._alpha_track is not None and f.pts is not None \
@@ -1059,6 +1070,7 @@ class VideoReader:
                 and plane.min() < 255:
             image, alpha = _laid_on_plane(image, plane)
             self._translucent = self._translucent or not self.transparent
+            self.on_white = True
         image = shown.apply(image) if photos is None else photos.turn(image)
         alpha = shown.apply(alpha) if alpha is not None and self.keep_alpha \
             and photos is None else None
