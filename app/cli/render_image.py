@@ -107,7 +107,7 @@ def render_image(job: RenderJob, src: Path, output: Path, image: Image | None = 
     try:
         if header is not None:
             refuse_unpaintable(job, resolve_size(size, header, even=False), ctx, src,
-                               output)
+                               output, source=header)
         if image is None:
             image = read_image(src, fit=resolve_size(size, header, even=False)
                                if size and header else None)
@@ -167,14 +167,18 @@ def first_frame_only(src: Path, decodes: bool | None = None) -> str | None:
 
 
 def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Context,
-                       src: Path, output: Path | None = None) -> None:
+                       src: Path, output: Path | None = None, *,
+                       source: tuple[int, int] | None = None) -> None:
     """A still the GPU cannot paint, or `output`'s format cannot hold, is refused before it
     is decoded, in one line with the largest --size that works: one painted beyond what the
     format holds (WebP's 16383 px), one beyond the texture limit whose style cannot be
     painted in tiles, or one whose style paints it larger (an upscale, a stereo pair side by
-    side: painted whole, never in tiles) beyond the texture limit."""
+    side: painted whole, never in tiles) beyond the texture limit. `size` is the size it
+    would be painted from, `source` the photo's own (what the hint's -1 follows; `size`'s
+    shape where not given)."""
     limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
     w, h = size
+    source = source or size
     with painted_sizes(job, ctx) as painted:
         out = painted(size)
         if output is not None and (beyond := side_limit(output, out)) is not None:
@@ -183,13 +187,13 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
                 if out != size else ""
             raise AquarelleError(f"{src.name} is {w}x{h}{made}: {kind} holds at most {most} "
                                  f"px a side; render it smaller, e.g. --size "
-                                 f"{largest_size(size, painted, most)} (or write .png, .tif "
+                                 f"{largest_size(source, painted, most)} (or write .png, .tif "
                                  "or .avif)")
         if max(out) > limit and out != size:
             raise AquarelleError(f"{src.name} is {w}x{h}: {job.look.style.name} would paint it "
                                  f"{out[0]}x{out[1]}, beyond the GPU's texture limit ({limit} "
                                  f"px); render it smaller, e.g. --size "
-                                 f"{largest_size(size, painted, limit)}")
+                                 f"{largest_size(source, painted, limit)}")
         if max(size) <= limit:
             return
         why = f"{job.look.style.name} changes the picture's size" if out != size else \
@@ -198,7 +202,7 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
             return
         raise AquarelleError(f"{src.name} is {w}x{h}, beyond the GPU's texture limit ({limit} "
                              f"px), and cannot be painted in tiles: {why}; render it smaller, "
-                             f"e.g. --size {largest_size(size, painted, limit)}")
+                             f"e.g. --size {largest_size(source, painted, limit)}")
 
 
 @contextmanager
@@ -222,20 +226,33 @@ def _resizes(style: StyleSpec) -> bool:
         or t.size is not None
 
 
-def largest_size(size: tuple[int, int], painted: Callable[[tuple[int, int]], tuple[int, int]],
-                 limit: int) -> str:
-    """The --size (the long side; the other follows) of the largest picture of the shape of
-    `size` whose sides, and its painting's (`painted`), are within the texture limit."""
-    w, h = size
-    out = painted(size)
-    wide = w >= h
-    long = w if wide else h  # scaled by the tighter of the two sides' room, in integers
-    side = max(1, min(limit * long // max(w, out[0]), limit * long // max(h, out[1])))
-    for _ in range(64):  # rounding: a px or two less
-        smaller = resolve_size((side, -1) if wide else (-1, side), size, even=False)
-        if max(*smaller, *painted(smaller)) <= limit or side == 1:
-            break
+def largest_size(source: tuple[int, int],
+                 painted: Callable[[tuple[int, int]], tuple[int, int]], limit: int) -> str:
+    """The --size (the long side, -1 the other) of the largest picture whose sides, and its
+    painting's (`painted`), are within `limit`: the -1 follows the photo's own proportions
+    (`source`, as the next render resolves it, whatever shape a refused --size gave) and
+    the look's enlargement is measured, not assumed (a 256x300 photo at --size 5000x5000
+    was told 4096x-1, which is 4096x4800 and paints 16384x19200 after a x4 upscale)."""
+    wide = source[0] >= source[1]
+
+    def resolved(side: int) -> tuple[int, int]:
+        return resolve_size((side, -1) if wide else (-1, side), source, even=False)
+
+    def fits(side: int) -> bool:
+        size = resolved(side)
+        return max(*size, *painted(size)) <= limit
+
+    # the enlargement of each side at about that size, the other side's share of the long
+    probe = resolved(limit)
+    out = painted(probe)
+    grow_w, grow_h = max(1.0, out[0] / probe[0]), max(1.0, out[1] / probe[1])
+    long, short = (grow_w, grow_h) if wide else (grow_h, grow_w)
+    share = probe[1] / probe[0] if wide else probe[0] / probe[1]
+    side = max(1, int(min(limit / long, limit / (short * share))))
+    while side > 1 and not fits(side):  # rounding: a px or two less
         side -= 1
+    while fits(side + 1):  # (an estimate short of it: as large as fits)
+        side += 1
     return f"{side}x-1" if wide else f"-1x{side}"
 
 
