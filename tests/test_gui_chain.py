@@ -334,3 +334,50 @@ def test_side_by_side_compare_shows_the_original_as_big_as_a_view_of_the_pair(
     assert np.array_equal(original[y:y + oh, x:x + ow], scene())
     assert win.labels.zoom.text() == "100%"
     win.close()
+
+
+def test_a_looks_enlargement_is_in_the_export_sizes_and_the_files_written(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an upscaler the export list said "360p (640x360, enlarged from 160x90)" and the
+    file was 1280x720; a still's export said the photo's size for a side-by-side pair twice
+    as wide (trial X, findings 1 and 2)."""
+    import av
+    import cv2
+    from PyQt6.QtWidgets import QFileDialog
+    from test_gui_polish import export_by_keys
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["clip"])  # 160x90
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.chain_panel.add_style("upscale")
+    assert win.state.style.name == "watercolor+upscale"
+    labels: list[str] = []
+
+    def fill(dialog: Any) -> None:
+        labels.extend(dialog.size.itemText(i) for i in range(dialog.size.count()))
+        dialog.path_edit.setText(str(tmp_path / "out.mp4"))
+        dialog.size.setCurrentIndex(labels.index("360p (640x360, enlarged from 160x90)"))
+        dialog.accept()
+
+    job = export_by_keys(qtbot, win, fill)
+    assert job.error is None
+    assert labels[0] == "Same as the source (160x90, written 320x180)"
+    with av.open(str(tmp_path / "out.mp4")) as c:
+        st = c.streams.video[0]
+        assert (st.width, st.height) == (640, 360)  # as the list said
+
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    win.param_panel.set_value("output", "sbs")
+    open_and_render(qtbot, win, media["image"])  # 160x90
+    dst = tmp_path / "pair.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(dst), "")))
+    with qtbot.waitSignal(win.exports.stillFinished, timeout=TIMEOUT) as blocker:
+        win.exports.open_dialog()
+    assert blocker.args[0].error is None
+    assert cv2.imread(str(dst)).shape[:2] == (90, 320)
+    box = win.exports.done_box
+    assert box is not None and box.text() == "Exported pair.png (320x90)"
+    win.close()

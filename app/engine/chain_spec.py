@@ -8,6 +8,7 @@ style takes a chain.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -71,6 +72,25 @@ class ChainSpec:
 
 
 AnyStyle = StyleSpec | ChainSpec
+
+
+def painted_size(style: AnyStyle, values: Mapping[str, object], size: tuple[int, int]
+                 ) -> tuple[int, int]:
+    """The size of the picture `style` paints from a frame of `size` (w, h) at these
+    parameter `values` (a chain's qualified, with its bypass switches), as a renderer at
+    full scale returns it (Renderer.output_size): the frame's own for most styles, larger
+    after an upscaler, twice as wide for a side-by-side stereo pair."""
+    chain = isinstance(style, ChainSpec)
+    w, h = size
+    for s in style.styles if isinstance(style, ChainSpec) else (style,):
+        prefix = s.name + "."
+        own = {k[len(prefix):]: v for k, v in values.items() if k.startswith(prefix)} \
+            if chain else dict(values)
+        if chain and own.pop(BYPASS, False):
+            continue
+        kx, ky = s.targets[s.output].factors(own)
+        w, h = max(1, round(w * kx)), max(1, round(h * ky))
+    return w, h
 
 
 def style_names(style: AnyStyle) -> list[str]:

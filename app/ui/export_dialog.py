@@ -68,7 +68,7 @@ class ExportChoice:
     path: Path
     codec: str
     crf: int | None
-    size: tuple[int, int] | None  # the upright size written (None: the source's)
+    size: tuple[int, int] | None  # the upright size painted (--size; None: the source's)
     start: float
     end: float | None
     audio: bool
@@ -78,27 +78,57 @@ class ExportChoice:
     metadata: bool = True  # False: --no-metadata
 
 
-def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1)
-                 ) -> list[tuple[str, tuple[int, int] | None]]:
-    """The Size list for a video of upright `size` pixels shaped `sar`: each choice's label
-    with the size it writes (an enlargement said), and that size (None: the source's)."""
+Painted = Callable[[tuple[int, int]], tuple[int, int]]
+
+
+def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1),
+                 painted: Painted | None = None) -> list[tuple[str, tuple[int, int] | None]]:
+    """The Size list for a video of upright `size` pixels shaped `sar`, painted by a look
+    whose picture for a frame of a size is `painted(size)` (None: the frame's size; an
+    upscaler enlarges it, a side-by-side stereo pair doubles its width): each choice's
+    label with the size it writes (an enlargement of the source before painting said), and
+    the size to paint at for it (--size; None: the source's). A standard size is the file
+    written fitted in that frame, whatever the look makes of the frames."""
+    def paint(s: tuple[int, int]) -> tuple[int, int]:
+        return painted(s) if painted is not None else s
+
     w, h = size
     shown = resolve_size((-1, h), size, sar) if sar != 1 else size
+    natural = paint(size)
+    kx, ky = natural[0] / w, natural[1] / h
     choices: list[tuple[str, tuple[int, int] | None]] = []
     for name, frame in SIZES:
         if frame is None:  # its pixels kept, and their shape (non-square: shown otherwise)
             as_shown = f", shown {shown[0]}x{shown[1]}" if shown != size else ""
-            choices.append((f"{name} ({w}x{h}{as_shown})", None))
+            written = f", written {natural[0]}x{natural[1]}" if natural != size else ""
+            choices.append((f"{name} ({w}x{h}{as_shown}{written})", None))
             continue
-        out = fit_frame(frame, size, sar)
-        if out == shown:
+        if natural == size:
+            at = fit_frame(frame, size, sar)
+        else:  # the picture written fitted in the frame: painted at that over the look's
+            out = fit_frame(frame, natural, sar)
+            wide = resolve_size((_even(out[0] / kx), -1), size, sar)
+            tall = resolve_size((-1, _even(out[1] / ky)), size, sar)
+            fits = [s for s in (wide, tall) if _within(paint(s), out)]
+            at = max(fits, key=lambda s: s[0] * s[1]) if fits else min(
+                (wide, tall), key=lambda s: s[0] * s[1])
+        out = paint(at)
+        if at == shown:
             note = ", the source's size" if shown == size else ", the source's size shown"
-        elif out[1] > h:  # painted at more lines than the file has
+        elif at[1] > h:  # painted at more lines than the file has
             note = f", enlarged from {w}x{h}"
         else:
             note = ""
-        choices.append((f"{name} ({out[0]}x{out[1]}{note})", out))
+        choices.append((f"{name} ({out[0]}x{out[1]}{note})", at))
     return choices
+
+
+def _even(x: float) -> int:
+    return max(2, round(x / 2) * 2)
+
+
+def _within(size: tuple[int, int], box: tuple[int, int]) -> bool:
+    return size[0] <= box[0] and size[1] <= box[1]
 
 
 class ExportDialog(QDialog):
@@ -109,7 +139,8 @@ class ExportDialog(QDialog):
     def __init__(self, source: Path, folder: Path, duration: float | None,
                  position: float | None, parent: QWidget | None = None, *,
                  size: tuple[int, int], pixel_aspect: Fraction = Fraction(1),
-                 remembered: ExportMemory | None = None) -> None:
+                 remembered: ExportMemory | None = None,
+                 painted: Painted | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Export {source.name}")
         self.source = source
@@ -137,7 +168,7 @@ class ExportDialog(QDialog):
         form.addRow("Quality (CRF)", self.crf)
 
         self.size = QComboBox(self)
-        self.sizes = size_choices(size, pixel_aspect)
+        self.sizes = size_choices(size, pixel_aspect, painted)
         for (label, _), (_, frame) in zip(self.sizes, SIZES, strict=True):
             self.size.addItem(label, frame[1] if frame else None)  # data: the lines, 1080
         self.size.setToolTip("The standard sizes fit the picture turned as it is (a portrait "

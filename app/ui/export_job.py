@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtWidgets import QDialog, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from ..engine.chain_spec import AnyStyle
+from ..engine.chain_spec import AnyStyle, painted_size
 from ..engine.still import whole_reason
 from ..engine.tile_plan import TILE_ABOVE_PX
 from ..media.atomic import sweep_stale
@@ -152,7 +152,8 @@ class ExportController(QObject):
         dialog = ExportDialog(src, folder, playback.duration(source),
                               playback.position(source), self.widget, size=source.size,
                               pixel_aspect=source.pixel_aspect,
-                              remembered=self.settings.export_memory())
+                              remembered=self.settings.export_memory(),
+                              painted=self.painted)
         while dialog.exec() == QDialog.DialogCode.Accepted:
             choice = dialog.choice()
             # kept for the next export (a codec without GPU encoders keeps the encoder shown)
@@ -165,6 +166,11 @@ class ExportController(QObject):
                 self.start(choice)
                 return
         self._after_dialog()
+
+    def painted(self, size: tuple[int, int]) -> tuple[int, int]:
+        """The size of the picture the look on screen paints from a frame of `size` (an
+        upscaler's larger, a side-by-side stereo pair's twice as wide)."""
+        return painted_size(self.state.style, self.state.params.values(), size)
 
     def export_still(self) -> None:
         """Ctrl+E on an image: save the painted still at the image's full resolution."""
@@ -201,7 +207,9 @@ class ExportController(QObject):
         state = self.state
         job = StillExportJob(src, dst, state.style, state.params.values(), seed=state.seed,
                              scale=state.scale, tile_above_px=self.tile_above_px)
-        label = f"Painting {src.name} at {size[0]}x{size[1]}"
+        out = self.painted(size)
+        label = f"Painting {src.name} at {size[0]}x{size[1]}" + \
+            (f" into {out[0]}x{out[1]}" if out != size else "")
         whole = painted_whole(state.style, state.params.values(), size, state.scale,
                               self.tile_above_px)
         # (its painter is a process of its own: Cancel stops it at once, nothing written)
@@ -230,7 +238,7 @@ class ExportController(QObject):
             elif job.error is not None:
                 self.feedback.error("Export failed", job.error)
             else:
-                self.notify_done(f"Exported {dst.name} ({size[0]}x{size[1]})", dst.parent,
+                self.notify_done(f"Exported {dst.name} ({out[0]}x{out[1]})", dst.parent,
                                  job.notes)
             self.stillFinished.emit(job)
 

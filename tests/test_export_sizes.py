@@ -1,0 +1,67 @@
+"""The size a look writes (engine.chain_spec.painted_size) and the export dialog's sizes for
+looks that enlarge the frames: the file written is the size the list says (trial X,
+finding 1: with an upscaler, "360p (640x360)" wrote 1280x720, "4K" aimed at 7680x4320)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from aquarelle.engine.chain_spec import load_chain, painted_size, param_set
+from aquarelle.engine.renderer import Renderer
+from aquarelle.ui.export_dialog import size_choices
+
+
+@pytest.mark.parametrize(("style", "values"), [
+    ("watercolor", {}), ("upscale", {}), ("upscale", {"factor": 4}),
+    ("watercolor+upscale", {}), ("stereo", {"output": "sbs"}), ("stereo", {"output": "tb"}),
+    ("stereo", {"output": "sbs_half"}), ("watercolor+stereo", {"stereo.output": "sbs"}),
+    ("watercolor+upscale", {"upscale.bypass": True}),
+    ("upscale+stereo", {"stereo.output": "sbs", "upscale.factor": 3}),
+])
+def test_the_size_a_look_paints_is_the_renderers(gl_ctx, style, values):
+    spec = load_chain(style)
+    params = param_set(spec)
+    params.update(values)
+    renderer = Renderer(gl_ctx, spec)
+    try:
+        renderer.params.update(params.values())
+        for size in ((320, 180), (161, 97)):
+            assert painted_size(spec, params.values(), size) == renderer.output_size(size)
+    finally:
+        renderer.release()
+
+
+def twice(size: tuple[int, int]) -> tuple[int, int]:
+    return size[0] * 2, size[1] * 2
+
+
+def side_by_side(size: tuple[int, int]) -> tuple[int, int]:
+    return size[0] * 2, size[1]
+
+
+@pytest.mark.parametrize(("painted", "listed", "at"), [
+    (twice, ["Same as the source (320x180, written 640x360)",
+             "4K (3840x2160, enlarged from 320x180)", "1080p (1920x1080, enlarged from 320x180)",
+             "720p (1280x720, enlarged from 320x180)", "480p (852x480, enlarged from 320x180)",
+             "360p (640x360, the source's size)"],
+     [None, (1920, 1080), (960, 540), (640, 360), (426, 240), (320, 180)]),
+    # (a video's frames are painted at an even size: 854 would be 2 x 427, so 480p is 852)
+    # a stereo pair side by side: the pair (32:9) fitted in the frame
+    (side_by_side, ["Same as the source (320x180, written 640x180)",
+                    "4K (3840x1080, enlarged from 320x180)",
+                    "1080p (1920x540, enlarged from 320x180)",
+                    "720p (1280x360, enlarged from 320x180)",
+                    "480p (852x240, enlarged from 320x180)",
+                    "360p (640x180, the source's size)"],
+     [None, (1920, 1080), (960, 540), (640, 360), (426, 240), (320, 180)]),
+])
+def test_an_enlarging_looks_sizes_are_the_files_written(painted, listed, at):
+    choices = size_choices((320, 180), Fraction(1), painted)
+    assert [label for label, _ in choices] == listed
+    assert [size for _, size in choices] == at
+    for (label, size), frame in zip(choices[1:], ((3840, 2160), (1920, 1080), (1280, 720),
+                                                 (854, 480), (640, 360)), strict=True):
+        out = painted(size)
+        assert f"({out[0]}x{out[1]}" in label and out[0] <= frame[0] and out[1] <= frame[1]
