@@ -13,7 +13,7 @@ from ..engine.chain_spec import AnyStyle, load_chain, param_set
 from ..engine.errors import ParamError, StyleError
 from ..engine.params import ParamSet
 from ..engine.presets import Preset, apply_preset, load_preset, read_preset, user_preset_style
-from ..engine.renderer import MAX_SEED
+from ..engine.renderer import MAX_SEED, scale_applies
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 
 DEFAULT_STYLE = "watercolor"
@@ -191,6 +191,10 @@ def resolve_look(args: argparse.Namespace, sets: list[str] | None = None) -> Loo
     values.update(given)
     for warning in warnings + check.update(values):
         print(f"aquarelle: warning: {warning}", file=sys.stderr)
+    if args.scale < 1.0 and not scale_applies(style):
+        print(f"aquarelle: warning: --scale {args.scale:g} does not apply to {name}: "
+              "super-resolution runs at full scale (from a smaller picture it is blurrier "
+              "than a plain resize); ignored", file=sys.stderr)
     return Look(name, style, check.values(), args.seed, args.scale)
 
 
