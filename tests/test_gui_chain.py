@@ -297,6 +297,49 @@ def test_a_chain_presets_command_line_names_its_chain(
     win.close()
 
 
+def test_a_style_presets_command_line_in_a_chain_paints_what_the_window_shows(
+        qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A watercolor preset chosen in enhance+watercolor leaves the enhance's values as they
+    are: its tooltip's command line gave them at their defaults, another picture (trial X,
+    finding 8: 124 levels apart at most); the chooser's picture of it alike."""
+    import shlex
+    import subprocess
+    import sys
+
+    import cv2
+    from test_gui_fidelity import assert_same, shown
+
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.chain_panel.add_style("enhance")
+    win.chain_panel.list.setCurrentRow(win.chain_panel.names().index("enhance"))
+    if win.chain_panel.names()[0] != "enhance":
+        win.chain_panel.move_selected(-1)
+    assert win.state.style.name == "enhance+watercolor"
+    win.editor.apply_preset(win.presets.select("vivid"))
+    win.param_panel.set_value("enhance.gamma", 1.4)
+    win.param_panel.set_value("enhance.amount", 0.3)
+    assert win.presets.combo.currentText() == "Vivid"  # (its values are the watercolor's)
+    painted = shown(qtbot, win)
+    win.presets._opening()  # the list opens: its tooltips and pictures as choosing makes them
+    combo = win.presets.combo
+    tip = str(combo.itemData(combo.currentIndex(), Qt.ItemDataRole.ToolTipRole))
+    line = tip.split("(Command line: ", 1)[1].rstrip(")")
+    assert line == ("--style enhance+watercolor --preset 7_vivid --set enhance.amount=0.3 "
+                    "--set enhance.gamma=1.4")
+    vivid = next(k for k, p in enumerate(win.presets.presets) if p.name == "vivid")
+    assert win.presets.looks()[1 + vivid] == win.state.params.as_json_values()
+    out = tmp_path / "out.png"
+    run = subprocess.run([sys.executable, "-m", "aquarelle", "render", str(media["image"]),
+                          "-o", str(out), "-q", *shlex.split(line)], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert_same(painted, cv2.imread(str(out))[:, :, ::-1])
+    win.close()
+
+
 def test_side_by_side_compare_shows_the_original_as_big_as_a_view_of_the_pair(
         qtbot: Any, config: Path, dialogs: Dialogs, media: dict[str, Path]) -> None:  # noqa: F811
     """C with a side-by-side stereo pair: the original at the scale of each view (it was

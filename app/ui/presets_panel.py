@@ -27,7 +27,7 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.chain_spec import JOIN, load_chain
+from ..engine.chain_spec import JOIN, load_chain, param_set
 from ..engine.errors import AquarelleError
 from ..engine.presets import (
     Preset,
@@ -57,6 +57,15 @@ Stamp = tuple["tuple[tuple[str, int, int], ...] | None", ...]
 
 def _show_in_file_manager(folder: Path) -> None:
     QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+
+def _kept(preset: Preset, values: dict[str, Any]) -> list[str]:
+    """The parameters among `values` that choosing `preset` leaves as they are: in a chain,
+    those of the styles its values do not speak of (RenderState.apply_values)."""
+    owners = {k.split(".", 1)[0] for k in preset.values if "." in k}
+    if not owners:
+        return []
+    return [k for k in values if "." in k and k.split(".", 1)[0] not in owners]
 
 
 class _PresetCombo(QComboBox):
@@ -216,6 +225,7 @@ class PresetsPanel(QWidget):
         the folders changed: a restart or a style switch was needed), then paint."""
         if self._folders_stamp() != self._stamp:
             self._relist()
+        self._tooltips()
         self.paint_thumbnails()
 
     def _relist(self) -> None:
@@ -239,22 +249,38 @@ class PresetsPanel(QWidget):
         self.combo.blockSignals(True)
         self.combo.clear()
         self.combo.addItem(CUSTOM)
+        for p in self.presets:
+            self.combo.addItem(self.label(p))
+        self.combo.blockSignals(False)
+        self._tooltips()
+
+    def _tooltips(self) -> None:
+        """Each preset's description and the command line that paints what choosing it
+        shows: in a chain, the other styles' values it leaves as they are, where they are
+        not their defaults, given with --set (their defaults are the command line's)."""
         # `render --preset NAME` looks among the watercolor's presets unless told the style
         style = "" if self.style == CLI_STYLE else f"--style {self.style} "
+        current, defaults = self._values(), self._defaults()
+        specs = None
         for i, p in enumerate(self.presets, 1):
-            self.combo.addItem(self.label(p))
             # a user preset by its listed name (its file may be NAME-1.json: another preset's
             # name made NAME.json), a built-in by its file's
             name = shlex.quote(p.name if p.path is None or not p.builtin else p.path.stem)
+            kept = [k for k in _kept(p, current) if current[k] != defaults.get(k)]
+            if kept and specs is None:
+                specs = param_set(load_chain(self.style)).specs
+            sets = "".join(f" --set {shlex.quote(f'{k}={specs[k].as_text(current[k])}')}"
+                           for k in kept if specs is not None and k in specs)
             self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
-                                   f"{name})", Qt.ItemDataRole.ToolTipRole)
-        self.combo.blockSignals(False)
+                                   f"{name}{sets})", Qt.ItemDataRole.ToolTipRole)
 
     def looks(self) -> list[dict[str, Any]]:
         """Full values for each item of the chooser: the current ones, then each preset's
-        (the others at the style's defaults, as choosing it does)."""
-        defaults = self._defaults()
-        return [self._values()] + [{**defaults, **p.values} for p in self.presets]
+        as choosing it makes them (the values of the styles it speaks of at their defaults
+        but its own; in a chain, the other styles' as they are)."""
+        current, defaults = self._values(), self._defaults()
+        return [current] + [{**defaults, **{k: current[k] for k in _kept(p, current)},
+                             **p.values} for p in self.presets]
 
     def paint_thumbnails(self) -> bool:
         """Give each item a picture of the frame on screen in its look; False (and no
