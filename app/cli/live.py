@@ -18,7 +18,7 @@ from ..media.errors import MediaError
 from ..media.file_source import VideoFileSource
 from ..media.live import LIVE_FPS_RANGE, LiveOptions, LiveSession, LiveStats
 from ..media.source import FrameSource
-from ..media.sources import open_source
+from ..media.sources import SyntheticSource, open_source
 from ..media.virtual_camera import VirtualCameraSink
 from ..media.webcam import CameraSource, camera_device_problem, list_cameras
 from .common import (
@@ -31,6 +31,8 @@ from .common import (
     resolve_look,
 )
 
+SYNTHETIC_SIZE = (640, 360)  # `--input synthetic` without --size: a webcam's picture
+
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -42,7 +44,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--camera", metavar="N", help="camera index or device (default 0)")
     src.add_argument("--input", metavar="FILE", help="a video file instead of a camera "
-                     "(played at its rate, looped), or `synthetic`")
+                     "(played at its rate, looped), or `synthetic` (a test picture made at "
+                     "--size, else 640x360)")
     p.add_argument("--virtual-camera", action="store_true",
                    help="send the painted picture to the virtual camera")
     add_style_options(p)
@@ -66,12 +69,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _source(args: argparse.Namespace) -> FrameSource:
+def _source(args: argparse.Namespace, size: tuple[int, int] | None) -> FrameSource:
+    """The source the options name; `synthetic` is made at the output's --size (`size`),
+    else at a webcam's 640x360 (it was 64x48, which --size only enlarged)."""
     camera_size = parse_frame_size(args.camera_size, "--camera-size") \
         if args.camera_size else None
     if args.input:
         if camera_size:
             raise ParamError("--camera-size applies to cameras, not to --input")
+        if args.input == "synthetic":
+            return SyntheticSource(size or SYNTHETIC_SIZE, live=True)
         source = open_source(args.input, paced=True, loop=True)
         if isinstance(source, VideoFileSource):
             source.stamp_due = True  # latency: from a frame coming due to its painting
@@ -131,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     opts = options(args)
     if args.virtual_camera:
         virtual_camera.check_device()  # before the camera: fix this first, it may add one
-    source = _source(args)
+    source = _source(args, opts.size)
     ctx = create_headless_context()
     try:
         with Renderer(ctx, style, seed=args.seed, scale=args.scale) as pipeline:

@@ -60,6 +60,8 @@ class LiveStats:
     source_dropped: int = 0  # camera frames replaced before they were painted (stale)
     scale: float = 1.0
     scales: list[float] = field(default_factory=list)  # the scale of every frame
+    painted: tuple[int, int] | None = None  # the last frame's size (w, h), as it came
+    out: tuple[int, int] | None = None  # the size it is fitted to (--size, or the frame's)
     # a camera's capture (a file's frame coming due) -> sent (or painted, without a sink)
     latency_median: float | None = None
     latency_p95: float | None = None
@@ -77,6 +79,11 @@ class LiveStats:
     def line(self) -> str:
         """One status line."""
         parts = [f"{self.fps:.1f} fps", f"scale {self.scale:.2f}"]
+        if self.painted is not None:  # the size painted (the scale is of it), and shown
+            w, h = self.painted
+            parts[1] = f"{w}x{h} painted at scale {self.scale:.2f}"
+            if self.out is not None and self.out != self.painted:
+                parts[1] += f", fitted to {self.out[0]}x{self.out[1]}"
         if self.latency_median is not None and self.latency_p95 is not None:
             parts.append(f"latency {self.latency_median * 1000:.0f} ms "
                          f"(p95 {self.latency_p95 * 1000:.0f})")
@@ -228,6 +235,7 @@ class LiveSession:
         use_draft(self.pipeline, adapting=self.options.adaptive)
         h, w = frame.image.shape[:2]  # painted at: a video's limit applied too
         self.stats.scales.append(self.pipeline.work_scale((w, h)))
+        self.stats.painted, self.stats.out = (w, h), self.out_size
         if self._subjects is not None:
             self._subjects.submit(frame.image, frame.captured or t0)
             self.pipeline.set_subject(self._subjects.latest())
