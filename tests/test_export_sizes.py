@@ -65,3 +65,21 @@ def test_an_enlarging_looks_sizes_are_the_files_written(painted, listed, at):
                                                  (854, 480), (640, 360)), strict=True):
         out = painted(size)
         assert f"({out[0]}x{out[1]}" in label and out[0] <= frame[0] and out[1] <= frame[1]
+
+
+@pytest.mark.parametrize(("style", "values", "views"), [
+    ("watercolor", {}, (1, 1)), ("stereo", {"output": "anaglyph"}, (1, 1)),
+    ("stereo", {"output": "sbs"}, (2, 1)), ("stereo", {"output": "sbs_half"}, (2, 1)),
+    ("stereo", {"output": "tb"}, (1, 2)),
+    ("watercolor+stereo+upscale", {"stereo.output": "sbs_half"}, (2, 1)),
+    ("watercolor+stereo", {"stereo.output": "tb", "stereo.bypass": True}, (1, 1)),
+    # a pair taken in (input sbs) and painted as one anaglyph
+    ("stereo", {"input": "sbs", "output": "anaglyph"}, (1, 1)),
+])
+def test_the_views_a_look_paints(style, values, views):
+    from aquarelle.engine.chain_spec import painted_views
+
+    spec = load_chain(style)
+    params = param_set(spec)
+    params.update(values)
+    assert painted_views(spec, params.values()) == views

@@ -161,6 +161,39 @@ def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
     assert vp.comparing  # the labels "Original" and "Painted" shown
 
 
+def test_split_compare_of_a_squeezed_pair_shows_the_original_squeezed_in_each_view(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A half-width side-by-side pair is the frame's size: left of the divider the original
+    was drawn once across both views, unsqueezed (trial X, finding 6); it is in each view,
+    squeezed as the views are."""
+    import cv2
+
+    from aquarelle.ui.view_transform import CompareMode
+
+    win = window(qtbot, config)
+    vp = win.viewport
+    assert win.open_file(files["still"])
+    shown(qtbot, win)
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
+        win.param_panel.set_value("output", "sbs_half")
+    win.set_compare(CompareMode.SPLIT)
+    vp.actual_pixels()
+    h, w = grab(win).shape[:2]
+    rect = vp.transform.image_rect((w, h), (PW, PH))
+    x0, y0 = round(rect.x), round(rect.y)
+    vp.set_split((x0 + PW - 4) / w)  # the original in nearly all of both views
+    pixels = grab(win)[y0:y0 + PH, x0:x0 + PW].astype(int)
+    squeezed = cv2.resize(photo(), (PW // 2, PH), interpolation=cv2.INTER_AREA).astype(int)
+    half = PW // 2
+    for view in (pixels[:, 4:half - 4], pixels[:, half + 4:PW - 8]):
+        assert np.abs(view - squeezed[:, 4:view.shape[1] + 4]).mean() < 12
+    unsqueezed = photo().astype(int)[:, half + 4:PW - 8]  # (what the right view showed)
+    assert np.abs(pixels[:, half + 4:PW - 8] - unsqueezed).mean() > 20
+
+
 def still_and_cli(qtbot: Any, config: Path, files: dict[str, Path], tmp_path: Path,  # noqa: F811
                   size: tuple[int, int] | None = None) -> tuple[Any, np.ndarray]:
     """A window (resized to `size`) showing the still, and the CLI's painting of it."""

@@ -74,23 +74,41 @@ class ChainSpec:
 AnyStyle = StyleSpec | ChainSpec
 
 
+def _active_styles(style: AnyStyle, values: Mapping[str, object]
+                   ) -> list[tuple[StyleSpec, dict[str, object]]]:
+    """The styles that paint (a chain's not bypassed), each with its own values."""
+    if isinstance(style, StyleSpec):
+        return [(style, dict(values))]
+    active = []
+    for s in style.styles:
+        prefix = s.name + "."
+        own = {k[len(prefix):]: v for k, v in values.items() if k.startswith(prefix)}
+        if not own.pop(BYPASS, False):
+            active.append((s, own))
+    return active
+
+
 def painted_size(style: AnyStyle, values: Mapping[str, object], size: tuple[int, int]
                  ) -> tuple[int, int]:
     """The size of the picture `style` paints from a frame of `size` (w, h) at these
     parameter `values` (a chain's qualified, with its bypass switches), as a renderer at
     full scale returns it (Renderer.output_size): the frame's own for most styles, larger
     after an upscaler, twice as wide for a side-by-side stereo pair."""
-    chain = isinstance(style, ChainSpec)
     w, h = size
-    for s in style.styles if isinstance(style, ChainSpec) else (style,):
-        prefix = s.name + "."
-        own = {k[len(prefix):]: v for k, v in values.items() if k.startswith(prefix)} \
-            if chain else dict(values)
-        if chain and own.pop(BYPASS, False):
-            continue
+    for s, own in _active_styles(style, values):
         kx, ky = s.targets[s.output].factors(own)
         w, h = max(1, round(w * kx)), max(1, round(h * ky))
     return w, h
+
+
+def painted_views(style: AnyStyle, values: Mapping[str, object]) -> tuple[int, int]:
+    """(nx, ny): the views the picture `style` paints holds across and down (a stereo pair
+    side by side, squeezed or not: (2, 1)); a style that takes a pair in uses its views."""
+    nx, ny = 1, 1
+    for s, own in _active_styles(style, values):
+        (ix, iy), (ox, oy) = s.view_grid("input", own), s.view_grid("output", own)
+        nx, ny = max(1, nx // ix) * ox, max(1, ny // iy) * oy
+    return nx, ny
 
 
 def style_names(style: AnyStyle) -> list[str]:

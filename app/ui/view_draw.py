@@ -19,10 +19,12 @@ def as_shown(size: tuple[int, int], pixel_aspect: float) -> tuple[int, int]:
 def draw_pictures(display: DisplayRenderer, original: moderngl.Texture,
                   main: moderngl.Texture, mode: DisplayMode, frame: tuple[int, int],
                   size: tuple[int, int], transform: ViewTransform, compare: CompareMode,
-                  split: float, dpr: float, pixel_aspect: float) -> None:
+                  split: float, dpr: float, pixel_aspect: float,
+                  views: tuple[int, int] | None = None) -> None:
     """Draw `main` (the painting, or what is shown in its place) for a `frame`-sized source
     into a view of `size` device pixels, with `original` beside or under it as `compare`
-    asks."""
+    asks. `views`: the views `main` holds across and down (a stereo pair's; None: as many as
+    its shape holds frames)."""
     # A result of another shape (a stereo pair side by side or top-bottom) is shown in
     # its own proportions, at the frame's height (or width); non-square pixels widened.
     shown = as_shown(shaped_like(frame, main.size), pixel_aspect)
@@ -45,8 +47,9 @@ def draw_pictures(display: DisplayRenderer, original: moderngl.Texture,
     if compare is CompareMode.SPLIT:
         x = split * size[0]
         u = (x - rect.x) / rect.w if rect.w > 0 else 0.5
-        # the original in each view's place: once, or in both views of a stereo pair
-        nx, ny = max(1, round(shown[0] / image[0])), max(1, round(shown[1] / image[1]))
+        # the original in each view's place: once, or in both views of a stereo pair (a
+        # squeezed pair's too: the frame's size, two views)
+        nx, ny = views or (max(1, round(shown[0] / image[0])), max(1, round(shown[1] / image[1])))
         for i in range(nx):
             for j in range(ny):
                 view = Rect(rect.x + i * rect.w / nx, rect.y + j * rect.h / ny,

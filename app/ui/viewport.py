@@ -19,7 +19,7 @@ from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtOpenGLWidgets import QOpenGLWidget
 from PyQt6.QtWidgets import QWidget
 
-from ..engine.chain_spec import AnyStyle
+from ..engine.chain_spec import AnyStyle, painted_views
 from ..engine.context import collect_garbage, cpu_renderer, renderer_string, wrap_current_context
 from ..engine.errors import AquarelleError
 from ..engine.fit import FrameFitter
@@ -1059,8 +1059,11 @@ class Viewport(QOpenGLWidget):
         if main is None:
             return
         self._hold_scale()
+        # (the views of a stereo pair in the painting: the original is split into each)
+        views = painted_views(self.state.style, self.state.params.values()) \
+            if main is self._result and self.compare is CompareMode.SPLIT else None
         draw_pictures(self._display, src, main, mode, image, size, self.transform, self.compare,
-                      self.split, self.devicePixelRatioF(), self.pixel_aspect)
+                      self.split, self.devicePixelRatioF(), self.pixel_aspect, views)
 
     def _as_shown(self, size: tuple[int, int]) -> tuple[int, int]:
         return as_shown(size, self.pixel_aspect)
