@@ -122,13 +122,10 @@ def test_an_image_sequence_comes_back_after_a_restart_and_from_open_recent(
         == (f"{pattern} (no longer there)", False)
 
 
-@pytest.mark.parametrize("output", ["sbs", "tb"])
-def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
-        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
-        tmp_path: Path, output: str) -> None:
-    """Split compare on a side-by-side or top-bottom pair showed the pair alone, no original
-    and no divider, while the status bar said "Compare: split". Left of the divider each
-    view is the original, right of it the pair the CLI writes."""
+def stereo_in_split(qtbot: Any, config: Path, files: dict[str, Path],  # noqa: F811
+                    output: str) -> Any:
+    """A window showing the still as a stereo pair laid out as `output`, in split compare
+    at 100%."""
     from aquarelle.ui.view_transform import CompareMode
 
     win = window(qtbot, config)
@@ -139,10 +136,22 @@ def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
         win.set_style("stereo")
     with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
         win.param_panel.set_value("output", output)
-    pair = cli_render(files["still"], tmp_path / "pair.png", "--style", "stereo",
-                      "--set", f"output={output}")
     win.set_compare(CompareMode.SPLIT)
     vp.actual_pixels()
+    return win
+
+
+@pytest.mark.parametrize("output", ["sbs", "tb"])
+def test_split_compare_of_a_stereo_pair_shows_the_original_in_each_view(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path, output: str) -> None:
+    """Split compare on a side-by-side or top-bottom pair showed the pair alone, no original
+    and no divider, while the status bar said "Compare: split". Left of the divider each
+    view is the original, right of it the pair the CLI writes."""
+    win = stereo_in_split(qtbot, config, files, output)
+    vp = win.viewport
+    pair = cli_render(files["still"], tmp_path / "pair.png", "--style", "stereo",
+                      "--set", f"output={output}")
     h, w = grab(win).shape[:2]
     rect = vp.transform.image_rect((w, h), (pair.shape[1], pair.shape[0]))
     x0, y0 = round(rect.x), round(rect.y)
@@ -169,18 +178,8 @@ def test_split_compare_of_a_squeezed_pair_shows_the_original_squeezed_in_each_vi
     squeezed as the views are."""
     import cv2
 
-    from aquarelle.ui.view_transform import CompareMode
-
-    win = window(qtbot, config)
+    win = stereo_in_split(qtbot, config, files, "sbs_half")
     vp = win.viewport
-    assert win.open_file(files["still"])
-    shown(qtbot, win)
-    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
-        win.set_style("stereo")
-    with qtbot.waitSignal(vp.rendered, timeout=TIMEOUT):
-        win.param_panel.set_value("output", "sbs_half")
-    win.set_compare(CompareMode.SPLIT)
-    vp.actual_pixels()
     h, w = grab(win).shape[:2]
     rect = vp.transform.image_rect((w, h), (PW, PH))
     x0, y0 = round(rect.x), round(rect.y)
