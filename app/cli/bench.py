@@ -15,11 +15,19 @@ from ..engine.context import create_headless_context, renderer_string
 from ..engine.renderer import MAX_VIDEO_LINES, MIN_VIDEO_LINES, VIDEO_LINES, Renderer
 from ..eval.report import replace_section
 from .bench_baselines import baseline
-from .bench_frames import DEFAULT_SIZES, as_decoded, median_time, pan_frames
+from .bench_frames import (
+    DEFAULT_SIZES,
+    as_decoded,
+    format_ms,
+    median_time,
+    pan_frames,
+    speed_up,
+)
 from .common import (
     add_style_options,
     command_line,
     counted,
+    look_said,
     parse_frame_size,
     positive,
     report_target,
@@ -65,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     pipeline = Renderer(ctx, style, seed=args.seed, scale=args.scale)
     pipeline.set_params(values)
     rows, pass_tables = [], []
+    base = baseline(look.name, values)
     for w, h in sizes:
         frames = pan_frames(w, h, args.runs + 1)
 
@@ -81,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         video = median_time(pipeline.render_array, as_decoded(frames))
         textures = video_textures_mb(pipeline, frames[0])
         cv_frames = frames[: max(2, args.runs // 2 + 1)]
-        cv = median_time(baseline(style.name)[1], cv_frames)
+        cv = median_time(base[1], cv_frames) if base is not None else None
         warm_up(pipeline, frames)
         pipeline.profile = True
         per_pass = []
@@ -92,12 +101,13 @@ def run(args: argparse.Namespace) -> int:
         passes = {k: statistics.median(p.get(k, 0.0) for p in per_pass) for k in per_pass[-1]}
         rows.append((w, h, ours, video, cv, textures))
         pass_tables.append((w, h, passes))
-        print(f"{w}x{h}: still {ours * 1e3:.1f} ms, video {video * 1e3:.1f} ms, "
-              f"OpenCV {cv * 1e3:.1f} ms, speed-up x{cv / ours:.2f} still, "
-              f"x{cv / video:.2f} video", flush=True)
+        versus = f", OpenCV {format_ms(cv)} ms, speed-up {speed_up(cv, ours)} still, " \
+            f"{speed_up(cv, video)} video" if cv is not None else ", no OpenCV equivalent"
+        print(f"{w}x{h}: still {ours * 1e3:.1f} ms, video {video * 1e3:.1f} ms{versus}",
+              flush=True)
     pipeline.release()
     ctx.release()
-    md = _markdown(args, look.name, renderer, rows, pass_tables)
+    md = _markdown(args, look.name, renderer, rows, pass_tables, base)
     print(md)
     if args.write:
         if look.name == "watercolor":
@@ -131,29 +141,30 @@ def video_textures_mb(pipeline: Renderer, frame: np.ndarray) -> float:
     return sum(pool.peak_bytes for pool in pipeline.texture_pools()) / 2 ** 20
 
 
-def _markdown(args, style: str, renderer, rows, pass_tables) -> str:
+def _markdown(args, style: str, renderer, rows, pass_tables, base) -> str:
     cmd = command_line("bench", args, {"sizes": DEFAULT_SIZES, "runs": None, "video_lines": None})
+    versus = f"Baseline: {base[0]} on the same frames in the same process." \
+        if base is not None else "Baseline: none (no OpenCV equivalent of a style here)."
     lines = [
         f"Command: `{cmd}` ({date.today().isoformat()}, {platform.machine()}, "
         f"{platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
-        f"Style `{style}`, preset `{args.preset or 'defaults'}`, scale {args.scale:g}. "
+        f"Style `{style}`, {look_said(args)}, scale {args.scale:g}. "
         "Whole frame = upload + all passes + readback to a numpy array, median of "
         f"{counted(args.runs, 'frame')} of a 2 px/frame pan over the bundled photo. "
         "*Still*: history reset before each frame (as for an image); *video*: consecutive "
         "frames (RGBA, as an export decodes them) with the temporal features (optical flow "
         "on the CPU, advected canvas, temporal smoothing), painted "
         f"at most {parse_video_lines(args.video_lines) or 'every'} lines as an export paints "
-        "them (the paper at full size; stills keep every line). Baseline: "
-        f"{baseline(style)[0]} on the same frames in the same process.",
+        f"them (the paper at full size; stills keep every line). {versus}",
         "",
         "| size | still frame ms | video frame ms (temporal) | OpenCV ms | "
         "speed-up still (cv2 / ours) | speed-up video | textures of a video frame, MB |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for w, h, ours, video, cv, textures in rows:
-        lines.append(f"| {w}x{h} | {ours * 1e3:.1f} | {video * 1e3:.1f} | {cv * 1e3:.1f} | "
-                     f"x{cv / ours:.2f} | x{cv / video:.2f} | {textures:.0f} |")
+        lines.append(f"| {w}x{h} | {ours * 1e3:.1f} | {video * 1e3:.1f} | {format_ms(cv)} | "
+                     f"{speed_up(cv, ours)} | {speed_up(cv, video)} | {textures:.0f} |")
     lines += ["", "GPU time per pass of a video frame (ms, GL timer queries, median of "
               f"{counted(min(PASS_FRAMES, args.runs + 1), 'frame')}; "
               "repeated passes summed over their iterations; the steps around them, the "

@@ -1,9 +1,11 @@
 """What each style is measured against in `aquarelle bench`: the OpenCV call that does the
-same job on the CPU (for the watercolor, cv2.stylization), on RGB uint8 frames."""
+same job on the CPU (for the watercolor, cv2.stylization), on RGB uint8 frames, with the
+values the style is painted with where they choose the job (edges' Canny mode, upscale's
+factor); a chain's are its styles' calls in turn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import cv2
 import numpy as np
@@ -68,7 +70,61 @@ BASELINES: dict[str, Baseline] = {
 }
 
 
-def baseline(style_name: str) -> Baseline:
-    """The OpenCV equivalent of a style (the last style of a chain); cv2.stylization when
-    there is none."""
-    return BASELINES.get(style_name.split("+")[-1], BASELINES["watercolor"])
+def _canny(low: float, high: float) -> Callable[[np.ndarray], np.ndarray]:
+    def canny(f: np.ndarray) -> np.ndarray:
+        return cv2.Canny(cv2.cvtColor(f, cv2.COLOR_RGB2GRAY), low, high, L2gradient=True)
+    return canny
+
+
+def _resize(factor: float) -> Callable[[np.ndarray], np.ndarray]:
+    def resize(f: np.ndarray) -> np.ndarray:
+        return cv2.resize(f, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    return resize
+
+
+def _style_baseline(name: str, values: Mapping[str, object]) -> Baseline | None:
+    """One style's equivalent for its values (`values`: its own, unqualified)."""
+    if name == "edges" and values.get("mode") in (1, "canny"):
+        low, high = float(values.get("canny_low", 50)), float(values.get("canny_high", 150))
+        return (f"cv2.Canny (L2 gradient, thresholds {low:g}/{high:g})", _canny(low, high))
+    if name == "upscale":
+        k = float(values.get("factor", 2.0))  # type: ignore[arg-type]
+        return f"cv2.resize x{k:g} bicubic", _resize(k)
+    return BASELINES.get(name)
+
+
+def _as_rgb(f: np.ndarray) -> np.ndarray:
+    """A call's result as the next one in a chain takes it (an edge map: grey, 8-bit)."""
+    if f.dtype != np.uint8:
+        f = cv2.convertScaleAbs(f)
+    return cv2.cvtColor(f, cv2.COLOR_GRAY2RGB) if f.ndim == 2 else f
+
+
+def baseline(style: str, values: Mapping[str, object] | None = None) -> Baseline | None:
+    """The OpenCV equivalent of a style painted with `values` (a chain's: qualified,
+    `edges.mode`), or of a chain: its styles' (not bypassed) in turn; None where a style
+    has none (no comparison is made: a chain was timed against its last style's alone, an
+    upscale's cv2.resize, 'x0.00')."""
+    values = values or {}
+    names = style.split("+")
+    if len(names) == 1:
+        return _style_baseline(style, values)
+    parts = []
+    for name in names:
+        own = {k.partition(".")[2]: v for k, v in values.items()
+               if k.startswith(f"{name}.")}
+        if own.get("bypass"):
+            continue
+        part = _style_baseline(name, own)
+        if part is None:
+            return None
+        parts.append(part)
+    if not parts:
+        return None
+    calls = [fn for _, fn in parts]
+
+    def chain(f: np.ndarray) -> np.ndarray:
+        for fn in calls:
+            f = _as_rgb(fn(f))
+        return f
+    return " then ".join(what for what, _ in parts), chain

@@ -30,6 +30,7 @@ from .common import (
     add_style_options,
     command_line,
     frame_rate,
+    look_said,
     parse_frame_size,
     positive,
     report_target,
@@ -207,8 +208,8 @@ def _markdown(args, style: str, renderer: str, size: tuple[int, int], n: int, ro
         f"{os.cpu_count()} CPU cores, Python {platform.python_version()})  ",
         f"GL renderer: `{renderer}`  ",
         f"Clip: {size[0]}x{size[1]}, {n} frames at {args.fps} fps, H.264 + AAC, a pan over "
-        f"{args.photo or 'assets/demo/coffee.jpg'}. Style `{style}`, preset "
-        f"`{args.preset or 'defaults'}`, scale {args.scale:g}. Output H.264 CRF 18 (preset "
+        f"{args.photo or 'assets/demo/coffee.jpg'}. Style `{style}`, {look_said(args)}, "
+        f"scale {args.scale:g}. Output H.264 CRF 18 (preset "
         "medium), audio copied. Time from opening the input to the finished file, same process; "
         + (f"median of {args.repeat} alternating runs (sequential: one)."
            if args.repeat > 1 else "one run each."),

@@ -13,7 +13,7 @@ from ..engine.renderer import Renderer
 from ..engine.style import list_styles
 from ..eval.report import replace_section
 from .bench_baselines import baseline
-from .bench_frames import DEFAULT_SIZES, median_time, pan_frames
+from .bench_frames import DEFAULT_SIZES, format_ms, median_time, pan_frames, speed_up
 from .common import counted, parse_frame_size, positive
 
 FILTER_SIZE = "1280x720"
@@ -38,11 +38,11 @@ def run_filters(args: argparse.Namespace) -> int:
             pipeline.render_array(f)
             gpu.append(sum(pipeline.pass_times_ms().values()))
         pipeline.release()
-        what, fn = baseline(name)
-        cv = median_time(fn, frames)
-        rows.append((name, statistics.median(gpu[1:]), whole * 1e3, what, cv * 1e3))
+        base = baseline(name)
+        what, cv = ("none", None) if base is None else (base[0], median_time(base[1], frames))
+        rows.append((name, statistics.median(gpu[1:]), whole, what, cv))
         print(f"{name}: GPU {rows[-1][1]:.1f} ms, frame {whole * 1e3:.1f} ms, "
-              f"OpenCV {cv * 1e3:.1f} ms", flush=True)
+              f"OpenCV {format_ms(cv)} ms", flush=True)
     ctx.release()
     lines = [
         f"Command: `aquarelle bench --filters --runs {args.runs}` ({date.today().isoformat()}, "
@@ -61,9 +61,9 @@ def run_filters(args: argparse.Namespace) -> int:
         "| style | GPU ms | whole frame ms | OpenCV equivalent | OpenCV ms | OpenCV / frame |",
         "|---|---:|---:|---|---:|---:|",
     ]
-    for name, gpu_ms, frame_ms, what, cv_ms in rows:
-        lines.append(f"| {name} | {gpu_ms:.1f} | {frame_ms:.1f} | {what} | {cv_ms:.1f} | "
-                     f"x{cv_ms / frame_ms:.2f} |")
+    for name, gpu_ms, whole, what, cv in rows:
+        lines.append(f"| {name} | {gpu_ms:.1f} | {whole * 1e3:.1f} | {what} | {format_ms(cv)} | "
+                     f"{speed_up(cv, whole)} |")
     md = "\n".join(lines)
     print(md)
     if args.write:

@@ -113,6 +113,10 @@ def float_rate(text: str) -> float:
 def command_line(name: str, args: argparse.Namespace, defaults: dict[str, object]) -> str:
     """The command as given: the options that differ from their defaults, for reports."""
     parts = [f"aquarelle {name}"]
+    if getattr(args, "style", None):
+        parts.append(f"--style {args.style}")
+    if getattr(args, "background", None):
+        parts.append(f"--background {args.background}")
     if getattr(args, "preset", None):
         parts.append(f"--preset {args.preset}")
     for item in getattr(args, "sets", []) or []:
@@ -132,6 +136,14 @@ def command_line(name: str, args: argparse.Namespace, defaults: dict[str, object
             parts.append(f"{option} {value:g}" if isinstance(value, float)
                          else f"{option} {value}")
     return " ".join(parts)
+
+
+def look_said(args: argparse.Namespace) -> str:
+    """The preset and the values set over it, for a report's header ("preset `defaults`",
+    "preset `vivid` with `--set mode=canny`")."""
+    said = f"preset `{args.preset or 'defaults'}`"
+    sets = getattr(args, "sets", None) or []
+    return said + (" with " + ", ".join(f"`--set {item}`" for item in sets) if sets else "")
 
 
 def parse_sets(sets: list[str]) -> dict[str, str]:
