@@ -331,6 +331,13 @@ class ParamSet:
             if prefix in _styles_with(rest, members, installed):  # (upscale.method)
                 said += f": add it, --style {_chain_with(chain, prefix, installed)}"
             return said
+        if not self._bare and (rest if dot and prefix == self.scope else name) == "bypass":
+            # (chain_spec.BYPASS: a chain's switch per style; 'watercolor.dilution' is
+            # taken from a lone watercolor, so its bypass was thought to be too)
+            alone = f"{self.scope} is painted alone here" if self.scope else \
+                "a lone style has none"
+            return (f"unknown parameter {name!r}: bypass applies in a chain of styles (it "
+                    f"leaves one of them out); {alone}")
         owners = self._bare.get(rest, []) if dot else []
         if owners:
             return f"unknown parameter {name!r}: {prefix} has none; {' or '.join(owners)} has"
