@@ -424,3 +424,17 @@ def test_a_looks_enlargement_is_in_the_export_sizes_and_the_files_written(
     box = win.exports.done_box
     assert box is not None and box.text() == "Exported pair.png (320x90)"
     win.close()
+
+
+def test_the_processing_scale_is_off_for_a_lone_upscale(
+        qtbot: Any, config: Path, dialogs: Dialogs) -> None:  # noqa: F811
+    """Super-resolution runs at full scale (renderer.scaled_styles): the Processing scale
+    changed nothing for a lone upscale, yet stayed on offer."""
+    win: MainWindow = make_window(qtbot, config)
+    spin = win.scale_spin
+    assert spin.isEnabled()
+    assert win.set_style("upscale")
+    assert not spin.isEnabled() and "runs at full scale" in spin.toolTip()
+    assert win.set_style("denoise+upscale")  # the denoise takes it
+    assert spin.isEnabled() and spin.toolTip().startswith("Processing scale")
+    win.close()

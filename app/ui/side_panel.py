@@ -19,7 +19,8 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, VIDEO_LINES
+from ..engine.chain_spec import AnyStyle
+from ..engine.renderer import MAX_SEED, MAX_VIDEO_LINES, VIDEO_LINES, scale_applies
 from ..engine.style import list_styles, load_style
 from ..engine.style_stage import MAX_SCALE, MIN_SCALE
 from .chain_panel import ChainPanel
@@ -30,6 +31,8 @@ from .source_controls import SourcePanel
 from .view_transform import CompareMode
 
 MIN_WIDTH = 340
+SCALE_TIP = ("Processing scale: paint at this fraction of the source size and enlarge "
+             "(faster, less detail; Command line: --scale)")
 
 
 class SidePanel(QScrollArea):
@@ -87,8 +90,7 @@ class SidePanel(QScrollArea):
         self.scale_spin.setDecimals(2)
         self.scale_spin.setValue(state.scale)
         self.scale_spin.setKeyboardTracking(False)
-        self.scale_spin.setToolTip("Processing scale: paint at this fraction of the source size "
-                                   "and enlarge (faster, less detail; Command line: --scale)")
+        self._scale_for(state.style)
         form.addRow("Processing scale", self.scale_spin)
         self.video_lines_spin = IntEntry(style_box)
         self.video_lines_spin.setRange(0, MAX_VIDEO_LINES)
@@ -133,6 +135,7 @@ class SidePanel(QScrollArea):
         state = self.state
         if change == "style":
             self.param_panel.bind(state.params)
+            self._scale_for(state.style)
         elif change == "values":
             self.param_panel.refresh()
         elif change == "seed":
@@ -145,6 +148,16 @@ class SidePanel(QScrollArea):
             self.compare_combo.blockSignals(True)
             self.compare_combo.setCurrentIndex(index)
             self.compare_combo.blockSignals(False)
+
+
+    def _scale_for(self, style: AnyStyle) -> None:
+        """The processing scale is offered where it paints something smaller: never for a
+        lone upscale (super-resolution runs at full scale: renderer.scaled_styles)."""
+        applies = scale_applies(style)
+        self.scale_spin.setEnabled(applies)
+        self.scale_spin.setToolTip(SCALE_TIP if applies else
+                                   f"{style.label} runs at full scale: super-resolution on "
+                                   "a shrunk picture is blurrier than a plain resize")
 
 
 def _show(spin: QSpinBox | QDoubleSpinBox, value: float) -> None:
