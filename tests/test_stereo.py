@@ -129,3 +129,24 @@ def test_the_app_shows_a_pair_in_its_own_proportions():
     assert shaped_like((640, 360), (1280, 720)) == (640, 360)  # an upscale: same shape
     assert shaped_like((640, 360), (1280, 360)) == (1280, 360)  # side by side
     assert shaped_like((640, 360), (640, 720)) == (640, 720)  # top-bottom
+
+
+def test_a_portraits_person_stands_in_front_and_its_face_nearest(pipeline):
+    """The picture's cues alone put the astronaut's face (0.31) little nearer than the wall
+    behind (0.17) and farther than the chest (0.74): its outlines and the ground-plane ramp
+    said more (trial X, finding 7). With the subject found, the person stands in front of
+    the wall and the face is nearest."""
+    import cv2
+
+    img = cv2.resize(skimage.data.astronaut(), (384, 384), interpolation=cv2.INTER_AREA)
+
+    def nearness(on: bool) -> tuple[float, float, float]:
+        p = pipeline({"output": "depth", "subject_depth": on}, style="stereo")
+        p.render_array(img)
+        d = cv2.resize(p.read_target("depth")[..., 0], (384, 384))
+        return d[60:140, 150:210].mean(), d[10:80, 10:80].mean(), d[300:380, 100:300].mean()
+
+    face, wall, chest = nearness(True)
+    assert face > chest > wall + 0.4 and face > 0.75
+    face, wall, chest = nearness(False)  # (the cues alone, as before)
+    assert face < chest and face < wall + 0.2
