@@ -124,6 +124,7 @@ class StyleStage:
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
+        self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
         self._before: dict[str, Any] = {}  # _FRAME_STATE before the last frame (none yet)
@@ -293,6 +294,7 @@ class StyleStage:
             share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
+                self._sharp = subject.sharpness
                 share = _portrait(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             follows = (again or not repeat) and info.history
@@ -392,6 +394,7 @@ class StyleStage:
             if self._still is not None and subject is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
+        self._sharp = subject.sharpness if self._still is not None and subject else 0.0
 
     def _frame_subject(self) -> Subject | None:
         subject = self._given if self.wants_subject else None
@@ -455,6 +458,7 @@ class StyleStage:
         info.uniforms["u_portrait"] = float(self._portrait if found else 0.0)
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
+        info.uniforms["u_face_sharp"] = float(self._sharp if found else 0.0)
 
     @property
     def upscale_method(self) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .face_light import face_light
+from .face_sharpness import face_sharpness
 from .faces import Face, FaceDetector, box_iou
 from .frame_arrays import rgb8
 from .one_euro import OneEuroFilter
@@ -38,12 +39,18 @@ class Subject:
     person: np.ndarray | None = None
     time: float = 0.0
     light: float = 0.0  # the main face's light: -1 from the left .. 1 from the right
+    sharpness: float = 0.0  # how sharp the main face is drawn: 0 soft .. 1 (face_sharpness)
 
     @property
     def face_size(self) -> float:
         """The faces' median size (px; 0 without a face): what the figure's strokes are
         sized by."""
         return float(np.median([f.size for f in self.faces])) if self.faces else 0.0
+
+
+def _steadied(last: float | None, now: float, follow: float) -> float:
+    """`now` taken in by `follow` of it (the rest: the frames' before), or as it is first."""
+    return now if last is None else (1.0 - follow) * last + follow * now
 
 
 @dataclass
@@ -78,6 +85,7 @@ class SubjectTracker:
         self._tracks: list[_Track] = []
         self._person: np.ndarray | None = None
         self._light: float | None = None
+        self._sharpness: float | None = None
         self._frames = 0
         # frames skipped between two given `index`es are made up for: the detections and
         # masks an export made in them are made at the frame after (a mask kept over odd
@@ -89,7 +97,7 @@ class SubjectTracker:
         """Forget the previous frames (a cut, a seek)."""
         self._tracks = []
         self._person = None
-        self._light = None
+        self._light = self._sharpness = None
         self._frames = 0
         self._beat = None
 
@@ -130,12 +138,12 @@ class SubjectTracker:
                                       (rgb.shape[1], rgb.shape[0]))
         self._frames += 1
         faces = tuple(tr.face for tr in tracks)
-        if faces:  # the main face's light, steadied over frames (a shot's light is steady)
-            light = face_light(rgb, max(faces, key=lambda f: f.size))
+        if faces:  # the main face's light and sharpness, steadied over frames (a shot's are)
+            main = max(faces, key=lambda f: f.size)
             follow = LIGHT_FOLLOW if gap == 1 else 1.0 - (1.0 - LIGHT_FOLLOW) ** gap
-            self._light = light if self._light is None else \
-                (1.0 - follow) * self._light + follow * light
-        return Subject(faces, self._person, t, self._light or 0.0)
+            self._light = _steadied(self._light, face_light(rgb, main), follow)
+            self._sharpness = _steadied(self._sharpness, face_sharpness(rgb, main), follow)
+        return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:

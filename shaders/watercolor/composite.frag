@@ -71,6 +71,7 @@ const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
 const float FACE_TURBULENCE = 0.5;  // the most turbulence a face's skin takes (the default)
 const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
+const float FACE_SKIN_FADE = 0.5;  // the face map's value from which its skin is all skin
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
 const float DRY_IN_DARKS = 0.45;  // of its skips a dry brush keeps in the darkest tones
 const float DRY_ON_FACE = 0.85;  // of its skips a dry brush leaves out on a face's skin
@@ -146,11 +147,15 @@ void main() {
     vec2 wash_g = u_hard_edges > 0.0 || u_blooms > 0.0
         ? wash_gradient(washes, uv, painted.rgb) : vec2(0.0);
     if (u_hard_edges > 0.0) {  // wet washes and a face's glazes keep soft borders
-        float soft = u_subject != 0
-            ? FACE_SOFT * focus_here.z * (1.0 - focus_here.y) * (1.0 - face_border_lit(wash_g))
-            : 0.0;  // (but where a glaze's border faces the light: its dried edge)
+        float bare = u_subject != 0 ? focus_here.z * (1.0 - focus_here.y) : 0.0;
+        // (but where a glaze's border faces the light: its dried edge)
+        float soft = FACE_SOFT * bare * (1.0 - face_border_lit(wash_g));
         float hard = u_hard_edges * (1.0 - painted.a) * (1.0 - soft);
-        painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard);
+        // a sharp face's skin (to where its oval fades, not its features): hard only where
+        // the photo breaks (a soft photo's breaks are as slow as its shading: kept)
+        float skin = u_subject != 0 ? u_face_sharp
+            * smoothstep(0.0, FACE_SKIN_FADE, focus_here.z) * (1.0 - focus_here.y) : 0.0;
+        painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard, photo, skin);
     }
     vec3 c = painted.rgb;
     if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
