@@ -32,7 +32,8 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 # style's output): what stereo depth is estimated from under a painting. Alone: the source.
 ORIGINAL = "original"
 # what `when` may name besides parameters
-BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned", "subject", "cheap"}
+BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned", "subject", "subject_held",
+                 "cheap"}
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 

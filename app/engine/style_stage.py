@@ -302,7 +302,7 @@ class StyleStage:
             shown = follows and not self._subject_fresh and self._subject_weight > 0.0
             arr = self._faded(arr, follows)
             self._follow_portrait(share, shown)
-            self._give_subject(info, arr, info.source.size[0] / cover[0])
+            self._give_subject(info, arr, info.source.size[0] / cover[0], held=shown)
         info.keep_history = info.keep_history and self.keep_history  # a still keeps none
         self.graph.lean = not self.keep_history  # ... and releases what it is done with
         if self.params.revision != self._revision:
@@ -435,10 +435,13 @@ class StyleStage:
                 if eased else share
 
     def _give_subject(self, info: FrameInfo, arr: np.ndarray | None,
-                      px: float = 1.0) -> None:
+                      px: float = 1.0, held: bool = False) -> None:
         """A subject map (None: nothing found) as the style's external input, at the
         subject's weight (`u_subject_weight`); the faces' size and place in the graph's
-        source px, `px` of a picture px (a draft paints the picture shrunk)."""
+        source px, `px` of a picture px (a draft paints the picture shrunk). `held`: the
+        frame before this one (that it follows) had a subject too (`u_subject_held`, the
+        `subject_held` flag: what is carried along a video from frames without one is not
+        blended into the figure)."""
         assert self.style.subject is not None
         found = arr is not None and self._subject_weight > 0.0
         if arr is None:
@@ -453,6 +456,7 @@ class StyleStage:
         tex.write(np.ascontiguousarray(arr))
         info.externals[self.style.subject.input] = tex
         info.uniforms["u_subject"] = int(found)
+        info.uniforms["u_subject_held"] = int(found and held)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
         info.uniforms["u_face_size"] = float(self._face_px * px if found else 0.0)
         info.uniforms["u_portrait"] = float(self._portrait if found else 0.0)
