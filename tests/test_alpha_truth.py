@@ -27,12 +27,14 @@ def alpha_warning(src: str, out: str, on_white: bool = True) -> str:
     (trial V6, finding 4: it said 'the painting has none', where the output format is what
     cannot keep it, and nothing of the white paper its transparent parts are laid on).
     `on_white`: its frames are laid on white (else a YUVA video's, painted as they are)."""
+    if not on_white:  # (never read: no output keeps it; .gif and .png frames said so)
+        return (f"aquarelle: warning: {src} has an alpha channel which is not read (a YUV "
+                "video's or VP8/VP9's alpha: no output keeps it), its colours under the "
+                "transparency painted as they are")
     why, keep = ("JPEG holds no transparency", ".png, .webp and .tif frames") \
         if out.endswith(".jpg") else ("videos are written opaque", ".gif and .png frames")
-    fate = "its transparent parts are laid on white paper" if on_white else \
-        "its colours under the transparency are painted as they are"
     return (f"aquarelle: warning: {src} has an alpha channel, which {out} cannot keep ({why}): "
-            f"{fate} ({keep} keep it)")
+            f"its transparent parts are laid on white paper ({keep} keep it)")
 
 
 PALETTE = [0, 0, 0] + [v for k in range(1, 256) for v in (k, 255 - k, k * 7 % 256)]

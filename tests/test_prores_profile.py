@@ -76,3 +76,20 @@ def test_a_source_not_prores_gets_standard(tmp_path: Path,
     clip = make_clip(tmp_path / "in.mp4", frames=5, audio=False)
     (profile, pix_fmt, tag), _ = render(capsys, clip.path, tmp_path / "out.mov")
     assert (profile, pix_fmt, tag) == ("Standard", "yuv422p10le", "apcn")
+
+
+def test_a_4444s_alpha_to_a_gif_is_not_said_to_be_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A YUVA video's alpha is never read: written to a GIF the warning said the GIF 'cannot
+    keep' it and then '.gif and .png frames keep it' (the stop-59 verifier); the GIF is
+    opaque and the warning says the alpha is not read, by any output."""
+    from PIL import Image
+
+    src = prores_clip(tmp_path / "in.mov", "4444", "yuva444p10le")
+    out = tmp_path / "o.gif"
+    assert main(["render", str(src), "-o", str(out), "--style", "adjust"]) == 0
+    warnings = [w for w in capsys.readouterr().err.splitlines() if "warning" in w and "alpha" in w]
+    assert warnings == [alpha_warning("in.mov", "o.gif", on_white=False)]
+    assert "keep it)" not in warnings[0] and "not read" in warnings[0]
+    with Image.open(out) as gif:
+        assert "transparency" not in gif.info

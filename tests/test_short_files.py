@@ -57,3 +57,33 @@ def test_the_render_says_truncated(tmp_path, capsys, fmt, writer):
         f"aquarelle render: error: not a readable image: {src} (truncated: the file ends "
         "before its picture does)\n")
     assert list(tmp_path.iterdir()) == [src]
+
+
+def test_an_mp4_cut_before_its_index_is_said_truncated(tmp_path, capsys):
+    """An MP4 whose index (moov) comes after its frames, cut short: FFmpeg cannot open it and
+    it was 'not a readable video (Invalid data found when processing input)' (the stop-59
+    verifier): the file is said to end early, and nothing is written."""
+    import av
+
+    whole = tmp_path / "whole.mp4"
+    with av.open(str(whole), "w") as out:  # (the muxer writes the index last by default)
+        stream = out.add_stream("libx264", rate=10)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for k in range(20):
+            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 10 * k, np.uint8),
+                                               format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    data = whole.read_bytes()
+    assert data.index(b"moov") > data.index(b"mdat")
+    src = tmp_path / "cut.mp4"
+    src.write_bytes(data[: len(data) * 7 // 10])
+    whole.unlink()
+    out_path = tmp_path / "out.mp4"
+    assert main(["render", str(src), "-o", str(out_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"aquarelle render: error: {src}: not a readable video (truncated: the file ends "
+        "before its boxes do)\n")
+    assert list(tmp_path.iterdir()) == [src]

@@ -629,6 +629,8 @@ def alpha_left_out(reader: VideoReader, output: Path) -> str | None:
     opaque source."""
     if not reader.has_alpha:
         return None
+    if not reader.on_white:  # (its alpha never read: no output keeps it)
+        return f"{reader.path.name} has an alpha channel {reader.alpha_fate}"
     ext = output.suffix.lower()
     if ext in JPEG_EXTENSIONS:
         why, keep = "JPEG holds no transparency", ".png, .webp and .tif frames"

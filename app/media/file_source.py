@@ -94,7 +94,8 @@ class VideoFileSource(ThreadedSource):
         if self._reader.has_alpha:  # (VP9's from the stream, others' from the first frame)
             said.append(f"{self.path.name} has an alpha channel, which the window shows "
                         f"opaque: {self._reader.alpha_fate} (.gif and .png frames exported "
-                        "keep it)")
+                        "keep it)" if self._reader.on_white else
+                        f"{self.path.name} has an alpha channel {self._reader.alpha_fate}")
         if said:
             self.warning = "; ".join(said)
         # Paced: stamp frames with the time they came due (`aquarelle live` measures latency

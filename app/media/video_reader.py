@@ -170,7 +170,10 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None,
         raise
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
         if is_video_path(p):
-            raise MediaError(f"{p}: not a readable video ({ffmpeg_reason(e)})") from None
+            # (an MP4 whose index comes last, cut short: its index is gone with its end)
+            why = "truncated: the file ends before its boxes do" if file_ends_early(p) \
+                else ffmpeg_reason(e)
+            raise MediaError(f"{p}: not a readable video ({why})") from None
         # a file named as no video (notes.txt given to the window) is no video to repair; it
         # is said in the words a drop of it says (ui.drops.why_not), FFmpeg's "Invalid data
         # found when processing input" adding nothing to them
@@ -889,7 +892,8 @@ class VideoReader:
         the colours under it (a YUVA video's, VP8/VP9 alpha: they mean something there)."""
         if self.on_white:
             return "its transparent parts are laid on white paper"
-        return "its colours under the transparency are painted as they are"
+        return "which is not read (a YUV video's or VP8/VP9's alpha: no output keeps it), its " \
+            "colours under the transparency painted as they are"
 
     def _count(self, frame: DecodedFrame, translucent: bool) -> None:
         self.transparent = self.transparent or translucent
