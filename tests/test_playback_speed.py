@@ -52,8 +52,9 @@ def test_frames_come_due_at_the_speed_chosen(tmp_path, rate):
     # frame at 2x (skipped, not dropped), each a 30th of a second after the one before;
     # at half speed every frame, each a 15th of a second after
     stride = 2 if rate > 1 else 1
-    assert len(shown) + src.dropped == 12 // stride
-    assert all(i % stride == 0 for i, _ in shown), shown
+    # (and the last frame, at the end: test_played_faster_it_still_ends_on_its_last_frame)
+    assert len(shown) + src.dropped == 12 // stride + (rate > 1)
+    assert all(i % stride == 0 for i, _ in shown[:-1]), shown
     for (i0, t0), (i1, t1) in pairwise(shown):
         assert t1 - t0 == pytest.approx((i1 - i0) / 30 / rate, abs=1e-4), shown
 
@@ -85,3 +86,11 @@ def test_a_speed_must_be_positive_and_says_the_frames_it_delivers(tmp_path):
         assert src.delivered_fps == pytest.approx(30.0)  # every other frame
         src.max_fps = 10.0  # (a virtual camera's rate: on the wall clock)
         assert src.delivered_fps == pytest.approx(10.0)
+
+
+def test_played_faster_it_still_ends_on_its_last_frame(tmp_path):
+    """At 2x every other frame is shown: a file of an even count of frames stopped on its
+    last but one (the stop-59 verifier: frame 28 of 30, three times in three)."""
+    shown, src = play(clip_of(tmp_path, 12), 2.0)
+    assert shown[-1][0] == 11 and src.position == pytest.approx(11 / 30, abs=1e-3)
+    assert all(i % 2 == 0 for i, _ in shown[:-1]), shown

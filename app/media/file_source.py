@@ -281,13 +281,18 @@ class VideoFileSource(ThreadedSource):
         wrap_to: float | None = None  # after a restart: the time the loop's first frame takes
         last = 0.0  # the (looped) media time of the latest frame walked
         skips = 0
+        # the last frame skipped under the cap and its index: shown at the end where it was
+        # skipped for playing faster than the pace (at 2x a file of an even count of frames
+        # stopped a frame short of its end)
+        capped: tuple[DecodedFrame, int] | None = None
+        final = False  # the frame on is that one
         while not self._stop.is_set():
             with self._lock:
                 target, self._seek_to = self._seek_to, None
                 gen = self._generation
             if target is not None:
                 walk = self._restart(target)
-                pending, anchor, next_kept, skips = None, None, None, 0
+                pending, anchor, next_kept, skips, capped = None, None, None, 0, None
                 offset, wrap_to = 0.0, None
                 index = -1
                 self.finished = False
@@ -298,6 +303,9 @@ class VideoFileSource(ThreadedSource):
                     # nothing at or after the seek: the frame before it (at the end), or past
                     # what decodes of a damaged file, the last frame that does
                     pending, walk = self._frame_before(target)
+                if pending is None and capped is not None and not self.loop \
+                        and self._rate > 1.0:
+                    (pending, index), capped, final = capped, None, True
                 if pending is None:
                     self._say_lost()
                     if self._reader.failure:
@@ -341,10 +349,12 @@ class VideoFileSource(ThreadedSource):
                     self._wake.clear()
                     anchor = None
                     continue
-                if not (force or stepping) and self._above_cap(t, next_kept):
+                if not (force or stepping or final) and self._above_cap(t, next_kept):
+                    capped = (pending, index)
                     pending = None  # over max_fps: skipped, not dropped
                     index += 1
                     continue
+                capped, final = None, False
                 rate = self._rate
                 if anchor is None or force or stepping or anchor[2] != rate:
                     anchor = (time.monotonic(), t, rate)
