@@ -41,6 +41,19 @@ def side_by_side(size: tuple[int, int]) -> tuple[int, int]:
     return size[0] * 2, size[1]
 
 
+def four_times(size: tuple[int, int]) -> tuple[int, int]:
+    return size[0] * 4, size[1] * 4
+
+
+def test_an_enlarged_size_never_overshoots_its_frame():
+    """x4: 854/4 = 213.5 painted as 214 wrote 856x480 for 480p (the stop-59 verifier)."""
+    for label, size in size_choices((320, 180), Fraction(1), four_times)[1:]:
+        out = four_times(size)
+        frame = {"4K": (3840, 2160), "1080p": (1920, 1080), "720p": (1280, 720),
+                 "480p": (854, 480), "360p": (640, 360)}[label.split(" ")[0]]
+        assert out[0] <= frame[0] and out[1] <= frame[1], label
+
+
 @pytest.mark.parametrize(("painted", "listed", "at"), [
     (twice, ["Same as the source (320x180, written 640x360)",
              "4K (3840x2160, enlarged from 320x180)", "1080p (1920x1080, enlarged from 320x180)",

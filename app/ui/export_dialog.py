@@ -124,7 +124,8 @@ def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1),
 
 
 def _even(x: float) -> int:
-    return max(2, round(x / 2) * 2)
+    """The even size at most `x` (what is painted fits the frame)."""
+    return max(2, math.floor(x / 2 + 1e-9) * 2)
 
 
 def _within(size: tuple[int, int], box: tuple[int, int]) -> bool:
