@@ -7,7 +7,7 @@
 // face found round each point, out to half a face.
 in vec2 v_uv;
 out vec4 frag;
-uniform sampler2D src;      // nearness from the picture's cues (.r)
+uniform sampler2D src;      // nearness from the picture's cues (.r), this pass's size
 uniform sampler2D subject;  // .r the face, .b the figure (engine/subject_map.py)
 uniform int u_subject;      // 1: the subject map holds a face or a person
 uniform float u_face_size;  // the faces' median size, source px (0: none)
@@ -35,7 +35,7 @@ float dome(vec2 uv, float here) {
 }
 
 void main() {
-    float cue = texture(src, v_uv).r;
+    float cue = texelFetch(src, ivec2(gl_FragCoord.xy), 0).r;  // (its own size: exact)
     vec4 m = u_subject != 0 ? texture(subject, v_uv) : vec4(0.0);
     float face = m.r > 0.0 ? min(m.r, dome(v_uv, m.r)) : 0.0;
     float near = max(cue, FIGURE_NEAR) + FACE_RELIEF * face;
