@@ -438,3 +438,25 @@ def test_the_processing_scale_is_off_for_a_lone_upscale(
     assert win.set_style("denoise+upscale")  # the denoise takes it
     assert spin.isEnabled() and spin.toolTip().startswith("Processing scale")
     win.close()
+
+
+def test_an_empty_debug_view_is_said_to_be(qtbot: Any, config: Path, dialogs: Dialogs,  # noqa: F811
+                                           media: dict[str, Path]) -> None:  # noqa: F811
+    """A stereo pair's matched disparity on one picture: its passes do not run, the view was
+    black without a word (trial X, finding 11); the status bar says it is empty, once."""
+    win: MainWindow = make_window(qtbot, config)
+    open_and_render(qtbot, win, media["image"])
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.set_style("stereo")
+    bar = win.statusBar()
+    assert bar is not None
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.styles.set_debug_view("depth (nearness)")
+    assert not win.viewport.debug_empty and "is empty here" not in bar.currentMessage()
+    with qtbot.waitSignal(win.viewport.rendered, timeout=TIMEOUT):
+        win.styles.set_debug_view("stereo pair: matched disparity")
+    assert win.viewport.debug_empty
+    assert bar.currentMessage() == ("View \u201cstereo pair: matched disparity\u201d is empty "
+                                    "here: the passes that make it do not run for this "
+                                    "picture with these settings")
+    win.close()

@@ -160,3 +160,15 @@ def test_without_a_face_the_subject_changes_no_depth(pipeline):
     on = pipeline({"output": "depth"}, style="stereo").render_array(img)
     off = pipeline({"output": "depth", "subject_depth": False}, style="stereo").render_array(img)
     assert np.array_equal(on, off)
+
+
+def test_the_targets_a_mono_still_leaves_undrawn_are_known(pipeline):
+    """A stereo pair's matching does not run on one picture: its targets are cleared, not
+    drawn (the window says such a debug view is empty: it showed black without a word)."""
+    p = pipeline({"output": "anaglyph"}, style="stereo")
+    p.render_array(_photo())
+    assert p.target_drawn("depth") and p.target_drawn("cues_blur")
+    assert not p.target_drawn("disparity") and not p.target_drawn("disparity_raw")
+    pair = pipeline({"output": "anaglyph", "input": "sbs"}, style="stereo")
+    pair.render_array(_photo())
+    assert pair.target_drawn("disparity") and not pair.target_drawn("cues_blur")

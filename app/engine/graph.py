@@ -36,7 +36,7 @@ from .frame_info import (
     when_flag,
     when_terms,
 )
-from .frame_plan import BYPASS, RUN, build_plan, unrolled
+from .frame_plan import BYPASS, CLEAR, RUN, build_plan, unrolled
 from .glsl import FULLSCREEN_VERTEX, ShaderSource, build_program, with_constants
 from .interrupts import critical
 from .params import ParamValue
@@ -624,6 +624,14 @@ class PassGraph:
     def has(self, name: str) -> bool:
         """Whether the last run produced `name`."""
         return name in self._bound
+
+    def drawn(self, name: str) -> bool:
+        """Whether the last run drew `name` (or aliased it), rather than clearing it: the
+        passes that make it did not run for that frame's values and flags (a stereo pair's
+        matching, given one picture)."""
+        plan = self._last
+        return plan is None or all(op.action is not CLEAR for op in plan.ops
+                                   if op.output == name)
 
     def _blank_texture(self) -> moderngl.Texture:
         if self._blank is None:

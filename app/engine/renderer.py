@@ -437,6 +437,12 @@ class Renderer:
         stage, target = self._stage(name)
         return stage.target(target)
 
+    def target_drawn(self, name: str) -> bool:
+        """Whether the last frame drew target `name` (a chain's `style.target`), rather than
+        clearing it: its passes did not run (see StyleStage.target_drawn)."""
+        stage, target = self._stage(name)
+        return stage.target_drawn(target)
+
     def read_target(self, name: str) -> np.ndarray:
         """An intermediate target as float32 (H, W, C)."""
         stage, target = self._stage(name)

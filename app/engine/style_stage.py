@@ -655,6 +655,10 @@ class StyleStage:
             raise AquarelleError(f"target {name!r} was not kept from the last frame")
         return self.graph.output(name)
 
+    def target_drawn(self, name: str) -> bool:
+        """Whether the last frame drew target `name` (its passes ran), not cleared it."""
+        return self.graph.drawn(name)
+
     def read_target(self, name: str) -> np.ndarray:
         """An intermediate target as float32 (H, W, C) (for tests and debugging)."""
         tex = self.target(name)

@@ -58,6 +58,8 @@ class StyleController(QObject):
         chain_panel.bypass_toggled.connect(
             lambda name, off: param_panel.set_value(f"{name}.{BYPASS}", off))
         debug_combo.currentIndexChanged.connect(self._debug_changed)
+        viewport.rendered.connect(self._say_empty_view)
+        self._said_empty: str | None = None  # the debug view last said to be empty
         state.subscribe(self._state_changed)
         self.show_style()
         self.fill_debug_views()
@@ -184,6 +186,17 @@ class StyleController(QObject):
 
     def _debug_changed(self, index: int) -> None:
         self.state.set_debug_view(self.debug_combo.itemData(index))
+
+    def _say_empty_view(self) -> None:
+        """A debug view whose passes do not run here shows nothing: said once (it was a
+        black picture without a word: a mono still's "stereo pair: matched disparity")."""
+        label = self.state.debug_view
+        if label is None or not self.viewport.debug_empty:
+            return
+        if label != self._said_empty:
+            self._said_empty = label
+            self.status(f"View \u201c{label}\u201d is empty here: the passes that make it do "
+                        "not run for this picture with these settings", 10000)
 
     def set_debug_view(self, label: str | None) -> None:
         """Show a debug view by label (None: the result)."""

@@ -1035,6 +1035,18 @@ class Viewport(QOpenGLWidget):
         return tex
 
     @property
+    def debug_empty(self) -> bool:
+        """The debug view shown is empty: the last frame cleared its target, its passes not
+        run for this picture and these values (a stereo pair's matching, given one view)."""
+        target, p = self.state.debug_target, self._pipeline
+        if target is None or p is None or self._result is None:
+            return False
+        try:
+            return not p.target_drawn(target)
+        except AquarelleError:  # (shown as the result: _shown_texture)
+            return False
+
+    @property
     def comparing(self) -> bool:
         """Whether the original is on screen next to the result: a compare mode is on."""
         return self.compare is not CompareMode.OFF
