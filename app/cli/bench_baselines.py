@@ -93,8 +93,9 @@ def _style_baseline(name: str, values: Mapping[str, object]) -> Baseline | None:
     return BASELINES.get(name)
 
 
-def _as_rgb(f: np.ndarray) -> np.ndarray:
-    """A call's result as the next one in a chain takes it (an edge map: grey, 8-bit)."""
+def as_rgb(f: np.ndarray) -> np.ndarray:
+    """A call's result as the next one in a chain takes it, or an encoder (an edge map:
+    grey, 8-bit)."""
     if f.dtype != np.uint8:
         f = cv2.convertScaleAbs(f)
     return cv2.cvtColor(f, cv2.COLOR_GRAY2RGB) if f.ndim == 2 else f
@@ -125,6 +126,6 @@ def baseline(style: str, values: Mapping[str, object] | None = None) -> Baseline
 
     def chain(f: np.ndarray) -> np.ndarray:
         for fn in calls:
-            f = _as_rgb(fn(f))
+            f = as_rgb(fn(f))
         return f
     return " then ".join(what for what, _ in parts), chain
