@@ -321,6 +321,8 @@ def test_a_style_presets_command_line_in_a_chain_paints_what_the_window_shows(
     win.editor.apply_preset(win.presets.select("vivid"))
     win.param_panel.set_value("enhance.gamma", 1.4)
     win.param_panel.set_value("enhance.amount", 0.3)
+    win.seed_spin.setValue(7)  # (the seed and the scale too: trial W7, finding 1)
+    assert win.state.seed == 7
     assert win.presets.combo.currentText() == "Vivid"  # (its values are the watercolor's)
     painted = shown(qtbot, win)
     win.presets._opening()  # the list opens: its tooltips and pictures as choosing makes them
@@ -328,7 +330,7 @@ def test_a_style_presets_command_line_in_a_chain_paints_what_the_window_shows(
     tip = str(combo.itemData(combo.currentIndex(), Qt.ItemDataRole.ToolTipRole))
     line = tip.split("(Command line: ", 1)[1].rstrip(")")
     assert line == ("--style enhance+watercolor --preset 7_vivid --set enhance.amount=0.3 "
-                    "--set enhance.gamma=1.4")
+                    "--set enhance.gamma=1.4 --seed 7")
     vivid = next(k for k, p in enumerate(win.presets.presets) if p.name == "vivid")
     assert win.presets.looks()[1 + vivid] == win.state.params.as_json_values()
     out = tmp_path / "out.png"

@@ -103,6 +103,9 @@ class PresetsPanel(QWidget):
         self._values = values  # current parameter values, JSON-friendly
         self._defaults = defaults  # the style's own values, JSON-friendly
         self.thumbnails: Thumbnailer | None = None  # set by the window: the menu's pictures
+        # the look's other settings as command-line options ("--seed 7 --scale 0.5", the
+        # defaults left out): set by the window, so a tooltip's line paints what is shown
+        self.look_args: Callable[[], str] = lambda: ""
         self.user_dir = user_dir  # None: the XDG config folder
         self.style = "watercolor"
         self.presets: list[Preset] = []
@@ -261,6 +264,7 @@ class PresetsPanel(QWidget):
         # `render --preset NAME` looks among the watercolor's presets unless told the style
         style = "" if self.style == CLI_STYLE else f"--style {self.style} "
         current, defaults = self._values(), self._defaults()
+        look = self.look_args()
         specs = None
         for i, p in enumerate(self.presets, 1):
             # a user preset by its listed name (its file may be NAME-1.json: another preset's
@@ -272,7 +276,7 @@ class PresetsPanel(QWidget):
             sets = "".join(f" --set {shlex.quote(f'{k}={specs[k].as_text(current[k])}')}"
                            for k in kept if specs is not None and k in specs)
             self.combo.setItemData(i, f"{describe_preset(p)}\n(Command line: {style}--preset "
-                                   f"{name}{sets})", Qt.ItemDataRole.ToolTipRole)
+                                   f"{name}{sets}{look})", Qt.ItemDataRole.ToolTipRole)
 
     def looks(self) -> list[dict[str, Any]]:
         """Full values for each item of the chooser: the current ones, then each preset's

@@ -69,6 +69,7 @@ class SidePanel(QScrollArea):
         # the state's params are replaced on every style switch: read them when asked
         self.presets = PresetsPanel(lambda: state.params.as_json_values(), style_box,
                                     preset_dir, defaults=lambda: state.params.defaults_json())
+        self.presets.look_args = lambda: _look_args(state)
         self.presets.set_style(state.style.name)
         form.addRow("Preset", self.presets)
         seed_row = QHBoxLayout()
@@ -158,6 +159,12 @@ class SidePanel(QScrollArea):
         self.scale_spin.setToolTip(SCALE_TIP if applies else
                                    f"{style.label} runs at full scale: super-resolution on "
                                    "a shrunk picture is blurrier than a plain resize")
+
+
+def _look_args(state: RenderState) -> str:
+    """The seed and processing scale as command-line options, where not the defaults."""
+    return (f" --seed {state.seed}" if state.seed != 0 else "") + \
+        (f" --scale {state.scale:g}" if state.scale != 1.0 else "")
 
 
 def _show(spin: QSpinBox | QDoubleSpinBox, value: float) -> None:
