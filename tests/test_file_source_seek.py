@@ -23,7 +23,9 @@ def test_a_frame_due_before_a_seek_is_not_delivered_after_it(tmp_path: Path,
     stamp = file_source.replace
 
     def seek_meanwhile(frame, **changes):
-        if frame.index == 5 and not sought:
+        # (frame 5 or the first after it that is put: on a loaded machine a frame decoded
+        # late is skipped without being stamped, and the seek never came: "no frame came")
+        if frame.index >= 5 and not sought:
             sought.append(frame.index)
             src.seek(0.0)
         return stamp(frame, **changes)
