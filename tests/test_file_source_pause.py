@@ -25,7 +25,9 @@ def test_a_frame_due_when_the_file_pauses_is_not_delivered_after_the_pause(
     stamp = file_source.replace
 
     def pause_meanwhile(frame, **changes):
-        if frame.index == 5 and not paused_at:
+        # (frame 5 or the first after it that is put: on a loaded machine a frame decoded
+        # late is skipped without being stamped)
+        if frame.index >= 5 and not paused_at:
             paused_at.append(frame.index)
             src.pause()
         return stamp(frame, **changes)
@@ -64,6 +66,6 @@ def test_a_frame_due_when_the_file_pauses_is_not_delivered_after_the_pause(
         src.resume()
         assert src._slot.wait(10.0), "nothing came after resuming"
         frame = src.latest()
-        assert frame is not None and frame.index == 5
+        assert frame is not None and frame.index == paused_at[0]
     finally:
         src.stop()
