@@ -5,19 +5,17 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import moderngl
 import numpy as np
 
-from ..engine.chain_spec import ChainSpec
+from ..engine.chain_spec import look_painted
 from ..engine.context import create_headless_context
 from ..engine.errors import AquarelleError
 from ..engine.renderer import Renderer
 from ..engine.still import paint_still, whole_reason
-from ..engine.style import StyleSpec
 from ..engine.tile_analysis import tiling_problem
 from ..media.animation import animation_of, ffmpeg_decodes
 from ..media.errors import MediaError
@@ -179,51 +177,30 @@ def refuse_unpaintable(job: RenderJob, size: tuple[int, int], ctx: moderngl.Cont
     limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
     w, h = size
     source = source or size
-    with painted_sizes(job, ctx) as painted:
-        out = painted(size)
-        if output is not None and (beyond := side_limit(output, out)) is not None:
-            kind, most = beyond
-            made = f" and {job.look.style.name} would paint it {out[0]}x{out[1]}" \
-                if out != size else ""
-            raise AquarelleError(f"{src.name} is {w}x{h}{made}: {kind} holds at most {most} "
-                                 f"px a side; render it smaller, e.g. --size "
-                                 f"{largest_size(source, painted, most)} (or write .png, .tif "
-                                 "or .avif)")
-        if max(out) > limit and out != size:
-            raise AquarelleError(f"{src.name} is {w}x{h}: {job.look.style.name} would paint it "
-                                 f"{out[0]}x{out[1]}, beyond the GPU's texture limit ({limit} "
-                                 f"px); render it smaller, e.g. --size "
-                                 f"{largest_size(source, painted, limit)}")
-        if max(size) <= limit:
-            return
-        why = f"{job.look.style.name} changes the picture's size" if out != size else \
-            tiling_problem(job.look.style, job.look.values, size, scale=job.look.scale)
-        if why is None:
-            return
-        raise AquarelleError(f"{src.name} is {w}x{h}, beyond the GPU's texture limit ({limit} "
-                             f"px), and cannot be painted in tiles: {why}; render it smaller, "
-                             f"e.g. --size {largest_size(source, painted, limit)}")
-
-
-@contextmanager
-def painted_sizes(job: RenderJob, ctx: moderngl.Context
-                  ) -> Iterator[Callable[[tuple[int, int]], tuple[int, int]]]:
-    """Size -> the size of the picture the look paints from a still of that size (a
-    renderer is made for it only where a style's output may differ from its input)."""
-    style = job.look.style
-    specs = style.styles if isinstance(style, ChainSpec) else (style,)
-    if not any(_resizes(s) for s in specs):
-        yield lambda size: size
+    painted = look_painted(job.look.style, job.look.values)
+    out = painted(size)
+    if output is not None and (beyond := side_limit(output, out)) is not None:
+        kind, most = beyond
+        made = f" and {job.look.style.name} would paint it {out[0]}x{out[1]}" \
+            if out != size else ""
+        raise AquarelleError(f"{src.name} is {w}x{h}{made}: {kind} holds at most {most} "
+                             f"px a side; render it smaller, e.g. --size "
+                             f"{largest_size(source, painted, most)} (or write .png, .tif "
+                             "or .avif)")
+    if max(out) > limit and out != size:
+        raise AquarelleError(f"{src.name} is {w}x{h}: {job.look.style.name} would paint it "
+                             f"{out[0]}x{out[1]}, beyond the GPU's texture limit ({limit} "
+                             f"px); render it smaller, e.g. --size "
+                             f"{largest_size(source, painted, limit)}")
+    if max(size) <= limit:
         return
-    with Renderer(ctx, style, seed=job.look.seed, scale=job.look.scale) as pipeline:
-        pipeline.set_params(job.look.values)
-        yield pipeline.output_size
-
-
-def _resizes(style: StyleSpec) -> bool:
-    t = style.targets[style.output]
-    return t.scale != 1.0 or t.scale_param is not None or bool(t.scale_by) \
-        or t.size is not None
+    why = f"{job.look.style.name} changes the picture's size" if out != size else \
+        tiling_problem(job.look.style, job.look.values, size, scale=job.look.scale)
+    if why is None:
+        return
+    raise AquarelleError(f"{src.name} is {w}x{h}, beyond the GPU's texture limit ({limit} "
+                         f"px), and cannot be painted in tiles: {why}; render it smaller, "
+                         f"e.g. --size {largest_size(source, painted, limit)}")
 
 
 def largest_size(source: tuple[int, int],

@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..engine.chain_spec import AnyStyle, ChainSpec
+from ..engine.chain_spec import AnyStyle, ChainSpec, specs_of
 from ..engine.motion import MotionEstimator
 from ..media.video_reader import VideoReader
 
@@ -36,7 +36,7 @@ class MotionSummary:
 
 def motion_widths(style: AnyStyle, values: Mapping[str, Any]) -> list[int]:
     """The flow widths of the styles whose paper follows the camera (motion on)."""
-    styles = style.styles if isinstance(style, ChainSpec) else (style,)
+    styles = specs_of(style)
     out: set[int] = set()
     for s in styles:
         if s.motion is None:

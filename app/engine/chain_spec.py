@@ -8,7 +8,7 @@ style takes a chain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -74,13 +74,29 @@ class ChainSpec:
 AnyStyle = StyleSpec | ChainSpec
 
 
+def specs_of(style: AnyStyle) -> tuple[StyleSpec, ...]:
+    """The styles of a chain in order, or a lone style alone."""
+    return style.styles if isinstance(style, ChainSpec) else (style,)
+
+
+def look_painted(style: AnyStyle, values: Mapping[str, object]
+                 ) -> Callable[[tuple[int, int]], tuple[int, int]]:
+    """Size -> the size of the picture `style` paints from a frame of that size at
+    `values` (the set ones, as given on a command line: coerced and completed with the
+    defaults first; see `painted_size`)."""
+    params = param_set(style)
+    params.update(values)
+    full = params.values()
+    return lambda size: painted_size(style, full, size)
+
+
 def _active_styles(style: AnyStyle, values: Mapping[str, object]
                    ) -> list[tuple[StyleSpec, dict[str, object]]]:
     """The styles that paint (a chain's not bypassed), each with its own values."""
     if isinstance(style, StyleSpec):
         return [(style, dict(values))]
     active = []
-    for s in style.styles:
+    for s in specs_of(style):
         prefix = s.name + "."
         own = {k[len(prefix):]: v for k, v in values.items() if k.startswith(prefix)}
         if not own.pop(BYPASS, False):

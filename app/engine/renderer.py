@@ -18,7 +18,7 @@ import cv2
 import moderngl
 import numpy as np
 
-from .chain_spec import BYPASS, AnyStyle, ChainSpec, load_chain, param_set
+from .chain_spec import BYPASS, AnyStyle, ChainSpec, load_chain, param_set, specs_of
 from .errors import AquarelleError
 from .fit import FrameFitter
 from .frame_arrays import SamePicture
@@ -81,7 +81,7 @@ class Renderer:
         self.style: AnyStyle = load_chain(style) if isinstance(style, str) else style
         self.deep = deep
         self._chain = isinstance(self.style, ChainSpec)
-        specs = self.style.styles if isinstance(self.style, ChainSpec) else (self.style,)
+        specs = specs_of(self.style)
         self.tracker = MotionTracker()
         self._fitter: FrameFitter | None = None
         self._steps = StepTimes(ctx)  # the upload and a chain's shrink, while profiled
@@ -531,7 +531,7 @@ def scaled_styles(specs: Sequence[StyleSpec]) -> list[bool]:
 def scale_applies(style: AnyStyle) -> bool:
     """Whether a processing scale paints any of `style`'s styles smaller (not a lone
     upscale: see `scaled_styles`)."""
-    return any(scaled_styles(style.styles if isinstance(style, ChainSpec) else (style,)))
+    return any(scaled_styles(specs_of(style)))
 
 
 def use_draft(renderer: Renderer, *, adapting: bool) -> None:

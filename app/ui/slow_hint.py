@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.chain_spec import AnyStyle, ChainSpec
+from ..engine.chain_spec import AnyStyle, specs_of
 from ..engine.renderer import MIN_VIDEO_LINES
 from ..engine.style_stage import MIN_SCALE
 from ..media.adaptive import STEP
 from ..media.source import FrameSource
+from . import playback
 from .live_controller import FLOORS
 
 WINDOW_S = 3.0  # seconds of playback looked at
@@ -75,7 +76,7 @@ class SlowPlaybackHint:
             return None  # adaptive quality is still lowering the scale: it may yet keep up
         self.shown = True
         shown_fps = (1.0 - min(1.0, share)) * due
-        rate = getattr(source, "rate", 1.0)
+        rate = playback.rate(source)
         head = (f"This machine paints about {shown_fps:.0f} of the video's {due:.0f} frames "
                 "a second" + ("" if rate == 1.0 else f" at {rate:g}\u00d7 speed"))
         tail = "Exports are not affected: they paint every frame."
@@ -116,5 +117,4 @@ def _at_the_floor(how: PaintedHow) -> str:
 
 def heavy_styles(style: AnyStyle) -> tuple[str, ...]:
     """The labels of `style`'s heavy styles (HEAVY_STYLES), in order."""
-    specs = style.styles if isinstance(style, ChainSpec) else (style,)
-    return tuple(s.label for s in specs if s.name in HEAVY_STYLES)
+    return tuple(s.label for s in specs_of(style) if s.name in HEAVY_STYLES)
