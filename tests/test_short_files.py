@@ -51,12 +51,16 @@ def test_the_render_says_truncated(tmp_path, capsys, fmt, writer):
     data = photo_bytes(fmt, writer)
     src = tmp_path / f"cut.{fmt}"
     src.write_bytes(data[: len(data) // 2])
-    out = tmp_path / "out.png"
+    refused(capsys, src, tmp_path / "out.png",
+            f"not a readable image: {src} (truncated: the file ends before its picture does)")
+
+
+def refused(capsys, src, out, said: str) -> None:
+    """`render src -o out` exits 2 saying `said` in one line and leaves only `src` in its
+    folder."""
     assert main(["render", str(src), "-o", str(out)]) == 2
-    assert capsys.readouterr().err == (
-        f"aquarelle render: error: not a readable image: {src} (truncated: the file ends "
-        "before its picture does)\n")
-    assert list(tmp_path.iterdir()) == [src]
+    assert capsys.readouterr().err == f"aquarelle render: error: {said}\n"
+    assert list(src.parent.iterdir()) == [src]
 
 
 def test_an_mp4_cut_before_its_index_is_said_truncated(tmp_path, capsys):
@@ -81,9 +85,5 @@ def test_an_mp4_cut_before_its_index_is_said_truncated(tmp_path, capsys):
     src = tmp_path / "cut.mp4"
     src.write_bytes(data[: len(data) * 7 // 10])
     whole.unlink()
-    out_path = tmp_path / "out.mp4"
-    assert main(["render", str(src), "-o", str(out_path)]) == 2
-    assert capsys.readouterr().err == (
-        f"aquarelle render: error: {src}: not a readable video (truncated: the file ends "
-        "before its boxes do)\n")
-    assert list(tmp_path.iterdir()) == [src]
+    refused(capsys, src, tmp_path / "out.mp4",
+            f"{src}: not a readable video (truncated: the file ends before its boxes do)")

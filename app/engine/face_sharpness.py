@@ -26,9 +26,8 @@ def face_sharpness(rgb: np.ndarray, face: Face) -> float:
     if x1 - x0 < 24 or y1 - y0 < 24:
         return 0.0
     grey = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
-    if grey.dtype != np.uint8:  # (a 16-bit picture's)
-        grey = (grey / 257.0).astype(np.float32)
-    c = cv2.resize(grey.astype(np.float32), (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    grey = grey.astype(np.float32) / (257.0 if grey.dtype == np.uint16 else 1.0)
+    c = cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
     b1 = cv2.GaussianBlur(c, (0, 0), 1.0)
     b3 = cv2.GaussianBlur(c, (0, 0), 3.0)
     fine, coarse = float(np.abs(c - b1).mean()), float(np.abs(b1 - b3).mean())

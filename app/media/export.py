@@ -622,11 +622,11 @@ def decoded_as(reader: VideoReader) -> str:
 
 
 def alpha_left_out(reader: VideoReader, output: Path) -> str | None:
-    """The warning for a source whose pictures carry transparency (a ProRes 4444's alpha,
-    say) written to an `output` that cannot keep it (a video, JPEG or BMP frames), asked
-    after the walk: a pixel less than opaque among the frames decoded (a GIF decodes to
-    bgra, mostly opaque), or a VP8/VP9 stream's alpha (VideoReader.has_alpha). None for an
-    opaque source."""
+    """The warning for a source whose pictures carry transparency written to an `output`
+    that cannot keep it (a video, JPEG or BMP frames), or whose alpha is never read (a YUV
+    video's: ProRes 4444, VP8/VP9), asked after the walk: a pixel less than opaque among the
+    frames decoded (a GIF decodes to bgra, mostly opaque), or a VP8/VP9 stream's alpha
+    (VideoReader.has_alpha). None for an opaque source."""
     if not reader.has_alpha:
         return None
     if not reader.on_white:  # (its alpha never read: no output keeps it)

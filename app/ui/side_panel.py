@@ -150,7 +150,6 @@ class SidePanel(QScrollArea):
             self.compare_combo.setCurrentIndex(index)
             self.compare_combo.blockSignals(False)
 
-
     def _scale_for(self, style: AnyStyle) -> None:
         """The processing scale is offered where it paints something smaller: never for a
         lone upscale (super-resolution runs at full scale: renderer.scaled_styles)."""

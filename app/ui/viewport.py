@@ -177,6 +177,9 @@ class Viewport(QOpenGLWidget):
         # the draft on screen with the values (revision) it was painted for
         self._drafted: np.ndarray | None = None
         self._apart_draft: tuple[moderngl.Texture, tuple[int, str | None]] | None = None
+        # the views the look paints (a stereo pair's) and the settings' revision they were
+        # found for (RenderState.revision)
+        self._views: tuple[Any, tuple[int, int]] = (None, (1, 1))
         self.setMinimumSize(160, 90)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # (Tab reaches the picture too)
         self.navigation = ViewNavigation(self)  # zoom, pan and the split divider by mouse
@@ -1072,10 +1075,18 @@ class Viewport(QOpenGLWidget):
             return
         self._hold_scale()
         # (the views of a stereo pair in the painting: the original is split into each)
-        views = painted_views(self.state.style, self.state.params.values()) \
+        views = self._painted_views() \
             if main is self._result and self.compare is CompareMode.SPLIT else None
         draw_pictures(self._display, src, main, mode, image, size, self.transform, self.compare,
                       self.split, self.devicePixelRatioF(), self.pixel_aspect, views)
+
+    def _painted_views(self) -> tuple[int, int]:
+        """The views the look paints (chain_spec.painted_views), found again only when the
+        style or its values changed, not on every draw."""
+        key = self.state.revision
+        if self._views[0] != key:
+            self._views = (key, painted_views(self.state.style, self.state.params.values()))
+        return self._views[1]
 
     def _as_shown(self, size: tuple[int, int]) -> tuple[int, int]:
         return as_shown(size, self.pixel_aspect)
