@@ -13,9 +13,12 @@ import av
 import numpy as np
 import pytest
 from test_animated_avif import FRAMES, animated_avif
+from test_sources import WAIT, read_all
 
 from aquarelle.cli.main import main
+from aquarelle.media.errors import MediaError
 from aquarelle.media.short_file import ends_early
+from aquarelle.media.sources import open_source
 
 SAID = "(truncated: the file ends before its frames do)"
 
@@ -71,3 +74,26 @@ def test_a_cut_that_leaves_no_frame_is_said_truncated(whole: Path, tmp_path: Pat
         assert main(["render", str(src), "-o", str(out), "--style", "adjust"]) != 0
         err = capsys.readouterr().err
         assert SAID in err and err.count("\n") == 1 and not out.exists(), (ext, err)
+
+
+@pytest.mark.parametrize("where", ["in its frames' header", "before its frames' data",
+                                   "in its last frames' data"])
+def test_the_window_says_a_cut_short_animation_in_the_words_of_render(
+        whole: Path, tmp_path: Path, where: str) -> None:
+    """The window's source (what it plays, or the one line its dialog says) calls the file
+    truncated as `aquarelle render` does: not 'a picture' cut short."""
+    data = whole.read_bytes()
+    at = {"in its frames' header": boxes(data)["meta"][0] + 20,
+          "before its frames' data": boxes(data)["mdat"][0] + 12,
+          "in its last frames' data": len(data) * 93 // 100}[where]
+    src = cut(whole, at, tmp_path)
+    if where != "in its last frames' data":
+        with pytest.raises(MediaError) as e:
+            open_source(str(src), paced=False)
+        assert SAID in str(e.value) and "picture" not in str(e.value), str(e.value)
+        return
+    with open_source(str(src), paced=False) as played:
+        frames = read_all(played)
+        assert played.ended.wait(WAIT)
+    assert 0 < len(frames) < FRAMES
+    assert played.warning is not None and SAID in played.warning, played.warning

@@ -208,8 +208,9 @@ def test_truncated_file_plays_what_decodes(tmp_path):
         n = len(read_all(src))
     assert 0 < n < 20 and src.lost == 20 - n
     # ... and says so, once; a seek past what decodes shows the last frame that does
-    assert src.warning == f"cut.mp4: {20 - n} of 20 frames could not be decoded (the file " \
-                          "is damaged or cut short); the rest plays"
+    # (the words the export and `aquarelle render` give for it)
+    assert src.warning == f"cut.mp4: {20 - n} of 20 frames could not be decoded (truncated: " \
+                          "the file ends before its frames do); the rest plays"
     src = VideoFileSource(cut, paced=True)
     src.pause()
     src.start()

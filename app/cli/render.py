@@ -16,12 +16,11 @@ from ..engine.errors import AquarelleError
 from ..media.animation import (
     Animation,
     animation_of,
-    cut_short_avif_sequence,
     ffmpeg_decodes,
     is_still_gif,
+    refuse_cut_short_avif,
 )
 from ..media.codecs import CONTAINERS
-from ..media.errors import MediaError
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
 from ..media.image_types import Image
 from ..media.paths import (
@@ -31,7 +30,6 @@ from ..media.paths import (
     sequence_files,
     wants_frames,
 )
-from ..media.short_file import TRUNCATED_FRAMES
 from ..media.sniff import PICTURE_OR_SEQUENCE, ffmpeg_opens, its_name, misnamed, sniff_image
 from .batch_plan import default_name, sequence_name
 from .common import add_style_options
@@ -115,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
         else None  # (an animated AVIF sniffs as no still: it is played as a video)
     if sniffed and moving:
         return _render_animation(job, src, output, moving, sniffed)
-    if not sniffed and not moving and cut_short_avif_sequence(src):  # (no picture either)
-        raise MediaError(f"{src}: an animated AVIF, not readable ({TRUNCATED_FRAMES})")
+    if not sniffed and not moving:  # (no picture either)
+        refuse_cut_short_avif(src)
     if is_image_path(src) and (sniffed or not _video_inside(src)):
         return _render_one_image(job, src, output, default_name(
             src, None, template=job.name_template, still_fmt=job.still_format))

@@ -218,7 +218,7 @@ class Driver:
         with VideoReader(job.source) as reader:
             first = next(reader.frames(), None)
             if first is None:
-                raise MediaError(f"{job.source}: no decodable video frames")
+                raise MediaError(f"{job.source}: no decodable video frames{reader.none_why()}")
             source = (first.image.shape[1], first.image.shape[0])
             # without --codec a deep source's codec keeps its bits, as a single machine's
             spec, chosen = keep_depth(job.fmt, CODECS[job.codec], o.codec, reader.bit_depth,

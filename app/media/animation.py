@@ -94,9 +94,9 @@ def _avif_sequence(f: BinaryIO) -> bool:
     return any(brands[i:i + 4] == b"avis" for i in range(0, len(brands) - 3, 4))
 
 
-def cut_short_avif_sequence(path: str | Path) -> bool:
-    """Whether `path` is an animated AVIF (by its ftyp box) cut short where FFmpeg cannot
-    open it (its sequence's header lost): neither an animation nor a picture to paint."""
+def cut_short_avif(path: str | Path) -> bool:
+    """Whether `path` is an animated AVIF (by its ftyp box) that stops before its boxes do
+    (a download cut short): a video to play what decodes of, never a picture."""
     from .short_file import file_ends_early
 
     try:
@@ -105,7 +105,23 @@ def cut_short_avif_sequence(path: str | Path) -> bool:
                 return False
     except (OSError, struct.error):
         return False
-    return file_ends_early(path) and _avif_frames(path) == 0
+    return file_ends_early(path)
+
+
+def cut_short_avif_sequence(path: str | Path) -> bool:
+    """Whether `path` is an animated AVIF cut short where FFmpeg cannot open it (its
+    sequence's header lost): neither an animation nor a picture to paint."""
+    return cut_short_avif(path) and _avif_frames(path) == 0
+
+
+def refuse_cut_short_avif(path: str | Path) -> None:
+    """Raise MediaError, in the words every tool gives, where `path` is an animated AVIF
+    cut short with no frame left to read (cut_short_avif_sequence)."""
+    if cut_short_avif_sequence(path):
+        from .errors import MediaError
+        from .short_file import TRUNCATED_FRAMES
+
+        raise MediaError(f"{path}: an animated AVIF, not readable ({TRUNCATED_FRAMES})")
 
 
 def _avif_frames(path: str | Path) -> int:

@@ -46,7 +46,6 @@ from .metadata import stream_label
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .short_file import TRUNCATED_FRAMES
 from .video_reader import (
     AudioItem,
     SubtitleItem,
@@ -445,9 +444,7 @@ def _prime(items: Iterator[DecodedFrame | AudioItem], reader: VideoReader, src: 
         head.append(item)
         if isinstance(item, DecodedFrame):
             return head, item
-    why = f" ({reader.failure})" if reader.failure else \
-        f" ({reader.gap.describe()})" if reader.gap is not None and reader.gap_reached else \
-        f" ({TRUNCATED_FRAMES})" if reader.cut_short else ""
+    why = reader.none_why()
     if reader.trimmed:
         raise MediaError(f"{src}: {no_frames_in(start, end, reader.duration)}{why}")
     raise MediaError(f"{src}: no decodable video frames{why}")
@@ -579,7 +576,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                     writer.abort()
                     raise
                 if writer.frames == 0:
-                    raise MediaError(f"{reader.path}: no decodable video frames")
+                    raise MediaError(f"{reader.path}: no decodable video frames"
+                                     f"{reader.none_why()}")
                 elapsed = time.perf_counter() - counters.started
                 if progress is not None:  # the last word; raising here still discards
                     progress(ExportProgress(counters.encoded, counters.encoded, elapsed,

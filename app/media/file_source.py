@@ -61,8 +61,8 @@ class VideoFileSource(ThreadedSource):
         first = next(self._walk, None)
         if first is None:
             self._reader.close()
-            why = f" ({self._reader.failure})" if self._reader.failure else ""
-            raise MediaError(f"{self.path}: no decodable video frames{why}")
+            raise MediaError(f"{self.path}: no decodable video frames"
+                             f"{self._reader.none_why()}")
         self._first: DecodedFrame | None = first
         self._size = (first.image.shape[1], first.image.shape[0])
         self.pixel_aspect = self._reader.sample_aspect
@@ -444,8 +444,9 @@ class VideoFileSource(ThreadedSource):
         if lost and not self._said_lost:
             self._said_lost = True
             total = f" of {self._count}" if self._count else ""
-            self.warning = (f"{self.path.name}: {lost}{total} frames could not be decoded (the "
-                            "file is damaged or cut short); the rest plays")
+            why = self._reader.lost_why() or " (the file is damaged)"
+            self.warning = (f"{self.path.name}: {lost}{total} frames could not be decoded"
+                            f"{why}; the rest plays")
 
     def _restart(self, seconds: float) -> Iterator[DecodedFrame]:
         if seconds <= 0:

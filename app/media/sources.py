@@ -17,7 +17,13 @@ import cv2
 import numpy as np
 
 from ..resources import assets_dir
-from .animation import animation_of, ffmpeg_decodes, is_still_gif
+from .animation import (
+    animation_of,
+    cut_short_avif,
+    ffmpeg_decodes,
+    is_still_gif,
+    refuse_cut_short_avif,
+)
 from .colour_profile import ColourProfileWarning
 from .errors import MediaError
 from .file_source import VideoFileSource
@@ -288,7 +294,9 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False,
         raise MediaError(f"no such file: {path}")
     if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes
         if not _moving(path):
-            return StillImageSource(path)
+            refuse_cut_short_avif(path)  # (no frame left: not "a picture" cut short)
+            if not cut_short_avif(path):  # (one is said of as a video, as render says it)
+                return StillImageSource(path)
     elif is_still_gif(path):  # read as `aquarelle render` reads it: its transparent
         return StillImageSource(path)  # colour (FFmpeg's frame has none) laid on paper
     elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame

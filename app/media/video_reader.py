@@ -736,6 +736,13 @@ class VideoReader:
         steps = [d for d in self._steps if d > 0]
         return bool(steps) and max(steps) - min(steps) > 1
 
+    def none_why(self) -> str:
+        """Why no frame decoded, in brackets ("" where nothing tells): the decoder's failure,
+        a gap in the file's times reached, or the file cut short."""
+        return f" ({self.failure})" if self.failure else \
+            f" ({self.gap.describe()})" if self.gap is not None and self.gap_reached else \
+            f" ({TRUNCATED_FRAMES})" if self.cut_short else ""
+
     def lost_why(self) -> str:
         """What the lost frames' warning adds: why the walk ended early (": unreadable
         after ..."), that the file is cut short, and the frames left out because their
