@@ -237,6 +237,8 @@ def test_file_transport_pause_step_seek(qtbot: Any, window: MainWindow,
     assert src is not None and src.seekable
     window.playback.toggle_play()
     assert src.paused
+    window.update_stats()
+    assert window.labels.fps.text() == "paused"  # (it said "0.0 fps": a stalled painter?)
     window.playback.seek(0.0)
     wait_position(qtbot, window, lambda t: t == 0.0)
     with qtbot.waitSignal(window.viewport.rendered, timeout=TIMEOUT):

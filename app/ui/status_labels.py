@@ -56,9 +56,14 @@ class StatusLabels(QObject):
         """The figures of the last moments (`named`: the source's picture is on screen; else
         the size stays the one of the picture shown; `shown`: the size of the frame on
         screen)."""
-        # (a still has no rate: painted once, and again for each change)
-        still = source is not None and source.still
-        self.fps.setText("-- fps" if still else f"{stats.fps():.1f} fps")
+        # (a still has no rate: painted once, and again for each change; a paused video
+        # neither: its "0.0 fps" read as a stalled painter)
+        if source is not None and source.still:
+            self.fps.setText("-- fps")
+        elif source is not None and source.paused and not source.live:
+            self.fps.setText("paused")
+        else:
+            self.fps.setText(f"{stats.fps():.1f} fps")
         ms = stats.frame_ms()
         self.frame.setText(f"{ms:.1f} ms" if ms is not None else "-- ms")
         self.live.setText(live)
