@@ -96,3 +96,35 @@ def test_the_views_a_look_paints(style, values, views):
     params = param_set(spec)
     params.update(values)
     assert painted_views(spec, params.values()) == views
+
+
+def test_an_odd_size_says_the_codecs_padding():
+    """An odd picture is written padded to the codec's chroma grid (161 -> 162 in 4:2:0):
+    the list said 'written 161x182' for a file of 162x182 (trial W7)."""
+    from aquarelle.media.video_writer import CODECS, encoded_size
+
+    def pads(codec: str):
+        return lambda s: encoded_size(*s, CODECS[codec])
+
+    odd = size_choices((161, 182), Fraction(1), None, pads("h264"))
+    assert odd[0][0] == "Same as the source (161x182, padded to 162x182)"
+    assert all("padded" not in label for label, _ in odd[1:])  # (painted at even sizes)
+    pair = size_choices((161, 182), Fraction(1), side_by_side, pads("h264"))
+    assert pair[0][0] == "Same as the source (161x182, written 322x182)"
+    # (ProRes' 4:2:2 has every line: an odd height is written as it is)
+    assert size_choices((162, 181), Fraction(1), None, pads("h264"))[0][0] == \
+        "Same as the source (162x181, padded to 162x182)"
+    assert size_choices((162, 181), Fraction(1), None, pads("prores"))[0][0] == \
+        "Same as the source (162x181)"
+
+
+def test_the_dialogs_list_follows_the_codec(qtbot, tmp_path):
+    from aquarelle.ui.export_dialog import ExportDialog
+    from aquarelle.ui.settings import ExportMemory
+
+    dialog = ExportDialog(tmp_path / "odd.mp4", tmp_path, 1.0, 0.0, size=(162, 181),
+                          remembered=ExportMemory(codec="h264", container=".mov"))
+    qtbot.addWidget(dialog)
+    assert dialog.size.itemText(0) == "Same as the source (162x181, padded to 162x182)"
+    dialog.codec.setCurrentIndex(dialog.codec.findData("prores"))
+    assert dialog.size.itemText(0) == "Same as the source (162x181)"

@@ -1744,7 +1744,8 @@ def test_a_videos_size_is_its_frame_on_screens(qtbot: Any, window: MainWindow,
     from aquarelle.ui.stats import FrameStats
 
     labels = window.labels
-    video = SimpleNamespace(size=(320, 240), still=False, live=False, dropped=0)
+    video = SimpleNamespace(size=(320, 240), still=False, live=False, dropped=0,
+                            paused=False)
     labels.show_stats(FrameStats(), video, "", shown=(400, 300))  # type: ignore[arg-type]
     assert labels.res.text() == "400\u00d7300"
     still = SimpleNamespace(size=(16000, 200), still=True, live=False, dropped=0)

@@ -31,7 +31,7 @@ from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
 from ..media.image_read import os_reason
 from ..media.paths import is_part_of
-from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC
+from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC, encoded_size
 from .settings import ExportMemory
 
 # (name, the standard frame: long x short side; None: the source's size). The picture is
@@ -82,15 +82,21 @@ Painted = Callable[[tuple[int, int]], tuple[int, int]]
 
 
 def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1),
-                 painted: Painted | None = None) -> list[tuple[str, tuple[int, int] | None]]:
+                 painted: Painted | None = None, encoded: Painted | None = None
+                 ) -> list[tuple[str, tuple[int, int] | None]]:
     """The Size list for a video of upright `size` pixels shaped `sar`, painted by a look
     whose picture for a frame of a size is `painted(size)` (None: the frame's size; an
     upscaler enlarges it, a side-by-side stereo pair doubles its width): each choice's
     label with the size it writes (an enlargement of the source before painting said), and
     the size to paint at for it (--size; None: the source's). A standard size is the file
-    written fitted in that frame, whatever the look makes of the frames."""
+    written fitted in that frame, whatever the look makes of the frames. `encoded`: the
+    size the codec writes a picture at (an odd one padded), said where it pads."""
     def paint(s: tuple[int, int]) -> tuple[int, int]:
         return painted(s) if painted is not None else s
+
+    def padded(s: tuple[int, int]) -> str:
+        p = encoded(s) if encoded is not None else s
+        return f", padded to {p[0]}x{p[1]}" if p != s else ""
 
     w, h = size
     shown = resolve_size((-1, h), size, sar) if sar != 1 else size
@@ -101,7 +107,7 @@ def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1),
         if frame is None:  # its pixels kept, and their shape (non-square: shown otherwise)
             as_shown = f", shown {shown[0]}x{shown[1]}" if shown != size else ""
             written = f", written {natural[0]}x{natural[1]}" if natural != size else ""
-            choices.append((f"{name} ({w}x{h}{as_shown}{written})", None))
+            choices.append((f"{name} ({w}x{h}{as_shown}{written}{padded(natural)})", None))
             continue
         if natural == size:
             at = fit_frame(frame, size, sar)
@@ -119,7 +125,7 @@ def size_choices(size: tuple[int, int], sar: Fraction = Fraction(1),
             note = f", enlarged from {w}x{h}"
         else:
             note = ""
-        choices.append((f"{name} ({out[0]}x{out[1]}{note})", at))
+        choices.append((f"{name} ({out[0]}x{out[1]}{note}{padded(out)})", at))
     return choices
 
 
@@ -169,6 +175,7 @@ class ExportDialog(QDialog):
         form.addRow("Quality (CRF)", self.crf)
 
         self.size = QComboBox(self)
+        self._sized = (size, pixel_aspect, painted)
         self.sizes = size_choices(size, pixel_aspect, painted)
         for (label, _), (_, frame) in zip(self.sizes, SIZES, strict=True):
             self.size.addItem(label, frame[1] if frame else None)  # data: the lines, 1080
@@ -270,6 +277,9 @@ class ExportDialog(QDialog):
             self.crf.setValue(spec.default_crf)
         # only H.264 and H.265 have GPU encoders: the others are encoded in software
         self.encoder.setEnabled(spec.name in HARDWARE)
+        self.sizes = size_choices(*self._sized, lambda s: encoded_size(*s, spec))
+        for i, (label, _) in enumerate(self.sizes):  # (an odd size padded, by this codec)
+            self.size.setItemText(i, label)
         path = Path(self.path_edit.text())
         if CONTAINERS.get(path.suffix.lower()) not in spec.containers:  # keep what can hold it
             self.path_edit.setText(str(path.with_suffix(EXTENSION_FOR_CODEC[spec.name])))
