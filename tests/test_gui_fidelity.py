@@ -9,6 +9,7 @@ a pass blending into what its target held) differs from the CLI's by far more th
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 from modal import answer_modal
 from PyQt6.QtGui import QImage, QPixmap
+from PyQt6.QtWidgets import QApplication
 from skimage import data
 from test_gui import TIMEOUT, Dialogs, config, dialogs, grab, make_window  # noqa: F401
 from videoclips import late_clip, mux_frames, pattern
@@ -573,6 +575,9 @@ def test_frames_skipped_in_playback_keep_the_face(
         vp.show_frame(Frame(frames[index], index, index / FPS))
         grab(win)
         assert vp.shown_index == index
+        # (a frame after a skip waits for its own subject, the picture before held)
+        qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
+        grab(win)
         faces.append(vp.pipeline.last_subject is not None)
     assert all(faces), faces
 
@@ -641,7 +646,8 @@ def test_a_portrait_video_opened_playing_shows_its_first_picture_with_its_face(
 # -- a frame paused on after playing ---------------------------------------------------------
 def played_at(win: MainWindow, *indices: int) -> None:
     """Frames handed to the viewport as a file playing hands them (the source paused at
-    frame 0: nothing else comes), each painted before the next."""
+    frame 0: nothing else comes), each painted before the next (a frame after a skip once
+    its subject is found, the picture before held meanwhile)."""
     from aquarelle.media.source import Frame
 
     vp = win.viewport
@@ -651,6 +657,13 @@ def played_at(win: MainWindow, *indices: int) -> None:
         vp.show_frame(Frame(clip_frame(i), i, i / FPS))
         grab(win)
         assert vp.shown_index == i
+        deadline = time.monotonic() + TIMEOUT / 1000
+        win._stats_timer.stop()  # (meanwhile: it has the viewport follow the source, paused)
+        while vp.painted_pts != i / FPS:
+            assert time.monotonic() < deadline, f"frame {i} was never painted"
+            QApplication.processEvents()
+            grab(win)
+        win._stats_timer.start()
 
 
 def test_a_video_played_to_its_end_at_a_lowered_scale_ends_on_the_cli_render(

@@ -5,6 +5,9 @@ result (a frame behind at most: the picture never waits), followed across skippe
 After a cut (a seek, the loop point, a step back, a new still) nothing found before holds: the
 picture before it stays on screen (viewport.py) until something is found for the new frames,
 as the export finds it, instead of showing them framed without their face and then with it.
+A playing file's frame after frames were skipped (playback behind on a slow machine) waits
+likewise for its own subject: the newest result is then that of the frame painted before the
+skip, the face where it was several frames back (trial W8: the vignette lagged the face).
 A still's and a paused file's frame are painted again with their own subject once found, so
 the window shows what `aquarelle render` makes."""
 
@@ -31,6 +34,8 @@ class SubjectFeed(QObject):
         self._seen: Subject | None = None
         self._pending = False  # the frame on screen waits for its own subject
         self._cut = False  # nothing found since a cut (a still is one)
+        self._skip = False  # ... or the frame on screen came after frames skipped in playback
+        self._index: int | None = None  # the file's frame index handed over last
         self._own = False  # ... and the frame on screen needs its own (a still, paused)
         self.holding = False  # the viewport keeps the picture before it meanwhile
         self._image: np.ndarray | None = None  # the frame handed over last
@@ -60,6 +65,11 @@ class SubjectFeed(QObject):
             # and masks an export made in them)
             self._worker = SubjectWorker(lambda: SubjectTracker(catch_up=True))
             self._worker.start()
+        # a playing file's frame more than one on from the last: what was found before is
+        # several frames behind it (a seek or the loop point is a cut instead)
+        last, self._index = self._index, index
+        self._skip = not (cut or still or wait) and index is not None and last is not None \
+            and index > last + 1
         if cut or still:
             self._worker.reset()
             self._seen = None
@@ -70,7 +80,7 @@ class SubjectFeed(QObject):
         else:
             k = max(0, index - self._first)
             self._worker.submit(image, k / FRAMES_PER_S, k)
-        self._own = still or wait
+        self._own = still or wait or self._skip
         self._await(self._own or self._cut)
 
     def forget(self) -> None:
@@ -118,13 +128,13 @@ class SubjectFeed(QObject):
         worker = self._worker
         if worker is None or not self._pending or worker.error is not None \
                 or self._image is None:
-            self._pending = self._cut = False
+            self._pending = self._cut = self._skip = False
             self._timer.stop()
             if self.holding:
                 self.stillReady.emit()
             return
         if self._found():
-            self._pending = self._cut = False
+            self._pending = self._cut = self._skip = False
             self._timer.stop()
             if self.holding or worker.latest() is not self._seen:
                 self.stillReady.emit()
@@ -136,15 +146,23 @@ class SubjectFeed(QObject):
 
     @property
     def waiting_fresh(self) -> bool:
-        """... and nothing found before holds for it (since a cut, or a still): worth
-        holding the picture before it on screen until it is found, rather than painting it
-        without."""
-        return self._pending and self._cut
+        """... and nothing found before holds for it (since a cut, or a still, or after
+        frames skipped while playing): worth holding the picture before it on screen until
+        it is found, rather than painting it without (or with a face from frames back)."""
+        return self._pending and (self._cut or self._skip)
+
+    @property
+    def waiting_after_skip(self) -> bool:
+        """... a playing file's frame after frames skipped, for its own subject: the frames
+        that come meanwhile wait behind it (each would be another skip, and one replaced
+        by the next before its subject is found would never be painted)."""
+        return self._pending and self._skip and not self._cut
 
     def stop(self) -> None:
         self._timer.stop()
         self._image = None
-        self._pending = self._cut = False
+        self._index = None
+        self._pending = self._cut = self._skip = False
         if self._worker is not None:
             self._worker.stop()
             self._worker = None

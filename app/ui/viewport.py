@@ -56,7 +56,9 @@ SUBJECT_FOLLOW = 30
 # subject, the picture before them held on screen meanwhile (painted without it, a frame would
 # be framed as a scene, then again as a portrait: a flash; with the face from before the cut,
 # the face would be where it was). A paused file's step is painted with the frame before's
-# subject at once, and again with its own.
+# subject at once, and again with its own. A playing file's frame after frames were skipped
+# waits as long for its own (the newest result is the frame's before the skip, the face where
+# it was frames back), the frames that come meanwhile behind it (_keep_held).
 SUBJECT_HOLD_S = 0.5
 # A still of at least this many pixels is painted in a process of its own on a CPU renderer
 # (16 MP, the most the window shows: 10 s for the watercolor and 17 s for the stereo on
@@ -155,6 +157,8 @@ class Viewport(QOpenGLWidget):
         self.record = PaintingRecord()
         self.paused = False  # a file is paused (its frames are painted with their own subject)
         self._hold_since: float | None = None  # holding the picture for a frame's subject
+        self._held_after_skip = False  # ... a playing file's frame after a skip (_keep_held)
+        self._new_painted = False  # the last render painted a new frame (not one again)
         self._painted_index: int | None = None  # the source's index of the frame painted last
         self.painted_pts: float | None = None  # ... and its time (None: a still's, a camera's)
         self._screen: tuple[tuple[Any, ...], moderngl.Framebuffer] | None = None
@@ -505,6 +509,11 @@ class Viewport(QOpenGLWidget):
         self.paused = paused
         if not paused or self._image is None or self._pipeline is None:
             return
+        if self._held_after_skip and self._fresh and not self._superseded:
+            # a frame after a skip, held for its subject while it played, is never painted
+            # as it played: as a seek to it paints it (as it would be painted again paused)
+            self._repaint_as_seek()
+            return
         if not self._repaint_if_deviated() and self._pipeline.has_subject_style:
             self.subjects.settle()
 
@@ -533,6 +542,7 @@ class Viewport(QOpenGLWidget):
         subject is found (see SUBJECT_HOLD_S); then it is painted with it, or without once
         the wait is over. With nothing painted yet (a file or camera just opened) the view
         stays empty meanwhile: its first frame is not shown framed without its face."""
+        self._held_after_skip = False
         if not self.subjects.waiting_fresh:
             self._hold_since = None
             self.subjects.holding = False
@@ -543,10 +553,23 @@ class Viewport(QOpenGLWidget):
             QTimer.singleShot(int(SUBJECT_HOLD_S * 1000) + 10, self.update)
         if now - self._hold_since < SUBJECT_HOLD_S:
             self.subjects.holding = True
+            self._held_after_skip = self.subjects.waiting_after_skip  # (see _keep_held)
             return True
         self._hold_since = None
         self.subjects.holding = False
         return False
+
+    def _keep_held(self) -> bool:
+        """Whether the frame queued waits behind the one held for its subject: a playing
+        file's frame after a skip, held until its own is found, is painted before the frames
+        that follow it (replaced by each newer one, it would wait for a subject the worker
+        is always a frame behind on, then be painted with a stale one); a seek, the loop
+        point or a pause takes the queued frame at once."""
+        frame = self._pending
+        return frame is not None and self._held_after_skip and self._fresh \
+            and not self._superseded and not self.paused and frame.pts is not None \
+            and self._image_pts is not None and self.shown_index is not None \
+            and 0 < frame.index - self.shown_index <= SUBJECT_FOLLOW
 
     def _subject_arrived(self) -> None:
         self._applied = None  # the same still again, with its subject
@@ -682,7 +705,9 @@ class Viewport(QOpenGLWidget):
             return
         t0 = time.perf_counter()
         try:
-            new_frame = self._consume_pending()
+            self._new_painted = False
+            if not self._keep_held():
+                self._consume_pending()
             rendered = self._render_if_needed()
             self._apply_view_due()
             fbo = self._screen_framebuffer(ctx)
@@ -699,7 +724,7 @@ class Viewport(QOpenGLWidget):
         if rendered:
             self.cost.painted(time.perf_counter() - t0, self.frame_size, self.adaptive,
                               self.adjusting)
-            if new_frame:
+            if self._new_painted:  # (a frame held for its subject: once painted)
                 self.stats.frame_shown()
                 if self._image_captured is not None:
                     self.stats.latency.add(time.monotonic() - self._image_captured)
@@ -739,7 +764,7 @@ class Viewport(QOpenGLWidget):
         frame, self._pending = self._pending, None
         if frame is None:
             return False
-        self._superseded = False
+        self._superseded = self._held_after_skip = False
         img = frame.image[:, :, :3]  # a 16-bit still stays 16-bit (a deep pipeline paints it)
         self._image = np.ascontiguousarray(img if img.dtype == np.uint16 else
                                            img.astype(np.uint8, copy=False))
@@ -872,6 +897,7 @@ class Viewport(QOpenGLWidget):
             self._shown_new()
             # (a frame painted again as a seek to it: not a new one, sent at once)
             captured = None if self._repaint else self._image_captured
+            self._new_painted = not self._repaint
             self.record.painted(FramePainting(self._look(), not painting[1],
                                               not self._skipped, own, bare))
             self._skipped = self._repaint = False
