@@ -33,7 +33,7 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 ORIGINAL = "original"
 # what `when` may name besides parameters
 BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned", "subject", "subject_held",
-                 "cheap"}
+                 "exposed", "cheap"}
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 
@@ -153,10 +153,13 @@ class MotionSpec:
 class SubjectSpec:
     """The subject map a style asks for (engine/subject_map.py): an external input texture
     (RGBA: head, features, person, found), made while the `enable` parameter is on; the
-    passes hear `u_subject` (1: a face was found)."""
+    passes hear `u_subject` (1: a face was found) and, where a face was found, the gain that
+    keys an underexposed frame up (`u_exposure`, 1 .. 2; the `exposed` flag: above 1),
+    while the `exposure` parameter is on (None: always)."""
 
     input: str
     enable: str
+    exposure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -451,7 +454,8 @@ def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
     if "subject" in data:
         m = _get(data, "subject", dict, "style")
         subject = SubjectSpec(input=_get(m, "input", str, "subject"),
-                              enable=_get(m, "enable", str, "subject"))
+                              enable=_get(m, "enable", str, "subject"),
+                              exposure=_get(m, "exposure", (str, type(None)), "subject", None))
     views = _get(data, "debug_views", dict, "style", {})
     if not all(isinstance(v, str) for v in views.values()):
         raise ValueError("debug_views: every view names a target")
@@ -661,6 +665,9 @@ def _check(style: StyleSpec) -> None:
         if style.subject.enable not in param_names:
             raise ValueError("subject: 'enable' names unknown parameter "
                              f"{style.subject.enable!r}")
+        if style.subject.exposure is not None and style.subject.exposure not in param_names:
+            raise ValueError("subject: 'exposure' names unknown parameter "
+                             f"{style.subject.exposure!r}")
     for node in style.graph:
         if isinstance(node, RepeatSpec) and node.count not in param_names:
             raise ValueError(f"repeat count {node.count!r} is not a parameter")

@@ -125,6 +125,7 @@ class StyleStage:
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
+        self._exposure = 1.0  # the gain that keys an underexposed frame up (u_exposure)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
         self._before: dict[str, Any] = {}  # _FRAME_STATE before the last frame (none yet)
@@ -295,6 +296,7 @@ class StyleStage:
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
                 self._sharp = subject.sharpness
+                self._exposure = subject.exposure
                 share = _portrait(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             follows = (again or not repeat) and info.history
@@ -395,6 +397,7 @@ class StyleStage:
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
         self._sharp = subject.sharpness if self._still is not None and subject else 0.0
+        self._exposure = subject.exposure if self._still is not None and subject else 1.0
 
     def _frame_subject(self) -> Subject | None:
         subject = self._given if self.wants_subject else None
@@ -463,6 +466,14 @@ class StyleStage:
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
         info.uniforms["u_face_sharp"] = float(self._sharp if found else 0.0)
+        # the exposure key where a face is found (a night scene without one may be meant
+        # dark), fading in and out with the subject (in stops: a face found or lost along a
+        # video does not switch the picture's exposure in one frame)
+        key = self.style.subject.exposure
+        gain = self._exposure ** self._subject_weight \
+            if found and (key is None or bool(self.params[key])) else 1.0
+        info.uniforms["u_exposure"] = float(gain)
+        info.uniforms["u_exposed"] = int(gain > 1.0)  # the `exposed` flag
 
     @property
     def upscale_method(self) -> str:

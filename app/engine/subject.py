@@ -1,7 +1,9 @@
 """Who is in the picture, frame after frame: faces (box, keypoints, mesh) kept as tracks and
 smoothed with One Euro filters so they do not jitter, and the person mask, refreshed every
-few frames (it costs the most). A cut or a seek (`reset`) starts afresh; a face not found in
-a frame is dropped. On the CPU at the models' sizes; callers run it off the render thread."""
+few frames (it costs the most), and the frame's exposure (engine/exposure.py: the gain that
+keys an underexposed frame up, from a thumbnail). A cut or a seek (`reset`) starts afresh; a
+face not found in a frame is dropped. On the CPU at the models' sizes; callers run it off
+the render thread."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .exposure import RISE, frame_exposure, keyed
 from .face_light import face_light
 from .face_sharpness import face_sharpness
 from .faces import Face, FaceDetector, box_iou
@@ -40,6 +43,9 @@ class Subject:
     time: float = 0.0
     light: float = 0.0  # the main face's light: -1 from the left .. 1 from the right
     sharpness: float = 0.0  # how sharp the main face is drawn: 0 soft .. 1 (face_sharpness)
+    # the gain (linear light, 1 .. 2) that keys an underexposed frame's lights up, steadied
+    # over a video's frames (engine/exposure.py); 1: exposed well enough
+    exposure: float = 1.0
 
     @property
     def face_size(self) -> float:
@@ -86,6 +92,7 @@ class SubjectTracker:
         self._person: np.ndarray | None = None
         self._light: float | None = None
         self._sharpness: float | None = None
+        self._exposure: float | None = None
         self._frames = 0
         # frames skipped between two given `index`es are made up for: the detections and
         # masks an export made in them are made at the frame after (a mask kept over odd
@@ -97,7 +104,7 @@ class SubjectTracker:
         """Forget the previous frames (a cut, a seek)."""
         self._tracks = []
         self._person = None
-        self._light = self._sharpness = None
+        self._light = self._sharpness = self._exposure = None
         self._frames = 0
         self._beat = None
 
@@ -143,7 +150,11 @@ class SubjectTracker:
             follow = LIGHT_FOLLOW if gap == 1 else 1.0 - (1.0 - LIGHT_FOLLOW) ** gap
             self._light = _steadied(self._light, face_light(rgb, main), follow)
             self._sharpness = _steadied(self._sharpness, face_sharpness(rgb, main), follow)
-        return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0)
+        # the frame's exposure, on every frame (a face lost for a frame does not restart it)
+        rise = RISE if gap == 1 else 1.0 - (1.0 - RISE) ** gap
+        self._exposure = keyed(self._exposure, frame_exposure(rgb), rise)
+        return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
+                       self._exposure)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:
