@@ -132,10 +132,16 @@ def test_a_file_opened_while_one_plays_is_named_when_its_picture_is_shown(
     assert win.open_file(clip)  # playing
     qtbot.waitUntil(lambda: (vp.shown_index or 0) >= 1 and vp.on_screen_pts is not None,
                     timeout=TIMEOUT)
+    # (the picture before is this one: the video opens while the window runs, which
+    # paints meanwhile a frame it took before, or one held for its subject)
+    win._poll.stop()
+    grab(win)
+    qtbot.waitUntil(lambda: not vp.subjects.waiting, timeout=TIMEOUT)
     before = grab(win)
     names = (win.windowTitle(), win.source_panel.current.text(), win.labels.res.text())
     assert names[:2] == ("pan.mkv \u2014 Aquarelle", "Showing: pan.mkv")
     assert win.open_file(path)
+    win._poll.start()
     seen: list[tuple[bool, tuple[str, str, str]]] = []
     shapes: list[tuple[int, ...]] = []  # the held picture's, as drawn
     held = picture(before)

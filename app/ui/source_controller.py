@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PyQt6.QtCore import QObject, pyqtSignal
+from PyQt6.QtCore import QEventLoop, QObject, pyqtSignal
 from PyQt6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from ..engine.errors import AquarelleError
@@ -23,7 +23,15 @@ from .feedback import Feedback
 from .live_controller import LiveController, camera_mode
 from .reasons import short_reason
 from .settings import Settings
-from .sources import SourceSpec, decoded_apart, demo_path, file_there, list_cameras, open_source
+from .sources import (
+    SourceSpec,
+    decoded_apart,
+    demo_path,
+    file_there,
+    list_cameras,
+    open_source,
+    opened_apart,
+)
 from .viewport import Viewport
 
 MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
@@ -43,13 +51,16 @@ def _gone(last: SourceSpec | None) -> str | None:
 
 @dataclass(eq=False)
 class Opening:
-    """A big picture being decoded on its worker thread (see DECODE_APART_PX)."""
+    """A source being opened on a worker thread: a big picture (see DECODE_APART_PX), or a
+    video while the window waits for it (see `opened_apart`)."""
 
     spec: SourceSpec
     quiet: bool
     otherwise: Callable[[], object] | None = None  # what to open when it fails
     source: FrameSource | None = None  # ... what came of it
     error: Exception | None = None
+    waited: bool = False  # open_spec waits for it (and answers for it: no `otherwise`)
+    opened: bool | None = None  # on screen (True), refused (False); None: not yet
 
 
 class SourceController(QObject):
@@ -177,9 +188,12 @@ class SourceController(QObject):
         picture (DECODE_APART_PX) is decoded on a worker thread: True then says it is on
         its way; the source on screen stays until it comes, a failure is said then, and
         any open meanwhile wins over it (one that fails does not). `otherwise`: what to open
-        when such a picture turns out not to decode (False says it of the others at once)."""
+        when such a picture turns out not to decode (False says it of the others at once).
+        A video is opened on a worker thread too, waited for (see _open_waiting)."""
         size, fps = camera_mode(self.settings)
         loop = self.loop()
+        if opened_apart(spec):
+            return self._open_waiting(Opening(spec, quiet, otherwise, waited=True), loop)
         if decoded_apart(spec):
             job = self.opening = Opening(spec, quiet, otherwise)
             threading.Thread(target=self._decode, args=(job, loop), daemon=True,
@@ -195,6 +209,26 @@ class SourceController(QObject):
         self.opening = None  # (a picture still decoding is dropped when it comes)
         self._adopt(spec, src, quiet)
         return True
+
+    def _open_waiting(self, job: Opening, loop: bool) -> bool:
+        """Open a video on a worker thread (its container probed, its first frame decoded:
+        I/O and decoding the window stopped for) and wait for it in an event loop of its own
+        that paints and runs timers but takes no input (as a modal dialog would: nothing is
+        clicked or dropped meanwhile), so the open still answers at once whether it
+        opened. An open that comes meanwhile (a timer's: a camera back, a source that
+        failed) wins over it, as over a big picture's."""
+        self.opening = job
+        waiting = QEventLoop()
+        self.decoded.connect(waiting.quit)
+        try:
+            threading.Thread(target=self._decode, args=(job, loop), daemon=True,
+                             name="aquarelle-open").start()
+            while job.opened is None and job is self.opening:
+                waiting.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        finally:
+            self.decoded.disconnect(waiting.quit)
+        job.waited = False
+        return job.opened is not False
 
     def _decode(self, job: Opening, loop: bool) -> None:
         """(worker thread) Read the picture; `decoded` hands it to the GUI thread."""
@@ -219,11 +253,14 @@ class SourceController(QObject):
             assert src is not None
             src.start()
         except Exception as e:
-            self.feedback.status("", 1)  # (no longer "Opening …")
+            job.opened = False
+            if not job.waited:
+                self.feedback.status("", 1)  # (no longer "Opening …")
             self._cannot_open(job.spec, e, job.quiet)
-            if job.otherwise is not None:  # (as a failed open's False has its caller do)
-                job.otherwise()
+            if job.otherwise is not None and not job.waited:  # (as a failed open's False
+                job.otherwise()  # has its caller do)
             return
+        job.opened = True
         self._adopt(job.spec, src, job.quiet)
 
     def _cannot_open(self, spec: SourceSpec, e: Exception, quiet: bool) -> None:

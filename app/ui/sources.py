@@ -12,6 +12,7 @@ from ..media.animation import ffmpeg_decodes
 from ..media.image_formats import is_image_path
 from ..media.image_read import image_size
 from ..media.paths import is_sequence, sequence_files
+from ..media.sniff import sniff_image
 from ..media.source import FrameSource
 from ..media.webcam import CameraSource
 from ..media.webcam import list_cameras as _list_cameras
@@ -103,16 +104,33 @@ def can_open(path: str | Path) -> bool:
 DECODE_APART_PX = 1_000_000
 
 
+def _a_picture(ref: str) -> bool:
+    """Whether a file is a picture by its name or its first bytes (no decoder asked: Pillow
+    asked of a video tried all its formats, 80 ms the first time)."""
+    path = Path(ref)
+    return is_image_path(path) or sniff_image(path) is not None
+
+
 def decoded_apart(spec: SourceSpec) -> bool:
     """Whether `spec` is a picture big enough to decode on a worker thread (its header
     read here; a file whose header does not read opens at once, as before)."""
-    if spec.kind != "file":
+    if spec.kind != "file" or not _a_picture(spec.ref):
         return False
     try:
         size = image_size(spec.ref)
     except (OSError, ValueError):
         return False
     return size is not None and size[0] * size[1] >= DECODE_APART_PX
+
+
+def opened_apart(spec: SourceSpec) -> bool:
+    """Whether `spec` is opened on a worker thread while the window waits for it, painting
+    (see SourceController.open_spec): a video or the demo clip, whose container is probed
+    and first frame decoded in the opening (trial W8, finding 2: on the GUI thread a
+    1280x720 H.264 clip stopped the window 65-110 ms on a shared 2-core machine, 290-365 ms
+    the first time; now the GUI thread's own work in it is 5 ms, 11-16 the first time).
+    Pictures open as before (DECODE_APART_PX)."""
+    return spec.kind == "demo" or (spec.kind == "file" and not _a_picture(spec.ref))
 
 
 def open_source(spec: SourceSpec, loop: bool = True, camera_size: tuple[int, int] | None = None,
