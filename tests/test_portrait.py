@@ -267,7 +267,10 @@ def test_a_moving_face_stays_steady(pipeline):
         assert coherent.last_subject is not None  # never lost for a frame
     c = [plain.render_array(f) for f in frames]
     res = warping_errors(frames, per_frame=a, coherent=b, plain=c)
-    assert res.e_warp("coherent") < 0.4 * res.e_warp("per_frame"), res.errors
+    # 0.42 of per-frame since the figure's outline follows the photo's edges (figure_edges.frag):
+    # the coherent painting's E_warp the same (+1%), the per-frame one's 13% lower (its
+    # vignette no longer a blob thresholded anew on each frame's noise); 0.36 before
+    assert res.e_warp("coherent") < 0.47 * res.e_warp("per_frame"), res.errors
     assert res.e_warp("coherent") < 1.2 * res.e_warp("plain")
 
 
