@@ -33,6 +33,7 @@ MIN_SCALE, MAX_SCALE = 0.1, 1.0
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
 PAPER_FADE_MARGIN = 0.02  # paper.frag's FADE_MARGIN
 PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
+HEADS = 4  # the faces whose heads the shaders know (watercolor/figure_rest.glsl's HEADS)
 # What painting a video's frame moves on (each is replaced, never changed in place): put back
 # when the same frame is painted anew (its subject found after it was painted), so that it is
 # painted as the first time, as an export paints it, not as the frame after itself.
@@ -123,6 +124,7 @@ class StyleStage:
         self._subject_fresh = True  # no frame since a reset: the next one sets the weight
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
+        self._heads = _heads(None)  # the largest faces' boxes, picture px (u_heads)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._exposure = 1.0  # the gain that keys an underexposed frame up (u_exposure)
@@ -295,6 +297,7 @@ class StyleStage:
             share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
+                self._heads = _heads(subject)
                 self._sharp = subject.sharpness
                 self._exposure = subject.exposure
                 share = _portrait(arr, subject, cover)
@@ -395,6 +398,7 @@ class StyleStage:
         self._portrait = _portrait(self._still, subject, size) \
             if self._still is not None and subject is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
+        self._heads = _heads(subject if self._still is not None else None)
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
         self._sharp = subject.sharpness if self._still is not None and subject else 0.0
         self._exposure = subject.exposure if self._still is not None and subject else 1.0
@@ -462,6 +466,8 @@ class StyleStage:
         info.uniforms["u_subject_held"] = int(found and held)
         info.uniforms["u_subject_weight"] = float(self._subject_weight if found else 0.0)
         info.uniforms["u_face_size"] = float(self._face_px * px if found else 0.0)
+        info.uniforms["u_heads"] = [tuple(v * px for v in h) if found else (0.0,) * 4
+                                    for h in self._heads]
         info.uniforms["u_portrait"] = float(self._portrait if found else 0.0)
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
@@ -740,6 +746,16 @@ def _light(subject: Subject) -> tuple[float, float]:
         return 0.0, 0.0
     x0, _, x1, _ = max(subject.faces, key=lambda f: f.size).box
     return float(subject.light), float(0.5 * (x0 + x1))
+
+
+def _heads(subject: Subject | None) -> list[tuple[float, float, float, float]]:
+    """The HEADS largest faces' boxes, each its centre and half sides (picture px), zeros
+    past the faces found: where the shaders lay the hair round a face (u_heads,
+    watercolor/figure_rest.glsl)."""
+    faces = sorted(subject.faces, key=lambda f: -f.size)[:HEADS] if subject else []
+    boxes = [(0.5 * (x0 + x1), 0.5 * (y0 + y1), 0.5 * (x1 - x0), 0.5 * (y1 - y0))
+             for x0, y0, x1, y1 in (f.box for f in faces)]
+    return boxes + [(0.0, 0.0, 0.0, 0.0)] * (HEADS - len(boxes))
 
 
 def paper_sheets(zoom: float) -> int:

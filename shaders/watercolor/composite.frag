@@ -22,6 +22,7 @@
 #include "watercolor/deckle.glsl"
 #include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
+#include "watercolor/figure_rest.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -155,6 +156,14 @@ void main() {
         // the photo breaks (a soft photo's breaks are as slow as its shading: kept)
         float skin = u_subject != 0 ? u_face_sharp
             * smoothstep(0.0, FACE_SKIN_FADE, focus_here.z) * (1.0 - focus_here.y) : 0.0;
+        // and the hair round a face where it is laid graded along its flow (its hairline,
+        // light hair: quantize.frag), sharp photo or soft: dried into terraces across a
+        // combed head otherwise; clothes keep their hard edges (their folds)
+        if (u_subject != 0) {
+            vec3 laid = srgb_to_lab(clamp(painted.rgb, 0.0, 1.0));
+            skin = max(skin, beyond_face(focus_here)
+                             * hair_graded(head_round(p + u_origin), laid));
+        }
         painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard, photo, skin);
     }
     vec3 c = painted.rgb;

@@ -23,6 +23,7 @@ uniform float u_px;           // work px per reference px
 uniform float u_scale;        // work px per source px
 uniform float u_target_scale;
 uniform vec2 u_resolution;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 float lr_value(ivec2 q) {
     return texelFetch(src, q, 0).x * 0.01;
@@ -83,6 +84,10 @@ void main() {
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
     float skin = key_skin(texelFetch(src, t, 0).xyz, focus);
+    // round a face (its hairline, light hair: figure_rest.glsl), as quantize.frag
+    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
+                                            + u_origin) : vec2(0.0);
+    float round_k = round_face(focus) * head.x;
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -119,6 +124,10 @@ void main() {
             }
         }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x, skin);
+        float graded = along * hair_graded(head, laid);
+        if (graded > 0.0) {  // hair: a few graded washes along its strands (as quantize.frag)
+            tone = mix(tone, hair_tone(laid, subject, wander, 0.5 * change.x, skin), graded);
+        }
         if (face > 0.0) {
             tone = mix(tone, face_tone(lab, under, wander, 0.5 * length(g), form, skin),
                        face);
@@ -126,6 +135,7 @@ void main() {
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));
         }
+        tone = own_colour(tone, photo, blurred, round_k);
         if (shine > 0.0) {  // a face's shine, as light and white as the photo's
             vec2 ab = length(photo.yz) < length(tone.yz) ? photo.yz : tone.yz;
             tone = mix(tone, vec3(max(tone.x, photo.x), ab), shine);

@@ -20,6 +20,7 @@ uniform float u_px;             // work px per reference px
 uniform float u_scale;          // work px per source px
 uniform float u_target_scale;
 uniform vec2 u_resolution;
+uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 
 float lum(sampler2D img, ivec2 p) {
     return texelFetch(img, clamp(p, ivec2(0), ivec2(u_resolution) - 1), 0).x;
@@ -90,6 +91,14 @@ void main() {
         }
     }
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x, skin);
+    // round a face (its hairline, light hair: figure_rest.glsl): a few graded washes along
+    // the strands; clothes and the body keep the wash's crisp tones
+    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
+                                            + u_origin) : vec2(0.0);
+    float graded = along * hair_graded(head, lab.xyz);
+    if (graded > 0.0) {
+        tone = mix(tone, hair_tone(lab.xyz, subject, wander, change.x, skin), graded);
+    }
     // on a face (the focus is 1 only there), its features too: flesh and glazes
     if (face > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
@@ -98,6 +107,7 @@ void main() {
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));
     }
+    tone = own_colour(tone, own, blurred, round_face(focus) * head.x);
     if (shine > 0.0) {  // a face's shine: the flesh wash left it, as light and white as
         // the photo's (no whiter: a paper-white dot on dark skin read as a fleck)
         vec2 ab = length(shine_ab) < length(tone.yz) ? shine_ab : tone.yz;

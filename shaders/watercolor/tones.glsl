@@ -213,6 +213,52 @@ vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
     return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3, skin);
 }
 
+// Hair as a painter lays it (trial F4, finding 1): one or two soft washes along its flow
+// (the strands' tones), its darker strokes where the strands are darker, its lights left as
+// paper: HAIR_LEVELS tones graded as a face's (HAIR_GRADE), not the wash's six crisp ones,
+// which laid a combed head's slow ramp from its shadow side to its lit crown as flat
+// terraces with hard borders across the comb.
+const float HAIR_LEVELS = 3.0;
+const float HAIR_GRADE = 4.0;  // as FACE_GRADE: each tone's ramp spans its interval
+vec3 hair_tone(vec3 lab, float subject, float wander, float change, float skin) {
+    float sharp = min(step_limit(change), HAIR_GRADE * HAIR_LEVELS / 100.0);
+    // the borders wander as far (L*) as the wash's: its tremor is in tone steps, and a
+    // hair tone is two of them (blotches)
+    wander = 0.5 + (wander - 0.5) * HAIR_LEVELS / max(float(u_quantize_levels), 1.0);
+    return wash_tone_sharp(lab, sharp, subject, wander, HAIR_LEVELS, 0.0, skin);
+}
+
+// How much a texel is a person's head round its face (hair, an ear, the face's fade into the
+// background), 0..1, from the focus map: the face map's fade past the oval and the figure
+// beyond the face, not the face's own skin within it, nor its features.
+const vec2 FACE_INSIDE = vec2(0.75, 1.0);  // the face map: its fade .. its oval
+float round_face(vec4 focus) {
+    if (u_subject == 0) {
+        return 0.0;
+    }
+    return max(focus.z, focus.w) * (1.0 - smoothstep(FACE_INSIDE.x, FACE_INSIDE.y, focus.z))
+           * (1.0 - focus.y);
+}
+
+// Hair beside a face keeps its own colour (trial F4, finding 2): round the face (`round_k`:
+// round_face's) a tone takes the hue of its own colour `own`, not the face's form's (half the
+// wide wash's, `coarse`: the flesh's), and a colour less chromatic than the flesh round it,
+// grey or white hair, at no more than its own chroma (the saturation boosted it more than
+// the flesh, which is held at the skin's): white hair beside a warm face turned to salmon
+// and amber blotches. The flesh round the face (an ear, a temple) has the hue of the wide
+// wash and its chroma: kept.
+const vec2 GREYER = vec2(0.9, 0.6);  // its chroma over the flesh's round it: kept .. grey
+vec3 own_colour(vec3 tone, vec3 own, vec3 coarse, float round_k) {
+    float c = length(own.yz);
+    if (round_k <= 0.0 || c < 1e-3) {
+        return tone;
+    }
+    float laid = length(tone.yz);  // (0 on bare paper)
+    float grey = smoothstep(GREYER.x, GREYER.y, c / max(length(coarse.yz), 1e-3));
+    vec2 ab = own.yz * (mix(laid, min(laid, c), grey) / c);
+    return vec3(tone.x, mix(tone.yz, ab, round_k));
+}
+
 // A face's shine left as paper by its first flesh wash (forehead, nose bridge, cheekbone,
 // lower lip; trial F3, finding 5), 0..1: where the abstraction `own` rises over the skin
 // round it (`coarse`, the wide wash) well towards white, and is whiter than it (a shine, not
