@@ -117,7 +117,8 @@ def test_parameters_qualified_bare_and_ambiguous():
             (single, "adjust.exposure", "adjust is not a style painted here (watercolor): "
                                         "add it, --style adjust+watercolor"),
             (single, "exposure", "watercolor has none; adjust has, a style not painted here: "
-                                 "add it, --style adjust+watercolor"),
+                                 "add it, --style adjust+watercolor (or did you mean "
+                                 "'exposure_key'?)"),
             (chain, "factor", "adjust and watercolor have none; upscale has, a style not "
                               "painted here: add it, --style adjust+watercolor+upscale")):
         with pytest.raises(ParamError) as info:

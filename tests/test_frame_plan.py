@@ -287,3 +287,24 @@ def test_texture_pools_hold_what_a_frame_draws(pipeline):
     chain.render_array(img)
     held = {id(q) for q in chain.texture_pools()}
     assert all(id(stage.graph.pool) in held for stage in chain.stages)
+
+
+def test_a_parameter_named_as_a_frame_built_in_is_refused(gl_ctx, tmp_path):
+    """The exposure key's frame uniform was first named u_exposure: adjust's exposure
+    parameter (u_exposure) was then silently set to the key's gain on every frame."""
+    import json
+
+    from aquarelle.engine.errors import StyleError
+    from aquarelle.engine.renderer import Renderer
+    from aquarelle.engine.style import load_style
+
+    data = json.loads((load_style("adjust").path).read_text())
+    data["params"].append({"name": "key_gain", "type": "float", "min": 0.0, "max": 2.0,
+                           "default": 1.5})
+    # (u_key_gain is a frame uniform: the exposure key's gain, which prepare.frag reads)
+    data["passes"] = [{"name": "keyed", "shader": "watercolor/prepare.frag",
+                       "inputs": {"source": "source"}, "output": "result"}]
+    path = tmp_path / "clash.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(StyleError, match="u_key_gain is a built-in the engine sets"):
+        Renderer(gl_ctx, load_style(path)).render_array(np.zeros((16, 16, 3), np.uint8))

@@ -29,7 +29,7 @@ PASS_BUILTINS = frozenset({"u_resolution", "u_texel", "u_target_scale", "u_scatt
 # (FrameInfo.uniforms: the camera's motion, the paper's canvas, the subject).
 FRAME_UNIFORMS = frozenset({"u_seed", "u_frame", "u_subject", "u_subject_held",
                             "u_subject_weight", "u_face_size", "u_heads",
-                            "u_portrait", "u_light", "u_face_sharp", "u_exposure",
+                            "u_portrait", "u_light", "u_face_sharp", "u_key_gain",
                             "u_exposed", "u_motion",
                             "u_flow_range", "u_canvas", "u_paper_sheets"})
 
@@ -136,8 +136,14 @@ def unresolved_uniform(style: StyleSpec, p: PassSpec, name: str) -> bool:
 
 def check_uniforms(style: StyleSpec, p: PassSpec, uniforms: Mapping[str, Any]) -> None:
     """A StyleError, when the plan is built, for a uniform nothing gives a value (it would
-    silently stay 0)."""
+    silently stay 0), or one a parameter or the pass would give that the frame's built-in of
+    the same name overrides (adjust's `u_exposure` was set to the exposure key's gain)."""
     for name in uniforms:
+        if name in FRAME_UNIFORMS and (name in p.uniforms or any(
+                s.name == name[2:] for s in style.params)):
+            raise StyleError(f"{style.path}: pass {p.name}: uniform {name} is a built-in the "
+                             "engine sets on every frame: name the parameter or the uniform "
+                             "otherwise")
         if unresolved_uniform(style, p, name):
             raise StyleError(f"{style.path}: pass {p.name}: uniform {name} has no source (a "
                              f"built-in, a constant, a parameter u_<name> or an input's "

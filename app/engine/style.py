@@ -154,7 +154,7 @@ class SubjectSpec:
     """The subject map a style asks for (engine/subject_map.py): an external input texture
     (RGBA: head, features, person, found), made while the `enable` parameter is on; the
     passes hear `u_subject` (1: a face was found) and, where a face was found, the gain that
-    keys an underexposed frame up (`u_exposure`, 1 .. 2; the `exposed` flag: above 1),
+    keys an underexposed frame up (`u_key_gain`, 1 .. 2; the `exposed` flag: above 1),
     while the `exposure` parameter is on (None: always)."""
 
     input: str

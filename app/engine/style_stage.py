@@ -127,7 +127,7 @@ class StyleStage:
         self._heads = _heads(None)  # the largest faces' boxes, picture px (u_heads)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
-        self._exposure = 1.0  # the gain that keys an underexposed frame up (u_exposure)
+        self._exposure = 1.0  # the gain that keys an underexposed frame up (u_key_gain)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
         self._before: dict[str, Any] = {}  # _FRAME_STATE before the last frame (none yet)
@@ -478,7 +478,7 @@ class StyleStage:
         key = self.style.subject.exposure
         gain = self._exposure ** self._subject_weight \
             if found and (key is None or bool(self.params[key])) else 1.0
-        info.uniforms["u_exposure"] = float(gain)
+        info.uniforms["u_key_gain"] = float(gain)
         info.uniforms["u_exposed"] = int(gain > 1.0)  # the `exposed` flag
 
     @property

@@ -9,16 +9,16 @@ uniform sampler2D source;
 // the exposure key (engine/exposure.py): a gain in linear light, as a camera's exposure,
 // that brings an underexposed frame's lights to a normal level; 1 where it is exposed well
 // or has no face (style_stage.py)
-uniform float u_exposure;
+uniform float u_key_gain;
 
 void main() {
     vec3 c = clamp(texture(source, v_uv).rgb, 0.0, 1.0);
-    if (u_exposure > 1.0) {
+    if (u_key_gain > 1.0) {
         // the lights it would push past white are brightened less, each pixel's colour kept
         // (its channels in proportion): a lit cheek or a window does not turn a flat hue
         vec3 lin = srgb_to_linear(c);
         float top = max(max(lin.r, lin.g), lin.b);
-        c = linear_to_srgb(lin * min(u_exposure, 1.0 / max(top, 1e-6)));
+        c = linear_to_srgb(lin * min(u_key_gain, 1.0 / max(top, 1e-6)));
     }
     frag = vec4(c, 1.0);
 }
