@@ -162,3 +162,32 @@ def test_a_person_region_without_a_face_is_left_out_unless_it_is_a_person() -> N
     np.testing.assert_array_equal(kept[100:256, 80:180], mask[100:256, 80:180])
     np.testing.assert_array_equal(kept[150:256, 200:250], mask[150:256, 200:250])
     assert with_faces(mask, [], (1024, 1024)) is mask  # no face: no subject to hold it
+
+
+@pytest.mark.parametrize("edge", ["left", "right"])
+def test_a_face_the_frames_edge_cuts_is_found(detector, astronaut, edge) -> None:
+    # a close face (a webcam user leaning in, a selfie's taker) with 40% of its width past
+    # the frame's edge: the boards ended at the edge and saw half a face; the thorough
+    # search's edge boards reach past it and find it, its box partly outside the frame
+    head = cv2.resize(astronaut[40:240, 130:330], (300, 300), interpolation=cv2.INTER_AREA)
+    face_x0, face_w = 75, 138  # the face in the head's crop
+    frame = np.full((720, 1280, 3), 100, np.uint8)
+    if edge == "left":
+        x = -(face_x0 + round(0.4 * face_w))
+        frame[100:400, :300 + x] = head[:, -x:]
+    else:
+        x = 1280 - (face_x0 + round(0.6 * face_w))
+        frame[100:400, x:] = head[:, :1280 - x]
+    (face,) = detector.detect(frame, thorough=True)
+    assert face.mesh is not None and face.presence > 0.9
+    x0, _, x1, _ = face.box
+    assert (x0 < 0 < x1 < 150) if edge == "left" else (1130 < x0 < 1280 < x1)
+    assert 100 < (face.box[1] + face.box[3]) / 2 < 400
+
+
+def test_edge_boards_find_no_faces_in_faceless_pictures(detector) -> None:
+    # the edge boards' fill (the border's mean) makes no face of a picture's edge
+    for picture in (skimage.data.coffee(), skimage.data.chelsea(), skimage.data.rocket(),
+                    np.full((720, 1280, 3), 90, np.uint8),
+                    np.random.default_rng(1).integers(0, 256, (360, 640, 3), dtype=np.uint8)):
+        assert detector.detect(picture, thorough=True) == []

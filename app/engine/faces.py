@@ -34,6 +34,16 @@ THOROUGH_MIN = 200
 # at most MAX_FINER boards (a level that would pass it is left out)
 GROUP_FACE = 1 / 4
 MAX_FINER = 40
+# Faces the frame's edge cuts (a close face, a selfie's taker, a webcam user leaning in) are
+# all but invisible to boards that end at the edge (40% of a face's width past it: missed).
+# A thorough search also looks at edge boards that reach past it, the picture there filled
+# with its border's mean colour: squares of the short side reaching a quarter of their side
+# past the edges, and where the finer squares are searched (a group, or no face yet) of half
+# of it. What they find counts only at the edge and where the other boards found no face.
+# (A video's periodic search has none: one padded whole board found no more cut faces.)
+EDGE_REACH = 1 / 4
+EDGE_SIDES = (1.0, 0.5)  # the edge squares' sides, in shares of the short side
+EDGE_NEAR = 0.1  # an edge board's find counts where its box reaches this near the edge
 # Points of the face mesh worth naming (MediaPipe's numbering; "right" is the subject's)
 MESH_RIGHT_EYE = (33, 133, 159, 145)  # outer and inner corner, upper and lower lid
 MESH_LEFT_EYE = (263, 362, 386, 374)
@@ -96,9 +106,19 @@ class FaceDetector:
         likely (only small faces found) or the picture is big, small faces too (finer
         squares: tens of ms more)."""
         found = self._search(*_boards(rgb))
-        if thorough and _finer_wanted(found, rgb.shape[1], rgb.shape[0]):
+        finer = thorough and _finer_wanted(found, rgb.shape[1], rgb.shape[0])
+        if finer:
             found += self._search(*_finer_boards(rgb))
-        faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in _merge(found)]
+        merged = _merge(found)
+        if thorough:  # faces the frame's edge cuts, where the other boards found none
+            short = min(rgb.shape[:2])
+            reach = [(f * short, EDGE_REACH * f * short) for f in EDGE_SIDES[:2 if finer else 1]]
+            boxes = np.array([b for b, _, _ in merged]).reshape(-1, 4)
+            merged += [f for f in _merge(self._search(*_edge_boards(rgb, reach)))
+                       if _cut(f[0], rgb.shape[1], rgb.shape[0])
+                       and (not len(boxes) or box_iou(f[0], boxes).max() <= NMS_IOU)]
+            merged.sort(key=lambda f: -f[2])
+        faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in merged]
         if self.mesh is None:
             return faces
         out = []
@@ -258,6 +278,45 @@ def _finer_boards(rgb: np.ndarray) -> tuple[list[np.ndarray], list[tuple[float, 
                 boards.append(small[y:y + DETECT_SIZE, x:x + DETECT_SIZE])
                 places.append((scale, x * scale, y * scale))
     return boards, places
+
+
+def _edge_boards(rgb: np.ndarray, reach: list[tuple[float, float]]
+                 ) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+    """Boards that reach past the picture's edges, for each (side, pad): squares of `side` px
+    over the picture with `pad` px of its border's mean colour round it, overlapping by a
+    quarter, those wholly inside the picture left out (the other boards look there); each
+    level cut from one downscale."""
+    h, w = rgb.shape[:2]
+    fill = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]]).mean(axis=0)
+    boards, places = [], []
+    for side, pad in reach:
+        k = DETECT_SIZE / side
+        small = cv2.resize(rgb, (max(1, round(w * k)), max(1, round(h * k))),
+                           interpolation=cv2.INTER_AREA)
+        sh, sw = small.shape[:2]
+        p = round(pad * k)
+        px, py = max(p, (DETECT_SIZE - sw + 1) // 2), max(p, (DETECT_SIZE - sh + 1) // 2)
+        small = cv2.copyMakeBorder(small, py, py, px, px, cv2.BORDER_CONSTANT,
+                                   value=[float(v) for v in fill])
+        scale = side / DETECT_SIZE
+        room_y, room_x = small.shape[0] - DETECT_SIZE, small.shape[1] - DETECT_SIZE
+        ny = math.ceil(room_y / (0.75 * DETECT_SIZE)) + 1
+        nx = math.ceil(room_x / (0.75 * DETECT_SIZE)) + 1
+        for y in _spread(room_y, ny):
+            for x in _spread(room_x, nx):
+                if px <= x <= px + sw - DETECT_SIZE and py <= y <= py + sh - DETECT_SIZE:
+                    continue  # wholly inside the picture
+                boards.append(small[y:y + DETECT_SIZE, x:x + DETECT_SIZE])
+                places.append((scale, (x - px) * scale, (y - py) * scale))
+    return boards, places
+
+
+def _cut(box: np.ndarray, w: int, h: int) -> bool:
+    """Whether a face box reaches the picture's edge (within EDGE_NEAR of its size): an edge
+    board's find inside the picture is the other boards' to find (a record on a wall, seen
+    small on an edge board, is not a face)."""
+    near = EDGE_NEAR * max(box[2] - box[0], box[3] - box[1])
+    return bool(box[0] < near or box[1] < near or box[2] > w - near or box[3] > h - near)
 
 
 def _spread(room: int, n: int) -> list[int]:
