@@ -134,6 +134,70 @@ vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas) {
     return vec2(edge.x * v.y, edge.x * (1.0 - smoothstep(0.0, band, edge.y)));
 }
 
+// Bare paper round a figure: the figure ends in its own colour. The washes are smoothed
+// across the photo's outline (and the vignette's cut lies on it within a pixel or two), so
+// their last pixels inside the cut carry the background's colour: a 1-3 px rim of a blue wall
+// round a head on white paper (trial F6: img24 a third of the outline). Within OWN_BAND of
+// the innermost place the cut can reach, the washes are taken from that far inside, along
+// the vignette's gradient (its .x grows into the figure), stepping back where a thin part
+// (a finger, a strand) would be crossed to the paper on its other side.
+const float OWN_BAND = 4.0;  // reference px inside the edge's reach (twice it at most: within
+                             // the pass's tile reach)
+vec3 own_colour(vec3 c, vec2 uv, vec2 size, float ref) {
+    vec2 texel = 1.0 / size;
+    float band = OWN_BAND * ref;
+    float here = textureLod(vignette, uv, 0.0).x;  // (no derivatives: called in a branch)
+    if (here <= 0.0) {
+        return c;  // out on the paper: nothing kept
+    }
+    // the direction into the figure, over the band (the ramp saturates a pixel or two in)
+    vec2 g = vec2(textureLod(vignette, uv + vec2(band, 0.0) * texel, 0.0).x
+                  - textureLod(vignette, uv - vec2(band, 0.0) * texel, 0.0).x,
+                  textureLod(vignette, uv + vec2(0.0, band) * texel, 0.0).x
+                  - textureLod(vignette, uv - vec2(0.0, band) * texel, 0.0).x);
+    if (length(g) < 1e-3) {
+        return c;  // far from the edge
+    }
+    vec2 dir = normalize(g) * texel;
+    float inner = 0.5 + AT_REACH;  // the innermost the cut reaches
+    float step = 0.25 * band;
+    float shift = 0.0;
+    float last = here;
+    if (here >= inner) {  // inside: how far back out is that
+        float back = band;
+        for (int k = 1; k <= 4; ++k) {
+            float v = textureLod(vignette, uv - dir * (float(k) * step), 0.0).x;
+            if (v < inner) {
+                back = (float(k) - (inner - v) / max(last - v, 1e-4)) * step;
+                break;
+            }
+            last = v;
+        }
+        shift = band - back;
+    } else {  // between the cut's reaches: how far on in
+        float on = band;
+        for (int k = 1; k <= 4; ++k) {
+            float v = textureLod(vignette, uv + dir * (float(k) * step), 0.0).x;
+            if (v >= inner) {
+                on = (float(k) - (v - inner) / max(v - last, 1e-4)) * step;
+                break;
+            }
+            last = v;
+        }
+        shift = band + on;
+    }
+    if (shift <= 0.0) {
+        return c;
+    }
+    for (int k = 0; k < 3; ++k) {  // still inside the figure there (not across a thin part)
+        if (textureLod(vignette, uv + dir * shift, 0.0).x >= max(here, inner)) {
+            break;
+        }
+        shift *= 0.5;
+    }
+    return textureLod(washes, uv + dir * shift, 0.0).rgb;
+}
+
 void main() {
     vec2 size = vec2(textureSize(paper, 0));
     vec2 p = gl_FragCoord.xy;
@@ -167,6 +231,9 @@ void main() {
         painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard, photo, skin);
     }
     vec3 c = painted.rgb;
+    if (u_subject != 0 && u_background == 2) {
+        c = own_colour(c, uv, size, ref);
+    }
     if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
         c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, length(wash_g)), p + u_origin, uv, ref,
                     painted.a, focus_here.z);
