@@ -42,6 +42,7 @@ EFFECTS_OFF: dict[str, Any] = {
     "edge_darkening": 0.0,
     "hard_edges": 0.0,
     "blooms": 0.0,
+    "out_of_focus": 0.0,
     "margins": 0.0,
     "dilution": 0.0,
     "paper_color": "#ffffff",
@@ -64,6 +65,7 @@ WASH_OFF: dict[str, Any] = {
     "bleeding": 0.0,
     "gaps": 0.0,
     "overlaps": 0.0,
+    "out_of_focus": 0.0,
 }
 
 

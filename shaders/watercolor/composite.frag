@@ -23,6 +23,7 @@
 #include "watercolor/granulation.glsl"
 #include "watercolor/hard_edges.glsl"
 #include "watercolor/figure_rest.glsl"
+#include "watercolor/defocus.glsl"
 out vec4 frag;
 uniform sampler2D washes;    // painted washes, sRGB values; .a wetness (half work size)
 uniform sampler2D strokes;   // LIC of noise, mean 0.5
@@ -32,6 +33,7 @@ uniform sampler2D paper;     // paper height, source resolution
 uniform sampler2D wash;      // low-frequency noise: turbulence .x, tremor .yz
 uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
+uniform sampler2D defocus;   // how far out of focus the photo is (defocus.frag)
 uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
 uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
@@ -215,7 +217,8 @@ void main() {
         float bare = u_subject != 0 ? focus_here.z * (1.0 - focus_here.y) : 0.0;
         // (but where a glaze's border faces the light: its dried edge)
         float soft = FACE_SOFT * bare * (1.0 - face_border_lit(wash_g));
-        float hard = u_hard_edges * (1.0 - painted.a) * (1.0 - soft);
+        float hard = u_hard_edges * (1.0 - painted.a) * (1.0 - soft)
+                   * (1.0 - defocused(defocus, p / size, focus_here));  // out of focus: wet
         // a sharp face's skin (to where its oval fades, not its features): hard only where
         // the photo breaks (a soft photo's breaks are as slow as its shading: kept)
         float skin = u_subject != 0 ? u_face_sharp

@@ -9,6 +9,7 @@
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
 #include "watercolor/glaze.glsl"
+#include "watercolor/defocus.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -17,6 +18,7 @@ uniform sampler2D coarse;     // Lab, widely blurred
 uniform sampler2D shapes;     // Lab, the shapes' graded washes
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;
+uniform sampler2D defocus;    // how far out of focus the photo is (defocus.frag)
 uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged draft)
 uniform float u_detail;
 uniform float u_px;           // work px per reference px
@@ -61,7 +63,8 @@ void main() {
     float own_k = own_share(subject, sh, focus);
     vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
                       vec2(length(g)), along);
-    float slope = tone_slope(change.y, u_target_scale * u_px);
+    float slope = defocused_slope(tone_slope(change.y, u_target_scale * u_px),
+                                  defocused(defocus, uv, focus));
     vec4 big_l = vec4(0.0);
     if (u_learned != 0) {
         vec4 lo, hi;

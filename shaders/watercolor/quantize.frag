@@ -8,6 +8,7 @@
 #include "watercolor/tones.glsl"
 #include "watercolor/palette.glsl"
 #include "watercolor/glaze.glsl"
+#include "watercolor/defocus.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -15,6 +16,7 @@ uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
 uniform sampler2D shapes;     // Lab, the shapes' graded washes (watercolor/shape_paint.frag)
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
+uniform sampler2D defocus;    // how far out of focus the photo is (defocus.frag)
 uniform float u_detail;
 uniform float u_px;             // work px per reference px
 uniform float u_scale;          // work px per source px
@@ -54,7 +56,8 @@ void main() {
     }
     vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
                       vec2(length(g)), along);
-    float slope = tone_slope(change.y, u_target_scale * u_px);
+    float slope = defocused_slope(tone_slope(change.y, u_target_scale * u_px),
+                                  defocused(defocus, uv, focus));
     vec4 noise = texture(wash, uv);
     float wander = noise.w;
     float face = face_skin(focus);

@@ -13,12 +13,14 @@
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
 #include "common/color.glsl"
+#include "watercolor/defocus.glsl"
 out vec4 frag;
 uniform sampler2D smoothed;  // washes, sRGB values
 uniform sampler2D blurred;   // washes blurred over the wet-edge width
 uniform sampler2D bleed;     // washes blurred over the bleeding distance
 uniform sampler2D wash;      // low-frequency noise: turbulence .x
 uniform sampler2D saliency;  // 1 = the subject
+uniform sampler2D defocus;   // how far out of focus the photo is (defocus.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -103,7 +105,8 @@ void main() {
         // Only along long borders between clearly different washes: small islands hardly
         // survive the blur.
         float border = smoothstep(0.12, 0.25, length(c1 - c2))
-                     * smoothstep(0.02, 0.06, length(vec2(gx, gy))) * (1.0 - wetness);
+                     * smoothstep(0.02, 0.06, length(vec2(gx, gy))) * (1.0 - wetness)
+                     * (1.0 - defocused(defocus, uv, focus));  // out of focus: wet, merged
         float sel = canvas_noise(p, uv, 24.0 * ref, 501);
         float gap = u_gaps * border * (1.0 - smoothstep(0.25, 0.35, sel));
         float over = u_overlaps * border * smoothstep(0.65, 0.75, sel);
