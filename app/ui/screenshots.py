@@ -198,9 +198,13 @@ def _shoot(app, args: argparse.Namespace, tmp: Path) -> int:
     if window.source is not None and not window.source.still:
         wait_until(app, lambda: window.viewport.stats.renders > 15)  # let the temporal state settle
         window.playback.toggle_play()  # pause so every picture shows the same frame
-        before = window.viewport.stats.renders
         window.playback.seek(1.0)  # a frame of the coffee shot (no cross-fade)
-        wait_until(app, lambda: window.viewport.stats.renders > before)
+        # (that frame painted, not the picture before the seek held for its subject: a
+        # render count moved on with that, and the README's first picture was the astronaut
+        # shot under "frame 31")
+        wait_until(app, lambda: window.viewport.painted_pts is not None
+                   and abs(window.viewport.painted_pts - 1.0) < 1e-3
+                   and not window.viewport.holding_previous)
     print(f"OpenGL: {window.viewport.gl_info}")
     if not args.bench_only:
         out = Path(args.out)
