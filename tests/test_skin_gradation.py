@@ -19,7 +19,10 @@ BOX = (N / 7.5, N / 7.5, N - N / 7.5, N - N / 7.5)  # a face filling the frame (
 # the paper's and the pigment's textures off: the washes' own steps are measured
 TEXTURES_OFF = {"turbulence": 0.0, "dispersion": 0.0, "stroke_strength": 0.0,
                 "paper_grain": 0.0, "paper_tooth": 0.0, "dither": False, "granulation": 0.0,
-                "margins": 0.0, "wobble": 0.0}
+                "margins": 0.0, "wobble": 0.0,
+                # a soft ramp with no sharp detail reads as out of focus away from a face
+                # (laid wet, graded): these tests ask what a face does to its borders
+                "out_of_focus": 0.0}
 
 
 def shading(width: float) -> np.ndarray:
