@@ -1,7 +1,7 @@
 """On bare paper the figure ends in its own colour: the washes are smoothed across the photo's
 outline, so their last pixels inside the vignette's cut carried the background's colour, a
 1-3 px rim of a blue wall round a head on white paper (trial F6: img24, a third of the
-pixels by its outline). composite.frag own_colour takes the washes there from inside."""
+pixels by its outline). composite.frag inside_colour takes the washes there from inside."""
 
 from __future__ import annotations
 

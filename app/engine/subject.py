@@ -54,6 +54,12 @@ class Subject:
         return float(np.median([f.size for f in self.faces])) if self.faces else 0.0
 
 
+def _over(rate: float, gap: int) -> float:
+    """What a per-frame `rate` of the way comes to over `gap` frames (frames skipped between
+    two given ones are made up for)."""
+    return rate if gap == 1 else 1.0 - (1.0 - rate) ** gap
+
+
 def _steadied(last: float | None, now: float, follow: float) -> float:
     """`now` taken in by `follow` of it (the rest: the frames' before), or as it is first."""
     return now if last is None else (1.0 - follow) * last + follow * now
@@ -147,12 +153,11 @@ class SubjectTracker:
         faces = tuple(tr.face for tr in tracks)
         if faces:  # the main face's light and sharpness, steadied over frames (a shot's are)
             main = max(faces, key=lambda f: f.size)
-            follow = LIGHT_FOLLOW if gap == 1 else 1.0 - (1.0 - LIGHT_FOLLOW) ** gap
+            follow = _over(LIGHT_FOLLOW, gap)
             self._light = _steadied(self._light, face_light(rgb, main), follow)
             self._sharpness = _steadied(self._sharpness, face_sharpness(rgb, main), follow)
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
-        rise = RISE if gap == 1 else 1.0 - (1.0 - RISE) ** gap
-        self._exposure = keyed(self._exposure, frame_exposure(rgb), rise)
+        self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
                        self._exposure)
 

@@ -294,9 +294,11 @@ def open_source(spec: str, *, paced: bool = True, loop: bool = False,
         raise MediaError(f"no such file: {path}")
     if is_image_path(path) or sniff_image(path):  # a picture by its name or its bytes
         if not _moving(path):
-            refuse_cut_short_avif(path)  # (no frame left: not "a picture" cut short)
-            if not cut_short_avif(path):  # (one is said of as a video, as render says it)
+            if not cut_short_avif(path):
                 return StillImageSource(path)
+            # an animated AVIF cut short is said of as a video, as render says it (and one
+            # with no frame left refused so: not "a picture" cut short)
+            refuse_cut_short_avif(path)
     elif is_still_gif(path):  # read as `aquarelle render` reads it: its transparent
         return StillImageSource(path)  # colour (FFmpeg's frame has none) laid on paper
     elif (picture := only_picture(path)) is not None:  # a photo FFmpeg reads as one frame

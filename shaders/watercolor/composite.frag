@@ -139,15 +139,15 @@ vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas) {
 // Bare paper round a figure: the figure ends in its own colour. The washes are smoothed
 // across the photo's outline (and the vignette's cut lies on it within a pixel or two), so
 // their last pixels inside the cut carry the background's colour: a 1-3 px rim of a blue wall
-// round a head on white paper (trial F6: img24 a third of the outline). Within OWN_BAND of
+// round a head on white paper (trial F6: img24 a third of the outline). Within INSIDE_BAND of
 // the innermost place the cut can reach, the washes are taken from that far inside, along
 // the vignette's gradient (its .x grows into the figure), stepping back where a thin part
 // (a finger, a strand) would be crossed to the paper on its other side.
-const float OWN_BAND = 4.0;  // reference px inside the edge's reach (twice it at most: within
+const float INSIDE_BAND = 4.0;  // reference px inside the edge's reach (twice it at most: within
                              // the pass's tile reach)
-vec3 own_colour(vec3 c, vec2 uv, vec2 size, float ref) {
+vec3 inside_colour(vec3 c, vec2 uv, vec2 size, float ref) {
     vec2 texel = 1.0 / size;
-    float band = OWN_BAND * ref;
+    float band = INSIDE_BAND * ref;
     float here = textureLod(vignette, uv, 0.0).x;  // (no derivatives: called in a branch)
     if (here <= 0.0) {
         return c;  // out on the paper: nothing kept
@@ -235,7 +235,7 @@ void main() {
     }
     vec3 c = painted.rgb;
     if (u_subject != 0 && u_background == 2) {
-        c = own_colour(c, uv, size, ref);
+        c = inside_colour(c, uv, size, ref);
     }
     if (u_blooms > 0.0) {  // a uniform branch: blooms take the noise's screen derivative
         c = bloomed(c, 1.0 - smoothstep(0.004, 0.015, length(wash_g)), p + u_origin, uv, ref,
