@@ -863,11 +863,21 @@ def test_pass_times_dock_and_status_bar(qtbot: Any, window: MainWindow,
 
 
 def test_help_lists_every_shortcut(window: MainWindow) -> None:
-    from aquarelle.ui.shortcuts import SHORTCUTS, ShortcutsDialog, shortcut_table_markdown
+    from aquarelle.ui.shortcuts import (
+        PANEL_KEYS,
+        SHORTCUTS,
+        ShortcutsDialog,
+        shortcut_table_markdown,
+    )
 
     dialog = ShortcutsDialog(window)
     tree = dialog.findChild(type(window.pass_dock.tree))
-    assert tree is not None and tree.topLevelItemCount() == len(SHORTCUTS)
+    assert tree is not None and tree.topLevelItemCount() == len(SHORTCUTS) + len(PANEL_KEYS)
+    # the chain panel's own keys too (trial W9: Delete, Alt+Up, Alt+Down were missing)
+    listed = {tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())}
+    assert {"Delete", "Alt+Up", "Alt+Down"} <= listed
+    assert "| Alt+Up | Move the selected style earlier (chain panel) |" in \
+        shortcut_table_markdown()
     keys = {a.shortcut().toString() for a in window._actions.values()}
     for required in ("Space", "Ctrl+Shift+S", "Ctrl+Shift+R", "Ctrl+L", "C", "F", "Ctrl+O",
                      "Ctrl+E", "Ctrl+Q", "Ctrl+Z", "Ctrl+Shift+Z"):

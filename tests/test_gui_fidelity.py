@@ -1035,6 +1035,9 @@ def test_the_timecode_of_millisecond_times_is_the_frame_shown(
     from aquarelle.ui.source_controls import format_timecode
 
     assert format_timecode(0.083, 24) == "0:00:00:02"
+    # cut to the millisecond (trial W9): 0.041 and 0.166 s are frames 1 and 4, not 0 and 3
+    assert [format_timecode(k / 1000, 24)[-2:] for k in (0, 41, 83, 125, 166, 208, 958)] == \
+        ["00", "01", "02", "03", "04", "05", "23"]
     assert format_timecode(2.0, 29.97) == "0:00:01:29"  # (frame 59 of a 30-frame second)
     path = tmp_path / "ms.mkv"
     with av.open(str(path), "w") as out:

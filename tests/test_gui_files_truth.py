@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_files_truth import song
 from test_gui import (  # noqa: F401 - fixtures
     Dialogs,
@@ -50,3 +51,39 @@ def test_a_file_deleted_while_open_is_said_at_once(
     # another file opened is watched instead, and named as before
     open_and_render(qtbot, window, media["image"])
     assert "(missing)" not in window.windowTitle()
+
+
+def test_the_open_dialog_lists_every_kind_of_file_the_window_opens(
+        qtbot: Any, window: MainWindow, media: dict[str, Path],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """File > Open's filter was typed out by hand: it hid HEIC and AVIF photos and .mts,
+    .ts, .mpg, .wmv clips that the window opens (trial W9, finding 2). Its filters now come
+    from the lists the sources are read by."""
+    import fnmatch
+
+    from PyQt6.QtWidgets import QFileDialog
+
+    from aquarelle.media.image_formats import IMAGE_EXTENSIONS
+    from aquarelle.media.paths import VIDEO_EXTENSIONS
+
+    asked: list[str] = []
+
+    def pick(*args: Any) -> tuple[str, str]:
+        asked.append(args[3])
+        return str(media["image"]), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
+    window._actions["open"].trigger()
+    qtbot.waitUntil(lambda: window.viewport.has_frame, timeout=10000)
+    filters = asked[0].split(";;")
+    first, videos, pictures = (f[f.index("(") + 1:-1].split() for f in filters[:3])
+    assert filters[0].startswith("Media (") and filters[-1] == "All files (*)"
+
+    def admits(patterns: list[str], name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+    for ext in IMAGE_EXTENSIONS | VIDEO_EXTENSIONS:
+        assert admits(first, f"IMG_0001{ext}"), ext
+    assert all(admits(videos, f"clip{e}") for e in VIDEO_EXTENSIONS)
+    assert all(admits(pictures, f"photo{e}") for e in IMAGE_EXTENSIONS)
+    assert window.source_spec == SourceSpec("file", str(media["image"].resolve()))

@@ -1651,7 +1651,8 @@ def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_o
 
     def answer(dialog: ExportDialog) -> None:
         dialog.start.setValue(0.25)
-        for name in (str(clip), str(tmp_path / "nowhere" / "out.mp4"), str(tmp_path / "clip")):
+        for name in (str(clip), str(tmp_path / "nowhere" / "out.mp4"), str(tmp_path / "clip"),
+                     str(clip / "sub" / "out.mp4")):
             dialog.path_edit.setText(name)
             dialog.accept()
             steps.append("open" if dialog.isVisible() else "closed")
@@ -1660,10 +1661,12 @@ def test_the_export_dialog_refuses_the_video_itself_and_a_missing_folder_while_o
 
     answer_modal(answer, ExportDialog)
     window.export_dialog()
-    assert steps == ["open"] * 3 and dialogs.kinds() == ["warning"] * 3
+    assert steps == ["open"] * 4 and dialogs.kinds() == ["warning"] * 4
     assert "clip.mp4 is the video being exported" in dialogs.calls[0][2]
     assert "nowhere does not exist" in dialogs.calls[1][2]
     assert "clip.mp4 is the video being exported" in dialogs.calls[2][2]  # ".mp4" added
+    # a "folder" that is a file is said as such (it said "the folder ... does not exist")
+    assert dialogs.calls[3][2] == f"{clip} is a file, not a folder: choose where to export to."
     assert window.exports.job is None and sorted(tmp_path.iterdir()) == [clip]
 
 

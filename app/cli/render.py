@@ -24,6 +24,7 @@ from ..media.codecs import CONTAINERS
 from ..media.image_formats import IMAGE_EXTENSIONS, WRITE_EXTENSIONS, is_image_path
 from ..media.image_types import Image
 from ..media.paths import (
+    file_in_the_way,
     is_sequence,
     is_video_path,
     same_path,
@@ -226,18 +227,11 @@ def refuse_missing(src: Path | None) -> None:
 def check_output_place(output: Path, wants_folder: bool, src: Path | None) -> None:
     """A file where -o needs a folder (in/one.png/x.png, or in/one.png/), said as such, not
     as a folder that does not exist or cannot be made (after a missing input `src`)."""
-    places = ([output] if wants_folder else []) + list(output.parents)
-    for place in places:
-        try:
-            if not place.exists():
-                continue
-        except OSError:
-            return  # (unreadable: the writer says what is wrong)
-        if not place.is_dir():
-            refuse_missing(src)
-            slash = "/" if wants_folder and place == output else ""
-            raise AquarelleError(f"-o {output}{slash}: {place} is a file, not a folder")
-        return
+    place = file_in_the_way(output if wants_folder else output.parent)
+    if place is not None:
+        refuse_missing(src)
+        slash = "/" if wants_folder and place == output else ""
+        raise AquarelleError(f"-o {output}{slash}: {place} is a file, not a folder")
 
 
 def _video_inside(path: Path) -> bool:

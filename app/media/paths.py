@@ -100,3 +100,16 @@ def written_over(output: str | Path, src: str | Path) -> Path | None:
                 and _identity(path) in inputs:
             return path
     return None
+
+
+def file_in_the_way(folder: Path) -> Path | None:
+    """The file that stands where `folder`, or a folder above it, would have to be (a folder
+    asked for inside a file: "in/one.png/x.png"); None where there is none."""
+    for place in (folder, *folder.parents):
+        try:
+            if not place.exists():
+                continue
+        except OSError:
+            return None  # (unreadable: the writer says what is wrong)
+        return None if place.is_dir() else place
+    return None

@@ -16,6 +16,8 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
+from .shortcuts import CHAIN_EARLIER, CHAIN_LATER, CHAIN_REMOVE
+
 ROW_HEIGHT_PX = 22
 
 
@@ -58,10 +60,10 @@ class ChainPanel(QWidget):
         self.down_button.setText("↓")
         self.down_button.setToolTip("Move the selected style later (Alt+Down)")
         self.down_button.clicked.connect(lambda: self.move_selected(1))
-        for key, slot in (("Delete", self.remove_selected),
-                          ("Alt+Up", lambda: self.move_selected(-1)),
-                          ("Alt+Down", lambda: self.move_selected(1))):
-            sc = QShortcut(QKeySequence(key), self.list)
+        for key, slot in ((CHAIN_REMOVE, self.remove_selected),
+                          (CHAIN_EARLIER, lambda: self.move_selected(-1)),
+                          (CHAIN_LATER, lambda: self.move_selected(1))):
+            sc = QShortcut(QKeySequence(key.keys), self.list)
             sc.setContext(Qt.ShortcutContext.WidgetShortcut)
             sc.activated.connect(slot)
         buttons = QHBoxLayout()

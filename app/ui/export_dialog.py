@@ -30,7 +30,7 @@ from ..media.export import default_codec
 from ..media.export_options import fit_frame, resolve_size
 from ..media.hw_encoders import HARDWARE
 from ..media.image_read import os_reason
-from ..media.paths import is_part_of
+from ..media.paths import file_in_the_way, is_part_of
 from ..media.video_writer import CODECS, CONTAINERS, EXTENSION_FOR_CODEC, encoded_size
 from .settings import ExportMemory
 
@@ -317,6 +317,8 @@ class ExportDialog(QDialog):
         if is_part_of(dst, self.source):
             return f"{dst.name} is the video being exported: choose another name."
         if not dst.parent.is_dir():
+            if (place := file_in_the_way(dst.parent)) is not None:
+                return f"{place} is a file, not a folder: choose where to export to."
             return f"The folder {dst.parent} does not exist."
         if dst.is_dir():
             return f"{dst} is a folder: name the file to export to."

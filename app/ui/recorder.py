@@ -34,6 +34,7 @@ from ..claim import claim_new
 from ..engine.errors import AquarelleError
 from ..engine.yuv_pack import YuvFormat, coded_size
 from ..media.atomic import link_new
+from ..media.paths import file_in_the_way
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
 from ..media.video_writer import pad_to
 from .reasons import short_reason
@@ -98,6 +99,9 @@ class Recorder:
         self.segments: list[Segment] = []
         self._src_last: float | None = None
         if not self.path.parent.is_dir():
+            if (place := file_in_the_way(self.path.parent)) is not None:
+                raise AquarelleError(f"cannot record to {self.path}: {place} is a file, "
+                                     "not a folder")
             raise AquarelleError(f"folder does not exist: {self.path.parent}")
         self.fps = fps
         self.sar = sar

@@ -77,6 +77,27 @@ SHORTCUTS: tuple[Shortcut, ...] = (
 BY_ACTION = {s.action: s for s in SHORTCUTS}
 
 
+@dataclass(frozen=True)
+class PanelKey:
+    """A key that acts in one panel, while it has the focus (no menu item)."""
+
+    keys: str
+    text: str
+
+
+# The chain panel's keys (its list of styles)
+CHAIN_REMOVE = PanelKey("Delete", "Remove the selected style from the chain (chain panel)")
+CHAIN_EARLIER = PanelKey("Alt+Up", "Move the selected style earlier (chain panel)")
+CHAIN_LATER = PanelKey("Alt+Down", "Move the selected style later (chain panel)")
+PANEL_KEYS = (CHAIN_REMOVE, CHAIN_EARLIER, CHAIN_LATER)
+
+
+def _rows() -> list[tuple[str, str]]:
+    """Every key and what it does: the menus' first, then the panels'."""
+    return [(" / ".join(s.keys), s.text) for s in SHORTCUTS] + \
+        [(k.keys, k.text) for k in PANEL_KEYS]
+
+
 def step_text(action: str, what: str) -> str:
     """Undo's or Redo's menu item naming its step ("Undo Seed change"; `what` "": "Undo")."""
     words = BY_ACTION[action].menu_text
@@ -86,8 +107,7 @@ def step_text(action: str, what: str) -> str:
 def shortcut_table_markdown() -> str:
     """The table for the README."""
     lines = ["| Keys | Action |", "| --- | --- |"]
-    for s in SHORTCUTS:
-        lines.append(f"| {' / '.join(s.keys)} | {s.text} |")
+    lines += [f"| {keys} | {text} |" for keys, text in _rows()]
     return "\n".join(lines)
 
 
@@ -101,8 +121,8 @@ class ShortcutsDialog(QDialog):
         tree.setColumnCount(2)
         tree.setHeaderLabels(["Keys", "Action"])
         tree.setRootIsDecorated(False)
-        for s in SHORTCUTS:
-            tree.addTopLevelItem(QTreeWidgetItem([" / ".join(s.keys), s.text]))
+        for keys, text in _rows():
+            tree.addTopLevelItem(QTreeWidgetItem([keys, text]))
         tree.resizeColumnToContents(0)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

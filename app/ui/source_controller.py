@@ -15,7 +15,9 @@ from PyQt6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from ..engine.errors import AquarelleError
 from ..media.camera_modes import CameraMode, camera_modes
+from ..media.image_formats import IMAGE_EXTENSIONS
 from ..media.motion_feed import MotionFeed
+from ..media.paths import VIDEO_EXTENSIONS
 from ..media.source import FrameSource
 from ..platforms import current_camera_denied_hint
 from .camera_access import denied_by_system
@@ -34,8 +36,16 @@ from .sources import (
 )
 from .viewport import Viewport
 
-MEDIA_FILTER = ("Media (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.gif *.png *.jpg *.jpeg *.webp "
-                "*.tif *.tiff *.bmp);;All files (*)")
+
+def _patterns(extensions: set[str]) -> str:
+    return " ".join(f"*{e}" for e in sorted(extensions))
+
+
+# The open dialog's filters, from the lists the sources are read by (a typed-out list hid
+# HEIC and AVIF photos and .mts, .ts, .mpg, .wmv clips the window opens)
+MEDIA_FILTER = (f"Media ({_patterns(VIDEO_EXTENSIONS | IMAGE_EXTENSIONS)});;"
+                f"Videos ({_patterns(VIDEO_EXTENSIONS)});;"
+                f"Pictures ({_patterns(IMAGE_EXTENSIONS)});;All files (*)")
 
 
 FIRST_PICTURE_WAIT_S = 3  # a camera's first picture later than this is said to be late

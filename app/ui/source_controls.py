@@ -48,9 +48,10 @@ def format_timecode(seconds: float | None, fps: float | None) -> str:
     if seconds is None or seconds != seconds or not fps or fps <= 0:
         return format_time(seconds)
     rate = max(1, round(fps))
-    # the frame showing at that time; half a millisecond's worth more, as a frame's time may
-    # be rounded to the millisecond (Matroska, WebM: 0.083 s is frame 2 at 24 fps, not 1)
-    frames = max(0, math.floor(seconds * fps + 0.0005 * fps + 1e-6))
+    # the frame showing at that time; a millisecond's worth more, as a frame's time may be
+    # rounded to the millisecond (Matroska, WebM: 0.083 s is frame 2 at 24 fps, not 1) or cut
+    # to it (a muxer's: 0.166 s is frame 4, shown as a second frame 3)
+    frames = max(0, math.floor(seconds * fps + 0.001 * fps + 1e-6))
     s, f = divmod(frames, rate)
     m, s = divmod(s, 60)
     h, m = divmod(m, 60)
