@@ -4,7 +4,8 @@
 // (a camera's black: a black dress, a grey-black jacket) a neutral tint's, a neutral or warm
 // one (black hair, a black suit) an umber's (blind pairs: Payne's grey for every black read as
 // "a blue bathing cap"; Payne's grey from the first hint of blue made black hair, dresses and
-// greyscale photos navy: judged 14-6 against); a coloured dark keeps its own hue, denser.
+// greyscale photos navy: judged 14-6 against), held near grey (NEUTRAL_TINT: warm or cool,
+// not chestnut or navy); a coloured dark keeps its own hue, denser.
 // Needs pigment.glsl and color.glsl.
 uniform float u_darks;
 
@@ -18,6 +19,13 @@ const vec3 DARK_NEUTRAL = vec3(0.24, 0.23, 0.26);  // a barely cool dark's mix: 
 const vec3 WARMTH = vec3(-0.07, -0.025, -0.005);
 const float LIFT = 1.6;
 const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (L* 14 on cream paper)
+// A near-neutral dark (a black, below chroma 0.03) takes its mix's hue at most this far from
+// grey (sRGB, relative to its luma): a painter's black mixed from ultramarine and a sienna is
+// warm or cool but hardly coloured. At the mixes' own chroma black hair came out chestnut
+// (L* 7, C* 1.3 -> 15, 10.5) and a black polo navy (C* 5 -> 12, the hint of blue the washes'
+// saturation gave it taken for a navy's); now C* 3-5 (trial F7, finding 5). A coloured dark
+// (chroma 0.12 up) takes the whole mix, as before.
+const float NEUTRAL_TINT = 0.15;
 
 vec3 pigment_darks(vec3 c) {
     float lum = luma(c);
@@ -29,19 +37,23 @@ vec3 pigment_darks(vec3 c) {
     float warmth = c.r - c.b;
     vec3 neutral = mix(DARK_NEUTRAL, DARK_WARM, smoothstep(WARMTH.y, WARMTH.z, warmth));
     vec3 dark_mix = mix(DARK_MIX, neutral, smoothstep(WARMTH.x, WARMTH.y, warmth));
-    vec3 mixed = dark_mix * (lum / luma(dark_mix));
-    vec3 hued = mix(mixed, c, smoothstep(0.03, 0.12, chroma));
+    float own = smoothstep(0.03, 0.12, chroma);  // how much a dark keeps its own hue
+    // the mix at unit luma, its hue as an offset from grey: a near-neutral dark's held close
+    vec3 tint = dark_mix / luma(dark_mix) - 1.0;
+    tint *= mix(min(1.0, NEUTRAL_TINT / length(tint)), 1.0, own);
+    vec3 indigo = 1.0 + tint;
+    vec3 mixed = indigo * lum;
+    vec3 hued = mix(mixed, c, own);
     vec3 deep = mix(c, pigment(hued, 1.0 + 0.8 * dark), dark);
     // no mix of pigments is darker than a watercolour's darkest masstone: the darkest tones
     // are eased above it (l + F (exp(-l / F) - exp(-0.4 / F)): rising, about F at black, l
     // from 0.4 up, where the darks end), lifted as thinner pigment (its hue kept, at most
     // LIFT times as light: a navy scaled further turned electric blue), the rest as the
-    // indigo-sepia mix (a neutral black then keeps the chroma of a mixed dark)
+    // indigo-sepia mix (a neutral black then keeps the hue of a mixed dark, held near grey)
     float l = luma(deep);
     float eased = l + DARKEST * max(exp(-l / DARKEST) - exp(-0.4 / DARKEST), 0.0);
     float target = l + u_darks * (eased - l);
     float thinned = min(target, LIFT * l);
-    vec3 indigo = dark_mix / luma(dark_mix);
     vec3 hue = l > 1e-3 ? deep / l : indigo;
     return clamp(hue * thinned + indigo * (target - thinned), 0.0, 1.0);
 }
