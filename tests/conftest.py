@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import moderngl
 import numpy as np
 import pytest
+
+# llvmpipe compiles each shader variant with LLVM's optimization passes, which cost the suite
+# more than they save: on a clean machine (CI's: no Mesa shader cache yet) compiling was much
+# of its time, while the tests' pictures are small. Without them the pixels are the same (a
+# portrait painted either way: identical bytes). And it rasterizes on a thread per core, which
+# the suite's workers (a process per core) only contend for. Set before the first context (the
+# workers, the CLI's and the cluster's processes inherit them); the product keeps Mesa's
+# defaults.
+os.environ.setdefault("GALLIVM_PERF", "nopt")
+os.environ.setdefault("LP_NUM_THREADS", "1")
 
 from aquarelle.engine import Renderer, create_headless_context, load_style
 from aquarelle.engine.context import make_current
