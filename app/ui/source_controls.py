@@ -185,7 +185,9 @@ class TransportBar(QWidget):
         self._icons = (style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay),
                        style.standardIcon(QStyle.StandardPixmap.SP_MediaPause))
         self.play_button = QToolButton(self)
-        self.play_button.setToolTip("Play / pause (Space)")
+        # (said where a user looks for it: the window has no audio output yet)
+        self.play_button.setToolTip("Play / pause (Space); plays without sound: recordings "
+                                    "and exports keep it")
         self.play_button.clicked.connect(self.playToggled)
         self.back_button = QToolButton(self)
         self.back_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekBackward))
