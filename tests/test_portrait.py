@@ -152,7 +152,9 @@ def test_the_vignette_is_a_hard_ragged_edge(pipeline, portrait):
     assert 0.0 < between < 0.06  # a thin boundary, not a fog
     rows = [np.flatnonzero(r > 0.5) for r in v[v.shape[0] // 4: v.shape[0] // 2]]
     lefts = np.array([r[0] for r in rows if len(r)])
-    assert lefts.std() > 1.0  # it wanders
+    # it wanders (its left edge over these rows: 10-14 texels, std 1.17; since its noise
+    # wanders no faster than the wash thins, trial F7 finding 3: 10-13, std 1.00)
+    assert lefts.std() > 0.9
 
 
 def test_a_portrait_in_tiles_is_the_untiled_painting(pipeline, portrait):

@@ -88,12 +88,13 @@ const float DRY_DRAG = 0.8;  // how much the stroke (noise along the flow) decid
 // with fine noise (on a hard edge it moves it a pixel or two), never a smooth airbrushed fade.
 const float FEATHER_CELL = 10.0;  // reference px: the lobes' size
 const float FEATHER = 0.3;        // of the ramp the threshold wanders over
-// Round a figure on bare paper the threshold wanders no faster than the ramp rises: where the
-// ramp is shallow (the figure's fade at the frame's borders: over a fifth of the short side,
-// tens of px of ramp across a crown or a chest the frame cuts) the noise's own slope outran
-// it, and its lobes came loose as paper holes punched into the hair and crumbs of paint
-// floating on the paper above it (trial F7, finding 1). Bounded, the edge stays one line,
-// ragged by a quarter of a lobe at most there, as before where the ramp is steep.
+// Round a figure the threshold wanders no faster than the ramp rises: where the ramp is
+// shallow (on bare paper the figure's fade at the frame's borders: over a fifth of the short
+// side, tens of px of ramp across a crown or a chest the frame cuts; a wash round the figure
+// where it thins slowly) the noise's own slope outran it, and its lobes came loose as paper
+// holes punched into the hair and crumbs of paint floating on the paper above it (trial F7,
+// finding 1), specks and pinholes along the wash's edge (finding 3). Bounded, the edge stays
+// one line, ragged by a quarter of a lobe at most there, as before where the ramp is steep.
 const float FEATHER_SLOPE = 3.0;  // the noise's steepest slope, per cell (its two octaves,
                                   // renormalized by canvas_blend)
 // .y: how far inside the edge, output px. `on_canvas`: the edge's noise moves with the
@@ -288,8 +289,8 @@ void main() {
             float w = graded_out(c, v.y);
             c = mix(c, pow(max(c, vec3(1e-3)), vec3(w)), portrait);
             // the edge alone (the thinned wash still dries with its rim)
-            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true,
-                                    u_background == 2), portrait);
+            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true, true),
+                       portrait);
         }
         washed = kept.x;
         c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);

@@ -29,6 +29,14 @@ uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from 
                            // its centre's x, source px of the whole picture
 
 const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
+// Round the figure the wash's edge wanders no faster than the wash thins: where it thins
+// slowly (far out, or where the figure's neighbourhood fading outwards and the frame's border
+// fade rising inwards nearly cancel) the noise's own slope outran it, and its bumps crossed
+// the threshold on their own as drops and islands cut off from the wash, its dips as holes
+// (trial F7, finding 3). Bounded, the noise moves the edge in and out, as before where the
+// wash thins fast, and never tears it apart.
+const float WASH_SLOPE = 1.0;  // the noise's slope (fbm, its cell 0.1 of the short side)
+                               // allowed, in units of the wash's own
 const float SOFT = 0.03;   // half the threshold's hard ramp
 const float GRADE = 0.5;   // the field's span over which a wash lightens towards its edge
 const float BORDER = 0.2;  // of the short side: the frame's borders fade over this far
@@ -46,6 +54,26 @@ const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least
                                             // of this quarter-size target: finer aliased)
 const vec2 FACE_HELD = vec2(0.2, 0.6);  // the face (its oval fading out past it) kept whole
 const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
+
+// How far the wash round the figure spreads at `p` (source px of the whole picture), the
+// figure's neighbourhood aside: the frame's borders fading it, lopsided or behind the face's
+// lit side. `short_side`, `k`: as in main.
+float spread(vec2 p, float short_side, float k) {
+    vec2 sheet = canvas_point(u_canvas, p);
+    vec2 d = min(p, u_picture - p);
+    d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
+              d + BORDER_HOLD * short_side);
+    float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
+    // lopsided, as painted: the wash round the figure reaches further on one side than on
+    // another, and its edge is found in places and lost in others
+    float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
+    // counterchange: with the face lit from one side, the wash lies behind its lit side (a
+    // darker ground against the light) and the shadow side meets the paper
+    float lit = clamp(0.5 + sign(u_light.x) * (p.x - u_light.y) / (LIT_SPAN * short_side),
+                      0.0, 1.0);
+    side = mix(side, lit, k);
+    return edge * mix(mix(0.15, -0.3, k), 1.3, side);
+}
 
 void main() {
     // at full strength while a face found or lost fades in or out: the composite
@@ -66,19 +94,25 @@ void main() {
     vec2 d = min(p, u_picture - p);
     d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
               d + BORDER_HOLD * short_side);
-    float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
     vec3 fig = texture(figure, uv).xyz;
-    // lopsided, as painted: the wash round the figure reaches further on one side than on
-    // another, and its edge is found in places and lost in others
-    float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
-    // counterchange: with the face lit from one side, the wash lies behind its lit side (a
-    // darker ground against the light) and the shadow side meets the paper
     float k = smoothstep(LIT.x, LIT.y, abs(u_light.x));
-    float lit = clamp(0.5 + sign(u_light.x) * (p.x - u_light.y) / (LIT_SPAN * short_side),
-                      0.0, 1.0);
-    side = mix(side, lit, k);
-    float around = u_background == 2 ? 0.0 : fig.y * edge * mix(mix(0.15, -0.3, k), 1.3, side);
+    float spread_here = spread(p, short_side, k);
+    float around = u_background == 2 ? 0.0 : fig.y * spread_here;
     float n = fbm(sheet / (0.1 * short_side), 3, u_seed, 501) - 0.5;
+    float ragged = RAGGED;
+    if (u_background != 2) {
+        // the wash's slope, per source px: the neighbourhood's across this target's texels
+        // (smooth), the spread's across a texel each way (the borders' fade and the
+        // counterchange bend on lines: a 2x2 block's derivative there was anyone's guess)
+        vec2 near = vec2(dFdx(fig.y), dFdy(fig.y)) * u_target_scale;
+        float h = 1.0 / u_target_scale;
+        vec2 spreads = vec2(spread(p + vec2(h, 0.0), short_side, k)
+                            - spread(p - vec2(h, 0.0), short_side, k),
+                            spread(p + vec2(0.0, h), short_side, k)
+                            - spread(p - vec2(0.0, h), short_side, k)) / (2.0 * h);
+        float fall = length(spread_here * near + fig.y * spreads);
+        ragged = min(RAGGED, fall * 0.1 * short_side / WASH_SLOPE);
+    }
     float thr = mix(-0.4, 0.8, strength);
     float lost = SOFT * mix(1.0, 5.0, smoothstep(0.55, 0.8,
                                                  value_noise(sheet / (0.25 * short_side),
@@ -103,7 +137,7 @@ void main() {
     float figure = fig.x * (0.5 + 0.5 * fade);
     float outline = 1.0 - smoothstep(0.5, 0.95, fig.x);
     float by_figure = figure + RAGGED * outline * n;
-    float by_wash = around + RAGGED * n;
+    float by_wash = around + ragged * n;
     // the figure's edge here (not out on the paper, where both are the noise)
     float on_figure = smoothstep(-0.1, 0.1, by_figure - by_wash) * smoothstep(0.0, 0.2, fig.x);
     float s = (max(by_figure, by_wash) - thr) / lost;
