@@ -55,8 +55,11 @@ void main() {
     ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = gradient(src, t, lim);
     float along = along_flow(focus);
+    float strand = 0.0;  // (head_skin's)
+    float own_change = length(g);
     if (along > 0.0) {  // hair and clothes: tones along the strands (as quantize.frag)
-        along *= strand_like(texelFetch(src, t, 0).xyz, texelFetch(strands, t, 0).w);
+        strand = strand_like(texelFetch(src, t, 0).xyz, texelFetch(strands, t, 0).w);
+        along *= strand;
         g = mix(g, gradient(strands, t, lim), along);
     }
     float sh = shape_weight(focus);
@@ -91,6 +94,10 @@ void main() {
     vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
                                             + u_origin) : vec2(0.0);
     float round_k = round_face(focus) * head.x;
+    // the face, and the head's skin beyond it in its own form (as quantize.frag)
+    float flesh = max(face, head_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change,
+                                      head));
+    form = mix(form, 1.0, flesh - face);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -131,9 +138,9 @@ void main() {
         if (graded > 0.0) {  // hair: a few graded washes along its strands (as quantize.frag)
             tone = mix(tone, hair_tone(laid, subject, wander, 0.5 * change.x, skin), graded);
         }
-        if (face > 0.0) {
+        if (flesh > 0.0) {
             tone = mix(tone, face_tone(lab, under, wander, 0.5 * length(g), form, skin),
-                       face);
+                       flesh);
         }
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));

@@ -48,9 +48,12 @@ void main() {
     lab.xyz = mix(wide, lab.xyz, own_k);
     vec2 g = gradient(src, ip);
     float along = along_flow(focus);
+    float strand = 0.0;  // (head_skin's)
+    float own_change = length(g);
     if (along > 0.0) {  // hair and clothes: tones along the strands, steps as crisp as theirs
         vec4 st = texelFetch(strands, ip, 0);
-        along *= strand_like(own, st.w);
+        strand = strand_like(own, st.w);
+        along *= strand;
         lab.xyz = mix(lab.xyz, st.xyz, along);
         g = mix(g, gradient(strands, ip), along);
     }
@@ -102,10 +105,13 @@ void main() {
     if (graded > 0.0) {
         tone = mix(tone, hair_tone(lab.xyz, subject, wander, change.x, skin), graded);
     }
-    // on a face (the focus is 1 only there), its features too: flesh and glazes
-    if (face > 0.0) {
+    // on a face (the focus is 1 only there), its features too: flesh and glazes; and the
+    // head's skin beyond it up to the hairline (head_skin)
+    float flesh = max(face, head_skin(focus, own, strand, own_change, head));
+    if (flesh > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
-        tone = mix(tone, face_tone(own, blurred, wander, length(g), form, skin), face);
+        form = mix(form, 1.0, flesh - face);  // the head's skin: its own form (head_skin)
+        tone = mix(tone, face_tone(own, blurred, wander, length(g), form, skin), flesh);
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));

@@ -220,12 +220,16 @@ vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
 // terraces with hard borders across the comb.
 const float HAIR_LEVELS = 3.0;
 const float HAIR_GRADE = 4.0;  // as FACE_GRADE: each tone's ramp spans its interval
+const float HAIR_SKIN_RESERVE = 1.3;  // as a face's (face_tone): no paper on skin
 vec3 hair_tone(vec3 lab, float subject, float wander, float change, float skin) {
     float sharp = min(step_limit(change), HAIR_GRADE * HAIR_LEVELS / 100.0);
     // the borders wander as far (L*) as the wash's: its tremor is in tone steps, and a
     // hair tone is two of them (blotches)
     wander = 0.5 + (wander - 0.5) * HAIR_LEVELS / max(float(u_quantize_levels), 1.0);
-    return wash_tone_sharp(lab, sharp, subject, wander, HAIR_LEVELS, 0.0, skin);
+    // its lights left as paper, but not a skin tone's (`skin`: key_skin's): the forehead
+    // where the hairline's flow runs into it was punched pale under the hair (trial F7, 6)
+    return wash_tone_sharp(lab, sharp, subject, wander, HAIR_LEVELS, HAIR_SKIN_RESERVE * skin,
+                           skin);
 }
 
 // How much a texel is a person's head round its face (hair, an ear, the face's fade into the
@@ -297,4 +301,22 @@ const vec2 STRAND_COHERENCE = vec2(0.55, 0.8);  // skin's flow below: not strand
 float strand_like(vec3 lab, float coherence) {
     return 1.0 - skin_tone(lab)
                  * (1.0 - smoothstep(STRAND_COHERENCE.x, STRAND_COHERENCE.y, coherence));
+}
+
+// How much a texel is a head's own skin beyond the face's oval, 0..1 (trial F7, finding 6):
+// the forehead up to the hairline, a temple, an ear: within the band round the face (`head`:
+// head_round's), on the figure beyond the face (figure_rest), a skin tone `lab` (the
+// abstraction's) that is not strands (`strand`: strand_like's, 0 without strands) or is as
+// smooth as skin (`change`: its L* per texel; the flow of a smooth forehead, filled in from
+// the hairline, is as coherent as combed hair's). Laid as the face's skin is (face_tone):
+// taking neither the face's tones nor the hair's (or the hair's with its lights left as
+// paper), it was laid as clothes, 70 % the figure's shape (a plane as pale as the whole
+// forehead) in the wash's six crisp tones: a pale ledge under the hairline, a brown terrace
+// over it, and a JPEG block's step of a level or two, where a threshold fell on it, drawn as
+// a straight-sided rectangle.
+const vec2 SKIN_SMOOTH = vec2(3.0, 1.5);  // L* per texel: hair's texture .. skin's
+float head_skin(vec4 focus, vec3 lab, float strand, float change, vec2 head) {
+    float skin = skin_tone(lab) * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y,
+                                                                   change));
+    return figure_rest(focus) * skin * head.x * head.y;
 }

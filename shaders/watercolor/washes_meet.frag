@@ -38,6 +38,7 @@ uniform float u_face_size;     // the faces' median size, source px (0: none)
 uniform vec2 u_resolution;
 uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 untiled)
 #include "common/canvas_noise.glsl"
+#include "watercolor/figure_rest.glsl"
 
 const float FACE_WET = 0.2;       // the most wetness a face takes (about the default look's)
 const float FACE_SCATTER = 12.0;  // reference px: a face's bleeding distance at most
@@ -108,7 +109,13 @@ void main() {
                      * smoothstep(0.02, 0.06, length(vec2(gx, gy))) * (1.0 - wetness)
                      * (1.0 - defocused(defocus, uv, focus));  // out of focus: wet, merged
         float sel = canvas_noise(p, uv, 24.0 * ref, 501);
-        float gap = u_gaps * border * (1.0 - smoothstep(0.25, 0.35, sel));
+        // no paper between the hair and the skin in the band round a face (its hairline, a
+        // temple: figure_rest.glsl's head_round): a white sliver along the hairline read as a
+        // pale halo between hair and forehead (trial F7, finding 6), where a painter lets
+        // the two meet wet in wet
+        vec2 head = head_round(p);
+        float gap = u_gaps * border * (1.0 - smoothstep(0.25, 0.35, sel))
+                  * (1.0 - head.x * head.y);
         float over = u_overlaps * border * smoothstep(0.65, 0.75, sel);
         c = mix(c, c1 * c2, over);
         c = mix(c, vec3(1.0), gap);
