@@ -55,14 +55,23 @@ const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least
 const vec2 FACE_HELD = vec2(0.2, 0.6);  // the face (its oval fading out past it) kept whole
 const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
 
+// px to the frame's borders as they lay on the paper sheet at the shot's start (`sheet`: p's
+// point on it), within BORDER_HOLD of where they are now: a camera panning or zooming a
+// little carries the wash's outline with the figure, instead of sliding the fades under the
+// sheet's noise (the outline re-drawn each frame, trial F3); a long pan lets them follow the
+// frame
+vec2 held_borders(vec2 p, vec2 sheet, float short_side) {
+    vec2 d = min(p, u_picture - p);
+    return clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
+                 d + BORDER_HOLD * short_side);
+}
+
 // How far the wash round the figure spreads at `p` (source px of the whole picture), the
 // figure's neighbourhood aside: the frame's borders fading it, lopsided or behind the face's
 // lit side. `short_side`, `k`: as in main.
 float spread(vec2 p, float short_side, float k) {
     vec2 sheet = canvas_point(u_canvas, p);
-    vec2 d = min(p, u_picture - p);
-    d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
-              d + BORDER_HOLD * short_side);
+    vec2 d = held_borders(p, sheet, short_side);
     float edge = smoothstep(0.0, BORDER, min(d.x, d.y) / short_side);
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
@@ -87,13 +96,7 @@ void main() {
     vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source px of the whole picture
     float short_side = min(u_picture.x, u_picture.y);
     vec2 sheet = canvas_point(u_canvas, p);
-    // the frame's borders as they lay on the paper sheet at the shot's start, within
-    // BORDER_HOLD of where they are now: a camera panning or zooming a little carries the
-    // wash's outline with the figure, instead of sliding the fades under the sheet's noise
-    // (the outline re-drawn each frame, trial F3); a long pan lets them follow the frame
-    vec2 d = min(p, u_picture - p);
-    d = clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
-              d + BORDER_HOLD * short_side);
+    vec2 d = held_borders(p, sheet, short_side);
     vec3 fig = texture(figure, uv).xyz;
     float k = smoothstep(LIT.x, LIT.y, abs(u_light.x));
     float spread_here = spread(p, short_side, k);
