@@ -104,14 +104,29 @@ const float TINY_DEEPENED = 4.0;  // L* the composite's pigment darks deepen suc
 const float TINY_STEP = 20.0;  // L* under the skin: a feature's core at least so dark
 const float TINY_PHOTO_HUE = 0.6;  // of the dark's a*b*: the photo's (else the wash's)
 const float TINY_HOLD = 0.5;  // of a feature's darkness under the skin: at least so dark
+const float TINY_LOCAL = 0.8;  // of the photo's chroma a lip line's dark keeps ...
+const float TINY_CHROMA = 30.0;  // ... at most
+const float TINY_CURVE = 0.4;  // of the shapes' blur: the taps a line's direction is found on
+// of a pixel's depth under the skin: where it lies so far under the line's L* along it, a dot
+// on the line (a mouth's corner), not the line
+const vec2 TINY_DOT = vec2(0.4, 0.7);
 
 // How much a face of `face_px` work px is tiny (0..1; 0 without a face).
 float tiny_share(float face_px) {
     return face_px > 0.0 ? 1.0 - smoothstep(TINY_PX.x, TINY_PX.y, face_px) : 0.0;
 }
 
+// The chroma a tiny face's dark may keep where the photo's (`blab`, blurred) is `TINY_LOCAL`
+// times more (a lip line among red lips: the lips' own deep crimson-brown, at most
+// TINY_CHROMA): held at the stated darks' bound there, a lip line laid grey-brown against
+// pink lips read as grey-green stitching (portrait trial F6). Skin, a brow, an eye: as before.
+float tiny_chroma(vec3 blab) {
+    return clamp(TINY_LOCAL * length(blab.yz), STATED_CHROMA.x, TINY_CHROMA);
+}
+
 // `c` on a tiny face, by `w`: `b` the photo blurred across the face (sRGB), `lj` its L*
-// blurred wider (the shape round it), `lp` its own L*, `skin` the L* of the skin round it
+// blurred wider (the shape round it), `lp` its own L* (or the line's along it where darker:
+// tiny_band_l, not its pixels' noise), `skin` the L* of the skin round it
 // (tiny_skin), `depth` how deep under it a dark here may be laid (tiny_stroke_depth: no lone
 // dot), `lift` the L* the look adds to that skin, `keep` the stated darks' test (part of a
 // shape). Lighter where the photo is lighter than the shape round it (the skin between an eye
@@ -141,7 +156,7 @@ vec4 tiny_feature(vec3 c, vec3 b, float lj, float lp, float skin, float depth, f
         return vec4(clamp(lab_to_srgb(lab), 0.0, 1.0), 0.0);
     }
     vec2 ab = mix(lab.yz, blab.yz, TINY_PHOTO_HUE) + WARM_DARK;
-    ab *= min(1.0, STATED_CHROMA.x / max(length(ab), 1e-3));
+    ab *= min(1.0, tiny_chroma(blab) / max(length(ab), 1e-3));
     lab = mix(lab, vec3(lt, ab), s);
     return vec4(clamp(lab_to_srgb(lab), 0.0, 1.0), s);
 }
@@ -335,13 +350,31 @@ vec3 feature_accents(vec3 c, sampler2D photo, vec2 uv, float feature, float face
             float side = max(1.0, min(TINY_SIDE * face, STATED_JOIN_REACH - 0.6 * STATED_REACH)
                                   * ref) * scale;
             float depth = tiny_stroke_depth(photo, uv, rs, side, skin);
+            // part of a shape: on a line (a lip line, an elongated nostril: dark along
+            // itself, light across) judged along the line here (its darkness does not spread
+            // thin along itself, a dot's does); on a blob (a pupil, a round nostril) as
+            // round. Its darkest: its pixel's own, or the line's along it where darker (a
+            // gap of noise in a line filled, a pupil kept solid dark)
+            vec2 dir = tiny_line_dir(photo, uv, max(1.0, TINY_CURVE * r));
+            float along = tiny_band_l(photo, uv, dir, r, 0.0);
+            float line = tiny_line(photo, uv, dir, r, along, skin);
+            // A dot on a line (a mouth's corner at the lip line's end) is no line: its pixel
+            // stands far under the line's L* along it, where a line's pixel, noise and all,
+            // lies near it. Judged along the line, the corner's darkness counted as the
+            // line's and was laid 9.4 L* under the line beside it: a pin-prick (round 3)
+            float lband = tiny_band_l(photo, uv, dir, rj.x, 0.5 * rs.y);
+            line *= 1.0 - smoothstep(TINY_DOT.x, TINY_DOT.y,
+                                     (lband - plab.x) / max(skin - plab.x, 1.0));
+            float lk = mix(lj, lband, line);
             float keep = smoothstep(STATED_KEEP.x, STATED_KEEP.y,
-                                    (skin - lj) / max(skin - lb, 1.0));
-            vec4 t = tiny_feature(c, b, lj, plab.x, skin, depth, lift.x, keep,
-                                  in_feature * tiny, tiny_shape);
+                                    (skin - lk) / max(skin - lb, 1.0));
+            vec4 t = tiny_feature(c, b, lj, min(plab.x, along), skin, depth, lift.x,
+                                  keep, in_feature * tiny, tiny_shape);
             lightest = skin - depth;
             c = t.rgb;
-            tiny_dark = t.a;
+            // (a dark laid in the lips' own colour keeps it: stated_chroma's bound is not its)
+            tiny_dark = t.a * (1.0 - smoothstep(0.0, 4.0, tiny_chroma(srgb_to_lab(b))
+                                                           - STATED_CHROMA.x));
         }
         vec4 st = stated_dark(c, stated, lb, srgb_to_lab(bj).x, plab.x, coarse_lab, lift.x);
         c = st.rgb;

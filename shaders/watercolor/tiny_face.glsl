@@ -70,3 +70,57 @@ float tiny_stroke_depth(sampler2D photo, vec2 uv, vec2 r, float side, float skin
     float sides = skin - min(tiny_blur_l(photo, uv - t, r), tiny_blur_l(photo, uv + t, r));
     return TINY_TAPER * max(min(here, sides), 0.0) + TINY_TAPER_L;
 }
+
+// A feature's line on a small face (a lip line, a lid, a nostril's rim, 1-3 px across) is
+// judged along itself: the direction at `uv` in which the photo's luma curves least (its
+// Hessian on taps `h` texels apart: along a dark line, not across it), and the photo's L*
+// blurred over a band along it. Judged on round blurs, a line's darkness spread as thin as a
+// dot's, so the stated darks' test (part of a shape, not a lone dot) sat on its threshold the
+// whole line long, and a webcam's or a small crop's noise flipped it pixel by pixel: the lip
+// line and the nostrils laid as strings of dark beads, like stitching (portrait trial F6).
+vec2 tiny_line_dir(sampler2D photo, vec2 uv, float h) {
+    vec2 t = h / vec2(textureSize(photo, 0));
+    float c = 2.0 * luma(texture(photo, uv).rgb);
+    float xx = luma(texture(photo, uv + vec2(t.x, 0.0)).rgb)
+               + luma(texture(photo, uv - vec2(t.x, 0.0)).rgb) - c;
+    float yy = luma(texture(photo, uv + vec2(0.0, t.y)).rgb)
+               + luma(texture(photo, uv - vec2(0.0, t.y)).rgb) - c;
+    float xy = 0.25 * (luma(texture(photo, uv + t).rgb) + luma(texture(photo, uv - t).rgb)
+                       - luma(texture(photo, uv + vec2(t.x, -t.y)).rgb)
+                       - luma(texture(photo, uv - vec2(t.x, -t.y)).rgb));
+    float a = 0.5 * atan(2.0 * xy, xx - yy);  // across: the most curved
+    return vec2(-sin(a), cos(a));
+}
+
+// The photo's L* blurred over a band `len` texels either way along `dir` and `wide` across
+// (7 taps along, on 1 or 3 rows).
+float tiny_band_l(sampler2D photo, vec2 uv, vec2 dir, float len, float wide) {
+    vec2 t = 1.0 / vec2(textureSize(photo, 0));
+    vec2 along = dir * len * t;
+    vec2 across = vec2(-dir.y, dir.x) * wide * t;
+    int rows = wide > 0.0 ? 1 : 0;
+    vec3 s = vec3(0.0);
+    float n = 0.0;
+    for (int j = -rows; j <= rows; j++) {
+        vec2 o = uv + float(j) * across;
+        s += texture(photo, o).rgb;
+        for (int i = 1; i <= 3; i++) {
+            float f = float(i) / 3.0;
+            s += texture(photo, o + f * along).rgb + texture(photo, o - f * along).rgb;
+        }
+        n += 7.0;
+    }
+    return srgb_to_lab(s / n).x;
+}
+
+// How much `uv` lies on a line (0..1) rather than a blob: the photo's L* along `dir` (`along`,
+// tiny_band_l's over `r`) under its L* across, of its depth under the skin `skin`. A line
+// (1-3 px across a shape's `r` texels) is as dark along itself as its core and light across
+// it; a pupil, a round nostril is as dark across as along (and its direction, the curve's
+// least, is the noise's). Judged along a line, a pupil's darkest took its rim's paler value:
+// a pale hollow in it (portrait trial G15, round 2).
+const vec2 TINY_LINE = vec2(0.15, 0.35);
+float tiny_line(sampler2D photo, vec2 uv, vec2 dir, float r, float along, float skin) {
+    float across = tiny_band_l(photo, uv, vec2(-dir.y, dir.x), r, 0.0);
+    return smoothstep(TINY_LINE.x, TINY_LINE.y, (across - along) / max(skin - along, 1.0));
+}
