@@ -97,17 +97,17 @@ const float FEATHER = 0.3;        // of the ramp the threshold wanders over
 // one line, ragged by a quarter of a lobe at most there, as before where the ramp is steep.
 const float FEATHER_SLOPE = 3.0;  // the noise's steepest slope, per cell (its two octaves,
                                   // renormalized by canvas_blend)
-// .y: how far inside the edge, output px. `on_canvas`: the edge's noise moves with the
-// picture (a vignette round a figure) or stands on the frame (the paper margins).
-// `fw`: the ramp's fwidth (at least 1e-4). `one_line`: no islands nor holes (FEATHER_SLOPE).
-vec2 vignette_edge(float ramp, float fw, vec2 p, vec2 uv, float ref, bool on_canvas,
-                   bool one_line) {
+// .y: how far inside the edge, output px. `figure`: the edge round a figure (a vignette: its
+// noise moves with the picture, and it stays one line, no islands nor holes: FEATHER_SLOPE)
+// or the paper margins' (its noise stands on the frame). `fw`: the ramp's fwidth (at least
+// 1e-4).
+vec2 vignette_edge(float ramp, float fw, vec2 p, vec2 uv, float ref, bool figure) {
     float cell = FEATHER_CELL * ref;
-    float n = on_canvas
+    float n = figure
         ? 0.75 * canvas_noise(p, uv, cell, 801) + 0.25 * canvas_noise(p, uv, 0.35 * cell, 802)
         : 0.75 * value_noise(p / cell, u_seed, 801)
           + 0.25 * value_noise(p / (0.35 * cell), u_seed, 802);
-    float wander = one_line ? min(FEATHER, fw * cell / FEATHER_SLOPE) : FEATHER;
+    float wander = figure ? min(FEATHER, fw * cell / FEATHER_SLOPE) : FEATHER;
     float at = 0.5 + wander * (n - 0.5);
     float inside = (ramp - at) / fw;
     return vec2(clamp(0.5 + 0.5 * inside, 0.0, 1.0), inside);
@@ -134,7 +134,7 @@ float graded_out(vec3 c, float grade) {
 // Where the ramp is past the threshold's reach (most of a picture: deep inside, or bare)
 // the noise cannot move the answer, and is not drawn (a GPU's fragment rate is the frame's
 // limit on a datacentre card: these two noises were drawn on every pixel).
-vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas, bool one_line) {
+vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool figure) {
     float fw = max(fwidth(v.x), 1e-4);  // (derivatives before the branch)
     float band = RIM_BAND * ref;
     if ((v.x - (0.5 + AT_REACH)) / fw >= max(1.0, band)) {
@@ -143,7 +143,7 @@ vec2 framed(vec2 v, vec2 p, vec2 uv, float ref, bool on_canvas, bool one_line) {
     if ((v.x - (0.5 - AT_REACH)) / fw <= -1.0) {
         return vec2(0.0);  // bare paper
     }
-    vec2 edge = vignette_edge(v.x, fw, p, uv, ref, on_canvas, one_line);
+    vec2 edge = vignette_edge(v.x, fw, p, uv, ref, figure);
     return vec2(edge.x * v.y, edge.x * (1.0 - smoothstep(0.0, band, edge.y)));
 }
 
@@ -282,14 +282,14 @@ void main() {
         float portrait = u_subject != 0 ? u_portrait * u_subject_weight : 0.0;
         vec2 kept = vec2(1.0, 0.0);  // painted to the frame's borders
         if (portrait < 1.0 && u_margins > 0.0) {
-            kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false, false);
+            kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
         if (portrait > 0.0) {
             vec2 v = texture(vignette, uv).xy;
             float w = graded_out(c, v.y);
             c = mix(c, pow(max(c, vec3(1e-3)), vec3(w)), portrait);
             // the edge alone (the thinned wash still dries with its rim)
-            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true, true),
+            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true),
                        portrait);
         }
         washed = kept.x;
