@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(libegl1 libgl1 libgl1-mesa-dri libglx-mesa0 libxcb-cursor0 libxkbcommon-x11-0
           libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
-          libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libfontconfig1 libdbus-1-3 xvfb xauth)
+          libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libfontconfig1 libdbus-1-3 xvfb xauth
+          libpulse0)  # (Qt Multimedia's sound output: the window plays a file's sound)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -82,6 +82,9 @@ class VideoFileSource(ThreadedSource):
         self._step_by = 0
         self._generation = 0
         self._rate = 1.0  # media seconds played a wall-clock second (set_rate)
+        # paced and playing: (wall clock, media time then (s from the first frame), rate,
+        # loop offset); the time the pictures are at, for the sound to follow (`clock`)
+        self._clock: tuple[float, float, float, float] | None = None
         self._position: float | None = None
         # the time of the frame a step back is seeking to, until a frame is delivered: a
         # step back pressed meanwhile goes on from there (quick presses add up)
@@ -114,6 +117,12 @@ class VideoFileSource(ThreadedSource):
     def position(self) -> float | None:
         return self._position
 
+    @property
+    def origin(self) -> float:
+        """The file's own time (s) of the video's first frame: where the times here count
+        from (the sound's times are the file's own)."""
+        return self._t0
+
     def _read_times(self) -> None:
         times = frame_times(self.path, self._reader.video.index, self._t0, self._stop)
         if times:
@@ -144,7 +153,19 @@ class VideoFileSource(ThreadedSource):
     def pause(self) -> None:
         with self._lock:  # (see _deliver)
             super().pause()
+            self._clock = None
         self._wake.set()
+
+    def clock(self, now: float | None = None) -> float | None:
+        """The time (s from the first frame) paced playback is at on the wall clock `now`
+        (time.monotonic()), or None where the pictures stand still: paused, before a seek's
+        frame, at the end. A loop's next round counts from its start again."""
+        with self._lock:
+            clock = self._clock
+        if clock is None:
+            return None
+        wall, media, rate, offset = clock
+        return media + ((time.monotonic() if now is None else now) - wall) * rate - offset
 
     def resume(self) -> None:
         super().resume()
@@ -183,6 +204,7 @@ class VideoFileSource(ThreadedSource):
             self._step_by = 0
             self._heading = heading
             self._generation += 1
+            self._clock = None
             self._slot.clear()  # (under the lock: the worker puts no frame from before it)
         self._drain()
         self._wake.set()
@@ -317,6 +339,7 @@ class VideoFileSource(ThreadedSource):
                         wrap_to = last + 1.0 / (self._fps or 30.0)
                         index = -1
                         continue
+                    self._set_clock(None, 0.0)
                     self._finish()
                     self._push_end()
                     self._idle()
@@ -326,6 +349,7 @@ class VideoFileSource(ThreadedSource):
                 self._last_good = max(self._last_good, pending.time - self._t0)
                 if wrap_to is not None:
                     offset, wrap_to = wrap_to - pending.time, None
+                    self._set_clock(anchor, offset)
             t = last = pending.time + offset  # paced by this; the frame keeps its own time
             frame = Frame(pending.image, index, pending.time - self._t0)
             if not self.paced:
@@ -358,6 +382,7 @@ class VideoFileSource(ThreadedSource):
                 rate = self._rate
                 if anchor is None or force or stepping or anchor[2] != rate:
                     anchor = (time.monotonic(), t, rate)
+                    self._set_clock(anchor, offset)
                 due = anchor[0] + (t - anchor[1]) / rate
                 wait = due - time.monotonic()
                 if wait > 0:
@@ -393,6 +418,12 @@ class VideoFileSource(ThreadedSource):
             self._position = frame.pts
             self._heading = None
         return True
+
+    def _set_clock(self, anchor: tuple[float, float, float] | None, offset: float) -> None:
+        """The schedule the sound follows: `anchor` (wall clock, looped media time, rate)."""
+        with self._lock:
+            self._clock = None if anchor is None or not self.paced or self._paused else \
+                (anchor[0], anchor[1] - self._t0, anchor[2], offset)
 
     def _wall_cap(self) -> float | None:
         """The most frames a wall-clock second: `max_fps`, and played faster than its pace,

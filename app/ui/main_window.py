@@ -54,6 +54,7 @@ from .shortcuts import ShortcutsDialog, step_text
 from .side_panel import SidePanel
 from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
+from .sound_controller import SoundController
 from .source_controller import SourceController
 from .source_controls import TransportBar
 from .source_watch import SourceWatch
@@ -132,6 +133,7 @@ class MainWindow(QMainWindow):
         self.playback = PlaybackController(lambda: self.sources.source, self.transport,
                                            self.viewport, self.live, self.settings, self)
         self.playback.seeked = self.sources.seeked
+        self.sound = SoundController(self.settings, self.status, self)
         self._naming: SourceSpec | None = None  # opened, named once its picture is shown
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.sources.cameras_changed)
@@ -218,6 +220,7 @@ class MainWindow(QMainWindow):
             "play_on": lambda: play.set_playing(True), "slower": play.slower,
             "faster": play.faster,
             "loop": lambda: self.transport.loop.toggle(), "compare": self.cycle_compare,
+            "mute": lambda: self.transport.mute.toggle(),
             "debug": self.styles.cycle_debug_view, "fit": vp.fit, "actual": vp.actual_pixels,
             "zoom_in": lambda: vp.zoom_by(1.25), "zoom_out": lambda: vp.zoom_by(0.8),
             "fullscreen": self.toggle_fullscreen,
@@ -290,6 +293,11 @@ class MainWindow(QMainWindow):
         self.source_panel.refreshRequested.connect(src.refresh_cameras)
         self.playback.loop_changed = self._actions["loop"].setChecked
         self._actions["loop"].setChecked(self.transport.loop.isChecked())
+        self.transport.mute.setChecked(self.sound.muted)
+        self._actions["mute"].setChecked(self.sound.muted)
+        self.transport.muteToggled.connect(self._actions["mute"].setChecked)
+        self.transport.muteToggled.connect(self.sound.set_muted)
+        src.stopped.connect(lambda: self.sound.follow(None))
         self.viewport.viewChanged.connect(self._view_changed)
         self.viewport.painter.changed.connect(self._painting_changed)
         self.set_compare(self._initial_compare)
@@ -422,6 +430,7 @@ class MainWindow(QMainWindow):
                         "(the painting looks the same, smaller); Ctrl+E paints it at full size",
                         20000)
         self.source_watch.follow(Path(spec.ref) if spec.kind == "file" else None)
+        self.sound.follow(src)
         self._source_changed()
 
     def _source_gone(self, path: str) -> None:
@@ -816,6 +825,7 @@ class MainWindow(QMainWindow):
         self.settings.on_problem = lambda text: print(f"aquarelle: {text}", file=sys.stderr)
         self.save_settings()
         self.sources.close()
+        self.sound.close()
         self.viewport.release_gl()
         if e is not None:
             e.accept()

@@ -11,7 +11,7 @@ from PyQt6.QtWidgets import QMainWindow, QMenu
 from .shortcuts import SHORTCUTS
 
 SEPARATED_AFTER = ("quit", "loop", "fullscreen", "panel", "reset_all", "rewind")
-CHECKABLE = ("loop", "virtual_camera", "mirror", "adaptive")
+CHECKABLE = ("loop", "mute", "virtual_camera", "mirror", "adaptive")
 
 
 def build_menus(window: QMainWindow, handlers: dict[str, Callable[[], object]]

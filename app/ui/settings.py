@@ -202,6 +202,12 @@ class Settings:
     def set_loop(self, on: bool) -> None:
         self.q.setValue("playback/loop", on)
 
+    def muted(self) -> bool:
+        return self._get("playback/muted", False, bool)
+
+    def set_muted(self, on: bool) -> None:
+        self.q.setValue("playback/muted", on)
+
     def last_dir(self, kind: str) -> str:
         """The folder last used for `kind` ("open", "snapshot", "record", "export")."""
         return self._get(f"dirs/{kind}", "", str)

@@ -7,7 +7,6 @@ import math
 from PyQt6.QtCore import Qt, pyqtSignal
 from PyQt6.QtGui import QAction, QActionGroup, QMouseEvent
 from PyQt6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -177,6 +176,7 @@ class TransportBar(QWidget):
     seekRequested = pyqtSignal(float)  # seconds
     loopToggled = pyqtSignal(bool)
     speedChosen = pyqtSignal(float)  # x the file's pace
+    muteToggled = pyqtSignal(bool)  # True: sound off
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -185,9 +185,7 @@ class TransportBar(QWidget):
         self._icons = (style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay),
                        style.standardIcon(QStyle.StandardPixmap.SP_MediaPause))
         self.play_button = QToolButton(self)
-        # (said where a user looks for it: the window has no audio output yet)
-        self.play_button.setToolTip("Play / pause (Space); plays without sound: recordings "
-                                    "and exports keep it")
+        self.play_button.setToolTip("Play / pause (Space)")
         self.play_button.clicked.connect(self.playToggled)
         self.back_button = QToolButton(self)
         self.back_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaSeekBackward))
@@ -222,9 +220,19 @@ class TransportBar(QWidget):
         self.speed.setMenu(self.speed_menu)
         # (no arrow: the bar's width counts in the window's least width, side panel beside)
         self.speed.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
-        self.loop = QCheckBox("Loop", self)
-        self.loop.setToolTip("Start again at the end (Ctrl+L)")
+        # (icons, not a "Loop" box: the bar's width counts in the window's least width)
+        self.loop = QToolButton(self)
+        self.loop.setCheckable(True)
+        self.loop.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        self.loop.setToolTip("Loop: start again at the end (Ctrl+L)")
         self.loop.toggled.connect(self.loopToggled)
+        self._sound_icons = (style.standardIcon(QStyle.StandardPixmap.SP_MediaVolume),
+                             style.standardIcon(QStyle.StandardPixmap.SP_MediaVolumeMuted))
+        self.mute = QToolButton(self)
+        self.mute.setCheckable(True)
+        self.mute.setToolTip("Sound off / on (M); heard at normal speed, exports keep it")
+        self.mute.toggled.connect(self._mute_toggled)
+        self._mute_toggled(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.setSpacing(3)
@@ -233,6 +241,7 @@ class TransportBar(QWidget):
         layout.addWidget(self.seek, 1)
         layout.addWidget(self.time)
         layout.addWidget(self.speed)
+        layout.addWidget(self.mute)
         layout.addWidget(self.loop)
         self.duration: float | None = None
         self._widest = ""  # the longest time the source shows, its room taken (_hold_width)
@@ -243,6 +252,10 @@ class TransportBar(QWidget):
 
     def set_playing(self, playing: bool) -> None:
         self.play_button.setIcon(self._icons[1 if playing else 0])
+
+    def _mute_toggled(self, muted: bool) -> None:
+        self.mute.setIcon(self._sound_icons[1 if muted else 0])
+        self.muteToggled.emit(muted)
 
     def set_speed(self, rate: float) -> None:
         """Show the playback speed (on the button, checked in its menu)."""
@@ -255,7 +268,7 @@ class TransportBar(QWidget):
         measured afresh)."""
         self._widest, self._held = "", 0
         for w in (self.play_button, self.step_button, self.back_button, self.speed,
-                  self.loop):
+                  self.mute, self.loop):
             w.setEnabled(playable)
         self._seekable = seekable
         self.seek.setEnabled(seekable)

@@ -1,0 +1,104 @@
+"""A video file's sound for the speakers: 16-bit stereo at 48 kHz from any time, sample-exact.
+
+Times count from the video's first frame, as the frames' do (`VideoFileSource`): where the
+sound starts after that time the gap is silence, so the bytes always begin at the time asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import av
+import numpy as np
+
+from .errors import ffmpeg_reason
+
+RATE = 48000  # samples a second a channel
+CHANNELS = 2
+FRAME_BYTES = 2 * CHANNELS  # one sample of each channel, 16-bit
+BYTES_PER_SECOND = RATE * FRAME_BYTES
+
+
+def played_track(streams: list[av.audio.AudioStream]) -> av.audio.AudioStream | None:
+    """The track a player plays: the one marked default, else the first."""
+    default = av.stream.Disposition.default
+    return next((s for s in streams if s.disposition & default), streams[0] if streams else None)
+
+
+def silence(frames: int) -> bytes:
+    """`frames` sample frames of silence."""
+    return bytes(max(0, frames) * FRAME_BYTES)
+
+
+class SoundReader:
+    """The sound of `path` as PCM bytes, from any time (seconds after `origin`, the source
+    time of the video's first frame). Not thread-safe: one reader a thread."""
+
+    def __init__(self, path: str | Path, origin: float) -> None:
+        self.path = Path(path)
+        self._origin = origin
+        self._container = av.open(str(self.path))
+        self._stream = played_track(list(self._container.streams.audio))
+        if self._stream is None:
+            self._container.close()
+            raise ValueError(f"{self.path.name} has no sound")
+        self._stream.thread_type = "AUTO"
+        self.label = describe(self._stream)
+        self.failure: str | None = None  # why the sound stopped early (a damaged file)
+
+    def close(self) -> None:
+        self._container.close()
+
+    def pcm(self, start: float) -> Iterator[bytes]:
+        """Interleaved 16-bit stereo PCM at 48 kHz from `start` seconds (after the video's
+        first frame) to the sound's end; silence where the sound has not begun yet."""
+        stream = self._stream
+        assert stream is not None
+        at = round(start * RATE)  # the sample frame the next byte is, counted from 0 s
+        source_start = self._origin + start
+        tb = stream.time_base
+        if tb:
+            # a second early: a packet's samples may start before its keyframe's time
+            target = max(stream.start_time or 0, int((source_start - 1.0) / tb))
+            self._container.seek(target, stream=stream, backward=True)
+        resampler = av.AudioResampler(format="s16", layout="stereo", rate=RATE)
+        here: int | None = None  # the sample frame of the next resampled sample
+        try:
+            for packet in self._container.demux(stream):
+                for frame in packet.decode():
+                    if here is None:
+                        first = frame.pts * frame.time_base if frame.pts is not None \
+                            and frame.time_base else self._origin
+                        here = round((float(first) - self._origin) * RATE)
+                    for out in resampler.resample(frame):
+                        chunk, here, at = _from(out, here, at)
+                        if chunk:
+                            yield chunk
+            for out in resampler.resample(None):
+                if here is not None:
+                    chunk, here, at = _from(out, here, at)
+                    if chunk:
+                        yield chunk
+        except av.error.FFmpegError as e:  # a damaged file's sound ends where it breaks
+            self.failure = ffmpeg_reason(e)
+
+
+def _from(frame: av.AudioFrame, here: int, at: int) -> tuple[bytes, int, int]:
+    """The part of a resampled `frame` (its first sample at `here`) from sample `at` on,
+    with silence before it where the frame begins after `at`; the next `here` and `at`."""
+    data = np.ascontiguousarray(frame.to_ndarray()).reshape(-1)[:frame.samples * CHANNELS]
+    end = here + frame.samples
+    if end <= at:
+        return b"", end, at
+    gap = silence(here - at)
+    skip = max(0, at - here)
+    return gap + data[skip * CHANNELS:].tobytes(), end, end
+
+
+def describe(stream: av.audio.AudioStream) -> str:
+    """A track's name for the window: its language and title where it has them."""
+    lang = stream.metadata.get("language")
+    title = stream.metadata.get("title")
+    parts = [p for p in (title, lang if lang and lang != "und" else None) if p]
+    return ", ".join(parts) or f"track {stream.index}"
