@@ -394,7 +394,7 @@ def test_preset_pictures_are_the_frame_on_screen_in_each_preset(
     vp = win.viewport
     vp.makeCurrent()
     try:
-        small = vp._thumbs.fitter.fit(vp._orig, size, "stretch")
+        small = vp._thumbs.fitter.fit(vp.paint.orig, size, "stretch")
     finally:
         vp.doneCurrent()
     # a repaint before the CLI's own EGL context comes and goes in this thread: that one's
@@ -513,9 +513,9 @@ def test_a_paused_seek_shows_its_frame_only_with_its_face(
     """A seek while paused keeps the picture before it on screen until the new frame's face
     is found: the frame is never shown framed as a scene first and as a portrait a moment
     later (the trial measured that flash 33-48 levels off, on every seek)."""
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import subject_hold
 
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
     clip, _ = portrait_clip(tmp_path)
     win = window(qtbot, config)
     open_paused(qtbot, win, clip)
@@ -589,9 +589,9 @@ def test_the_loop_point_shows_the_first_frame_with_its_own_face(
     first frame's face is found; it is never painted with the face where the last frame
     had it (the trial: 75 levels off the export for half a second after every loop)."""
     from aquarelle.media.source import Frame
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import subject_hold
 
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
     face = cv2.resize(data.astronaut(), (192, 192), interpolation=cv2.INTER_AREA)
     frames = [np.ascontiguousarray(np.roll(face, 24 * i, 1)) for i in range(4)]
     win = window(qtbot, config)
@@ -629,9 +629,9 @@ def test_a_portrait_video_opened_playing_shows_its_first_picture_with_its_face(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Opening a file (nothing painted yet) waits for its first frame's face as a seek does:
     the trial saw the first frame framed as a scene, 14 levels off the export, for 0.3 s."""
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import subject_hold
 
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
     clip, _ = portrait_clip(tmp_path, 12)
     win = window(qtbot, config)
     vp = win.viewport
@@ -732,9 +732,9 @@ def test_a_frame_paused_on_after_frames_were_skipped_is_painted_as_a_seek_to_it(
     the picture before held meanwhile (no blank, no flash), and a step on from it is the
     export from there."""
     from aquarelle.media.source import Frame
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import subject_hold
 
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # held until its subject
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # held until its subject
     win = window(qtbot, config)
     open_paused(qtbot, win, files["clip"])
     vp = win.viewport
@@ -816,10 +816,9 @@ def test_a_frame_taken_before_the_pause_is_never_painted_after_it(
     3, 4 pauses in 47 in a trial). Nor is a frame held for its subject (after a cut) when a
     seek comes painted. Only 3 is painted after the pause or the seek."""
     from aquarelle.media.source import Frame
-    from aquarelle.ui import playback
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import playback, subject_hold
 
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # held until its subject
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # held until its subject
     win = window(qtbot, config)
     open_paused(qtbot, win, files["clip"])
     vp = win.viewport
@@ -834,7 +833,7 @@ def test_a_frame_taken_before_the_pause_is_never_painted_after_it(
         vp.show_frame(Frame(clip_frame(late), late, late / FPS))  # from the decoder
         if held:
             grab(win)
-            assert vp._fresh and vp.shown_index == late and vp._painted_index is None
+            assert vp.frames.fresh and vp.shown_index == late and vp.frames.painted_index is None
         painted.clear()
         if held:
             vp.set_paused(True)

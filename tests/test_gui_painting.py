@@ -2,7 +2,7 @@
 
 - a big still (a 9000x6000 photo, shown at 4899x3266) was painted in the window's paint, on
   the GUI thread: with the stereo style 17 s (82 s on another machine) of a frozen window
-  and nothing to say it was working. On a CPU renderer a still of viewport.APART_PX or more
+  and nothing to say it was working. On a CPU renderer a still of big_stills.APART_PX or more
   is painted in a process of its own (moderngl holds the GIL through a draw: a thread would
   freeze the window as surely), with a badge over the picture while it lasts;
 - Ctrl+E on a still that its style paints whole (no tiles to count) showed "Painting..." and,
@@ -33,7 +33,7 @@ from test_gui_fidelity import window as fidelity_window
 
 from aquarelle.engine.chain_spec import load_chain
 from aquarelle.engine.errors import AquarelleError
-from aquarelle.ui import viewport
+from aquarelle.ui import big_stills
 from aquarelle.ui.export_job import painted_whole
 from aquarelle.ui.main_window import MainWindow
 
@@ -102,7 +102,7 @@ def test_a_big_stereo_still_is_painted_apart_with_a_badge_then_is_the_cli_render
 def test_a_smaller_still_that_would_paint_long_here_is_painted_apart_too(
         qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path) -> None:
     """A 4000x600 panorama (2.4 MP, under APART_PX) stopped the window 2.2 s: a still whose
-    paint would take over viewport.APART_S, as paints here went, is painted apart too."""
+    paint would take over big_stills.APART_S, as paints here went, is painted apart too."""
     src = photo_file(tmp_path)
     win = fidelity_window(qtbot, config)
     vp = win.viewport
@@ -355,7 +355,7 @@ def test_a_big_still_is_drafted_while_a_slider_is_held_until_its_painting_comes(
     win = fidelity_window(qtbot, config)
     vp = win.viewport
     vp.apart_px = PW * PH
-    monkeypatch.setattr(viewport, "APART_DRAFT_PX", PW * PH // 6)  # drafted at 0.41
+    monkeypatch.setattr(big_stills, "APART_DRAFT_PX", PW * PH // 6)  # drafted at 0.41
     assert win.open_file(src)
     wait_painting(qtbot, win)
     first = shown(qtbot, win)

@@ -17,7 +17,7 @@ from test_gui_fidelity import FPS, lossless_clip, open_paused, shown, window
 
 from aquarelle.cli.main import main as cli_main
 from aquarelle.media.source import Frame
-from aquarelle.ui import viewport as viewport_module
+from aquarelle.ui import subject_hold
 from aquarelle.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.gui
@@ -60,7 +60,7 @@ def playing(qtbot: Any, win: MainWindow, clip: Path) -> tuple[float, list[Painte
 def test_a_frame_played_after_skipped_frames_is_painted_with_its_own_subject(
         qtbot: Any, config: Path, dialogs: Dialogs, tmp_path: Path,  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)  # (a slow machine's wait)
     frames = [moving_face(i) for i in range(10)]
     clip = lossless_clip(tmp_path / "moving.mkv", frames)
     win = window(qtbot, config)
@@ -100,7 +100,7 @@ def test_the_frames_that_come_while_one_waits_for_its_subject_wait_behind_it(
     next frame comes meanwhile (replaced by it, it would never be painted, and the frame
     after it would be painted at once with a subject from before the skip); the next frame,
     one on, then follows at once with the subject a frame behind, as playing frames do."""
-    monkeypatch.setattr(viewport_module, "SUBJECT_HOLD_S", 30.0)
+    monkeypatch.setattr(subject_hold, "SUBJECT_HOLD_S", 30.0)
     frames = [moving_face(i) for i in range(6)]
     clip = lossless_clip(tmp_path / "moving.mkv", frames)
     win = window(qtbot, config)

@@ -200,7 +200,7 @@ def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(
     from test_gui_fidelity import played_at
 
     from aquarelle.media.adaptive import AdaptiveScale
-    from aquarelle.ui import viewport as viewport_module
+    from aquarelle.ui import frame_painter, viewport
 
     win = window(qtbot, config)
     open_paused(qtbot, win, files["clip"])
@@ -210,8 +210,9 @@ def test_a_first_whole_paint_far_over_the_budget_lowers_the_scale_at_once(
     adaptive = AdaptiveScale(8, 0.3, 1.0)
     vp.adaptive = adaptive
     clock = iter(range(10**6))  # every reading a second after the one before
-    monkeypatch.setattr(viewport_module, "time", SimpleNamespace(
-        monotonic=time.monotonic, perf_counter=lambda: float(next(clock))))
+    for module in (viewport, frame_painter):  # (the paint's time; the pipeline's render's)
+        monkeypatch.setattr(module, "time", SimpleNamespace(
+            monotonic=time.monotonic, perf_counter=lambda: float(next(clock))))
     played_at(win, 1)
     assert vp.painted_scale() == 1.0
     assert adaptive.scale == 0.3

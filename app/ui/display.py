@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 import moderngl
+import numpy as np
 
 from ..engine.glsl import build_program
 from .view_transform import Rect
@@ -38,6 +39,20 @@ def display_mode_for(target: str, tex: moderngl.Texture) -> DisplayMode:
     if tex.components == 1:
         return DisplayMode.GRAY
     return DisplayMode.COLOR
+
+
+def rgb_texture(ctx: moderngl.Context, tex: moderngl.Texture | None,
+                rgb: np.ndarray) -> moderngl.Texture:
+    """`rgb` (8- or 16-bit RGB) written to `tex`, or to a new texture (`tex` released) where
+    that one is another size or depth."""
+    h, w = rgb.shape[:2]
+    dtype = "nu2" if rgb.dtype == np.uint16 else "f1"
+    if tex is None or tex.size != (w, h) or tex.dtype != dtype:
+        if tex is not None:
+            tex.release()
+        tex = ctx.texture((w, h), 3, alignment=1, dtype=dtype)
+    tex.write(np.ascontiguousarray(rgb), alignment=1)
+    return tex
 
 
 def averaged(footprint: tuple[float, float], pixelated: bool) -> bool:

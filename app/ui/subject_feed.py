@@ -3,7 +3,7 @@
 result (a frame behind at most: the picture never waits), followed across skipped frames
 (searched and masked again after them, as the export did in them).
 After a cut (a seek, the loop point, a step back, a new still) nothing found before holds: the
-picture before it stays on screen (viewport.py) until something is found for the new frames,
+picture before it stays on screen (subject_hold.py) until something is found for the new frames,
 as the export finds it, instead of showing them framed without their face and then with it.
 A playing file's frame after frames were skipped (playback behind on a slow machine) waits
 likewise for its own subject: the newest result is then that of the frame painted before the
