@@ -23,10 +23,10 @@ RAMP = 30000  # the ramp's left channel counts samples modulo this, the right th
 
 
 def ramp_clip(path: Path, seconds: float, *, fps: int = 24, sound_from: float = 0.0,
-              tracks: int = 1, default: int = 0) -> Path:
+              tracks: int = 1, default: int = 0, per: int = 1) -> Path:
     """A clip whose sound is a ramp: sample n (from the video's first frame) holds
-    (n % RAMP, n // RAMP) in track `default`, constants in the others (which are marked
-    not default where `tracks` > 1)."""
+    (m % RAMP, m // RAMP), m = n // `per`, in track `default`, constants in the others
+    (which are marked not default where `tracks` > 1)."""
     with av.open(str(path), "w") as out:
         vs = out.add_stream("libx264", rate=fps)
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
@@ -47,7 +47,7 @@ def ramp_clip(path: Path, seconds: float, *, fps: int = 24, sound_from: float = 
         n = np.arange(first, round(seconds * RATE))
         for k, s in enumerate(streams):
             if k == default:
-                data = np.stack([n % RAMP, n // RAMP], 1).astype(np.int16)
+                data = np.stack([n // per % RAMP, n // per // RAMP], 1).astype(np.int16)
             else:
                 data = np.full((len(n), 2), 7 + k, np.int16)
             for i in range(0, len(n), 4800):
@@ -225,6 +225,30 @@ def until(condition, timeout: float = 20.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.005)
+
+
+def test_played_faster_or_slower_the_sound_is_too(tmp_path: Path) -> None:
+    """At 2x (0.5x, 0.25x: two atempo steps) a second of sound out holds two (a half, a
+    quarter) of the file's, each sample near the time the pictures have then; the
+    player heard at twice the pace follows the pictures at twice the pace. (The ramp
+    counts eighths of samples here: atempo blends its windows, and the ramp must not
+    wrap within the clip.)"""
+    slow = ramp_clip(tmp_path / "slow.mkv", 3.0, per=8)
+    reader = SoundReader(slow, 0.0)
+    for rate in (2.0, 0.5, 0.25):
+        got = samples(b"".join(reader.pcm(0.1, rate))) * 8
+        assert len(got) / RATE == pytest.approx(2.9 / rate, rel=0.01)  # (its tail: atempo)
+        expected = round(0.1 * RATE) + np.arange(len(got)) * rate
+        assert np.abs(got - expected)[:-RATE // 10].max() / RATE < 0.05  # atempo's windows
+    out = SimulatedOutput(size=BYTES_PER_SECOND // 4)
+    player = SoundPlayer(SoundReader(slow, 0.0), out)
+    for _ in range(100):  # a second of wall clock at 2x from 0.2 s
+        player.tick(0.2 + 2 * out.now, out.now, 2.0)
+        out.advance(0.01)
+    assert player.restarts == 1 and player.moves == 0
+    heard = [(w, s * 8) for w, s in out.log if s is not None and w > 0.1]
+    assert max(abs(s / RATE - (0.2 + 2 * w)) for w, s in heard) < 0.06
+    reader.close()
 
 
 def test_a_playing_files_clock_gives_the_pictures_time_and_none_while_they_stand(

@@ -48,12 +48,13 @@ class SoundPlayer:
         self.reader, self.sink = reader, sink
         self._pcm: Iterator[bytes] | None = None
         # the bytes written since the output was cleared, as runs of the sound: (the byte
-        # a run starts at, its time); the newest last
-        self._runs: list[tuple[int, float]] = []
+        # a run starts at, its time, the seconds of sound a second of it plays); newest last
+        self._runs: list[tuple[int, float, float]] = []
         self._written = 0
         self._pending = b""  # decoded, not yet taken by the sink
         self._end: float | None = None  # the sound's end, once the reader gave its last byte
         self._last: tuple[float, float] | None = None  # the last tick's (wall, time)
+        self.rate = 1.0  # the speed the sound is played at (the pictures')
         self.restarts = 0  # (how often the output was cleared and started again)
         self.moves = 0  # (how often the sound written next was moved to the pictures)
 
@@ -68,23 +69,26 @@ class SoundPlayer:
         return self._time_of(min(max(0, self.sink.played()), self._written))
 
     def _time_of(self, byte: int) -> float:
-        at, t = next((r for r in reversed(self._runs) if r[0] <= byte), self._runs[0])
-        return t + (byte - at) / BYTES_PER_SECOND
+        at, t, rate = next((r for r in reversed(self._runs) if r[0] <= byte), self._runs[0])
+        return t + (byte - at) / BYTES_PER_SECOND * rate
 
-    def tick(self, now: float | None, wall: float) -> None:
+    def tick(self, now: float | None, wall: float, rate: float = 1.0) -> None:
         """Play the sound of `now` (seconds after the video's first frame; None: silence),
-        the pictures' time at `wall` on the wall clock (seconds, time.monotonic's)."""
+        the pictures' time at `wall` on the wall clock (seconds, time.monotonic's), as they
+        play `rate` times their pace (the sound too, at its pitch)."""
         last = self._last
         self._last = None if now is None else (wall, now)
         if now is None:
             if self._pcm is not None:
                 self.stop()
             return
-        if self._pcm is None or last is None or abs(now - last[1] - (wall - last[0])) > JUMP:
+        if self._pcm is None or last is None or rate != self.rate \
+                or abs(now - last[1] - (wall - last[0]) * rate) > JUMP:
+            self.rate = rate
             self._start(now)
         elif self.sink.played() > 0:  # (before the output starts, nothing is heard late)
             # the time the next byte written will be heard at, against the time it holds
-            due = now + (self._written - self.sink.played()) / BYTES_PER_SECOND
+            due = now + (self._written - self.sink.played()) / BYTES_PER_SECOND * rate
             if abs(self._time_of(self._written) - due) > TOLERANCE \
                     and (self._end is None or due < self._end):
                 self._move(due)
@@ -113,8 +117,8 @@ class SoundPlayer:
 
     def _open(self, at: float) -> None:
         self._close_pcm()
-        self._pcm = self.reader.pcm(at)
-        self._runs.append((self._written, at))
+        self._pcm = self.reader.pcm(at, self.rate)
+        self._runs.append((self._written, at, self.rate))
         self._pending, self._end = b"", None
 
     def _close_pcm(self) -> None:

@@ -50,9 +50,15 @@ class SoundReader:
     def close(self) -> None:
         self._container.close()
 
-    def pcm(self, start: float) -> Iterator[bytes]:
+    def pcm(self, start: float, rate: float = 1.0) -> Iterator[bytes]:
         """Interleaved 16-bit stereo PCM at 48 kHz from `start` seconds (after the video's
-        first frame) to the sound's end; silence where the sound has not begun yet."""
+        first frame) to the sound's end; silence where the sound has not begun yet.
+        `rate`: played that many times as fast, at its own pitch."""
+        from .sound_tempo import at_rate  # (its module reads this one's constants)
+
+        return at_rate(self._pcm(start), rate)
+
+    def _pcm(self, start: float) -> Iterator[bytes]:
         stream = self._stream
         assert stream is not None
         at = round(start * RATE)  # the sample frame the next byte is, counted from 0 s

@@ -49,7 +49,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("slower", ("<",), "Play slower (down to a quarter of the speed)", "Playback"),
     Shortcut("faster", (">",), "Play faster (up to twice the speed)", "Playback"),
     Shortcut("loop", ("Ctrl+L",), "Loop playback on / off", "Playback"),
-    Shortcut("mute", ("M",), "Sound off / on (heard at normal speed)", "Playback"),
+    Shortcut("mute", ("M",), "Sound off / on", "Playback"),
     Shortcut("compare", ("C",), "Cycle compare: off / split / side by side", "View"),
     Shortcut("original", ("O",), "Hold to see the original", "View"),
     Shortcut("debug", ("D",), "Cycle debug views (intermediate targets)", "View"),

@@ -1,8 +1,8 @@
 """The file on screen's sound on the speakers: follows the source, the mute and the speed.
 
-The sound is heard at the file's own pace only (at other speeds the pictures play silent);
-where the machine has no audio output the window says so once, for the first file with
-sound, and plays the pictures.
+Played faster or slower, the sound is too, at its own pitch; where the machine has no
+audio output the window says so once, for the first file with sound, and plays the
+pictures.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ class Output(Protocol):
     """What plays the sound (ui.sound_output.SoundThread)."""
 
     def follow(self, path: Path | None, origin: float = 0.0,
-               clock: Callable[[float], float | None] | None = None) -> None: ...
+               clock: Callable[[float], tuple[float, float] | None] | None = None
+               ) -> None: ...
 
     def start(self) -> None: ...
 
@@ -70,11 +71,11 @@ class SoundController(QObject):
         if self._output is None:
             self._output = self._make()
 
-        def heard(wall: float) -> float | None:  # (called on the sound's thread)
-            if self.muted or playback.rate(src) != 1.0:
+        def heard(wall: float) -> tuple[float, float] | None:  # (on the sound's thread)
+            if self.muted:
                 return None
             value = clock(wall)
-            return value if isinstance(value, float) else None
+            return (value, playback.rate(src)) if isinstance(value, float) else None
 
         self._output.follow(Path(path), float(getattr(src, "origin", 0.0)), heard)
 

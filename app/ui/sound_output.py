@@ -24,7 +24,8 @@ TICK_MS = 10
 # renderer hold Python's lock for a few hundred ms); a pause or seek clears it at once
 BUFFER_SECONDS = 1.0
 
-Clock = Callable[[float], float | None]  # the pictures' time at a time.monotonic()
+# the pictures' time at a time.monotonic() and their speed (None: they stand still)
+Clock = Callable[[float], tuple[float, float] | None]
 
 
 def why_no_output() -> str | None:
@@ -145,7 +146,9 @@ class SoundThread(QThread):
             if player is not None and clock is not None:
                 try:
                     wall = time.monotonic()  # (the clock read for the same instant)
-                    player.tick(clock(wall), wall)
+                    now = clock(wall)
+                    player.tick(None if now is None else now[0], wall,
+                                1.0 if now is None else now[1])
                 except Exception as e:  # never raise on the sound thread
                     self.failed.emit(f"{player.reader.path.name}: its sound stopped ({e})")
                     player.close()

@@ -230,7 +230,7 @@ class TransportBar(QWidget):
                              style.standardIcon(QStyle.StandardPixmap.SP_MediaVolumeMuted))
         self.mute = QToolButton(self)
         self.mute.setCheckable(True)
-        self.mute.setToolTip("Sound off / on (M); heard at normal speed, exports keep it")
+        self.mute.setToolTip("Sound off / on (M)")
         self.mute.toggled.connect(self._mute_toggled)
         self._mute_toggled(False)
         layout = QHBoxLayout(self)
