@@ -1,6 +1,6 @@
 """What this machine offers Aquarelle: packages, OpenGL, the Qt platform plugin's system
-libraries (with the Debian packages that provide them), cameras, encoders, Ray (for
-render --cluster), folders.
+libraries (with the Debian packages that provide them), the window's sound output, cameras,
+encoders, Ray (for render --cluster), folders.
 
 No Qt import here: the point is to explain a machine on which Qt may not even load.
 """
@@ -45,6 +45,7 @@ DEBIAN_PACKAGES = {
     "libfreetype.so.6": "libfreetype6", "libdbus-1.so.3": "libdbus-1-3",
     "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libOpenGL.so.0": "libopengl0",
     "libGLX.so.0": "libglx0", "libglib-2.0.so.0": "libglib2.0-0",
+    "libpulse.so.0": "libpulse0",
 }
 CLUSTER_INSTALL = "pip install 'aquarelle[cluster]'"  # pyproject's extra: ray[client]
 ENCODERS = (("H.264", "libx264", True), ("H.265", "libx265", False),
@@ -155,6 +156,47 @@ def qt_platform(report: Report, ldd: Callable[[Path], str] | None = None) -> Non
     display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     report.add("display", bool(display), display or "none: the app needs one (the command "
                "line does not); run it under Xvfb (xvfb-run) on a server", required=False)
+
+
+def sound_output(report: Report, ldd: Callable[[Path], str] | None = None,
+                 sockets: list[Path] | None = None) -> None:
+    """Can the window play a file's sound? On Linux: Qt Multimedia's libraries (libpulse)
+    and a PulseAudio (or PipeWire's PulseAudio) server to play to."""
+    if not current_needs_display_server():
+        report.add("sound output", True, f"{sys.platform}: the system's", required=False)
+        return
+    try:
+        import PyQt6
+    except Exception:
+        return  # (said under Qt platform plugin)
+    library = Path(PyQt6.__file__).parent / "Qt6" / "lib" / "libQt6Multimedia.so.6"
+    missing = missing_libraries(library, ldd) if library.is_file() else []
+    if not library.is_file() or missing:
+        packages = sorted({DEBIAN_PACKAGES.get(m, m) for m in missing})
+        report.add("sound output", False,
+                   f"Qt Multimedia cannot load ({', '.join(missing) or 'not installed'} "
+                   "missing): the window plays files without sound",
+                   fix=f"apt-get install {' '.join(packages)}" if packages else "",
+                   required=False)
+        return
+    found = next((p for p in (sockets if sockets is not None else _pulse_sockets())
+                  if p.exists()), None)
+    if os.environ.get("PULSE_SERVER"):
+        report.add("sound output", True, f"PulseAudio at {os.environ['PULSE_SERVER']}",
+                   required=False)
+    elif found is not None:
+        report.add("sound output", True, f"PulseAudio (or PipeWire) at {found}",
+                   required=False)
+    else:
+        report.add("sound output", False, "no PulseAudio or PipeWire server found: the "
+                   "window plays files without sound (exports keep it)", required=False)
+
+
+def _pulse_sockets() -> list[Path]:
+    """Where a PulseAudio server (PipeWire's too) listens for this user."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"
+    return [Path(runtime) / "pulse" / "native", Path("/var/run/pulse/native"),
+            *sorted(Path(tempfile.gettempdir()).glob("pulse-*/native"))]
 
 
 def cameras(report: Report) -> None:
@@ -347,6 +389,7 @@ def diagnose(ldd: Callable[[Path], str] | None = None) -> Report:
     python_and_packages(report)
     opengl(report)
     qt_platform(report, ldd)
+    sound_output(report, ldd)
     cameras(report)
     encoders(report)
     virtual_camera(report)

@@ -51,6 +51,26 @@ def test_doctor_names_missing_xcb_libraries_and_their_packages(capsys, monkeypat
     assert "apt-get install libxcb-icccm4 libxcb-keysyms1" in out
 
 
+def test_doctor_says_whether_the_window_can_play_sound(monkeypatch, tmp_path):
+    """Without libpulse Qt Multimedia cannot load (the fix: its Debian package); with it,
+    a PulseAudio (or PipeWire) socket found means sound, none a window without it."""
+    monkeypatch.delenv("PULSE_SERVER", raising=False)
+    report = diagnostics.Report()
+    diagnostics.sound_output(report, fake_ldd(["libpulse.so.0"]), sockets=[])
+    (check,) = report.checks
+    assert not check.ok and not check.required and "libpulse.so.0" in check.detail
+    assert check.fix == "apt-get install libpulse0"
+    report = diagnostics.Report()
+    diagnostics.sound_output(report, fake_ldd([]), sockets=[tmp_path / "native"])
+    (check,) = report.checks
+    assert not check.ok and "no PulseAudio or PipeWire server found" in check.detail
+    (tmp_path / "native").touch()
+    report = diagnostics.Report()
+    diagnostics.sound_output(report, fake_ldd([]), sockets=[tmp_path / "native"])
+    (check,) = report.checks
+    assert check.ok and str(tmp_path / "native") in check.detail
+
+
 def test_the_app_says_which_package_instead_of_aborting(capsys, monkeypatch):
     from aquarelle.ui import app
 
