@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import av
+import numpy as np
 import pytest
 from PyQt6.QtCore import Qt
 from test_gui import (  # noqa: F401 - fixtures
@@ -26,7 +28,7 @@ from test_gui import (  # noqa: F401 - fixtures
     open_and_render,
     window,
 )
-from videoclips import make_clip
+from videoclips import make_clip, mux_frames, tone
 
 from aquarelle.ui import sound_controller
 from aquarelle.ui.main_window import MainWindow
@@ -44,12 +46,13 @@ class Speakers:
         self.origin = 0.0
         self.clock: Callable[[float], tuple[float, float] | None] | None = None
         self.finished = False
+        self.track: int | None = None
         Speakers.made.append(self)
 
     def follow(self, path: Path | None, origin: float = 0.0,
-               clock: Callable[[float], tuple[float, float] | None] | None = None
-               ) -> None:
-        self.path, self.origin, self.clock = path, origin, clock
+               clock: Callable[[float], tuple[float, float] | None] | None = None,
+               track: int | None = None) -> None:
+        self.path, self.origin, self.clock, self.track = path, origin, clock, track
 
     def start(self) -> None:
         pass
@@ -119,6 +122,41 @@ def test_the_window_plays_the_files_sound_at_its_pictures_time(
     assert out.path is None
     window.close()
     assert out.finished
+
+
+def test_a_file_with_several_sound_tracks_offers_them_in_the_playback_menu(
+        qtbot: Any, window: MainWindow, speakers: type[Speakers], tmp_path: Path,
+        media: dict[str, Path]) -> None:
+    """Playback > Sound track names each track by title and language, the one marked
+    default checked and played; another chosen is played; a file with one track offers
+    no choice, a file without sound says so."""
+    path = tmp_path / "two.mkv"
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=24)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        tracks = [out.add_stream("aac", rate=48000, layout="stereo") for _ in range(2)]
+        tracks[0].metadata.update({"language": "eng"})
+        tracks[1].metadata.update({"language": "fra", "title": "Commentaire"})
+        tracks[0].disposition = av.stream.Disposition(0)
+        tracks[1].disposition = av.stream.Disposition.default
+        mux_frames(out, vs, [np.full((48, 64, 3), 9 * k, np.uint8) for k in range(24)])
+        for s in tracks:
+            frame = av.AudioFrame.from_ndarray(tone(1.0), format="fltp", layout="stereo")
+            frame.sample_rate, frame.pts = 48000, 0
+            for packet in [*s.encode(frame), *s.encode(None)]:
+                out.mux(packet)
+    open_and_render(qtbot, window, path)
+    menu = window.sound.menu
+    labels = [(a.text(), a.isChecked()) for a in menu.actions()]
+    assert labels == [("Track 1 (eng)", False), ("Track 2: Commentaire (fra)", True)]
+    assert menu.isEnabled()
+    out = speakers.made[0]
+    assert out.path == path and out.track == 2  # (stream 0 is the video)
+    menu.actions()[0].trigger()
+    assert out.track == 1 and menu.actions()[0].isChecked()
+    open_and_render(qtbot, window, media["clip"])  # no sound
+    assert [a.text() for a in menu.actions()] == ["No sound"] and not menu.isEnabled()
+    assert out.path is None
 
 
 def test_mute_is_kept_for_the_next_window(qtbot: Any, config: Path, dialogs: Dialogs,

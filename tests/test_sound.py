@@ -17,7 +17,13 @@ import pytest
 
 from aquarelle.media.file_source import VideoFileSource
 from aquarelle.media.sound_player import TOLERANCE, SoundPlayer
-from aquarelle.media.sound_reader import BYTES_PER_SECOND, FRAME_BYTES, RATE, SoundReader
+from aquarelle.media.sound_reader import (
+    BYTES_PER_SECOND,
+    FRAME_BYTES,
+    RATE,
+    SoundReader,
+    sound_tracks,
+)
 
 RAMP = 30000  # the ramp's left channel counts samples modulo this, the right the wraps
 
@@ -96,11 +102,19 @@ def test_before_the_sound_begins_it_is_silence(tmp_path: Path) -> None:
     reader.close()
 
 
-def test_the_track_marked_default_is_the_one_played(tmp_path: Path) -> None:
+def test_the_track_marked_default_is_the_one_played_unless_another_is_chosen(
+        tmp_path: Path) -> None:
     clip = ramp_clip(tmp_path / "two.mkv", 0.5, tracks=2, default=1)
     reader = SoundReader(clip, 0.0)
     assert samples(b"".join(reader.pcm(0.1)))[0] == round(0.1 * RATE)
     reader.close()
+    assert [(t.index, t.label, t.played) for t in sound_tracks(clip)] == [
+        (1, "Track 1", False), (2, "Track 2", True)]
+    other = SoundReader(clip, 0.0, track=1)  # the first sound track: constants (7)
+    assert set(np.frombuffer(b"".join(other.pcm(0.1)), np.int16)) == {7}
+    other.close()
+    with pytest.raises(ValueError, match="no sound track 5"):
+        SoundReader(clip, 0.0, track=5)
 
 
 class SimulatedOutput:

@@ -7,6 +7,7 @@ sound starts after that time the gap is silence, so the bytes always begin at th
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import av
@@ -26,6 +27,26 @@ def played_track(streams: list[av.audio.AudioStream]) -> av.audio.AudioStream | 
     return next((s for s in streams if s.disposition & default), streams[0] if streams else None)
 
 
+@dataclass(frozen=True)
+class SoundTrack:
+    """One of a file's sound tracks, as a menu names it."""
+
+    index: int  # the stream's index in the file
+    label: str  # "Track 2: Commentary (fra)", "Track 1 (eng)"
+    played: bool  # the one played unless another is chosen (played_track)
+
+
+def sound_tracks(path: str | Path) -> list[SoundTrack]:
+    """A file's sound tracks (none for anything unreadable)."""
+    try:
+        with av.open(str(path)) as c:
+            streams = list(c.streams.audio)
+            played = played_track(streams)
+            return [SoundTrack(s.index, describe(s), s is played) for s in streams]
+    except (av.error.FFmpegError, OSError, ValueError):
+        return []
+
+
 def silence(frames: int) -> bytes:
     """`frames` sample frames of silence."""
     return bytes(max(0, frames) * FRAME_BYTES)
@@ -35,14 +56,18 @@ class SoundReader:
     """The sound of `path` as PCM bytes, from any time (seconds after `origin`, the source
     time of the video's first frame). Not thread-safe: one reader a thread."""
 
-    def __init__(self, path: str | Path, origin: float) -> None:
+    def __init__(self, path: str | Path, origin: float, track: int | None = None) -> None:
+        """`track`: the stream index of the sound track to read (None: played_track's)."""
         self.path = Path(path)
         self._origin = origin
         self._container = av.open(str(self.path))
-        self._stream = played_track(list(self._container.streams.audio))
+        streams = list(self._container.streams.audio)
+        self._stream = played_track(streams) if track is None else \
+            next((s for s in streams if s.index == track), None)
         if self._stream is None:
             self._container.close()
-            raise ValueError(f"{self.path.name} has no sound")
+            raise ValueError(f"{self.path.name} has no sound"
+                             + (f" track {track}" if track is not None else ""))
         self._stream.thread_type = "AUTO"
         self.label = describe(self._stream)
         self.failure: str | None = None  # why the sound stopped early (a damaged file)
@@ -103,8 +128,10 @@ def _from(frame: av.AudioFrame, here: int, at: int) -> tuple[bytes, int, int]:
 
 
 def describe(stream: av.audio.AudioStream) -> str:
-    """A track's name for the window: its language and title where it has them."""
+    """A track's name for a menu: its number among the file's sound tracks, its title and
+    language where it has them ("Track 2: Commentary (fra)", "Track 1 (eng)", "Track 3")."""
     lang = stream.metadata.get("language")
+    lang = f" ({lang})" if lang and lang != "und" else ""
     title = stream.metadata.get("title")
-    parts = [p for p in (title, lang if lang and lang != "und" else None) if p]
-    return ", ".join(parts) or f"track {stream.index}"
+    number = list(stream.container.streams.audio).index(stream) + 1
+    return f"Track {number}: {title}{lang}" if title else f"Track {number}{lang}"

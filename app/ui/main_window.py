@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, k=kind: self.snapshots.choose_folder(k))
         menus["File"].insertMenu(self._actions["quit"], folders)
         menus["Playback"].insertMenu(self._actions["loop"], self.transport.speed_menu)
+        menus["Playback"].insertMenu(self._actions["loop"], self.sound.menu)
         # cameras plugged in where nothing watches for them: Open the next camera follows
         menus["File"].aboutToShow.connect(src.refresh_cameras)
         menus["View"].addSeparator()

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Protocol
 
 from PyQt6.QtCore import QObject
+from PyQt6.QtGui import QActionGroup
+from PyQt6.QtWidgets import QMenu
 
-from ..media.soundtrack import has_audio
+from ..media.sound_reader import SoundTrack, sound_tracks
 from ..media.source import FrameSource
 from . import playback
 from .settings import Settings
@@ -24,8 +26,8 @@ class Output(Protocol):
     """What plays the sound (ui.sound_output.SoundThread)."""
 
     def follow(self, path: Path | None, origin: float = 0.0,
-               clock: Callable[[float], tuple[float, float] | None] | None = None
-               ) -> None: ...
+               clock: Callable[[float], tuple[float, float] | None] | None = None,
+               track: int | None = None) -> None: ...
 
     def start(self) -> None: ...
 
@@ -48,6 +50,13 @@ class SoundController(QObject):
         self._why_not = why_not
         self._output: Output | None = None
         self._said = False
+        self._src: FrameSource | None = None
+        self.tracks: list[SoundTrack] = []  # the file on screen's sound tracks
+        self.track: int | None = None  # the one played (its stream index)
+        # Playback > Sound track: the file's tracks by title and language, one checked
+        self.menu = QMenu("Sound track")
+        self._group = QActionGroup(self)
+        self._fill_menu()
 
     def _thread(self) -> Output:
         thread = SoundThread(lambda text: self._status(text, 15000))
@@ -55,16 +64,33 @@ class SoundController(QObject):
         return thread
 
     def follow(self, src: FrameSource | None) -> None:
-        """Play `src`'s sound, where it is a file with a clock (a video), else none."""
+        """Play `src`'s sound, where it is a file with a clock (a video), else none: the
+        track marked default."""
         clock = getattr(src, "clock", None)
         path = getattr(src, "path", None)
-        if src is None or clock is None or path is None:
+        self._src = src
+        self.tracks = sound_tracks(path) if clock is not None and path is not None else []
+        self.track = next((t.index for t in self.tracks if t.played), None)
+        self._fill_menu()
+        self._play()
+
+    def choose_track(self, index: int) -> None:
+        """Play the sound track of stream `index` of the file on screen."""
+        if any(t.index == index for t in self.tracks):
+            self.track = index
+            self._play()
+
+    def _play(self) -> None:
+        src = self._src
+        clock = getattr(src, "clock", None)
+        path = getattr(src, "path", None)
+        if src is None or clock is None or path is None or not self.tracks:
             if self._output is not None:
                 self._output.follow(None)
             return
         why = (self._why_not or why_no_output)()
         if why is not None:
-            if not self._said and has_audio(path):
+            if not self._said:
                 self._said = True
                 self._status(f"Playing without sound: {why}", 15000)
             return
@@ -77,7 +103,25 @@ class SoundController(QObject):
             value = clock(wall)
             return (value, playback.rate(src)) if isinstance(value, float) else None
 
-        self._output.follow(Path(path), float(getattr(src, "origin", 0.0)), heard)
+        self._output.follow(Path(path), float(getattr(src, "origin", 0.0)), heard, self.track)
+
+    def _fill_menu(self) -> None:
+        self.menu.clear()
+        for action in self._group.actions():
+            self._group.removeAction(action)
+        for track in self.tracks:
+            action = self.menu.addAction(track.label)
+            assert action is not None
+            action.setCheckable(True)
+            action.setChecked(track.index == self.track)
+            action.triggered.connect(lambda _=False, i=track.index: self.choose_track(i))
+            self._group.addAction(action)
+        # (a choice only with two tracks or more; a file without sound says so)
+        self.menu.setEnabled(len(self.tracks) > 1)
+        if not self.tracks:
+            none = self.menu.addAction("No sound")
+            assert none is not None
+            none.setEnabled(False)
 
     def set_muted(self, on: bool) -> None:
         """Mute or unmute (kept for the next session)."""

@@ -102,15 +102,17 @@ class SoundThread(QThread):
         if report is not None:
             self.failed.connect(report)
         self._lock = threading.Lock()
-        self._wanted: tuple[Path, float, Clock] | None = None
+        self._wanted: tuple[Path, float, Clock, int | None] | None = None
         self._changed = False
 
     def follow(self, path: Path | None, origin: float = 0.0,
-               clock: Clock | None = None) -> None:
+               clock: Clock | None = None, track: int | None = None) -> None:
         """Play `path`'s sound (None: none) at `clock()` seconds after the video's first
-        frame (`origin` in the file's own time); silent while the clock gives None."""
+        frame (`origin` in the file's own time); silent while the clock gives None.
+        `track`: the sound track's stream index (None: the one marked default)."""
         with self._lock:
-            self._wanted = None if path is None or clock is None else (path, origin, clock)
+            self._wanted = None if path is None or clock is None else \
+                (path, origin, clock, track)
             self._changed = True
 
     def finish(self) -> None:
@@ -135,9 +137,9 @@ class SoundThread(QThread):
                     player.close()
                 player, clock = None, None
                 if wanted is not None:
-                    path, origin, clock = wanted
+                    path, origin, clock, track = wanted
                     try:
-                        player = SoundPlayer(SoundReader(path, origin), sink)
+                        player = SoundPlayer(SoundReader(path, origin, track), sink)
                     except ValueError:
                         clock = None  # no sound in the file: nothing to say
                     except Exception as e:  # a file whose sound will not open
