@@ -181,9 +181,15 @@ def sound_output(report: Report, ldd: Callable[[Path], str] | None = None,
         return
     found = next((p for p in (sockets if sockets is not None else _pulse_sockets())
                   if p.exists()), None)
-    if os.environ.get("PULSE_SERVER"):
-        report.add("sound output", True, f"PulseAudio at {os.environ['PULSE_SERVER']}",
+    server = os.environ.get("PULSE_SERVER", "")
+    if server and not server.startswith(("unix:", "/")):
+        report.add("sound output", True, f"PulseAudio at {server} (not checked)",
                    required=False)
+    elif server:  # a socket named: that one or none
+        path = Path(server.removeprefix("unix:"))
+        report.add("sound output", path.exists(), f"PulseAudio at {path}" if path.exists()
+                   else f"no PulseAudio server at {path} (PULSE_SERVER): the window plays "
+                   "files without sound (exports keep it)", required=False)
     elif found is not None:
         report.add("sound output", True, f"PulseAudio (or PipeWire) at {found}",
                    required=False)

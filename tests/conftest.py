@@ -20,6 +20,10 @@ import pytest
 # defaults.
 os.environ.setdefault("GALLIVM_PERF", "nopt")
 os.environ.setdefault("LP_NUM_THREADS", "1")
+# The window's tests play files with sound: not on a developer's speakers, and the same on
+# every machine (CI has no sound server): no PulseAudio/PipeWire server to reach. The sound
+# path is tested with a stand-in output (test_gui_sound) and a simulated one (test_sound).
+os.environ["PULSE_SERVER"] = "unix:/nonexistent/aquarelle-tests"
 
 from aquarelle.engine import Renderer, create_headless_context, load_style
 from aquarelle.engine.context import make_current

@@ -69,6 +69,11 @@ def test_doctor_says_whether_the_window_can_play_sound(monkeypatch, tmp_path):
     diagnostics.sound_output(report, fake_ldd([]), sockets=[tmp_path / "native"])
     (check,) = report.checks
     assert check.ok and str(tmp_path / "native") in check.detail
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path / 'elsewhere'}")  # (the tests' own)
+    report = diagnostics.Report()
+    diagnostics.sound_output(report, fake_ldd([]), sockets=[tmp_path / "native"])
+    (check,) = report.checks
+    assert not check.ok and "no PulseAudio server at" in check.detail
 
 
 def test_the_app_says_which_package_instead_of_aborting(capsys, monkeypatch):
