@@ -34,6 +34,13 @@ THOROUGH_MIN = 200
 # at most MAX_FINER boards (a level that would pass it is left out)
 GROUP_FACE = 1 / 4
 MAX_FINER = 40
+# A small group photo's faces (a 500x334 party's 45-55 px, a 1000x644 team's 25-45 px) are
+# 15-20 px on those squares' boards, at the model's floor: 5 of the party's 7 and 9 of the
+# team's 26 were found, the others painted as faces' blank ovals of skin. Where the finer
+# squares are searched, the next finer level under THOROUGH_MIN is too, down to the board's
+# own size (never enlarged), within MAX_FINER boards; what it finds counts where the other
+# boards found no face that its mesh confirmed (a face they found keeps its box: a portrait
+# is painted as before; a stray box of theirs hides no face)
 # Faces the frame's edge cuts (a close face, a selfie's taker, a webcam user leaning in) are
 # all but invisible to boards that end at the edge (40% of a face's width past it: missed).
 # A thorough search also looks at edge boards that reach past it, the picture there filled
@@ -113,12 +120,22 @@ class FaceDetector:
         if thorough:  # faces the frame's edge cuts, where the other boards found none
             short = min(rgb.shape[:2])
             reach = [(f * short, EDGE_REACH * f * short) for f in EDGE_SIDES[:2 if finer else 1]]
-            boxes = np.array([b for b, _, _ in merged]).reshape(-1, 4)
-            merged += [f for f in _merge(self._search(*_edge_boards(rgb, reach)))
-                       if _cut(f[0], rgb.shape[1], rgb.shape[0])
-                       and (not len(boxes) or box_iou(f[0], boxes).max() <= NMS_IOU)]
+            merged += [f for f in _unseen(self._search(*_edge_boards(rgb, reach)), merged)
+                       if _cut(f[0], rgb.shape[1], rgb.shape[0])]
             merged.sort(key=lambda f: -f[2])
-        faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in merged]
+        faces = self._confirmed(rgb, merged)
+        if finer:  # a small group's faces, too small for the finer squares
+            seen = [(np.array(f.box), f.keypoints, f.score) for f in faces]
+            faces += self._confirmed(rgb, _unseen(
+                self._search(*_finer_boards(rgb, DETECT_SIZE, THOROUGH_MIN)), seen))
+            faces.sort(key=lambda f: -f.score)
+        return faces
+
+    def _confirmed(self, rgb: np.ndarray, found: list[tuple[np.ndarray, np.ndarray, float]]
+                   ) -> list[Face]:
+        """The detections that are faces: with their mesh where its model confirms them,
+        small sure ones without (all of them where no mesh is asked for)."""
+        faces = [Face(tuple(map(float, b)), kp, s) for b, kp, s in found]
         if self.mesh is None:
             return faces
         out = []
@@ -250,19 +267,21 @@ def _finer_wanted(found: list[tuple[np.ndarray, np.ndarray, float]], w: int, h: 
     return max(sizes) < GROUP_FACE * min(w, h)
 
 
-def _finer_boards(rgb: np.ndarray) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+def _finer_boards(rgb: np.ndarray, finest: float = THOROUGH_MIN, under: float = math.inf
+                  ) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
     """A thorough search's extra boards: squares of half, a quarter ... of the short side
-    (at least THOROUGH_MIN px and an eighth of the long side), overlapping by a quarter,
-    the finest levels first while they fit in MAX_FINER boards (a board finds faces over a
-    fivefold range of sizes, so a level left out between two others leaves no gap), each
-    level cut from one downscale."""
+    (at least `finest` px and an eighth of the long side, and under `under` px), overlapping
+    by a quarter, the finest levels first while they fit in MAX_FINER boards (a board finds
+    faces over a fivefold range of sizes, so a level left out between two others leaves no
+    gap), each level cut from one downscale."""
     h, w = rgb.shape[:2]
     levels = []
     side = min(w, h) / 2
-    while side >= max(THOROUGH_MIN, max(w, h) / 8):
+    while side >= max(finest, max(w, h) / 8):
         nx = math.ceil((w - side) / (0.75 * side)) + 1
         ny = math.ceil((h - side) / (0.75 * side)) + 1
-        levels.append((side, nx, ny))
+        if side < under:
+            levels.append((side, nx, ny))
         side /= 2
     boards, places = [], []
     for side, nx, ny in reversed(levels):
@@ -332,6 +351,15 @@ def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     area = np.prod(box[2:] - box[:2])
     areas = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
     return inter / np.maximum(area + areas - inter, 1e-9)
+
+
+def _unseen(found: list[tuple[np.ndarray, np.ndarray, float]],
+            seen: list[tuple[np.ndarray, np.ndarray, float]]
+            ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """`found` merged, less the faces that overlap one `seen` (IoU > NMS_IOU)."""
+    boxes = np.array([b for b, _, _ in seen]).reshape(-1, 4)
+    return [f for f in _merge(found)
+            if not len(boxes) or box_iou(f[0], boxes).max() <= NMS_IOU]
 
 
 def _merge(found: list[tuple[np.ndarray, np.ndarray, float]]
