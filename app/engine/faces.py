@@ -57,6 +57,10 @@ MESH_LEFT_EYE = (263, 362, 386, 374)
 MESH_MOUTH = (61, 291, 13, 14)  # corners, inner upper and lower lip
 MESH_NOSE_TIP = 1
 MESH_EARS = (234, 454)  # the oval at the subject's right and left ear
+# The face oval of the mesh (MediaPipe's silhouette, in order round the face)
+MESH_OVAL = (10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378,
+             400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54,
+             103, 67, 109)
 MIN_PRESENCE = 0.5  # below: the mesh model says the crop holds no face
 # A weak detection (a cat's face scores 0.51-0.59; people's 0.57-0.97, grey and noisy ones
 # included) counts only where the mesh model is all but sure: a cat's got 0.79-0.97 there

@@ -16,6 +16,7 @@ from .face_light import face_light
 from .face_sharpness import face_sharpness
 from .faces import Face, FaceDetector, box_iou
 from .frame_arrays import rgb8
+from .neck import neck_skin
 from .one_euro import OneEuroFilter
 from .person_mask import PersonSegmenter, with_faces
 
@@ -35,8 +36,9 @@ FOLLOW_GAP = 2
 
 @dataclass(frozen=True)
 class Subject:
-    """The subject of one frame: its faces, best first, and the person probability (at the
-    segmentation model's size; None when not computed)."""
+    """The subject of one frame: its faces, best first, the person probability (at the
+    segmentation model's size; None when not computed) and, on its grid, the faces' necks
+    (engine/neck.py; None when not computed)."""
 
     faces: tuple[Face, ...] = ()
     person: np.ndarray | None = None
@@ -46,6 +48,7 @@ class Subject:
     # the gain (linear light, 1 .. 2) that keys an underexposed frame's lights up, steadied
     # over a video's frames (engine/exposure.py); 1: exposed well enough
     exposure: float = 1.0
+    neck: np.ndarray | None = None
 
     @property
     def face_size(self) -> float:
@@ -96,6 +99,7 @@ class SubjectTracker:
         self.detect_every = max(1, detect_every)
         self._tracks: list[_Track] = []
         self._person: np.ndarray | None = None
+        self._neck: np.ndarray | None = None
         self._light: float | None = None
         self._sharpness: float | None = None
         self._exposure: float | None = None
@@ -109,7 +113,7 @@ class SubjectTracker:
     def reset(self) -> None:
         """Forget the previous frames (a cut, a seek)."""
         self._tracks = []
-        self._person = None
+        self._person = self._neck = None
         self._light = self._sharpness = self._exposure = None
         self._frames = 0
         self._beat = None
@@ -143,12 +147,13 @@ class SubjectTracker:
             tracks.append(track)
         self._tracks = tracks
         if not tracks:
-            self._person = None  # a person without a face is not taken for the subject
+            self._person = self._neck = None  # a person without a face is not the subject
         elif self.segmenter is not None and (beat % self.segment_every == 0
                                              or self._person is None
                                              or missed(self.segment_every)):
             self._person = with_faces(self.segmenter.mask(rgb), [tr.face.box for tr in tracks],
                                       (rgb.shape[1], rgb.shape[0]))
+            self._neck = neck_skin(rgb, [tr.face for tr in tracks], self._person)
         self._frames += 1
         faces = tuple(tr.face for tr in tracks)
         if faces:  # the main face's light and sharpness, steadied over frames (a shot's are)
@@ -159,7 +164,7 @@ class SubjectTracker:
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
         self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
-                       self._exposure)
+                       self._exposure, self._neck)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:

@@ -1,15 +1,16 @@
 """The subject as the painting sees it: a small map of the whole picture, made on the CPU
 from the faces and the person mask (engine/subject.py) and uploaded for the GPU passes: .r
-the face (inside the mesh's oval, fading out past it), .g the features (eyes, brows, nostrils,
-mouth), .b the figure (person or head), .a how near the figure (the figure blurred over about
-a tenth of the picture). A big still's tiles each get their region of it, resampled."""
+the face (inside the mesh's oval, fading out past it, and down its neck: engine/neck.py), .g
+the features (eyes, brows, nostrils, mouth), .b the figure (person or head), .a how near the
+figure (the figure blurred over about a tenth of the picture). A big still's tiles each get
+their region of it, resampled."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from .faces import MESH_LEFT_EYE, MESH_MOUTH, MESH_RIGHT_EYE, Face
+from .faces import MESH_LEFT_EYE, MESH_MOUTH, MESH_OVAL, MESH_RIGHT_EYE, Face
 from .subject import Subject
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in the picture's pixels
@@ -20,10 +21,6 @@ MAP_MAX_SIDE = 512
 MESH_RIGHT_BROW = (70, 63, 105, 66, 107)
 MESH_LEFT_BROW = (300, 293, 334, 296, 336)
 MESH_NOSTRILS = (98, 327)
-# The face oval of the mesh (MediaPipe's silhouette, in order round the face)
-MESH_OVAL = (10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378,
-             400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54,
-             103, 67, 109)
 FACE_FADE = 0.12  # of the face's size: how far the face fades out past its oval
 # Without a mesh (a small face): an ellipse in the box, these half axes of its sides
 BOX_AXES = (0.55, 0.65)
@@ -92,6 +89,10 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
         person = _person(subject.person.astype(np.float32), subject.faces, picture)
         person = cv2.GaussianBlur(person, (0, 0), PERSON_SOFT)
         out[..., 2] = cv2.resize(person, (gw, gh), interpolation=cv2.INTER_LINEAR)
+    if subject.neck is not None:  # the face's skin continued down its neck (engine/neck.py)
+        neck = cv2.resize(subject.neck.astype(np.float32), (gw, gh),
+                          interpolation=cv2.INTER_LINEAR)
+        out[..., 0] = np.maximum(out[..., 0], neck)
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
         out[..., 2] = np.maximum(out[..., 2], _busts(subject.faces, step, (gw, gh)))
