@@ -67,8 +67,8 @@ def test_watercolor_needs_the_whole_picture_for_its_pyramid_and_saliency(pipelin
     p = pipeline()
     plan = TiledStill(p, (1500, 1000), max_tile_px=600_000).plan
     # tiles are planned as if a face were found: the shapes of a figure's hair and clothes
-    # read their grid whole too
-    assert plan.bridges == {"tensor_pull1", "saliency_lab", "shape_lab"}
+    # read their grid whole too, and the beard map its face's grain and jaw
+    assert plan.bridges == {"tensor_pull1", "saliency_lab", "shape_lab", "beard_detail"}
     assert set(plan.windows) == {"fill1", "saliency_t"}
     assert plan.align == 4
 

@@ -38,6 +38,7 @@ uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' 
 uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
+uniform sampler2D beard;     // where a face's beard is (beard.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -68,6 +69,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "watercolor/blooms.glsl"
 #include "watercolor/pencil.glsl"
 #include "watercolor/rigger.glsl"
+#include "watercolor/beard.glsl"
 
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
@@ -220,6 +222,7 @@ void main() {
     vec2 uv = (p + 2.0 * u_wobble * ref * wob) / size;
     vec4 painted = texture(washes, uv);  // .a: wetness
     vec4 focus_here = u_subject != 0 ? texture(focus, p / size) : vec4(0.0);
+    float bearded = beard_here(beard, p / size, focus_here);
     // the photo's wide blur round here (Lab): a portrait's complexion and its features' skin
     vec3 around = u_subject != 0 ? texture(coarse, p / size).xyz : vec3(0.0);
     vec2 wash_g = u_hard_edges > 0.0 || u_blooms > 0.0
@@ -241,6 +244,7 @@ void main() {
             vec3 laid = srgb_to_lab(clamp(painted.rgb, 0.0, 1.0));
             skin = max(skin, beyond_face(focus_here)
                              * hair_graded(head_round(p + u_origin), laid));
+            skin = max(skin, bearded);  // a beard's graded washes (quantize.frag) alike
         }
         painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard, photo, skin);
     }
@@ -274,6 +278,9 @@ void main() {
         vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
         c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
                             around, lift, u_paper_color, stated);
+        if (bearded > 0.0) {
+            c = beard_hairs(c, photo, p / size, bearded, texelFetch(paper, ivec2(p), 0).r);
+        }
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';

@@ -10,6 +10,7 @@
 #include "watercolor/palette.glsl"
 #include "watercolor/glaze.glsl"
 #include "watercolor/defocus.glsl"
+#include "watercolor/beard.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -19,6 +20,7 @@ uniform sampler2D shapes;     // Lab, the shapes' graded washes
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;
 uniform sampler2D defocus;    // how far out of focus the photo is (defocus.frag)
+uniform sampler2D beard;      // where a face's beard is (beard.frag)
 uniform int u_learned;        // 0: sub-pixels all bilinear (a plainly enlarged draft)
 uniform float u_detail;
 uniform float u_px;           // work px per reference px
@@ -63,7 +65,8 @@ void main() {
         g = mix(g, gradient(strands, t, lim), along);
     }
     float sh = shape_weight(focus);
-    float own_k = own_share(subject, sh, focus);
+    float bearded = beard_here(beard, uv, focus);  // its own detail and colour (as quantize.frag)
+    float own_k = mix(own_share(subject, sh, focus), 1.0, bearded);
     vec2 change = mix(laid_change(g, shapes_gradient(shapes, uv, sh), own_k, sh),
                       vec2(length(g)), along);
     float slope = defocused_slope(tone_slope(change.y, u_target_scale * u_px),
@@ -97,7 +100,7 @@ void main() {
     // the face, and the head's skin beyond it in its own form (as quantize.frag)
     float flesh = max(face, head_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change,
                                       head));
-    form = mix(form, 1.0, flesh - face);
+    form = mix(mix(form, 1.0, flesh - face), 1.0, bearded);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {
         vec2 sub = vec2(t) + 0.25 + 0.5 * vec2(k & 1, k >> 1);
@@ -134,7 +137,7 @@ void main() {
             }
         }
         vec3 tone = wash_tone(laid, slope, subject, wander, 0.5 * change.x, skin);
-        float graded = along * hair_graded(head, laid);
+        float graded = max(along * hair_graded(head, laid), bearded);
         if (graded > 0.0) {  // hair: a few graded washes along its strands (as quantize.frag)
             tone = mix(tone, hair_tone(laid, subject, wander, 0.5 * change.x, skin), graded);
         }
@@ -145,7 +148,7 @@ void main() {
         if (glaze.y > 0.0) {
             tone = glazed(tone, glaze_through(colour, glaze.y, face));
         }
-        tone = own_colour(tone, photo, blurred, round_k);
+        tone = beard_colour(own_colour(tone, photo, blurred, round_k), photo, bearded);
         if (shine > 0.0) {  // a face's shine, as light and white as the photo's
             vec2 ab = length(photo.yz) < length(tone.yz) ? photo.yz : tone.yz;
             tone = mix(tone, vec3(max(tone.x, photo.x), ab), shine);

@@ -9,6 +9,7 @@
 #include "watercolor/palette.glsl"
 #include "watercolor/glaze.glsl"
 #include "watercolor/defocus.glsl"
+#include "watercolor/beard.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
@@ -17,6 +18,7 @@ uniform sampler2D shapes;     // Lab, the shapes' graded washes (watercolor/shap
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
 uniform sampler2D defocus;    // how far out of focus the photo is (defocus.frag)
+uniform sampler2D beard;      // where a face's beard is (beard.frag)
 uniform float u_detail;
 uniform float u_px;             // work px per reference px
 uniform float u_scale;          // work px per source px
@@ -44,7 +46,10 @@ void main() {
     float sh = shape_weight(focus);
     vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz, sh);
     vec3 own = lab.xyz;
-    float own_k = own_share(subject, sh, focus);
+    // a beard keeps its own detail and colour (not the figure's shapes past the face: the
+    // collar's and the jacket's colours blurred into it)
+    float bearded = beard_here(beard, uv, focus);
+    float own_k = mix(own_share(subject, sh, focus), 1.0, bearded);
     lab.xyz = mix(wide, lab.xyz, own_k);
     vec2 g = gradient(src, ip);
     float along = along_flow(focus);
@@ -101,7 +106,7 @@ void main() {
     // the strands; clothes and the body keep the wash's crisp tones
     vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
                                             + u_origin) : vec2(0.0);
-    float graded = along * hair_graded(head, lab.xyz);
+    float graded = max(along * hair_graded(head, lab.xyz), bearded);  // and a beard
     if (graded > 0.0) {
         tone = mix(tone, hair_tone(lab.xyz, subject, wander, change.x, skin), graded);
     }
@@ -111,12 +116,14 @@ void main() {
     if (flesh > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
         form = mix(form, 1.0, flesh - face);  // the head's skin: its own form (head_skin)
+        form = mix(form, 1.0, bearded);  // a beard its own tone, not the flesh round it
         tone = mix(tone, face_tone(own, blurred, wander, length(g), form, skin), flesh);
     }
     if (glaze.y > 0.0) {
         tone = glazed(tone, glaze_through(colour, glaze.y, face));
     }
-    tone = own_colour(tone, own, blurred, round_face(focus) * head.x);
+    tone = beard_colour(own_colour(tone, own, blurred, round_face(focus) * head.x), own,
+                        bearded);
     if (shine > 0.0) {  // a face's shine: the flesh wash left it, as light and white as
         // the photo's (no whiter: a paper-white dot on dark skin read as a fleck)
         vec2 ab = length(shine_ab) < length(tone.yz) ? shine_ab : tone.yz;
