@@ -16,14 +16,9 @@ import numpy as np
 import pytest
 
 from aquarelle.media.file_source import VideoFileSource
+from aquarelle.media.pcm_format import BYTES_PER_SECOND, FRAME_BYTES, RATE
 from aquarelle.media.sound_player import TOLERANCE, SoundPlayer
-from aquarelle.media.sound_reader import (
-    BYTES_PER_SECOND,
-    FRAME_BYTES,
-    RATE,
-    SoundReader,
-    sound_tracks,
-)
+from aquarelle.media.sound_reader import SoundReader, sound_tracks
 
 RAMP = 30000  # the ramp's left channel counts samples modulo this, the right the wraps
 

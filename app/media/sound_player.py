@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
-from .sound_reader import BYTES_PER_SECOND, FRAME_BYTES, SoundReader
+from .pcm_format import BYTES_PER_SECOND, FRAME_BYTES
+from .sound_reader import SoundReader
 
 TOLERANCE = 0.045  # seconds the sound may be off the pictures before it is moved
 JUMP = 0.03  # seconds the pictures' clock may move off the wall clock: more is a jump

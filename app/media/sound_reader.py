@@ -14,11 +14,8 @@ import av
 import numpy as np
 
 from .errors import ffmpeg_reason
-
-RATE = 48000  # samples a second a channel
-CHANNELS = 2
-FRAME_BYTES = 2 * CHANNELS  # one sample of each channel, 16-bit
-BYTES_PER_SECOND = RATE * FRAME_BYTES
+from .pcm_format import CHANNELS, RATE, silence
+from .sound_tempo import at_rate
 
 
 def played_track(streams: list[av.audio.AudioStream]) -> av.audio.AudioStream | None:
@@ -45,11 +42,6 @@ def sound_tracks(path: str | Path) -> list[SoundTrack]:
             return [SoundTrack(s.index, describe(s), s is played) for s in streams]
     except (av.error.FFmpegError, OSError, ValueError):
         return []
-
-
-def silence(frames: int) -> bytes:
-    """`frames` sample frames of silence."""
-    return bytes(max(0, frames) * FRAME_BYTES)
 
 
 class SoundReader:
@@ -79,8 +71,6 @@ class SoundReader:
         """Interleaved 16-bit stereo PCM at 48 kHz from `start` seconds (after the video's
         first frame) to the sound's end; silence where the sound has not begun yet.
         `rate`: played that many times as fast, at its own pitch."""
-        from .sound_tempo import at_rate  # (its module reads this one's constants)
-
         return at_rate(self._pcm(start), rate)
 
     def _pcm(self, start: float) -> Iterator[bytes]:

@@ -9,7 +9,7 @@ from fractions import Fraction
 import av
 import numpy as np
 
-from .sound_reader import CHANNELS, FRAME_BYTES, RATE
+from .pcm_format import CHANNELS, FRAME_BYTES, RATE
 
 ATEMPO_RANGE = (0.5, 2.0)  # one atempo's factors (0.25 is two at 0.5)
 

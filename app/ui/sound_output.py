@@ -16,8 +16,9 @@ from typing import Any
 
 from PyQt6.QtCore import QLoggingCategory, QThread, QTimer, pyqtSignal
 
+from ..media.pcm_format import BYTES_PER_SECOND, CHANNELS, FRAME_BYTES, RATE
 from ..media.sound_player import SoundPlayer
-from ..media.sound_reader import BYTES_PER_SECOND, CHANNELS, FRAME_BYTES, RATE, SoundReader
+from ..media.sound_reader import SoundReader
 
 TICK_MS = 10
 # queued ahead: a stall of the thread this long is not heard (the paints of a software
