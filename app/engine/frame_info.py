@@ -118,7 +118,7 @@ def reference_px(style: StyleSpec, work_size: tuple[int, int]) -> float:
 
 # Built-in `when` flags read from a frame uniform (whose value is then part of a plan's key)
 FLAG_UNIFORMS = {"subject": "u_subject", "subject_held": "u_subject_held",
-                 "exposed": "u_exposed"}
+                 "exposed": "u_exposed", "blocky": "u_blocky"}
 
 
 def when_holds(when: str, frame: FrameInfo, params: Mapping[str, ParamValue],

@@ -33,7 +33,7 @@ SOURCE = "source"  # the reserved input name of the uploaded frame
 ORIGINAL = "original"
 # what `when` may name besides parameters
 BUILTIN_FLAGS = {"resampling", "history", "drafting", "learned", "subject", "subject_held",
-                 "exposed", "cheap"}
+                 "exposed", "blocky", "cheap"}
 # A `when` term: a name, or a parameter compared with a number ("factor > 2").
 WHEN_COMPARISON = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d*)?)\s*$")
 

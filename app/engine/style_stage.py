@@ -12,6 +12,7 @@ import cv2
 import moderngl
 import numpy as np
 
+from .blocks import NO_GRID, grid_uniforms
 from .context import cpu_renderer, release_framebuffer, return_freed_memory
 from .errors import AquarelleError, FrameError
 from .fit import FrameFitter
@@ -128,6 +129,7 @@ class StyleStage:
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._exposure = 1.0  # the gain that keys an underexposed frame up (u_key_gain)
+        self._blocks = NO_GRID  # the frame's compression's block grid (engine/blocks.py)
         self._portrait = 0.0  # how much the picture is a portrait (u_portrait)
         self.last_subject: Subject | None = None  # the last frame's, where a face was found
         self._before: dict[str, Any] = {}  # _FRAME_STATE before the last frame (none yet)
@@ -293,6 +295,8 @@ class StyleStage:
         if self.style.subject is not None:
             cover = info.work_size if crop is not None else (w, h)  # picture px
             subject = self._frame_subject()
+            # with or without a face: a blocky webcam's wall is smoothed as its face is
+            self._blocks = subject.blocks if subject is not None else NO_GRID
             arr = self._subject_map(subject, cover)
             share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
@@ -402,6 +406,9 @@ class StyleStage:
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
         self._sharp = subject.sharpness if self._still is not None and subject else 0.0
         self._exposure = subject.exposure if self._still is not None and subject else 1.0
+        # not deblocked: the tiles' plan leaves the deblock passes out (their reach and
+        # memory), and at a size that needs tiles a block is a reference px or less
+        self._blocks = NO_GRID
 
     def _frame_subject(self) -> Subject | None:
         subject = self._given if self.wants_subject else None
@@ -480,6 +487,7 @@ class StyleStage:
             if found and (key is None or bool(self.params[key])) else 1.0
         info.uniforms["u_key_gain"] = float(gain)
         info.uniforms["u_exposed"] = int(gain > 1.0)  # the `exposed` flag
+        info.uniforms.update(grid_uniforms(self._blocks, px))  # the `blocky` flag
 
     @property
     def upscale_method(self) -> str:

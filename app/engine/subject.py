@@ -1,7 +1,8 @@
 """Who is in the picture, frame after frame: faces (box, keypoints, mesh) kept as tracks and
 smoothed with One Euro filters so they do not jitter, and the person mask, refreshed every
-few frames (it costs the most), and the frame's exposure (engine/exposure.py: the gain that
-keys an underexposed frame up, from a thumbnail). A cut or a seek (`reset`) starts afresh; a
+few frames (it costs the most), the frame's exposure (engine/exposure.py: the gain that
+keys an underexposed frame up, from a thumbnail) and its compression's block grid
+(engine/blocks.py, searched with the faces). A cut or a seek (`reset`) starts afresh; a
 face not found in a frame is dropped. On the CPU at the models' sizes; callers run it off
 the render thread."""
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .blocks import NO_GRID, BlockGrid, block_grid, steadied_grid
 from .exposure import RISE, frame_exposure, keyed
 from .face_light import face_light
 from .face_sharpness import face_sharpness
@@ -49,6 +51,7 @@ class Subject:
     # over a video's frames (engine/exposure.py); 1: exposed well enough
     exposure: float = 1.0
     neck: np.ndarray | None = None
+    blocks: BlockGrid = NO_GRID  # the compression's block grid (engine/blocks.py)
 
     @property
     def face_size(self) -> float:
@@ -103,6 +106,7 @@ class SubjectTracker:
         self._light: float | None = None
         self._sharpness: float | None = None
         self._exposure: float | None = None
+        self._blocks: BlockGrid | None = None
         self._frames = 0
         # frames skipped between two given `index`es are made up for: the detections and
         # masks an export made in them are made at the frame after (a mask kept over odd
@@ -115,6 +119,7 @@ class SubjectTracker:
         self._tracks = []
         self._person = self._neck = None
         self._light = self._sharpness = self._exposure = None
+        self._blocks = None
         self._frames = 0
         self._beat = None
 
@@ -163,8 +168,12 @@ class SubjectTracker:
             self._sharpness = _steadied(self._sharpness, face_sharpness(rgb, main), follow)
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
         self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
+        # the block grid with the full detections (a stream's grid stays as long as its
+        # bitrate does; searching it costs 10-30 ms)
+        if self._blocks is None or beat % self.detect_every == 0 or missed(self.detect_every):
+            self._blocks = steadied_grid(self._blocks, block_grid(rgb))
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
-                       self._exposure, self._neck)
+                       self._exposure, self._neck, self._blocks)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:
