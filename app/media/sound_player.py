@@ -59,16 +59,6 @@ class SoundPlayer:
         self.restarts = 0  # (how often the output was cleared and started again)
         self.moves = 0  # (how often the sound written next was moved to the pictures)
 
-    @property
-    def playing(self) -> bool:
-        return self._pcm is not None
-
-    def heard(self) -> float | None:
-        """The time being heard now (None: silent)."""
-        if self._pcm is None or not self._runs:
-            return None
-        return self._time_of(min(max(0, self.sink.played()), self._written))
-
     def _time_of(self, byte: int) -> float:
         at, t, rate = next((r for r in reversed(self._runs) if r[0] <= byte), self._runs[0])
         return t + (byte - at) / BYTES_PER_SECOND * rate

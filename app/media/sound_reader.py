@@ -13,7 +13,6 @@ from pathlib import Path
 import av
 import numpy as np
 
-from .errors import ffmpeg_reason
 from .pcm_format import CHANNELS, RATE, silence
 from .sound_tempo import at_rate
 
@@ -61,8 +60,6 @@ class SoundReader:
             raise ValueError(f"{self.path.name} has no sound"
                              + (f" track {track}" if track is not None else ""))
         self._stream.thread_type = "AUTO"
-        self.label = describe(self._stream)
-        self.failure: str | None = None  # why the sound stopped early (a damaged file)
 
     def close(self) -> None:
         self._container.close()
@@ -101,8 +98,8 @@ class SoundReader:
                     chunk, here, at = _from(out, here, at)
                     if chunk:
                         yield chunk
-        except av.error.FFmpegError as e:  # a damaged file's sound ends where it breaks
-            self.failure = ffmpeg_reason(e)
+        except av.error.FFmpegError:  # a damaged file's sound ends where it breaks
+            return
 
 
 def _from(frame: av.AudioFrame, here: int, at: int) -> tuple[bytes, int, int]:

@@ -29,8 +29,6 @@ class Output(Protocol):
                clock: Callable[[float], tuple[float, float] | None] | None = None,
                track: int | None = None) -> None: ...
 
-    def start(self) -> None: ...
-
     def finish(self) -> None: ...
 
 
@@ -38,16 +36,10 @@ class SoundController(QObject):
     """Plays the sound of the file on screen where the machine can."""
 
     def __init__(self, settings: Settings, status: Callable[[str, int], None],
-                 parent: QObject | None = None, *,
-                 output: Callable[[], Output] | None = None,
-                 why_not: Callable[[], str | None] | None = None) -> None:
-        """`output` and `why_not`: what plays the sound and says why it cannot (tests;
-        by default a SoundThread, and why_no_output)."""
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings, self._status = settings, status
         self.muted = settings.muted()
-        self._make = output or self._thread
-        self._why_not = why_not
         self._output: Output | None = None
         self._said = False
         self._src: FrameSource | None = None
@@ -88,14 +80,14 @@ class SoundController(QObject):
             if self._output is not None:
                 self._output.follow(None)
             return
-        why = (self._why_not or why_no_output)()
+        why = why_no_output()
         if why is not None:
             if not self._said:
                 self._said = True
                 self._status(f"Playing without sound: {why}", 15000)
             return
         if self._output is None:
-            self._output = self._make()
+            self._output = self._thread()
 
         def heard(wall: float) -> tuple[float, float] | None:  # (on the sound's thread)
             if self.muted:
@@ -106,9 +98,7 @@ class SoundController(QObject):
         self._output.follow(Path(path), float(getattr(src, "origin", 0.0)), heard, self.track)
 
     def _fill_menu(self) -> None:
-        self.menu.clear()
-        for action in self._group.actions():
-            self._group.removeAction(action)
+        self.menu.clear()  # (an action deleted leaves its group)
         for track in self.tracks:
             action = self.menu.addAction(track.label)
             assert action is not None
