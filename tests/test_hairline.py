@@ -5,7 +5,7 @@ forehead, its borders where the photo's 8x8 JPEG blocks step) in the wash's six 
 the hair's lights left as paper where the hairline's flow ran into the skin, and a sliver of
 paper between the washes along the hairline. A woman's wispy hairline became a brown terrace
 over a pale ledge; a soft photo's blocks, straight-sided rectangles on the forehead. That skin
-is now laid as the face's (tones.glsl head_skin), graded into the hair."""
+is now laid as the face's (tones.glsl figure_skin), graded into the hair."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ void main() {
     ivec2 lim = textureSize(src, 0) - 1;
     vec2 g = gradient(src, t, lim);
     float along = along_flow(focus);
-    float strand = 0.0;  // (head_skin's)
+    float strand = 0.0;  // (figure_skin's)
     float own_change = length(g);
     if (along > 0.0) {  // hair and clothes: tones along the strands (as quantize.frag)
         strand = strand_like(texelFetch(src, t, 0).xyz, texelFetch(strands, t, 0).w);
@@ -97,9 +97,8 @@ void main() {
     vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
                                             + u_origin) : vec2(0.0);
     float round_k = round_face(focus) * head.x;
-    // the face, and the head's skin beyond it in its own form (as quantize.frag)
-    float flesh = max(face, head_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change,
-                                      head));
+    // the face, and the person's skin beyond it in its own form (as quantize.frag)
+    float flesh = max(face, figure_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change));
     form = mix(mix(form, 1.0, flesh - face), 1.0, bearded);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {

@@ -53,7 +53,7 @@ void main() {
     lab.xyz = mix(wide, lab.xyz, own_k);
     vec2 g = gradient(src, ip);
     float along = along_flow(focus);
-    float strand = 0.0;  // (head_skin's)
+    float strand = 0.0;  // (figure_skin's)
     float own_change = length(g);
     if (along > 0.0) {  // hair and clothes: tones along the strands, steps as crisp as theirs
         vec4 st = texelFetch(strands, ip, 0);
@@ -111,11 +111,11 @@ void main() {
         tone = mix(tone, hair_tone(lab.xyz, subject, wander, change.x, skin), graded);
     }
     // on a face (the focus is 1 only there), its features too: flesh and glazes; and the
-    // head's skin beyond it up to the hairline (head_skin)
-    float flesh = max(face, head_skin(focus, own, strand, own_change, head));
+    // person's skin beyond it: up to the hairline, the hands (figure_skin)
+    float flesh = max(face, figure_skin(focus, own, strand, own_change));
     if (flesh > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
-        form = mix(form, 1.0, flesh - face);  // the head's skin: its own form (head_skin)
+        form = mix(form, 1.0, flesh - face);  // the skin beyond: its own form (figure_skin)
         form = mix(form, 1.0, bearded);  // a beard its own tone, not the flesh round it
         tone = mix(tone, face_tone(own, blurred, wander, length(g), form, skin), flesh);
     }

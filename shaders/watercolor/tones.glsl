@@ -303,20 +303,20 @@ float strand_like(vec3 lab, float coherence) {
                  * (1.0 - smoothstep(STRAND_COHERENCE.x, STRAND_COHERENCE.y, coherence));
 }
 
-// How much a texel is a head's own skin beyond the face's oval, 0..1 (trial F7, finding 6):
-// the forehead up to the hairline, a temple, an ear: within the band round the face (`head`:
-// head_round's), on the figure beyond the face (figure_rest), a skin tone `lab` (the
-// abstraction's) that is not strands (`strand`: strand_like's, 0 without strands) or is as
-// smooth as skin (`change`: its L* per texel; the flow of a smooth forehead, filled in from
-// the hairline, is as coherent as combed hair's). Laid as the face's skin is (face_tone):
-// taking neither the face's tones nor the hair's (or the hair's with its lights left as
-// paper), it was laid as clothes, 70 % the figure's shape (a plane as pale as the whole
-// forehead) in the wash's six crisp tones: a pale ledge under the hairline, a brown terrace
-// over it, and a JPEG block's step of a level or two, where a threshold fell on it, drawn as
-// a straight-sided rectangle.
+// How much a texel is a person's own skin beyond the face's oval, 0..1 (trial F7, finding 6;
+// trial F8, findings 8 and 4): the forehead up to the hairline, a temple, an ear, a hand, an
+// arm: on the figure beyond the face (figure_rest), a skin tone `lab` (the abstraction's)
+// that is not strands (`strand`: strand_like's, 0 without strands) or is as smooth as skin
+// (`change`: its L* per texel; the flow of a smooth forehead, filled in from the hairline,
+// is as coherent as combed hair's). Laid as the face's skin is (face_tone): taking neither
+// the face's tones nor the hair's (or the hair's with its lights left as paper), it was laid
+// as clothes, 70 % the figure's shape in the wash's six crisp tones with its lights reserved
+// as bare paper: under the hairline a pale ledge, a brown terrace over it and a JPEG block's
+// step drawn as a straight-sided rectangle; on a hand by the face, the sheen on its fingers
+// cut out as paper-white plateaus with hard rims, its knuckles as concentric terraces.
 const vec2 SKIN_SMOOTH = vec2(3.0, 1.5);  // L* per texel: hair's texture .. skin's
-float head_skin(vec4 focus, vec3 lab, float strand, float change, vec2 head) {
+float figure_skin(vec4 focus, vec3 lab, float strand, float change) {
     float skin = skin_tone(lab) * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y,
                                                                    change));
-    return figure_rest(focus) * skin * head.x * head.y;
+    return figure_rest(focus) * skin;
 }
