@@ -349,7 +349,10 @@ void main() {
         c = rigged(c, rigger_round(rigger, p / size, rigger_texel), h, p + u_origin, ref,
                    texture(photo, p / size).rgb, washed);
     }
-    c = stated_chroma(pigment_darks(c), stated);
+    // a face's darkest accents laid deeper than the sheet's (darks.glsl: FACE_DARKEST)
+    c = u_subject != 0 ? pigment_darks_above(c, mix(DARKEST, FACE_DARKEST, on_face))
+                       : pigment_darks(c);
+    c = stated_chroma(c, stated);
     c = tinted(c);
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, tooth_light(ivec2(p), ivec2(size), ref), 0).r,

@@ -26,8 +26,17 @@ const float DARKEST = 0.17;  // the darkest masstone: black eases to luma 0.15 (
 // saturation gave it taken for a navy's); now C* 3-5 (trial F7, finding 5). A coloured dark
 // (chroma 0.12 up) takes the whole mix, as before.
 const float NEUTRAL_TINT = 0.15;
+// A face's darkest accents (pupils, lash lines, nostrils, a mouth's corner, a side-lit face's
+// shadow side) are laid deeper: a portrait painter glazes them again and again, and keeps the
+// darkest dark within a few L* of the photo's. Eased above DARKEST as the rest of the sheet,
+// a low-key face's darks were lifted to L* 12-14 from 2-8 and its shadow side greyed: the
+// face's value range (L* P95-P5 in its box) 83-88% of the photo's on 11 of 24 faces (trial
+// F8, finding 10). FACE_DARKEST eases black to about L* 6 on cream paper.
+const float FACE_DARKEST = 0.10;
 
-vec3 pigment_darks(vec3 c) {
+// pigment_darks eased above the masstone `darkest` (luma; DARKEST for the sheet, FACE_DARKEST
+// on a face).
+vec3 pigment_darks_above(vec3 c, float darkest) {
     float lum = luma(c);
     float dark = (1.0 - smoothstep(0.1, 0.4, lum)) * u_darks;
     if (dark <= 0.0) {
@@ -51,11 +60,15 @@ vec3 pigment_darks(vec3 c) {
     // LIFT times as light: a navy scaled further turned electric blue), the rest as the
     // indigo-sepia mix (a neutral black then keeps the hue of a mixed dark, held near grey)
     float l = luma(deep);
-    float eased = l + DARKEST * max(exp(-l / DARKEST) - exp(-0.4 / DARKEST), 0.0);
+    float eased = l + darkest * max(exp(-l / darkest) - exp(-0.4 / darkest), 0.0);
     float target = l + u_darks * (eased - l);
     float thinned = min(target, LIFT * l);
     vec3 hue = l > 1e-3 ? deep / l : indigo;
     return clamp(hue * thinned + indigo * (target - thinned), 0.0, 1.0);
+}
+
+vec3 pigment_darks(vec3 c) {
+    return pigment_darks_above(c, DARKEST);
 }
 
 // Thinned paint: the paper shows through a wash, lifting it towards white by `dilution`, but
