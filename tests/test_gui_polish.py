@@ -1002,6 +1002,33 @@ def test_the_export_dialog_pauses_a_playing_file_at_the_frame_on_screen(
     assert seen and seen[0][0] and seen[0][1] == seen[0][2]
 
 
+def test_the_export_dialogs_current_position_is_the_frame_on_screen_not_the_decoders(
+        qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
+    """On a slow machine the picture is frames behind the decoder (which may have gone round
+    a looping file's end): the pause takes the file back to the frame on screen, and
+    "Current position" is that frame, not the decoder's before the seek back lands (the
+    suite under load: 0.083 for 0.583)."""
+    from aquarelle.ui.export_dialog import ExportDialog
+
+    open_and_render(qtbot, window, media["clip"])
+    src = window.source
+    assert src is not None and not src.paused
+    qtbot.waitUntil(lambda: src.position is not None and round(src.position * 12) <= 8,
+                    timeout=TIMEOUT)
+    behind = (round(src.position * 12) + 3) / 12  # a frame the decoder has not reached
+    window.viewport.frames.painted_pts = behind  # as the picture lagging a loop behind
+    seen: list[float] = []
+
+    def answer(dialog: ExportDialog) -> None:
+        seen.append(dialog.position)
+        dialog.reject()
+
+    answer_modal(answer, ExportDialog)
+    window.export_dialog()
+    assert seen == [pytest.approx(behind)]
+    qtbot.waitUntil(lambda: src.position == pytest.approx(behind), timeout=TIMEOUT)
+
+
 def test_export_dialog_keeps_or_drops_subtitles_and_tags_and_mends_a_range(
         qtbot: Any, window: MainWindow, dialogs: Dialogs, tmp_path: Path) -> None:
     """The dialog has the command line's --no-subtitles and --no-metadata; an end before the

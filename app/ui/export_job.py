@@ -99,8 +99,8 @@ class ExportController(QObject):
 
     def __init__(self, parent: QWidget, feedback: Feedback, settings: Settings,
                  state: RenderState, source: SourceGetter, default_dir: FolderGetter,
-                 save_snapshot: Callable[[Path], bool], after_dialog: Callable[[], None]
-                 ) -> None:
+                 save_snapshot: Callable[[Path], bool], after_dialog: Callable[[], None],
+                 here: Callable[[], float | None]) -> None:
         super().__init__(parent)
         self.widget = parent
         self.feedback = feedback
@@ -110,6 +110,7 @@ class ExportController(QObject):
         self._default_dir = default_dir
         self._save_snapshot = save_snapshot
         self._after_dialog = after_dialog
+        self._here = here  # the time of the frame on screen ("Current position")
         self.job: Any = None  # the last ExportJob
         self.still_job: StillExportJob | None = None  # the last big still's
         self.tile_above_px = TILE_ABOVE_PX  # a still exported over this is painted in tiles
@@ -150,7 +151,7 @@ class ExportController(QObject):
         if spec is None or spec.kind != "file" or not _writable(folder):
             folder = self._default_dir("export")
         dialog = ExportDialog(src, folder, playback.duration(source),
-                              playback.position(source), self.widget, size=source.size,
+                              self._here(), self.widget, size=source.size,
                               pixel_aspect=source.pixel_aspect,
                               remembered=self.settings.export_memory(),
                               painted=self.painted)

@@ -205,7 +205,7 @@ class MainWindow(QMainWindow):
                                         lambda: (self.source_spec, self.source),
                                         self.snapshots.default_dir,
                                         lambda path: self.snapshots.save(path, False),
-                                        self.after_dialog)
+                                        self.after_dialog, lambda: self.playback.on_screen())
         self.exports.finished.connect(self.exportFinished.emit)
 
     def _build_menus(self) -> None:

@@ -50,6 +50,16 @@ class PlaybackController(QObject):
         if not playing:
             self._pause_on_the_frame_shown()
 
+    def on_screen(self) -> float | None:
+        """The time of the frame a pause stays on (see _pause_on_the_frame_shown): the
+        source's own position may not be it yet, the seek back to it pending."""
+        src, shown = self.source(), self.viewport.painted_pts
+        here = playback.position(src)
+        if shown is None or here is None or abs(here - shown) <= 1e-6 \
+                or (here > shown and self.viewport.record.follows_export()):
+            return here
+        return shown
+
     def _pause_on_the_frame_shown(self) -> None:
         """Paused, the file stays on the frame on screen: on a slow machine the decoder is a
         few frames ahead of the picture (they were painted next: Space showed a later frame).
@@ -58,12 +68,9 @@ class PlaybackController(QObject):
         export paints it, the next frame is the export's too: it is shown.) A looping file
         whose decoder went round to its start is always taken back to the frame on screen
         (its next frame would be the first: paused on the last, the picture jumped to it)."""
-        src, shown = self.source(), self.viewport.painted_pts
-        here = playback.position(src)
-        if shown is None or here is None or abs(here - shown) <= 1e-6 \
-                or (here > shown and self.viewport.record.follows_export()):
-            return
-        self.seek(shown)
+        here, stay = playback.position(self.source()), self.on_screen()
+        if stay is not None and stay != here:
+            self.seek(stay)
 
     def show_playing(self, playing: bool | None = None) -> None:
         """The transport's button and adaptive quality follow whether the file plays."""
