@@ -26,9 +26,9 @@ TEXTURES_OFF = {"turbulence": 0.0, "dispersion": 0.0, "stroke_strength": 0.0,
                 "margins": 0.0, "wobble": 0.0, "vignette": 0.0}
 
 
-def forehead(seed: int = 5) -> np.ndarray:
+def forehead(seed: int = 5, ab: tuple[float, float] = (12.0, 16.0)) -> np.ndarray:
     """uint8 RGB: dark hair down to HAIRLINE with wisps hanging 3-10 px below it (1-2 px wide),
-    over skin (a* 12, b* 16) in the hair's shade under the hairline (L* 62) lightening to 82
+    over skin (a* b*: `ab`) in the hair's shade under the hairline (L* 62) lightening to 82
     within some 50 px, as a forehead does (and +-2 across it), blocked as a JPEG's 8x8
     blocks flatten it (each block its mean: steps of 1-2 sRGB levels)."""
     rng = np.random.default_rng(seed)
@@ -37,7 +37,7 @@ def forehead(seed: int = 5) -> np.ndarray:
     lab = np.zeros((N, N, 3), np.float32)
     lab[..., 0] = (82.0 - 20.0 * np.exp(-np.maximum(y - HAIRLINE, 0.0) / 18.0)
                    + 2.0 * np.sin(x / 23.0))
-    lab[..., 1], lab[..., 2] = 12.0, 16.0
+    lab[..., 1], lab[..., 2] = ab
     skin = np.clip(ref.lab_to_srgb(lab) * 255.0, 0.0, 255.0)
     blocks = skin.reshape(N // 8, 8, N // 8, 8, 3).mean(axis=(1, 3), keepdims=True)
     img = np.broadcast_to(blocks, (N // 8, 8, N // 8, 8, 3)).reshape(N, N, 3).copy()

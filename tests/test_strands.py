@@ -79,14 +79,15 @@ def test_without_a_face_or_with_hair_flow_off_no_strands_are_laid(unit_pipeline)
                                   alone.read_target("abstract_t"))
 
 
-def strand_texture(h: int, w: int, seed: int = 4) -> np.ndarray:
-    """uint8 'hair': warm brown noise stretched 12x along y (strands running down)."""
+def strand_texture(h: int, w: int, seed: int = 4,
+                   base: tuple[float, float, float] = (0.45, 0.28, 0.16)) -> np.ndarray:
+    """uint8 'hair': warm brown noise (about `base`, sRGB 0..1) stretched 12x along y
+    (strands running down)."""
     rng = np.random.default_rng(seed)
     n = cv2.GaussianBlur(rng.random((h, w)).astype(np.float32), (0, 0), sigmaX=1.5,
                          sigmaY=18.0)
     n = (n - n.min()) / (n.max() - n.min())
-    base = np.array([0.45, 0.28, 0.16], np.float32)
-    img = base * (0.45 + 1.1 * n[..., None])
+    img = np.array(base, np.float32) * (0.45 + 1.1 * n[..., None])
     return (np.clip(img, 0, 1) * 255).astype(np.uint8)
 
 

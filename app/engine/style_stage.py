@@ -127,6 +127,7 @@ class StyleStage:
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self._heads = _heads(None)  # the largest faces' boxes, picture px (u_heads)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
+        self._skin: tuple[float, float, float] | None = None  # its own skin (u_face_skin)
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._exposure = 1.0  # the gain that keys an underexposed frame up (u_key_gain)
         self._blocks = NO_GRID  # the frame's compression's block grid (engine/blocks.py)
@@ -301,6 +302,7 @@ class StyleStage:
             share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
+                self._skin = subject.skin
                 self._heads = _heads(subject)
                 self._sharp = subject.sharpness
                 self._exposure = subject.exposure
@@ -404,6 +406,7 @@ class StyleStage:
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._heads = _heads(subject if self._still is not None else None)
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
+        self._skin = subject.skin if self._still is not None and subject else None
         self._sharp = subject.sharpness if self._still is not None and subject else 0.0
         self._exposure = subject.exposure if self._still is not None and subject else 1.0
         # not deblocked: the tiles' plan leaves the deblock passes out (their reach and
@@ -479,6 +482,9 @@ class StyleStage:
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
         info.uniforms["u_face_sharp"] = float(self._sharp if found else 0.0)
+        # the main face's own skin (CIELAB; .w 0: not measured)
+        info.uniforms["u_face_skin"] = (*self._skin, 1.0) if found and self._skin is not None \
+            else (0.0, 0.0, 0.0, 0.0)
         # the exposure key where a face is found (a night scene without one may be meant
         # dark), fading in and out with the subject (in stops: a face found or lost along a
         # video does not switch the picture's exposure in one frame)

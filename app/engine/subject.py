@@ -16,6 +16,7 @@ from .blocks import NO_GRID, BlockGrid, block_grid, steadied_grid
 from .exposure import RISE, frame_exposure, keyed
 from .face_light import face_light
 from .face_sharpness import face_sharpness
+from .face_skin import face_skin
 from .faces import Face, FaceDetector, box_iou
 from .frame_arrays import rgb8
 from .neck import neck_skin
@@ -52,6 +53,9 @@ class Subject:
     exposure: float = 1.0
     neck: np.ndarray | None = None
     blocks: BlockGrid = NO_GRID  # the compression's block grid (engine/blocks.py)
+    # the main face's own skin colour (CIELAB, engine/face_skin.py), steadied over a video's
+    # frames; None where it was not measured (no mesh)
+    skin: tuple[float, float, float] | None = None
 
     @property
     def face_size(self) -> float:
@@ -106,6 +110,7 @@ class SubjectTracker:
         self._light: float | None = None
         self._sharpness: float | None = None
         self._exposure: float | None = None
+        self._skin: tuple[float, float, float] | None = None
         self._blocks: BlockGrid | None = None
         self._frames = 0
         # frames skipped between two given `index`es are made up for: the detections and
@@ -119,6 +124,7 @@ class SubjectTracker:
         self._tracks = []
         self._person = self._neck = None
         self._light = self._sharpness = self._exposure = None
+        self._skin = None
         self._blocks = None
         self._frames = 0
         self._beat = None
@@ -166,6 +172,12 @@ class SubjectTracker:
             follow = _over(LIGHT_FOLLOW, gap)
             self._light = _steadied(self._light, face_light(rgb, main), follow)
             self._sharpness = _steadied(self._sharpness, face_sharpness(rgb, main), follow)
+            skin = face_skin(rgb, main)
+            if skin is not None:
+                was = self._skin or skin
+                self._skin = (_steadied(was[0], skin[0], follow),
+                              _steadied(was[1], skin[1], follow),
+                              _steadied(was[2], skin[2], follow))
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
         self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
         # the block grid with the full detections (a stream's grid stays as long as its
@@ -173,7 +185,7 @@ class SubjectTracker:
         if self._blocks is None or beat % self.detect_every == 0 or missed(self.detect_every):
             self._blocks = steadied_grid(self._blocks, block_grid(rgb))
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
-                       self._exposure, self._neck, self._blocks)
+                       self._exposure, self._neck, self._blocks, self._skin)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:

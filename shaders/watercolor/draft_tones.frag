@@ -98,7 +98,8 @@ void main() {
                                             + u_origin) : vec2(0.0);
     float round_k = round_face(focus) * head.x;
     // the face, and the person's skin beyond it in its own form (as quantize.frag)
-    float flesh = max(face, figure_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change));
+    float flesh = max(face, figure_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change,
+                                                  head));
     form = mix(mix(form, 1.0, flesh - face), 1.0, bearded);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {

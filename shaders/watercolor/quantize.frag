@@ -112,7 +112,7 @@ void main() {
     }
     // on a face (the focus is 1 only there), its features too: flesh and glazes; and the
     // person's skin beyond it: up to the hairline, the hands (figure_skin)
-    float flesh = max(face, figure_skin(focus, own, strand, own_change));
+    float flesh = max(face, figure_skin(focus, own, strand, own_change, head));
     if (flesh > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
         form = mix(form, 1.0, flesh - face);  // the skin beyond: its own form (figure_skin)

@@ -293,6 +293,32 @@ float wide_change(float coarse_l, float texels) {
     return length(vec2(dFdx(coarse_l), dFdy(coarse_l))) * u_wash_size * texels;
 }
 
+// How much a colour `lab` is the found face's own skin (u_face_skin: its cheeks' colour,
+// engine/face_skin.py), 0..1 (trial F8, finding 8): as light as it or lighter, or darker by
+// a shadow's SKIN_SHADE at most (hair a few tones darker than the face is no skin); of its
+// chromaticity within SKIN_NEAR (a light on skin whitens it: towards the paper its chroma
+// falls in proportion, as a sheen's). Whatever the face's colour: an orange-lit forehead, a
+// grey photo's, beyond skin_tone's bands (a grey forehead under the hairline was laid as the
+// figure's hair and clothes: a pale ledge); light-brown hair within them, a shadow's depth
+// or more darker than the face (trial F8's f16: L* 44-48 by cheeks at 69), not.
+uniform vec4 u_face_skin;  // CIELAB; .w 1 where measured, 0 not (no face mesh)
+const vec2 SKIN_SHADE = vec2(22.0, 14.0);  // L* below the face's skin: hair .. a shadow on it
+const vec2 SKIN_NEAR = vec2(6.0, 0.25);    // a* b* off it: L* units + of its chroma (.. x 1.6)
+float own_skin(vec3 lab) {
+    vec3 f = u_face_skin.xyz;
+    float shade = smoothstep(f.x - SKIN_SHADE.x, f.x - SKIN_SHADE.y, lab.x);
+    float whiter = lab.x > f.x ? clamp((100.0 - lab.x) / max(100.0 - f.x, 1.0), 0.0, 1.0)
+                               : 1.0;
+    float tol = SKIN_NEAR.x + SKIN_NEAR.y * length(f.yz);
+    return shade * (1.0 - smoothstep(tol, 1.6 * tol, length(lab.yz - f.yz * whiter)));
+}
+
+// How much a colour is the person's skin: the face's own (own_skin) where it was measured,
+// else a skin tone (skin_tone).
+float person_tone(vec3 lab) {
+    return u_face_skin.w > 0.0 ? own_skin(lab) : skin_tone(lab);
+}
+
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
 // its streamline (strands.frag .w): skin whose flow is not strand-like (an arm, a face the
 // detector missed in a group) keeps its shapes, smeared it loses its features; hair, even
@@ -305,18 +331,26 @@ float strand_like(vec3 lab, float coherence) {
 
 // How much a texel is a person's own skin beyond the face's oval, 0..1 (trial F7, finding 6;
 // trial F8, findings 8 and 4): the forehead up to the hairline, a temple, an ear, a hand, an
-// arm: on the figure beyond the face (figure_rest), a skin tone `lab` (the abstraction's)
-// that is not strands (`strand`: strand_like's, 0 without strands) or is as smooth as skin
-// (`change`: its L* per texel; the flow of a smooth forehead, filled in from the hairline,
-// is as coherent as combed hair's). Laid as the face's skin is (face_tone): taking neither
-// the face's tones nor the hair's (or the hair's with its lights left as paper), it was laid
-// as clothes, 70 % the figure's shape in the wash's six crisp tones with its lights reserved
-// as bare paper: under the hairline a pale ledge, a brown terrace over it and a JPEG block's
-// step drawn as a straight-sided rectangle; on a hand by the face, the sheen on its fingers
-// cut out as paper-white plateaus with hard rims, its knuckles as concentric terraces.
+// arm: on the figure beyond the face (figure_rest), the face's own skin colour (own_skin;
+// `lab`: the abstraction's) that is not strands (`strand`: strand_like's, 0 without strands)
+// or is as smooth as skin (`change`: its L* per texel; the flow of a smooth forehead, filled
+// in from the hairline, is as coherent as combed hair's). A skin tone counts in the band
+// round the head (`head`: head_round's: a hairline darker than the cheeks); beyond it only
+// the face's own colour, where it was measured: over the whole figure skin_tone took warm
+// brown hair, tan clothes, for skin. A grey face's (a grey photo: a white collar, a grey
+// shirt as light as its skin) in that band only. Laid as the face's skin is (face_tone):
+// taking neither the face's tones nor the hair's (or the hair's with its lights left as
+// paper), it was laid as clothes, 70 % the figure's shape in the wash's six crisp tones with
+// its lights reserved as bare paper: under the hairline a pale ledge, a brown terrace over
+// it and a JPEG block's step drawn as a straight-sided rectangle; on a hand by the face, the
+// sheen on its fingers cut out as paper-white plateaus with hard rims, its knuckles as
+// concentric terraces.
 const vec2 SKIN_SMOOTH = vec2(3.0, 1.5);  // L* per texel: hair's texture .. skin's
-float figure_skin(vec4 focus, vec3 lab, float strand, float change) {
-    float skin = skin_tone(lab) * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y,
-                                                                   change));
+const vec2 SKIN_GREY = vec2(4.0, 8.0);  // the face's chroma: a grey photo's .. coloured skin
+float figure_skin(vec4 focus, vec3 lab, float strand, float change, vec2 head) {
+    float band = head.x * head.y;
+    float told = u_face_skin.w * smoothstep(SKIN_GREY.x, SKIN_GREY.y, length(u_face_skin.yz));
+    float tone = max(person_tone(lab) * mix(band, 1.0, told), skin_tone(lab) * band);
+    float skin = tone * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y, change));
     return figure_rest(focus) * skin;
 }
