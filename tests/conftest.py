@@ -15,9 +15,9 @@ import pytest
 # more than they save: on a clean machine (CI's: no Mesa shader cache yet) compiling was much
 # of its time, while the tests' pictures are small. Without them the pixels are the same (a
 # portrait painted either way: identical bytes). And it rasterizes on a thread per core, which
-# the suite's workers (a process per core) only contend for. Set before the first context (the
-# workers, the CLI's and the cluster's processes inherit them); the product keeps Mesa's
-# defaults.
+# the suite's workers (a process per core and one) only contend for. Set before the first
+# context (the workers, the CLI's and the cluster's processes inherit them); the product keeps
+# Mesa's defaults.
 os.environ.setdefault("GALLIVM_PERF", "nopt")
 os.environ.setdefault("LP_NUM_THREADS", "1")
 # The window's tests play files with sound: not on a developer's speakers, and the same on
