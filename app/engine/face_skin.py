@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .face_light import MESH_CHEEKS
+from .face_light import cheek_patches
 from .faces import Face
 
 Lab = tuple[float, float, float]
@@ -17,14 +17,11 @@ Lab = tuple[float, float, float]
 def face_skin(rgb: np.ndarray, face: Face) -> Lab | None:
     """The skin colour of `face` in `rgb` (uint8, sRGB) as CIELAB (L* 0..100; D65); None
     without a mesh (its cheeks unknown)."""
-    if face.mesh is None:
+    patches = cheek_patches(rgb, face)
+    if not patches:
         return None
-    h, w = rgb.shape[:2]
-    patches = []
-    for x, y in face.mesh[list(MESH_CHEEKS), :2]:  # only the patches: this runs every frame
-        xi, yi = int(np.clip(round(x), 1, w - 2)), int(np.clip(round(y), 1, h - 2))
-        patches.append(rgb[yi - 1:yi + 2, xi - 1:xi + 2].reshape(-1, 3).mean(axis=0))
-    srgb = (np.array(patches, np.float32) / 255.0)[None]
+    means = [patch.reshape(-1, 3).mean(axis=0) for _, patch in patches]
+    srgb = (np.array(means, np.float32) / 255.0)[None]
     lab = cv2.cvtColor(srgb, cv2.COLOR_RGB2LAB)[0]
     L, a, b = np.median(lab, axis=0)
     return float(L), float(a), float(b)

@@ -175,9 +175,8 @@ class SubjectTracker:
             skin = face_skin(rgb, main)
             if skin is not None:
                 was = self._skin or skin
-                self._skin = (_steadied(was[0], skin[0], follow),
-                              _steadied(was[1], skin[1], follow),
-                              _steadied(was[2], skin[2], follow))
+                L, a, b = (_steadied(u, v, follow) for u, v in zip(was, skin, strict=True))
+                self._skin = (L, a, b)
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
         self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
         # the block grid with the full detections (a stream's grid stays as long as its

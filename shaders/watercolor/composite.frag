@@ -350,8 +350,7 @@ void main() {
                    texture(photo, p / size).rgb, washed);
     }
     // a face's darkest accents laid deeper than the sheet's (darks.glsl: FACE_DARKEST)
-    c = u_subject != 0 ? pigment_darks_above(c, mix(DARKEST, FACE_DARKEST, on_face))
-                       : pigment_darks(c);
+    c = pigment_darks(c, mix(DARKEST, FACE_DARKEST, on_face));
     c = stated_chroma(c, stated);
     c = tinted(c);
     if (u_paper_tooth > 0.0) {

@@ -34,9 +34,8 @@ const float NEUTRAL_TINT = 0.15;
 // F8, finding 10). FACE_DARKEST eases black to about L* 6 on cream paper.
 const float FACE_DARKEST = 0.10;
 
-// pigment_darks eased above the masstone `darkest` (luma; DARKEST for the sheet, FACE_DARKEST
-// on a face).
-vec3 pigment_darks_above(vec3 c, float darkest) {
+// `darkest`: the masstone eased above (luma; DARKEST for the sheet, FACE_DARKEST on a face).
+vec3 pigment_darks(vec3 c, float darkest) {
     float lum = luma(c);
     float dark = (1.0 - smoothstep(0.1, 0.4, lum)) * u_darks;
     if (dark <= 0.0) {
@@ -65,10 +64,6 @@ vec3 pigment_darks_above(vec3 c, float darkest) {
     float thinned = min(target, LIFT * l);
     vec3 hue = l > 1e-3 ? deep / l : indigo;
     return clamp(hue * thinned + indigo * (target - thinned), 0.0, 1.0);
-}
-
-vec3 pigment_darks(vec3 c) {
-    return pigment_darks_above(c, DARKEST);
 }
 
 // Thinned paint: the paper shows through a wash, lifting it towards white by `dilution`, but

@@ -313,12 +313,6 @@ float own_skin(vec3 lab) {
     return shade * (1.0 - smoothstep(tol, 1.6 * tol, length(lab.yz - f.yz * whiter)));
 }
 
-// How much a colour is the person's skin: the face's own (own_skin) where it was measured,
-// else a skin tone (skin_tone).
-float person_tone(vec3 lab) {
-    return u_face_skin.w > 0.0 ? own_skin(lab) : skin_tone(lab);
-}
-
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along
 // its streamline (strands.frag .w): skin whose flow is not strand-like (an arm, a face the
 // detector missed in a group) keeps its shapes, smeared it loses its features; hair, even
@@ -350,7 +344,9 @@ const vec2 SKIN_GREY = vec2(4.0, 8.0);  // the face's chroma: a grey photo's .. 
 float figure_skin(vec4 focus, vec3 lab, float strand, float change, vec2 head) {
     float band = head.x * head.y;
     float told = u_face_skin.w * smoothstep(SKIN_GREY.x, SKIN_GREY.y, length(u_face_skin.yz));
-    float tone = max(person_tone(lab) * mix(band, 1.0, told), skin_tone(lab) * band);
+    // (without a measured colour, `told` 0: a skin tone in the band only)
+    float own = u_face_skin.w > 0.0 ? own_skin(lab) * mix(band, 1.0, told) : 0.0;
+    float tone = max(own, skin_tone(lab) * band);
     float skin = tone * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y, change));
     return figure_rest(focus) * skin;
 }
