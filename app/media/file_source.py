@@ -307,6 +307,9 @@ class VideoFileSource(ThreadedSource):
         # skipped for playing faster than the pace (at 2x a file of an even count of frames
         # stopped a frame short of its end)
         capped: tuple[DecodedFrame, int] | None = None
+        # the latest frame skipped for coming late, while none came after it: shown at the
+        # end (under load a file's last frames came late, and its end was never shown)
+        late: tuple[DecodedFrame, int] | None = None
         final = False  # the frame on is that one
         while not self._stop.is_set():
             with self._lock:
@@ -314,7 +317,7 @@ class VideoFileSource(ThreadedSource):
                 gen = self._generation
             if target is not None:
                 walk = self._restart(target)
-                pending, anchor, next_kept, skips, capped = None, None, None, 0, None
+                pending, anchor, next_kept, skips, capped, late = None, None, None, 0, None, None
                 offset, wrap_to = 0.0, None
                 index = -1
                 self.finished = False
@@ -325,6 +328,9 @@ class VideoFileSource(ThreadedSource):
                     # nothing at or after the seek: the frame before it (at the end), or past
                     # what decodes of a damaged file, the last frame that does
                     pending, walk = self._frame_before(target)
+                if pending is None and late is not None and not self.loop:
+                    (pending, index), late, final = late, None, True
+                    self.dropped -= 1  # shown after all
                 if pending is None and capped is not None and not self.loop \
                         and self._rate > 1.0:
                     (pending, index), capped, final = capped, None, True
@@ -374,7 +380,7 @@ class VideoFileSource(ThreadedSource):
                     anchor = None
                     continue
                 if not (force or stepping or final) and self._above_cap(t, next_kept):
-                    capped = (pending, index)
+                    capped, late = (pending, index), None
                     pending = None  # over max_fps: skipped, not dropped
                     index += 1
                     continue
@@ -391,11 +397,16 @@ class VideoFileSource(ThreadedSource):
                         continue  # paused, seek, step, new rate or stop: re-evaluate
                 # a frame delivered's period (faster than the pace, the file's own: capped)
                 interval = 1.0 / ((self._fps or 30.0) * min(rate, 1.0))
-                if -wait > 2 * interval and skips < MAX_LATE_SKIPS and not self.paused:
+                if -wait > 2 * interval and skips < MAX_LATE_SKIPS and not self.paused \
+                        and not final:
                     skips += 1
                     self.dropped += 1  # decoding fell behind the clock: skip to catch up
+                    late = (pending, index)
+                    # under a cap the next frame kept is the cap's next one, as if this
+                    # one had been: the frames shown stay whole periods apart
+                    next_kept = self._next_kept(t, next_kept)
                 else:
-                    skips = 0
+                    skips, late = 0, None
                     if self.stamp_due:
                         frame = replace(frame, captured=due)
                     if not self._deliver(gen, frame, force or stepping):
