@@ -172,6 +172,30 @@ def test_a_deep_source_without_a_codec_keeps_its_bits_on_the_cluster(cluster, tm
     assert "bit" not in "".join(line for line in err.splitlines() if "warning" in line)
 
 
+def test_a_full_range_source_is_joined_full_range(cluster, tmp_path, capsys):
+    """As on a single machine (test_files_range.py): each chunk is written full range and
+    the join keeps the tag; ProRes, limited only, says so on the cluster too."""
+    import av
+    from videoclips import ramp, ramp_clip
+
+    src = ramp_clip(tmp_path / "phone.mp4", frames=12, gop=4)
+    out = tmp_path / "out.mp4"
+    code = main(["render", str(src), "-o", str(out), "--cluster", "--chunk", "0.4",
+                 "--style", "adjust", "-q"])
+    assert code == 0, capsys.readouterr().err
+    with av.open(str(out)) as c:
+        stream = c.streams.video[0]
+        assert stream.codec_context.color_range == 2  # "pc"
+        rows = [f.to_ndarray(format="rgb24")[16, :, 1].astype(int) for f in c.decode(stream)]
+    assert len(rows) == 12
+    for row in rows:
+        assert np.abs(row - ramp()[0, :, 1]).max() <= 2 and len(set(row.tolist())) > 230
+    code = main(["render", str(src), "-o", str(tmp_path / "out.mov"), "--cluster", "--chunk",
+                 "0.4", "--style", "adjust", "--codec", "prores", "-q"])
+    err = capsys.readouterr().err
+    assert code == 0 and "warning: phone.mp4 is full range (0-255); written limited" in err
+
+
 def test_a_short_sources_chapters_end_with_the_joined_video(cluster, tmp_path, capsys):
     """A source cut short (a stopped download) keeps its chapters only to the video's end,
     as a single machine's export does (they ran to the source's 2.0 s)."""

@@ -24,8 +24,8 @@ def current(gl_ctx):
 
 
 def reference(rgb: np.ndarray, fmt: YuvFormat) -> np.ndarray:
-    """The packed bytes: limited range, chroma the mean of its 2x2 pixels, the last column
-    and row repeated to even sides."""
+    """The packed bytes: limited range (or full: Y 0-255, C 128 +- 127.5, clipped), chroma
+    the mean of its 2x2 pixels, the last column and row repeated to even sides."""
     h, w = rgb.shape[:2]
     cw, ch = coded_size((w, h))
     x = np.pad(rgb / 255.0, ((0, ch - h), (0, cw - w), (0, 0)), mode="edge")
@@ -34,18 +34,21 @@ def reference(rgb: np.ndarray, fmt: YuvFormat) -> np.ndarray:
     def luma(c: np.ndarray) -> np.ndarray:
         return kr * c[..., 0] + (1 - kr - kb) * c[..., 1] + kb * c[..., 2]
 
-    y = 16 + 219 * luma(x)
+    ys, cs = (255, 255) if fmt.full else (219, 224)
+    y = (0 if fmt.full else 16) + ys * luma(x)
     c = x.reshape(ch // 2, 2, cw // 2, 2, 3).mean(axis=(1, 3))
-    u = 128 + 224 * (c[..., 2] - luma(c)) / (2 * (1 - kb))
-    v = 128 + 224 * (c[..., 0] - luma(c)) / (2 * (1 - kr))
+    u = 128 + cs * (c[..., 2] - luma(c)) / (2 * (1 - kb))
+    v = 128 + cs * (c[..., 0] - luma(c)) / (2 * (1 - kr))
     chroma = np.dstack([u, v]).reshape(-1) if fmt.layout == "nv12" \
         else np.concatenate([u.reshape(-1), v.reshape(-1)])
     out = np.concatenate([y.reshape(-1), chroma])
-    return np.round(out).astype(np.uint8).reshape(ch * 3 // 2, cw)
+    return np.clip(np.round(out), 0, 255).astype(np.uint8).reshape(ch * 3 // 2, cw)
 
 
 @pytest.mark.parametrize("fmt", [YuvFormat("yuv420p", "bt709"), YuvFormat("nv12", "bt601"),
-                                 YuvFormat("yuv420p", "bt2020")])
+                                 YuvFormat("yuv420p", "bt2020"),
+                                 YuvFormat("yuv420p", "bt709", full=True),
+                                 YuvFormat("nv12", "bt601", full=True)])
 @pytest.mark.parametrize("size", [(64, 48), (37, 23)])
 def test_the_packed_bytes_are_the_reference(gl_ctx, fmt, size) -> None:
     w, h = size
@@ -63,28 +66,38 @@ def test_the_packed_bytes_are_the_reference(gl_ctx, fmt, size) -> None:
     assert np.abs(got.astype(int) - want).max() <= 1  # rounding of the last bit
 
 
-def test_packed_bytes_decode_as_ffmpegs_conversion_does(gl_ctx) -> None:
+@pytest.mark.parametrize("full", [False, True])
+def test_packed_bytes_decode_as_ffmpegs_conversion_does(gl_ctx, full) -> None:
     # what a player shows from the GPU's bytes: as close to the picture as FFmpeg's own
-    # RGB -> yuv420p conversion (the software path) gets
+    # RGB -> yuv420p conversion (the software path) gets, in either range (in full range
+    # closer to the picture: swscale's chroma there comes out 0.57 of a level low on average)
     h, w = 72, 96
     rgb = to_u8(smooth_noise(h, w, seed=2, sigma=4))
+    rgb[:, :8] = np.linspace(0, 255, h).round()[:, None, None]  # black to white: the ends
     tex = gl_ctx.texture((w, h), 4, np.dstack([rgb, np.full((h, w), 255, np.uint8)]).tobytes())
     packer = YuvPacker(gl_ctx)
     try:
-        packed = packed_array(packer.pack(tex, YuvFormat()).read(alignment=1), (w, h))
+        packed = packed_array(packer.pack(tex, YuvFormat(full=full)).read(alignment=1),
+                              (w, h))
     finally:
         packer.release()
         tex.release()
+    rng = ColorRange.JPEG if full else ColorRange.MPEG
 
     def shown(frame: av.VideoFrame) -> np.ndarray:
         return frame.reformat(format="rgb24", src_colorspace=Colorspace.ITU709,
-                              src_color_range=ColorRange.MPEG).to_ndarray().astype(int)
+                              src_color_range=rng).to_ndarray().astype(int)
 
+    sws_yuv = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
+        format="yuv420p", dst_colorspace=Colorspace.ITU709, dst_color_range=rng)
     ours = shown(av.VideoFrame.from_ndarray(packed, format="yuv420p"))
-    sws = shown(av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(
-        format="yuv420p", dst_colorspace=Colorspace.ITU709, dst_color_range=ColorRange.MPEG))
+    sws = shown(sws_yuv)
     assert np.abs(ours - rgb).mean() <= np.abs(sws - rgb).mean() + 0.2
     assert np.abs(ours - sws).mean() < 1.0
+    # the Y plane's levels as FFmpeg's: the ends reach 0 and 255 in full range only
+    luma = packed[:h].astype(int)
+    assert np.abs(luma - sws_yuv.to_ndarray()[:h].astype(int)).max() <= 1
+    assert (luma.min(), luma.max()) == ((0, 255) if full else (16, 235))
 
 
 @pytest.mark.parametrize("size", [None, (95, 63)])  # odd sides: the last column, row repeat

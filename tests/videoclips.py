@@ -109,6 +109,38 @@ def late_clip(path: str | Path, seconds: float, *, fps: int = 24, frames: int = 
     return path
 
 
+def ramp(width: int = 256, height: int = 32) -> np.ndarray:
+    """A grey ramp, 0 at the left to 255 at the right (RGB)."""
+    row = np.linspace(0, 255, width).round().astype(np.uint8)
+    return np.repeat(np.repeat(row[None, :, None], height, 0), 3, 2)
+
+
+def ramp_clip(path: str | Path, *, full: bool = True, frames: int = 3, fps: int = 10,
+              codec: str = "libx264", fmt: str | None = None, gop: int | None = None
+              ) -> Path:
+    """A clip of `ramp` frames, BT.709 in full range (0-255 samples and tagged so: a phone's
+    or screen's recording) or limited range (16-235); lossless H.264 by default, a
+    keyframe every `gop` frames where given."""
+    from av.video.reformatter import ColorRange
+
+    img = ramp()
+    rng = ColorRange.JPEG if full else ColorRange.MPEG
+    with av.open(str(path), "w", format=fmt) as out:
+        vs = out.add_stream(codec, rate=fps)
+        vs.height, vs.width = img.shape[:2]
+        vs.pix_fmt = "yuv420p"
+        cc = vs.codec_context
+        cc.colorspace = cc.color_primaries = cc.color_trc = 1
+        cc.color_range = int(rng)
+        if codec == "libx264":
+            cc.options = {"qp": "0", **({"g": str(gop), "keyint_min": str(gop),
+                                         "sc_threshold": "0"} if gop else {})}
+        frame = av.VideoFrame.from_ndarray(img, format="rgb24").reformat(
+            format="yuv420p", dst_colorspace="itu709", dst_color_range=rng)
+        mux_frames(out, vs, [frame.to_ndarray()] * frames, fmt="yuv420p")
+    return Path(path)
+
+
 def avif_photo(path: str | Path, img: np.ndarray) -> Path:
     """An AVIF photo of RGB `img` (what FFmpeg reads as a one-frame video)."""
     h, w = img.shape[:2]

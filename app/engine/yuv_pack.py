@@ -21,10 +21,12 @@ LAYOUTS = ("yuv420p", "nv12")  # FFmpeg's names (yuv420p is I420)
 
 @dataclass(frozen=True)
 class YuvFormat:
-    """A 4:2:0 layout and the matrix its colours are converted with (limited range)."""
+    """A 4:2:0 layout, the matrix its colours are converted with, and their range: limited
+    (Y 16-235, C 16-240) or `full` (0-255, as FFmpeg's JPEG range)."""
 
     layout: str = "yuv420p"
     matrix: str = "bt709"
+    full: bool = False
 
     def __post_init__(self) -> None:
         if self.layout not in LAYOUTS or self.matrix not in MATRICES:
@@ -72,6 +74,7 @@ class YuvPacker:
         self.program["u_coded"].value = (w, h)
         self.program["u_nv12"].value = int(fmt.layout == "nv12")
         self.program["u_kr_kb"].value = MATRICES[fmt.matrix]
+        self.program["u_full"].value = int(fmt.full)
         # the planes in two draws: a CPU renderer's SIMD would take both branches everywhere
         for plane, box in enumerate(((0, 0, w, h), (0, h, w, h // 2))):
             fbo.viewport = box

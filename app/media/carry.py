@@ -32,7 +32,7 @@ from .metadata import (
 )
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
 from .video_reader import VideoReader, avif_parts, bits_of, cover_pictures
-from .video_writer import CodecSpec, deep_format
+from .video_writer import CodecSpec, deep_format, range_warning
 
 
 @dataclass
@@ -476,9 +476,12 @@ def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str |
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
                    encoder: str | None = None) -> list[str]:
     """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named)
-    loses of the source's colour resolution and bit depth, and how HDR was handled."""
+    loses of the source's colour resolution, range and bit depth, and how HDR was handled."""
     chroma = chroma_warning(reader, pix_fmt, codec)
     warnings = [] if chroma is None else [chroma]
+    squeezed = range_warning(reader.path.name, reader.colour, codec, encoder or codec.encoder)
+    if squeezed is not None:
+        warnings.append(squeezed)
     bits = bits_of(pix_fmt)
     name = codec.name
     if reader.bit_depth > bits:

@@ -48,6 +48,11 @@ HARDWARE: dict[str, tuple[str, ...]] = {
     "h264": ("h264_nvenc", "h264_qsv", "h264_amf", "h264_videotoolbox", "h264_mf"),
     "h265": ("hevc_nvenc", "hevc_qsv", "hevc_amf", "hevc_videotoolbox", "hevc_mf"),
 }
+# The encoders that keep a full-range (0-255, "pc") source so: their bitstream says so
+# (H.264's and H.265's VUI, VP9's colour config) and FFmpeg reads it back. ProRes has no
+# such flag (FFmpeg's decoder reads limited range whatever a .mkv's tag says); the GPU
+# encoders are left out until checked on one. The others write limited range (16-235).
+FULL_RANGE_ENCODERS = frozenset({"libx264", "libx265", "libvpx-vp9"})
 # --encoder and --decoder: a GPU's where one works here, software only, or a GPU's only
 DEVICE_CHOICES = ("auto", "software", "hardware")
 

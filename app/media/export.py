@@ -55,6 +55,7 @@ from .video_reader import (
 )
 from .video_writer import (
     CODECS,
+    FULL_RANGE_ENCODERS,
     SPEEDS,
     CodecSpec,
     VideoWriter,
@@ -373,12 +374,18 @@ def output_frames(reader: VideoReader, start: float, end: float | None, fps: flo
 
 
 def encoder_for(spec: CodecSpec, want: str, deep: bool,
-                size: tuple[int, int] = (256, 144)) -> EncoderChoice:
+                size: tuple[int, int] = (256, 144), full_range: bool = False
+                ) -> EncoderChoice:
     """The encoder of an export: a hardware one for 8-bit H.264/H.265 where one works here
-    (`want` "auto"), else the codec's software encoder (media/hw_encoders.py)."""
+    (`want` "auto"), else the codec's software encoder (media/hw_encoders.py); the software
+    one for a `full_range` source too, under "auto" (it keeps its range: no GPU's is known
+    to, FULL_RANGE_ENCODERS)."""
     if deep and want != "hardware":
         return EncoderChoice(spec.encoder, False, "10-bit" if want == "auto" and
                              spec.name in HARDWARE else "")
+    if full_range and want == "auto" and spec.name in HARDWARE \
+            and spec.encoder in FULL_RANGE_ENCODERS:
+        return EncoderChoice(spec.encoder, False, "full range")
     if spec.name not in HARDWARE:
         if want == "hardware":
             raise MediaError(f"--encoder hardware: no hardware encoder for {spec.name}; use "
@@ -511,7 +518,7 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         try:
             # chosen before any output exists: a GPU encoder's probe takes a moment
             encoder = encoder_for(spec, opts.encoder, reader.deep,
-                                  encoded_size(*out_size, spec))
+                                  encoded_size(*out_size, spec), reader.colour.full_range)
             with _atomic(dst, replace=opts.replace) as tmp:
                 writer = VideoWriter(tmp, fmt=fmt, codec=spec, size=out_size,
                                      time_base=tb, fps=opts.fps or reader.fps,

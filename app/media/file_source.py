@@ -66,6 +66,7 @@ class VideoFileSource(ThreadedSource):
         self._first: DecodedFrame | None = first
         self._size = (first.image.shape[1], first.image.shape[0])
         self.pixel_aspect = self._reader.sample_aspect
+        self.full_range = self._reader.colour.full_range
         self._fps = self._reader.fps
         self._count = self._reader.frame_count
         # whether `frame_count` is the file's own (else duration x rate, until counted)

@@ -45,6 +45,7 @@ class FrameSource(ABC):
     paced: bool = True  # latest-only delivery at the source's own rate (False: every frame)
     still: bool = False  # a single still image
     pixel_aspect: Fraction = Fraction(1)  # width / height of its pixels as shown (DV's 12/11)
+    full_range: bool = False  # YUV samples over 0-255 (JPEG range): a recording keeps it
     # The most frames a second a paced file or a live synthetic source delivers, set before
     # `start()` (None: its own rate); frames above it are skipped, not counted as dropped.
     # A camera is asked for its rate when it opens instead.

@@ -24,7 +24,7 @@ import av.error
 import cv2
 import numpy as np
 from av.codec.hwaccel import HWAccel
-from av.video.reformatter import Colorspace
+from av.video.reformatter import ColorRange, Colorspace
 
 from .deinterlace import Deinterlacer
 from .errors import MediaError, ffmpeg_reason
@@ -63,12 +63,15 @@ HDR_TRANSFERS = {16: "PQ", 18: "HLG"}
 
 @dataclass(frozen=True)
 class Colour:
-    """A video's colour tags (FFmpeg's numbers): primaries, transfer, matrix."""
+    """A video's colour tags (FFmpeg's numbers): primaries, transfer, matrix, range."""
 
     primaries: int = 1  # BT.709
     transfer: int = 1
     matrix: int = 1
     hdr10: HDR10 | None = None  # an HDR video's mastering display and light levels
+    # YUV samples over 0-255 (JPEG or "pc" range: phone and screen recordings, MJPEG),
+    # not the limited 16-235 of most video
+    full_range: bool = False
 
     @property
     def hdr(self) -> str | None:
@@ -488,6 +491,8 @@ class VideoReader:
         cc = self.video.codec_context
         self._stream_colour = (cc.color_primaries, cc.color_trc, cc.colorspace) if cc \
             else (None, None, None)
+        self._stream_range = cc.color_range if cc else None
+        self._read_range: int | None = None  # the range the last picture was read with
         # a transport stream's other programs (channels): their streams are not this video's
         self.other_program = self._other_program()
         streams = list(self.container.streams.audio) if audio else []
@@ -589,7 +594,25 @@ class VideoReader:
         decoded = (cc.color_primaries, cc.color_trc)
         p, t = (_tag(s if _specified(s) else d)
                 for s, d in zip(self._stream_colour[:2], decoded, strict=True))
-        return Colour(p, t, self.matrix, self.hdr10 if t in HDR_TRANSFERS else None)
+        return Colour(p, t, self.matrix, self.hdr10 if t in HDR_TRANSFERS else None,
+                      self.full_range)
+
+    @property
+    def full_range(self) -> bool:
+        """Whether the video's YUV samples span 0-255 (JPEG range): as its pictures were
+        read (`_convert` honours each one's range; a decoder may overrule the container's
+        tag: ProRes is limited whatever a .mkv says), else a yuvj format or the container's
+        tag. RGB, palette and grey pictures (PNG, GIF: FFmpeg tags them full range too)
+        have no YUV range to keep."""
+        cc = self.video.codec_context
+        name = str(cc.pix_fmt or "")
+        if name.startswith(("gray", "ya", "pal8")) or (cc.format is not None
+                                                       and cc.format.is_rgb):
+            return False
+        if self._read_range is not None:
+            return self._read_range == ColorRange.JPEG
+        stream = self._stream_range
+        return name.startswith("yuvj") or stream == ColorRange.JPEG
 
     @property
     def matrix(self) -> int:
@@ -1039,6 +1062,9 @@ class VideoReader:
         # a frame of another size than an image sequence's first: fitted to it below
         odd = photos is not None and (f.width, f.height) != photos.stored
         color_range = f.color_range
+        if not f.format.is_rgb:
+            self._read_range = int(ColorRange.JPEG) if f.format.name.startswith("yuvj") \
+                else color_range
         # an untagged picture is read with the container's matrix, else the one players
         # guess from its size (swscale's own default, BT.601, would shift HD's colours)
         untagged = not _specified(f.colorspace) and not f.format.is_rgb

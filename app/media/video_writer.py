@@ -5,6 +5,8 @@ Every output is tagged BT.709 (matrix, primaries, transfer) with limited range, 
 YUV conversion uses that matrix, so players show the colours the GL pipeline produced; an HDR
 source's tags (BT.2020, PQ or HLG) are carried instead, its coded values painted as they are,
 and its mastering display and light levels where x265 or x264 writes them (media/hdr.py).
+A full-range source (0-255: phone and screen recordings, MJPEG) is written full range where
+the encoder keeps it (codecs.FULL_RANGE_ENCODERS), else limited (`range_warning` says so).
 A deep (16-bit) picture is written at 10 bits where the codec can hold them.
 Odd sizes: 4:2:0 (and ProRes' 4:2:2) need even dimensions, so the frame is padded by
 repeating its last column and/or row; no pixel of the picture is lost.
@@ -35,6 +37,7 @@ from .codecs import (  # noqa: F401 (the tables and output_format: others read t
     CODECS,
     CONTAINERS,
     EXTENSION_FOR_CODEC,
+    FULL_RANGE_ENCODERS,
     SPEEDS,
     CodecSpec,
     output_format,
@@ -173,6 +176,9 @@ class VideoWriter:
         bt2020 = colour.matrix in (9, 10)
         self._matrix = Colorspace.BT2020 if bt2020 else Colorspace.ITU709
         self._matrix_tag = 9 if bt2020 else 1
+        # a full-range source stays full range where the encoder keeps it
+        self.full_range = colour.full_range and self.encoder.name in FULL_RANGE_ENCODERS
+        self._range = ColorRange.JPEG if self.full_range else ColorRange.MPEG
         self.content_size = size
         self.size = encoded_size(*size, codec)  # padding keeps the pixels' shape
         self.sar = sar  # width / height of a pixel; 1 (square) is left untagged
@@ -224,7 +230,7 @@ class VideoWriter:
         cc.colorspace = self._matrix_tag
         cc.color_primaries = self.colour.primaries
         cc.color_trc = self.colour.transfer
-        cc.color_range = int(ColorRange.MPEG)
+        cc.color_range = int(self._range)
         if self.sar != 1:
             cc.sample_aspect_ratio = self.sar
         crf = spec.default_crf if crf is None else crf
@@ -259,11 +265,12 @@ class VideoWriter:
 
     @property
     def packed_format(self) -> YuvFormat | None:
-        """The 4:2:0 layout and matrix this stream's frames may come packed in (8-bit
+        """The 4:2:0 layout, matrix and range this stream's frames may come packed in (8-bit
         yuv420p or nv12: `write_frame` then only wraps them), None where it takes RGB."""
         if self.pix_fmt not in LAYOUTS:
             return None
-        return YuvFormat(self.pix_fmt, "bt2020" if self._matrix_tag == 9 else "bt709")
+        return YuvFormat(self.pix_fmt, "bt2020" if self._matrix_tag == 9 else "bt709",
+                         self.full_range)
 
     def add_audio(self, source: av.audio.AudioStream, offset: float = 0.0,
                   transcode: bool | None = None) -> AudioTrack:
@@ -284,7 +291,7 @@ class VideoWriter:
                 raise ValueError(f"a packed {packed} frame of {image.shape[::-1]} for a "
                                  f"{self.pix_fmt} stream of {w}x{h}")
             frame = av.VideoFrame.from_ndarray(image, format=packed)
-            frame.colorspace, frame.color_range = self._matrix_tag, int(ColorRange.MPEG)
+            frame.colorspace, frame.color_range = self._matrix_tag, int(self._range)
         else:
             image = pad_to(image, w, h)
             four = image.shape[2] == 4
@@ -297,7 +304,7 @@ class VideoWriter:
             # FFmpeg's colour-managed scaler would convert them (BT.709 to PQ, say).
             frame.color_primaries, frame.color_trc = c.primaries, c.transfer
             frame = frame.reformat(format=self.pix_fmt, dst_colorspace=self._matrix,
-                                   dst_color_range=ColorRange.MPEG, dst_color_trc=c.transfer,
+                                   dst_color_range=self._range, dst_color_trc=c.transfer,
                                    dst_color_primaries=c.primaries)
         frame.color_primaries, frame.color_trc = c.primaries, c.transfer
         frame.pts = pts
@@ -438,3 +445,18 @@ def padding_warning(content: tuple[int, int], size: tuple[int, int]) -> str | No
         return None
     return (f"odd size {content[0]}x{content[1]} padded to {size[0]}x{size[1]} "
             "(last column/row repeated)")
+
+
+def range_warning(name: str, colour: Colour, codec: CodecSpec, encoder: str) -> str | None:
+    """The line that says a full-range source (`name`) was written limited range: its codec
+    (ProRes) or `encoder` (a GPU's) cannot keep full range."""
+    if not colour.full_range or encoder in FULL_RANGE_ENCODERS:
+        return None
+    if codec.encoder in FULL_RANGE_ENCODERS:  # a GPU's encoder, asked for
+        how = f"{encoder} writes limited range: use --encoder software to keep it"
+    else:
+        keep = sorted({c.name for c in CODECS.values() if c.encoder in FULL_RANGE_ENCODERS})
+        how = f"{codec.name} holds limited range only: use --codec {' or '.join(keep)} " \
+            "to keep it"
+    return f"{name} is full range (0-255); written limited range (16-235), levels " \
+        f"squeezed into fewer steps ({how})"

@@ -78,17 +78,18 @@ class Recorder:
     """Encodes frames into an MP4 (written beside PATH first, given its name, or the next
     free one, at the stop: `publish_new`), timed by their media time
     or, for live sources and stills, the wall clock (`clock`) from the recording's start:
-    H.264 yuv420p, tagged BT.709 limited range as exports are, odd sides padded with the
-    last column and row, a source's non-square pixels (`sar`) tagged. Frames come as RGB, or
-    packed on the GPU in `packed_format`."""
-
-    packed_format = YuvFormat("yuv420p", "bt709")
+    H.264 yuv420p, tagged BT.709 limited range as exports are (full range for a
+    `full_range` source, as an export keeps it), odd sides padded with the last column and
+    row, a source's non-square pixels (`sar`) tagged. Frames come as RGB, or packed on the
+    GPU in `packed_format`."""
 
     def __init__(self, path: str | Path, fps: float = 30.0,
                  audio_source: str | Path | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 sar: Fraction = Fraction(1)) -> None:
+                 sar: Fraction = Fraction(1), full_range: bool = False) -> None:
         self.path = Path(path)
+        self._range = ColorRange.JPEG if full_range else ColorRange.MPEG
+        self.packed_format = YuvFormat("yuv420p", "bt709", full_range)
         if self.path.suffix.lower() not in EXTENSIONS:  # as `aquarelle render` refuses it
             raise AquarelleError(
                 f"cannot record to {self.path}: a recording is an MP4 video; name it "
@@ -196,7 +197,7 @@ class Recorder:
             cc = stream.codec_context
             cc.time_base = TIME_BASE
             cc.colorspace = cc.color_primaries = cc.color_trc = 1  # BT.709, as the pixels
-            cc.color_range = int(ColorRange.MPEG)
+            cc.color_range = int(self._range)
             if self.sar != 1:
                 cc.sample_aspect_ratio = self.sar
             stream.options = {"crf": "20", "preset": "veryfast"}
@@ -212,7 +213,7 @@ class Recorder:
             rgb = av.VideoFrame.from_ndarray(np.ascontiguousarray(pad_to(image, w, h)),
                                              format="rgb24")
             frame = rgb.reformat(format="yuv420p", dst_colorspace=Colorspace.ITU709,
-                                 dst_color_range=ColorRange.MPEG)
+                                 dst_color_range=self._range)
         frame.pts = pts
         frame.time_base = TIME_BASE
         for packet in self._stream.encode(frame):

@@ -97,7 +97,8 @@ class RecordingController(QObject):
         fps = src.fps or 30.0
         audio = getattr(src, "path", None) if not src.live else None
         try:
-            rec = Recorder(target, fps, audio_source=audio, sar=src.pixel_aspect)
+            rec = Recorder(target, fps, audio_source=audio, sar=src.pixel_aspect,
+                           full_range=src.full_range)
         except AquarelleError as e:
             self.feedback.error("Cannot record", str(e))
             return False
