@@ -308,6 +308,24 @@ def _has_lfe(layout: av.AudioLayout) -> bool:
     return any(c.name.startswith("LFE") for c in layout.channels)
 
 
+# The longest priming an MP4 edit list hides that a Matroska copy keeps (samples): Apple's
+# AAC encoder's 2112 (FFmpeg's is 1024); more hidden sound is a stream-copy cut's pre-roll
+PRIMING = 2112
+
+
+def is_priming(hidden: list[av.Packet], shown: av.Packet | None, rate: int) -> bool:
+    """Whether the packets an MP4 edit list hides at a stream's start (`hidden`, in order)
+    are an encoder's priming: no longer than PRIMING samples at `rate` Hz, and ending where
+    the first one shown (`shown`; None: not come yet) begins."""
+    first, last = hidden[0], hidden[-1]
+    if not rate or first.pts is None or last.pts is None or not last.duration:
+        return False
+    end = last.pts + last.duration
+    if shown is not None and shown.pts != end:
+        return False
+    return (end - first.pts) * first.time_base <= Fraction(PRIMING, rate)
+
+
 def output_end(video_end: Fraction | None, tracks: list[AudioTrack]) -> Fraction | None:
     """Where an output ends: its video's end, or its sound's where that goes on longer (a
     clip whose audio outlasts its picture: its cues and chapters go on with the sound)."""
@@ -346,6 +364,10 @@ class AudioTrack:
         # CodecDelay, which the copy keeps (see _primed)
         self._delay = 0
         self._matroska = fmt in ("matroska", "webm")
+        # Matroska: the packets an MP4 edit list hides at the source's start, held until the
+        # first shown one tells whether they are an encoder's priming (see write); None once
+        # a packet was shown
+        self._hidden: list[av.Packet] | None = [] if self._matroska else None
         if not self.transcode:
             self.stream = output.add_stream_from_template(source)
             self.codec = self.source_codec
@@ -416,11 +438,26 @@ class AudioTrack:
             return
         if not isinstance(data, av.Packet):
             return
-        if data.is_discard and self._matroska:
+        if self._matroska and data.is_discard:
             # sound an MP4's edit list hides (a stream-copy cut's pre-roll before the first
             # shown frame): an MP4 output's muxer hides it again in its own edit list, from
             # the negative times; Matroska has none, and would play it before the picture
+            if self._hidden is not None:
+                self._hidden.append(data)
+                if not is_priming(self._hidden, None, self.stream.codec_context.sample_rate):
+                    self._hidden = None  # (longer than a priming: none of it is kept)
             return
+        hidden, self._hidden = self._hidden, None
+        if hidden and is_priming(hidden, data, self.stream.codec_context.sample_rate):
+            # but an encoder's priming is kept: silence before the sound, which the decoder
+            # needs for the first shown packet (without it AAC's first 1024 samples came out
+            # faded: a click at 0 was lost, one 10 ms in came at half its height)
+            for packet in hidden:
+                self._copy(packet)
+        self._copy(data)
+
+    def _copy(self, data: av.Packet) -> None:
+        """Mux a copied packet, shifted by `offset` (and after the primer `_primed` makes)."""
         if self.offset:
             shift = round(Fraction(self.offset).limit_denominator(10**9) / data.time_base)
             if data.pts is not None:
