@@ -24,7 +24,7 @@ MAX_SCATTER_POINTS = 1 << 16
 KEY_BUILTINS = frozenset({"u_scale", "u_history", "u_learned", "u_work_size", "u_picture",
                           "u_full_size", "u_px", "u_levels", "u_origin", "u_window"})
 PASS_BUILTINS = frozenset({"u_resolution", "u_texel", "u_target_scale", "u_scatter_step",
-                           "u_scatter_grid"})
+                           "u_scatter_grid", "u_split"})
 # Given anew every frame: the seed and frame number, and what the pipeline measures
 # (FrameInfo.uniforms: the camera's motion, the paper's canvas, the subject).
 FRAME_UNIFORMS = frozenset({"u_seed", "u_frame", "u_subject", "u_subject_held",
@@ -170,7 +170,7 @@ class Op:
 
     __slots__ = ("action", "name", "output", "target", "size", "register", "program",
                  "units", "static", "params", "frame", "dynamic", "rev", "memo", "region",
-                 "scatter", "source", "clear", "drawn", "frees")
+                 "scatter", "source", "clear", "drawn", "frees", "onto", "tiles")
 
     def __init__(self, action: str, p: PassSpec, target: TargetSpec,
                  size: tuple[int, int]) -> None:
@@ -198,6 +198,11 @@ class Op:
         self.scatter: tuple[str, int | None] | None = None  # (input, vertices if known)
         self.source = ""  # BYPASS: the bound name it stands for
         self.clear: tuple[float, ...] = ()  # CLEAR: the value
+        # a split pass's second part (PassSpec.split): drawn onto the texture the first part
+        # drew, only on the tiles where `tiles` (the bound name of an input, a channel) is
+        # above 0
+        self.onto = False
+        self.tiles: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -229,6 +234,7 @@ class PlanContext:
     values_only: Callable[[PassSpec, str], bool]  # the pass reads that input's values only
     sampler: Callable[[InputSpec], moderngl.Sampler]
     regions: Mapping[str, tuple[int, int, int, int]]
+    split: frozenset[str] = frozenset()  # the passes drawn in their two parts (PassSpec.split)
 
 
 def compile_plan(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> CompiledPlan:
@@ -262,8 +268,18 @@ def compile_plan(plan: FramePlan, cx: PlanContext, kept: frozenset[str]) -> Comp
                     for n, i in p.inputs.items()}
             in_sizes = {n: value_size.get(k) if k != BLANK else (1, 1)
                         for n, k in keys.items()}
-            _compile_run(op, p, step.register, cx, keys, in_sizes)
+            split = p.name in cx.split
+            _compile_run(op, p, step.register, cx, keys, in_sizes, 1 if split else 0)
             units = max([units, *(u + 1 for u, _, _ in op.units)])
+            if split:
+                op.frees = ()  # (the textures the step frees: after its second part)
+                ops.append(op)
+                op = Op(step.action, p, style.targets[p.output], size)
+                op.frees = step.frees
+                _compile_run(op, p, step.register, cx, keys, in_sizes, 2)
+                op.onto, op.memo = True, False
+                op.tiles = (keys[p.split.input], p.split.channel)  # type: ignore[union-attr]
+                units = max([units, *(u + 1 for u, _, _ in op.units)])
             value_size[p.output] = size
             if step.register is not None:
                 sizes.add(size)
@@ -333,11 +349,12 @@ def _input_key(target: str, history: bool, made: set[str], style: StyleSpec,
 
 
 def _compile_run(op: Op, p: PassSpec, register: int | None, cx: PlanContext,
-                 keys: Mapping[str, str], in_sizes: Mapping[str, tuple[int, int] | None]) -> None:
+                 keys: Mapping[str, str], in_sizes: Mapping[str, tuple[int, int] | None],
+                 split: int = 0) -> None:
     op.register = register
     op.memo = not p.inputs and op.name not in cx.regions
     op.region = cx.regions.get(op.name)
-    builtins = {**cx.builtins, **cx.pass_builtins(p)}
+    builtins = {**cx.builtins, **cx.pass_builtins(p), "u_split": split}
     dynamic_sizes: list[tuple[str, str, Callable[..., Any]]] = []
     if p.scatter is not None:
         s = in_sizes[p.scatter]

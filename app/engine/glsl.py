@@ -137,6 +137,7 @@ def build_program(ctx: moderngl.Context, vertex: str, fragment: str,
 
 
 FULLSCREEN_VERTEX = "common/fullscreen.vert"
+SPLIT_TILES_VERTEX = "common/split_tiles.vert"  # a split pass's tiles (PassSpec.split)
 
 
 def fullscreen_pass(ctx: moderngl.Context, fragment: str, root: Path | None = None

@@ -23,7 +23,7 @@ from .compiled_plan import (
     scatter_grid,
     specialization,
 )
-from .context import reset_draw_state
+from .context import cpu_renderer, reset_draw_state
 from .errors import StyleError
 from .frame_info import (
     FLAG_UNIFORMS,
@@ -34,10 +34,18 @@ from .frame_info import (
     target_factors,
     tile_input,
     when_flag,
+    when_holds,
     when_terms,
 )
 from .frame_plan import BYPASS, CLEAR, RUN, build_plan, unrolled
-from .glsl import FULLSCREEN_VERTEX, ShaderSource, build_program, with_constants
+from .glsl import (
+    FULLSCREEN_VERTEX,
+    SPLIT_TILES_VERTEX,
+    ShaderSource,
+    build_program,
+    fullscreen_pass,
+    with_constants,
+)
 from .interrupts import critical
 from .params import ParamValue
 from .style import (
@@ -55,6 +63,10 @@ from .targets import TargetPool
 MAX_REPEAT = 64
 MAX_PLANS = 64  # compiled frame plans kept (keys met so far; the oldest goes first)
 MAX_UNITS = 32  # texture units the executor tracks
+# A split pass's second part (PassSpec.split): tiles of SPLIT_TILE output px; its map of
+# them on this unit (its source on the one before), past any a pass's inputs take
+SPLIT_TILE = 16
+SPLIT_UNIT = MAX_UNITS - 1
 
 
 @dataclass
@@ -98,11 +110,13 @@ class PassGraph:
         self._history_valid = False
         self._plans: dict[tuple[Any, ...], CompiledPlan] = {}
         self._last: CompiledPlan | None = None  # the plan of the last frame
+        # split passes (PassSpec.split) drawn in their two parts: on a CPU renderer, which
+        # runs every branch of a shader for every pixel (a GPU's skip the parts unused)
+        self.split = cpu_renderer(ctx)
         self.plans_built = 0  # frame plans made so far (tests: a pan makes no new ones)
         self._repeats = [n for n in style.graph if isinstance(n, RepeatSpec)]
-        self._conditional = [p for p in style.passes() if p.when is not None]
-        self._flags = {a.strip().lstrip("!").strip() for p in self._conditional
-                       for term in when_terms(p.when or "") for a in term}
+        self._flags = {a.strip().lstrip("!").strip() for w in self._whens()
+                       for term in when_terms(w) for a in term}
         self._atoms = sorted(self._flags - BUILTIN_FLAGS)  # the parameter tests in `when`s
         self._special = [p for p in style.passes() if p.specialize]
         # frame uniforms some pass compiles in: their value is part of the plan's key
@@ -126,6 +140,12 @@ class PassGraph:
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
                          and any(tile_input(style, i.target) for i in p.inputs.values())}
         self._blank: moderngl.Texture | None = None
+        # split passes' maps of tiles (_split_map), by the output framebuffer's GL name and
+        # size: texture, framebuffer, grid, tiles; and the program that draws them
+        self._split_maps: dict[tuple[int, tuple[int, int]],
+                               tuple[moderngl.Texture, moderngl.Framebuffer,
+                                     tuple[float, float], int]] = {}
+        self._split_program: tuple[moderngl.Program, moderngl.VertexArray] | None = None
         self._timers: list[moderngl.Query] = []  # reused frame after frame
         self._timed: list[tuple[str, moderngl.Query]] = []  # this frame's (pass, query)
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
@@ -143,6 +163,11 @@ class PassGraph:
             raise
 
     # -- set-up ---------------------------------------------------------------------------
+    def _whens(self) -> list[str]:
+        """The `when`s of the style's passes and of their splits."""
+        return [w for p in self.style.passes()
+                for w in (p.when, p.split.when if p.split is not None else None) if w]
+
     def _compile(self, p: PassSpec, root: Path | None,
                  constants: Mapping[str, float | int] | None = None) -> _Compiled:
         if constants is None and p.specialize:
@@ -150,12 +175,16 @@ class PassGraph:
             # not at the first frame that compiles a variant
             with_constants(ShaderSource(p.shader, root).text, dict.fromkeys(p.specialize, 0),
                            p.shader)
+        vertex = p.vertex or FULLSCREEN_VERTEX
+        if p.split is not None and constants is not None and constants.get("u_split") == 2:
+            vertex = SPLIT_TILES_VERTEX  # a split pass's second part: its tiles
         with critical():  # moderngl builds these partly in Python: not to be interrupted
-            prog = build_program(self.ctx, p.vertex or FULLSCREEN_VERTEX, p.shader, root,
-                                 constants)
+            prog = build_program(self.ctx, vertex, p.shader, root, constants)
             vao = self.ctx.vertex_array(prog, [])
             uniforms = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
         samplers = {}
+        if "split_tiles" in uniforms:  # (common/split_tiles.vert's map: _split_map)
+            uniforms.pop("split_tiles").value = SPLIT_UNIT
         for unit, name in enumerate(p.inputs):
             if name in uniforms:
                 uniforms.pop(name).value = unit
@@ -368,7 +397,10 @@ class PassGraph:
                 bound[op.output] = kept[1]
                 return
         pool = self.pool
-        if op.register is not None:
+        if op.onto:  # a split pass's second part: onto what its first part drew
+            out = bound[op.output]
+            fbo = pool.framebuffer(out)
+        elif op.register is not None:
             generation, out, fbo = op.drawn
             if generation != pool.generation:
                 out = pool.shared(op.target, op.size, op.register)
@@ -461,7 +493,7 @@ class PassGraph:
             tuple(frame.sizes.items()) if frame.sizes else (),
             None if tile is None else (tile.origin, tile.whole_size, tile.passes,
                                        tuple(tile.regions.items())),
-            tuple([_special_value(fv.get(n)) for n in self._special_frame]))
+            tuple([_special_value(fv.get(n)) for n in self._special_frame]), self.split)
         history = frame.history and self._history_valid
         if history:
             sizes = self._sizes.get(key)
@@ -493,6 +525,8 @@ class PassGraph:
         sizes = {n: self.target_size(n, frame) for n in targets}
         plan = build_plan(passes, runs, kept, lambda n: (sizes[n], targets[n].components,
                                                            self.pool.dtype(targets[n])))
+        split = frozenset(p.name for p in passes if self.split and p.split is not None and (
+            p.split.when is None or when_holds(p.split.when, frame, params, history)))
         bound_sizes: dict[str, tuple[int, int] | None] = {
             SOURCE: frame.source.size, ORIGINAL: frame.source.size,
             **{n: None for n in frame.externals},
@@ -526,7 +560,7 @@ class PassGraph:
 
         cx = PlanContext(self.style, sizes, bound_sizes, builtins, pass_builtins, fv, params,
                          history, self._program, self._values_only, self._sampler,
-                         tile.regions if tile is not None else {})
+                         tile.regions if tile is not None else {}, split)
         return compile_plan(plan, cx, kept)
 
     def _key_builtins(self, frame: FrameInfo, history: bool) -> dict[str, Any]:
@@ -641,6 +675,10 @@ class PassGraph:
     def _draw(self, op: Op, fbo: moderngl.Framebuffer,
               bound: Mapping[str, moderngl.Texture]) -> None:
         vao = op.program.vao
+        if op.tiles is not None:  # two triangles a tile (those not flagged collapse)
+            tiles = self._split_map(bound[op.tiles[0]], op.tiles[1], fbo)
+            vao.render(moderngl.TRIANGLES, vertices=6 * tiles)
+            return
         if op.scatter is None:
             vao.render(moderngl.TRIANGLES, vertices=3)
             return
@@ -656,6 +694,35 @@ class PassGraph:
         finally:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.blend_func = moderngl.DEFAULT_BLENDING
+
+    def _split_map(self, src: moderngl.Texture, channel: int,
+                   out: moderngl.Framebuffer) -> int:
+        """The tiles of `out` where `src`'s `channel` is above 0 (common/split_map.frag),
+        drawn and bound to SPLIT_UNIT for a split pass's second part (`out` in use again);
+        how many tiles."""
+        key = (out.glo, out.size)  # (a texture made later may take a released one's name)
+        made = self._split_maps.get(key)
+        if made is None:
+            w, h = out.size
+            grid = (-(-w // SPLIT_TILE), -(-h // SPLIT_TILE))
+            if self._split_program is None:
+                self._split_program = fullscreen_pass(self.ctx, "common/split_map.frag",
+                                                      self._shader_root)
+                self._split_program[0]["src"].value = SPLIT_UNIT - 1
+            tex = self.ctx.texture(grid, 1, dtype="f1")
+            made = self._split_maps[key] = (
+                tex, self.ctx.framebuffer(color_attachments=[tex]),
+                (float(grid[0]), float(grid[1])), grid[0] * grid[1])
+        tex, fbo, grid_size, tiles = made
+        program, vao = self._split_program  # type: ignore[misc]
+        src.use(SPLIT_UNIT - 1)
+        program["u_channel"].value = channel
+        program["u_grid"].value = grid_size
+        fbo.use()
+        vao.render(moderngl.TRIANGLES, vertices=3)
+        tex.use(SPLIT_UNIT)
+        out.use()
+        return tiles
 
     # -- clean-up -------------------------------------------------------------------------
     def release(self) -> None:
@@ -675,6 +742,14 @@ class PassGraph:
         if self._blank is not None:
             self._blank.release()
             self._blank = None
+        for tex, fbo, _, _ in self._split_maps.values():
+            fbo.release()
+            tex.release()
+        self._split_maps.clear()
+        if self._split_program is not None:
+            for obj in reversed(self._split_program):
+                obj.release()
+            self._split_program = None
         self.pool.release()
         self._bound.clear()
         self._prev.clear()

@@ -106,6 +106,15 @@ class InputSpec:
 
 
 @dataclass(frozen=True)
+class SplitSpec:
+    """Where a pass's costly part is needed (PassSpec.split): an input's channel above 0."""
+
+    input: str
+    channel: int
+    when: str | None = None
+
+
+@dataclass(frozen=True)
 class PassSpec:
     """One fragment-shader pass."""
 
@@ -126,6 +135,13 @@ class PassSpec:
     # a switch): a CPU renderer runs both sides of every branch, so a term whose weight is 0
     # costs as much as one in use unless the compiler can drop it.
     specialize: tuple[str, ...] = ()
+    # "split": {"input": NAME, "channel": 0-3, "when": ...}: on a CPU renderer (which runs
+    # every branch for every pixel) the pass is drawn in two parts where `when` holds (as a
+    # pass's): the whole output with `u_split` 1 (the shader leaves out a costly part), then
+    # again with `u_split` 2 (all of it) only on the tiles where that input's channel is above
+    # 0 (graph.py). The shader gives every pixel elsewhere the same value either way; `u_split`
+    # is 0 (one draw, all of it) otherwise, and one of the pass's `specialize` uniforms.
+    split: SplitSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -398,7 +414,18 @@ def _parse_pass(d: Any) -> PassSpec:
         scatter=_get(d, "scatter", (str, type(None)), where, None),
         vertex=_get(d, "vertex", (str, type(None)), where, None),
         specialize=tuple(str(u) for u in _get(d, "specialize", list, where, [])),
+        split=_parse_split(d.get("split"), where),
     )
+
+
+def _parse_split(d: Any, where: str) -> SplitSpec | None:
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: split must be an object")
+    return SplitSpec(_get(d, "input", str, f"{where}, split"),
+                     _get(d, "channel", int, f"{where}, split"),
+                     _get(d, "when", (str, type(None)), f"{where}, split", None))
 
 
 def _parse_style(data: dict[str, Any], path: Path) -> StyleSpec:
@@ -528,6 +555,11 @@ def _check_shader_path(p: PassSpec) -> None:
                          "shader (both 'scatter' and 'vertex')")
     if p.scatter is not None and p.scatter not in p.inputs:
         raise ValueError(f"pass {p.name}: scatter {p.scatter!r} is not one of its inputs")
+    if p.split is not None and (p.split.input not in p.inputs or "u_split" not in p.specialize
+                                or not 0 <= p.split.channel <= 3
+                                or p.scatter is not None or p.vertex is not None):
+        raise ValueError(f"pass {p.name}: split names one of its inputs and a channel (0-3), "
+                         "and specializes u_split, on a full-screen pass")
 
 
 def _check_texture_file(name: str, file: str) -> None:
@@ -677,13 +709,14 @@ def _check(style: StyleSpec) -> None:
         for inp in p.inputs.values():
             if inp.target not in known:
                 raise ValueError(f"pass {p.name}: unknown input {inp.target!r}")
-        if p.when is not None and any(not t.strip() for t in p.when.replace("|", "&").split("&")):
-            raise ValueError(f"pass {p.name}: 'when' {p.when!r} has an empty term")
-        unknown = [n for n in (when_name(t) for t in
-                               (p.when or "").replace("|", "&").split("&") if t.strip())
-                   if n not in param_names | BUILTIN_FLAGS]
-        if unknown:
-            raise ValueError(f"pass {p.name}: 'when' names unknown parameter {unknown[0]!r}")
+        for what, when in (("when", p.when), ("split's when", p.split and p.split.when)):
+            if when is not None and any(not t.strip() for t in when.replace("|", "&").split("&")):
+                raise ValueError(f"pass {p.name}: {what} {when!r} has an empty term")
+            unknown = [n for n in (when_name(t) for t in
+                                   (when or "").replace("|", "&").split("&") if t.strip())
+                       if n not in param_names | BUILTIN_FLAGS]
+            if unknown:
+                raise ValueError(f"pass {p.name}: {what} names unknown parameter {unknown[0]!r}")
     for view, target in style.debug_views.items():
         if target not in style.targets:
             raise ValueError(f"debug view {view}: unknown target {target!r}")

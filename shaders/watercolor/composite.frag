@@ -45,6 +45,11 @@ uniform int u_temporal;
 uniform int u_history;
 uniform int u_seed;
 uniform int u_subject;  // a face was found
+// 0: drawn whole; on a CPU renderer (which runs every branch for every pixel) in two parts
+// (graph.py, PassSpec.split): 1 the whole picture but a face's feature accents, 2 all of it
+// on the tiles where the features are (feature_tiles.frag): elsewhere the accents leave
+// the colour as it is
+uniform int u_split;
 uniform float u_face_size;  // the faces' median size, source px (0: none)
 uniform float u_margins;  // round a scene, the bare margin round the painting (margins.frag)
 uniform float u_portrait;  // 0..1: how much a figure found is the picture's subject
@@ -275,9 +280,11 @@ void main() {
     vec2 stated = vec2(0.0);  // a feature's dark stated here, the face's greyness
     if (u_subject != 0) {
         on_face = focus_here.z;
-        vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
-        c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref, u_scale,
-                            around, lift, u_paper_color, stated);
+        if (u_split != 1) {
+            vec2 lift = focus_here.y > 0.0 ? feature_lift(around, u_dilution) : vec2(0.0);
+            c = feature_accents(c, photo, p / size, focus_here.y, u_face_size / ref, ref,
+                                u_scale, around, lift, u_paper_color, stated);
+        }
         if (bearded > 0.0) {
             c = beard_hairs(c, photo, p / size, bearded, texelFetch(paper, ivec2(p), 0).r);
         }
