@@ -107,6 +107,22 @@ def test_a_cover_picture_is_kept_where_the_container_holds_one(
                              "cannot hold it; write .mp4 or .mkv to keep it"]
 
 
+@pytest.mark.parametrize("ext", ["mp4", "mkv"])
+def test_no_metadata_leaves_the_cover_picture_out(
+        phone_mp4: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str) -> None:
+    """A cover picture is the file's own, as its tags are: --no-metadata drops it (it was
+    kept: a picture stream in the .mp4, an image attachment in the .mkv) and says so."""
+    out = tmp_path / f"out.{ext}"
+    code, err = render(capsys, str(phone_mp4), "-o", str(out), "--no-metadata")
+    assert code == 0, err
+    assert cover_bytes(out) == []
+    with av.open(str(out)) as c:
+        assert len(c.streams.video) == 1 and not c.streams.attachments
+        assert "title" not in c.metadata
+    assert warnings(err) == ["aquarelle: warning: cover picture 3 (mjpeg) left out: "
+                             "--no-metadata leaves it out"], err
+
+
 def test_pictures_name_the_cover_picture_they_leave_out(
         phone_mp4: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Frames of a video with a cover picture named what they leave out but not the cover

@@ -24,8 +24,8 @@ for .webm) when the output format cannot hold their codec, each with its languag
 and default/forced flags. Subtitles are copied, or converted to the output's text format
 (mov_text in .mp4/.mov, WebVTT in .webm); picture subtitles only .mkv holds (a warning
 names any left out). Chapters, the file's tags (title, comment...) and its cover picture
-(in .mp4 and .mkv) are kept (--no-subtitles, --no-metadata drop subtitles, tags and
-chapters). A 10-bit source stays 10-bit: without --codec it is written in its own codec
+(in .mp4 and .mkv) are kept (--no-subtitles, --no-metadata drop subtitles, tags, chapters,
+cover). A 10-bit source stays 10-bit: without --codec it is written in its own codec
 where the output holds it and it keeps 10 bits here (HEVC as h265, ProRes in .mov/.mkv,
 VP9 with a 10-bit libvpx), else h265 Main 10 (the closing line says why); --codec h264
 writes it 8-bit (a warning says so). A ProRes source keeps its profile (4444, HQ...) with
@@ -86,8 +86,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-audio", action="store_true", help="drop the audio streams")
     g.add_argument("--no-subtitles", action="store_true", help="drop the subtitle streams")
     g.add_argument("--no-metadata", action="store_true",
-                   help="drop the tags (title, languages, track names...) and chapters; "
-                        "a still's EXIF (GPS location, camera, dates)")
+                   help="drop the tags (title, languages, track names...), chapters and "
+                        "the cover picture; a still's EXIF (GPS location, camera, dates)")
     g.add_argument("--fps", type=frame_rate, metavar="RATE",
                    help="a new constant frame rate, a number or a fraction (30000/1001): "
                         "frames are repeated or left out (the default keeps every frame with "

@@ -91,7 +91,8 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
     """Add the source's other streams and its tags to `out` (the painted `video` stream and
     the `audio` (source, output) pairs already in it). `ext` names the output's kind in
     messages; the output holds source times [offset, end) at frame rate `fps` (None: the
-    source's); `metadata` False (--no-metadata) leaves every tag and chapter out."""
+    source's); `metadata` False (--no-metadata) leaves every tag and chapter and the cover
+    picture out."""
     fmt = out.format.name.split(",")[0]
     carried = Carried()
     plans, left_out = plan_subtitles(reader.subtitle_streams, fmt, ext)
@@ -110,7 +111,13 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
             carried.warnings.append(f"attachment {name} left out: only .mkv files hold "
                                     "attachments")
     covers = [s for s in cover_pictures(reader.container) if s.index != reader.video.index]
-    cover_packets = [p for s in covers if (p := _carry_cover(reader, out, s, fmt, ext, carried))]
+    if metadata:
+        cover_packets = [p for s in covers
+                         if (p := _carry_cover(reader, out, s, fmt, ext, carried))]
+    else:  # a cover picture is the file's own, as its tags are
+        cover_packets = []
+        carried.warnings.extend(f"cover picture {stream_label(s)} ({codec_name(s)}) left out: "
+                                "--no-metadata leaves it out" for s in covers)
     # (an animated AVIF's still items and alpha track are the animation's own parts: its
     # alpha is said by alpha_left_out)
     parts = {s.index for s in avif_parts(reader.container, reader.video)}

@@ -199,10 +199,10 @@ class ExportDialog(QDialog):
         self.subtitles.setToolTip("Copy the subtitle tracks (converted where the format needs "
                                   "it: mov_text in .mp4/.mov, WebVTT in .webm)")
         form.addRow("Subtitles", self.subtitles)
-        self.metadata = QCheckBox("Keep the tags and chapters", self)
+        self.metadata = QCheckBox("Keep the tags, chapters and cover", self)
         self.metadata.setChecked(True)
         self.metadata.setToolTip("The file's title, comment..., the tracks' languages and names, "
-                                 "and the chapters")
+                                 "the chapters and the cover picture")
         form.addRow("Tags", self.metadata)
 
         self.encoder = self._coders(last.encoder, "Encode H.264 and H.265 on the GPU's encoder "
