@@ -131,3 +131,69 @@ def test_the_cues_before_a_start_are_those_still_on_screen_there(cued: Path) -> 
         reader.container.close()
     assert [(i.stream, bytes(i.packet)) for i in before] == [(0, b"Bonjour")]
     assert float(before[0].packet.pts * before[0].packet.time_base) == pytest.approx(0.9)
+
+
+# (start ms, duration ms, text): a sign held 45 s, begun 43 s before the cut at 45 s
+LONG_CUES = [(1000, 500, "Opening"), (2000, 45000, "Held sign"), (44000, 2000, "Short")]
+
+
+class _Stream:
+    """A file written forward only (a pipe): Matroska gets no index of its cues."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.open("wb")
+
+    def write(self, data: bytes) -> int:
+        return self.file.write(data)
+
+
+def long_cued_clip(path: Path, *, indexed: bool) -> Path:
+    """A 48 s Matroska clip (5 fps, 64x48, a keyframe every 2 s) with a SubRip track of
+    `LONG_CUES`, each muxed where its time comes; with its cues indexed (as FFmpeg and
+    mkvmerge write them) or not (written forward only)."""
+    sink = path if indexed else _Stream(path)
+    with av.open(str(sink) if indexed else sink, "w", format="matroska") as out:
+        vs = out.add_stream("libx264", rate=5)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.codec_context.options = {"g": "10", "keyint_min": "10", "sc_threshold": "0"}
+        track = out.add_mux_stream("subrip", time_base=Fraction(1, 1000))
+        queue = list(LONG_CUES)
+        for k in range(240):
+            while queue and queue[0][0] <= k * 200:
+                ms, dur, text = queue.pop(0)
+                p = av.Packet(text.encode())
+                p.stream, p.time_base = track, Fraction(1, 1000)
+                p.pts = p.dts = ms
+                p.duration = dur
+                out.mux(p)
+            frame = av.VideoFrame.from_ndarray(pattern(k % 50, 64, 48), format="rgb24")
+            frame.pts, frame.time_base = k, Fraction(1, 5)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+    if not indexed:
+        sink.file.close()
+    with av.open(str(path)) as c:  # (a seek loads an index of the cues where there is one)
+        c.seek(0, stream=c.streams.video[0])
+        times = [e.timestamp for e in c.streams.subtitles[0].index_entries]
+        assert (44000 in times) == indexed
+    return path
+
+
+@pytest.mark.parametrize("indexed", [True, False])
+@pytest.mark.parametrize("ext", ["mkv", "mp4"])
+def test_a_cue_begun_long_before_the_start_is_kept(tmp_path: Path, ext: str, indexed: bool,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A cue begun more than CUE_LOOKBACK (30 s) before --start and on screen there was
+    missed: only the cues begun in the 30 s before were read."""
+    src = long_cued_clip(tmp_path / "long.mkv", indexed=indexed)
+    out = tmp_path / f"cut.{ext}"
+    code = main(["render", str(src), "-o", str(out), "--style", "adjust", "-q",
+                 "--start", "45", "--end", "46.6"])
+    assert code == 0, capsys.readouterr().err
+    held, short = (0.0, 1.6, "Held sign"), (0.0, 1.0, "Short")
+    if ext == "mp4":  # (a mov_text track shows one sample at a time: both, then the sign)
+        assert cues_of(out) == [[(0.0, 1.0, "Held sign\nShort"), (1.0, 0.6, "Held sign")]]
+    else:
+        assert cues_of(out) == [[held, short]]
