@@ -158,6 +158,8 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         except OSError as e:
             raise MediaError(f"cannot write {dst}: {ffmpeg_reason(e)}") from None
         result.warnings.extend(layout_notes)
+        result.warnings.extend(reader.damaged_audio.said(
+            source, [(s, i in transcode) for i, s in enumerate(reader.audio_streams)]))
         result.warnings.extend(depth_warnings(reader, result.pix_fmt, CODECS[codec]))
         result.codec = codec  # (as a local render names it: h265, not FFmpeg's hevc)
         return result

@@ -607,6 +607,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
     if result.lost:
         result.warnings.append(f"{reader.path}: {reader.lost_said()} could not be decoded "
                                f"and are missing from the output{reader.lost_why()}")
+    result.warnings.extend(reader.damaged_audio.said(
+        reader.path, [(s, i in transcode) for i, s in enumerate(reader.audio_streams)]))
     if (why := alpha_left_out(reader, dst)) is not None:
         result.warnings.append(why)
     if reader.unusable_audio:

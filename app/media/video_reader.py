@@ -26,6 +26,7 @@ import numpy as np
 from av.codec.hwaccel import HWAccel
 from av.video.reformatter import ColorRange, Colorspace
 
+from .damaged_audio import DamagedAudio
 from .deinterlace import Deinterlacer
 from .errors import MediaError, ffmpeg_reason
 from .frame_range import DecodedFrame, FrameRange, gap_frames, snapped_start
@@ -513,6 +514,7 @@ class VideoReader:
         # A stream FFmpeg has no decoder parameters for cannot be copied or transcoded.
         self.audio_streams = [s for s in streams if s.codec_context is not None]
         self.unusable_audio = len(streams) - len(self.audio_streams)
+        self.damaged_audio = DamagedAudio()  # the packets of each the decoder rejects
         self.transcode_audio = transcode_audio
         self.subtitle_streams = [s for s in subs if s.index not in self.other_program]
         # More than 8 bits a sample: frames come as 16-bit RGB (deep None: by the source)
@@ -1306,6 +1308,7 @@ class VideoReader:
             return
         if packet.dts is None:
             return
+        self.damaged_audio.check(self.audio_streams[i], packet)
         yield AudioItem(i, packet)
 
     def _audio_frames(self, i: int, packet: av.Packet | None, start: float | None,
@@ -1315,6 +1318,8 @@ class VideoReader:
         try:
             frames = self.audio_streams[i].decode(packet)
         except (av.error.FFmpegError, ValueError):
+            if packet is not None:
+                self.damaged_audio.rejected(self.audio_streams[i])
             return
         for frame in frames:
             trimmed = trim_audio_frame(frame, start, end)
