@@ -205,8 +205,21 @@ float feature_form(float form, vec4 focus) {
     return mix(form, 1.0, focus.y);
 }
 
+// ... but a face's gentle modelling whole (trial F9, finding 7): the abstraction's lightness
+// within a few L* of the wide blur (a soft, front-lit webcam face's nose side, the plane under
+// its cheekbone, 3-8 L* in the photo) is kept as the photo has it, only what stands well off
+// it (a strong light's contour, a shine) drawn halfway to the blur as before: at FORM the
+// soft face's modelling fell to 0.82-0.86 of the photo's, a flat beige mask. The share
+// falls with the offset as a Gaussian of MODELLING L*: the form stays monotonic in the
+// abstraction (its slope at least 0.2 at FORM), so no terrace or tide-line where it falls.
+const float MODELLING = 20.0;
+float modelling_form(float form_k, float offset) {
+    return mix(form_k, 1.0, exp(-0.5 * offset * offset / (MODELLING * MODELLING)));
+}
+
 vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
                float skin) {
+    form_k = modelling_form(form_k, lab.x - coarse.x);
     vec3 form = mix(coarse, lab, form_k);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
     float sharp = min(step_limit(form_k * change), FACE_GRADE * FACE_LEVELS / 100.0);
