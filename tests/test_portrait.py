@@ -208,7 +208,9 @@ def test_a_face_is_laid_in_a_few_soft_tones_with_its_features_drawn(pipeline, po
     def grad(img: np.ndarray) -> np.ndarray:
         return np.hypot(cv2.Sobel(lum(img), cv2.CV_32F, 1, 0),
                         cv2.Sobel(lum(img), cv2.CV_32F, 0, 1))
-    assert fine(painted)[skin].mean() < 0.7 * fine(portrait)[skin].mean()
+    # (measured 0.74 of the photo's since a face keeps its gentle modelling, tones.glsl
+    # modelling_form: judged better blind; 0.60 before)
+    assert fine(painted)[skin].mean() < 0.8 * fine(portrait)[skin].mean()
     drawn = features == 1
     # the accents alone (hard edges, which both have, steepen both; the hair that the brows'
     # circles reach is laid along its flow only with the subject: left out; the rigger's lines,
@@ -441,12 +443,14 @@ def test_live_adaptive_drafts_leave_the_figures_shapes_out(pipeline, portrait):
 def test_a_small_face_keeps_its_form_where_a_large_one_is_laid_softer(unit_pipeline):
     """A face small against the wide wash (a group, a distant webcam) keeps its own drawing in
     its skin's tones (tones.glsl face_form), where a face filling the frame takes the wash's
-    calm: the same skin pattern inside a 64 px face keeps more of its contrast than inside a
-    256 px one (measured: 1.36x; 1.0x with one form for every face size)."""
+    calm: the same strongly blotched skin (20 L* either side of its mean) inside a 64 px face
+    keeps more of its contrast than inside a 256 px one (measured 1.15x; 1.58x before a face
+    kept its gentle modelling whole, tones.glsl modelling_form, which keeps a few L* alike
+    on every face; 1.0x with one form for every face size)."""
     h, w = 320, 320
     yy, xx = np.mgrid[0:h, 0:w]
     lab = np.zeros((h, w, 3), np.float32)
-    lab[..., 0] = np.where(((yy // 8) + (xx // 8)) % 2 == 0, 58.0, 72.0)  # blotchy skin
+    lab[..., 0] = np.where(((yy // 8) + (xx // 8)) % 2 == 0, 46.0, 86.0)  # blotchy skin
     lab[..., 1], lab[..., 2] = 14.0, 18.0
     img = np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB) * 255 + 0.5, 0, 255).astype(np.uint8)
     amplitude = {}
@@ -465,7 +469,7 @@ def test_a_small_face_keeps_its_form_where_a_large_one_is_laid_softer(unit_pipel
         centre[cy - 12:cy + 12, cx - 12:cx + 12] = True
         assert (skin & centre).sum() > 300
         amplitude[size] = float(q[skin & centre].std())
-    assert amplitude[64.0] > 1.2 * amplitude[256.0], amplitude
+    assert amplitude[64.0] > 1.1 * amplitude[256.0], amplitude
 
 
 def test_where_the_vignettes_edge_is_lost_it_is_feathered_not_airbrushed(pipeline, portrait):
