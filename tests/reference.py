@@ -446,6 +446,7 @@ def glaze_transmittance(cover: np.ndarray, local: np.ndarray, skin: float,
     hue_lab = np.concatenate([np.full(local.shape[:-1] + (1,), GLAZE_HUE_L), local], -1)
     hue = srgb_to_linear(lab_to_srgb(hue_lab))
     hue = hue / np.maximum(hue @ LUMINANCE, 1e-3)[..., None]
+    hue = hue + (1.0 - hue) * skin  # on skin a neutral pigment
     cool = GLAZE_COOL / (GLAZE_COOL @ LUMINANCE)
     share = GLAZE_COOL_SHARE[0] + (GLAZE_COOL_SHARE[1] - GLAZE_COOL_SHARE[0]) * skin
     full = np.minimum(GLAZE_Y * (hue + (cool - hue) * share), 1.0)

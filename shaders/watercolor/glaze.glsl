@@ -20,7 +20,12 @@ const float GLAZE_TREMOR = 0.08;  // how far the noise moves its border (keyed l
 const float GLAZE_ON_SKIN = 0.6;  // of its strength a face's skin takes
 // A full glaze's colour: the local colour's own pigment (the wide wash's hue: a red's shadow
 // is a deeper red, not mud) with some ultramarine (cooler shadows; less on skin, where blue
-// reads ashen), letting GLAZE_Y of the light through
+// reads ashen), letting GLAZE_Y of the light through. On a face's skin the pigment is neutral,
+// with its share of ultramarine: a painter glazes flesh's shadows with a neutral-to-cool mix,
+// the warmth coming from the first layer and the paper. In the skin's own hue the glaze
+// multiplied the flesh into itself: its shadows came out redder and more saturated than the
+// photo's (trial F9, finding 9: skin shadows a* +1.9, C* +1.6 over the photo laid on the
+// paper, half of it the glaze; the dark-skinned faces' shadows orange).
 const float GLAZE_Y = 0.62;
 const float GLAZE_HUE_L = 65.0;   // L* at which the local hue is taken
 const vec3 GLAZE_COOL = vec3(0.58, 0.64, 0.80);  // ultramarine and a little burnt sienna
@@ -69,6 +74,7 @@ vec2 glaze_cover(float field, float width) {
 vec3 glaze_colour(vec2 local, float skin) {
     vec3 hue = srgb_to_linear(lab_to_srgb(vec3(GLAZE_HUE_L, local)));
     hue /= max(luma(hue), 1e-3);  // (luma's weights on linear values: luminance)
+    hue = mix(hue, vec3(1.0), skin);  // (a neutral of unit luma: grey)
     vec3 cool = GLAZE_COOL / luma(GLAZE_COOL);
     return min(GLAZE_Y * mix(hue, cool, mix(GLAZE_COOL_SHARE.x, GLAZE_COOL_SHARE.y, skin)),
                vec3(1.0));

@@ -16,6 +16,7 @@ uniform float u_figure_shapes;  // how much of its own detail a figure's hair an
 uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
 uniform float u_wash_size;  // the wide wash's sigma, reference px (0: no wide wash)
 uniform float u_face_size;  // the faces' median size, source px (0: none found)
+uniform vec4 u_face_skin;  // CIELAB; .w 1 where measured, 0 not (no face mesh)
 #include "watercolor/key.glsl"
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
@@ -98,10 +99,26 @@ float key_skin(vec3 lab, vec4 focus) {
 // The chroma gain of a colour: the pigment saturation, but on vivid skin tones (pale to
 // dark) at most the skin's: a painter keeps flesh near the photo's (1.45 turned warm-lit
 // faces orange), while dull, grey-lit skin keeps the boost (held back, it looked dead).
-float chroma_gain(vec3 lab) {
+// On a face's flesh (`flesh`: face_tone's, 0..1) a tone near the found face's own hue
+// (u_face_skin) has its vividness judged at the face's own lightness: a shadow on the skin is
+// the same flesh less lit, its chroma lower by about as much as its lightness (at most
+// SHADE_VIVID times), not grey-lit skin. Judged at its own, a vivid face's shadows (C* 12-24)
+// took up to the whole 1.45, kept from the dilution as the darks are: redder and more
+// saturated than the photo's (trial F9, finding 9). Hair, clothes and the background (their
+// tones are not the flesh's) as before.
+const float SHADE_VIVID = 2.0;
+const vec2 SHADE_HUE = vec2(25.0, 12.0);  // degrees off the face's hue: not its flesh .. its
+float chroma_gain(vec3 lab, float flesh) {
     float skin = skin_tone(lab);
     float c = length(lab.yz);
-    float vivid = smoothstep(12.0, 24.0, c);
+    float seen = c;
+    float face_c = length(u_face_skin.yz);
+    if (flesh > 0.0 && u_face_skin.w > 0.0 && face_c > 1e-3 && c > 1e-3) {
+        float off = degrees(acos(clamp(dot(lab.yz, u_face_skin.yz) / (c * face_c), -1.0, 1.0)));
+        float lift = clamp(u_face_skin.x / max(lab.x, 1.0), 1.0, SHADE_VIVID);
+        seen = c * mix(1.0, lift, flesh * smoothstep(SHADE_HUE.x, SHADE_HUE.y, off));
+    }
+    float vivid = smoothstep(12.0, 24.0, seen);
     float gain = mix(u_saturation, min(u_saturation, u_skin_saturation), skin * vivid);
     // a pigment has its limit: colours already vivid are boosted less (a saturated red
     // pushed further reads garish), never dulled
@@ -128,9 +145,10 @@ float step_limit(float change) {
 // The tone of `lab` (already drawn towards the wide blur away from the subject) in `n` levels
 // with steps of sharpness `sharp`; `subject`: focus times detail; `wander`: the wash noise
 // (0..1) that moves the thresholds; `reserve`: how little paper is left bare in the highlights
-// (the subject's: a face is not punched with holes); `skin`: key_skin's.
+// (the subject's: a face is not punched with holes); `skin`: key_skin's; `flesh`: how much
+// it is a face's flesh (face_tone's; chroma_gain).
 vec3 wash_tone_sharp(vec3 lab, float sharp, float subject, float wander, float n,
-                     float reserve, float skin) {
+                     float reserve, float skin, float flesh) {
     float shift = u_tremor * 2.5 * (wander - 0.5);  // in tone steps
     float base = keyed_skin(lab.x / 100.0, skin);
     float L = base + shift / n;
@@ -146,7 +164,7 @@ vec3 wash_tone_sharp(vec3 lab, float sharp, float subject, float wander, float n
         bare = smoothstep(thr - soft, thr + soft, L);
     }
     q = mix(clamp(q, 0.0, 1.0), 1.0, bare);
-    return vec3(q * 100.0, lab.yz * chroma_gain(lab) * (1.0 - bare));
+    return vec3(q * 100.0, lab.yz * chroma_gain(lab, flesh) * (1.0 - bare));
 }
 
 // The tone of `lab` in `n` levels with steps `soft_k` times as sharp, at most `limit`
@@ -155,7 +173,7 @@ vec3 wash_tone_n(vec3 lab, float slope, float subject, float wander, float n, fl
                  float reserve, float limit, float skin) {
     float sharp = min(limit, soft_k * u_quantize_sharpness
                              * mix(0.04, 1.0, smoothstep(0.2, 1.5, slope)));
-    return wash_tone_sharp(lab, sharp, subject, wander, n, reserve, skin);
+    return wash_tone_sharp(lab, sharp, subject, wander, n, reserve, skin, 0.0);
 }
 
 // The tone of `lab` in the style's levels (see wash_tone_n); `change`: its L* per pixel.
@@ -223,7 +241,7 @@ vec3 face_tone(vec3 lab, vec3 coarse, float wander, float change, float form_k,
     vec3 form = mix(coarse, lab, form_k);
     // paper only on the brightest planes: a bare patch would punch a hole in the face
     float sharp = min(step_limit(form_k * change), FACE_GRADE * FACE_LEVELS / 100.0);
-    return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3, skin);
+    return wash_tone_sharp(form, sharp, 1.0, wander, FACE_LEVELS, 1.3, skin, skin);
 }
 
 // Hair as a painter lays it (trial F4, finding 1): one or two soft washes along its flow
@@ -242,7 +260,7 @@ vec3 hair_tone(vec3 lab, float subject, float wander, float change, float skin) 
     // its lights left as paper, but not a skin tone's (`skin`: key_skin's): the forehead
     // where the hairline's flow runs into it was punched pale under the hair (trial F7, 6)
     return wash_tone_sharp(lab, sharp, subject, wander, HAIR_LEVELS, HAIR_SKIN_RESERVE * skin,
-                           skin);
+                           skin, 0.0);
 }
 
 // How much a texel is a person's head round its face (hair, an ear, the face's fade into the
@@ -314,7 +332,6 @@ float wide_change(float coarse_l, float texels) {
 // grey photo's, beyond skin_tone's bands (a grey forehead under the hairline was laid as the
 // figure's hair and clothes: a pale ledge); light-brown hair within them, a shadow's depth
 // or more darker than the face (trial F8's f16: L* 44-48 by cheeks at 69), not.
-uniform vec4 u_face_skin;  // CIELAB; .w 1 where measured, 0 not (no face mesh)
 const vec2 SKIN_SHADE = vec2(22.0, 14.0);  // L* below the face's skin: hair .. a shadow on it
 const vec2 SKIN_NEAR = vec2(6.0, 0.25);    // a* b* off it: L* units + of its chroma (.. x 1.6)
 float own_skin(vec3 lab) {
