@@ -13,12 +13,10 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from videoclips import make_clip
+from paced import delivered, paced_clip
 
 from aquarelle.media import file_source
 from aquarelle.media.file_source import VideoFileSource
-
-WAIT = 10.0
 
 
 def stalled(path: Path, monkeypatch: pytest.MonkeyPatch, at: float, seconds: float,
@@ -37,33 +35,14 @@ def stalled(path: Path, monkeypatch: pytest.MonkeyPatch, at: float, seconds: flo
 
     src = VideoFileSource(path, paced=True)
     src._walk = slow(src._walk)
-    src.stamp_due = True
     src.max_fps = max_fps
-    shown: list[tuple[int, float]] = []
-    src.start()
-    try:
-        while True:
-            assert src.wait_frame(WAIT) or src.ended.is_set()
-            frame = src.latest()
-            if frame is not None:
-                shown.append((frame.index, frame.captured))
-            elif src.ended.is_set():
-                break
-    finally:
-        src.stop()
-    assert src.error is None
-    return shown, src
-
-
-def thirty(tmp_path: Path) -> Path:
-    return make_clip(tmp_path / "thirty.mp4", size=(64, 48), frames=30, fps=30,
-                     audio=False).path
+    return delivered(src), src
 
 
 def test_the_last_frame_is_shown_though_it_came_late(tmp_path, monkeypatch):
     # frames 28 and 29 come 0.3 s late: skipped to catch up with a clock nothing follows, the
     # file ended on frame 27 (the window's picture at the end was not the file's last)
-    shown, src = stalled(thirty(tmp_path), monkeypatch, at=28 / 30, seconds=0.3)
+    shown, src = stalled(paced_clip(tmp_path, 30), monkeypatch, at=28 / 30, seconds=0.3)
     assert shown[-1][0] == 29, shown
     assert [i for i, _ in shown] == sorted(i for i, _ in shown)
     assert 28 not in [i for i, _ in shown]  # the late frame before it is still skipped
@@ -74,7 +53,7 @@ def test_a_capped_file_keeps_the_caps_cadence_after_a_late_frame(tmp_path, monke
     # at most 10 frames a second from a 30 fps file: frames 0, 3, 6, ... The clock jumps as
     # frame 9 decodes: 9 comes late and is skipped; the next frame kept was the first not
     # late, a file's frame period off the cap's schedule (frames 0.233 s apart at 10 fps)
-    shown, _ = stalled(thirty(tmp_path), monkeypatch, at=9 / 30, seconds=0.28, max_fps=10.0)
+    shown, _ = stalled(paced_clip(tmp_path, 30), monkeypatch, at=9 / 30, seconds=0.28, max_fps=10.0)
     assert len(shown) >= 5, shown
     for (i0, t0), (i1, t1) in pairwise(shown[:-1]):  # (the end: its last frame)
         k = round((t1 - t0) / 0.1)

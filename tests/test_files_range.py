@@ -13,10 +13,11 @@ import av
 import cv2
 import numpy as np
 import pytest
+from hw_paths import packed_as_on_a_gpu
 from videoclips import numbered_frames, ramp, ramp_clip
 
 from aquarelle.cli.main import main
-from aquarelle.media import export, render_stage
+from aquarelle.media import export
 from aquarelle.media.export import ExportOptions, ExportResult, encoder_for, export_video
 from aquarelle.media.hw_encoders import EncoderChoice
 from aquarelle.media.video_reader import Colour, VideoReader
@@ -103,17 +104,9 @@ def test_prores_writes_it_limited_and_says_so(clips, tmp_path, gl_ctx):
 
 
 def test_packed_on_the_gpu_it_is_full_range_too(clips, tmp_path, gl_ctx, monkeypatch):
-    packs: list[bool] = []
-    real = render_stage.YuvPacker.pack
-
-    def pack(self, tex, fmt, size=None):
-        packs.append(fmt.full)
-        return real(self, tex, fmt, size)
-
-    monkeypatch.setattr(render_stage, "cpu_renderer", lambda ctx: False)  # as on a GPU
-    monkeypatch.setattr(render_stage.YuvPacker, "pack", pack)
+    formats = packed_as_on_a_gpu(monkeypatch)
     paint(clips["full"], tmp_path / "out.mp4", gl_ctx)
-    assert packs == [True] * 3
+    assert [f.full for f in formats] == [True] * 3
     tag, row = decoded(tmp_path / "out.mp4")
     assert tag == JPEG
     assert_ramp_kept(row)

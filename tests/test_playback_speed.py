@@ -8,46 +8,24 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from videoclips import make_clip
+from paced import delivered, paced_clip
 
 from aquarelle.media.file_source import VideoFileSource
-
-WAIT = 10.0
 
 
 def play(path: Path, rate: float,
          on_frame: Callable[[VideoFileSource, int], None] = lambda src, n: None
          ) -> tuple[list[tuple[int, float]], VideoFileSource]:
-    """(index, time due) of each frame the paced file delivered at `rate`, taken as they
-    came (`on_frame(source, frames taken so far)` after each), and the stopped source."""
+    """(index, time due) of each frame the paced file delivered at `rate` (see
+    paced.delivered), and the stopped source."""
     src = VideoFileSource(path, paced=True)
-    src.stamp_due = True
     src.set_rate(rate)
-    shown: list[tuple[int, float]] = []
-    src.start()
-    try:
-        while True:
-            assert src.wait_frame(WAIT) or src.ended.is_set()
-            frame = src.latest()
-            if frame is not None:
-                shown.append((frame.index, frame.captured))
-                on_frame(src, len(shown))
-            elif src.ended.is_set():
-                break
-    finally:
-        src.stop()
-    assert src.error is None
-    return shown, src
-
-
-def clip_of(tmp_path: Path, frames: int) -> Path:
-    return make_clip(tmp_path / "thirty.mp4", size=(64, 48), frames=frames, fps=30,
-                     audio=False).path
+    return delivered(src, on_frame), src
 
 
 @pytest.mark.parametrize("rate", [0.5, 2.0])
 def test_frames_come_due_at_the_speed_chosen(tmp_path, rate):
-    shown, src = play(clip_of(tmp_path, 12), rate)
+    shown, src = play(paced_clip(tmp_path, 12), rate)
     # played faster than its pace, no more frames a second than at its pace: every other
     # frame at 2x (skipped, not dropped), each a 30th of a second after the one before;
     # at half speed every frame, each a 15th of a second after
@@ -65,7 +43,7 @@ def test_a_new_speed_reschedules_from_the_frame_on(tmp_path):
             src.set_rate(1.0)
 
     # a quarter speed, 7.5 frames a second: the change comes long before the end
-    shown, src = play(clip_of(tmp_path, 30), 0.25, faster_after_three)
+    shown, src = play(paced_clip(tmp_path, 30), 0.25, faster_after_three)
     assert src.rate == 1.0 and shown[-1][0] == 29
     (a, ta), (b, tb) = shown[0], shown[1]
     assert tb - ta == pytest.approx((b - a) / 7.5, abs=1e-4), shown
@@ -76,7 +54,7 @@ def test_a_new_speed_reschedules_from_the_frame_on(tmp_path):
 
 
 def test_a_speed_must_be_positive_and_says_the_frames_it_delivers(tmp_path):
-    with VideoFileSource(clip_of(tmp_path, 3), paced=True) as src:
+    with VideoFileSource(paced_clip(tmp_path, 3), paced=True) as src:
         with pytest.raises(ValueError, match="positive"):
             src.set_rate(0.0)
         assert src.rate == 1.0 and src.delivered_fps == pytest.approx(30.0)
@@ -91,6 +69,6 @@ def test_a_speed_must_be_positive_and_says_the_frames_it_delivers(tmp_path):
 def test_played_faster_it_still_ends_on_its_last_frame(tmp_path):
     """At 2x every other frame is shown: a file of an even count of frames stopped on its
     last but one (the stop-59 verifier: frame 28 of 30, three times in three)."""
-    shown, src = play(clip_of(tmp_path, 12), 2.0)
+    shown, src = play(paced_clip(tmp_path, 12), 2.0)
     assert shown[-1][0] == 11 and src.position == pytest.approx(11 / 30, abs=1e-3)
     assert all(i % 2 == 0 for i, _ in shown[:-1]), shown

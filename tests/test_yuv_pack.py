@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from av.video.reformatter import ColorRange, Colorspace
 from conftest import smooth_noise, to_u8
+from hw_paths import packed_as_on_a_gpu
 from videoclips import decode_video, make_clip
 
 from aquarelle.engine.yuv_pack import MATRICES, YuvFormat, YuvPacker, coded_size, packed_array
-from aquarelle.media import render_stage
 from aquarelle.media.export import ExportOptions, export_video
 
 
@@ -108,19 +108,11 @@ def test_an_export_packed_on_the_gpu_is_the_rgb_exports_picture(tmp_path, gl_ctx
     values = {"temporal": False}
     plain = export_video(clip.path, tmp_path / "rgb.mp4", "watercolor", values, opts,
                          ctx=gl_ctx)
-    packs: list[str] = []
-    real = render_stage.YuvPacker.pack
-
-    def pack(self, tex, fmt, size=None):
-        packs.append(fmt.layout)
-        return real(self, tex, fmt, size)
-
-    monkeypatch.setattr(render_stage, "cpu_renderer", lambda ctx: False)  # as on a GPU
-    monkeypatch.setattr(render_stage.YuvPacker, "pack", pack)
+    formats = packed_as_on_a_gpu(monkeypatch)
     said: list[str] = []
     packed = export_video(clip.path, tmp_path / "yuv.mp4", "watercolor", values, opts,
                           ctx=gl_ctx, progress=lambda p: said.append(p.encoder))
-    assert packs == ["yuv420p"] * 6
+    assert [f.layout for f in formats] == ["yuv420p"] * 6
     # the software encoder with its reason, as the closing line names it
     assert said[-1].startswith("h264 -> libx264 (software")
     assert said[-1].endswith("), yuv420p made on the GPU")

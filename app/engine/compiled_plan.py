@@ -170,7 +170,8 @@ class Op:
 
     __slots__ = ("action", "name", "output", "target", "size", "register", "program",
                  "units", "static", "params", "frame", "dynamic", "rev", "memo", "region",
-                 "scatter", "source", "clear", "drawn", "frees", "onto", "tiles")
+                 "scatter", "source", "clear", "drawn", "frees", "onto", "tiles",
+                 "split_map")
 
     def __init__(self, action: str, p: PassSpec, target: TargetSpec,
                  size: tuple[int, int]) -> None:
@@ -203,6 +204,7 @@ class Op:
         # above 0
         self.onto = False
         self.tiles: tuple[str, int] | None = None
+        self.split_map: tuple[Any, ...] | None = None  # (graph.py's memo of its map of tiles)
 
 
 @dataclass(frozen=True)

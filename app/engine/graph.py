@@ -67,6 +67,7 @@ MAX_UNITS = 32  # texture units the executor tracks
 # them on this unit (its source on the one before), past any a pass's inputs take
 SPLIT_TILE = 16
 SPLIT_UNIT = MAX_UNITS - 1
+MAX_SPLIT_MAPS = 8  # grids of those maps kept
 
 
 @dataclass
@@ -140,12 +141,14 @@ class PassGraph:
         self._bridges = {p.name for p in style.passes() if style.targets[p.output].whole
                          and any(tile_input(style, i.target) for i in p.inputs.values())}
         self._blank: moderngl.Texture | None = None
-        # split passes' maps of tiles (_split_map), by the output framebuffer's GL name and
-        # size: texture, framebuffer, grid, tiles; and the program that draws them
-        self._split_maps: dict[tuple[int, tuple[int, int]],
-                               tuple[moderngl.Texture, moderngl.Framebuffer,
-                                     tuple[float, float], int]] = {}
-        self._split_program: tuple[moderngl.Program, moderngl.VertexArray] | None = None
+        # split passes' maps of tiles (_split_map), by grid: texture, framebuffer, grid (as
+        # floats), tiles; a generation for the steps' memos of them (at most MAX_SPLIT_MAPS
+        # grids: a video whose size keeps changing starts them afresh)
+        self._split_maps: dict[tuple[int, int], tuple[moderngl.Texture, moderngl.Framebuffer,
+                                                      tuple[float, float], int]] = {}
+        self._split_generation = 0
+        # the program that draws them, its vertex array and its two uniforms
+        self._split_program: tuple[Any, ...] | None = None
         self._timers: list[moderngl.Query] = []  # reused frame after frame
         self._timed: list[tuple[str, moderngl.Query]] = []  # this frame's (pass, query)
         self.pass_ns: dict[str, int] = {}  # GPU time per pass of the last run (profile=True)
@@ -676,7 +679,7 @@ class PassGraph:
               bound: Mapping[str, moderngl.Texture]) -> None:
         vao = op.program.vao
         if op.tiles is not None:  # two triangles a tile (those not flagged collapse)
-            tiles = self._split_map(bound[op.tiles[0]], op.tiles[1], fbo)
+            tiles = self._split_map(op, bound[op.tiles[0]], fbo)
             vao.render(moderngl.TRIANGLES, vertices=6 * tiles)
             return
         if op.scatter is None:
@@ -695,34 +698,48 @@ class PassGraph:
             self.ctx.disable(moderngl.BLEND)
             self.ctx.blend_func = moderngl.DEFAULT_BLENDING
 
-    def _split_map(self, src: moderngl.Texture, channel: int,
-                   out: moderngl.Framebuffer) -> int:
-        """The tiles of `out` where `src`'s `channel` is above 0 (common/split_map.frag),
-        drawn and bound to SPLIT_UNIT for a split pass's second part (`out` in use again);
-        how many tiles."""
-        key = (out.glo, out.size)  # (a texture made later may take a released one's name)
-        made = self._split_maps.get(key)
-        if made is None:
-            w, h = out.size
-            grid = (-(-w // SPLIT_TILE), -(-h // SPLIT_TILE))
-            if self._split_program is None:
-                self._split_program = fullscreen_pass(self.ctx, "common/split_map.frag",
-                                                      self._shader_root)
-                self._split_program[0]["src"].value = SPLIT_UNIT - 1
-            tex = self.ctx.texture(grid, 1, dtype="f1")
-            made = self._split_maps[key] = (
-                tex, self.ctx.framebuffer(color_attachments=[tex]),
-                (float(grid[0]), float(grid[1])), grid[0] * grid[1])
-        tex, fbo, grid_size, tiles = made
-        program, vao = self._split_program  # type: ignore[misc]
+    def _split_map(self, op: Op, src: moderngl.Texture, out: moderngl.Framebuffer) -> int:
+        """The tiles of `out` where `src`'s channel (the step's) is above 0
+        (common/split_map.frag), drawn and bound to SPLIT_UNIT for a split pass's second part
+        (`out` in use again); how many tiles."""
+        memo = op.split_map
+        if memo is None or memo[0] != self._split_generation or memo[1] is not out:
+            memo = op.split_map = (self._split_generation, out, *self._split_texture(out.size))
+        _, _, tex, fbo, grid, tiles = memo
+        _, vao, channel, grid_uniform = self._split_program  # type: ignore[misc]
         src.use(SPLIT_UNIT - 1)
-        program["u_channel"].value = channel
-        program["u_grid"].value = grid_size
+        channel.value = op.tiles[1]  # type: ignore[index]
+        grid_uniform.value = grid
         fbo.use()
         vao.render(moderngl.TRIANGLES, vertices=3)
         tex.use(SPLIT_UNIT)
         out.use()
         return tiles
+
+    def _split_texture(self, size: tuple[int, int]) -> tuple[Any, ...]:
+        """The map of tiles for an output of `size` (made on first use)."""
+        grid = (-(-size[0] // SPLIT_TILE), -(-size[1] // SPLIT_TILE))
+        made = self._split_maps.get(grid)
+        if made is None:
+            if len(self._split_maps) >= MAX_SPLIT_MAPS:
+                self._release_split_maps()
+            if self._split_program is None:
+                program, vao = fullscreen_pass(self.ctx, "common/split_map.frag",
+                                               self._shader_root)
+                program["src"].value = SPLIT_UNIT - 1
+                self._split_program = (program, vao, program["u_channel"], program["u_grid"])
+            tex = self.ctx.texture(grid, 1, dtype="f1")
+            made = self._split_maps[grid] = (
+                tex, self.ctx.framebuffer(color_attachments=[tex]),
+                (float(grid[0]), float(grid[1])), grid[0] * grid[1])
+        return made
+
+    def _release_split_maps(self) -> None:
+        for tex, fbo, _, _ in self._split_maps.values():
+            fbo.release()
+            tex.release()
+        self._split_maps.clear()
+        self._split_generation += 1  # (the steps' memos of them are stale)
 
     # -- clean-up -------------------------------------------------------------------------
     def release(self) -> None:
@@ -742,13 +759,10 @@ class PassGraph:
         if self._blank is not None:
             self._blank.release()
             self._blank = None
-        for tex, fbo, _, _ in self._split_maps.values():
-            fbo.release()
-            tex.release()
-        self._split_maps.clear()
+        self._release_split_maps()
         if self._split_program is not None:
-            for obj in reversed(self._split_program):
-                obj.release()
+            self._split_program[1].release()
+            self._split_program[0].release()
             self._split_program = None
         self.pool.release()
         self._bound.clear()
