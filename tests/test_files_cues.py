@@ -14,8 +14,9 @@ from videoclips import pattern
 
 from aquarelle.cli.main import main
 from aquarelle.cluster.join import side_items
+from aquarelle.media.subtitle_cues import SubtitleItem
 from aquarelle.media.subtitles import cue_text
-from aquarelle.media.video_reader import SubtitleItem, VideoReader
+from aquarelle.media.video_reader import VideoReader
 
 # (start ms, duration ms, text) of each of the two SubRip tracks
 CUES = [[(100, 500, "Hello there"), (900, 600, "Bonjour"), (1600, 300, "Last cue")],

@@ -19,7 +19,8 @@ from ..media.atomic import OutputExists, atomic_output
 from ..media.audio import AudioTrack, audio_copies, output_end
 from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
-from ..media.video_reader import AudioItem, SubtitleItem, VideoReader, cue_begins_in
+from ..media.subtitle_cues import SubtitleItem, cue_begins_in
+from ..media.video_reader import AudioItem, VideoReader
 from ..media.video_writer import CODECS
 
 

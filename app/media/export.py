@@ -46,13 +46,8 @@ from .metadata import stream_label
 from .paths import is_sequence, same_path
 from .render_stage import Rendered, RenderStage
 from .runner import run_pipelined, run_sequential
-from .video_reader import (
-    AudioItem,
-    SubtitleItem,
-    VideoReader,
-    bits_of,
-    video_depth,
-)
+from .subtitle_cues import SubtitleItem
+from .video_reader import AudioItem, VideoReader, bits_of, video_depth
 from .video_writer import (
     CODECS,
     FULL_RANGE_ENCODERS,
