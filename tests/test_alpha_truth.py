@@ -17,9 +17,9 @@ from PIL import Image as PILImage
 from videoclips import decode_video, mux_frames, probe
 
 from aquarelle.cli.main import main
+from aquarelle.media.frame_alpha import translucent
 from aquarelle.media.image_read import read_image
 from aquarelle.media.image_write import write_image
-from aquarelle.media.video_reader import translucent
 
 
 def alpha_warning(src: str, out: str, on_white: bool = True) -> str:

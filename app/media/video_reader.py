@@ -29,13 +29,14 @@ from av.video.reformatter import ColorRange, Colorspace
 from .damaged_audio import DamagedAudio
 from .deinterlace import Deinterlacer
 from .errors import MediaError, ffmpeg_reason
+from .frame_alpha import AlphaTrack, laid_on_plane, laid_on_white, side_alpha, translucent
 from .frame_range import DecodedFrame, FrameRange, gap_frames, snapped_start
 from .hdr import HDR10, read_hdr10
 from .hw_decoders import DecoderChoice, as_software_layout, choose
-from .image_pixels import on_paper
 from .orientation import UPRIGHT, orientation_of
-from .paths import SEQUENCE_FIELD, is_sequence, is_video_path, sequence_files
+from .paths import is_sequence, is_video_path, sequence_files
 from .programs import other_programs, ts_programs
+from .sequence_gap import sequence_gap
 from .sequence_photos import SequencePhotos
 from .short_file import TRUNCATED_FRAMES, file_ends_early
 from .subtitle_cues import CuesOnScreen, SubtitleItem, cue_begins_in
@@ -84,51 +85,6 @@ SEEK_PROBE_PACKETS = 300
 SAR_RANGE = (Fraction(1, 4), Fraction(4))
 
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
-
-
-@dataclass(frozen=True)
-class SequenceGap:
-    """Where an image sequence's numbers first skip. FFmpeg's image2 demuxer reads from the
-    first number to the first one missing and no further (its numbers are its timestamps:
-    frames after a gap cannot follow without closing it or leaving a hole)."""
-
-    pattern: Path
-    first: int  # the first number, read
-    last: int  # the last number read; the gap follows it
-    resumes: int  # the first number after the gap
-    after: int  # numbered files after the gap, not read
-    names: tuple[str, str, str]  # file names: the last read, first and last missing
-
-    @property
-    def read(self) -> int:
-        """Files read: the numbers `first` to `last`."""
-        return self.last - self.first + 1
-
-    def describe(self, name: str | None = None) -> str:
-        """One line for a warning, naming the sequence as `name` (default: its pattern)."""
-        last, gap_from, gap_to = self.names
-        missing = f"{gap_from} is" if gap_from == gap_to else f"{gap_from} to {gap_to} are"
-        after = "the frame after the gap is" if self.after == 1 else \
-            f"the {self.after} frames after the gap are"
-        return (f"{name or self.pattern} stops at {last}: {missing} missing, and {after} "
-                "not read")
-
-
-def sequence_gap(pattern: str | Path) -> SequenceGap | None:
-    """Where the files of an image-sequence pattern stop being numbered one after another
-    (None: no gap)."""
-    files = sequence_files(pattern)
-    for (a, path), (b, _) in itertools.pairwise(files):
-        if b > a + 1:
-            p = Path(pattern)
-            m = SEQUENCE_FIELD.search(p.name)
-            assert m is not None
-            width = int(m.group(1) or 0)
-            named = [p.name[: m.start()] + f"{n:0{width}d}" + p.name[m.end():]
-                     for n in (a + 1, b - 1)]
-            after = len({n for n, _ in files if n > a})
-            return SequenceGap(p, files[0][0], a, b, after, (path.name, *named))
-    return None
 
 
 def open_input(path: str | Path, hwaccel: HWAccel | None = None,
@@ -273,98 +229,6 @@ def video_depth(path: str | Path) -> tuple[int, str] | None:
         return None
 
 
-def translucent(frame: av.VideoFrame) -> bool:
-    """Whether a decoded picture has a pixel less than opaque (False where its format has no
-    alpha). A GIF decodes to bgra, a PNG to rgba, with their alpha often all opaque."""
-    fmt = frame.format
-    alpha = next((c for c in fmt.components if c.is_alpha), None)
-    if alpha is None and fmt.name != "pal8":  # (a palette's colours may carry alpha)
-        return False
-    if alpha is None or sum(c.plane == alpha.plane for c in fmt.components) > 1:
-        deep = alpha is not None and alpha.bits > 8  # packed (bgra, argb, ya8...): as RGBA
-        a = frame.to_ndarray(format="rgba64le" if deep else "rgba")[:, :, 3]
-        return bool(a.min() < (65535 if deep else 255))
-    plane = frame.planes[alpha.plane]  # planar (yuva444p12le, gbrap...): the plane as it is
-    dtype = np.dtype(np.uint8 if alpha.bits <= 8 else
-                     ">u2" if fmt.name.endswith("be") else "<u2")
-    rows = np.frombuffer(plane, dtype, count=plane.height * plane.line_size // dtype.itemsize)
-    a = rows.reshape(plane.height, -1)[:, :plane.width]
-    return bool(a.min() < (1 << alpha.bits) - 1)
-
-
-def _laid_on_white(f: av.VideoFrame, kwargs: dict[str, object], rgba: bool
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """An RGB-family or palette frame with transparent pixels (an animated GIF's, APNG's or
-    WebP's) converted as `kwargs` say, laid on white by its alpha as a transparent still is
-    (image_pixels.on_paper): a cut-out's hidden colours (an APNG's black) were painted as a
-    dark ground round it; and its alpha. `rgba`: with an opaque fourth channel, as asked."""
-    deep = str(kwargs["format"]).startswith(("rgb48", "rgba64"))
-    pixels = f.to_ndarray(**{**kwargs, "format": "rgba64le" if deep else "rgba"})
-    alpha = np.ascontiguousarray(pixels[:, :, 3])
-    rgb = on_paper(np.ascontiguousarray(pixels[:, :, :3]), alpha)
-    if rgba:
-        rgb = np.dstack([rgb, np.full(rgb.shape[:2], 65535 if deep else 255, rgb.dtype)])
-    return rgb, alpha
-
-
-def _laid_on_plane(image: np.ndarray, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A frame converted (RGB, or RGBA with an opaque fourth channel) laid on white by an
-    8-bit alpha `plane` from a track of its own (an animated AVIF's), fitted to its size;
-    and that alpha at the frame's depth."""
-    h, w = image.shape[:2]
-    if plane.shape != (h, w):
-        plane = cv2.resize(plane, (w, h), interpolation=cv2.INTER_AREA)
-    alpha = plane.astype(np.uint16) * 257 if image.dtype == np.uint16 else plane
-    rgb = on_paper(np.ascontiguousarray(image[:, :, :3]), alpha)
-    if image.shape[2] == 4:
-        rgb = np.dstack([rgb, image[:, :, 3]])
-    return rgb, alpha
-
-
-class _AlphaTrack:
-    """An animated AVIF's alpha track, read beside its colour track: the plane of the
-    frame at a time (its own container, decoded from the top again for a time before the
-    last one read: these are short animations). None where it has no frame there."""
-
-    def __init__(self, path: Path, index: int) -> None:
-        self.path, self.index = path, index
-        self._container: av.container.InputContainer | None = None
-        self._frames: Iterator[av.VideoFrame] = iter(())
-        self._last: int | None = None
-        self._held: dict[int, np.ndarray] = {}
-
-    def plane(self, pts: int) -> np.ndarray | None:
-        if self._last is not None and pts < self._last and pts not in self._held:
-            self.close()  # (a seek back: from the top)
-        if self._container is None:
-            self._container = av.open(str(self.path))
-            self._frames = self._container.decode(self._container.streams[self.index])
-            self._held.clear()
-            self._last = None
-        while pts not in self._held and (self._last is None or self._last < pts):
-            frame = next(self._frames, None)
-            if frame is None or frame.pts is None:
-                break
-            self._last = frame.pts
-            self._held = {k: v for k, v in self._held.items() if k >= pts}
-            self._held[frame.pts] = frame.to_ndarray(format="gray")
-        return self._held.get(pts)
-
-    def close(self) -> None:
-        if self._container is not None:
-            with contextlib.suppress(Exception):
-                self._container.close()
-        self._container = None
-
-
-def side_alpha(stream: av.video.stream.VideoStream) -> bool:
-    """Whether a VP8/VP9 stream carries alpha beside its pictures (Matroska/WebM ALPHA_MODE 1:
-    in BlockAdditional), which FFmpeg's own decoder leaves out of the frames."""
-    name = stream.codec_context.name if stream.codec_context else ""
-    tags = {k.lower(): v for k, v in stream.metadata.items()}
-    return name in ("vp8", "vp9") and str(tags.get("alpha_mode", "")).strip() == "1"
-
-
 def _specified(value: int | None) -> bool:
     """Whether a colour tag says something (0 and 2 are FFmpeg's unspecified)."""
     return value is not None and int(value) not in (0, 2)
@@ -443,7 +307,7 @@ class VideoReader:
         self.video = self._video()
         # an animated AVIF's alpha, a track of its own (FFmpeg gives the colour track alone)
         self._alpha_track = next(
-            (_AlphaTrack(self.path, s.index) for s in avif_parts(self.container, self.video)
+            (AlphaTrack(self.path, s.index) for s in avif_parts(self.container, self.video)
              if s.frames == self.video.frames and s.codec_context is not None
              and str(s.codec_context.pix_fmt).startswith("gray")), None)
         # hw_decoders.CHOICES: "auto" the GPU's decoder where it decodes this file
@@ -1040,14 +904,14 @@ class VideoReader:
             and (self._translucent or (self.transparent and translucent(f)))
         alpha = None
         if clear:
-            image, alpha = _laid_on_white(f, kwargs, rgba)
+            image, alpha = laid_on_white(f, kwargs, rgba)
             self.on_white = True
         else:
             image = f.to_ndarray(**kwargs)
         if self._alpha_track is not None and f.pts is not None \
                 and (plane := self._alpha_track.plane(f.pts)) is not None \
                 and plane.min() < 255:
-            image, alpha = _laid_on_plane(image, plane)
+            image, alpha = laid_on_plane(image, plane)
             self._translucent = self._translucent or not self.transparent
             self.on_white = True
         image = shown.apply(image) if photos is None else photos.turn(image)
