@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cluster_clips import keyframe_clip
-from videoclips import decode_video, garbled, late_clip
+from videoclips import decode_video, garbled, late_clip, preroll_clip
 
 from aquarelle.cli.main import main
 from aquarelle.cluster.driver import ClusterOptions, Driver, FileJob
@@ -76,6 +76,20 @@ def test_chunked_render_matches_a_single_machine_export(cluster, clip, tmp_path)
     out = render(c.path, tmp_path / "out.mp4")
     assert out.chunks >= 3 and out.result.audio == ["audio 1 aac copied"]
     assert_like_reference(tmp_path / "out.mp4", ref)
+
+
+def test_an_edit_lists_hidden_preroll_is_not_counted_on_the_cluster(cluster, gl_ctx, tmp_path):
+    """An MP4 whose edit list hides 5 pre-roll frames (a stream-copy cut): the plan counted
+    them, and every chunk failed its check ("7 frames instead of 12")."""
+    src = preroll_clip(tmp_path / "in.mp4")
+    export_video(src, tmp_path / "ref.mp4", "watercolor", None, ExportOptions(crf=1), ctx=gl_ctx)
+    out = render(src, tmp_path / "out.mp4")
+    assert out.chunks >= 3
+    frames, times, _ = decode_video(tmp_path / "out.mp4")
+    rf, rt, _ = decode_video(tmp_path / "ref.mp4")
+    assert len(frames) == len(rf) == 45 and times == rt
+    d = mads(frames, rf)
+    assert np.median(d) <= 1.5 and max(d) <= 4.0, d
 
 
 def test_chunks_join_into_matroska(cluster, clip, tmp_path):

@@ -359,3 +359,30 @@ def cut_short(whole: Path, share: float = 0.4) -> Path:
     cut = whole.parent / "cut.mkv"
     cut.write_bytes(data[: round(len(data) * share)])
     return cut
+
+
+def preroll_clip(path: str | Path) -> Path:
+    """50 frames at 25 fps with times k - 5 (the first 5 before 0, hidden by the edit list
+    the MP4 muxer writes), and AAC from -0.2 s to 1.8 s."""
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        vs.codec_context.options = {"bf": "0"}
+        a = out.add_stream("aac", rate=48000, layout="stereo")
+        for k in range(50):
+            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
+            frame.pts, frame.time_base = k - 5, Fraction(1, 25)
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        for packet in vs.encode(None):
+            out.mux(packet)
+        sound = tone(2.0)
+        for i in range(0, sound.shape[1], 1024):
+            f = av.AudioFrame.from_ndarray(sound[:, i:i + 1024].copy(), format="fltp",
+                                           layout="stereo")
+            f.sample_rate, f.pts, f.time_base = 48000, i - 48000 // 5, Fraction(1, 48000)
+            for packet in a.encode(f):
+                out.mux(packet)
+        for packet in a.encode(None):
+            out.mux(packet)
+    return Path(path)

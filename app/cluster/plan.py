@@ -90,6 +90,8 @@ def scan(path: str | Path, audio: bool = False) -> VideoIndex:
                 if packet.pts is None:
                     raise MediaError(f"{path}: frames without timestamps; render it without "
                                      "--cluster")
+                if packet.is_discard:
+                    continue  # hidden by an MP4's edit list: decoded, never shown
                 if not packet.is_corrupt:
                     found.append((int(packet.pts), bool(packet.is_keyframe)))
         except MediaError:
