@@ -127,7 +127,8 @@ def test_the_gif_limit_counts_the_range_and_rate(tmp_path, capsys, monkeypatch):
 
 def test_a_gif_of_unknown_length_still_stops_at_the_limit(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(render_frames, "GIF_MAX_FRAMES", 4)
-    monkeypatch.setattr(render_frames.VideoReader, "expected_frames", lambda *_a: None)
+    monkeypatch.setattr(render_frames.VideoReader, "expected_frames",
+                        lambda *_a, **_k: None)
     clip = make_clip(tmp_path / "in.mp4", size=(32, 24), frames=6, audio=False)
     out = tmp_path / "a.gif"
     code, _, err = cli(capsys, "render", clip.path, "-o", out, "-q")

@@ -109,7 +109,8 @@ def test_a_cut_keeps_the_cues_on_screen_at_its_start(cued: Path, tmp_path: Path,
     assert cues_of(out) == expected(start, end)
     with av.open(str(out)) as c:
         frames = list(c.decode(video=0))
-    assert len(frames) == math.ceil((end or 2.0) * 25) - math.ceil(start * 25)  # 25 fps
+    # 25 fps: from the frame on screen at --start
+    assert len(frames) == math.ceil((end or 2.0) * 25) - math.floor(start * 25)
 
 
 def test_the_joins_side_items_hold_the_cues_on_screen_at_the_chunks_start(cued: Path

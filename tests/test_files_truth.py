@@ -186,15 +186,16 @@ def test_a_new_rates_clock_holds_the_source_and_the_rate_where_one_can():
 def test_a_start_past_the_last_frame_names_no_end_that_was_not_given(tmp_path, capsys, out):
     from videoclips import make_clip
 
-    src = make_clip(tmp_path / "in.mp4", frames=25, fps=25, audio=False).path  # last: 0.96 s
+    # last frame: 0.96 s, until 1.00 (--start 0.99 begins with it, on screen there)
+    src = make_clip(tmp_path / "in.mp4", frames=25, fps=25, audio=False).path
     (tmp_path / "frames").mkdir()
-    code, err = render(capsys, src, "-o", tmp_path / out, "--start", "0.99", "-q")
+    code, err = render(capsys, src, "-o", tmp_path / out, "--start", "1.01", "-q")
     assert code == 2, err
     assert err.strip() == (f"aquarelle render: error: {src}: no video frame starts at or after "
-                           "--start 0.99 s (the video lasts 1.00 s)")
+                           "--start 1.01 s (the video lasts 1.00 s)")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "in.mp4"]
     assert not list((tmp_path / "frames").iterdir())
-    code, err = render(capsys, src, "-o", tmp_path / out, "--start", "0.99", "--end", "2")
+    code, err = render(capsys, src, "-o", tmp_path / out, "--start", "1.01", "--end", "2")
     assert code == 2 and "no video frames between the --start and --end times" in err, err
 
 

@@ -1,6 +1,7 @@
 """A GIF as long as the range asked (trial V6, finding 2): with --start between two frames,
 the GIF began at the first frame after it and lost the gap before it (--start 0.05 --end
-0.55 of a 10 fps clip gave 450 ms, not 500); its first frame now shows from --start."""
+0.55 of a 10 fps clip gave 450 ms, not 500); it now begins with the frame on screen at
+--start, held from there (test_start_on_screen; it stretched the next frame back before)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from aquarelle.cli.main import main
 
 
 @pytest.mark.parametrize(("trim", "frames", "length"), [
-    (["--start", "0.05", "--end", "0.55"], 5, 500),  # frames 0.1 ... 0.5, the last cut
-    (["--start", "0.05"], 9, 950),  # to the clip's end (1.0 s)
+    (["--start", "0.05", "--end", "0.55"], 6, 500),  # frame 0's last 50 ms, 0.1 ... 0.5
+    (["--start", "0.05"], 10, 950),  # to the clip's end (1.0 s)
     (["--start", "0.1", "--end", "0.6"], 5, 500),  # on a frame: as before
     # a new rate: slots from --start, the first showing the frame on screen there
     (["--start", "0.25", "--end", "0.45", "--fps", "20"], 3, 200)])

@@ -75,7 +75,8 @@ def test_options_size_start_end_codec_no_audio(tmp_path, capsys, clip):
     assert code == 0, err
     frames, times, facts = decode_video(tmp_path / "out.webm")
     assert facts["codec"] == "vp9" and facts["audio"] == []
-    assert frames[0].shape == (24, 32, 3) and len(frames) == 3  # frames at 0.067, 0.1, 0.133
+    # frames at 0.033 (on screen at --start), 0.067, 0.1, 0.133
+    assert frames[0].shape == (24, 32, 3) and len(frames) == 4
 
 
 def test_output_folder_for_a_single_video(tmp_path, capsys, clip):

@@ -81,9 +81,10 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
     alphas: list[np.ndarray | None] = []  # a GIF frame's alpha, where it has transparency
     kept_alpha = False  # a frame's transparency was written
     # each GIF frame's time (the first's: --start's, where that falls between two frames:
-    # the GIF shows it from there, as long as the range asked), and the last one's length
+    # the frame on screen there shows from it, as long as the range asked), and the last
+    # one's end
     starts: list[Fraction] = []
-    last: Fraction | None = None
+    last_end: Fraction | None = None
     held = 0  # the frames the GIF holds
     try:
         deep = None if not gif and output.suffix.lower() in DEEP_IMAGES else False
@@ -98,7 +99,7 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
             total = output_frames(reader, opts.start, opts.end, opts.fps)
             if gif:
                 refuse_long_gif(reader, total, opts.start, opts.end, opts.fps)
-            items = reader.frames(opts.start, opts.end, shown=opts.fps is not None)
+            items = reader.frames(opts.start, opts.end, shown=True)
             origin = reader.start_time + opts.start if opts.start > 0 else None
             until = None if opts.end is None else reader.start_time + opts.end
             stream: Iterator[DecodedFrame] = (
@@ -127,8 +128,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                             frames.append(rgb)
                             alphas.append(alpha)
                             starts.append(frame.pts * frame.time_base)
-                            last = frame.duration * frame.time_base if frame.duration \
-                                else None
+                            last_end = (frame.pts + frame.duration) * frame.time_base \
+                                if frame.duration else None
                         else:
                             path = frame_path(output, k + 1)
                             exif, dpi = photo_metadata(reader, frame, opts.metadata)
@@ -157,7 +158,8 @@ def run_frames(job: RenderJob, src: Path, output: Path) -> int:
                 warnings.append(why)  # (the frames decoded decide)
         if gif:
             if origin is not None and starts:  # (a --start between two frames)
-                starts[0] = min(starts[0], exact(origin))
+                starts[0] = exact(origin)
+            last = None if last_end is None else max(last_end - starts[-1], Fraction(0))
             held = _write_gif(output, frames, frame_lengths(starts, last, step),
                               replace=opts.replace, repeats=source_repeats(src),
                               alphas=alphas)

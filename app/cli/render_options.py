@@ -47,8 +47,9 @@ video is read as players read it: BT.709 from 720 lines or 1280 columns, else BT
 --start/--end cut the video at frames and copied audio at its packet boundaries (up to a
 packet off: about 20 ms for AAC and Opus, up to about 100 ms for FLAC; transcoded audio to
 the sample; an audio stream with no sound in the range is not written, and said); the
-output's clock starts at --start (a first frame after it keeps its distance, in step with
-the sound). Several inputs or a folder
+output's clock starts at --start, with the frame on screen there held until the next (as
+an editor's cut starts; the frames after it keep their distance, in step with the sound).
+Several inputs or a folder
 with -o FOLDER render each file, continue past failures, print a summary, and exit with
 status 2 if any failed; a cancelled batch says which files it wrote. Nothing is ever left
 half-written: on error or Ctrl+C the output is removed."""

@@ -196,7 +196,8 @@ def export_video(src: str | Path, dst: str | Path, style: str | AnyStyle = "wate
                                   opts.encoder == "hardware")
         _check_crf(opts, spec.name)
         spec = source_profile(spec, reader.video)  # a ProRes source's 4444, HQ... kept
-        items = reader.items(opts.start, opts.end, shown=opts.fps is not None)
+        # from the frame on screen at --start, as an editor's cut starts (`from_start`)
+        items = reader.items(opts.start, opts.end, shown=True)
         head, first = _prime(items, reader, src, opts.start, opts.end)
         source = (first.image.shape[1], first.image.shape[0])
         keeps = keeps_pixel_aspect(fmt, spec)
@@ -330,6 +331,18 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
     yield from made
 
 
+def from_start(frame: DecodedFrame, start: int) -> None:
+    """The frame on screen at a --start cut (`start`, in its time base), begun before it,
+    held from there: its time moved to `start`, its duration shortened as much. Without it
+    the output began with the next frame, at its own time: an MP4 then opened on an empty
+    edit (no picture) as long as the gap, and a GIF stretched the next frame back over it."""
+    if frame.pts >= start:
+        return
+    if frame.duration:
+        frame.duration = max(1, frame.duration - (start - frame.pts))
+    frame.pts = start
+
+
 def exact(seconds: float) -> Fraction:
     """A time in seconds as the fraction it was written as (0.4 is 2/5), for timestamps."""
     return Fraction(seconds).limit_denominator(10**9)
@@ -355,7 +368,7 @@ def output_frames(reader: VideoReader, start: float, end: float | None, fps: flo
     """Frames an export of [start, end) writes: the source's, or at a new rate `fps` the
     slots from `start` (or the first frame) that fall before `end`, or before the video's
     end, a last one of less than half a step there left out (`retime`)."""
-    expected = reader.expected_frames(start, end)
+    expected = reader.expected_frames(start, end, shown=True)
     if fps is None or expected is None or not reader.fps:
         return expected
     duration = reader.duration
@@ -499,6 +512,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                 return
             if isinstance(item, DecodedFrame):
                 item.image = _fit(item.image, size)
+                if opts.start > 0:
+                    from_start(item, shift)
             counters.busy["decode"] += time.perf_counter() - t
             yield item
 

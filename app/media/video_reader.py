@@ -527,9 +527,11 @@ class VideoReader:
             return max(1, round(self.duration * self.fps))
         return None
 
-    def expected_frames(self, start: float = 0.0, end: float | None = None) -> int | None:
+    def expected_frames(self, start: float = 0.0, end: float | None = None,
+                        shown: bool = False) -> int | None:
         """How many frames the range [start, end) should hold: exact if the index says, else
-        a steady rate's whose times fall in it (frame k at k / fps: 16 before 0.505 s at 30)."""
+        a steady rate's whose times fall in it (frame k at k / fps: 16 before 0.505 s at 30),
+        with `shown` from the one on screen at `start` (as `items` walks it)."""
         if start <= 0 and end is None and self.indexed_frames:
             return self.indexed_frames
         fps, whole, duration = self.fps, self.frame_count, self.duration
@@ -545,7 +547,9 @@ class VideoReader:
             return None
         else:
             stop = whole
-        return max(0, stop - (before(start) if start > 0 else 0))
+        first = 0 if start <= 0 else \
+            math.floor(round(start * fps, 6)) if shown else before(start)
+        return max(0, stop - first)
 
     @property
     def trimmed(self) -> bool:
@@ -669,7 +673,7 @@ class VideoReader:
         rate's first frame shows it). The last lasts until `end` where the source goes on
         past it, and never past it (`FrameRange`)."""
         self._trimmed = start > 0 or end is not None
-        self._expected = self.expected_frames(start, end)
+        self._expected = self.expected_frames(start, end, shown)
         self._steps.clear()
         self._prev_pts = None
         self._last_end = None
