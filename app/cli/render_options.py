@@ -31,8 +31,9 @@ VP9 with a 10-bit libvpx), else h265 Main 10 (the closing line says why); --code
 writes it 8-bit (a warning says so). A ProRes source keeps its profile (4444, HQ...) with
 --codec prores. HDR tags (BT.2020, PQ/HLG) are carried, and HDR10's mastering display and
 light levels with h265 (h264 where its x264 writes them; a warning names what another
-codec leaves out). Output formats: .mp4 .m4v .mov .mkv (h264, h265; vp9 in .mp4/.mkv;
-prores in .mov/.mkv), .webm (vp9), and pictures: .gif and frames/%04d.png (a warning names
+codec leaves out). Output formats: .mp4 .mov .mkv (h264, h265; vp9 in .mp4/.mkv;
+prores in .mov/.mkv), .m4v (Apple's: h264, its sound AAC, ALAC or AC-3, others made AAC),
+.webm (vp9), and pictures: .gif and frames/%04d.png (a warning names
 the sound, subtitles and tags they leave out; a 10-bit video's PNG or TIFF frames are
 16-bit). Odd sizes: H.264/H.265/VP9
 store 4:2:0 colour and ProRes 4:2:2 (4:4:4 from a 4444 source), which need an even width

@@ -25,7 +25,7 @@ from ..media.export import (
     square_warning,
 )
 from ..media.video_reader import VideoReader, output_origin
-from ..media.video_writer import CODECS, keeps_pixel_aspect, padding_warning
+from ..media.video_writer import CODECS, ISO_FORMATS, keeps_pixel_aspect, padding_warning
 from .canvas import MotionSummary, compose, motion_summary, motion_widths
 from .chunk import ChunkRenderer, ChunkResult, ChunkTask, RenderSettings, chunk_problem
 from .join import JoinResult, join_chunks
@@ -261,7 +261,7 @@ class Driver:
 
     def _rebase(self, f: _File, c: Chunk) -> int:
         """Timestamps in a chunk file are the output's less this (see ChunkTask.rebase)."""
-        return f.index.pts[c.first] - f.shift if f.job.fmt in ("mp4", "mov") else 0
+        return f.index.pts[c.first] - f.shift if f.job.fmt in ISO_FORMATS else 0
 
     def _expected(self, f: _File, c: Chunk) -> list[int]:
         r = f.shift + self._rebase(f, c)

@@ -21,7 +21,7 @@ from ..media.carry import carry_streams, depth_warnings
 from ..media.errors import MediaError, ffmpeg_reason
 from ..media.subtitle_cues import SubtitleItem, cue_begins_in
 from ..media.video_reader import AudioItem, VideoReader
-from ..media.video_writer import CODECS
+from ..media.video_writer import CODECS, ISO_FORMATS
 
 
 @dataclass
@@ -146,7 +146,7 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         transcode, layout_notes = audio_copies(fmt, source, reader.audio_streams)
         reader.transcode_audio = transcode
         offset = reader.origin(start)
-        options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
+        options = ({"movflags": "+faststart"} if fmt in ISO_FORMATS
                    else {"avoid_negative_ts": "disabled"})
         try:
             with atomic_output(dst, replace=replace) as tmp:
@@ -161,7 +161,8 @@ def join_chunks(chunks: list[tuple[Path, Fraction]], dst: Path, fmt: str, source
         result.warnings.extend(layout_notes)
         result.warnings.extend(reader.damaged_audio.said(
             source, [(s, i in transcode) for i, s in enumerate(reader.audio_streams)]))
-        result.warnings.extend(depth_warnings(reader, result.pix_fmt, CODECS[codec]))
+        result.warnings.extend(depth_warnings(reader, result.pix_fmt, CODECS[codec],
+                                              fmt=fmt))
         result.codec = codec  # (as a local render names it: h265, not FFmpeg's hevc)
         return result
     finally:
@@ -198,7 +199,7 @@ def _join(chunks: list[tuple[Path, Fraction]], dst: Path, tmp: Path, fmt: str,
         frames = 0
         last_dts: Fraction | None = None
         video_end: Fraction | None = None  # where the joined video ends (its cues, chapters too)
-        timeline = decode_timeline(chunks) if fmt in ("mp4", "mov") else None
+        timeline = decode_timeline(chunks) if fmt in ISO_FORMATS else None
         for path, packet, tb, rebase in chunk_packets(chunks):
             if rebase:
                 ticks = round(rebase / tb)

@@ -110,6 +110,7 @@ PLAYABLE = {
     "mp4": frozenset({"aac", "mp3", "alac", "ac3", "eac3", "opus", "flac"}),
     "mov": frozenset({"aac", "mp3", "alac", "ac3", "eac3", "pcm_s16le", "pcm_s24le",
                       "pcm_f32le"}),
+    "ipod": frozenset({"aac", "alac", "ac3"}),  # (all its muxer takes)
     "webm": frozenset({"opus", "vorbis"}),
 }
 
@@ -238,7 +239,8 @@ def _copy_refusal(fmt: str, stream: av.audio.AudioStream, sample: av.Packet | No
 
 
 # The containers by the names a reason gives them
-FORMAT_NAMES = {"mp4": "MP4", "mov": "MOV", "matroska": "Matroska", "webm": "WebM"}
+FORMAT_NAMES = {"mp4": "MP4", "ipod": "M4V", "mov": "MOV", "matroska": "Matroska",
+                "webm": "WebM"}
 
 
 def transcode_reason(fmt: str, stream: av.audio.AudioStream) -> str:

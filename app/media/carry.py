@@ -32,7 +32,7 @@ from .metadata import (
 )
 from .subtitles import SubtitleTrack, codec_name, plan_subtitles
 from .video_reader import VideoReader, avif_parts, bits_of, cover_pictures
-from .video_writer import CodecSpec, deep_format, range_warning
+from .video_writer import CODECS, CONTAINERS, CodecSpec, deep_format, range_warning
 
 
 @dataclass
@@ -269,7 +269,7 @@ def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) ->
     default, its muxer marks the first one (shown unasked: a forced subtitle track meant for
     foreign lines only)."""
     out = []
-    if fmt in ("mp4", "mov"):
+    if fmt in MP4_LIKE:
         default = av.stream.Disposition.default
         for kind in ("audio", "subtitle"):
             tracks = [s for s in sources if s.type == kind]
@@ -297,7 +297,7 @@ def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) ->
 _TRIAL_AUDIO = {"webm": "libopus"}
 _TRIAL_VIDEO = {"webm": "libvpx"}
 _TRIAL_TEXT = {"matroska": ("subrip", b"hi"), "webm": ("webvtt", b"hi"),
-               "mp4": ("mov_text", b"\0\2hi"), "mov": ("mov_text", b"\0\2hi")}
+               **dict.fromkeys(("mp4", "ipod", "mov"), ("mov_text", b"\0\2hi"))}
 
 
 @functools.lru_cache(maxsize=256)
@@ -480,10 +480,21 @@ def chroma_warning(reader: VideoReader, pix_fmt: str, codec: CodecSpec) -> str |
             f"{codec.name} is written {written}, its colour at {less}")
 
 
+def elsewhere(codecs: list[str], fmt: str | None) -> str:
+    """" in a .mkv, .mov or .mp4" where no codec of `codecs` goes into a `fmt` file (a
+    .m4v holds H.264 only), naming the files the first one goes into; else ""."""
+    if fmt is None or any(fmt in CODECS[c].containers for c in codecs):
+        return ""
+    files = sorted(e for e, f in CONTAINERS.items() if f in CODECS[codecs[0]].containers)
+    return f" in a {', '.join(files[:-1])} or {files[-1]}" if len(files) > 1 else \
+        f" in a {files[0]}"
+
+
 def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
-                   encoder: str | None = None) -> list[str]:
-    """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named)
-    loses of the source's colour resolution, range and bit depth, and how HDR was handled."""
+                   encoder: str | None = None, fmt: str | None = None) -> list[str]:
+    """What the output (`pix_fmt` of `codec`, by `encoder`: the codec's own unless named;
+    in container `fmt`, if known) loses of the source's colour resolution, range and bit
+    depth, and how HDR was handled."""
     chroma = chroma_warning(reader, pix_fmt, codec)
     warnings = [] if chroma is None else [chroma]
     squeezed = range_warning(reader.path.name, reader.colour, codec, encoder or codec.encoder)
@@ -497,7 +508,8 @@ def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
                    else f"{name} is written 8-bit")
             keep = [c for c in ("h265", "prores") if c != name]
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {why}: use "
-                            f"--codec {' or '.join(keep)} to keep 10 bits")
+                            f"--codec {' or '.join(keep)}{elsewhere(keep, fmt)} to keep "
+                            "10 bits")
         elif (name, bits) in CHOSEN_PROFILE:  # (the encoder takes more: 12 bits, 4:4:4)
             warnings.append(f"{reader.path.name} is {reader.bit_depth}-bit; {name} is "
                             f"written {bits}-bit {CHOSEN_PROFILE[name, bits]} for players")
@@ -509,7 +521,8 @@ def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
         carried = "its tags are carried and"
         if colour.hdr10:
             what, encoder = colour.hdr10.describe(), encoder or codec.encoder
-            how = "--encoder software" if codec.name == "h265" else "--codec h265"
+            how = "--encoder software" if codec.name == "h265" else \
+                f"--codec h265{elsewhere(['h265'], fmt)}"
             tags = "its tags," if " and " in what else "its tags and"
             carried = (f"{tags} {what} are carried and" if writes_hdr10(encoder) else
                        f"its tags are carried, its {what} left out ({encoder} cannot write "
@@ -517,5 +530,5 @@ def depth_warnings(reader: VideoReader, pix_fmt: str, codec: CodecSpec,
         warnings.append(f"{reader.path.name} is HDR ({colour.hdr}, BT.2020): {carried} the "
                         "painting works on its coded values (no tone mapping)"
                         + ("" if bits > 8 or deep_format(codec) is None else
-                           "; at 8 bits it bands: use --codec h265"))
+                           f"; at 8 bits it bands: use --codec h265{elsewhere(['h265'], fmt)}"))
     return warnings

@@ -28,7 +28,7 @@ class CodecSpec:
 
 CODECS: dict[str, CodecSpec] = {
     "h264": CodecSpec("h264", "libx264", "yuv420p", 18, 51,
-                      frozenset({"mp4", "mov", "matroska"}), (2, 2)),
+                      frozenset({"mp4", "ipod", "mov", "matroska"}), (2, 2)),
     "h265": CodecSpec("h265", "libx265", "yuv420p", 22, 51,
                       frozenset({"mp4", "mov", "matroska"}), (2, 2), "yuv420p10le"),
     "vp9": CodecSpec("vp9", "libvpx-vp9", "yuv420p", 31, 63,
@@ -39,7 +39,13 @@ CODECS: dict[str, CodecSpec] = {
 # x264/x265 presets, fastest to smallest; VP9's cpu-used follows them.
 SPEEDS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
           "veryslow")
-CONTAINERS = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mov", ".mkv": "matroska", ".webm": "webm"}
+# .m4v is Apple's MP4 (FFmpeg's "ipod" muxer: the M4V brand Apple's players look for), which
+# holds H.264 video and AAC, ALAC or AC-3 sound only
+CONTAINERS = {".mp4": "mp4", ".m4v": "ipod", ".mov": "mov", ".mkv": "matroska",
+              ".webm": "webm"}
+# QuickTime's family: edit lists, a sample's duration kept as the step to the next decode
+# time, the index moved to the front (faststart), handler names, iTunes' tags
+ISO_FORMATS = frozenset({"mp4", "ipod", "mov"})
 DEFAULT_CODEC = {"webm": "vp9"}
 EXTENSION_FOR_CODEC = {"h264": ".mp4", "h265": ".mp4", "vp9": ".webm", "prores": ".mov"}
 

@@ -611,7 +611,8 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
                           bits=bits_of(writer.pix_fmt), painted=painted)
     result.warnings.extend(t.warning for t in audio if t.warning)
     result.warnings.extend(carried.warnings)
-    result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec, writer.encoder.name))
+    result.warnings.extend(depth_warnings(reader, writer.pix_fmt, spec, writer.encoder.name,
+                                          fmt))
     if reader.gap is not None and reader.gap_reached:
         result.warnings.append(reader.gap.describe())
     if result.lost:

@@ -28,7 +28,7 @@ STALE_TAGS = frozenset({
 # MP4 muxers' default handler names, which say nothing about the track
 DEFAULT_HANDLERS = frozenset({"videohandler", "soundhandler", "subtitlehandler",
                               "core media video", "core media audio", "core media text"})
-MP4_LIKE = ("mp4", "mov")
+MP4_LIKE = ("mp4", "ipod", "mov")  # (ipod: a .m4v's muxer)
 
 
 def _fresh(key: str, value: str) -> bool:

@@ -34,11 +34,12 @@ def has_audio(path: str | Path) -> bool:
         return False
 
 
-def mux_with_audio(video: Path, audio_source: Path, segments: list[Segment], out: Path) -> None:
-    """Write `out` (MP4): the video stream of `video` copied, plus the first audio stream of
-    `audio_source` for each segment, transcoded to AAC."""
+def mux_with_audio(video: Path, audio_source: Path, segments: list[Segment], out: Path,
+                   fmt: str = "mp4") -> None:
+    """Write `out` (MP4, or a .m4v's `fmt` "ipod"): the video stream of `video` copied, plus
+    the first audio stream of `audio_source` for each segment, transcoded to AAC."""
     with av.open(str(audio_source)) as ain, av.open(str(video)) as vin, \
-            av.open(str(out), "w", format="mp4") as o:
+            av.open(str(out), "w", format=fmt) as o:
         a_in = ain.streams.audio[0]
         v_in = vin.streams.video[0]
         v_out = o.add_stream_from_template(v_in)

@@ -20,7 +20,8 @@ from .metadata import index_label, stream_label
 # Subtitle codecs whose packets are text (FFmpeg names; "text" is plain text)
 TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
 # The text format each container holds natively
-TEXT_FORMAT = {"mp4": "mov_text", "mov": "mov_text", "webm": "webvtt", "matroska": "subrip"}
+TEXT_FORMAT = {"mp4": "mov_text", "ipod": "mov_text", "mov": "mov_text", "webm": "webvtt",
+               "matroska": "subrip"}
 _ASS_OVERRIDE = re.compile(r"\{[^}]*\}")
 _ASS_FACE = re.compile(r"\\([ibu])([01])")  # {\i1}...{\i0} inside an override block
 _MARKUP = re.compile(r"</?[a-zA-Z][^>]*>")

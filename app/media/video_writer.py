@@ -38,6 +38,7 @@ from .codecs import (  # noqa: F401 (the tables and output_format: others read t
     CONTAINERS,
     EXTENSION_FOR_CODEC,
     FULL_RANGE_ENCODERS,
+    ISO_FORMATS,
     SPEEDS,
     CodecSpec,
     output_format,
@@ -140,7 +141,7 @@ def keeps_pixel_aspect(fmt: str, codec: CodecSpec) -> bool:
     """Whether a sample aspect ratio set on the encoder reaches the file: MP4 and MOV store
     the codec's; Matroska and WebM only the stream's, which PyAV cannot set, so there it
     lasts only in a bitstream that holds it (H.264's and H.265's VUI; not VP9 or ProRes)."""
-    return fmt in ("mp4", "mov") or codec.name in ("h264", "h265")
+    return fmt in ISO_FORMATS or codec.name in ("h264", "h265")
 
 
 def pad_to(image: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -196,13 +197,13 @@ class VideoWriter:
         # laid out from `_dts_origin` by the durations of the packets before (`_decoded`)
         # (not for ProRes: its frames are never reordered, so its decode times are its
         # timestamps already, and holding a window of its big frames would cost memory)
-        self._timeline = fmt in ("mp4", "mov") and codec.name != "prores"
+        self._timeline = fmt in ISO_FORMATS and codec.name != "prores"
         self._dts_origin: int | None = None
         self._decoded = 0
         self._end = 0  # the last frame's end (pts + duration), known at close
         # MP4/MOV keep exact timestamps with edit lists; Matroska would shift every stream
         # to make an AAC priming packet's negative timestamp zero, so keep them as they are.
-        options = ({"movflags": "+faststart"} if fmt in ("mp4", "mov")
+        options = ({"movflags": "+faststart"} if fmt in ISO_FORMATS
                    else {"avoid_negative_ts": "disabled"})
         try:
             self.output = av.open(str(self.path), mode="w", format=fmt,
@@ -238,7 +239,7 @@ class VideoWriter:
         if self.encoder.hardware:
             cc.bit_rate = 0
             opts = quality_options(self.encoder.name, crf or 0, SPEEDS.index(speed))
-            if self.encoder.name.startswith("hevc") and fmt in ("mp4", "mov"):
+            if self.encoder.name.startswith("hevc") and fmt in ISO_FORMATS:
                 cc.codec_tag = "hvc1"
         elif spec.encoder == "libx264":
             cc.bit_rate = 0
@@ -252,7 +253,7 @@ class VideoWriter:
             cc.bit_rate = 0
             opts = {"crf": str(crf), "preset": speed, "x265-params": ":".join(
                 ["log-level=error", *hdr10_params(spec.encoder, self.colour.hdr10)])}
-            if fmt in ("mp4", "mov"):
+            if fmt in ISO_FORMATS:
                 cc.codec_tag = "hvc1"  # what Apple players expect
         elif spec.encoder == "libvpx-vp9":
             cc.bit_rate = 0

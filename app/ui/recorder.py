@@ -34,6 +34,7 @@ from ..claim import claim_new
 from ..engine.errors import AquarelleError
 from ..engine.yuv_pack import YuvFormat, coded_size
 from ..media.atomic import link_new
+from ..media.codecs import CONTAINERS
 from ..media.paths import file_in_the_way
 from ..media.soundtrack import Segment, has_audio, mux_with_audio
 from ..media.video_writer import pad_to
@@ -95,6 +96,7 @@ class Recorder:
                 f"cannot record to {self.path}: a recording is an MP4 video; name it "
                 f"{self.path.with_suffix('.mp4').name}")
         self._clock = clock
+        self._muxer = CONTAINERS[self.path.suffix.lower()]  # a .m4v's is Apple's ("ipod")
         self.audio_source = Path(audio_source) if audio_source and has_audio(audio_source) \
             else None
         self.segments: list[Segment] = []
@@ -120,7 +122,7 @@ class Recorder:
             raise AquarelleError(f"cannot write the recording into {self.path.parent}: "
                                  f"{short_reason(e)}") from None
         try:
-            self._container = av.open(str(self._part), "w", format="mp4")
+            self._container = av.open(str(self._part), "w", format=self._muxer)
         except (OSError, av.FFmpegError) as e:
             self._part.unlink(missing_ok=True)
             raise AquarelleError(f"cannot write the recording into {self.path.parent}: "
@@ -255,7 +257,8 @@ class Recorder:
         assert self.audio_source is not None
         with_sound = self._part.with_name(self._part.name + ".a.mp4")
         try:
-            mux_with_audio(self._part, self.audio_source, self.segments, with_sound)
+            mux_with_audio(self._part, self.audio_source, self.segments, with_sound,
+                           self._muxer)
             with_sound.replace(self._part)
         except Exception as e:  # the picture is kept; say why there is no sound
             self.sound_error = f"recorded without sound: {e}"
