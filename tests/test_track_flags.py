@@ -129,3 +129,37 @@ def test_alpha_mode_tag_stays_with_the_source(tmp_path: Path) -> None:
         (video,) = probe(tmp_path / f"out.{ext}")["streams"]
         tags = {k.lower(): v for k, v in video["tags"].items()}
         assert "alpha_mode" not in tags and tags["title"] == "Overlay"
+
+
+def test_an_mp4s_caption_kind_is_kept_as_matroskas_hearing_impaired_flag(
+        tmp_path: Path) -> None:
+    # An MP4 holds hearing-impaired as a 'caption' kind box, which FFmpeg reads back as
+    # hearing-impaired and captions: a .mkv, keeping it as FlagHearingImpaired, was said to
+    # lose the captions flag (and only .mp4 named as keeping it)
+    src = tmp_path / "hearing.mp4"
+    with av.open(str(src), "w", format="mp4") as out:
+        vs = out.add_stream("libx264", rate=10)
+        vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
+        audio = out.add_stream("aac", rate=48000, layout="stereo")
+        audio.metadata["language"] = "eng"
+        audio.disposition = D.default | D.hearing_impaired
+        for k in range(3):
+            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 40 * k, np.uint8),
+                                               format="rgb24")
+            frame.pts = k
+            for packet in vs.encode(frame):
+                out.mux(packet)
+        sound = av.AudioFrame.from_ndarray(np.zeros((2, 14400), np.float32), format="fltp",
+                                           layout="stereo")
+        sound.sample_rate, sound.pts = 48000, 0
+        for packet in [*vs.encode(None), *audio.encode(sound), *audio.encode(None)]:
+            out.mux(packet)
+    read = probe(src)["streams"][1]["disposition"]
+    assert read == DEFAULT | HEARING | int(D.captions)  # (one kind box, read as two flags)
+    code, err = render(src, "-o", tmp_path / "out.mkv", "-q")
+    assert code == 0 and flags_lines(err) == [], err
+    assert probe(tmp_path / "out.mkv")["streams"][1]["disposition"] == DEFAULT | HEARING
+    code, err = render(src, "-o", tmp_path / "out.webm", "-q")
+    assert code == 0, err
+    assert flags_lines(err) == ["audio 1 (eng) loses its hearing-impaired and captions flags: "
+                                ".webm files cannot hold them; write .mp4 or .mkv to keep them"]

@@ -241,6 +241,21 @@ TRACK_FLAGS = {_D.default: "default", _D.dub: "dub", _D.original: "original",
 TRACK_MASK = functools.reduce(lambda a, b: a | int(b), TRACK_FLAGS, 0)
 # The outputs a warning suggests for flags its own format drops (the two that hold the most)
 KEEPERS = (("mp4", ".mp4"), ("matroska", ".mkv"))
+# Flags an MP4 holds as one 'kind' box, which FFmpeg reads back as both: 'caption' as
+# hearing-impaired and captions, 'description' as visual-impaired and descriptions. Where an
+# output keeps one of a pair (Matroska's FlagHearingImpaired) the kind is kept.
+SAME_KIND = ((int(_D.hearing_impaired), int(_D.captions)),
+             (int(_D.visual_impaired), int(_D.descriptions)))
+
+
+def lost_flags(wanted: int, kept: int) -> int:
+    """The flags of `wanted` an output that keeps `kept` of them loses: a flag of a
+    SAME_KIND pair is not lost where the other, which the source has too, is kept."""
+    lost = wanted & ~kept
+    for a, b in SAME_KIND:
+        if wanted & a and wanted & b and kept & (a | b):
+            lost &= ~(a | b)
+    return lost
 
 
 def track_flags(stream: av.stream.Stream) -> int:
@@ -278,14 +293,15 @@ def disposition_warnings(sources: list[av.stream.Stream], fmt: str, ext: str) ->
                            f"mark the first {kind} track so when the source marks none")
     for s in sources:
         wanted = track_flags(s)
-        lost = wanted and wanted & ~kept_flags(fmt, s.type, wanted)
+        lost = wanted and lost_flags(wanted, kept_flags(fmt, s.type, wanted))
         if not lost:
             continue
         names = [word for flag, word in TRACK_FLAGS.items() if lost & flag]
         one = len(names) == 1
         what = names[0] if one else f"{', '.join(names[:-1])} and {names[-1]}"
         it = "it" if one else "them"
-        keep = [e for f, e in KEEPERS if f != fmt and not lost & ~kept_flags(f, s.type, wanted)]
+        keep = [e for f, e in KEEPERS
+                if f != fmt and not lost & lost_flags(wanted, kept_flags(f, s.type, wanted))]
         advice = f"; write {' or '.join(keep)} to keep {it}" if keep else ""
         out.append(f"{s.type} {stream_label(s)} loses its {what} flag{'' if one else 's'}: "
                    f"{ext} files cannot hold {it}{advice}")
