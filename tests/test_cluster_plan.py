@@ -241,4 +241,7 @@ def test_an_empty_range_names_only_the_options_given():
                                          r"\(the video lasts 2.00 s\)"):
         plan_chunks(clip, 1.0, start=2.5)
     with pytest.raises(MediaError, match="between the --start and --end times"):
-        plan_chunks(clip, 1.0, start=1.01, end=1.03)
+        plan_chunks(clip, 1.0, start=2.01, end=2.03)
+    # (a range inside one frame holds it: the frame on screen at --start, 1.00 to 1.04 s)
+    assert [(c.first, c.end) for c in plan_chunks(clip, 1.0, start=1.01, end=1.03)] == [
+        (25, 26)]

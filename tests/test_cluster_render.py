@@ -475,3 +475,29 @@ def test_a_rounded_start_names_the_same_frame_as_a_local_render(cluster, tmp_pat
     assert len(chunked[0]) == len(local[0]) == 7  # frames 5..11
     assert chunked[1] == local[1]
     assert max(mads(local[0], chunked[0])) < 1.0
+
+
+@pytest.mark.parametrize(("ext", "fmt"), [("mp4", "mp4"), ("mkv", "matroska")])
+def test_a_start_between_frames_begins_with_the_frame_on_screen_as_a_local_render(
+        cluster, tmp_path, gl_ctx, ext, fmt):
+    """--start 0.25 of a 10 fps clip begins with frame 2 held from the cut on a cluster as
+    on one machine (test_start_on_screen); it began with frame 3 at 0.05 s."""
+    from test_start_on_screen import grey_clip, shown
+
+    from aquarelle.cluster.ray_backend import RayBackend
+
+    src = grey_clip(tmp_path / "grey.mkv")
+    opts = ExportOptions(crf=1, start=0.25, end=0.85, audio=False)
+    export_video(src, tmp_path / f"local.{ext}", "adjust", None, opts, ctx=gl_ctx)
+    spec = load_chain("adjust")
+    backend = RayBackend()
+    try:
+        driver = Driver(backend, "adjust", spec, param_set(spec).values(),
+                        ClusterOptions(chunk_seconds=0.3))
+        (out,) = driver.run([FileJob(src, tmp_path / f"chunked.{ext}", fmt, "h264", opts)])
+    finally:
+        backend.close()
+    assert out.error is None
+    expected = [(0.0, 2), (0.05, 3), (0.15, 4), (0.25, 5), (0.35, 6), (0.45, 7), (0.55, 8)]
+    assert shown(tmp_path / f"local.{ext}") == expected
+    assert shown(tmp_path / f"chunked.{ext}") == expected

@@ -22,6 +22,7 @@ from ..engine.renderer import VIDEO_LINES, Renderer
 from ..engine.subject_ahead import FrameSubject
 from ..media.atomic import atomic_output
 from ..media.errors import MediaError
+from ..media.export import from_start
 from ..media.frame_analysis import FrameAnalysis
 from ..media.frame_range import DecodedFrame
 from ..media.render_stage import Rendered, RenderStage
@@ -77,6 +78,9 @@ class ChunkTask:
     # the next chunk's first frame's source timestamp: the last frame here lasts until it
     # (a variable rate's frames last until the next one's time); None for the last chunk
     next_pts: int | None = None
+    # a --start cut's source timestamp (None: none): the frame on screen there, begun
+    # before it, is held from it (export.from_start)
+    start_pts: int | None = None
 
 
 @dataclass
@@ -210,6 +214,8 @@ class ChunkRenderer:
                     def encode(item: Rendered | AudioItem) -> None:
                         if isinstance(item, Rendered) and item.pts >= task.pts_first:
                             t = time.perf_counter()
+                            if task.start_pts is not None:
+                                from_start(item, task.start_pts)
                             pts = item.pts - task.shift - task.rebase
                             writer.write_frame(item.image, pts, item.duration, item.yuv)
                             written.append(pts)

@@ -259,13 +259,24 @@ class Driver:
     def _chunk_file(self, f: _File, c: Chunk) -> Path:
         return f.work / f"chunk_{c.index:05d}{f.job.output.suffix.lower()}"
 
+    @staticmethod
+    def _cut(f: _File) -> int | None:
+        """A --start cut's source timestamp (ChunkTask.start_pts), None without one."""
+        return f.shift if f.job.options.start > 0 else None
+
+    def _written_pts(self, f: _File, k: int) -> int:
+        """Frame k's source timestamp as written: the frame on screen at a --start cut,
+        begun before it, from the cut."""
+        cut = self._cut(f)
+        return f.index.pts[k] if cut is None else max(f.index.pts[k], cut)
+
     def _rebase(self, f: _File, c: Chunk) -> int:
         """Timestamps in a chunk file are the output's less this (see ChunkTask.rebase)."""
-        return f.index.pts[c.first] - f.shift if f.job.fmt in ISO_FORMATS else 0
+        return self._written_pts(f, c.first) - f.shift if f.job.fmt in ISO_FORMATS else 0
 
     def _expected(self, f: _File, c: Chunk) -> list[int]:
         r = f.shift + self._rebase(f, c)
-        return [p - r for p in f.index.pts[c.first:c.end]]
+        return [self._written_pts(f, k) - r for k in range(c.first, c.end)]
 
     def _task(self, f: _File, c: Chunk, canvas: dict[int, Any], attempt: int = 0) -> ChunkTask:
         return ChunkTask(f.n, c.index, str(f.job.source), str(self._chunk_file(f, c)),
@@ -275,7 +286,8 @@ class Driver:
                          f.index.pts[c.first], f.shift,
                          self._rebase(f, c), f.size, f.fps, canvas, f.settings, attempt,
                          sar=f.sar, next_pts=f.index.pts[c.end]
-                         if c is not f.chunks[-1] and c.end < len(f.index.pts) else None)
+                         if c is not f.chunks[-1] and c.end < len(f.index.pts) else None,
+                         start_pts=self._cut(f))
 
     def _start(self, f: _File) -> None:
         """Resume what the manifest has; then the motion phase (or the chunks directly)."""

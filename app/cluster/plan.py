@@ -51,11 +51,18 @@ class VideoIndex:
         return snapped_start(start, times)
 
     def frames_in(self, start: float = 0.0, end: float | None = None) -> tuple[int, int]:
-        """The frames [lo, hi) with start <= time < end (as VideoReader.items picks them)."""
+        """The frames [lo, hi) with start <= time < end, and the one on screen at `start`
+        where none starts there (as an export's walk picks them: VideoReader.items with
+        `shown`; the last frame lasts a step, the one before it)."""
         lo = 0
         if start > 0:
             while lo < len(self.pts) and self.time(lo) < start - 1e-9:
                 lo += 1
+            n = len(self.pts)
+            if lo > 0 and (lo == n or self.time(lo) > start + 1e-9):
+                ends = self.time(lo) if lo < n else self.time(n - 1) + (
+                    self.time(n - 1) - self.time(n - 2) if n > 1 else 0.0)
+                lo -= ends > start + 1e-9  # (on screen there, held from it)
         hi = len(self.pts)
         if end is not None:
             while hi > lo and self.time(hi - 1) >= end - 1e-9:

@@ -331,7 +331,7 @@ def retime(items: Iterable[DecodedFrame | AudioItem], fps: float, time_base: Fra
     yield from made
 
 
-def from_start(frame: DecodedFrame, start: int) -> None:
+def from_start(frame: DecodedFrame | Rendered, start: int) -> None:
     """The frame on screen at a --start cut (`start`, in its time base), begun before it,
     held from there: its time moved to `start`, its duration shortened as much. Without it
     the output began with the next frame, at its own time: an MP4 then opened on an empty
