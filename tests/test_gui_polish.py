@@ -970,6 +970,7 @@ def test_current_position_exports_the_frame_on_screen_first_or_last(fps: float,
     """"Current position" as Start exports the frame on screen first, as End last, at any
     rate, also with timestamps rounded to milliseconds (a Matroska's). Kept to 2 decimals,
     Start began a frame late on 2 frames of 3 at 30 fps (the trial: frame 21 for 20)."""
+    from aquarelle.media.frame_range import START_SLACK
     from aquarelle.ui.export_dialog import end_after, start_at
 
     times = [k / fps for k in range(200)]
@@ -977,8 +978,10 @@ def test_current_position_exports_the_frame_on_screen_first_or_last(fps: float,
         times = [round(t * 1000) / 1000 for t in times]
     for k, t in enumerate(times):
         start, end = start_at(t), end_after(t)
-        # as the export picks them (VideoReader.items): start <= time < end
-        assert next(i for i, u in enumerate(times) if u >= start - 1e-9) == k
+        # as the export picks them (VideoReader.items, shown): from the frame on screen at
+        # start (at or before it: never the one before, for a moment), frames before end
+        assert t - 1e-9 <= start < t + START_SLACK
+        assert max(i for i, u in enumerate(times) if u <= start + 1e-9) == k
         assert max(i for i, u in enumerate(times) if u < end - 1e-9) == k
 
 

@@ -49,10 +49,11 @@ CODERS: tuple[tuple[str, str], ...] = (
 
 
 def start_at(position: float) -> float:
-    """A Start that exports the frame at `position` first: its time to the millisecond below
-    (a range starts at the first frame at or after its start; rounded to the nearest, a
-    frame's time could fall just after it and the frame after be exported first)."""
-    return math.floor(position * 1000 + 1e-6) / 1000
+    """A Start that exports the frame at `position` first: its time to the millisecond above
+    (a range starts with the frame on screen at its start, one starting less than a
+    millisecond before it named so: frame_range.snapped_start; to the millisecond below,
+    the frame before would be on screen there, and exported first for a moment)."""
+    return math.ceil(position * 1000 - 1e-6) / 1000
 
 
 def end_after(position: float) -> float:
