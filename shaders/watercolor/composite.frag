@@ -289,11 +289,14 @@ void main() {
         if (bearded > 0.0) {
             c = beard_hairs(c, photo, p / size, bearded, texelFetch(paper, ivec2(p), 0).r);
         }
-        // a pale person's thin darks the washes lost (a finger's gap, the jaw's shadow side)
-        float pale_skin = person_skin(srgb_to_lab(texture(photo, p / size).rgb), focus_here)
-                          * (1.0 - focus_here.y);
-        c = high_key_lines(c, photo, p / size, washes, uv, texture(washes, uv).rgb, pale_skin,
-                           ref, size);
+        // a pale person's thin darks the washes lost (a finger's gap, the jaw's shadow side);
+        // asked first of the face's key, a uniform: a CPU renderer runs both sides otherwise
+        if (high_key_face() > 0.0) {
+            float pale_skin = person_skin(srgb_to_lab(texture(photo, p / size).rgb),
+                                          focus_here) * (1.0 - focus_here.y);
+            c = high_key_lines(c, photo, p / size, washes, uv, texture(washes, uv).rgb,
+                               pale_skin, ref, size);
+        }
     }
     if (u_subject != 0 || u_margins > 0.0) {
         // round a portrait's figure the vignette's edge, round a scene the paper margins';
