@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from .faces import MESH_LEFT_EYE, MESH_MOUTH, MESH_OVAL, MESH_RIGHT_EYE, Face
+from .letterbox import Bars
 from .subject import Subject
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in the picture's pixels
@@ -109,6 +110,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
                                       HOLE_SMALL[1] * min(gw, gh))
     near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
+    if any(subject.bars):  # a film's bars are not the picture: nothing of it is laid there
+        out *= _inside(subject.bars, picture, xs, ys)[..., None]
     return out
 
 
@@ -203,6 +206,16 @@ def _bodies(faces: tuple[Face, ...], picture: tuple[int, int],
                      1.0, cv2.LINE_AA, shift)
     sigma = max(0.5, BODY_SOFT * float(np.median([f.size for f in faces])) / max(step))
     return cv2.GaussianBlur(mask, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+
+
+def _inside(bars: Bars, picture: tuple[int, int], xs: np.ndarray, ys: np.ndarray
+            ) -> np.ndarray:
+    """1 between the letterbox `bars` (left, top, right, bottom px of a picture of size
+    `picture`), 0 in them, at the texel centres `xs`, `ys`."""
+    left, top, right, bottom = bars
+    inx = (xs >= left) & (xs < picture[0] - right)
+    iny = (ys >= top) & (ys < picture[1] - bottom)
+    return (iny[:, None] & inx[None, :]).astype(np.float32)
 
 
 def _wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
