@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from aquarelle.engine.faces import Face
-from aquarelle.engine.letterbox import NO_BARS, letterbox
+from aquarelle.engine.letterbox import letterbox
 from aquarelle.engine.subject import Subject, SubjectTracker
 from aquarelle.engine.subject_map import subject_map
 
@@ -22,20 +22,21 @@ def film(w: int, h: int, top: int, bottom: int, left: int = 0, right: int = 0,
 
 
 def test_bars_top_and_bottom_or_at_the_sides_are_found() -> None:
-    bars = letterbox(film(1200, 675, 80, 80))
-    assert bars[0] == bars[2] == 0
-    assert abs(bars[1] - 80) <= 5 and abs(bars[3] - 80) <= 5
+    content = letterbox(film(1200, 675, 80, 80))
+    assert content is not None and content[0] == 0 and content[2] == 1200
+    assert abs(content[1] - 80) <= 5 and abs(content[3] - 595) <= 5
     side = letterbox(film(1280, 720, 0, 0, 160, 160))
-    assert abs(side[0] - 160) <= 6 and abs(side[2] - 160) <= 6 and side[1] == side[3] == 0
+    assert side is not None and abs(side[0] - 160) <= 6 and abs(side[2] - 1120) <= 6
+    assert side[1] == 0 and side[3] == 720
 
 
 def test_a_dark_sky_a_dark_frame_and_a_dark_red_are_no_bars() -> None:
-    assert letterbox(film(640, 480, 120, 0)) == NO_BARS  # black at the top only
-    assert letterbox(np.zeros((480, 640, 3), np.uint8)) == NO_BARS  # a fade to black
+    assert letterbox(film(640, 480, 120, 0)) is None  # black at the top only
+    assert letterbox(np.zeros((480, 640, 3), np.uint8)) is None  # a fade to black
     red = film(640, 480, 60, 60)
     red[:60, :, 0] = 120  # a dark red ground, not black
-    assert letterbox(red) == NO_BARS
-    assert letterbox(film(640, 480, 60, 20)) == NO_BARS  # no pair: a dark ground
+    assert letterbox(red) is None
+    assert letterbox(film(640, 480, 60, 20)) is None  # no pair: a dark ground
 
 
 def test_a_groups_figure_stops_at_the_bars() -> None:
@@ -45,7 +46,7 @@ def test_a_groups_figure_stops_at_the_bars() -> None:
     group = (face(300), face(550), face(800))
     picture = (1200, 675)
     without = subject_map(Subject(group, None), picture)
-    barred = subject_map(Subject(group, None, bars=(0.0, 80.0, 0.0, 80.0)), picture)
+    barred = subject_map(Subject(group, None, content=(0.0, 80.0, 1200.0, 595.0)), picture)
     step = 675 / barred.shape[0]
     bar_rows = slice(round((675 - 70) / step), None)
     chest = round(450 / step), round(595 / step)
@@ -54,10 +55,9 @@ def test_a_groups_figure_stops_at_the_bars() -> None:
     assert barred[chest[0], chest[1], 2] > 0.8  # the bodies above it kept
 
 
-def test_the_tracker_says_the_bars_of_a_frame_with_a_face(monkeypatch) -> None:
+def test_the_tracker_says_the_bars_of_a_frame(monkeypatch) -> None:
     frame = film(640, 360, 45, 45)
     tracker = SubjectTracker(people=False)
-    monkeypatch.setattr(tracker, "_find", lambda rgb, beat, search=False:
-                        [Face((280.0, 120.0, 360.0, 220.0), np.zeros((6, 2)), 0.9)])
-    bars = tracker.update(frame, 0.0).bars
-    assert abs(bars[1] - 45) <= 3 and abs(bars[3] - 45) <= 3
+    monkeypatch.setattr(tracker, "_find", lambda rgb, beat, search=False: [])
+    content = tracker.update(frame, 0.0).content
+    assert content is not None and abs(content[1] - 45) <= 3 and abs(content[3] - 315) <= 3

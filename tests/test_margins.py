@@ -143,3 +143,19 @@ def test_a_face_coming_into_a_video_cross_fades_the_scene_into_the_portrait(pipe
     assert mid < 0.05  # half way: the whole far field half dissolved, no bare holes
     lightness = [outs[k][far].astype(float).mean() for k in (2, 4, 6, 8, 11)]
     assert lightness == sorted(lightness)  # ... fading towards the paper frame by frame
+
+
+def test_a_films_letterbox_bars_are_left_bare_and_the_margin_runs_round_its_picture(
+        pipeline, coffee):
+    """A letterboxed frame (a film in a wider frame): the black bars were painted as dark
+    ragged bands inside the margin; they are the frame, not the picture, and stay bare."""
+    h, w = coffee.shape[:2]
+    bar = 60
+    film = np.zeros((h + 2 * bar, w, 3), np.uint8)
+    film[bar:bar + h] = coffee
+    out = bare(pipeline().render_array(film))
+    assert out[:bar].mean() > 0.97 and out[-bar:].mean() > 0.97  # (before: 0.56 at the top)
+    # the margin as round a picture of the film's own size: its middle painted, its edges bare
+    inner = out[bar:bar + h]
+    assert inner[~band(inner, 0.25)].mean() < 0.05
+    assert inner[band(inner, 0.03)].mean() > 0.6

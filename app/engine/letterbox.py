@@ -8,8 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-Bars = tuple[float, float, float, float]  # left, top, right, bottom: px of the frame
-NO_BARS: Bars = (0.0, 0.0, 0.0, 0.0)
+Content = tuple[float, float, float, float]  # x0, y0, x1, y1: the picture between the bars
 
 LOOK_SIDE = 256  # px: the long side the frame is looked at
 # A bar's line: every pixel of it at most this dark (0..255; a video's bars carry a few
@@ -23,9 +22,9 @@ BAR_MATCH = 0.25
 CONTENT_MIN = 0.4  # of the frame's side: less between the bars is a dark frame, not a film
 
 
-def letterbox(rgb: np.ndarray) -> Bars:
-    """The bars of `rgb` (H, W, 3 uint8) in px: a pair top and bottom, or left and right
-    (NO_BARS where there is no such pair)."""
+def letterbox(rgb: np.ndarray) -> Content | None:
+    """The picture between the bars of `rgb` (H, W, 3 uint8), px: a pair top and bottom,
+    or left and right (None where there is no such pair)."""
     h, w = rgb.shape[:2]
     k = min(1.0, LOOK_SIDE / max(h, w))
     small = cv2.resize(rgb, (max(1, round(w * k)), max(1, round(h * k))),
@@ -33,8 +32,10 @@ def letterbox(rgb: np.ndarray) -> Bars:
     grey = small.max(axis=2)  # the brightest channel: a dark red is no bar
     top, bottom = _pair(grey.max(axis=1))
     left, right = _pair(grey.max(axis=0))
+    if not (top or left):
+        return None
     sy, sx = h / grey.shape[0], w / grey.shape[1]
-    return (left * sx, top * sy, right * sx, bottom * sy)
+    return (left * sx, top * sy, w - right * sx, h - bottom * sy)
 
 
 def _pair(lines: np.ndarray) -> tuple[int, int]:

@@ -128,6 +128,8 @@ class StyleStage:
         self._heads = _heads(None)  # the largest faces' boxes, picture px (u_heads)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._skin: tuple[float, float, float] | None = None  # its own skin (u_face_skin)
+        # the picture between a film's letterbox bars, picture px (u_content; None: no bars)
+        self._content: tuple[float, float, float, float] | None = None
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._exposure = 1.0  # the gain that keys an underexposed frame up (u_key_gain)
         self._blocks = NO_GRID  # the frame's compression's block grid (engine/blocks.py)
@@ -296,8 +298,10 @@ class StyleStage:
         if self.style.subject is not None:
             cover = info.work_size if crop is not None else (w, h)  # picture px
             subject = self._frame_subject()
-            # with or without a face: a blocky webcam's wall is smoothed as its face is
+            # with or without a face: a blocky webcam's wall is smoothed as its face is, a
+            # film's bars are left bare
             self._blocks = subject.blocks if subject is not None else NO_GRID
+            self._content = subject.content if subject is not None else None
             arr = self._subject_map(subject, cover)
             share = None
             if arr is not None and subject is not None:  # (a map fading out keeps these)
@@ -407,6 +411,7 @@ class StyleStage:
         self._heads = _heads(subject if self._still is not None else None)
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
         self._skin = subject.skin if self._still is not None and subject else None
+        self._content = subject.content if subject is not None else None
         self._sharp = subject.sharpness if self._still is not None and subject else 0.0
         self._exposure = subject.exposure if self._still is not None and subject else 1.0
         # not deblocked: the tiles' plan leaves the deblock passes out (their reach and
@@ -485,6 +490,9 @@ class StyleStage:
         # the main face's own skin (CIELAB; .w 0: not measured)
         info.uniforms["u_face_skin"] = (*self._skin, 1.0) if found and self._skin is not None \
             else (0.0, 0.0, 0.0, 0.0)
+        # the picture between a film's bars (x0, y0, x1, y1; all 0: no bars), face or none
+        info.uniforms["u_content"] = (0.0,) * 4 if self._content is None \
+            else tuple(v * px for v in self._content)
         # the exposure key where a face is found (a night scene without one may be meant
         # dark), fading in and out with the subject (in stops: a face found or lost along a
         # video does not switch the picture's exposure in one frame)

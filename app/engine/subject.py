@@ -19,7 +19,7 @@ from .face_sharpness import face_sharpness
 from .face_skin import face_skin
 from .faces import Face, FaceDetector, box_iou
 from .frame_arrays import rgb8
-from .letterbox import NO_BARS, Bars, letterbox
+from .letterbox import Content, letterbox
 from .neck import neck_skin
 from .one_euro import OneEuroFilter
 from .person_mask import PersonSegmenter, with_faces
@@ -57,7 +57,9 @@ class Subject:
     # the main face's own skin colour (CIELAB, engine/face_skin.py), steadied over a video's
     # frames; None where it was not measured (no mesh)
     skin: tuple[float, float, float] | None = None
-    bars: Bars = NO_BARS  # the frame's letterbox bars (engine/letterbox.py), px
+    # the picture between a film's letterbox bars (x0, y0, x1, y1 px: engine/letterbox.py);
+    # None without bars
+    content: Content | None = None
 
     @property
     def face_size(self) -> float:
@@ -114,7 +116,7 @@ class SubjectTracker:
         self._exposure: float | None = None
         self._skin: tuple[float, float, float] | None = None
         self._blocks: BlockGrid | None = None
-        self._bars: Bars | None = None
+        self._content: Content | None = None
         self._frames = 0
         # frames skipped between two given `index`es are made up for: the detections and
         # masks an export made in them are made at the frame after (a mask kept over odd
@@ -129,7 +131,7 @@ class SubjectTracker:
         self._light = self._sharpness = self._exposure = None
         self._skin = None
         self._blocks = None
-        self._bars = None
+        self._content = None
         self._frames = 0
         self._beat = None
 
@@ -187,14 +189,12 @@ class SubjectTracker:
         # bitrate does; searching it costs 10-30 ms)
         if self._blocks is None or beat % self.detect_every == 0 or missed(self.detect_every):
             self._blocks = steadied_grid(self._blocks, block_grid(rgb))
-        # the letterbox with the full detections (a film's bars stay; a face's figure stops
-        # at them)
-        if faces and (self._bars is None or beat % self.detect_every == 0
-                      or missed(self.detect_every)):
-            self._bars = letterbox(rgb)
+        # the letterbox with the full detections (a film's bars stay: the painting, a face's
+        # figure and a scene's margins, stops at them)
+        if self._frames == 1 or beat % self.detect_every == 0 or missed(self.detect_every):
+            self._content = letterbox(rgb)
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
-                       self._exposure, self._neck, self._blocks, self._skin,
-                       self._bars or NO_BARS)
+                       self._exposure, self._neck, self._blocks, self._skin, self._content)
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:

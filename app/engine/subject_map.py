@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from .faces import MESH_LEFT_EYE, MESH_MOUTH, MESH_OVAL, MESH_RIGHT_EYE, Face
-from .letterbox import Bars
+from .letterbox import Content
 from .subject import Subject
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in the picture's pixels
@@ -110,8 +110,8 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
                                       HOLE_SMALL[1] * min(gw, gh))
     near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
-    if any(subject.bars):  # a film's bars are not the picture: nothing of it is laid there
-        out *= _inside(subject.bars, picture, xs, ys)[..., None]
+    if subject.content is not None:  # a film's bars are not the picture: nothing laid there
+        out *= _inside(subject.content, xs, ys)[..., None]
     return out
 
 
@@ -208,13 +208,12 @@ def _bodies(faces: tuple[Face, ...], picture: tuple[int, int],
     return cv2.GaussianBlur(mask, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
 
 
-def _inside(bars: Bars, picture: tuple[int, int], xs: np.ndarray, ys: np.ndarray
-            ) -> np.ndarray:
-    """1 between the letterbox `bars` (left, top, right, bottom px of a picture of size
-    `picture`), 0 in them, at the texel centres `xs`, `ys`."""
-    left, top, right, bottom = bars
-    inx = (xs >= left) & (xs < picture[0] - right)
-    iny = (ys >= top) & (ys < picture[1] - bottom)
+def _inside(content: Content, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """1 in the picture between a film's bars (`content`: x0, y0, x1, y1 px), 0 in the
+    bars, at the texel centres `xs`, `ys`."""
+    x0, y0, x1, y1 = content
+    inx = (xs >= x0) & (xs < x1)
+    iny = (ys >= y0) & (ys < y1)
     return (iny[:, None] & inx[None, :]).astype(np.float32)
 
 

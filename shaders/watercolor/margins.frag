@@ -20,6 +20,7 @@ uniform int u_seed;
 uniform float u_margins;
 uniform float u_portrait;        // 0..1: how much a figure found is the picture's subject
 uniform float u_subject_weight;  // ... and how much it is shown (a video's fades)
+#include "watercolor/borders.glsl"
 
 const float MARGIN = 0.24;  // of the short side: the margin's reach at 1 (about half bare)
 const float GRADE_EDGE = 0.8;  // of the wash's strength left at the margin's edge
@@ -32,8 +33,8 @@ void main() {
         return;
     }
     vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source px of the whole picture
-    float short_side = min(u_picture.x, u_picture.y);
-    vec2 d = min(p, u_picture - p) / short_side;  // to the nearest borders
+    float short_side = content_short_side();
+    vec2 d = to_borders(p) / short_side;  // to the nearest borders (a film's bars')
     // each size of picture its own shape (its sides hashed into the seed), the same at any
     // processing scale
     int seed = u_seed + int(mod(u_full_size.x * 31.0 + u_full_size.y * 17.0, 9973.0));

@@ -27,6 +27,7 @@ uniform int u_background;  // 0 painted, 1 loose wash, 2 bare paper
 uniform float u_vignette;
 uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from the right) and
                            // its centre's x, source px of the whole picture
+#include "watercolor/borders.glsl"
 
 const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
 // Round the figure the wash's edge wanders no faster than the wash thins: where it thins
@@ -61,9 +62,8 @@ const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that 
 // sheet's noise (the outline re-drawn each frame, trial F3); a long pan lets them follow the
 // frame
 vec2 held_borders(vec2 p, vec2 sheet, float short_side) {
-    vec2 d = min(p, u_picture - p);
-    return clamp(min(sheet, u_picture - sheet), d - BORDER_HOLD * short_side,
-                 d + BORDER_HOLD * short_side);
+    vec2 d = to_borders(p);
+    return clamp(to_borders(sheet), d - BORDER_HOLD * short_side, d + BORDER_HOLD * short_side);
 }
 
 // How far the wash round the figure spreads at `p` (source px of the whole picture), the
@@ -94,7 +94,7 @@ void main() {
     }
     vec2 uv = gl_FragCoord.xy / u_resolution;
     vec2 p = gl_FragCoord.xy / u_target_scale + u_origin;  // source px of the whole picture
-    float short_side = min(u_picture.x, u_picture.y);
+    float short_side = content_short_side();
     vec2 sheet = canvas_point(u_canvas, p);
     vec2 d = held_borders(p, sheet, short_side);
     vec3 fig = texture(figure, uv).xyz;
@@ -128,7 +128,8 @@ void main() {
     // across the neck read as a sticker, trial F3): noise stretched along the body
     float wander = BORDER_WANDER * (value_noise(sheet / (0.3 * short_side), u_seed, 504) - 0.5);
     // px to the frame's bottom (held on the sheet: d), none in the picture's top half
-    float below = 2.0 * p.y > u_picture.y ? d.y : short_side;
+    vec4 content = content_rect();
+    float below = 2.0 * p.y > content.y + content.w ? d.y : short_side;
     // a face the frame cuts (a close webcam face, a chin or crown at the border) is painted
     // to the border: the fade and the flicks tore through mouths, chins and foreheads
     // (trial F4, finding 1); a painter stops the figure below the face, never across it
