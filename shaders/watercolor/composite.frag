@@ -40,6 +40,7 @@ uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vig
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D beard;     // where a face's beard is (beard.frag)
+uniform sampler2D face_lines;  // a face's lines of age the washes lost (face_lines.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -76,6 +77,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "watercolor/pencil.glsl"
 #include "watercolor/rigger.glsl"
 #include "watercolor/beard.glsl"
+#include "watercolor/face_lines.glsl"
 
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
@@ -364,6 +366,11 @@ void main() {
         vec2 rigger_texel = 1.0 / vec2(textureSize(photo, 0));  // (the rigger's size)
         c = rigged(c, rigger_round(rigger, p / size, rigger_texel), h, p + u_origin, ref,
                    texture(photo, p / size).rgb, washed);
+    }
+    if (u_subject != 0) {  // a face's lines of age, drawn on the photo's lines too
+        vec2 lines_texel = 1.0 / vec2(textureSize(photo, 0));  // (the lines' size)
+        c = face_lined(c, face_lines_wide(face_lines, p / size, lines_texel), h, p + u_origin,
+                       ref, washed);
     }
     // a face's darkest accents laid deeper than the sheet's (darks.glsl: FACE_DARKEST)
     c = pigment_darks(c, mix(DARKEST, FACE_DARKEST, on_face));

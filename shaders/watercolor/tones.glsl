@@ -16,7 +16,7 @@ uniform float u_figure_shapes;  // how much of its own detail a figure's hair an
 uniform float u_hair_flow;  // 0..1: how much a figure's hair and clothes follow their strands
 uniform float u_wash_size;  // the wide wash's sigma, reference px (0: no wide wash)
 uniform float u_face_size;  // the faces' median size, source px (0: none found)
-uniform vec4 u_face_skin;  // CIELAB; .w 1 where measured, 0 not (no face mesh)
+#include "watercolor/own_skin.glsl"
 #include "watercolor/key.glsl"
 uniform int u_subject;  // a face was found (else the focus is the saliency: no face to lay)
 uniform int u_figure_laid;  // 1: the figure's shapes were laid this frame (0: a cheap draft)
@@ -322,25 +322,6 @@ float face_shine(vec3 own, vec3 coarse, float beside) {
 // this target's per reference px).
 float wide_change(float coarse_l, float texels) {
     return length(vec2(dFdx(coarse_l), dFdy(coarse_l))) * u_wash_size * texels;
-}
-
-// How much a colour `lab` is the found face's own skin (u_face_skin: its cheeks' colour,
-// engine/face_skin.py), 0..1 (trial F8, finding 8): as light as it or lighter, or darker by
-// a shadow's SKIN_SHADE at most (hair a few tones darker than the face is no skin); of its
-// chromaticity within SKIN_NEAR (a light on skin whitens it: towards the paper its chroma
-// falls in proportion, as a sheen's). Whatever the face's colour: an orange-lit forehead, a
-// grey photo's, beyond skin_tone's bands (a grey forehead under the hairline was laid as the
-// figure's hair and clothes: a pale ledge); light-brown hair within them, a shadow's depth
-// or more darker than the face (trial F8's f16: L* 44-48 by cheeks at 69), not.
-const vec2 SKIN_SHADE = vec2(22.0, 14.0);  // L* below the face's skin: hair .. a shadow on it
-const vec2 SKIN_NEAR = vec2(6.0, 0.25);    // a* b* off it: L* units + of its chroma (.. x 1.6)
-float own_skin(vec3 lab) {
-    vec3 f = u_face_skin.xyz;
-    float shade = smoothstep(f.x - SKIN_SHADE.x, f.x - SKIN_SHADE.y, lab.x);
-    float whiter = lab.x > f.x ? clamp((100.0 - lab.x) / max(100.0 - f.x, 1.0), 0.0, 1.0)
-                               : 1.0;
-    float tol = SKIN_NEAR.x + SKIN_NEAR.y * length(f.yz);
-    return shade * (1.0 - smoothstep(tol, 1.6 * tol, length(lab.yz - f.yz * whiter)));
 }
 
 // How much of along_flow a texel takes, from its colour `lab` and the flow's coherence along

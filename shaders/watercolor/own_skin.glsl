@@ -1,0 +1,20 @@
+uniform vec4 u_face_skin;  // CIELAB; .w 1 where measured, 0 not (no face mesh)
+
+// How much a colour `lab` is the found face's own skin (u_face_skin: its cheeks' colour,
+// engine/face_skin.py), 0..1 (trial F8, finding 8): as light as it or lighter, or darker by
+// a shadow's SKIN_SHADE at most (hair a few tones darker than the face is no skin); of its
+// chromaticity within SKIN_NEAR (a light on skin whitens it: towards the paper its chroma
+// falls in proportion, as a sheen's). Whatever the face's colour: an orange-lit forehead, a
+// grey photo's, beyond skin_tone's bands (a grey forehead under the hairline was laid as the
+// figure's hair and clothes: a pale ledge); light-brown hair within them, a shadow's depth
+// or more darker than the face (trial F8's f16: L* 44-48 by cheeks at 69), not.
+const vec2 SKIN_SHADE = vec2(22.0, 14.0);  // L* below the face's skin: hair .. a shadow on it
+const vec2 SKIN_NEAR = vec2(6.0, 0.25);    // a* b* off it: L* units + of its chroma (.. x 1.6)
+float own_skin(vec3 lab) {
+    vec3 f = u_face_skin.xyz;
+    float shade = smoothstep(f.x - SKIN_SHADE.x, f.x - SKIN_SHADE.y, lab.x);
+    float whiter = lab.x > f.x ? clamp((100.0 - lab.x) / max(100.0 - f.x, 1.0), 0.0, 1.0)
+                               : 1.0;
+    float tol = SKIN_NEAR.x + SKIN_NEAR.y * length(f.yz);
+    return shade * (1.0 - smoothstep(tol, 1.6 * tol, length(lab.yz - f.yz * whiter)));
+}

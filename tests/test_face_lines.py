@@ -1,0 +1,73 @@
+"""A face's lines of age (trial F9, finding 6): a forehead's furrows are put in over the flesh
+wash as a thin dry stroke (face_lines.frag, face_lines.glsl), where the face's smoothing laid
+them as smooth as its blotches; blotches, pores and a young face's smooth skin stay as laid."""
+# ruff: noqa: F811 - pytest fixtures imported from another test module
+
+from __future__ import annotations
+
+import numpy as np
+from test_face_features import lab_picture, lightness, pipeline  # noqa: F401 - fixture
+
+from aquarelle.engine.faces import Face
+from aquarelle.engine.subject import Subject
+
+SIZE = 720  # one reference frame: source px are reference px
+FURROWS = (250.0, 262.0, 274.0)  # the forehead's lines, their middle rows
+SPAN = (300, 420)  # their columns
+
+
+def _face() -> Face:
+    return Face((220.0, 200.0, 500.0, 560.0),
+                np.array([(310, 330), (410, 330), (360, 400), (360, 460), (220, 340),
+                          (500, 340)], float), 0.9)
+
+
+def _forehead(furrows: bool) -> np.ndarray:
+    """Skin of L* 72 with a little grain (a photo's), on a grey ground; with `furrows` three
+    gently waving lines 1.5 px across, 8 L* darker than the skin, over the forehead; and on
+    either cheek a blotch of dark dots 3 px across (freckles), which no line is."""
+    rng = np.random.default_rng(3)
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+    lum = np.full((SIZE, SIZE), 72.0, np.float32) + rng.normal(0.0, 1.0, (SIZE, SIZE))
+    if furrows:
+        for row in FURROWS:
+            mid = row + 2.0 * np.sin(xx / 23.0)
+            depth = 8.0 * np.clip(1.0 - np.abs(yy - mid) / 1.5, 0.0, 1.0)
+            lum -= np.where((xx >= SPAN[0]) & (xx < SPAN[1]), depth, 0.0)
+    for cx in (290.0, 430.0):
+        for _ in range(40):
+            x, y = cx + rng.uniform(-30, 30), 420.0 + rng.uniform(-20, 20)
+            lum[np.hypot(xx - x, yy - y) <= 1.5] -= 8.0
+    return lab_picture(lum, 14.0, 18.0)
+
+
+def _paint(pipeline, picture: np.ndarray) -> np.ndarray:
+    p = pipeline({})
+    p.subject_feed = "given"
+    p.set_subject(Subject((_face(),), None))
+    return lightness(p.render_array(picture))
+
+
+def _line_depth(lum: np.ndarray) -> float:
+    """How much darker the furrows' rows are than the skin between them (L*, median)."""
+    cols = slice(SPAN[0] + 10, SPAN[1] - 10)
+    xs = np.arange(cols.start, cols.stop)
+    on = [lum[np.round(r + 2.0 * np.sin(xs / 23.0)).astype(int), xs] for r in FURROWS]
+    off = [lum[np.round(r + 6.0 + 2.0 * np.sin(xs / 23.0)).astype(int), xs] for r in FURROWS]
+    return float(np.median(np.concatenate(off)) - np.median(np.concatenate(on)))
+
+
+def test_a_foreheads_furrows_are_drawn_and_its_freckles_are_not(pipeline):
+    """The furrows keep at least 0.6 of their depth against the skin between them (the old
+    code laid them as smooth as the skin: 0.06 of it); the freckled cheeks are laid as they
+    were without furrows on the forehead (no line is found on a blotch), within 0.3 L*."""
+    lined, smooth = _forehead(True), _forehead(False)
+    photo = _line_depth(lightness(lined))
+    with_lines, without = _paint(pipeline, lined), _paint(pipeline, smooth)
+    drawn = _line_depth(with_lines)
+    assert drawn >= 0.6 * photo, (drawn, photo)
+    cheeks = (slice(395, 445), slice(250, 470))
+    assert np.abs(with_lines[cheeks] - without[cheeks]).mean() <= 0.3
+    # the furrows are the painting's only change: the skin a few px off them as it was
+    assert np.abs(with_lines[300:330, SPAN[0]:SPAN[1]]
+                  - without[300:330, SPAN[0]:SPAN[1]]).mean() <= 0.3
