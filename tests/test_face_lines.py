@@ -71,3 +71,46 @@ def test_a_foreheads_furrows_are_drawn_and_its_freckles_are_not(pipeline):
     # the furrows are the painting's only change: the skin a few px off them as it was
     assert np.abs(with_lines[300:330, SPAN[0]:SPAN[1]]
                   - without[300:330, SPAN[0]:SPAN[1]]).mean() <= 0.3
+
+
+CHIN_ROW = 542  # a crease across the chin's underside: the box's bottom is at 560
+
+
+def _outline_x(y: np.ndarray) -> np.ndarray:
+    """The face's left outline (the box's ellipse: no mesh) at rows `y`, 3 px inside it."""
+    return 360.0 - 154.0 * np.sqrt(np.clip(1.0 - ((y - 380.0) / 234.0) ** 2, 0.0, 1.0)) + 3.0
+
+
+def _edges_of_face(lines: bool) -> np.ndarray:
+    """Skin of L* 72 within the face's oval on a cool grey ground; with `lines` a dark line
+    1.5 px across along the face's left outline (a jaw's shadow against the ground) and one
+    across its chin's underside, both as deep as _forehead's furrows."""
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+    lum = np.full((SIZE, SIZE), 72.0, np.float32) + rng.normal(0.0, 1.0, (SIZE, SIZE))
+    inside = ((xx - 360.0) / 154.0) ** 2 + ((yy - 380.0) / 234.0) ** 2 <= 1.0
+    ground = lum - 12.0
+    if lines:
+        edge = 8.0 * np.clip(1.0 - np.abs(xx - _outline_x(yy)) / 1.5, 0.0, 1.0)
+        lum -= np.where((yy >= 330) & (yy < 430), edge, 0.0)
+        chin = 8.0 * np.clip(1.0 - np.abs(yy - CHIN_ROW) / 1.5, 0.0, 1.0)
+        lum -= np.where((xx >= 320) & (xx < 400), chin, 0.0)
+    skin, grey = lab_picture(lum, 14.0, 18.0), lab_picture(ground, -4.0, -8.0)
+    return np.where(inside[..., None], skin, grey)
+
+
+def test_a_faces_outline_and_a_crease_under_its_chin_are_not_drawn(pipeline):
+    """Only lines inside the skin are drawn (trial F9's judges of round 1: a hard crack along
+    a jaw against the ground, a second line under the jaw): a line along the face's outline
+    and one across its chin's underside keep at most 0.2 of their depth in the photo over the
+    painting without them (round 1 drew them as a forehead's furrows)."""
+    lined = _paint(pipeline, _edges_of_face(True))
+    plain = _paint(pipeline, _edges_of_face(False))
+    ys = np.arange(340, 420)
+    edge_cols = np.round(_outline_x(ys.astype(np.float32))).astype(int)
+    edge = float(np.median(plain[ys, edge_cols] - lined[ys, edge_cols]))
+    chin = float(np.median(plain[CHIN_ROW, 330:390] - lined[CHIN_ROW, 330:390]))
+    photo = float(np.median(lightness(_edges_of_face(False))[CHIN_ROW, 330:390]
+                            - lightness(_edges_of_face(True))[CHIN_ROW, 330:390]))
+    assert edge <= 0.2 * photo, (edge, photo)
+    assert chin <= 0.2 * photo, (chin, photo)

@@ -13,11 +13,19 @@
 // features have their accents, and a young face's smooth skin has no such lines to find.
 // .rgb the line's transmittance (the photo's line over its sides: its own colour, a glaze
 // over the wash), .a its strength (0..1).
-// tiles: reach ceil(14.0 * max(1.0, 1.2 * u_px) + 7.0 * max(1.0, u_px)) + 2
+// Round 2 (the judges of round 1): only inside the skin, never its outline (a jaw, a chin,
+// a cheek against the background, a scarf, lace: a crack-like line, crumbs along it), nor
+// under the chin (the neck's and the jaw's shadow), nor in light hair (blonde strands that a
+// skin tone takes for skin: wood-grain dashes): skin on each side on its own, near and well
+// past the line, and the face's oval on both sides across it; and only a long line (crumbs,
+// dashes and dots dropped, a line's ends faded).
+// tiles: reach ceil(max(18.0 * max(1.0, 1.2 * u_px) + 9.0 * max(1.0, u_px),
+// tiles:                0.05 * u_face_size * u_scale + 1.0)) + 2
 #include "common/flow.glsl"
 #include "common/color.glsl"
 #include "watercolor/skin.glsl"
 #include "watercolor/own_skin.glsl"
+#include "watercolor/figure_rest.glsl"
 out vec4 frag;
 uniform sampler2D photo;   // the picture, work size, sRGB values
 uniform sampler2D washes;  // the painted washes, half work size
@@ -26,17 +34,59 @@ uniform sampler2D focus;   // .y the features, .z the face (focus.frag)
 uniform sampler2D beard;   // where a face's beard is (beard.frag)
 uniform float u_px;        // work px per reference px
 uniform vec2 u_resolution; // the work size
+uniform float u_scale;     // work px per source px
+uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
+uniform float u_face_size; // the faces' median size, source px
 
 const float RADIUS = 1.2;        // reference px: the nearer side of a line, at least 1 px
-const float LINE_REACH = 7.0;    // reference px: how far along each way a line must go on
-const vec2 ON_FACE = vec2(0.05, 0.3);  // of the face map: none .. all of a line drawn
+const float LINE_REACH = 9.0;    // reference px: how far along each way a line must go on
+const vec2 ON_FACE = vec2(0.7, 0.95);  // of the face map: none .. all of a line drawn (its oval)
+const vec2 ON_FOREHEAD = vec2(0.05, 0.3);  // the same, in a forehead's middle (past the oval)
 const vec2 LINE_LOST = vec2(0.008, 0.035);  // of luma: a line's contrast the washes lost
 // of the features' map and of the beard's: lines drawn .. none (the accents draw the
 // features' darks, the beard its hairs)
 const vec2 NOT_THERE = vec2(0.05, 0.3);
 const vec2 INSIDE = vec2(0.6, 0.9);   // of the face map: within its oval (no hair)
-const vec2 ALONG = vec2(0.3, 0.6);    // of the samples along that go on: a line, not a dot
-const vec2 CROWDED = vec2(0.3, 0.75);  // of the parallel samples that are lines too: hair
+// of the samples along that go on: a line, not a dot nor a dash (its ends fade out)
+const vec2 ALONG = vec2(0.45, 0.75);
+const vec2 CROWDED = vec2(0.15, 0.5);  // of the parallel samples that are lines too: hair
+// of the face's size: how far inside its oval a line must lie (its outline, the
+// jaw, an ear beside it: no wrinkle), across it, at least FAR_SIDES of its side offsets
+const float WITHIN_OVAL = 0.05;  // (not in a forehead's middle: on_heads)
+const float FAR_SIDES = 4.0;   // side offsets: the skin well past the line, each side
+const vec2 OVAL_FULL = vec2(0.6, 0.95);  // of the face map: past the oval .. inside it
+// down a face's box (half sides from its centre; the box spans the brows to the chin): the
+// lines of a chin's crease and a jaw's shadow .. none (the neck, the jaw's underside)
+const vec2 CHIN = vec2(0.7, 0.85);
+// the same: up the box, a forehead's middle from .. to (.xy), its width from .. to (.zw)
+const vec4 FOREHEAD = vec4(-0.45, -0.25, 0.4, 0.6);
+
+// How much `q` is skin (the found face's own, or a skin tone within the oval `inside`).
+float skin_at(vec2 q, vec2 px, float inside) {
+    vec3 lab = srgb_to_lab(texture(photo, q * px).rgb);
+    return max(u_face_skin.w > 0.0 ? own_skin(lab) : 0.0, skin_tone(lab) * inside);
+}
+
+// Where `at` (source px of the whole picture) lies round the faces: .x above their chins (1)
+// or below (0), .y in a forehead's middle (above the brows, between the temples: its lines
+// run up to the oval's top, whose far side is the forehead's skin still, not an outline).
+vec2 on_heads(vec2 at) {
+    float below = 0.0;
+    float forehead = 0.0;
+    for (int i = 0; i < HEADS; i++) {
+        vec4 hd = u_heads[i];
+        if (hd.z <= 0.0) {
+            break;
+        }
+        vec2 d = (at - hd.xy) / hd.zw;
+        float beside = smoothstep(FOREHEAD.z, FOREHEAD.w, abs(d.x));
+        below = max(below, smoothstep(CHIN.x, CHIN.y, d.y)
+                           * (1.0 - smoothstep(1.2, 1.5, abs(d.x))));
+        forehead = max(forehead, (1.0 - smoothstep(FOREHEAD.x, FOREHEAD.y, d.y))
+                                 * (1.0 - beside));
+    }
+    return vec2(1.0 - below, forehead);
+}
 
 float luma_at(vec2 q, vec2 px) {
     return luma(texture(photo, q * px).rgb);
@@ -51,7 +101,10 @@ void main() {
     vec2 p = gl_FragCoord.xy;
     vec2 px = 1.0 / u_resolution;
     vec4 f = texture(focus, p * px);
-    float where = smoothstep(ON_FACE.x, ON_FACE.y, f.z)
+    vec2 heads = on_heads(p / u_scale + u_origin);
+    float where = mix(smoothstep(ON_FACE.x, ON_FACE.y, f.z),
+                      smoothstep(ON_FOREHEAD.x, ON_FOREHEAD.y, f.z), heads.y)
+                  * heads.x
                   * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, f.y))
                   * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, texture(beard, p * px).x));
     if (where <= 0.0) {
@@ -113,13 +166,21 @@ void main() {
         }
     }
     float alone = 1.0 - smoothstep(CROWDED.x, CROWDED.y, crowd / 4.0);
-    // on skin: its sides the face's own skin colour (where it was measured), or within the
-    // face's oval a skin tone (a forehead lit otherwise than the cheeks); not hair
+    // on skin: each side on its own the face's own skin colour (where it was measured), or
+    // within the face's oval a skin tone (a forehead lit otherwise than the cheeks); near the
+    // line and well past it (an outline's far side is the background, the hair, a collar);
+    // and the oval both sides across it (a face's outline, the jaw, an ear: no wrinkle)
     vec3 sides = 0.5 * (texture(photo, (p + n * side) * px).rgb
                         + texture(photo, (p - n * side) * px).rgb);
-    vec3 sides_lab = srgb_to_lab(sides);
-    float skin = max(u_face_skin.w > 0.0 ? own_skin(sides_lab) : 0.0,
-                     skin_tone(sides_lab) * smoothstep(INSIDE.x, INSIDE.y, f.z));
+    float inside = smoothstep(INSIDE.x, INSIDE.y, f.z);
+    float far = max(FAR_SIDES * side, WITHIN_OVAL * u_face_size * u_scale);
+    float oval = 1.0;
+    for (int k = -1; k <= 1; k += 2) {
+        oval = min(oval, texture(focus, (p + n * (float(k) * far)) * px).z);
+    }
+    float skin = min(min(skin_at(p + n * side, px, inside), skin_at(p - n * side, px, inside)),
+                     min(skin_at(p + n * far, px, inside), skin_at(p - n * far, px, inside)))
+                 * max(smoothstep(OVAL_FULL.x, OVAL_FULL.y, oval), heads.y);
     // what the washes lost here: no more of the line than they are lighter than the photo
     float l = luma_at(p, px);
     float w = luma(texture(washes, p * px).rgb);

@@ -1,9 +1,11 @@
 // A face's lines drawn (face_lines.frag found them): the lines of age laid last over the
 // flesh wash with a thin dry stroke, as a glaze of the line's own colour (its transmittance
 // against its sides), thinner where the dry brush skips the paper's valleys and broken in a
-// few long gaps (a pulled stroke, then a lift), FACE_LINES of the photo's depth: stated, not
-// copied. Needs noise.glsl, color.glsl and the caller's u_seed.
-const float FACE_LINES = 1.6;  // the line's depth in the photo, stated: its glaze to this power
+// few long gaps (a pulled stroke, then a lift), at most as deep against the wash as the
+// photo's line against its sides (a painter's dry stroke is light: stated deeper, at ^1.6,
+// it drew a glasses' bridge black and a chin's crease as a crack). Needs noise.glsl,
+// color.glsl and the caller's u_seed.
+const float FACE_LINES = 1.0;  // the line's depth in the photo: its glaze to this power
 // of the line's own hue against its sides' (a crease's red, stated deeper, drew scratches;
 // the rest its depth alone: a shadow of the wash's own colour)
 const float FACE_LINE_HUE = 0.35;
