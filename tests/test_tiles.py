@@ -244,3 +244,26 @@ def test_a_picture_the_decoder_refuses_is_one_line_not_a_traceback(tmp_path, cap
     assert main(["render", str(src), "-o", str(tmp_path / "out.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"aquarelle render: error: not a readable image: {src} (damaged")
+
+
+def test_a_sampler_read_only_at_the_pixel_adds_no_reach_to_its_chain(tmp_path):
+    """face_lines walks the photo ~60 px along a line but takes the washes at its pixel only
+    (`// tiles: here washes`): its reach counted on the washes' long chain too had a 1001 px
+    portrait cut in 10 thin tiles instead of 4, its outline 812 px off the untiled."""
+    import shutil
+
+    from aquarelle.engine.params import ParamSet
+    from aquarelle.engine.tiles import analyse, still_margin
+    from aquarelle.resources import shaders_dir
+
+    root = tmp_path / "shaders"
+    shutil.copytree(shaders_dir(), root)
+    lines = root / "watercolor" / "face_lines.frag"
+    text = lines.read_text(encoding="utf-8")
+    assert "// tiles: here washes\n" in text
+    lines.write_text(text.replace("// tiles: here washes\n", ""), encoding="utf-8")
+    style, size = load_chain("watercolor"), (3000, 2000)
+    values = ParamSet(style.params, scope=style.name).values()
+    here = still_margin(*analyse(style, values, size))
+    everywhere = still_margin(*analyse(style, values, size, root))
+    assert here[0] < everywhere[0] and here[1] < everywhere[1], (here, everywhere)

@@ -24,7 +24,7 @@ from .graph import MAX_REPEAT
 from .params import ParamSet
 from .style import ORIGINAL, SOURCE, PassSpec, RepeatSpec, StyleSpec
 from .tile_plan import TileError
-from .tile_reach import XY, evaluate_reach, reach_expression
+from .tile_reach import XY, evaluate_reach, reach_expression, read_here
 
 BYTES = {"f1": 1, "f2": 2, "f4": 4, "nu2": 2}
 
@@ -201,17 +201,22 @@ class TileAnalysis:
     def _read(self, s: _Step, n: XY, need: dict[str, XY]) -> None:
         """What a step needs of its inputs to make `n` beyond the core of its output: its
         reach, one texel of the input (bilinear taps) and half one of the output."""
+        here = n
         if s.runs:  # the outermost texel drawn has its centre up to half a texel further
             rx, ry = self.reach(s)
             ox, oy = self.factors(s.spec.output)
-            n = (n[0] + rx + 0.5 / ox, n[1] + ry + 0.5 / oy)
+            here = (n[0] + 0.5 / ox, n[1] + 0.5 / oy)
+            n = (here[0] + rx, here[1] + ry)
+        local = {i.target for k, i in s.spec.inputs.items()
+                 if k in read_here(self.root / s.spec.shader)} if s.runs else set()
         for name in self.reads(s):
             if not tile_input(self.style, name):
                 continue  # whole targets come through windows; flow and textures as they are
             kx, ky = self.factors(name)
             extra = (1.0 / kx, 1.0 / ky) if s.runs else (0.0, 0.0)
+            at = here if name in local else n
             old = need.get(name, (0.0, 0.0))
-            need[name] = (max(old[0], n[0] + extra[0]), max(old[1], n[1] + extra[1]))
+            need[name] = (max(old[0], at[0] + extra[0]), max(old[1], at[1] + extra[1]))
 
     def _windows(self) -> dict[str, tuple[str, str]]:
         """Whole targets the painting reads -> (the reading pass's output, sampler filter);

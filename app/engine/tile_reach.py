@@ -25,7 +25,7 @@ def reach_expression(path: Path) -> ast.Expression | None:
     except OSError:
         return None
     parts = [ln.strip()[len("// tiles:"):].strip() for ln in lines
-             if ln.strip().startswith("// tiles:")]
+             if ln.strip().startswith("// tiles:") and not ln.strip().startswith("// tiles: here ")]
     text = " ".join(parts)
     if not text.startswith("reach "):
         return None
@@ -33,6 +33,24 @@ def reach_expression(path: Path) -> ast.Expression | None:
         return ast.parse(text[len("reach "):], mode="eval")
     except SyntaxError:
         raise TileError(f"{path.name}: '// tiles: reach' is not an expression") from None
+
+
+@functools.lru_cache(maxsize=256)
+def read_here(path: Path) -> frozenset[str]:
+    """The samplers a shader reads only at its output texel's own place, whatever its reach
+    (`// tiles: here NAME, NAME`): a tile needs none of their texels around it but the one
+    (a pass that walks the photo far but takes the washes at the pixel adds its reach to
+    the photo's chain only)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return frozenset()
+    names: set[str] = set()
+    for ln in lines:
+        text = ln.strip()
+        if text.startswith("// tiles: here "):
+            names.update(n.strip() for n in text[len("// tiles: here "):].split(","))
+    return frozenset(n for n in names if n)
 
 
 def _along(direction: Any, r: float) -> XY:

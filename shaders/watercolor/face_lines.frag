@@ -21,6 +21,7 @@
 // dashes and dots dropped, a line's ends faded).
 // tiles: reach ceil(max(18.0 * max(1.0, 1.2 * u_px) + 9.0 * max(1.0, u_px),
 // tiles:                0.05 * u_face_size * u_scale + 1.0)) + 2
+// tiles: here washes
 #include "common/flow.glsl"
 #include "common/color.glsl"
 #include "watercolor/skin.glsl"
@@ -37,6 +38,9 @@ uniform vec2 u_resolution; // the work size
 uniform float u_scale;     // work px per source px
 uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
 uniform float u_face_size; // the faces' median size, source px
+// 1: the whole output without the lines (a CPU renderer then draws them, 2, only on the tiles
+// where the face map is above 0: llvmpipe runs the search for every pixel it draws); 0 whole
+uniform int u_split;
 
 const float RADIUS = 1.2;        // reference px: the nearer side of a line, at least 1 px
 const float LINE_REACH = 9.0;    // reference px: how far along each way a line must go on
@@ -98,6 +102,10 @@ float line_at(vec2 q, vec2 px, vec2 n) {
 }
 
 void main() {
+    if (u_split == 1) {
+        frag = vec4(1.0, 1.0, 1.0, 0.0);  // (as below wherever the face map is 0)
+        return;
+    }
     vec2 p = gl_FragCoord.xy;
     vec2 px = 1.0 / u_resolution;
     vec4 f = texture(focus, p * px);
