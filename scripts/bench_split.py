@@ -1,8 +1,9 @@
-"""Split passes (PassSpec.split): a portrait painted with the watercolor's composite drawn in
-one part and in two (the feature accents only on the tiles where a face's features are), in
+"""Split passes (PassSpec.split): a portrait painted with the watercolor's split passes drawn in
+one part and in two (the composite's feature accents only on the tiles where a face's features
+are, face_lines' search only on the face's tiles), in
 turns, in the same process, on this machine's GL renderer (the split is what a CPU renderer
 does; a GPU draws one part). Medians of the whole frame (wall ms) and of the composite's GPU
-time; the pictures compared byte for byte.
+and face_lines' GPU times; the pictures compared byte for byte.
 
 Run: .venv/bin/python scripts/bench_split.py [--runs 5] [--size 640]
 """
@@ -38,9 +39,9 @@ def main() -> None:
     args = parser.parse_args()
     ctx = create_headless_context()
     print(f"GL renderer: `{renderer_string(ctx)}`\n")
-    print("| picture | composite, one part | two parts | frame, one part | two parts "
-          "| same bytes |")
-    print("|---|---|---|---|---|---|")
+    print("| picture | composite, one part | two parts | face lines, one part | two parts "
+          "| frame, one part | two parts | same bytes |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, img in pictures(args.size).items():
         renderers = {}
         for split in (False, True):
@@ -50,20 +51,23 @@ def main() -> None:
             p.profile = True
         frame: dict[bool, list[float]] = {False: [], True: []}
         comp: dict[bool, list[float]] = {False: [], True: []}
+        lines: dict[bool, list[float]] = {False: [], True: []}
         out = {}
         for _ in range(args.runs):
             for split, p in renderers.items():
                 t = time.perf_counter()
                 out[split] = p.render_array(img)
                 frame[split].append((time.perf_counter() - t) * 1e3)
-                comp[split].append(p.pass_times_ms().get("composite", 0.0))
+                times = p.pass_times_ms()
+                comp[split].append(times.get("composite", 0.0))
+                lines[split].append(times.get("face_lines", 0.0))
         for p in renderers.values():
             p.release()
         same = np.array_equal(out[False], out[True])
         h, w = img.shape[:2]
-        print(f"| {name} {w}x{h} | {statistics.median(comp[False]):.0f} ms | "
-              f"{statistics.median(comp[True]):.0f} ms | {statistics.median(frame[False]):.0f} ms"
-              f" | {statistics.median(frame[True]):.0f} ms | {'yes' if same else 'NO'} |")
+        cells = [f"{statistics.median(v[k]):.0f} ms" for v in (comp, lines, frame)
+                 for k in (False, True)]
+        print(f"| {name} {w}x{h} | {' | '.join(cells)} | {'yes' if same else 'NO'} |")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from videoclips import mux_frames
 from aquarelle.cli.main import main
 from aquarelle.media.carry import depth_warnings
 from aquarelle.media.hdr import HDR10, hdr10_params, read_hdr10, writes_hdr10
+from aquarelle.media.side_data import frame_side_data
 from aquarelle.media.video_reader import Colour
 from aquarelle.media.video_writer import CODECS
 
@@ -48,7 +49,7 @@ def side_data(path: Path) -> dict[str, bytes]:
     with av.open(str(path)) as c:
         frame = next(c.decode(video=0))
         kinds = {Type.MASTERING_DISPLAY_METADATA: "mastering", Type.CONTENT_LIGHT_LEVEL: "light"}
-        return {kinds[s.type]: bytes(s) for s in frame.side_data if s.type in kinds}
+        return {kinds[s.type]: bytes(s) for s in frame_side_data(frame) if s.type in kinds}
 
 
 def render(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

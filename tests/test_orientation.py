@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from aquarelle.media.orientation import Orientation
+from aquarelle.media.side_data import frame_side_data
 from aquarelle.media.video_reader import VideoReader
 
 W, H = 64, 32
@@ -37,7 +38,7 @@ def clip(path, degrees: float, hflip: bool, vflip: bool) -> tuple[int, ...]:
             out.mux(packet)
     with av.open(str(path)) as c:
         frame = next(c.decode(video=0))
-        side = next(s for s in frame.side_data if s.type.name == "DISPLAYMATRIX")
+        side = next(s for s in frame_side_data(frame) if s.type.name == "DISPLAYMATRIX")
         return struct.unpack("=9i", bytes(side))
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from av.sidedata.sidedata import Type
 
 from .orientation import reads_side_data
+from .side_data import frame_side_data
 
 # Packets read for the first frame before giving up (a stream that starts undecodable)
 FIRST_FRAME_PACKETS = 300
@@ -69,7 +70,7 @@ class HDR10:
 def hdr10_of(frame: av.VideoFrame) -> HDR10 | None:
     """A decoded frame's HDR10 metadata, None where it has none."""
     mastering = light = None
-    for side in frame.side_data:
+    for side in frame_side_data(frame):
         data = bytes(side)
         if side.type == Type.MASTERING_DISPLAY_METADATA and len(data) >= MASTERING_LAYOUT.size:
             v = MASTERING_LAYOUT.unpack_from(data)

@@ -12,6 +12,8 @@ import av
 import numpy as np
 from av.sidedata.sidedata import Type
 
+from .side_data import frame_side_data
+
 MATRIX = struct.Struct("=9i")  # FFmpeg's display matrix: 3x3 int32, 16.16 fixed point
 
 # PyAV 18's side-data wrappers crash the interpreter (SIGSEGV at a later garbage collection)
@@ -87,7 +89,7 @@ def orientation_of(frame: av.VideoFrame, stream: av.video.stream.VideoStream) ->
 
 def _display_matrix(frame: av.VideoFrame) -> tuple[int, ...] | None:
     try:
-        for side in frame.side_data:
+        for side in frame_side_data(frame):
             if side.type == Type.DISPLAYMATRIX:
                 data = bytes(side)
                 if len(data) >= MATRIX.size:
