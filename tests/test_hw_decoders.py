@@ -46,8 +46,14 @@ def test_a_gpu_decoders_frames_become_the_software_decoders(gpu_layout, planar) 
     gpu = soft.reformat(format=gpu_layout)  # the same samples, semi-planar
     back = as_software_layout(gpu)
     assert back.format.name == planar
+    depth = 2 if planar.endswith("10le") else 1  # bytes a sample
+
+    def samples(plane) -> np.ndarray:  # its rows without their padding (PyAV 18.1.1 pads more)
+        rows = np.frombuffer(bytes(plane), np.uint8).reshape(plane.height, plane.line_size)
+        return rows[:, :plane.width * depth]
+
     for a, b in zip(soft.planes, back.planes, strict=True):
-        assert bytes(a) == bytes(b)
+        assert np.array_equal(samples(a), samples(b))
     assert as_software_layout(soft) is soft
 
 
