@@ -6,14 +6,13 @@ first sample is the source's at --start."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import av
 import numpy as np
 import pytest
 from test_vfr_timing import gif_delays
-from videoclips import mux_frames, tone
+from videoclips import mux_frames, mux_sound, tone
 
 from aquarelle.cli.main import main
 
@@ -29,15 +28,8 @@ def grey_clip(path: Path) -> Path:
         vs.codec_context.options = {"crf": "1"}
         a = out.add_stream("pcm_s16le", rate=RATE, layout="mono")
         mux_frames(out, vs, (np.full((48, 64, 3), 20 * k, np.uint8) for k in range(FRAMES)))
-        wave = tone(1.0, RATE, 1)
-        for at in range(0, RATE, 960):  # 20 ms packets: copied ones start within 20 ms
-            sound = av.AudioFrame.from_ndarray(wave[:, at:at + 960], format="fltp",
-                                               layout="mono")
-            sound.sample_rate, sound.pts, sound.time_base = RATE, at, Fraction(1, RATE)
-            for packet in a.encode(sound):
-                out.mux(packet)
-        for packet in a.encode(None):
-            out.mux(packet)
+        # 20 ms packets: copied ones start within 20 ms
+        mux_sound(out, a, tone(1.0, RATE, 1), RATE, "mono", chunk=960)
     return path
 
 

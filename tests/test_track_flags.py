@@ -12,7 +12,7 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from videoclips import make_rich_clip, probe
+from videoclips import make_rich_clip, mux_frames, mux_sound, probe
 
 from aquarelle.cli.main import main
 
@@ -143,17 +143,8 @@ def test_an_mp4s_caption_kind_is_kept_as_matroskas_hearing_impaired_flag(
         audio = out.add_stream("aac", rate=48000, layout="stereo")
         audio.metadata["language"] = "eng"
         audio.disposition = D.default | D.hearing_impaired
-        for k in range(3):
-            frame = av.VideoFrame.from_ndarray(np.full((48, 64, 3), 40 * k, np.uint8),
-                                               format="rgb24")
-            frame.pts = k
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        sound = av.AudioFrame.from_ndarray(np.zeros((2, 14400), np.float32), format="fltp",
-                                           layout="stereo")
-        sound.sample_rate, sound.pts = 48000, 0
-        for packet in [*vs.encode(None), *audio.encode(sound), *audio.encode(None)]:
-            out.mux(packet)
+        mux_frames(out, vs, (np.full((48, 64, 3), 40 * k, np.uint8) for k in range(3)))
+        mux_sound(out, audio, np.zeros((2, 14400), np.float32), 48000, "stereo", chunk=14400)
     read = probe(src)["streams"][1]["disposition"]
     assert read == DEFAULT | HEARING | int(D.captions)  # (one kind box, read as two flags)
     code, err = render(src, "-o", tmp_path / "out.mkv", "-q")

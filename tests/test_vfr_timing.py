@@ -16,7 +16,7 @@ import av
 import numpy as np
 import pytest
 from PIL import Image as PILImage
-from videoclips import decode_video, make_clip, mux_frames, pattern
+from videoclips import decode_video, make_clip, mux_frames, mux_sound, pattern
 
 from aquarelle.cli.main import main
 from aquarelle.cli.render_video import summary
@@ -218,14 +218,7 @@ def flash_clip(path: Path) -> Path:
         onset = STEP_PTS[FLASH] * rate // 1000
         sound[:, onset:onset + rate // 5] = 0.5 * np.sin(
             2 * np.pi * 1000 * np.arange(rate // 5) / rate)
-        for i in range(0, sound.shape[1], 1024):
-            f = av.AudioFrame.from_ndarray(np.ascontiguousarray(sound[:, i:i + 1024]),
-                                           format="fltp", layout="stereo")
-            f.sample_rate, f.pts, f.time_base = rate, i, Fraction(1, rate)
-            for packet in audio.encode(f):
-                out.mux(packet)
-        for packet in audio.encode(None):
-            out.mux(packet)
+        mux_sound(out, audio, sound, rate, "stereo")
     return path
 
 

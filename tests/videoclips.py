@@ -86,6 +86,21 @@ def mux_frames(out: av.container.OutputContainer, stream: av.VideoStream,
         out.mux(packet)
 
 
+def mux_sound(out: av.container.OutputContainer, stream: av.AudioStream, samples: np.ndarray,
+              rate: int, layout: str, *, start: int = 0, chunk: int = 1024) -> None:
+    """Encode float `samples` (channels, n) at `rate` into `stream` in frames of `chunk`
+    samples, the first at pts `start` (in samples), mux their packets into `out`, then flush
+    the encoder into it."""
+    for i in range(0, samples.shape[1], chunk):
+        frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[:, i:i + chunk]),
+                                           format="fltp", layout=layout)
+        frame.sample_rate, frame.pts, frame.time_base = rate, start + i, Fraction(1, rate)
+        for packet in stream.encode(frame):
+            out.mux(packet)
+    for packet in stream.encode(None):
+        out.mux(packet)
+
+
 def late_clip(path: str | Path, seconds: float, *, fps: int = 24, frames: int = 12) -> Path:
     """A clip whose video and audio timestamps start `seconds` in (a broadcast recording's
     clock), the audio a little before the video."""
@@ -369,20 +384,7 @@ def preroll_clip(path: str | Path) -> Path:
         vs.width, vs.height, vs.pix_fmt = 64, 48, "yuv420p"
         vs.codec_context.options = {"bf": "0"}
         a = out.add_stream("aac", rate=48000, layout="stereo")
-        for k in range(50):
-            frame = av.VideoFrame.from_ndarray(pattern(k, 64, 48), format="rgb24")
-            frame.pts, frame.time_base = k - 5, Fraction(1, 25)
-            for packet in vs.encode(frame):
-                out.mux(packet)
-        for packet in vs.encode(None):
-            out.mux(packet)
-        sound = tone(2.0)
-        for i in range(0, sound.shape[1], 1024):
-            f = av.AudioFrame.from_ndarray(sound[:, i:i + 1024].copy(), format="fltp",
-                                           layout="stereo")
-            f.sample_rate, f.pts, f.time_base = 48000, i - 48000 // 5, Fraction(1, 48000)
-            for packet in a.encode(f):
-                out.mux(packet)
-        for packet in a.encode(None):
-            out.mux(packet)
+        mux_frames(out, vs, (pattern(k, 64, 48) for k in range(50)),
+                   pts=[k - 5 for k in range(50)], time_base=Fraction(1, 25))
+        mux_sound(out, a, tone(2.0), 48000, "stereo", start=-48000 // 5)
     return Path(path)
