@@ -21,6 +21,7 @@ from .frame_info import FrameInfo, TileView
 from .frame_timer import StepTimes
 from .graph import PassGraph
 from .grid_pad import GridPad, grid_align, padded_size
+from .letterbox import Content
 from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, installed_params, load_style, styles_dir
@@ -129,7 +130,7 @@ class StyleStage:
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._skin: tuple[float, float, float] | None = None  # its own skin (u_face_skin)
         # the picture between a film's letterbox bars, picture px (u_content; None: no bars)
-        self._content: tuple[float, float, float, float] | None = None
+        self._content: Content | None = None
         self._sharp = 0.0  # how sharp the main face is drawn (u_face_sharp)
         self._exposure = 1.0  # the gain that keys an underexposed frame up (u_key_gain)
         self._blocks = NO_GRID  # the frame's compression's block grid (engine/blocks.py)
