@@ -4,6 +4,7 @@ place, and the command line's big-still behaviour (progress, texture limit, head
 
 from __future__ import annotations
 
+import shutil
 import struct
 import warnings
 import zlib
@@ -16,11 +17,13 @@ import pytest
 from aquarelle.cli.main import main
 from aquarelle.engine.chain_spec import load_chain
 from aquarelle.engine.context import cpu_renderer
+from aquarelle.engine.params import ParamSet
 from aquarelle.engine.tile_analysis import tiling_problem
 from aquarelle.engine.tile_plan import plan_tiles
-from aquarelle.engine.tiles import TiledStill
+from aquarelle.engine.tiles import TiledStill, analyse, still_margin
 from aquarelle.media.image_read import image_size, read_image
 from aquarelle.media.image_types import ImageError
+from aquarelle.resources import shaders_dir
 
 
 def photo(w: int, h: int, seed: int = 1) -> np.ndarray:
@@ -250,12 +253,6 @@ def test_a_sampler_read_only_at_the_pixel_adds_no_reach_to_its_chain(tmp_path):
     """face_lines walks the photo ~60 px along a line but takes the washes at its pixel only
     (`// tiles: here washes`): its reach counted on the washes' long chain too had a 1001 px
     portrait cut in 10 thin tiles instead of 4, its outline 812 px off the untiled."""
-    import shutil
-
-    from aquarelle.engine.params import ParamSet
-    from aquarelle.engine.tiles import analyse, still_margin
-    from aquarelle.resources import shaders_dir
-
     root = tmp_path / "shaders"
     shutil.copytree(shaders_dir(), root)
     lines = root / "watercolor" / "face_lines.frag"
