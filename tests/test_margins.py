@@ -92,18 +92,52 @@ def test_a_small_figure_in_a_scene_is_painted_as_a_scene_in_its_margins(pipeline
 
 
 def test_portrait_share_rises_with_the_figures_share_or_its_face():
-    from aquarelle.engine.subject_map import PORTRAIT_FACE, PORTRAIT_FIGURE, portrait_share
+    from aquarelle.engine.subject_map import (
+        GROUP,
+        PORTRAIT_FACE,
+        PORTRAIT_FIGURE,
+        SCENE_FACE,
+        portrait_share,
+    )
     m = np.zeros((100, 100, 4), np.float32)
-    assert portrait_share(m, 0.0) == 0.0
+    assert portrait_share(m, 0.0, GROUP) == 0.0
     m[:10, :40, 2] = 1.0  # 4%: a small group in a corner, a distant walker
-    assert portrait_share(m, 0.08) == 0.0
+    assert portrait_share(m, 0.08, GROUP) == 0.0
     m[:50, :50, 2] = 1.0  # 25%: a portrait, a group
-    assert portrait_share(m, 0.08) == 1.0
+    assert portrait_share(m, 0.08, GROUP) == 1.0
+    assert portrait_share(m, 0.2, 1) == 1.0
+    # ... but one or two people with faces under a tenth of the short side are whole
+    # figures in a scene (trial F10's p19)
+    assert portrait_share(m, 0.08, 2) == 0.0
+    assert 0.3 < portrait_share(m, sum(SCENE_FACE) / 2, 1) < 0.7
     m[:] = 0.0
-    assert portrait_share(m, 0.3) == 1.0  # a close face whose person the mask missed
-    assert 0.3 < portrait_share(m, sum(PORTRAIT_FACE) / 2) < 0.7
+    assert portrait_share(m, 0.3, 1) == 1.0  # a close face whose person the mask missed
+    assert 0.3 < portrait_share(m, sum(PORTRAIT_FACE) / 2, 1) < 0.7
     m[:10, :round(1000 * sum(PORTRAIT_FIGURE) / 2), 2] = 1.0  # half way between
-    assert 0.3 < portrait_share(m, 0.0) < 0.7
+    assert 0.3 < portrait_share(m, 0.0, GROUP) < 0.7
+
+
+def test_a_full_length_figure_small_in_a_wide_scene_is_painted_with_the_scene(pipeline,
+                                                                               coffee):
+    """One person standing in a wide view (a face 0.075 of the short side, the person mask
+    on a figure down to the frame's bottom, about a tenth of the picture) is a figure in a
+    scene: the scene is painted in its margins. As a portrait, its vignette cut a blob out
+    round the figure and left the rest, people the models missed with it, bare paper
+    (trial F10's p19: 79% of two women's box)."""
+    from aquarelle.engine.faces import Face
+    from aquarelle.engine.subject import Subject
+    h, w = coffee.shape[:2]  # 400 x 600
+    person = np.zeros((144, 256), np.float32)  # the wide segmenter's grid
+    person[round(100 / h * 144):, round(255 / w * 256):round(335 / w * 256)] = 1.0
+    p = pipeline()
+    p.subject_feed = "given"
+    p.set_subject(Subject((Face((280.0, 100.0, 310.0, 130.0), np.zeros((6, 2)), 0.9),),
+                          person))
+    paper = bare(p.render_array(coffee))
+    middle = ~band(paper, 0.25)
+    middle[:, 200:400] = False  # away from the figure
+    assert paper[middle].mean() < 0.05  # the scene painted round the figure (was 0.96)
+    assert paper[band(paper, 0.03)].mean() > 0.6  # framed by the margins
 
 
 def test_a_draft_lays_the_margins_of_the_full_picture(pipeline, coffee):

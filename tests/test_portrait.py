@@ -107,6 +107,27 @@ def test_a_group_is_one_figure_with_its_heads_inside() -> None:
     assert at(120, 20) < 0.2  # not the whole sky
 
 
+def test_a_groups_legs_are_one_figure_with_the_gaps_between_them() -> None:
+    # A standing group's legs are painted as one mass fading down into the paper, with the
+    # ground between them: the gaps were background at the frame's bottom, where the wash
+    # round the figure fades out, and came out as paper holes and tongues (trial F10, p15)
+    def face(x: float) -> Face:
+        return Face((x, 100.0, x + 40.0, 150.0), np.zeros((6, 2)), 0.9)
+
+    person = np.zeros((480, 640), np.float32)
+    for cx in (120, 240, 360):  # each one's two legs, from the hips to the frame's bottom
+        person[300:, cx - 20:cx - 5] = person[300:, cx + 5:cx + 20] = 1.0
+    group = subject_map(Subject((face(100), face(220), face(340)), person), (640, 480))
+    step = 480 / group.shape[0]
+
+    def at(x: float, y: float) -> float:
+        return float(group[round(y / step), round(x / step), 2])
+
+    assert at(180, 440) > 0.8 and at(120, 440) > 0.8  # between two people's, one's legs
+    assert at(20, 440) < 0.2 and at(480, 440) < 0.2  # not the ground beside the group
+    assert at(120, 20) < 0.2  # nor the sky above it
+
+
 def test_a_portrait_fades_into_paper_and_a_photo_without_a_face_does_not(pipeline, portrait):
     p = pipeline()
     painted = p.render_array(portrait)

@@ -792,7 +792,8 @@ def paper_sheets(zoom: float) -> int:
 
 def _portrait(subject_map: np.ndarray, subject: Subject, picture: tuple[int, int]) -> float:
     """How much a picture of `picture` px is a portrait of its subject (portrait_share)."""
-    return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture))
+    return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture),
+                          len(subject.faces))
 
 
 def _resized(plane: np.ndarray, size: tuple[int, int]) -> np.ndarray:

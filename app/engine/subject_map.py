@@ -49,6 +49,7 @@ GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figu
 BUST = (2.8, 5.0)  # a bust's width at the shoulders and its height, in face sizes
 GROUP_CROWN = 0.6  # face sizes above a group's heads painted (not cut out round the hair)
 GROUP_CLOSE = 1.5  # face sizes: gaps in a group's figure narrower than twice this are closed
+LEGS = (2.5, 4.0)  # face sizes below a group's chins: its legs' gaps closed from the first on
 NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
 # A hole of the figure this small (the square root of its area, of the picture's short side;
 # filled whole below the first, left from the second) is painted with the figure round it:
@@ -68,6 +69,16 @@ HOLE_RING = 3  # texels: a filled hole takes the figure's mean level this far ro
 # between scatters islands of wash over the bare paper (its threshold meets its noise).
 PORTRAIT_FIGURE = (0.045, 0.055)
 PORTRAIT_FACE = (0.14, 0.16)
+# ... unless its faces are small and few: a face under a tenth of the short side is a whole
+# figure's (a head is an eighth of a standing body) standing in two thirds of the picture's
+# height or less, or further off, and one or two such people are figures in a scene, painted
+# with it in its margins (trial F10's p19: two walkers under a great tree, faces 0.076 of
+# the short side, their full-length figures 17% of the picture; the portrait's vignette cut
+# one blob out between them and dropped the people the models do not see, 79% of two
+# women's box bare paper). A group of GROUP faces or more is a group portrait however small
+# its faces (its busts are the figure: trial F8's team, faces 0.073). The portraits and
+# pairs of the trials: 0.13 and more.
+SCENE_FACE = (0.09, 0.11)
 
 
 def map_step(picture: tuple[int, int]) -> float:
@@ -106,6 +117,7 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     out[..., 2] = np.maximum(out[..., 2], out[..., 0])
     if len(subject.faces) >= GROUP:  # the person mask sees one or two people, not a group
         out[..., 2] = np.maximum(out[..., 2], _busts(subject.faces, step, (gw, gh)))
+        out[..., 2] = _legs_closed(out[..., 2], subject.faces, step)
     out[..., 2] = _small_holes_closed(out[..., 2], HOLE_SMALL[0] * min(gw, gh),
                                       HOLE_SMALL[1] * min(gw, gh))
     near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
@@ -115,12 +127,13 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
     return out
 
 
-def portrait_share(subject_map: np.ndarray, face: float) -> float:
+def portrait_share(subject_map: np.ndarray, face: float, faces: int) -> float:
     """How much a picture with this subject map is a portrait (0: a scene with a small
     figure in it .. 1: the figure is the subject); `face`: its largest face's size over the
-    picture's short side."""
-    return max(_smooth(PORTRAIT_FIGURE, float(subject_map[..., 2].mean())),
-               _smooth(PORTRAIT_FACE, face))
+    picture's short side, `faces`: how many faces it has."""
+    share = max(_smooth(PORTRAIT_FIGURE, float(subject_map[..., 2].mean())),
+                _smooth(PORTRAIT_FACE, face))
+    return share if faces >= GROUP else share * _smooth(SCENE_FACE, face)
 
 
 def _smooth(edges: tuple[float, float], x: float) -> float:
@@ -312,6 +325,26 @@ def _busts(faces: tuple[Face, ...], step: tuple[float, float],
     big = cv2.copyMakeBorder(mask, r, r, r, r, cv2.BORDER_REPLICATE)
     mask = cv2.morphologyEx(big, cv2.MORPH_CLOSE, kernel)[r:-r, r:-r]
     return _local_blur(mask, max(0.5, 0.15 * median))
+
+
+def _legs_closed(figure: np.ndarray, faces: tuple[Face, ...],
+                 step: tuple[float, float]) -> np.ndarray:
+    """A group's `figure` (0..1, on the map's grid) with the gaps between its people's legs
+    filled, from LEGS face sizes below their chins: the figure fades out down into the
+    paper as one mass at the frame's bottom, not through paper holes and tongues between
+    the legs (trial F10's p15: 18% of the bottom strip bare paper)."""
+    s = float(np.median([f.size for f in faces]))
+    chin = float(np.median([f.box[3] for f in faces]))
+    ys = (np.arange(figure.shape[0], dtype=np.float32) + 0.5) * step[1]
+    weight = np.clip((ys - chin - LEGS[0] * s) / ((LEGS[1] - LEGS[0]) * s), 0.0, 1.0)
+    if not weight.any():
+        return figure
+    r = max(1, round(GROUP_CLOSE * s / step[0]))  # texels, as the busts' gaps
+    kernel = np.ones((1, 2 * r + 1), np.uint8)
+    # continued past the frame's sides as it meets them: a leg at the border is not eaten
+    big = cv2.copyMakeBorder(figure, 0, 0, r, r, cv2.BORDER_REPLICATE)
+    closed = cv2.morphologyEx(big, cv2.MORPH_CLOSE, kernel)[:, r:-r]
+    return np.maximum(figure, closed * weight[:, None])
 
 
 def _features(face: Face, xs: np.ndarray, ys: np.ndarray, out: np.ndarray) -> None:

@@ -74,7 +74,8 @@ class BorderSurvey:
             return
         picture = (image.shape[1], image.shape[0])
         share = portrait_share(subject_map(subject, picture),
-                               max(f.size for f in subject.faces) / min(picture))
+                               max(f.size for f in subject.faces) / min(picture),
+                               len(subject.faces))
         if share >= 1.0:
             self.portraits += 1
         elif share <= 0.0:
