@@ -224,6 +224,18 @@ def test_live_camera_by_a_name_no_camera_has_says_not_found(capsys, devices):
     assert PERMISSIONS not in err and current_device_denied_hint() not in err
 
 
+def test_live_camera_named_by_a_file_points_to_input(capsys, devices, tmp_path):
+    # a notes file given as the camera was "busy (another app may be using it)" (trial W10's
+    # follow-up); a file is played with --input
+    devices({0: "HD Webcam"})
+    notes = tmp_path / "notes.txt"
+    notes.write_text("this is a text file, not a video\n" * 40)
+    assert main(["live", "--camera", str(notes), "--max-frames", "1"]) == 2
+    err = one_line_error(capsys)
+    assert err == (f"aquarelle live: error: cannot open camera: {notes} is a file, not a "
+                   f"camera; a video file plays with --input {notes}"), err
+
+
 @pytest.mark.parametrize("device_files", [True, False])  # Linux; Windows and macOS
 def test_the_apps_camera_by_an_unknown_name_is_not_found(monkeypatch, device_files):
     from aquarelle.media.webcam import CameraSource

@@ -697,13 +697,14 @@ def drag_enter(win: MainWindow, path: Path) -> bool:
     return event.isAccepted()
 
 
-def test_a_drag_is_taken_only_where_the_drop_opens_it(qtbot: Any, window: MainWindow,
+def test_a_drag_says_at_once_whether_the_drop_opens_it(qtbot: Any, window: MainWindow,
                                                        dialogs: Dialogs,
                                                        media: dict[str, Path],
                                                        tmp_path: Path) -> None:
-    """A notes.txt dragged over the window is refused while dragged (it was taken, then
-    refused after the drop); pictures and videos, also misnamed, are taken, and a preset
-    file (imported: test_a_dropped_preset_file_is_imported)."""
+    """Pictures and videos, also misnamed, and a preset file (imported:
+    test_a_dropped_preset_file_is_imported) dragged over the window open as the drop opens
+    them; a notes.txt is said while dragged not to open (the status bar) and, dropped, in a
+    dialog (test_gui_keys: test_a_refused_drop_is_a_dialog_naming_the_reason)."""
     root = tmp_path / "drags"
     root.mkdir()
     notes = root / "notes.txt"
@@ -720,9 +721,12 @@ def test_a_drag_is_taken_only_where_the_drop_opens_it(qtbot: Any, window: MainWi
             out.mux(packet)
     unnamed = root / "scan"  # a PNG without its extension
     shutil.copy(media["image"], unnamed)
-    taken = {path.name: drag_enter(window, path) for path in
-             (media["image"], media["clip"], unnamed, notes, preset, sound, media["corrupt"],
-              media["corrupt_png"], root)}
+    taken = {}
+    for path in (media["image"], media["clip"], unnamed, notes, preset, sound,
+                 media["corrupt"], media["corrupt_png"], root):
+        window.status("", 1)
+        assert drag_enter(window, path), path.name
+        taken[path.name] = not window.statusBar().currentMessage().startswith("cannot open")
     assert taken == {"scene.png": True, "clip.mp4": True, "scan": True, "notes.txt": False,
                      "look.json": True, "sound.wav": False, "corrupt.mp4": False,
                      "corrupt.png": False, "drags": False}

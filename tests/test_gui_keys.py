@@ -238,6 +238,7 @@ def test_a_drop_of_several_files_opens_one_and_says_so(qtbot: Any, window: MainW
 
 def test_a_refused_drag_says_why(qtbot: Any, window: MainWindow, dialogs: Dialogs,
                                  media: dict[str, Path], tmp_path: Path) -> None:
+    """While dragged (the status bar); dropped, in a dialog (the test below)."""
     open_and_render(qtbot, window, media["image"])
     empty = tmp_path / "zero.mp4"
     empty.write_bytes(b"")
@@ -247,7 +248,7 @@ def test_a_refused_drag_says_why(qtbot: Any, window: MainWindow, dialogs: Dialog
     readme.write_text("# notes")
     said = {}
     for path in (empty, folder, readme, media["corrupt_png"]):
-        assert not drag_enter(window, path), path.name
+        assert drag_enter(window, path), path.name  # (taken: a drop says why in a dialog)
         said[path.name] = status(window)
     assert said == {
         "zero.mp4": "cannot open zero.mp4: the file is empty (0 bytes)",
@@ -256,10 +257,38 @@ def test_a_refused_drag_says_why(qtbot: Any, window: MainWindow, dialogs: Dialog
                      "picture in it)",
         "corrupt.png": "cannot open corrupt.png: not a picture that can be read (damaged, or "
                        "not the format its name says)"}
-    assert not drag_enter(window, empty, folder)
+    assert drag_enter(window, empty, folder)
     assert status(window) == ("cannot open zero.mp4: the file is empty (0 bytes); cannot "
                               "open holiday: it is a folder; drop a picture or a video file")
     assert Path(window.source_spec.ref).name == "scene.png" and dialogs.calls == []
+
+
+def test_a_refused_drop_is_a_dialog_naming_the_reason(qtbot: Any, window: MainWindow,
+                                                      dialogs: Dialogs, media: dict[str, Path],
+                                                      tmp_path: Path) -> None:
+    """A dropped file that does not open is said in a dialog, in the words `aquarelle render`
+    says it (trial W10: a status-bar line gone in ten seconds, a truncated MP4 'not a picture
+    or a video', a notes file named .mp4 in FFmpeg's own words); the picture stays."""
+    open_and_render(qtbot, window, media["image"])
+    cut = tmp_path / "cut.mp4"  # an MP4 cut in half, its index (at its end) gone
+    whole = media["clip"].read_bytes()
+    cut.write_bytes(whole[:len(whole) // 2])
+    notes = tmp_path / "notes.mp4"
+    notes.write_text("shopping list")
+    for path in (cut, notes):
+        assert drag_enter(window, path)  # (Qt delivers a drop only to a drag it took)
+        mime = dragged(path)
+        event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                           Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(window, event)
+    assert [(kind, title) for kind, title, _ in dialogs.calls] == \
+        [("warning", "Cannot open source")] * 2
+    assert [text for _, _, text in dialogs.calls] == [
+        "cannot open cut.mp4: not a readable video (truncated: the file ends before its "
+        "boxes do)",
+        "cannot open notes.mp4: not a readable video (damaged, or not the format its name "
+        "says)"]
+    assert Path(window.source_spec.ref).name == "scene.png"
 
 
 # -- menu words ----------------------------------------------------------------------------

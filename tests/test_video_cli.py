@@ -152,6 +152,32 @@ def test_a_file_named_as_no_media_is_not_called_a_video(tmp_path):
         open_input(named)
 
 
+def test_a_bad_input_to_a_picture_is_its_own_problem_not_the_outputs(tmp_path, capsys, clip):
+    """Trial W10's follow-up: a cut MP4 and a notes file rendered to .png were "a video,
+    which cannot be written as .png" (FFmpeg reads a text file of some size as a video of
+    its characters: a notes.txt was also painted as one to .mp4); a text file named .mp4
+    was said in FFmpeg's words ("Invalid data found when processing input")."""
+    whole = clip.path.read_bytes()
+    cut = tmp_path / "cut.mp4"  # its index (at the end) gone
+    cut.write_bytes(whole[:len(whole) // 2])
+    notes = tmp_path / "notes.txt"
+    notes.write_text("this is a text file, not a video\n" * 40)
+    named = tmp_path / "notes.mp4"
+    named.write_text("this is a text file, not a video\n" * 40)
+    cases = [(cut, "x.png", "not a readable video (truncated: the file ends before its "
+                            "boxes do)"),
+             (notes, "x.png", "not a picture or a video (a text file)"),
+             (notes, "x.mp4", "not a picture or a video (a text file)"),
+             (named, "x.png", "not a readable video (damaged, or not the format its name "
+                              "says)")]
+    out = tmp_path / "out"
+    out.mkdir()
+    for path, name, message in cases:
+        code, _, err = run_cli(capsys, path, "-o", out / name)
+        assert_clean_error(code, err, contains=f"{path}: {message}")
+        nothing_written(out, name)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--codec", "theora"], "unknown codec 'theora'"),
     (["--codec", "prores"], "cannot go into .mp4"),

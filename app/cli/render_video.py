@@ -33,12 +33,15 @@ def refuse_no_video(path: Path) -> None:
         return
     import av
 
-    from ..media.video_reader import no_video
+    from ..media.video_reader import no_video, open_input
 
     try:
         with av.open(str(path)) as c:
             why = no_video(path, c)
     except (av.FFmpegError, OSError, UnicodeDecodeError, ValueError):
+        # the reader's reason ("truncated", "damaged"), before the output's name is judged
+        # (a cut MP4 to .png was "a video, which cannot be written as .png")
+        open_input(path).close()
         return
     if why is not None:
         raise MediaError(why)

@@ -85,6 +85,11 @@ SEEK_PROBE_PACKETS = 300
 SAR_RANGE = (Fraction(1, 4), Fraction(4))
 
 SEQUENCE_RATE = 25  # frames per second of an image sequence (FFmpeg's default)
+DAMAGED = "damaged, or not the format its name says"  # a file FFmpeg finds no format in
+# FFmpeg reads any text file of some size as a "video" of its characters drawn as ANSI art
+# (the tty demuxer): notes.txt was painted, or "a video, which cannot be written as .png"
+TEXT_FORMATS = frozenset({"tty"})
+NOT_MEDIA_TEXT = "not a picture or a video (a text file)"
 
 
 def open_input(path: str | Path, hwaccel: HWAccel | None = None,
@@ -112,14 +117,20 @@ def open_input(path: str | Path, hwaccel: HWAccel | None = None,
     try:
         if p.stat().st_size == 0:
             raise MediaError(f"{p} is empty")
-        return av.open(str(p), mode="r", metadata_errors="ignore", hwaccel=hwaccel)
+        container = av.open(str(p), mode="r", metadata_errors="ignore", hwaccel=hwaccel)
+        if container.format.name in TEXT_FORMATS:
+            container.close()
+            raise MediaError(f"{p}: {NOT_MEDIA_TEXT}")
+        return container
     except MediaError:
         raise
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as e:
         if is_video_path(p):
-            # (an MP4 whose index comes last, cut short: its index is gone with its end)
+            # (an MP4 whose index comes last, cut short: its index is gone with its end; a
+            # notes.txt named .mp4: FFmpeg's "Invalid data found when processing input" said
+            # as a picture's refusal says it)
             why = "truncated: the file ends before its boxes do" if file_ends_early(p) \
-                else ffmpeg_reason(e)
+                else DAMAGED if isinstance(e, av.error.InvalidDataError) else ffmpeg_reason(e)
             raise MediaError(f"{p}: not a readable video ({why})") from None
         # a file named as no video (notes.txt given to the window) is no video to repair; it
         # is said in the words a drop of it says (ui.drops.why_not), FFmpeg's "Invalid data
@@ -179,6 +190,8 @@ def main_video_stream(container: av.container.InputContainer
     """The first video stream that is a real video, not a cover picture (else a still
     picture's, an AVIF photo's say); None where every one is a cover (a music file's). An
     animated AVIF's is its sequence's colour track, not the still picture before it."""
+    if container.format.name in TEXT_FORMATS:
+        return None
     covers = {s.index for s in cover_pictures(container)}
     streams = [s for s in container.streams.video if s.index not in covers]
     if is_avif_sequence(container):
@@ -193,6 +206,8 @@ def no_video(path: str | Path, container: av.container.InputContainer) -> str | 
     """Why `container` holds no video to paint, in one line naming `path`: no video stream
     (sound only), or only cover pictures (an MP3's or M4A's album art is a video stream
     FFmpeg marks as an attached picture, not a video); None where it holds one."""
+    if container.format.name in TEXT_FORMATS:
+        return f"{path}: {NOT_MEDIA_TEXT}"
     if main_video_stream(container) is not None:
         return None
     if container.streams.video:

@@ -110,7 +110,11 @@ def camera_device_problem(device: int | str) -> CameraProblem | None:
                 return CameraProblem(False, f"{path} exists, but {current_device_denied_hint()}")
             return None
     # OpenCV takes a number, or a path, URL or GStreamer pipeline it tries as a file: any
-    # other name fails as if the camera were busy or refused
+    # other name fails as if the camera were busy or refused (a notes.txt given as the
+    # camera was "busy (another app may be using it)")
+    if Path(text).is_file() and not text.isdigit():
+        return CameraProblem(False, f"{text} is a file, not a camera; a video file plays "
+                                    f"with --input {text}")
     if text.isdigit() or "://" in text or "!" in text or Path(text).exists():
         return None
     return CameraProblem(True, "a camera is named by its number (0, 1, ...) or its device",

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from PyQt6.QtCore import QMimeData
 
+from ..media.errors import MediaError
 from ..media.image_formats import is_image_path
+from ..media.video_reader import DAMAGED, open_input
 from .sources import can_open
 
 
@@ -24,9 +26,10 @@ class Drop:
     preset: bool = False  # `file` is a preset file (.json), imported, not opened
     index: int = 0  # `file`'s place among those dragged (the next to try come after it)
 
-    def refusal(self) -> str:
-        """The status bar's 'cannot open X: why' for the refused ones."""
-        return "; ".join(f"cannot open {name}: {why}" for name, why in self.refused)
+    def refusal(self, between: str = "; ") -> str:
+        """'cannot open X: why' for the refused ones (the status bar's line; a dialog's
+        lines with `between` a newline)."""
+        return between.join(f"cannot open {name}: {why}" for name, why in self.refused)
 
     def note(self) -> str | None:
         """What to add to the 'Opened' message where several were dropped (None: one)."""
@@ -48,7 +51,14 @@ def why_not(path: Path) -> str:
     if path.stat().st_size == 0:
         return "the file is empty (0 bytes)"
     if is_image_path(path):
-        return "not a picture that can be read (damaged, or not the format its name says)"
+        return f"not a picture that can be read ({DAMAGED})"
+    try:  # (the reason the media layer gives, as `aquarelle render` says it: "truncated")
+        open_input(path).close()
+    except MediaError as e:
+        said = str(e)
+        return said.removeprefix(f"{path}: ")
+    except Exception:  # noqa: BLE001 - a reason is all that is asked here
+        pass
     return "not a picture or a video (FFmpeg decodes no picture in it)"
 
 
