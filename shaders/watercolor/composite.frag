@@ -83,6 +83,12 @@ const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet 
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
 const float FACE_POOLING = 0.7;  // of the wet edges' pigment that does not pool on a face
 const float FACE_TURBULENCE = 0.5;  // the most turbulence a face's skin takes (the default)
+// A face's skin is laid as a thin, smooth wash: the sheet's tooth (its relief's light and
+// shade) shows faintly through it, and little pigment settles in its grain; at the sheet's
+// full relief cheeks and foreheads read as stucco (trial F10, finding 6: the tooth 0.9 of
+// the fine texture on smooth skin, the grain most of the rest; 2.5-4x the photo's)
+const float FACE_TOOTH = 0.4;  // of the sheet's tooth that shows on a face's skin
+const float FACE_GRAIN = 0.5;  // of the paper grain's pigment density on a face's skin
 const float FACE_SOFT = 0.75;  // of the hardness a face's glazes (not its features) give up
 const float FACE_SKIN_FADE = 0.5;  // the face map's value from which its skin is all skin
 const vec2 DRY_BORDER = vec2(0.002, 0.025);  // the border mask from which a dry brush skips
@@ -333,7 +339,7 @@ void main() {
         stroke = texture(strokes, uv).r;
         c = pigment(c, density(stroke, u_stroke_strength));
     }
-    c = pigment(c, density(1.0 - h, u_paper_grain));
+    c = pigment(c, density(1.0 - h, u_paper_grain * mix(1.0, FACE_GRAIN, on_face)));
     float border = texture(wet, uv).r;  // how near a wash's border (wet_edges.frag)
     c = pigment(c, 1.0 + u_edge_darkening * (1.0 - FACE_POOLING * on_face) * (1.0 - painted.a)
                          * border);
@@ -378,7 +384,7 @@ void main() {
     c = tinted(c);
     if (u_paper_tooth > 0.0) {
         c = paper_tooth(c, h, texelFetch(paper, tooth_light(ivec2(p), ivec2(size), ref), 0).r,
-                        ref);
+                        ref, mix(1.0, FACE_TOOTH, on_face));
     }
     c = deckled(c * u_paper_color, p + u_origin, u_seed);
     frag = vec4(dithered(c, ivec2(p + u_origin), u_seed), 1.0);

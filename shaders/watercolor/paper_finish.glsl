@@ -19,5 +19,5 @@ vec3 paper_finish(vec3 c, float h, float lit) {
     if (u_granulation > 0.0) {
         c = pow(c, vec3(1.0 + 5.0 * u_granulation * (1.0 - (0.8 + 0.2 * h))));
     }
-    return paper_tooth(c, h, lit, u_px / u_scale) * u_paper_color;
+    return paper_tooth(c, h, lit, u_px / u_scale, 1.0) * u_paper_color;
 }

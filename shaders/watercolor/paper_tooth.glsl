@@ -22,6 +22,7 @@ ivec2 tooth_light(ivec2 p, ivec2 size, float ref) {
     return min(p + tooth_step(ref), size - 1);
 }
 
-vec3 paper_tooth(vec3 c, float h, float lit, float ref) {
-    return c * (1.0 + TOOTH * u_paper_tooth * (h - lit) * tooth_gain(ref));
+// `shown`: how much of the relief shows here (1 the sheet's; less on a face's skin).
+vec3 paper_tooth(vec3 c, float h, float lit, float ref, float shown) {
+    return c * (1.0 + TOOTH * u_paper_tooth * (h - lit) * tooth_gain(ref) * shown);
 }
