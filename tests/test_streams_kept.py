@@ -82,21 +82,34 @@ def test_mp4_converts_subtitles_to_mov_text_and_names_the_track(
     assert [c[2] for c in info["chapters"]] == ["Opening", "Ending"]
 
 
+def small_video(out: av.container.OutputContainer) -> av.video.stream.VideoStream:
+    """A 32x24 H.264 stream added to `out` (its frames: `mux_greys`)."""
+    vs = out.add_stream("libx264", rate=25)
+    vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
+    return vs
+
+
+def mux_greys(out: av.container.OutputContainer, vs: av.video.stream.VideoStream) -> None:
+    """Three grey frames of `small_video`'s stream, 25 a second."""
+    mux_frames(out, vs, (np.full((24, 32, 3), 60 * k, np.uint8) for k in range(1, 4)),
+               time_base=Fraction(1, 25))
+
+
 def test_a_mov_keeps_languages_by_the_code_quicktime_knows(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # ISO 639-2's two codes for French: QuickTime's table knows "fra" only, and a .mov
-    # dropped "fre" silently; Maori it knows under neither code: said in a warning
+    # dropped "fre" silently; Maori it knows under neither code: said in a warning; Swedish
+    # and Croatian it spells its own way ("sve", "hr "): they were dropped, "QuickTime's
+    # table lacks it" (trial V14)
     src = tmp_path / "langs.mkv"
     with av.open(str(src), "w") as out:
-        vs = out.add_stream("libx264", rate=25)
-        vs.width, vs.height, vs.pix_fmt = 32, 24, "yuv420p"
+        vs = small_video(out)
         tracks = []
-        for lang in ("fre", "mao"):
+        for lang in ("fre", "mao", "swe", "hrv"):
             a = out.add_stream("aac", rate=48000, layout="mono")
             a.metadata["language"] = lang
             tracks.append(a)
-        mux_frames(out, vs, (np.full((24, 32, 3), 60 * k, np.uint8) for k in range(3)),
-                   time_base=Fraction(1, 25))
+        mux_greys(out, vs)
         for a in tracks:
             af = av.AudioFrame.from_ndarray(np.zeros((1, 5760), np.float32), format="fltp",
                                             layout="mono")
@@ -107,8 +120,9 @@ def test_a_mov_keeps_languages_by_the_code_quicktime_knows(
     code, err = render(capsys, str(src), "-o", str(out_path), "--codec", "prores")
     assert code == 0, err
     langs = [a["tags"].get("language") for a in by_type(probe(out_path), "audio")]
-    assert langs == ["fra", None]
+    assert langs == ["fra", None, "sve", "hr "]
     assert "a .mov cannot hold the language mao" in err
+    assert "language swe" not in err and "language hrv" not in err
     assert mov_language("ger") == "ger" and mov_language("deu") == "ger"  # the other way
 
 
@@ -479,3 +493,57 @@ def test_file_tags_an_output_cannot_hold_are_named(tmp_path: Path, ext: str, los
                         "cannot hold them; write .mkv to keep them"]
     else:
         assert said == []
+
+
+ASS = ("[Script Info]\nScriptType: v4.00+\nPlayResX: 32\nPlayResY: 24\n\n[V4+ Styles]\n"
+       "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, "
+       "BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, "
+       "BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n"
+       "Style: Sign,Comic Sans MS,14,&H0000FFFF,&H000000FF,&H00000000,&H00000000,1,0,0,0,"
+       "100,100,0,0,1,1,0,8,10,10,10,1\n\n[Events]\n"
+       "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+       "Dialogue: 0,0:00:00.00,0:00:00.10,Sign,,0,0,0,,{\\pos(20,15)}SIGN\n")
+
+
+@pytest.mark.parametrize("ext", [".mp4", ".webm"])
+def test_a_style_sheet_left_behind_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           ext: str) -> None:
+    # an ASS track's fonts, colours and positions went into mov_text or WebVTT without a word
+    # (trial V14); its text and italics, bold and underline are kept
+    sheet = tmp_path / "signs.ass"
+    sheet.write_text(ASS)
+    src = tmp_path / "signs.mkv"
+    with av.open(str(sheet)) as ass, av.open(str(src), "w") as out:
+        vs = small_video(out)
+        subs = out.add_stream_from_template(ass.streams[0])
+        for packet in ass.demux(ass.streams[0]):
+            if packet.size:
+                packet.stream = subs
+                out.mux(packet)
+        mux_greys(out, vs)
+    code, err = render(capsys, str(src), "-o", str(tmp_path / f"out{ext}"))
+    assert code == 0, err
+    target = "mov_text" if ext == ".mp4" else "webvtt"
+    assert (f"subtitle stream 1 (ssa) becomes {target}: its style sheet (fonts, colours, "
+            "positions) is not kept") in err, err
+    assert [text for _, _, text in subtitle_cues(tmp_path / f"out{ext}")] and \
+        "style sheet" not in render(capsys, str(src), "-o", str(tmp_path / "out.mkv"))[1]
+
+
+def test_a_tracks_own_tags_an_mp4_cannot_hold_are_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a track's MY_TRACK_TAG went into .mp4/.mov without a word (trial V14); Matroska keeps it
+    src = tmp_path / "tagged.mkv"
+    with av.open(str(src), "w") as out:
+        vs = small_video(out)
+        vs.metadata.update({"title": "Camera", "MY_TRACK_TAG": "kept in mkv"})
+        mux_greys(out, vs)
+    said = {}
+    for ext in (".mp4", ".mov", ".mkv"):
+        code, said[ext] = render(capsys, str(src), "-o", str(tmp_path / f"out{ext}"))
+        assert code == 0, said[ext]
+    for ext in (".mp4", ".mov"):
+        assert ("video stream 0: its tags MY_TRACK_TAG left out: "
+                f"{ext} tracks hold a language and a name only; .mkv keeps them") in said[ext]
+    assert "left out" not in said[".mkv"]
+    assert probe(tmp_path / "out.mkv")["streams"][0]["tags"].get("MY_TRACK_TAG") == "kept in mkv"

@@ -508,3 +508,15 @@ def test_a_video_wider_than_frames_are_painted_is_refused_before_any_work(tmp_pa
         "aquarelle render: error: wide.mkv is 16386x8: a video's frames are painted at most "
         "16384 px a side; render it smaller, e.g. --size 8192x-1")
     assert not list(tmp_path.glob("out*")) and not list(tmp_path.glob(".out*"))
+
+
+def test_an_end_past_the_video_is_said(tmp_path, capsys, clip):
+    # (trial V14: --start past the end is an error, an --end past it was taken without a word)
+    out = tmp_path / "x.mp4"
+    code, _, err = run_cli(capsys, clip.path, "-o", out, "--end", "30", "--style", "adjust")
+    assert code == 0, err
+    assert "--end 30 s is past the end of the video (0.20 s): exported to its " \
+        "end" in err, err
+    assert len(decode_video(out)[0]) == 6
+    code, _, err = run_cli(capsys, clip.path, "-o", out, "--end", "0.1", "-y")
+    assert code == 0 and "past the end" not in err

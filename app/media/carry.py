@@ -156,9 +156,7 @@ def carry_streams(reader: VideoReader, out: av.container.OutputContainer, video:
         carried.chapters = shifted_chapters(reader.container.chapters(), offset, end)
         carried.output = out
         for source, target in tagged:
-            warning = copy_stream_tags(source, target, fmt)
-            if warning:
-                carried.warnings.append(warning)
+            carried.warnings.extend(copy_stream_tags(source, target, fmt))
         timecode = _carry_timecode(reader, out, video, fmt, offset, timecode_tracks, fps,
                                    carried.warnings)
         if timecode:

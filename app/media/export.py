@@ -631,6 +631,10 @@ def _export(reader: VideoReader, items: Iterator[DecodedFrame | AudioItem],
         result.warnings.append(f"--speed does not apply to {spec.name} and was ignored")
     if (padded := padding_warning(writer.content_size, writer.size)) is not None:
         result.warnings.append(padded)
+    if opts.end is not None and reader.duration and opts.end > reader.duration + 1e-3:
+        # (a --start past the end is an error; an --end past it was taken without a word)
+        result.warnings.append(f"--end {opts.end:g} s is past the end of the video "
+                               f"({reader.duration:.2f} s): exported to its end")
     return result
 
 

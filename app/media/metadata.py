@@ -29,6 +29,10 @@ STALE_TAGS = frozenset({
 DEFAULT_HANDLERS = frozenset({"videohandler", "soundhandler", "subtitlehandler",
                               "core media video", "core media audio", "core media text"})
 MP4_LIKE = ("mp4", "ipod", "mov")  # (ipod: a .m4v's muxer)
+MP4_EXT = {"mp4": ".mp4", "ipod": ".m4v", "mov": ".mov"}
+# what an MP4's track holds of its tags (the rest the muxers drop); a track's creation time
+# and timecode are the file's and the timecode track's (kept, or said, with those)
+MP4_TRACK_TAGS = frozenset({"language", "title", "handler_name", "creation_time", "timecode"})
 
 
 def _fresh(key: str, value: str) -> bool:
@@ -57,17 +61,19 @@ def written_languages(path: Path) -> dict[int, str | None]:
     """The language each stream of a written file holds, by stream index (a .mov holds
     "fra" where its source said "fre"); empty when the file cannot be read."""
     try:
-        with av.open(str(path)) as c:
-            return {s.index: s.metadata.get("language") for s in c.streams}
+        with av.open(str(path)) as c:  # (QuickTime's "hr " read back without its space)
+            return {s.index: (s.metadata.get("language") or "").strip() or None
+                    for s in c.streams}
     except (av.error.FFmpegError, OSError):
         return {}
 
 
 def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: str
-                     ) -> str | None:
+                     ) -> list[str]:
     """A stream's language and title (and other content tags) onto its copy. MP4 and MOV
     players show the handler name as the track's name, so a title becomes that too. Returns
-    a warning where the language cannot be written (a .mov's table lacks it)."""
+    the warnings: a language that cannot be written (a .mov's table lacks it), tags an MP4's
+    track cannot hold."""
     tags = {k: v for k, v in source.metadata.items() if _fresh(k, v)}
     # FFmpeg reads an MP4 track's title as "name" (its udta box), and some files name the
     # track by its handler only; the muxers write a track's title from "title" alone
@@ -79,18 +85,25 @@ def copy_stream_tags(source: av.stream.Stream, target: av.stream.Stream, fmt: st
         tags["title"] = title
     if fmt in MP4_LIKE and title and "handler_name" not in lower:
         tags["handler_name"] = title
-    warning = None
+    warnings = []
     lang = tags.get("language")
     if fmt == "mov" and lang and lang != "und":
         kept = mov_language(lang)
         if kept is None:
             del tags["language"]
-            warning = (f"{source.type} stream {stream_label(source)}: a .mov cannot hold the "
-                       f"language {lang} (QuickTime's table lacks it); .mp4 and .mkv keep it")
+            warnings.append(f"{source.type} stream {stream_label(source)}: a .mov cannot hold "
+                            f"the language {lang} (QuickTime's table lacks it); .mp4 and .mkv "
+                            "keep it")
         else:
             tags["language"] = kept
+    left = sorted(k for k in tags if k.lower() not in MP4_TRACK_TAGS) \
+        if fmt in MP4_LIKE else []
+    if left:  # (said: trial V14 found a track's own tags dropped without a word)
+        warnings.append(f"{source.type} stream {stream_label(source)}: its tags "
+                        f"{', '.join(left)} left out: {MP4_EXT[fmt]} tracks hold a language "
+                        "and a name only; .mkv keeps them")
     target.metadata.update(tags)  # (PyAV: the dict is the stream's; it cannot be replaced)
-    return warning
+    return warnings
 
 
 # ISO 639-2 names 20 languages twice, bibliographic and terminological ("fre" and "fra").
@@ -101,12 +114,15 @@ ISO639_PAIRS = {"alb": "sqi", "arm": "hye", "baq": "eus", "bur": "mya", "chi": "
                 "gre": "ell", "ice": "isl", "mac": "mkd", "mao": "mri", "may": "msa",
                 "per": "fas", "rum": "ron", "slo": "slk", "tib": "bod", "wel": "cym"}
 _OTHER_CODE = {**ISO639_PAIRS, **{t: b for b, t in ISO639_PAIRS.items()}}
+# ... and spells five languages its own way (FFmpeg's copy of QuickTime's table): Swedish and
+# Croatian were dropped from a .mov "because QuickTime's table lacks" them (trial V14)
+QUICKTIME_SPELLING = {"swe": "sve", "hrv": "hr ", "fao": "fo ", "srp": "sr ", "pan": "pa "}
 
 
 def mov_language(code: str) -> str | None:
-    """The language code a .mov keeps for `code` (itself, or the other ISO 639-2 code of
-    the same language), or None when it keeps neither."""
-    for c in (code, _OTHER_CODE.get(code)):
+    """The language code a .mov keeps for `code` (itself, the other ISO 639-2 code of the
+    same language, or QuickTime's own spelling of it), or None when it keeps none."""
+    for c in (code, _OTHER_CODE.get(code), QUICKTIME_SPELLING.get(code)):
         if c is not None and _mov_keeps(c):
             return c
     return None

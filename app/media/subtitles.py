@@ -19,6 +19,7 @@ from .metadata import index_label, stream_label
 
 # Subtitle codecs whose packets are text (FFmpeg names; "text" is plain text)
 TEXT_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
+STYLED_CODECS = frozenset({"ass", "ssa"})  # text with a style sheet the others cannot hold
 # The text format each container holds natively
 TEXT_FORMAT = {"mp4": "mov_text", "ipod": "mov_text", "mov": "mov_text", "webm": "webvtt",
                "matroska": "subrip"}
@@ -71,6 +72,11 @@ def plan_subtitles(streams: list[av.subtitles.stream.SubtitleStream], fmt: str, 
             plans.append(SubtitlePlan(s))
         elif name in TEXT_CODECS and fmt in TEXT_FORMAT:
             plans.append(SubtitlePlan(s, TEXT_FORMAT[fmt]))
+            if name in STYLED_CODECS:  # (said: trial V14 found it dropped without a word)
+                warnings.append(f"subtitle stream {stream_label(s)} ({name}) becomes "
+                                f"{TEXT_FORMAT[fmt]}: its style sheet (fonts, colours, "
+                                f"positions) is not kept, italic, bold and underline are; "
+                                f"write .mkv to keep it")
         else:
             kind = "text" if name in TEXT_CODECS else "picture"
             warnings.append(f"subtitle stream {stream_label(s)} ({name}, {kind} subtitles) "
