@@ -35,7 +35,7 @@ MIN_SCALE, MAX_SCALE = 0.1, 1.0
 SUBJECT_FADE_FRAMES = 8  # a face found or lost in a video fades in or out over these
 PAPER_FADE_MARGIN = 0.02  # paper.frag's FADE_MARGIN
 PORTRAIT_EASE = 0.2  # of the way a video's portrait share moves to a frame's (mask jitter)
-HEADS = 4  # the faces whose heads the shaders know (watercolor/figure_rest.glsl's HEADS)
+HEADS = 8  # the faces whose heads the shaders know (watercolor/figure_rest.glsl's HEADS)
 # What painting a video's frame moves on (each is replaced, never changed in place): put back
 # when the same frame is painted anew (its subject found after it was painted), so that it is
 # painted as the first time, as an export paints it, not as the frame after itself.

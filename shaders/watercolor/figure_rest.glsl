@@ -6,8 +6,10 @@ float beyond_face(vec4 focus) {
 
 // The heads round the faces found (trial F4's judges, round 2): the largest HEADS faces'
 // boxes, each as its centre and half sides (.xy, .zw; source px of the whole picture, the
-// largest first, zeros past the faces found: engine/style_stage.py).
-const int HEADS = 4;
+// largest first, zeros past the faces found: engine/style_stage.py). Eight: a group photo's
+// fifth child (four, trial F10) had its afro laid as the figure's clothes, crisp terraced
+// rings with hard dried borders; a crowd's smaller faces past the eighth keep that.
+const int HEADS = 8;
 uniform vec4 u_heads[HEADS];
 // A face's head, in its box's half sides from the box's centre (an ellipse's radii): the hair
 // round it (above and beside the face, up to about half a face size past the box) .. beyond;
