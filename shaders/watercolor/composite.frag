@@ -4,7 +4,7 @@
 // the features' accents, the vignette, then Bousseau's pigment densities from turbulence,
 // dispersion, strokes, paper grain and the pooled wet edges, MNPR's granulation by pigment
 // (none on skin), dry brush, outlines, a pencil underdrawing, the rigger's thin darks and
-// tiny lights (not on a face), coloured darks, one pigment's
+// tiny lights (not on a face), a person's jewellery laid back, coloured darks, one pigment's
 // tint (a preset's), and finally the paper colour (pigment is transparent).
 // tiles: reach ceil(u_wobble * u_px / u_scale) + ceil((8.0 * u_px + 2.0) / u_scale) + 2
 #include "common/noise.glsl"
@@ -41,6 +41,7 @@ uniform sampler2D margins;   // the same, of the paper margins without a face (m
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D beard;     // where a face's beard is (beard.frag)
 uniform sampler2D face_lines;  // a face's lines of age the washes lost (face_lines.frag)
+uniform sampler2D jewels;    // a person's jewellery the washes lost (jewels.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -78,6 +79,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "watercolor/rigger.glsl"
 #include "watercolor/beard.glsl"
 #include "watercolor/face_lines.glsl"
+#include "watercolor/jewels.glsl"
 
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
@@ -377,6 +379,7 @@ void main() {
         vec2 lines_texel = 1.0 / vec2(textureSize(photo, 0));  // (the lines' size)
         c = face_lined(c, face_lines_wide(face_lines, p / size, lines_texel), h, p + u_origin,
                        ref, washed);
+        c = jewelled(c, texture(jewels, p / size).r, texture(photo, p / size).rgb, washed);
     }
     // a face's darkest accents laid deeper than the sheet's (darks.glsl: FACE_DARKEST)
     c = pigment_darks(c, mix(DARKEST, FACE_DARKEST, on_face));
