@@ -854,8 +854,11 @@ def test_export_dialog_has_the_command_lines_options(qtbot: Any, window: MainWin
     open_and_render(qtbot, window, media["clip"])
     window.playback.toggle_play()
     window.playback.seek(0.25)
-    qtbot.waitUntil(lambda: window.source is not None and window.source.position == 0.25,
-                    timeout=TIMEOUT)
+    # (the dialog's "Current position" is the frame on screen: under load the frame played
+    # before the pause was still shown when only the source had reached 0.25 s)
+    vp = window.viewport
+    qtbot.waitUntil(lambda: window.source is not None and window.source.position == 0.25
+                    and vp.painted_pts == 0.25 and not vp.subjects.waiting, timeout=TIMEOUT)
     out = tmp_path / "exports"
     out.mkdir()
     seen: list[ExportDialog] = []
