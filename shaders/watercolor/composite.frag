@@ -251,8 +251,14 @@ void main() {
                    * (1.0 - defocused(defocus, p / size, focus_here));  // out of focus: wet
         // a sharp face's skin (to where its oval fades, not its features): hard only where
         // the photo breaks (a soft photo's breaks are as slow as its shading: kept)
-        float skin = u_subject != 0 ? u_face_sharp
-            * smoothstep(0.0, FACE_SKIN_FADE, focus_here.z) * (1.0 - focus_here.y) : 0.0;
+        float inside = smoothstep(0.0, FACE_SKIN_FADE, focus_here.z);
+        float skin = u_subject != 0 ? u_face_sharp * inside * (1.0 - focus_here.y) : 0.0;
+        // and round a feature, sharp photo or soft: the eye's drawing (lids, lashes, iris,
+        // catchlights) is the accents', at the photo's own size; the washes' borders there
+        // are the socket's and the nose's soft shadows, hard only where the photo breaks
+        // (dried all round, a socket's shadow was a dark blot wider than the eye: trial F10,
+        // finding 8)
+        skin = max(skin, u_subject != 0 ? inside * focus_here.y : 0.0);
         // and the hair round a face where it is laid graded along its flow (its hairline,
         // light hair: quantize.frag), sharp photo or soft: dried into terraces across a
         // combed head otherwise; clothes keep their hard edges (their folds)

@@ -6,8 +6,8 @@
 // output px), and whatever of the colour is not on the line between the sides is kept.
 // Graded washes (a small step over the reach) and flat ones keep their soft gradation; the
 // caller weighs `hard` (wet washes and a face's glazes stay soft but where they face the
-// light: face_border_lit); on a face's skin a border is steepened only where the photo
-// itself breaks (face_break). Needs color.glsl.
+// light: face_border_lit); on a face's skin and round its features a border is steepened
+// only where the photo itself breaks (face_break). Needs color.glsl.
 // Reach: ceil((EDGE_REACH * u_px + 2.0) / u_scale) + 1 output px.
 
 uniform vec2 u_light;  // .x the main face's light: -1 from the left .. 1 from the right
