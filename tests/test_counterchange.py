@@ -1,5 +1,6 @@
 """Counterchange (issue 28's vignette): with the face lit from one side, the background wash
-round the figure lies behind its lit side, and the shadow side meets the bare paper."""
+round the figure lies behind its lit side, and the shadow side meets the bare paper below the
+head (round the head the wash lies on every side: vignette.frag NARROW)."""
 
 from __future__ import annotations
 
@@ -51,15 +52,20 @@ def wash_sides(p, img: np.ndarray) -> tuple[float, float]:
 
 def test_the_wash_lies_behind_the_lit_side(pipeline, portrait):
     left, right = wash_sides(pipeline(), portrait)
-    assert left > 2.0 * right, (left, right)  # lit from the left: measured 0.117 / 0.053
+    # lit from the left: measured 0.117 / 0.053; since the wash lies round the head on its
+    # shadow side too (trial F10, finding 1: it stopped against the hair there, a cut-out
+    # island stuck to one side of the head), 0.114 / 0.084
+    assert left > 1.25 * right, (left, right)
     # mirrored, lit from the right, the wash swings to the right (the paper's noise, which
     # lopsides it too, is not mirrored): its share on the right 0.31 -> 0.51 (with the
     # figure's neighbourhood 0.08 of the short side, before the wash was made broader, 0.18
     # -> 0.55: a broader wash reaches round the head on both sides of the face's centre;
     # with the figure taken as the person where one is expected only, 966835e, 0.32 -> 0.50:
-    # the swing is the same, the paper's lopsiding puts the mirrored share at about a half)
+    # the swing is the same, the paper's lopsiding puts the mirrored share at about a half;
+    # with the wash round the head on its shadow side too, 0.43 -> 0.49: the swing is the
+    # body's alone)
     left2, right2 = wash_sides(pipeline(), portrait[:, ::-1].copy())
-    assert right2 / (left2 + right2) > max(0.45, right / (left + right) + 0.15), \
+    assert right2 / (left2 + right2) > max(0.45, right / (left + right) + 0.05), \
         (left, right, left2, right2)
 
 
@@ -68,5 +74,5 @@ def test_a_draft_lays_the_wash_where_the_full_render_does(pipeline, portrait):
     own px, so the wash turns at the face there too."""
     full = wash_sides(pipeline(), portrait)
     draft = wash_sides(pipeline(scale=0.5), portrait)
-    assert draft[0] > 2.0 * draft[1], (full, draft)
+    assert draft[0] > 1.25 * draft[1], (full, draft)  # measured 0.110 / 0.081
     assert abs(draft[1] - full[1]) < 0.02, (full, draft)

@@ -36,7 +36,8 @@ uniform sampler2D photo;     // the picture (work size, sRGB values)
 uniform sampler2D focus;     // .y the facial features, .z the face (focus.frag)
 uniform sampler2D defocus;   // how far out of focus the photo is (defocus.frag)
 uniform sampler2D coarse;    // the photo widely blurred (CIELAB; the features' surround)
-uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade (vignette.frag)
+uniform sampler2D vignette;  // .x the edge's signed distance, .y the grade, .z how near the
+                             // figure (vignette.frag)
 uniform sampler2D margins;   // the same, of the paper margins without a face (margins.frag)
 uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigger.frag)
 uniform sampler2D beard;     // where a face's beard is (beard.frag)
@@ -146,6 +147,11 @@ float graded_out(vec3 c, float grade) {
     float at_edge = clamp(log(EDGE_VALUE) / log(l), 0.25, 0.8);
     return mix(at_edge, 1.0, grade);
 }
+
+// The vignette's edge far from the figure (vignette.frag's .z, how near it: 1 at its outline
+// .. 0 far out) pools this much of the pigment at its full rim: a light tide-line, not a dark
+// cut round the background kept (trial F10, finding 1: a crisp cut line with a darker rim)
+const float RIM_FAR = 0.4;
 
 // How much of the painting is kept inside an edge `v` (vignette.frag's or margins.frag's
 // .xy), and (.y) how much pigment pooled where the wash dried at it, in a band just inside.
@@ -324,12 +330,12 @@ void main() {
             kept = framed(texture(margins, uv).xy, p + u_origin, uv, ref, false);
         }
         if (portrait > 0.0) {
-            vec2 v = texture(vignette, uv).xy;
+            vec3 v = texture(vignette, uv).xyz;
             float w = graded_out(c, v.y);
             c = mix(c, pow(max(c, vec3(1e-3)), vec3(w)), portrait);
             // the edge alone (the thinned wash still dries with its rim)
-            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true),
-                       portrait);
+            kept = mix(kept, framed(vec2(v.x, 1.0), p + u_origin, uv, ref, true)
+                             * vec2(1.0, mix(RIM_FAR, 1.0, v.z)), portrait);
         }
         washed = kept.x;
         c = pigment(mix(vec3(1.0), c, washed), 1.0 + RIM * u_edge_darkening * kept.y);

@@ -9,7 +9,9 @@
 // distance to it in units of its ramp, 0.5 + s / 4 (0.25 bare .. 0.75 painted: a threshold of
 // the bilinearly enlarged value has smooth outlines, an enlarged threshold has stair-steps),
 // .y the grade (0 where the wash is thinnest, at its edge .. 1 full; the composite thins a
-// dark wash more than a light one: composite.frag graded_out). 1, 1 (cleared): painted.
+// dark wash more than a light one: composite.frag graded_out), .z how near the figure (1 on it
+// and at its outline .. 0 far out: the wash's edge pools less pigment far out, a light
+// tide-line, composite.frag RIM_FAR). 1, 1, 1 (cleared): painted.
 // tiles: reach 0
 #include "common/noise.glsl"
 #include "common/canvas.glsl"
@@ -28,6 +30,7 @@ uniform float u_vignette;
 uniform vec2 u_light;      // the main face's light (-1 from the left .. 1 from the right) and
                            // its centre's x, source px of the whole picture
 #include "watercolor/borders.glsl"
+#include "watercolor/figure_rest.glsl"
 
 const float RAGGED = 0.7;  // the noise's weight: how far the boundary wanders
 // Round the figure the wash's edge wanders no faster than the wash thins: where it thins
@@ -55,6 +58,33 @@ const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least
                                             // of this quarter-size target: finer aliased)
 const vec2 FACE_HELD = vec2(0.2, 0.6);  // the face (its oval fading out past it) kept whole
 const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
+// The least the wash round a head spreads on its narrow side (of the figure's neighbourhood;
+// 1.3 on its wide side): at 0.15 (and -0.3 on a lit face's shadow side) it stopped against
+// the hair there, the background kept as a cut-out island stuck to one side of the head
+// (trial F10, finding 1: 21 of 23 portraits); a painter keeps it roughly balanced round the
+// head. At 0.5 the neighbourhood crossed the threshold within a few px of a head's outline
+// (it is lower beside a head than beside a broad figure): a narrow strip hugging the
+// silhouette (trial F10's judges, round 1)
+const float NARROW = 1.3;
+// How far round a head the wash lies on every side (in its box's half sides from the box's
+// centre, the box spanning brows to chin; above the centre UPPER times as far: the hair):
+// all round .. none, fading slowly down past the chin so the narrow side tapers into the
+// figure's outline (a chin line's quick stop left a tab of wash beside the jaw)
+const vec2 HEAD_WASH = vec2(1.6, 3.0);
+const float UPPER = 1.3;
+float round_heads(vec2 at) {
+    float k = 0.0;
+    for (int i = 0; i < HEADS; i++) {
+        vec4 h = u_heads[i];
+        if (h.z <= 0.0) {
+            break;
+        }
+        vec2 d = (at - h.xy) / h.zw;
+        d.y /= d.y < 0.0 ? UPPER : 1.0;
+        k = max(k, 1.0 - smoothstep(HEAD_WASH.x, HEAD_WASH.y, length(d)));
+    }
+    return k;
+}
 
 // px to the frame's borders as they lay on the paper sheet at the shot's start (`sheet`: p's
 // point on it), within BORDER_HOLD of where they are now: a camera panning or zooming a
@@ -76,12 +106,14 @@ float spread(vec2 p, float short_side, float k) {
     // lopsided, as painted: the wash round the figure reaches further on one side than on
     // another, and its edge is found in places and lost in others
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
-    // counterchange: with the face lit from one side, the wash lies behind its lit side (a
-    // darker ground against the light) and the shadow side meets the paper
+    // counterchange: with the face lit from one side, the wash lies broad behind its lit
+    // side (a darker ground against the light) and the shadow side meets the paper (round
+    // the head a narrower wash: NARROW)
     float lit = clamp(0.5 + sign(u_light.x) * (p.x - u_light.y) / (LIT_SPAN * short_side),
                       0.0, 1.0);
     side = mix(side, lit, k);
-    return edge * mix(mix(0.15, -0.3, k), 1.3, side);
+    float narrow = mix(mix(0.15, -0.3, k), NARROW, round_heads(p));
+    return edge * mix(narrow, 1.3, side);
 }
 
 void main() {
@@ -151,5 +183,6 @@ void main() {
     // hair) but thins towards where a border cuts it
     float grade = smoothstep(thr, thr + GRADE, field + 0.3 * RAGGED * n);
     float body = mix(1.0, smoothstep(thr, thr + BODY_GRADE, by_figure), at_bottom);
-    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(grade, body, on_figure), 0.0, 1.0);
+    frag = vec4(clamp(0.5 + 0.25 * s, 0.0, 1.0), mix(grade, body, on_figure),
+                u_background == 2 ? 1.0 : max(fig.y, fig.x), 1.0);
 }
