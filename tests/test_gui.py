@@ -513,6 +513,9 @@ def test_debug_view_flow(qtbot: Any, window: MainWindow, media: dict[str, Path])
     for label in window.state.style.debug_views:  # every view shows a picture
         window.styles.set_debug_view(label)
         view = grab(window)[y0:y1, x0:x1]
+        if label == "vignette":  # a faceless scene: the portrait's wash painted everywhere
+            assert (view == 255).all(), label  # (edge, grade, near the figure: 1, 1, 1)
+            continue
         assert view.std() > 1.0, label
     # the engine keeps only the target on show (the others share memory): one render a switch
     assert window.viewport.stats.renders == renders + 1 + len(window.state.style.debug_views)
