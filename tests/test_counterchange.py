@@ -1,6 +1,6 @@
 """Counterchange (issue 28's vignette): with the face lit from one side, the background wash
 round the figure lies behind its lit side, and the shadow side meets the bare paper below the
-head (round the head the wash lies on every side: vignette.frag NARROW)."""
+head (round the head the wash lies on every side: vignette.frag head_wash)."""
 
 from __future__ import annotations
 

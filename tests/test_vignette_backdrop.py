@@ -1,5 +1,5 @@
 """The background kept round a portrait's head wraps it on every side, not stuck to one side
-of it as a cut-out island (trial F10, finding 1: vignette.frag NARROW, round_heads), and is
+of it as a cut-out island (trial F10, finding 1: vignette.frag WIDE, head_wash), and is
 laid in the photo's own colour (a greyed, cooled backdrop lost to the photo's blue, warm
 sepia, red, khaki: trial F10's judges, round 1)."""
 # ruff: noqa: F811 - pytest fixtures imported from another test module
@@ -56,7 +56,7 @@ def test_the_wash_reaches_round_both_sides_of_the_head(painted):
     the hair (kept background right of the face's centre over the head's rows: before none,
     after 0.52 of the left's), and not as a strip hugging the hair: where it lies it reaches
     more than 4 px past these 6 px off the figure in nearly all rows (measured 96%, median
-    14 px; a wash laid at round 1's narrower NARROW 0.5 was a few px wide)."""
+    14 px; a wash laid at round 1's narrower 0.5 was a few px wide)."""
     _, kept = painted
     left, right = beside_head(kept)
     assert left.sum() > right.sum() > 0.3 * left.sum(), (left.sum(), right.sum())

@@ -26,7 +26,13 @@ from .motion import STILL_PX, MotionTracker, corner_shift
 from .params import ParamSet
 from .style import ORIGINAL, StyleSpec, installed_params, load_style, styles_dir
 from .subject import Subject, SubjectSearch
-from .subject_map import map_grid, map_region, map_step, portrait_share, subject_map
+from .subject_map import (
+    map_grid,
+    map_region,
+    map_step,
+    subject_map,
+    subject_portrait_share,
+)
 from .targets import TargetPool
 from .upload_ring import UploadRing
 from .upscaler import Upscaler
@@ -311,7 +317,7 @@ class StyleStage:
                 self._heads = _heads(subject)
                 self._sharp = subject.sharpness
                 self._exposure = subject.exposure
-                share = _portrait(arr, subject, cover)
+                share = subject_portrait_share(arr, subject, cover)
             # a video's next frame that follows the last (not a cut: motion was found)
             follows = (again or not repeat) and info.history
             # eased while a figure stays in view; one coming into view fades in whole
@@ -406,7 +412,7 @@ class StyleStage:
         """Before a big still's tiles (render_tile): its subject, found on the whole picture,
         mapped over `size` (the picture padded to the style's grid)."""
         self._still = self._subject_map(subject, size) if self.wants_subject else None
-        self._portrait = _portrait(self._still, subject, size) \
+        self._portrait = subject_portrait_share(self._still, subject, size) \
             if self._still is not None and subject is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._heads = _heads(subject if self._still is not None else None)
@@ -788,12 +794,6 @@ def paper_sheets(zoom: float) -> int:
     level = -math.log2(max(zoom, 1e-6))
     f = (level - math.floor(level) - PAPER_FADE_MARGIN) / (1.0 - 2.0 * PAPER_FADE_MARGIN)
     return 2 if -1e-4 < f < 1.0 + 1e-4 else 1
-
-
-def _portrait(subject_map: np.ndarray, subject: Subject, picture: tuple[int, int]) -> float:
-    """How much a picture of `picture` px is a portrait of its subject (portrait_share)."""
-    return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture),
-                          len(subject.faces))
 
 
 def _resized(plane: np.ndarray, size: tuple[int, int]) -> np.ndarray:

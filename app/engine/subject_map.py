@@ -136,6 +136,14 @@ def portrait_share(subject_map: np.ndarray, face: float, faces: int) -> float:
     return share if faces >= GROUP else share * _smooth(SCENE_FACE, face)
 
 
+def subject_portrait_share(subject_map: np.ndarray, subject: Subject,
+                           picture: tuple[int, int]) -> float:
+    """portrait_share of a picture of `picture` px with `subject` (faces found) and its
+    subject map."""
+    return portrait_share(subject_map, max(f.size for f in subject.faces) / min(picture),
+                          len(subject.faces))
+
+
 def _smooth(edges: tuple[float, float], x: float) -> float:
     t = min(max((x - edges[0]) / (edges[1] - edges[0]), 0.0), 1.0)
     return t * t * (3.0 - 2.0 * t)

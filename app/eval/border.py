@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.subject import SubjectSearch
-from ..engine.subject_map import portrait_share, subject_map
+from ..engine.subject_map import subject_map, subject_portrait_share
 
 SAMPLE_EVERY = 10  # frames between those looked at (the renderer's full detections' beat)
 BAND = 0.02  # of the short side (at least 2 px): the frame's outer band a paper border covers
@@ -73,9 +73,7 @@ class BorderSurvey:
             self.scenes += 1
             return
         picture = (image.shape[1], image.shape[0])
-        share = portrait_share(subject_map(subject, picture),
-                               max(f.size for f in subject.faces) / min(picture),
-                               len(subject.faces))
+        share = subject_portrait_share(subject_map(subject, picture), subject, picture)
         if share >= 1.0:
             self.portraits += 1
         elif share <= 0.0:

@@ -58,21 +58,21 @@ const vec2 FLICK_CELL = vec2(0.03, 0.125);  // a flick's width, length (at least
                                             // of this quarter-size target: finer aliased)
 const vec2 FACE_HELD = vec2(0.2, 0.6);  // the face (its oval fading out past it) kept whole
 const float BODY_GRADE = 0.25;  // of the figure's field: it thins towards that stop over this
-// The least the wash round a head spreads on its narrow side (of the figure's neighbourhood;
-// 1.3 on its wide side): at 0.15 (and -0.3 on a lit face's shadow side) it stopped against
-// the hair there, the background kept as a cut-out island stuck to one side of the head
-// (trial F10, finding 1: 21 of 23 portraits); a painter keeps it roughly balanced round the
-// head. At 0.5 the neighbourhood crossed the threshold within a few px of a head's outline
-// (it is lower beside a head than beside a broad figure): a narrow strip hugging the
+// How far the wash round the figure spreads on its wide side (of the figure's neighbourhood;
+// on its narrow side 0.15, -0.3 on a lit face's shadow side: the counterchange). Round a head
+// it spreads this far on every side: narrower, it stopped against the hair there, the
+// background kept as a cut-out island stuck to one side of the head (trial F10, finding 1:
+// 21 of 23 portraits), and at 0.5 the neighbourhood (lower beside a head than beside a broad
+// figure) crossed the threshold within a few px of the outline: a narrow strip hugging the
 // silhouette (trial F10's judges, round 1)
-const float NARROW = 1.3;
+const float WIDE = 1.3;
 // How far round a head the wash lies on every side (in its box's half sides from the box's
 // centre, the box spanning brows to chin; above the centre UPPER times as far: the hair):
 // all round .. none, fading slowly down past the chin so the narrow side tapers into the
 // figure's outline (a chin line's quick stop left a tab of wash beside the jaw)
 const vec2 HEAD_WASH = vec2(1.6, 3.0);
 const float UPPER = 1.3;
-float round_heads(vec2 at) {
+float head_wash(vec2 at) {
     float k = 0.0;
     for (int i = 0; i < HEADS; i++) {
         vec4 h = u_heads[i];
@@ -108,12 +108,12 @@ float spread(vec2 p, float short_side, float k) {
     float side = value_noise(sheet / (0.6 * short_side), u_seed, 502);
     // counterchange: with the face lit from one side, the wash lies broad behind its lit
     // side (a darker ground against the light) and the shadow side meets the paper (round
-    // the head a narrower wash: NARROW)
+    // a head it lies broad on every side: head_wash)
     float lit = clamp(0.5 + sign(u_light.x) * (p.x - u_light.y) / (LIT_SPAN * short_side),
                       0.0, 1.0);
     side = mix(side, lit, k);
-    float narrow = mix(mix(0.15, -0.3, k), NARROW, round_heads(p));
-    return edge * mix(narrow, 1.3, side);
+    float narrow = mix(mix(0.15, -0.3, k), WIDE, head_wash(p));
+    return edge * mix(narrow, WIDE, side);
 }
 
 void main() {
