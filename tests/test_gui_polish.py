@@ -712,6 +712,31 @@ def test_quitting_in_fullscreen_reopens_the_window_as_it_was_before(
     again.close()
 
 
+def test_a_narrow_window_gives_the_picture_its_room(qtbot: Any, window: MainWindow,
+                                                     media: dict[str, Path]) -> None:
+    """W10: at 500 px wide the Controls panel kept ~340 px and the picture got a third. A
+    narrowing window shrinks the panel to its share, then hides it (said in the status bar);
+    wide again, the panel comes back; one the user shows with F9 stays."""
+    open_and_render(qtbot, window, media["image"])
+    dock, viewport = window.side_dock, window.viewport
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: dock.width() <= 0.45 * 800, timeout=TIMEOUT)
+    assert dock.isVisible() and viewport.width() > 0.5 * 800
+    window.resize(560, 420)
+    qtbot.waitUntil(lambda: not dock.isVisible(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: viewport.width() == window.width(), timeout=TIMEOUT)
+    assert "F9" in window.statusBar().currentMessage()
+    window.resize(1100, 700)
+    qtbot.waitUntil(dock.isVisible, timeout=TIMEOUT)
+    window.resize(560, 420)
+    qtbot.waitUntil(lambda: not dock.isVisible(), timeout=TIMEOUT)
+    qtbot.keyClick(focus_window(qtbot, window), Qt.Key.Key_F9)
+    qtbot.waitUntil(dock.isVisible, timeout=TIMEOUT)
+    window.resize(window.width() - 20, 420)  # the user's panel, kept however narrow
+    qtbot.waitUntil(lambda: window.width() <= 560, timeout=TIMEOUT)
+    assert dock.isVisible()
+
+
 def test_leaving_fullscreen_gives_a_maximized_window_back_maximized(
         qtbot: Any, window: MainWindow, media: dict[str, Path]) -> None:
     """Esc after F from a maximized window: maximized again (it became a normal window)."""

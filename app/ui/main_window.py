@@ -51,7 +51,7 @@ from .recording import RecordingController
 from .settings import PlacePlayed, Settings
 from .shader_warmup import ShaderWarmup
 from .shortcuts import ShortcutsDialog, step_text
-from .side_panel import SidePanel
+from .side_panel import MIN_WIDTH, SidePanel
 from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .sound_controller import SoundController
@@ -65,7 +65,7 @@ from .style_controller import StyleController, error_text
 from .theme import theme_menu
 from .view_transform import CompareMode
 from .viewport import Viewport
-from .window_fit import Fullscreen, fit_to_screen
+from .window_fit import Fullscreen, NarrowWindow, fit_to_screen
 
 POLL_MS = 8  # how often the newest frame is taken from the source (~120 Hz)
 STATS_MS = 500
@@ -118,6 +118,10 @@ class MainWindow(QMainWindow):
         self.side_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                    | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.side_dock)
+        self.narrow = NarrowWindow(self, self.side_dock, MIN_WIDTH)
+        self._narrow_timer = QTimer(self)  # once the docks are laid out at a new size
+        self._narrow_timer.setSingleShot(True)
+        self._narrow_timer.timeout.connect(self._narrowed)
         self.pass_dock = PassTimesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.pass_dock)
         self.tabifyDockWidget(self.side_dock, self.pass_dock)  # a tab: controls keep their room
@@ -224,7 +228,7 @@ class MainWindow(QMainWindow):
             "debug": self.styles.cycle_debug_view, "fit": vp.fit, "actual": vp.actual_pixels,
             "zoom_in": lambda: vp.zoom_by(1.25), "zoom_out": lambda: vp.zoom_by(0.8),
             "fullscreen": self.toggle_fullscreen,
-            "panel": lambda: self.side_dock.setVisible(not self.side_dock.isVisible()),
+            "panel": self.toggle_panel,
             "pass_times": self.toggle_pass_times,
             "reset_all": self.param_panel.reset_all, "next_preset": lambda: self.presets.step(1),
             "prev_preset": lambda: self.presets.step(-1),
@@ -761,6 +765,17 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, e: QResizeEvent | None) -> None:
         super().resizeEvent(e)
         self._layout_timer.start(SAVE_DELAY_MS)
+        self._narrow_timer.start(0)
+
+    def _narrowed(self) -> None:
+        said = self.narrow.resized()
+        if said:
+            self.status(said)
+
+    def toggle_panel(self) -> None:
+        """F9: the Controls panel shown or hidden, the user's choice from now on."""
+        self.narrow.toggled_by_user()
+        self.side_dock.setVisible(not self.side_dock.isVisible())
 
     def _settings_unsaved(self, text: str) -> None:
         """The settings file could not be written (told once, see Settings.sync)."""

@@ -89,6 +89,8 @@ class ViewTransform:
     def image_rect(self, view: tuple[float, float], image: tuple[int, int]) -> Rect:
         """Where the image lies in a view of size `view` (both in device pixels)."""
         s = self.fit_scale(view, image) * self.zoom
+        if abs(s - round(s)) < 1e-9:  # a whole zoom (1:1, 200%) whole, not 1.9999999999999998
+            s = float(round(s))
         w, h = image[0] * s, image[1] * s
         cx, cy = view[0] / 2 + self.pan_x, view[1] / 2 + self.pan_y
         return Rect(cx - w / 2, cy - h / 2, w, h)

@@ -3,8 +3,8 @@ fullscreen that hides everything but the picture and gives it all back."""
 
 from __future__ import annotations
 
-from PyQt6.QtCore import QByteArray
-from PyQt6.QtWidgets import QApplication, QMainWindow, QWidget
+from PyQt6.QtCore import QByteArray, Qt
+from PyQt6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
 
 MIN_SIZE = (320, 240)
 
@@ -73,3 +73,51 @@ class Fullscreen:
         if self.window.isFullScreen():
             return QByteArray(self._layout[0]), QByteArray(self._layout[1])
         return self.window.saveGeometry(), self.window.saveState()
+
+
+PANEL_SHARE = 0.42  # of a narrowing window's width, at most, while the panel can shrink
+
+
+class NarrowWindow:
+    """A narrowing window keeps most of its width for the picture: the controls' panel
+    shrinks to its share, then gives its room to the picture, and comes back once the
+    window is wide again (the panel kept ~460 px: a 700 px window left the picture a third).
+    Only the panel it hid comes back: one the user hid or showed (F9) stays so."""
+
+    def __init__(self, window: QMainWindow, panel: QDockWidget, panel_width: int) -> None:
+        self.window, self.panel, self.narrowest = window, panel, panel_width
+        self.hide_below = 2 * panel_width  # the picture would get less than the panel
+        self.show_from = 2 * panel_width + 120  # apart, so one drag does not flicker it
+        self.hid_it = False
+        self.users = False  # F9 while narrow: the panel stays as the user left it
+
+    def resized(self) -> str | None:
+        """After the window's resize: what was done, for the status bar (None: nothing)."""
+        if self.window.isFullScreen():
+            return None
+        width = self.window.width()
+        said = None
+        if width >= self.show_from:
+            self.users = False
+        if (width < self.hide_below and self.panel.isVisible() and not self.hid_it
+                and not self.users):
+            self.panel.hide()
+            self.hid_it = True
+            said = "Controls hidden to give the picture room (F9 shows them)"
+        elif width >= self.show_from and self.hid_it:
+            self.hid_it = False
+            self.panel.show()
+        if self.panel.isVisible():
+            self._fit_panel(width)
+        return said
+
+    def _fit_panel(self, width: int) -> None:
+        """The panel at most its share of the window (the user may widen it again)."""
+        share = max(self.narrowest, int(PANEL_SHARE * width))
+        if self.panel.width() > share:
+            self.window.resizeDocks([self.panel], [share], Qt.Orientation.Horizontal)
+
+    def toggled_by_user(self) -> None:
+        """F9 or the menu: the panel is the user's (until the window is wide again)."""
+        self.hid_it = False
+        self.users = True
