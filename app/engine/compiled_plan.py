@@ -30,7 +30,7 @@ PASS_BUILTINS = frozenset({"u_resolution", "u_texel", "u_target_scale", "u_scatt
 FRAME_UNIFORMS = frozenset({"u_seed", "u_frame", "u_subject", "u_subject_held",
                             "u_subject_weight", "u_face_size", "u_heads",
                             "u_portrait", "u_light", "u_face_sharp", "u_face_skin", "u_content",
-                            "u_key_gain",
+                            "u_key_gain", "u_head_lift",
                             "u_exposed", "u_blocky", "u_blocks", "u_block_strength",
                             "u_block_reach", "u_motion",
                             "u_flow_range", "u_canvas", "u_paper_sheets"})

@@ -43,10 +43,22 @@ _LINEAR8 = np.where(np.arange(256) <= 10, np.arange(256) / 255.0 / 12.92,
 _LUMA = np.array([0.2126, 0.7152, 0.0722], np.float32)  # linear RGB -> luminance Y
 
 
-def frame_exposure(rgb: np.ndarray) -> float:
-    """The gain (1 .. MAX_GAIN, linear light) that keys the lights of the frame `rgb` (RGB
-    or grey; uint8, uint16 or float in [0, 1]) up to KEY_L; 1 for a frame exposed well
-    enough."""
+def linear_luminance(px: np.ndarray) -> np.ndarray:
+    """The linear-light luminance Y of the pixels `px` (RGB or grey; uint8, uint16 or float
+    in [0, 1]; any shape with channels last), flattened."""
+    px = px.reshape(-1, 1, px.shape[-1] if px.ndim == 3 else 1)
+    if px.dtype == np.uint8:
+        lin = cv2.LUT(px, _LINEAR8).reshape(-1, px.shape[-1])
+    else:
+        s = np.clip(px.reshape(-1, px.shape[-1]).astype(np.float32)
+                    / (65535.0 if px.dtype == np.uint16 else 1.0), 0.0, 1.0)
+        lin = np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
+    return lin[:, :3] @ _LUMA if lin.shape[1] >= 3 else lin[:, 0]
+
+
+def frame_lights(rgb: np.ndarray) -> float:
+    """The lights of the frame `rgb` (RGB or grey; uint8, uint16 or float in [0, 1]): the
+    LIGHTS percentile of its luminance (linear light) on a THUMB px thumbnail."""
     h, w = rgb.shape[:2]
     px = rgb.reshape(h, w, -1)[..., :3]
     k = THUMB / max(h, w)
@@ -58,16 +70,16 @@ def frame_exposure(rgb: np.ndarray) -> float:
         if k < 0.25:
             px = cv2.resize(px, (4 * size[0], 4 * size[1]), interpolation=cv2.INTER_NEAREST)
         px = cv2.resize(px, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1)
-    px = px.reshape(-1, 1, px.shape[-1])
-    if px.dtype == np.uint8:
-        lin = cv2.LUT(px, _LINEAR8).reshape(-1, px.shape[-1])
-    else:
-        s = np.clip(px.reshape(-1, px.shape[-1]).astype(np.float32)
-                    / (65535.0 if px.dtype == np.uint16 else 1.0), 0.0, 1.0)
-        lin = np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
-    y = lin @ _LUMA if lin.shape[1] == 3 else lin[:, 0]
+    y = linear_luminance(px)
     i = int(LIGHTS / 100.0 * (y.size - 1))
-    lights = float(np.partition(y, i)[i])
+    return float(np.partition(y, i)[i])
+
+
+def frame_exposure(rgb: np.ndarray, lights: float | None = None) -> float:
+    """The gain (1 .. MAX_GAIN, linear light) that keys the lights of the frame `rgb` (RGB
+    or grey; uint8, uint16 or float in [0, 1]) up to KEY_L; 1 for a frame exposed well
+    enough. `lights`: its frame_lights, where already measured."""
+    lights = frame_lights(rgb) if lights is None else lights
     return float(np.clip(KEY_Y / max(lights, 1e-6), 1.0, MAX_GAIN))
 
 

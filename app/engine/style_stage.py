@@ -133,6 +133,7 @@ class StyleStage:
         self._held_map: np.ndarray | None = None  # the last map found (fading out)
         self._face_px = 0.0  # the map's faces' median size, picture px (u_face_size)
         self._heads = _heads(None)  # the largest faces' boxes, picture px (u_heads)
+        self._lifts = _lifts(None)  # their shadow keys (u_head_lift)
         self._light = (0.0, 0.0)  # the main face's light and its centre's x (u_light)
         self._skin: tuple[float, float, float] | None = None  # its own skin (u_face_skin)
         # the picture between a film's letterbox bars, picture px (u_content; None: no bars)
@@ -314,7 +315,7 @@ class StyleStage:
             if arr is not None and subject is not None:  # (a map fading out keeps these)
                 self._face_px, self._light = subject.face_size, _light(subject)
                 self._skin = subject.skin
-                self._heads = _heads(subject)
+                self._heads, self._lifts = _heads(subject), _lifts(subject)
                 self._sharp = subject.sharpness
                 self._exposure = subject.exposure
                 share = subject_portrait_share(arr, subject, cover)
@@ -416,6 +417,7 @@ class StyleStage:
             if self._still is not None and subject is not None else 0.0
         self._face_px = subject.face_size if self._still is not None and subject else 0.0
         self._heads = _heads(subject if self._still is not None else None)
+        self._lifts = _lifts(subject if self._still is not None else None)
         self._light = _light(subject) if self._still is not None and subject else (0.0, 0.0)
         self._skin = subject.skin if self._still is not None and subject else None
         self._content = subject.content if subject is not None else None
@@ -494,20 +496,23 @@ class StyleStage:
         info.uniforms["u_light"] = (self._light[0], self._light[1] * px) if found \
             else (0.0, 0.0)
         info.uniforms["u_face_sharp"] = float(self._sharp if found else 0.0)
-        # the main face's own skin (CIELAB; .w 0: not measured)
-        info.uniforms["u_face_skin"] = (*self._skin, 1.0) if found and self._skin is not None \
-            else (0.0, 0.0, 0.0, 0.0)
+        # the exposure key where a face is found (a night scene without one may be meant
+        # dark), fading in and out with the subject (in stops: a face found or lost along a
+        # video does not switch the picture's exposure in one frame); and each head's
+        # shadow key (engine/face_shade.py), alike
+        key = self.style.subject.exposure
+        keyed = found and (key is None or bool(self.params[key]))
+        gain = self._exposure ** self._subject_weight if keyed else 1.0
+        lifts = [v ** self._subject_weight if keyed else 1.0 for v in self._lifts]
+        # the main face's own skin (CIELAB; .w 0: not measured), as its shadow key lays it
+        info.uniforms["u_face_skin"] = (*_lifted_skin(self._skin, lifts[0]), 1.0) \
+            if found and self._skin is not None else (0.0, 0.0, 0.0, 0.0)
         # the picture between a film's bars (x0, y0, x1, y1; all 0: no bars), face or none
         info.uniforms["u_content"] = (0.0,) * 4 if self._content is None \
             else tuple(v * px for v in self._content)
-        # the exposure key where a face is found (a night scene without one may be meant
-        # dark), fading in and out with the subject (in stops: a face found or lost along a
-        # video does not switch the picture's exposure in one frame)
-        key = self.style.subject.exposure
-        gain = self._exposure ** self._subject_weight \
-            if found and (key is None or bool(self.params[key])) else 1.0
         info.uniforms["u_key_gain"] = float(gain)
-        info.uniforms["u_exposed"] = int(gain > 1.0)  # the `exposed` flag
+        info.uniforms["u_head_lift"] = [float(v) for v in lifts]
+        info.uniforms["u_exposed"] = int(max(gain, *lifts) > 1.0)  # the `exposed` flag
         info.uniforms.update(grid_uniforms(self._blocks, px))  # the `blocky` flag
 
     @property
@@ -785,6 +790,28 @@ def _heads(subject: Subject | None) -> list[tuple[float, float, float, float]]:
     boxes = [(0.5 * (x0 + x1), 0.5 * (y0 + y1), 0.5 * (x1 - x0), 0.5 * (y1 - y0))
              for x0, y0, x1, y1 in (f.box for f in faces)]
     return boxes + [(0.0, 0.0, 0.0, 0.0)] * (HEADS - len(boxes))
+
+
+def _lifts(subject: Subject | None) -> list[float]:
+    """The shadow keys (engine/face_shade.py) of the faces _heads gives, in its order; 1
+    past the faces found and for a face not measured."""
+    if subject is None:
+        return [1.0] * HEADS
+    shades = subject.shades or (1.0,) * len(subject.faces)
+    order = sorted(range(len(subject.faces)), key=lambda i: -subject.faces[i].size)[:HEADS]
+    return [float(shades[i]) for i in order] + [1.0] * (HEADS - len(order))
+
+
+def _lifted_skin(skin: tuple[float, float, float], gain: float
+                 ) -> tuple[float, float, float]:
+    """A skin colour (CIELAB) as a gain in linear light (a shadow key) lays it: its
+    lightness raised, its hue kept."""
+    if gain <= 1.0:
+        return skin
+    L, a, b = skin
+    # above CIELAB's linear toe, a gain g on X, Y and Z takes each cube root by g^(1/3)
+    c = min(gain, ((116.0 / (L + 16.0)) ** 3)) ** (1.0 / 3.0)  # (Y brought to 1 at most)
+    return (L + 16.0) * c - 16.0, a * c, b * c
 
 
 def paper_sheets(zoom: float) -> int:

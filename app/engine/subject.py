@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .blocks import NO_GRID, BlockGrid, block_grid, steadied_grid
-from .exposure import RISE, frame_exposure, keyed
+from .exposure import RISE, frame_exposure, frame_lights, keyed
 from .face_light import face_light
+from .face_shade import face_lights, shade_gain
 from .face_sharpness import face_sharpness
 from .face_skin import face_skin
 from .faces import Face, FaceDetector, box_iou
@@ -60,6 +61,10 @@ class Subject:
     # the picture between a film's letterbox bars (x0, y0, x1, y1 px: engine/letterbox.py);
     # None without bars
     content: Content | None = None
+    # each face's shadow key (engine/face_shade.py: the gain, linear light, 1 .. 2.5, that
+    # lifts a face in deep shade), in the faces' order, steadied along a video's track;
+    # empty: all 1
+    shades: tuple[float, ...] = ()
 
     @property
     def face_size(self) -> float:
@@ -83,6 +88,7 @@ def _steadied(last: float | None, now: float, follow: float) -> float:
 class _Track:
     face: Face
     filter: OneEuroFilter = field(default_factory=OneEuroFilter)
+    shade: float | None = None  # its face's shadow key, steadied (face_shade.shade_gain)
 
 
 def _pack(face: Face) -> np.ndarray:
@@ -184,7 +190,12 @@ class SubjectTracker:
                 L, a, b = (_steadied(u, v, follow) for u, v in zip(was, skin, strict=True))
                 self._skin = (L, a, b)
         # the frame's exposure, on every frame (a face lost for a frame does not restart it)
-        self._exposure = keyed(self._exposure, frame_exposure(rgb), _over(RISE, gap))
+        lights = frame_lights(rgb)
+        self._exposure = keyed(self._exposure, frame_exposure(rgb, lights), _over(RISE, gap))
+        # each face's shadow key against the frame's lights, steadied as the light is
+        for tr in tracks:
+            tr.shade = _steadied(tr.shade, shade_gain(face_lights(rgb, tr.face), lights),
+                                 _over(LIGHT_FOLLOW, gap))
         # the block grid with the full detections (a stream's grid stays as long as its
         # bitrate does; searching it costs 10-30 ms)
         if self._blocks is None or beat % self.detect_every == 0 or missed(self.detect_every):
@@ -194,7 +205,8 @@ class SubjectTracker:
         if self._frames == 1 or beat % self.detect_every == 0 or missed(self.detect_every):
             self._content = letterbox(rgb)
         return Subject(faces, self._person, t, self._light or 0.0, self._sharpness or 0.0,
-                       self._exposure, self._neck, self._blocks, self._skin, self._content)
+                       self._exposure, self._neck, self._blocks, self._skin, self._content,
+                       tuple(tr.shade or 1.0 for tr in tracks))
 
 
     def _find(self, rgb: np.ndarray, beat: int, search: bool = False) -> list[Face]:

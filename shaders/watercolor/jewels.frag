@@ -25,7 +25,7 @@ uniform float u_scale;     // work px per source px
 uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
 
 #include "common/color.glsl"
-#include "watercolor/figure_rest.glsl"
+#include "watercolor/face_lift.glsl"
 
 const float SIZE = 0.08;   // of a face box's half height: a jewel's radius (a pearl, a stud)
 const vec2 SIZE_PX = vec2(1.5, 8.0);  // the radius at least (work px), at most (reference px)
@@ -140,7 +140,10 @@ void main() {
         }
     }
     float lost = l - luma(texture(washes, p / work).rgb);  // (here: its own reach)
-    if (smoothstep(LIGHT.x, LIGHT.y, l) <= 0.0 || lost <= STANDS_OUT.x) {
+    // light as the photo shot it: a face in deep shade keyed up (face_lift.glsl) does not
+    // turn its lit ear or collar into a jewel (a gain g takes sRGB values by about g^(1/2.4))
+    float shot = l * pow(face_lift(p / u_scale + u_origin), -1.0 / 2.4);
+    if (smoothstep(LIGHT.x, LIGHT.y, shot) <= 0.0 || lost <= STANDS_OUT.x) {
         frag = vec4(0.0);
         return;
     }
@@ -152,7 +155,7 @@ void main() {
     vec4 far = lighter_than_round(q, l, 2.0 * r);
     float stands = min(near.x, far.x);
     float s = smoothstep(STANDS_OUT.x, STANDS_OUT.y, min(stands, lost))
-              * smoothstep(LIGHT.x, LIGHT.y, l) * where;
+              * smoothstep(LIGHT.x, LIGHT.y, shot) * where;
     if (s > 0.0) {
         s *= 1.0 - crowded(q, l, vec2(-near.z, near.y), r, stands);
         // on the neck and chest a jewel lies on skin or cloth, even round it; lit strands
