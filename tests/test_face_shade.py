@@ -61,21 +61,22 @@ def test_only_a_face_in_deep_shade_is_keyed(photo):
         assert shade_gain(face_lights(im, face), frame_lights(im)) == 1.0, k
     dark = shaded(photo, 0.12)
     gain = shade_gain(face_lights(dark, face), frame_lights(dark))
-    assert 2.5 < gain <= MAX_LIFT, gain
+    assert 2.0 < gain <= MAX_LIFT, gain
     assert shade_gain(None, 0.5) == 1.0
     tracker = SubjectTracker(people=False)
     assert tracker.update(photo, 0.0, 0).shades == (1.0,)
     tracker.reset()
     subject = tracker.update(dark, 0.0, 0)
     if subject.faces:  # (found in the dark too)
-        assert subject.shades[0] > 2.0, subject.shades
+        assert subject.shades[0] > 1.8, subject.shades
 
 
 def test_a_face_in_deep_shade_keeps_its_drawing(pipeline, photo):
     """The astronaut's head in deep shade (0.12x), painted with its key (as found) and
     without (gain 1, as before): the face paints lighter (mean L* +8 or more) and keeps
     more of its drawing (high-pass energy of L* over the photo's: more than 1.3x the
-    unkeyed painting's); the picture's far corner is untouched; a key of 1 is byte for byte
+    unkeyed painting's); beside the face and below its chin, and the picture's far corner,
+    it is untouched; a key of 1 is byte for byte
     the painting without one, and the exposure key's switch turns it off."""
     dark = shaded(photo, 0.12)
     face = Face(BOX, np.zeros((6, 2)), 0.9)
@@ -98,6 +99,11 @@ def test_a_face_in_deep_shade_keeps_its_drawing(pipeline, photo):
         (detail(L_keyed), detail(L_flat), shot)
     corner = np.s_[380:, 380:]
     assert np.abs(keyed[corner].astype(int) - flat[corner].astype(int)).mean() < 0.5
+    # and only the face's skin is keyed: the hair and background beside the head and the
+    # collar below the chin (shaded too) paint as they were shot
+    for beside in (np.s_[100:150, 150:160], np.s_[196:205, 200:250]):
+        moved = np.abs(lightness(keyed)[beside] - lightness(flat)[beside]).mean()
+        assert moved < 1.5, (beside, moved)
     off = pipeline({"exposure_key": False})
     off.subject_feed = "given"
     off.set_subject(Subject((face,), None, shades=(gain,)))

@@ -302,8 +302,10 @@ def test_a_parameter_named_as_a_frame_built_in_is_refused(gl_ctx, tmp_path):
     data["params"].append({"name": "key_gain", "type": "float", "min": 0.0, "max": 2.0,
                            "default": 1.5})
     # (u_key_gain is a frame uniform: the exposure key's gain, which prepare.frag reads)
+    # (its face map, which the shadow key reads, any texture here)
     data["passes"] = [{"name": "keyed", "shader": "watercolor/prepare.frag",
-                       "inputs": {"source": "source"}, "output": "result"}]
+                       "inputs": {"source": "source", "subject": "source"},
+                       "output": "result"}]
     path = tmp_path / "clash.json"
     path.write_text(json.dumps(data))
     with pytest.raises(StyleError, match="u_key_gain is a built-in the engine sets"):

@@ -27,7 +27,7 @@ MARGIN = 0.15  # of the box's width left out at each side (the background beside
 SHADE = 0.22
 FULL_SHADE = 0.16
 LIFT_TO = 0.5
-MAX_LIFT = 3.0
+MAX_LIFT = 2.2
 
 
 def face_lights(rgb: np.ndarray, face: Face) -> float | None:

@@ -61,7 +61,7 @@ class Subject:
     # the picture between a film's letterbox bars (x0, y0, x1, y1 px: engine/letterbox.py);
     # None without bars
     content: Content | None = None
-    # each face's shadow key (engine/face_shade.py: the gain, linear light, 1 .. 2.5, that
+    # each face's shadow key (engine/face_shade.py: the gain, linear light, 1 .. MAX_LIFT, that
     # lifts a face in deep shade), in the faces' order, steadied along a video's track;
     # empty: all 1
     shades: tuple[float, ...] = ()

@@ -142,7 +142,7 @@ void main() {
     float lost = l - luma(texture(washes, p / work).rgb);  // (here: its own reach)
     // light as the photo shot it: a face in deep shade keyed up (face_lift.glsl) does not
     // turn its lit ear or collar into a jewel (a gain g takes sRGB values by about g^(1/2.4))
-    float shot = l * pow(face_lift(p / u_scale + u_origin), -1.0 / 2.4);
+    float shot = l * pow(face_lift(p / u_scale + u_origin, f.z), -1.0 / 2.4);
     if (smoothstep(LIGHT.x, LIGHT.y, shot) <= 0.0 || lost <= STANDS_OUT.x) {
         frag = vec4(0.0);
         return;

@@ -8,6 +8,7 @@
 in vec2 v_uv;
 out vec4 frag;
 uniform sampler2D source;
+uniform sampler2D subject;  // .r the face (engine/subject_map.py): where the shadow key lifts
 // the exposure key (engine/exposure.py): a gain in linear light, as a camera's exposure,
 // that brings an underexposed frame's lights to a normal level; 1 where it is exposed well
 // or has no face (style_stage.py)
@@ -18,8 +19,9 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 
 void main() {
     vec3 c = clamp(texture(source, v_uv).rgb, 0.0, 1.0);
-    // and a face in deep shade keyed on its head (face_lift.glsl)
-    float gain = u_key_gain * face_lift(gl_FragCoord.xy / (u_scale * u_target_scale) + u_origin);
+    // and a face in deep shade keyed on its skin (face_lift.glsl)
+    float gain = u_key_gain * face_lift(gl_FragCoord.xy / (u_scale * u_target_scale) + u_origin,
+                                        texture(subject, v_uv).r);
     if (gain > 1.0) {
         // the lights it would push past white are brightened less, each pixel's colour kept
         // (its channels in proportion): a lit cheek or a window does not turn a flat hue
