@@ -36,6 +36,7 @@ from ..media.sniff import misnamed_image
 from ..media.source import FrameSource
 from ..platforms import current_virtual_camera_name
 from . import playback
+from .about import about_text
 from .camera_watch import CameraWatcher
 from .drops import Drop, read_drop
 from .export_job import ExportController
@@ -51,7 +52,7 @@ from .recording import RecordingController
 from .settings import PlacePlayed, Settings
 from .shader_warmup import ShaderWarmup
 from .shortcuts import ShortcutsDialog, step_text
-from .side_panel import MIN_WIDTH, SidePanel
+from .side_panel import SidePanel
 from .slow_hint import PaintedHow, SlowPlaybackHint, heavy_styles
 from .snapshots import SnapshotController
 from .sound_controller import SoundController
@@ -118,10 +119,11 @@ class MainWindow(QMainWindow):
         self.side_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                    | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.side_dock)
-        self.narrow = NarrowWindow(self, self.side_dock, MIN_WIDTH)
+        self.narrow = NarrowWindow(self, self.side_dock, panel.narrowest)
         self._narrow_timer = QTimer(self)  # once the docks are laid out at a new size
         self._narrow_timer.setSingleShot(True)
         self._narrow_timer.timeout.connect(self._narrowed)
+        self._width_before = -1
         self.pass_dock = PassTimesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.pass_dock)
         self.tabifyDockWidget(self.side_dock, self.pass_dock)  # a tab: controls keep their room
@@ -290,7 +292,6 @@ class MainWindow(QMainWindow):
         src.stopped.connect(lambda: self.transport.set_enabled_for(False, False))
         src.stopped.connect(self._source_changed)
         src.camerasListed.connect(self.source_panel.set_cameras)
-        src.camerasListed.connect(lambda cams: self._actions["camera"].setEnabled(bool(cams)))
         self.source_panel.cameraChosen.connect(
             lambda ident: src.open_spec(SourceSpec("camera", ident)))
         self.source_panel.openRequested.connect(src.open_file_dialog)
@@ -605,9 +606,7 @@ class MainWindow(QMainWindow):
     def _about(self) -> None:
         from .. import __version__
 
-        QMessageBox.about(self, "About Aquarelle",
-                          f"Aquarelle {__version__}\nLive watercolor painting on the GPU.\n\n"
-                          f"OpenGL: {self.viewport.gl_info or 'not initialized'}")
+        QMessageBox.about(self, "About Aquarelle", about_text(__version__, self.viewport.gl_info))
 
     # -- status ----------------------------------------------------------------------------
     def show_position(self) -> None:
@@ -694,9 +693,14 @@ class MainWindow(QMainWindow):
     def export_dialog(self) -> None:
         """Ask where and how to export the open video (or image), then start. A playing file
         pauses first: the dialog's "Current position" is then the frame on screen (it ran a
-        frame or two on behind the dialog)."""
+        frame or two on behind the dialog); it plays on once the dialog is closed (the
+        preview keeps running while an export does: trial W11 found it paused throughout,
+        nothing saying why)."""
+        was_playing = playback.is_playing(self.source)
         self.playback.set_playing(False)
         self.exports.open_dialog()
+        if was_playing:
+            self.playback.set_playing(True)
 
     # -- drag and drop ---------------------------------------------------------------------
     def dragEnterEvent(self, e: QDragEnterEvent | None) -> None:
@@ -765,10 +769,14 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, e: QResizeEvent | None) -> None:
         super().resizeEvent(e)
         self._layout_timer.start(SAVE_DELAY_MS)
-        self._narrow_timer.start(0)
+        if e is not None:  # (the widest since the last look: resizes may come in a row)
+            old = e.oldSize().width()
+            active = self._narrow_timer.isActive()
+            self._width_before = max(self._width_before, old) if active else old
+            self._narrow_timer.start(0)
 
     def _narrowed(self) -> None:
-        said = self.narrow.resized()
+        said = self.narrow.resized(self._width_before)
         if said:
             self.status(said)
 

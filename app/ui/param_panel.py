@@ -234,6 +234,7 @@ class ParamRow:
         tip = f"{spec.help or spec.label}\n(Command line: --set {spec.name}=…)"
         self.label = QLabel(spec.label, parent)
         self.label.setToolTip(tip)
+        self.label.setWordWrap(True)  # (a long name in two lines before the panel clips)
         grid.addWidget(self.label, row, 0)
         self.slider: QSlider | None = None
         self.spin: IntEntry | FloatEntry | None = None

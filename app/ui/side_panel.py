@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import QSize, Qt
 from PyQt6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -30,7 +30,7 @@ from .render_state import RenderState
 from .source_controls import SourcePanel
 from .view_transform import CompareMode
 
-MIN_WIDTH = 340
+MIN_WIDTH = 340  # at least (the widgets' own minimum decides: narrowest())
 SCALE_TIP = ("Processing scale: paint at this fraction of the source size and enlarge "
              "(faster, less detail; Command line: --scale)")
 
@@ -53,6 +53,8 @@ class SidePanel(QScrollArea):
 
         style_box = QGroupBox("Style", body)
         form = QFormLayout(style_box)
+        # (a field too wide beside its label goes under it: the panel narrows, nothing cut)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.setContentsMargins(6, 4, 6, 4)
         specs = [load_style(n) for n in list_styles()]
         self.style_combo = QComboBox(style_box)
@@ -127,9 +129,27 @@ class SidePanel(QScrollArea):
         self.setWidget(body)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setMinimumWidth(MIN_WIDTH)
+        self.setMinimumWidth(self.narrowest())
         self.state = state
         state.subscribe(self._state_changed)
+
+    def narrowest(self) -> int:
+        """The narrowest the panel shows all its widgets at, its long rows wrapped (it never
+        scrolls sideways: a dock dragged narrower than its widgets cut off each parameter's
+        value and reset, trial W11)."""
+        body = self.widget()
+        inner = body.minimumSizeHint().width() if body is not None else 0
+        bar = self.verticalScrollBar()
+        return max(MIN_WIDTH, inner + (bar.sizeHint().width() if bar is not None else 0)
+                   + 2 * self.frameWidth())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Room for its widgets laid out at ease (each label beside its field)."""
+        body = self.widget()
+        bar = self.verticalScrollBar()
+        wide = (body.sizeHint().width() if body is not None else 0) \
+            + (bar.sizeHint().width() if bar is not None else 0) + 2 * self.frameWidth()
+        return QSize(max(wide, self.narrowest()), super().sizeHint().height())
 
     def _state_changed(self, change: str) -> None:
         """The widgets show the state, whoever changed it (undo, a preset, a restart)."""
@@ -137,6 +157,7 @@ class SidePanel(QScrollArea):
         if change == "style":
             self.param_panel.bind(state.params)
             self._scale_for(state.style)
+            self.setMinimumWidth(self.narrowest())  # (another style's longer labels)
         elif change == "values":
             self.param_panel.refresh()
         elif change == "seed":

@@ -128,7 +128,10 @@ class SourceController(QObject):
     def next_camera(self) -> None:
         cams = self.refresh_cameras()
         if not cams:
-            self.feedback.error("Camera", "No camera was found.")
+            # (the key always looks again: a camera plugged in since is found; W11: greyed
+            # out with none, Ctrl+K did nothing and said nothing)
+            self.feedback.error("Camera", "No camera was found: plug one in and press Ctrl+K "
+                                "again, or open a video (Ctrl+O).")
             return
         ids = [c[0] for c in cams]
         current = self.spec.ref if self.spec and self.spec.kind == "camera" else None

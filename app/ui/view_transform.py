@@ -86,11 +86,15 @@ class ViewTransform:
             return 1.0
         return min(view[0] / image[0], view[1] / image[1])
 
+    def scale(self, view: tuple[float, float], image: tuple[int, int]) -> float:
+        """View pixels an image pixel; a whole zoom (1:1, 200%) whole, not
+        1.9999999999999998 (its picture was 399.99999999999994 px wide)."""
+        s = self.fit_scale(view, image) * self.zoom
+        return float(round(s)) if abs(s - round(s)) < 1e-9 else s
+
     def image_rect(self, view: tuple[float, float], image: tuple[int, int]) -> Rect:
         """Where the image lies in a view of size `view` (both in device pixels)."""
-        s = self.fit_scale(view, image) * self.zoom
-        if abs(s - round(s)) < 1e-9:  # a whole zoom (1:1, 200%) whole, not 1.9999999999999998
-            s = float(round(s))
+        s = self.scale(view, image)
         w, h = image[0] * s, image[1] * s
         cx, cy = view[0] / 2 + self.pan_x, view[1] / 2 + self.pan_y
         return Rect(cx - w / 2, cy - h / 2, w, h)
@@ -115,7 +119,8 @@ class ViewTransform:
         self.zoom = min(MAX_ZOOM, factor / self.fit_scale(view, image))
         self.pan_x = self.pan_y = 0.0
         rect = self.image_rect(view, image)
-        self.pan_x, self.pan_y = round(rect.x) - rect.x, round(rect.y) - rect.y
+        whole = rect.on_whole_pixels()  # (as it is drawn: Python's round(34.5) is 34)
+        self.pan_x, self.pan_y = whole.x - rect.x, whole.y - rect.y
 
     def centre_point(self, view: tuple[float, float], image: tuple[int, int]
                      ) -> tuple[float, float]:
@@ -129,12 +134,10 @@ class ViewTransform:
         it) at the view's centre, the image's origin on a whole pixel."""
         basis = self.fit_scale(view, image)
         self.zoom = min(MAX_ZOOM, k / basis)
-        s = basis * self.zoom
+        s = self.scale(view, image)
         self.pan_x = (0.5 - centre[0]) * image[0] * s
         self.pan_y = (0.5 - centre[1]) * image[1] * s
-        rect = self.image_rect(view, image)
-        self.pan_x += round(rect.x) - rect.x
-        self.pan_y += round(rect.y) - rect.y
+        self._on_whole_pixels(view, image)
 
     def hold_scale(self, view: tuple[float, float], image: tuple[int, int]) -> None:
         """Keep a zoomed image's size on screen where the view or the image changed size
@@ -145,9 +148,15 @@ class ViewTransform:
         if old is None or old == basis or self.is_fit:
             return
         self.zoom = min(MAX_ZOOM, self.zoom * old / basis)
+        self._on_whole_pixels(view, image)
+
+    def _on_whole_pixels(self, view: tuple[float, float], image: tuple[int, int]) -> None:
+        """The image's origin moved to the whole pixel it is drawn from (the nearer, up on
+        a tie: a view kept at 34.5 came back at 34, a pixel off the picture left)."""
         rect = self.image_rect(view, image)
-        self.pan_x += round(rect.x) - rect.x
-        self.pan_y += round(rect.y) - rect.y
+        whole = rect.on_whole_pixels()
+        self.pan_x += whole.x - rect.x
+        self.pan_y += whole.y - rect.y
 
     def pan(self, dx: float, dy: float) -> None:
         """Move the image by (dx, dy) view pixels."""

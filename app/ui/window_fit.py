@@ -3,6 +3,8 @@ fullscreen that hides everything but the picture and gives it all back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PyQt6.QtCore import QByteArray, Qt
 from PyQt6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
 
@@ -76,48 +78,66 @@ class Fullscreen:
 
 
 PANEL_SHARE = 0.42  # of a narrowing window's width, at most, while the panel can shrink
+PICTURE_SHARE = 0.4  # below it the panel hides: the picture would get less of the window
 
 
 class NarrowWindow:
     """A narrowing window keeps most of its width for the picture: the controls' panel
-    shrinks to its share, then gives its room to the picture, and comes back once the
-    window is wide again (the panel kept ~460 px: a 700 px window left the picture a third).
-    Only the panel it hid comes back: one the user hid or showed (F9) stays so."""
+    shrinks to its narrowest, then gives its room to the picture (also where the window
+    can go no narrower with it: a video's transport and the panel held a window at 791 px),
+    and comes back once the window is wide again (the panel kept ~460 px: a 500 px window
+    left the picture a third). Only the panel it hid comes back: one the user hid or
+    showed (F9) stays so."""
 
-    def __init__(self, window: QMainWindow, panel: QDockWidget, panel_width: int) -> None:
-        self.window, self.panel, self.narrowest = window, panel, panel_width
-        self.hide_below = 2 * panel_width  # the picture would get less than the panel
-        self.show_from = 2 * panel_width + 120  # apart, so one drag does not flicker it
+    def __init__(self, window: QMainWindow, panel: QDockWidget,
+                 narrowest: Callable[[], int]) -> None:
+        self.window, self.panel, self.narrowest = window, panel, narrowest
         self.hid_it = False
         self.users = False  # F9 while narrow: the panel stays as the user left it
+        self.width_before: int | None = None  # the panel's before a narrowing window's trim
 
-    def resized(self) -> str | None:
-        """After the window's resize: what was done, for the status bar (None: nothing)."""
+    def resized(self, before: int) -> str | None:
+        """After the window's resize from `before` px wide: what was done, for the status
+        bar (None: nothing)."""
         if self.window.isFullScreen():
             return None
-        width = self.window.width()
-        said = None
-        if width >= self.show_from:
+        width, floor = self.window.width(), self.narrowest()
+        hide_below = floor / (1.0 - PICTURE_SHARE)
+        if width >= hide_below + 120:  # apart, so one drag does not flicker it
             self.users = False
-        if (width < self.hide_below and self.panel.isVisible() and not self.hid_it
-                and not self.users):
+        # narrowed by the user as far as it goes (a window that grew to fit a video opened
+        # in it was not)
+        held = before > width and width <= self.window.minimumSizeHint().width()
+        said = None
+        if (self.panel.isVisible() and not self.hid_it and not self.users
+                and (width < hide_below or held)):
             self.panel.hide()
             self.hid_it = True
             said = "Controls hidden to give the picture room (F9 shows them)"
-        elif width >= self.show_from and self.hid_it:
+        elif width >= hide_below + 120 and self.hid_it:
             self.hid_it = False
             self.panel.show()
         if self.panel.isVisible():
-            self._fit_panel(width)
+            self._fit_panel(max(floor, int(PANEL_SHARE * width)))
         return said
 
-    def _fit_panel(self, width: int) -> None:
-        """The panel at most its share of the window (the user may widen it again)."""
-        share = max(self.narrowest, int(PANEL_SHARE * width))
-        if self.panel.width() > share:
-            self.window.resizeDocks([self.panel], [share], Qt.Orientation.Horizontal)
+    def _fit_panel(self, share: int) -> None:
+        """The panel at most `share` px, and back to its width before once there is room
+        (trial W11: kept at its narrowest, rows wrapped, at every later size)."""
+        now = self.panel.width()
+        if now > share:
+            self.width_before = self.width_before or now
+            self._panel_width(share)
+        elif self.width_before is not None and now < min(self.width_before, share):
+            self._panel_width(min(self.width_before, share))
+            if share >= self.width_before:
+                self.width_before = None
+
+    def _panel_width(self, width: int) -> None:
+        self.window.resizeDocks([self.panel], [width], Qt.Orientation.Horizontal)
 
     def toggled_by_user(self) -> None:
         """F9 or the menu: the panel is the user's (until the window is wide again)."""
         self.hid_it = False
+        self.width_before = None
         self.users = True
