@@ -273,6 +273,13 @@ void main() {
             skin = max(skin, beyond_face(focus_here)
                              * hair_graded(head_round(p + u_origin), laid));
             skin = max(skin, bearded);  // a beard's graded washes (quantize.frag) alike
+            // and a person's skin beyond the face (an arm, a hand: quantize.frag's
+            // figure_skin, laid in the face's graded tones), told by the photo's colour
+            // against the face's own: dried everywhere, a lit forearm was 4-5 hard-edged
+            // bands (trial F11, finding 4); clothes of another colour keep their folds
+            skin = max(skin, u_face_skin.w * beyond_face(focus_here)
+                             * own_body_skin(srgb_to_lab(texture(photo, p / size).rgb),
+                                             head_round(p + u_origin).x));
         }
         painted.rgb = hard_edged(washes, uv, painted.rgb, wash_g, size, ref, hard, photo, skin);
     }

@@ -82,24 +82,24 @@ void main() {
     float width = 0.5 * fwidth(field_here);
     // on a face's skin: its glaze where the form falls below the skin round it, its border
     // dried only where it faces the light, and its shine (as quantize.frag)
+    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
+                                            + u_origin) : vec2(0.0);
+    float body = figure_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change, head);
     float bare_skin = face * (1.0 - focus.y);
     float beside = 0.0;
     if (u_subject != 0) {  // (a specialized constant: uniform control flow)
         field_here = face_glaze_field(field_here, blurred, bare_skin);
         width = glaze_width(0.5 * fwidth(field_here), vec2(dFdx(field_here), dFdy(field_here)),
-                            bare_skin);
+                            max(bare_skin, body));
         beside = wide_change(blurred.x, u_target_scale * u_px);
     }
     vec3 colour = u_glaze > 0.0 ? glaze_colour(blurred.yz, face) : vec3(1.0);
     float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
     float skin = key_skin(texelFetch(src, t, 0).xyz, focus);
     // round a face (its hairline, light hair: figure_rest.glsl), as quantize.frag
-    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
-                                            + u_origin) : vec2(0.0);
     float round_k = round_face(focus) * head.x;
     // the face, and the person's skin beyond it in its own form (as quantize.frag)
-    float flesh = max(face, figure_skin(focus, texelFetch(src, t, 0).xyz, strand, own_change,
-                                                  head));
+    float flesh = max(face, body);
     form = mix(mix(form, 1.0, flesh - face), 1.0, bearded);
     vec3 sum = vec3(0.0);
     for (int k = 0; k < 4; k++) {

@@ -9,7 +9,7 @@
 // colour. The skin's own tone, the lit sides and the rest of the picture are kept: only the
 // lines deepen. Needs color.glsl.
 
-uniform vec4 u_face_skin;  // the main face's own skin (CIELAB; .w 1 where measured)
+#include "watercolor/own_skin.glsl"
 
 // the face's own skin L*: a face of ordinary key .. a pale, high-key one (trial photos: pale
 // faces 85-90, ordinary 45-80)

@@ -71,14 +71,19 @@ void main() {
     float face = face_skin(focus);
     float skin = key_skin(own, focus);  // the key lifts a person's skin less
     // the shadow glaze: its field's border one texel wide (fwidth: uniform control flow),
-    // on a face's skin only where it faces the light
+    // on a person's skin (the face's, and beyond it: figure_skin) only where it faces the
+    // light (dried everywhere, a forearm's shadow was a hard dark band down it)
+    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
+                                            + u_origin) : vec2(0.0);
+    float body = figure_skin(focus, own, strand, own_change, head);
     float bare_skin = face * (1.0 - focus.y);
     float field = glaze_field(lab.xyz, blurred, noise.y);
     float width = fwidth(field);
     float beside = 0.0;
     if (u_subject != 0) {  // (a specialized constant: uniform control flow)
         field = face_glaze_field(field, blurred, bare_skin);
-        width = glaze_width(fwidth(field), vec2(dFdx(field), dFdy(field)), bare_skin);
+        width = glaze_width(fwidth(field), vec2(dFdx(field), dFdy(field)),
+                            max(bare_skin, body));
         beside = wide_change(blurred.x, u_target_scale * u_px);
     }
     // a shine is a patch, not a glint: its four neighbours one texel away rise too (a 2 px
@@ -103,16 +108,14 @@ void main() {
     }
     vec3 tone = wash_tone(lab.xyz, slope, subject, wander, change.x, skin);
     // round a face (its hairline, light hair: figure_rest.glsl): a few graded washes along
-    // the strands; clothes and the body keep the wash's crisp tones
-    vec2 head = u_subject != 0 ? head_round(gl_FragCoord.xy / (u_scale * u_target_scale)
-                                            + u_origin) : vec2(0.0);
+    // the strands; clothes keep the wash's crisp tones
     float graded = max(along * hair_graded(head, lab.xyz), bearded);  // and a beard
     if (graded > 0.0) {
         tone = mix(tone, hair_tone(lab.xyz, subject, wander, change.x, skin), graded);
     }
     // on a face (the focus is 1 only there), its features too: flesh and glazes; and the
     // person's skin beyond it: up to the hairline, the hands (figure_skin)
-    float flesh = max(face, figure_skin(focus, own, strand, own_change, head));
+    float flesh = max(face, body);
     if (flesh > 0.0) {
         float form = feature_form(face_form(u_wash_size * u_px, u_face_size * u_scale), focus);
         form = mix(form, 1.0, flesh - face);  // the skin beyond: its own form (figure_skin)

@@ -356,7 +356,10 @@ float figure_skin(vec4 focus, vec3 lab, float strand, float change, vec2 head) {
     float band = head.x * head.y;
     float told = u_face_skin.w * smoothstep(SKIN_GREY.x, SKIN_GREY.y, length(u_face_skin.yz));
     // (without a measured colour, `told` 0: a skin tone in the band only)
-    float own = u_face_skin.w > 0.0 ? own_skin(lab) * mix(band, 1.0, told) : 0.0;
+    float smooth_k = smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y, change);
+    float own = u_face_skin.w > 0.0
+        ? max(own_skin(lab), own_body_skin(lab, head.x) * smooth_k) * mix(band, 1.0, told)
+        : 0.0;
     float tone = max(own, skin_tone(lab) * band);
     float skin = tone * max(1.0 - strand, smoothstep(SKIN_SMOOTH.x, SKIN_SMOOTH.y, change));
     return figure_rest(focus) * skin;
