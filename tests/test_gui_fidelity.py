@@ -150,6 +150,28 @@ def test_still_on_a_fresh_start_is_the_cli_render(qtbot: Any, config: Path,  # n
                                               "--preset", "ink_and_wash"))
 
 
+def test_a_painting_whose_texture_went_is_painted_again_not_drawn_released(
+        qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A repaint drew the painting's texture after the pipeline had made its targets anew
+    (the suite, once: an AttributeError in paintGL, the picture not drawn); it is painted
+    again, and is the CLI's."""
+    win = window(qtbot, config)
+    assert win.open_file(files["still"])
+    expected = cli_render(files["still"], tmp_path / "cli.png")
+    assert_same(shown(qtbot, win), expected)
+    paint = win.viewport.paint
+    assert paint.ctx is not None and paint.result is not None
+    win.viewport.makeCurrent()
+    stale = paint.ctx.texture(paint.result.size, 4)  # the texture painted before, since
+    stale.release()  # released by the pipeline making its targets anew
+    paint.result = stale
+    win.viewport.doneCurrent()
+    win.viewport.update()
+    qtbot.waitUntil(lambda: win.viewport.paint.result is not stale, timeout=TIMEOUT)
+    assert_same(shown(qtbot, win), expected)
+
+
 def test_a_16_bit_still_is_painted_at_16_bits_as_the_cli_paints_it(
         qtbot: Any, config: Path, dialogs: Dialogs, files: dict[str, Path],  # noqa: F811
         tmp_path: Path) -> None:

@@ -91,6 +91,11 @@ def release_framebuffer(fbo: moderngl.Framebuffer) -> None:
     fbo.release()
 
 
+def released(obj: moderngl.Texture) -> bool:
+    """Whether a GL object was released (moderngl swaps its handle for an InvalidObject)."""
+    return type(obj.mglo).__name__ == "InvalidObject"
+
+
 def collect_garbage(ctx: moderngl.Context) -> int:
     """Release GL objects that Python collected (gc_mode "context_gc"), on this thread.
 

@@ -13,6 +13,7 @@ import moderngl
 import numpy as np
 
 from ..engine.chain_spec import AnyStyle, painted_views
+from ..engine.context import released
 from ..engine.errors import AquarelleError
 from ..engine.frame_timer import FrameTimer, frame_cost, timed_render
 from ..engine.motion import FrameMotion
@@ -217,6 +218,10 @@ class FramePainter:
         # adapting, the next frame takes the new scale; while adjusting, the next values)
         stale = self.painted_as is not None and self.painted_as != painting \
             and self.orig is not None
+        if self.result is not None and released(self.result):
+            # (the pipeline's targets were made anew since the frame was painted into them:
+            # drawn, the old one failed in paintGL, the suite once; painted again)
+            self.result = None
         if not frames.fresh and self.result is not None and self.applied == revision \
                 and (not stale or adaptive is not None or draft is not None):
             return False
@@ -367,6 +372,8 @@ class FramePainter:
     def shown_texture(self, original: bool) -> tuple[moderngl.Texture | None, DisplayMode]:
         """The texture drawn as the painting (`original`: the frame is shown instead), and
         how: the result, or the debug view asked for."""
+        if self.result is not None and released(self.result):
+            self.result = None  # (see render_if_needed)
         if original or self.result is None or self.pipeline is None:
             return self.orig, DisplayMode.COLOR
         target = self.view.state.debug_target
