@@ -63,6 +63,7 @@ from .sources import SourceSpec, demo_path, file_stamp
 from .stats import PassTimesDock
 from .status_labels import StatusLabels
 from .style_controller import StyleController, error_text
+from .subtitle_controller import SubtitleController
 from .theme import theme_menu
 from .view_transform import CompareMode
 from .viewport import Viewport
@@ -140,6 +141,8 @@ class MainWindow(QMainWindow):
                                            self.viewport, self.live, self.settings, self)
         self.playback.seeked = self.sources.seeked
         self.sound = SoundController(self.settings, self.status, self)
+        self.subtitles = SubtitleController(lambda text: self.overlays.show_subtitle(text),
+                                            self.status, self)
         self._naming: SourceSpec | None = None  # opened, named once its picture is shown
         self.camera_watch = CameraWatcher(self)
         self.camera_watch.changed.connect(self.sources.cameras_changed)
@@ -253,6 +256,7 @@ class MainWindow(QMainWindow):
         menus["File"].insertMenu(self._actions["quit"], folders)
         menus["Playback"].insertMenu(self._actions["loop"], self.transport.speed_menu)
         menus["Playback"].insertMenu(self._actions["loop"], self.sound.menu)
+        menus["Playback"].insertMenu(self._actions["loop"], self.subtitles.menu)
         # cameras plugged in where nothing watches for them: Open the next camera follows
         menus["File"].aboutToShow.connect(src.refresh_cameras)
         menus["View"].addSeparator()
@@ -304,6 +308,7 @@ class MainWindow(QMainWindow):
         self.transport.muteToggled.connect(self._actions["mute"].setChecked)
         self.transport.muteToggled.connect(self.sound.set_muted)
         src.stopped.connect(lambda: self.sound.follow(None))
+        src.stopped.connect(lambda: self.subtitles.follow(None))
         self.viewport.viewChanged.connect(self._view_changed)
         self.viewport.painter.changed.connect(self._painting_changed)
         self.set_compare(self._initial_compare)
@@ -437,6 +442,7 @@ class MainWindow(QMainWindow):
                         20000)
         self.source_watch.follow(Path(spec.ref) if spec.kind == "file" else None)
         self.sound.follow(src)
+        self.subtitles.follow(src)
         self._source_changed()
 
     def _source_gone(self, path: str) -> None:
@@ -618,6 +624,8 @@ class MainWindow(QMainWindow):
             self.transport.set_position(playback.position(src), playback.duration(src),
                                         src.fps, self.viewport.shown_index, src.frame_count,
                                         about=not getattr(src, "frame_count_exact", True))
+            shown = self.viewport.painted_pts  # (the frame on screen's line)
+            self.subtitles.at(shown if shown is not None else playback.position(src))
 
     def update_stats(self) -> None:
         """Refresh the status-bar numbers, the transport and the pass-times dock."""

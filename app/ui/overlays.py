@@ -25,8 +25,11 @@ BADGE_STYLE = ("background-color: rgba(20, 20, 20, 170); color: white; padding: 
 REC_STYLE = ("QWidget#rec { background-color: rgba(150, 0, 0, 200); border-radius: 6px; }"
              " QLabel { color: white; font-size: 16pt; font-weight: bold; }"
              " QPushButton { font-size: 12pt; padding: 4px 14px; }")
+SUBTITLE_STYLE = ("background-color: rgba(0, 0, 0, 160); color: white; padding: 2px 10px;"
+                  " border-radius: 3px; font-size: 15pt;")
 MARGIN = 10
 HINT_CHARS = 100  # a hint's lines are at most about this many characters: longer ones tire
+SUBTITLE_CHARS = 48  # a subtitle's line, as films set them (two lines of ~42)
 
 
 def _badge(parent: QWidget, text: str) -> QLabel:
@@ -188,6 +191,10 @@ class ViewportOverlays(QObject):
         self.hint.setWordWrap(True)
         self.recording = RecordingPanel(viewport, stop_recording, self.place)
         self.painting = PaintingBadge(viewport, self.place)
+        self.subtitle = _badge(viewport, "")
+        self.subtitle.setWordWrap(True)
+        self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.subtitle.setStyleSheet(SUBTITLE_STYLE)
         self._hint_timer = QTimer(self)
         self._hint_timer.setSingleShot(True)
         self._hint_timer.timeout.connect(self.hint.hide)
@@ -200,8 +207,9 @@ class ViewportOverlays(QObject):
 
     def place(self) -> None:
         """Original top left, painted top right, recording top centre (below the two where
-        they would meet), the painting in progress bottom left, the hint bottom centre
-        (above the painting where they would meet); none wider than the viewport."""
+        they would meet), the painting in progress bottom left, the subtitle bottom centre
+        and the hint above it (both above the painting where they would meet); none wider
+        than the viewport."""
         w, h = self.viewport.width(), self.viewport.height()
         room = max(20, w - 2 * MARGIN)
         for label in (self.original, self.painted):
@@ -219,17 +227,24 @@ class ViewportOverlays(QObject):
         self.recording.move(rec.topLeft())
         self.painting.fit(room)
         self.painting.move(MARGIN, h - self.painting.height() - MARGIN)
-        self._place_hint(w, h)
+        bottom = self._place_centred(self.subtitle, SUBTITLE_CHARS, w, h - 2 * MARGIN)
+        if self.subtitle.isVisible():
+            self._place_centred(self.hint, HINT_CHARS, w, bottom - MARGIN // 2)
+        else:
+            self._place_centred(self.hint, HINT_CHARS, w, h - 3 * MARGIN)
 
-    def _place_hint(self, w: int, h: int) -> None:
-        reading = self.hint.fontMetrics().averageCharWidth() * HINT_CHARS
-        size = fit_label(self.hint, max(60, min(w - 4 * MARGIN, reading)))
-        bottom = h - 3 * MARGIN
+    def _place_centred(self, label: QLabel, chars: int, w: int, bottom: int) -> int:
+        """`label` centred, its bottom at `bottom` (above the painting badge where they
+        would meet), lines of at most about `chars` characters; returns its top."""
+        reading = label.fontMetrics().averageCharWidth() * chars
+        size = fit_label(label, max(60, min(w - 4 * MARGIN, reading)))
         x = (w - size.width()) // 2
         badge = self.painting.geometry()
         if self.painting.isVisible() and x < badge.right() + MARGIN:
             bottom = min(bottom, badge.top() - MARGIN // 2)
-        self.hint.move(x, max(0, bottom - size.height()))
+        top = max(0, bottom - size.height())
+        label.move(x, top)
+        return top
 
     def show_compare(self, comparing: bool, original_only: bool) -> None:
         """Label what each side shows: both while comparing, "Original" while holding O."""
@@ -244,6 +259,14 @@ class ViewportOverlays(QObject):
         self.place()
         self.hint.raise_()
         self._hint_timer.start(ms)
+
+    def show_subtitle(self, text: str) -> None:
+        """A subtitle's line(s) over the picture ("" for none)."""
+        self.subtitle.setText(text)
+        self.subtitle.setVisible(bool(text))
+        if text:
+            self.place()
+            self.subtitle.raise_()
 
     def show_painting(self, what: str | None, started: float = 0.0) -> None:
         """The painting in progress (see PaintingBadge), or none."""
