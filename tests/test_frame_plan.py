@@ -45,7 +45,9 @@ def test_sharing_holds_fewer_textures(gl_ctx: moderngl.Context) -> None:
         kept.render_array(frame)
         ratio = (shared.stages[0].graph.pool.resident_bytes()
                  / kept.stages[0].graph.pool.resident_bytes())
-    assert ratio < 0.75, ratio
+    # persistent targets (a video's history) are held alike by both: each one added moves the
+    # ratio towards 1 (0.747 with face_lines_t and jewels_t, 0.762 with skin_spots_t)
+    assert ratio < 0.77, ratio
 
 
 def test_a_video_allocates_nothing_after_its_first_frames(gl_ctx: moderngl.Context) -> None:

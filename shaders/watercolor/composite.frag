@@ -43,6 +43,7 @@ uniform sampler2D rigger;    // the thin darks and lights the washes lost (rigge
 uniform sampler2D beard;     // where a face's beard is (beard.frag)
 uniform sampler2D face_lines;  // a face's lines of age the washes lost (face_lines.frag)
 uniform sampler2D jewels;    // a person's jewellery the washes lost (jewels.frag)
+uniform sampler2D skin_spots;  // a face's freckles and moles the washes lost (skin_spots.frag)
 uniform sampler2D canvas0;   // advected canvas layers (temporal coherence)
 uniform sampler2D canvas1;
 uniform int u_temporal;
@@ -81,6 +82,7 @@ uniform vec2 u_origin;  // a tile's corner in the whole picture, source px (0 un
 #include "watercolor/beard.glsl"
 #include "watercolor/face_lines.glsl"
 #include "watercolor/jewels.glsl"
+#include "watercolor/skin_spots.glsl"
 
 const float RIM = 0.29;  // the vignette edge's pooled pigment, per unit of wet edges
 const float RIM_BAND = 4.0;  // reference px: how far in from the edge it pools
@@ -399,6 +401,7 @@ void main() {
         c = face_lined(c, face_lines_wide(face_lines, p / size, lines_texel), h, p + u_origin,
                        ref, washed);
         c = jewelled(c, texture(jewels, p / size).r, texture(photo, p / size).rgb, washed);
+        c = spotted(c, texture(skin_spots, p / size), washed);
     }
     // a face's darkest accents laid deeper than the sheet's (darks.glsl: FACE_DARKEST)
     c = pigment_darks(c, mix(DARKEST, FACE_DARKEST, on_face));
