@@ -67,3 +67,18 @@ def test_freckles_are_laid_back_and_smooth_skin_stays_smooth(pipeline):
         assert _spots(painting, box) >= 0.5 * _spots(photo, box), (
             box, _spots(photo, box), _spots(painting, box))
         assert _spots(smooth, box) == 0, box
+
+
+def test_no_spots_below_the_chin(pipeline):
+    """Dark specks on the skin below the face's chin line (a neck, a chin's shadow, a collar:
+    blind round 1 of G55 saw them laid as crumbs and a dirty blotch) are not laid back: the
+    painting shows at most the specks its washes keep without the pass."""
+    rng = np.random.default_rng(7)
+    lum = np.full((SIZE, SIZE), 72.0, np.float32) + rng.normal(0.0, 1.0, (SIZE, SIZE))
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+    for _ in range(30):
+        x, y = 360.0 + rng.uniform(-60, 60), 600.0 + rng.uniform(-15, 15)
+        lum[np.hypot(xx - x, yy - y) <= rng.uniform(1.5, 2.0)] -= rng.uniform(8.0, 12.0)
+    painting = _paint(pipeline, lab_picture(lum, 14.0, 18.0))
+    neck = (slice(580, 620), slice(290, 430))
+    assert _spots(painting, neck) <= 2, _spots(painting, neck)

@@ -21,6 +21,7 @@
 #include "common/color.glsl"
 #include "watercolor/skin.glsl"
 #include "watercolor/own_skin.glsl"
+#include "watercolor/figure_rest.glsl"
 out vec4 frag;
 uniform sampler2D photo;   // the picture, work size, sRGB values
 uniform sampler2D washes;  // the painted washes, half work size
@@ -30,6 +31,7 @@ uniform sampler2D lines;   // a face's lines of age (face_lines.frag: .a their s
 uniform float u_px;        // work px per reference px
 uniform vec2 u_resolution; // the work size
 uniform float u_scale;     // work px per source px
+uniform vec2 u_origin;     // a tile's corner in the whole picture, source px (0 untiled)
 uniform float u_face_size; // the faces' median size (a box's long side, brows to chin), source px
 // 1: the whole output without the spots (a CPU renderer then finds them, 2, only on the tiles
 // where the face map is above 0); 0 whole
@@ -40,12 +42,20 @@ const vec2 SIZE_PX = vec2(1.0, 2.5);  // the radius at least (work px), at most 
                                       // a large shaded blotch on a big face, a pore's shade, no)
 const float REACH = 0.7;   // of the radius: how far a pixel looks for the spot's middle
 const float RING = 2.0;    // of the radius: where the skin round a spot is sampled
-const vec2 INSIDE = vec2(0.6, 0.9);   // of the face map: within its oval (no hair, no outline)
+// of the face map: within the mesh's oval (its fade past it lies on hair, an ear, a collar;
+// blind round 1: crumbs over a knit collar, a sweater, a neck)
+const vec2 INSIDE = vec2(0.85, 0.98);
+// down a face's box (half sides from its centre; the box spans the brows to the chin): the
+// face's skin .. none (the chin's shadow, the jaw's underside, the neck: face_lines' CHIN)
+const vec2 CHIN = vec2(0.7, 0.85);
+const vec2 BESIDE = vec2(0.9, 1.1);  // across the box: the cheeks .. none (an ear, the hair)
 // of the features' map and of the beard's: spots laid .. none (the accents draw the
 // features' darks, the beard its hairs)
 const vec2 NOT_THERE = vec2(0.05, 0.3);
-const vec2 STANDS_OUT = vec2(0.025, 0.05);  // of luma: under the skin round it, and the washes
-const vec2 EVEN = vec2(0.5, 0.8);  // the skin round it: its unevenness over the spot's depth
+// of luma: under the skin round it, and the washes; a clear spot only (blind round 1: a
+// print's halftone and rough grey skin came out as faint ringed crumbs)
+const vec2 STANDS_OUT = vec2(0.035, 0.065);
+const vec2 EVEN = vec2(0.35, 0.6);  // the skin round it: its unevenness over the spot's depth
 // the darkest sample round it darker than it by (of its depth): a neighbouring spot .. an
 // outline's far side
 const vec2 EDGE = vec2(0.3, 0.6);
@@ -71,23 +81,25 @@ float skin_at(vec3 lab, float inside) {
     return max(u_face_skin.w > 0.0 ? own_skin(lab) : 0.0, skin_tone(lab) * inside);
 }
 
-void main() {
-    if (u_split == 1) {
-        frag = vec4(1.0, 1.0, 1.0, 0.0);  // (as below wherever the face map is 0)
-        return;
+// How much `at` (source px of the whole picture) lies on a face's own skin by its box: above
+// its chin line and within its cheeks (the face map runs on down the neck: engine/neck.py).
+float on_face_skin(vec2 at) {
+    float on = 0.0;
+    for (int i = 0; i < HEADS; i++) {
+        vec4 h = u_heads[i];
+        if (h.z <= 0.0) {
+            break;
+        }
+        vec2 d = (at - h.xy) / h.zw;
+        on = max(on, (1.0 - smoothstep(CHIN.x, CHIN.y, d.y))
+                     * (1.0 - smoothstep(BESIDE.x, BESIDE.y, abs(d.x))));
     }
-    vec2 p = gl_FragCoord.xy;
-    px = 1.0 / u_resolution;
-    vec4 f = texture(focus, p * px);
-    float inside = smoothstep(INSIDE.x, INSIDE.y, f.z);
-    float where = inside * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, f.y))
-                  * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, texture(beard, p * px).x))
-                  * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, texture(lines, p * px).a));
-    if (where <= 0.0 || u_face_size <= 0.0) {
-        frag = vec4(1.0, 1.0, 1.0, 0.0);
-        return;
-    }
-    float r = clamp(SIZE * u_face_size * u_scale, SIZE_PX.x, SIZE_PX.y * max(1.0, u_px));
+    return on;
+}
+
+// The spot of radius `r` (work px) that `p` belongs to, as main's output: its colour here
+// and its strength (`where`, `inside`: main's).
+vec4 spot_at(vec2 p, float r, float where, float inside) {
     float m = 0.5 * r;
     // the darkest place within reach: the spot's middle this pixel belongs to
     vec2 q = p;
@@ -103,10 +115,12 @@ void main() {
             q = o;
         }
     }
-    float lost = luma(texture(washes, p * px).rgb) - l;  // (here: its own reach)
+    // what the washes lost at the spot's middle (the same over its whole body: taken here, a
+    // spot's middle, where the washes keep a little of it, was laid lighter than its rim: a
+    // ring; blind round 1)
+    float lost = luma(texture(washes, q * px).rgb) - l;
     if (lost <= STANDS_OUT.x) {
-        frag = vec4(1.0, 1.0, 1.0, 0.0);
-        return;
+        return vec4(1.0, 1.0, 1.0, 0.0);
     }
     // the skin round it: eight samples at RING radii, sorted; the three darkest may be its
     // neighbours (freckles lie in clusters), the five lightest are the skin
@@ -149,8 +163,7 @@ void main() {
                      * dot_not_line * no_edge * skin_at(srgb_to_lab(round_it), inside)
                      * skin_at(srgb_to_lab(mid), inside) * where;
     if (strength <= 0.0) {
-        frag = vec4(1.0, 1.0, 1.0, 0.0);
-        return;
+        return vec4(1.0, 1.0, 1.0, 0.0);
     }
     // its colour here: the photo's over the skin round it (a glaze of its own hue; the pixels
     // of the reach that are skin glaze nothing), no deeper than the spot's middle (an outline's
@@ -160,5 +173,26 @@ void main() {
     vec3 t = clamp(here / max(skin, vec3(0.02)), 0.0, 1.0);
     float lowest = l / max(skin_l, 0.02);
     t *= max(1.0, lowest / max(luma(t), 1e-3));
-    frag = vec4(clamp(t, 0.0, 1.0), strength);
+    return vec4(clamp(t, 0.0, 1.0), strength);
+}
+
+void main() {
+    if (u_split == 1) {
+        frag = vec4(1.0, 1.0, 1.0, 0.0);  // (as below wherever the face map is 0)
+        return;
+    }
+    vec2 p = gl_FragCoord.xy;
+    px = 1.0 / u_resolution;
+    vec4 f = texture(focus, p * px);
+    float inside = smoothstep(INSIDE.x, INSIDE.y, f.z);
+    float where = inside * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, f.y))
+                  * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, texture(beard, p * px).x))
+                  * (1.0 - smoothstep(NOT_THERE.x, NOT_THERE.y, texture(lines, p * px).a));
+    where *= on_face_skin(p / u_scale + u_origin);
+    if (where <= 0.0 || u_face_size <= 0.0) {
+        frag = vec4(1.0, 1.0, 1.0, 0.0);
+        return;
+    }
+    float r = clamp(SIZE * u_face_size * u_scale, SIZE_PX.x, SIZE_PX.y * max(1.0, u_px));
+    frag = spot_at(p, r, where, inside);
 }
