@@ -80,13 +80,14 @@ def test_a_group_gets_its_bodies_in_the_figure() -> None:
     def face(x: float) -> Face:
         return Face((x, 100.0, x + 40.0, 150.0), np.zeros((6, 2)), 0.9)
 
-    group = subject_map(Subject((face(100), face(200), face(300)), None), (480, 400))
-    alone = subject_map(Subject((face(200),), None), (480, 400))
-    step = 400 / group.shape[0]
+    group = subject_map(Subject((face(100), face(200), face(300)), None), (480, 600))
+    alone = subject_map(Subject((face(200),), None), (480, 600))
+    step = 600 / group.shape[0]
     chest = (round(230 / step), [round(x / step) for x in (120, 220, 320)])
     assert (group[chest[0], chest[1], 2] > 0.8).all()
     assert alone[chest[0], chest[1][1], 2] < 0.1
-    assert group[round(390 / step), round(220 / step), 2] < 0.2  # it fades out downwards
+    # it fades out downwards, past a seated front row's feet (7 face sizes below the chins)
+    assert group[round(520 / step), round(220 / step), 2] < 0.2
 
 
 def test_a_group_is_one_figure_with_its_heads_inside() -> None:

@@ -2,7 +2,9 @@
 from the faces and the person mask (engine/subject.py) and uploaded for the GPU passes: .r
 the face (inside the mesh's oval, fading out past it, and down its neck: engine/neck.py), .g
 the features (eyes, brows, nostrils, mouth), .b the figure (person or head), .a how near the
-figure (the figure blurred over about a tenth of the picture). A big still's tiles each get
+figure (the figure blurred over about a tenth of the picture, 0..1), plus 1 where two people
+near each other are joined (1..2: the ground between them, engine/subject_map.py _joined;
+only the vignette reads it, figure.frag). A big still's tiles each get
 their region of it, resampled."""
 
 from __future__ import annotations
@@ -46,11 +48,25 @@ PERSON_HOLE = (0.05, 0.15)
 BODY_CROWN = 0.6
 BODY_SOFT = 0.1
 GROUP = 3  # faces from which each gets a bust (shoulders and chest) in the figure
-BUST = (2.8, 5.0)  # a bust's width at the shoulders and its height, in face sizes
+# A bust's width at the shoulders and its height (down to the feet of a seated front row,
+# fading out over their last 0.4), in face sizes: at 5 a group's front row lost its legs and
+# feet to the paper (trial F11, finding 3: 46% of the legs' strip), the person mask seeing
+# no one in a crowd
+BUST = (2.8, 7.0)
 GROUP_CROWN = 0.6  # face sizes above a group's heads painted (not cut out round the hair)
 GROUP_CLOSE = 1.5  # face sizes: gaps in a group's figure narrower than twice this are closed
 LEGS = (2.5, 4.0)  # face sizes below a group's chins: its legs' gaps closed from the first on
 NEAR_SIGMA = 0.16  # of the picture's short side: how far "near the figure" reaches
+# Two people near each other (the figure in separate pieces, each at least JOIN_AREA of the
+# picture, their gap under JOIN_GAP of its short side) are painted as one group with what
+# lies between them: the hull round both joined to the figure (softened over JOIN_SOFT of the
+# short side). Cut out each alone, two children talking through a tin-can telephone on a
+# fence became two islands on bare paper, the string and the fence gone (trial F11, finding
+# 3: 57% and 71% of their boxes paper). People far apart keep their own shapes.
+JOIN_AREA = 0.02
+JOIN_GAP = 0.6
+JOIN_SOFT = 0.02
+JOIN_TAIL = 0.1  # the softened hull's level taken for its outline
 # A hole of the figure this small (the square root of its area, of the picture's short side;
 # filled whole below the first, left from the second) is painted with the figure round it:
 # the segmenter's probability hovers round its thresholds over a wall or a microphone beside
@@ -122,6 +138,14 @@ def subject_map(subject: Subject | None, picture: tuple[int, int],
                                       HOLE_SMALL[1] * min(gw, gh))
     near = _wide_blur(out[..., 2], NEAR_SIGMA * min(gw, gh))
     out[..., 3] = np.clip(near * 2.0, 0.0, 1.0)  # 1 at and inside the figure's outline
+    joined = _joined(out[..., 2], subject.faces, step, JOIN_AREA * gw * gh,
+                     JOIN_GAP * min(gw, gh))
+    if joined is not None:
+        # its blur's faint tail left as it was: near the figure there read as 1 (the
+        # wash laid far out in drops and islands on the paper)
+        joined = _wide_blur(joined, max(0.5, JOIN_SOFT * min(gw, gh)))
+        joined = np.clip((joined - JOIN_TAIL) / (1.0 - JOIN_TAIL), 0.0, 1.0)
+        out[..., 3] = np.where(joined > 0.0, 1.0 + joined, out[..., 3])
     if subject.content is not None:  # a film's bars are not the picture: nothing laid there
         out *= _inside(subject.content, xs, ys)[..., None]
     return out
@@ -163,6 +187,36 @@ def _person(p: np.ndarray, faces: tuple[Face, ...], picture: tuple[int, int]) ->
     holes = _holes(p >= 0.5)
     return np.maximum(np.maximum(sure, _smoothstep(PERSON_LIKELY, p) * body),
                       _smoothstep(PERSON_HOLE, p) * holes)
+
+
+def _joined(figure: np.ndarray, faces: tuple[Face, ...], step: tuple[float, float],
+            area: float, gap: float) -> np.ndarray | None:
+    """1 in the hull round each two people's pieces of `figure` (0..1, on the map's grid:
+    `step` picture px per texel; pieces over 0.5 of at least `area` texels, each with one of
+    `faces` in it: a head cut off its body by the mask is no second person) less than `gap`
+    texels apart, else 0; None where none are."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (figure >= 0.5).astype(np.uint8), connectivity=8)
+    h, w = figure.shape
+    with_face = set()
+    for face in faces:
+        x0, y0, x1, y1 = face.box
+        i = min(h - 1, int((y0 + y1) / 2 / step[1])), min(w - 1, int((x0 + x1) / 2 / step[0]))
+        with_face.add(int(labels[i]))
+    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= area and i in with_face]
+    if len(big) < 2:
+        return None
+    out = np.zeros(figure.shape, np.float32)
+    for a, i in enumerate(big):
+        # texels to piece i, for the others' nearest
+        far = cv2.distanceTransform((labels != i).astype(np.uint8), cv2.DIST_L2, 3)
+        for j in big[a + 1:]:
+            if float(far[labels == j].min()) >= gap:
+                continue
+            ys, xs = np.nonzero((labels == i) | (labels == j))
+            hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+            cv2.fillConvexPoly(out, hull, 1.0)
+    return out if out.any() else None
 
 
 def _holes(mask: np.ndarray) -> np.ndarray:
