@@ -64,5 +64,7 @@ def test_a_face_takes_no_more_than_the_default_turbulence(pipeline, portrait):
     wash's blotches grow as asked."""
     d, p = change(pipeline, portrait, turbulence=0.5)
     inner, away = regions(p, portrait)
-    assert np.abs(d[away]).mean() > 2.0
+    # measured 2.00; 1.97 since the background beside the figure is laid from its own wide
+    # wash (ground.glsl), not the face's and the hair's colours blurred into it
+    assert np.abs(d[away]).mean() > 1.9
     assert np.abs(d[inner]).mean() < 0.15 * np.abs(d[away]).mean()

@@ -11,11 +11,14 @@
 #include "watercolor/glaze.glsl"
 #include "watercolor/defocus.glsl"
 #include "watercolor/beard.glsl"
+#include "watercolor/ground.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted, small (linear filtering)
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
 uniform sampler2D filters;    // the learned x2 filters
 uniform sampler2D coarse;     // Lab, widely blurred
+uniform sampler2D ground;     // the background alone widely blurred (ground.frag; a subject)
+uniform sampler2D figure;     // .x the figure (figure_edges.frag)
 uniform sampler2D shapes;     // Lab, the shapes' graded washes
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;
@@ -52,6 +55,9 @@ void main() {
     float subject = u_detail * focus.x;
     float face = face_skin(focus);
     vec3 blurred = texture(coarse, uv).xyz;
+    if (u_subject != 0) {  // beside the figure, the background's own (ground.glsl)
+        blurred = ground_wash(blurred, texture(ground, uv), texture(figure, uv).x);
+    }
     vec4 noise = texture(wash, uv);
     float wander = noise.w;
     ivec2 lim = textureSize(src, 0) - 1;

@@ -10,10 +10,13 @@
 #include "watercolor/glaze.glsl"
 #include "watercolor/defocus.glsl"
 #include "watercolor/beard.glsl"
+#include "watercolor/ground.glsl"
 out vec4 frag;
 uniform sampler2D src;        // Lab, abstracted
 uniform sampler2D strands;    // Lab, abstracted and smoothed along the flow (strands.frag)
 uniform sampler2D coarse;     // Lab, widely blurred (smaller target)
+uniform sampler2D ground;     // the background alone widely blurred (ground.frag; a subject)
+uniform sampler2D figure;     // .x the figure (figure_edges.frag)
 uniform sampler2D shapes;     // Lab, the shapes' graded washes (watercolor/shape_paint.frag)
 uniform sampler2D wash;       // low-frequency noise; .w moves the tone thresholds
 uniform sampler2D saliency;   // the focus map: .x focus, .y the features, .z the face
@@ -43,6 +46,9 @@ void main() {
     vec4 focus = texture(saliency, uv);
     float subject = u_detail * focus.x;
     vec3 blurred = texture(coarse, uv).xyz;
+    if (u_subject != 0) {  // beside the figure, the background's own (ground.glsl)
+        blurred = ground_wash(blurred, texture(ground, uv), texture(figure, uv).x);
+    }
     float sh = shape_weight(focus);
     vec3 wide = wide_wash(blurred, texture(shapes, uv).xyz, sh);
     vec3 own = lab.xyz;
