@@ -69,8 +69,10 @@ def test_a_big_photo_is_painted_in_a_few_tiles_whatever_its_overlap(size):
     assert margin[0] >= 0.09 * h and margin[1] >= 0.09 * h  # the overlap is not cut short
     box = tiles[0].size
     assert len({t.size for t in tiles}) == 1
-    assert len(tiles) <= 16, (len(tiles), box)
-    assert len(tiles) * box[0] * box[1] <= 3.5 * w * h  # overlaps rendered: < 2.5x the cores
+    # (16 and 3.5 until the skin spots' work-size target, 4 bytes a px more: 20000x15000
+    # now in 18 tiles rendering 3.96 times its cores)
+    assert len(tiles) <= 18, (len(tiles), box)
+    assert len(tiles) * box[0] * box[1] <= 4.0 * w * h  # overlaps rendered: < 3x the cores
     assert box[0] * box[1] <= 0.3 * w * h  # memory: a fraction of the whole picture's
     _check_cover(padded, margin, tiles, LIMIT - 4)
 
