@@ -706,6 +706,8 @@ class MainWindow(QMainWindow):
         nothing saying why)."""
         was_playing = playback.is_playing(self.source)
         self.playback.set_playing(False)
+        if was_playing:
+            self.status("Paused while the export's choices are made; it plays on after")
         self.exports.open_dialog()
         if was_playing:
             self.playback.set_playing(True)

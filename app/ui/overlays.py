@@ -26,7 +26,8 @@ REC_STYLE = ("QWidget#rec { background-color: rgba(150, 0, 0, 200); border-radiu
              " QLabel { color: white; font-size: 16pt; font-weight: bold; }"
              " QPushButton { font-size: 12pt; padding: 4px 14px; }")
 SUBTITLE_STYLE = ("background-color: rgba(0, 0, 0, 160); color: white; padding: 2px 10px;"
-                  " border-radius: 3px; font-size: 15pt;")
+                  " border-radius: 3px; font-size: {px}px;")
+SUBTITLE_SIZE = (0.045, 16, 56)  # a line's font: of the viewport's height, at least, at most
 MARGIN = 10
 HINT_CHARS = 100  # a hint's lines are at most about this many characters: longer ones tire
 SUBTITLE_CHARS = 48  # a subtitle's line, as films set them (two lines of ~42)
@@ -194,7 +195,7 @@ class ViewportOverlays(QObject):
         self.subtitle = _badge(viewport, "")
         self.subtitle.setWordWrap(True)
         self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.subtitle.setStyleSheet(SUBTITLE_STYLE)
+        self._subtitle_px = 0
         self._hint_timer = QTimer(self)
         self._hint_timer.setSingleShot(True)
         self._hint_timer.timeout.connect(self.hint.hide)
@@ -227,6 +228,11 @@ class ViewportOverlays(QObject):
         self.recording.move(rec.topLeft())
         self.painting.fit(room)
         self.painting.move(MARGIN, h - self.painting.height() - MARGIN)
+        share, least, most = SUBTITLE_SIZE  # (a film's lines grow with the screen: W12)
+        px = max(least, min(most, round(share * h)))
+        if px != self._subtitle_px:
+            self._subtitle_px = px
+            self.subtitle.setStyleSheet(SUBTITLE_STYLE.format(px=px))
         bottom = self._place_centred(self.subtitle, SUBTITLE_CHARS, w, h - 2 * MARGIN)
         if self.subtitle.isVisible():
             self._place_centred(self.hint, HINT_CHARS, w, bottom - MARGIN // 2)

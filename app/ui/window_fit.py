@@ -78,23 +78,25 @@ class Fullscreen:
 
 
 PANEL_SHARE = 0.42  # of a narrowing window's width, at most, while the panel can shrink
-PICTURE_SHARE = 0.4  # below it the panel hides: the picture would get less of the window
+PICTURE_SHARE = 0.5  # below it the panel hides: the picture would get less of the window
+SHOWN = "Controls shown again"
+HIDDEN = "Controls hidden to give the picture room (F9 shows them)"
 
 
 class NarrowWindow:
     """A narrowing window keeps most of its width for the picture: the controls' panel
     shrinks to its narrowest, then gives its room to the picture (also where the window
     can go no narrower with it: a video's transport and the panel held a window at 791 px),
-    and comes back once the window is wide again (the panel kept ~460 px: a 500 px window
-    left the picture a third). Only the panel it hid comes back: one the user hid or
-    showed (F9) stays so."""
+    and comes back once the window is wide again, at its ease where there is room (the
+    panel kept ~460 px: a 500 px window left the picture a third). Only the panel it hid
+    comes back: one the user hid or showed (F9) stays so."""
 
     def __init__(self, window: QMainWindow, panel: QDockWidget,
                  narrowest: Callable[[], int]) -> None:
         self.window, self.panel, self.narrowest = window, panel, narrowest
         self.hid_it = False
         self.users = False  # F9 while narrow: the panel stays as the user left it
-        self.width_before: int | None = None  # the panel's before a narrowing window's trim
+        self.trimmed = False  # narrower than at its ease, by a narrowing window or F9
 
     def resized(self, before: int) -> str | None:
         """After the window's resize from `before` px wide: what was done, for the status
@@ -113,31 +115,33 @@ class NarrowWindow:
                 and (width < hide_below or held)):
             self.panel.hide()
             self.hid_it = True
-            said = "Controls hidden to give the picture room (F9 shows them)"
+            said = HIDDEN
         elif width >= hide_below + 120 and self.hid_it:
             self.hid_it = False
             self.panel.show()
+            said = SHOWN  # (the line saying it was hidden goes)
         if self.panel.isVisible():
             self._fit_panel(max(floor, int(PANEL_SHARE * width)))
         return said
 
     def _fit_panel(self, share: int) -> None:
-        """The panel at most `share` px, and back to its width before once there is room
-        (trial W11: kept at its narrowest, rows wrapped, at every later size)."""
-        now = self.panel.width()
+        """The panel at most `share` px, and back towards its width at ease once there is
+        room (trial W11: kept at its narrowest, rows wrapped, at every later size)."""
+        now, ease = self.panel.width(), self.panel.widget().sizeHint().width() \
+            if self.panel.widget() is not None else self.panel.width()
         if now > share:
-            self.width_before = self.width_before or now
+            self.trimmed = True
             self._panel_width(share)
-        elif self.width_before is not None and now < min(self.width_before, share):
-            self._panel_width(min(self.width_before, share))
-            if share >= self.width_before:
-                self.width_before = None
+        elif self.trimmed and now < min(ease, share):
+            self._panel_width(min(ease, share))
+            self.trimmed = share < ease
 
     def _panel_width(self, width: int) -> None:
         self.window.resizeDocks([self.panel], [width], Qt.Orientation.Horizontal)
 
     def toggled_by_user(self) -> None:
-        """F9 or the menu: the panel is the user's (until the window is wide again)."""
+        """F9 or the menu: the panel is the user's (until the window is wide again), shown
+        at its narrowest where the window is narrow: back at its ease when wide."""
         self.hid_it = False
-        self.width_before = None
+        self.trimmed = True
         self.users = True
