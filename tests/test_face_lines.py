@@ -16,7 +16,8 @@ FURROWS = (250.0, 262.0, 274.0)  # the forehead's lines, their middle rows
 SPAN = (300, 420)  # their columns
 
 
-def _face() -> Face:
+def centred_face() -> Face:
+    """A face in the middle of a reference frame (SIZE px), brows to chin 360 px."""
     return Face((220.0, 200.0, 500.0, 560.0),
                 np.array([(310, 330), (410, 330), (360, 400), (360, 460), (220, 340),
                           (500, 340)], float), 0.9)
@@ -41,10 +42,11 @@ def _forehead(furrows: bool) -> np.ndarray:
     return lab_picture(lum, 14.0, 18.0)
 
 
-def _paint(pipeline, picture: np.ndarray) -> np.ndarray:
+def painted_with_face(pipeline, picture: np.ndarray) -> np.ndarray:
+    """The default look's lightness (L*) of `picture` painted with centred_face as its subject."""
     p = pipeline({})
     p.subject_feed = "given"
-    p.set_subject(Subject((_face(),), None))
+    p.set_subject(Subject((centred_face(),), None))
     return lightness(p.render_array(picture))
 
 
@@ -63,7 +65,7 @@ def test_a_foreheads_furrows_are_drawn_and_its_freckles_are_not(pipeline):
     were without furrows on the forehead (no line is found on a blotch), within 0.3 L*."""
     lined, smooth = _forehead(True), _forehead(False)
     photo = _line_depth(lightness(lined))
-    with_lines, without = _paint(pipeline, lined), _paint(pipeline, smooth)
+    with_lines, without = painted_with_face(pipeline, lined), painted_with_face(pipeline, smooth)
     drawn = _line_depth(with_lines)
     assert drawn >= 0.6 * photo, (drawn, photo)
     cheeks = (slice(395, 445), slice(250, 470))
@@ -104,8 +106,8 @@ def test_a_faces_outline_and_a_crease_under_its_chin_are_not_drawn(pipeline):
     a jaw against the ground, a second line under the jaw): a line along the face's outline
     and one across its chin's underside keep at most 0.2 of their depth in the photo over the
     painting without them (round 1 drew them as a forehead's furrows)."""
-    lined = _paint(pipeline, _edges_of_face(True))
-    plain = _paint(pipeline, _edges_of_face(False))
+    lined = painted_with_face(pipeline, _edges_of_face(True))
+    plain = painted_with_face(pipeline, _edges_of_face(False))
     ys = np.arange(340, 420)
     edge_cols = np.round(_outline_x(ys.astype(np.float32))).astype(int)
     edge = float(np.median(plain[ys, edge_cols] - lined[ys, edge_cols]))

@@ -9,18 +9,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 from test_face_features import lab_picture, lightness, pipeline  # noqa: F401 - fixture
-
-from aquarelle.engine.faces import Face
-from aquarelle.engine.subject import Subject
+from test_face_lines import painted_with_face
 
 SIZE = 720  # one reference frame: source px are reference px
 CHEEKS = ((slice(365, 405), slice(250, 320)), (slice(365, 405), slice(400, 470)))
-
-
-def _face() -> Face:
-    return Face((220.0, 200.0, 500.0, 560.0),
-                np.array([(310, 330), (410, 330), (360, 400), (360, 460), (220, 340),
-                          (500, 340)], float), 0.9)
 
 
 def _portrait(freckles: bool) -> np.ndarray:
@@ -39,13 +31,6 @@ def _portrait(freckles: bool) -> np.ndarray:
     return lab_picture(lum, 14.0, 18.0)
 
 
-def _paint(pipeline, picture: np.ndarray) -> np.ndarray:
-    p = pipeline({})
-    p.subject_feed = "given"
-    p.set_subject(Subject((_face(),), None))
-    return lightness(p.render_array(picture))
-
-
 def _spots(lum: np.ndarray, box: tuple[slice, slice]) -> int:
     """Trial F11's dark-spot count: blobs of 2-60 px where L* blurred over sigma 6 is more
     than 4 above L* blurred over sigma 0.8."""
@@ -61,8 +46,8 @@ def test_freckles_are_laid_back_and_smooth_skin_stays_smooth(pipeline):
     freckles its cheeks show no spot at all (the grain is no freckle)."""
     freckled = _portrait(True)
     photo = lightness(freckled)
-    painting = _paint(pipeline, freckled)
-    smooth = _paint(pipeline, _portrait(False))
+    painting = painted_with_face(pipeline, freckled)
+    smooth = painted_with_face(pipeline, _portrait(False))
     for box in CHEEKS:
         assert _spots(painting, box) >= 0.5 * _spots(photo, box), (
             box, _spots(photo, box), _spots(painting, box))
@@ -79,6 +64,6 @@ def test_no_spots_below_the_chin(pipeline):
     for _ in range(30):
         x, y = 360.0 + rng.uniform(-60, 60), 600.0 + rng.uniform(-15, 15)
         lum[np.hypot(xx - x, yy - y) <= rng.uniform(1.5, 2.0)] -= rng.uniform(8.0, 12.0)
-    painting = _paint(pipeline, lab_picture(lum, 14.0, 18.0))
+    painting = painted_with_face(pipeline, lab_picture(lum, 14.0, 18.0))
     neck = (slice(580, 620), slice(290, 430))
     assert _spots(painting, neck) <= 2, _spots(painting, neck)

@@ -786,7 +786,7 @@ def _heads(subject: Subject | None) -> list[tuple[float, float, float, float]]:
     """The HEADS largest faces' boxes, each its centre and half sides (picture px), zeros
     past the faces found: where the shaders lay the hair round a face (u_heads,
     watercolor/figure_rest.glsl)."""
-    faces = sorted(subject.faces, key=lambda f: -f.size)[:HEADS] if subject else []
+    faces = [subject.faces[i] for i in _largest(subject)] if subject else []
     boxes = [(0.5 * (x0 + x1), 0.5 * (y0 + y1), 0.5 * (x1 - x0), 0.5 * (y1 - y0))
              for x0, y0, x1, y1 in (f.box for f in faces)]
     return boxes + [(0.0, 0.0, 0.0, 0.0)] * (HEADS - len(boxes))
@@ -798,8 +798,14 @@ def _lifts(subject: Subject | None) -> list[float]:
     if subject is None:
         return [1.0] * HEADS
     shades = subject.shades or (1.0,) * len(subject.faces)
-    order = sorted(range(len(subject.faces)), key=lambda i: -subject.faces[i].size)[:HEADS]
+    order = _largest(subject)
     return [float(shades[i]) for i in order] + [1.0] * (HEADS - len(order))
+
+
+def _largest(subject: Subject) -> list[int]:
+    """The HEADS largest of `subject`'s faces, their indices, largest first (u_heads' order,
+    which every per-head uniform follows)."""
+    return sorted(range(len(subject.faces)), key=lambda i: -subject.faces[i].size)[:HEADS]
 
 
 def _lifted_skin(skin: tuple[float, float, float], gain: float

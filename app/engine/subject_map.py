@@ -3,8 +3,8 @@ from the faces and the person mask (engine/subject.py) and uploaded for the GPU 
 the face (inside the mesh's oval, fading out past it, and down its neck: engine/neck.py), .g
 the features (eyes, brows, nostrils, mouth), .b the figure (person or head), .a how near the
 figure (the figure blurred over about a tenth of the picture, 0..1), plus 1 where two people
-near each other are joined (1..2: the ground between them, engine/subject_map.py _joined;
-only the vignette reads it, figure.frag). A big still's tiles each get
+near each other are joined (1..2: the ground between them, _joined below; only the
+vignette reads it, figure.frag). A big still's tiles each get
 their region of it, resampled."""
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PyQt6.QtCore import Qt
-from PyQt6.QtGui import QAction, QKeySequence
+from PyQt6.QtGui import QAction, QActionGroup, QKeySequence
 from PyQt6.QtWidgets import QMainWindow, QMenu
 
 from .shortcuts import SHORTCUTS
@@ -44,3 +45,24 @@ def build_menus(window: QMainWindow, handlers: dict[str, Callable[[], object]]
         if s.action in SEPARATED_AFTER:
             menu.addSeparator()
     return actions, menus
+
+
+def fill_choices(menu: QMenu, group: QActionGroup, choices: list[tuple[str, Any]],
+                 chosen: Any, choose: Callable[[Any], object], *, enabled: bool,
+                 empty: str | None = None) -> None:
+    """`menu` as one checkable action a choice (label, key), the `chosen` key's checked,
+    `choose(key)` on a click, all in `group` (one checked); `empty`: a greyed line after
+    them saying there is nothing to choose."""
+    menu.clear()  # (an action deleted leaves its group)
+    for label, key in choices:
+        action = menu.addAction(label)
+        assert action is not None
+        action.setCheckable(True)
+        action.setChecked(key == chosen)
+        action.triggered.connect(lambda _=False, k=key: choose(k))
+        group.addAction(action)
+    menu.setEnabled(enabled)
+    if empty is not None:
+        line = menu.addAction(empty)
+        assert line is not None
+        line.setEnabled(False)

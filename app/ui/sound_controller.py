@@ -18,6 +18,7 @@ from PyQt6.QtWidgets import QMenu
 from ..media.sound_reader import SoundTrack, sound_tracks
 from ..media.source import FrameSource
 from . import playback
+from .menus import fill_choices
 from .settings import Settings
 from .sound_output import SoundThread, why_no_output
 
@@ -98,20 +99,10 @@ class SoundController(QObject):
         self._output.follow(Path(path), float(getattr(src, "origin", 0.0)), heard, self.track)
 
     def _fill_menu(self) -> None:
-        self.menu.clear()  # (an action deleted leaves its group)
-        for track in self.tracks:
-            action = self.menu.addAction(track.label)
-            assert action is not None
-            action.setCheckable(True)
-            action.setChecked(track.index == self.track)
-            action.triggered.connect(lambda _=False, i=track.index: self.choose_track(i))
-            self._group.addAction(action)
         # (a choice only with two tracks or more; a file without sound says so)
-        self.menu.setEnabled(len(self.tracks) > 1)
-        if not self.tracks:
-            none = self.menu.addAction("No sound")
-            assert none is not None
-            none.setEnabled(False)
+        fill_choices(self.menu, self._group, [(t.label, t.index) for t in self.tracks],
+                     self.track, self.choose_track, enabled=len(self.tracks) > 1,
+                     empty=None if self.tracks else "No sound")
 
     def set_muted(self, on: bool) -> None:
         """Mute or unmute (kept for the next session)."""

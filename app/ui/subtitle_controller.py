@@ -19,6 +19,7 @@ from PyQt6.QtWidgets import QMenu
 
 from ..media.source import FrameSource
 from ..media.text_cues import TextCue, TextTrack, cue_text, read_cues, text_tracks
+from .menus import fill_choices
 
 
 class SubtitleController(QObject):
@@ -92,18 +93,7 @@ class SubtitleController(QObject):
             self._show(text)
 
     def _fill_menu(self) -> None:
-        self.menu.clear()  # (an action deleted leaves its group)
-        choices: list[tuple[str, str | None]] = [("Off", None)]
-        choices += [(t.label, t.key) for t in self.tracks]
-        for label, key in choices:
-            action = self.menu.addAction(label)
-            assert action is not None
-            action.setCheckable(True)
-            action.setChecked(key == self.track)
-            action.triggered.connect(lambda _=False, k=key: self.choose(k))
-            self._group.addAction(action)
-        self.menu.setEnabled(bool(self.tracks))
-        if not self.tracks:
-            none = self.menu.addAction("No text subtitles")
-            assert none is not None
-            none.setEnabled(False)
+        fill_choices(self.menu, self._group,
+                     [("Off", None), *((t.label, t.key) for t in self.tracks)], self.track,
+                     self.choose, enabled=bool(self.tracks),
+                     empty=None if self.tracks else "No text subtitles")
